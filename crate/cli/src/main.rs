@@ -1,0 +1,227 @@
+//! `eoslab`: Kafka Record Batch bytes on the terminal.
+//!
+//! ```text
+//! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES]
+//! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
+//! ```
+//! `decode` takes binary (a `.log` segment, a dumped `records` field) or text (hex in any
+//! common layout, base64, byte-array literals) and prints a `kafka-dump-log
+//! --print-data-log`-style listing, or with `--json` the same object the wasm `decode`
+//! returns. Exit status: 0 clean, 1 when the input has errors, 2 on usage errors.
+//! `encode` reads a batch spec (or an array of them) in the `encodeBatch` shape.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use eoslab_core::report::{BatchReport, Report, Severity};
+use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
+
+const USAGE: &str = "usage:
+  eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES]
+  eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("decode") => cmd_decode(&args[1..]),
+        Some("encode") => cmd_encode(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("eoslab: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    match path {
+        None | Some("-") => std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("stdin: {e}"))?,
+        Some(p) => return std::fs::read(p).map_err(|e| format!("{p}: {e}")),
+    };
+    Ok(buf)
+}
+
+fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
+    let mut opts = DecodeOptions::default();
+    let mut json = false;
+    let mut path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--headers-only" => opts.records = false,
+            "--max-decompressed" => {
+                let v = it.next().ok_or("--max-decompressed needs a byte count")?;
+                opts.max_decompressed = v.parse().map_err(|_| format!("not a byte count: {v}"))?;
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s),
+        }
+    }
+    let input = read_input(path)?;
+    let report = decode(&input, &opts);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if json {
+        serde_json::to_writer(&mut out, &report).map_err(|e| e.to_string())?;
+        writeln!(out).ok();
+    } else {
+        write_listing(&mut out, &report).map_err(|e| e.to_string())?;
+    }
+    out.flush().ok();
+    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Text as `DumpLogSegments` prints it, made terminal-safe: valid UTF-8 without control
+/// characters is printed as is, anything else as `0x…` hex.
+fn printable(b: &Option<Vec<u8>>) -> String {
+    match b {
+        None => "null".into(),
+        Some(b) => match std::str::from_utf8(b) {
+            Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
+            _ => format!("0x{}", eoslab_core::report::to_hex(b)),
+        },
+    }
+}
+
+fn write_listing(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    write!(out, "Input: {} ({} bytes)", r.format, r.length)?;
+    if !r.stripped.is_empty() {
+        write!(out, ", stripped: {}", r.stripped.join(", "))?;
+    }
+    writeln!(out)?;
+    let unattached = r.errors.iter().filter(|e| e.batch.is_none());
+    for e in unattached {
+        writeln!(out, "! at {} {}: {}", e.at, e.kind, e.message)?;
+    }
+    for (i, b) in r.batches.iter().enumerate() {
+        write_batch(out, b)?;
+        for e in r.errors.iter().filter(|e| e.batch == Some(i)) {
+            let sev = match e.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            write!(out, "! {sev} at byte {}", e.at)?;
+            if let Some(d) = e.decompressed_at {
+                write!(out, " (decompressed byte {d})")?;
+            }
+            writeln!(out, " {}: {}", e.kind, e.message)?;
+        }
+    }
+    writeln!(out, "{} batch(es), {} error(s)", r.batches.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
+}
+
+fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
+    let h = &b.header;
+    let a = &h.attributes;
+    let ts_type = &a.timestamp_type;
+    if b.legacy {
+        writeln!(
+            out,
+            "offset: {} lastOffset: {} count: {} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {} (legacy message format v{})",
+            h.base_offset, h.last_offset, h.records_count, b.start, h.max_timestamp, b.end - b.start, h.magic,
+            a.compression, h.crc, h.crc_valid, h.magic
+        )?;
+    } else {
+        let horizon = if a.delete_horizon { format!("OptionalLong[{}]", h.base_timestamp) } else { "OptionalLong.empty".into() };
+        writeln!(
+            out,
+            "baseOffset: {} lastOffset: {} count: {} baseSequence: {} lastSequence: {} producerId: {} producerEpoch: {} partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: {horizon} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {}{}",
+            h.base_offset, h.last_offset, h.records_count, h.base_sequence, h.last_sequence, h.producer_id,
+            h.producer_epoch, h.partition_leader_epoch, a.transactional, a.control, b.start, h.max_timestamp,
+            b.end - b.start, h.magic, a.compression, h.crc, h.crc_valid,
+            if b.truncated { " (truncated)" } else { "" }
+        )?;
+    }
+    for r in &b.records {
+        write!(out, "| offset: {} {ts_type}: {}", r.offset, r.timestamp)?;
+        if let Some(c) = &b.control {
+            write!(out, " controlType: {}({})", c.type_name, c.type_id)?;
+            if let Some(e) = c.coordinator_epoch {
+                write!(out, " endTxnMarker: {} coordinatorEpoch: {e}", c.type_name)?;
+            }
+            writeln!(out)?;
+            continue;
+        }
+        let size = |v: &Option<Vec<u8>>| v.as_ref().map_or(-1, |v| v.len() as i64);
+        let header_keys: Vec<&str> = r.headers.iter().map(|h| h.key.as_str()).collect();
+        writeln!(
+            out,
+            " keySize: {} valueSize: {} sequence: {} headerKeys: [{}] key: {} payload: {}",
+            size(&r.key),
+            size(&r.value),
+            r.sequence,
+            header_keys.join(","),
+            printable(&r.key),
+            printable(&r.value)
+        )?;
+    }
+    Ok(())
+}
+
+fn cmd_encode(args: &[String]) -> Result<ExitCode, String> {
+    let mut path = None;
+    let mut format = "hex";
+    let mut out_path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--hex" => format = "hex",
+            "--base64" => format = "base64",
+            "--binary" => format = "binary",
+            "-o" => out_path = Some(it.next().ok_or("-o needs a file")?.clone()),
+            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s),
+        }
+    }
+    let text = read_input(path)?;
+    let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| format!("spec is not JSON: {e}"))?;
+    let specs: Vec<BatchSpec> = if value.is_array() {
+        serde_json::from_value(value).map_err(|e| format!("bad spec: {e}"))?
+    } else {
+        vec![serde_json::from_value(value).map_err(|e| format!("bad spec: {e}"))?]
+    };
+    let bytes = encode_segment(&specs).map_err(|e| e.to_string())?;
+    let rendered = match format {
+        "binary" => bytes,
+        "base64" => {
+            let mut s = base64(&bytes);
+            s.push('\n');
+            s.into_bytes()
+        }
+        _ => {
+            let mut s = eoslab_core::report::to_hex(&bytes);
+            s.push('\n');
+            s.into_bytes()
+        }
+    };
+    match out_path {
+        Some(p) => std::fs::write(&p, rendered).map_err(|e| format!("{p}: {e}"))?,
+        None => std::io::stdout().write_all(&rendered).map_err(|e| e.to_string())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn base64(b: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
+    for c in b.chunks(3) {
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..4 {
+            if i <= c.len() {
+                s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                s.push('=');
+            }
+        }
+    }
+    s
+}

@@ -1,0 +1,451 @@
+//! The entry walker: any number of concatenated log entries (a Produce/Fetch `records`
+//! blob or a whole `.log` segment) → [`Report`]. Framing follows
+//! `ByteBufferLogInputStream.nextBatch` (record-batch.md §0); magic 2 follows
+//! `DefaultRecordBatch` (`ensureValid`, the record iterators), magic 0/1 `legacy`.
+//!
+//! Guarantees: never panics; allocation is bounded by a small multiple of the input plus
+//! `max_decompressed` per compressed batch; everything decoded before a fault is returned.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::batch::{self, field, Attributes, Batch, HeaderRepr, HEADER_LEN};
+use crate::compression::{self, Codec};
+use crate::control;
+use crate::input;
+use crate::reader::Reader;
+use crate::record::{self, Context};
+use crate::report::*;
+
+/// How much to decode.
+#[derive(Clone, Debug)]
+pub struct DecodeOptions {
+    /// Cap on one batch's decompressed size (default 64 MiB): past it the batch reports
+    /// `DecompressionLimitExceeded` instead of allocating more.
+    pub max_decompressed: usize,
+    /// Decode records (false: headers, CRCs and control markers only — for browsing big
+    /// segments; records can be decoded per batch later).
+    pub records: bool,
+    /// Return the decompressed bytes of compressed batches (`decompressed.data`).
+    pub include_decompressed: bool,
+    /// Emit byte spans (`fields`) for every record field.
+    pub spans: bool,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions { max_decompressed: 64 << 20, records: true, include_decompressed: false, spans: true }
+    }
+}
+
+/// Decode text or binary input: detects hex/base64/byte-array text first (see [`input`]).
+/// For input that is not valid text of any known kind, the report carries one
+/// `InvalidInput` issue whose `at` is an offset into the *text*.
+pub fn decode(input: &[u8], opts: &DecodeOptions) -> Report {
+    match input::detect(input) {
+        Ok(d) => {
+            let mut r = decode_bytes(&d.bytes, opts);
+            r.format = String::from(d.format.name());
+            r.stripped = d.stripped;
+            r
+        }
+        Err(e) => Report {
+            format: String::from("text"),
+            errors: alloc::vec![Issue {
+                at: e.at,
+                kind: kind::INVALID_INPUT,
+                message: e.message,
+                severity: Severity::Error,
+                ..Issue::default()
+            }],
+            ..Report::default()
+        },
+    }
+}
+
+/// Decode raw bytes (no text detection).
+pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
+    let mut rep = Report { format: String::from("binary"), length: bytes.len(), ..Report::default() };
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        let rem = &bytes[pos..];
+        let bi = rep.batches.len();
+        let mut issue = |at: usize, kind: &'static str, severity: Severity, message: String| {
+            rep.errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None })
+        };
+        if rem.len() < field::LOG_OVERHEAD {
+            issue(
+                pos,
+                kind::PARTIAL_BATCH,
+                Severity::Info,
+                format!(
+                    "{} trailing byte(s): fewer than the 12-byte log overhead (offset + size); Java's log readers stop here",
+                    rem.len()
+                ),
+            );
+            break;
+        }
+        let size = i32::from_be_bytes([rem[8], rem[9], rem[10], rem[11]]);
+        if size < 14 {
+            // ByteBufferLogInputStream: LegacyRecord.RECORD_OVERHEAD_V0.
+            issue(
+                pos + 8,
+                kind::CORRUPT_RECORD,
+                Severity::Error,
+                format!("Record size {size} is less than the minimum record overhead (14)"),
+            );
+            break;
+        }
+        if rem.len() < field::HEADER_SIZE_UP_TO_MAGIC {
+            issue(
+                pos,
+                kind::PARTIAL_BATCH,
+                Severity::Info,
+                format!("{} trailing byte(s) end before the magic byte; Java's log readers stop here", rem.len()),
+            );
+            break;
+        }
+        let magic = rem[field::MAGIC] as i8;
+        if !(0..=2).contains(&magic) {
+            issue(
+                pos + field::MAGIC,
+                kind::CORRUPT_RECORD,
+                Severity::Error,
+                format!("Invalid magic found in record: {magic}"),
+            );
+            break;
+        }
+        let total = size as usize + field::LOG_OVERHEAD;
+        let truncated = rem.len() < total;
+        if truncated {
+            issue(
+                pos,
+                kind::PARTIAL_BATCH,
+                Severity::Info,
+                format!(
+                    "the entry declares {total} bytes (size {size} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
+                    rem.len()
+                ),
+            );
+        }
+        let slice = &rem[..total.min(rem.len())];
+        let b = if magic == 2 {
+            decode_v2(slice, pos, truncated, bi, opts, &mut rep.errors)
+        } else {
+            crate::legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors)
+        };
+        rep.batches.push(b);
+        if truncated {
+            break;
+        }
+        pos += total;
+    }
+    rep
+}
+
+pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {
+    errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None });
+}
+
+pub(crate) fn attributes_report(a: Attributes) -> AttributesReport {
+    AttributesReport {
+        raw: a.0,
+        compression: match Codec::from_id(a.codec_id()) {
+            Some(c) => String::from(c.name()),
+            None => format!("unknown({})", a.codec_id()),
+        },
+        timestamp_type: String::from(a.timestamp_type().name()),
+        transactional: a.is_transactional(),
+        control: a.is_control(),
+        delete_horizon: a.has_delete_horizon(),
+    }
+}
+
+/// One magic-2 batch. `slice` is the batch (shorter than declared when `truncated`),
+/// `base` its position in the input.
+fn decode_v2(
+    slice: &[u8],
+    base: usize,
+    truncated: bool,
+    bi: usize,
+    opts: &DecodeOptions,
+    errors: &mut Vec<Issue>,
+) -> BatchReport {
+    // A truncated header is read zero-padded; only fully present fields get spans.
+    let mut padded = [0u8; HEADER_LEN];
+    let have = slice.len().min(HEADER_LEN);
+    padded[..have].copy_from_slice(&slice[..have]);
+    let h = HeaderRepr::parse(&Batch::new_unchecked(&padded[..]));
+    let mut fields = Vec::with_capacity(if opts.spans { 16 } else { 0 });
+    for (name, r) in field::NAMED.iter() {
+        if r.end <= slice.len() {
+            fields.push(Field::new(*name, batch::shifted(r, base)));
+        }
+    }
+    let crc_computed = if slice.len() > field::CRC_START { crate::crc::crc32c(&slice[field::CRC_START..]) } else { 0 };
+    let size_ok = slice.len() >= HEADER_LEN;
+    let crc_valid = !truncated && size_ok && h.crc == crc_computed;
+    let mut out = BatchReport {
+        start: base,
+        end: base + slice.len(),
+        magic: h.magic,
+        legacy: false,
+        truncated,
+        header: Header {
+            base_offset: h.base_offset,
+            batch_length: h.batch_length,
+            partition_leader_epoch: h.partition_leader_epoch,
+            magic: h.magic,
+            crc: h.crc,
+            crc_computed,
+            crc_valid,
+            attributes: attributes_report(h.attributes),
+            last_offset_delta: h.last_offset_delta,
+            base_timestamp: h.base_timestamp,
+            max_timestamp: h.max_timestamp,
+            producer_id: h.producer_id,
+            producer_epoch: h.producer_epoch,
+            base_sequence: h.base_sequence,
+            records_count: h.records_count,
+            last_sequence: if h.base_sequence == batch::NO_SEQUENCE {
+                batch::NO_SEQUENCE
+            } else {
+                crate::sequence::increment(h.base_sequence, h.last_offset_delta)
+            },
+            last_offset: h.base_offset.wrapping_add(h.last_offset_delta as i64),
+        },
+        ..BatchReport::default()
+    };
+    if truncated {
+        out.fields = fields;
+        return out;
+    }
+    if !size_ok {
+        // DefaultRecordBatch.ensureValid.
+        push(
+            errors,
+            bi,
+            base + field::BATCH_LENGTH.start,
+            kind::CORRUPT_RECORD,
+            Severity::Error,
+            format!(
+                "Record batch is corrupt (the size {} is smaller than the minimum allowed overhead {HEADER_LEN})",
+                slice.len()
+            ),
+        );
+        out.fields = fields;
+        return out;
+    }
+    if !crc_valid {
+        push(
+            errors,
+            bi,
+            base + field::CRC.start,
+            kind::CORRUPT_RECORD,
+            Severity::Error,
+            format!("Record is corrupt (stored crc = {}, computed crc = {crc_computed})", h.crc),
+        );
+    }
+    let attrs = h.attributes;
+    let codec = match Codec::from_id(attrs.codec_id()) {
+        Some(c) => c,
+        None => {
+            // CompressionType.forId.
+            push(
+                errors,
+                bi,
+                base + field::ATTRIBUTES.start,
+                kind::ILLEGAL_ARGUMENT,
+                Severity::Error,
+                format!("Unknown compression type id: {}", attrs.codec_id()),
+            );
+            out.fields = fields;
+            return out;
+        }
+    };
+    let payload = &slice[HEADER_LEN..];
+    let payload_span = base + HEADER_LEN..base + slice.len();
+    fields.push(Field::new(if codec == Codec::None { "records" } else { "compressedRecords" }, payload_span.clone()));
+
+    validate_like_log_validator(&h, base, bi, errors);
+
+    if h.records_count < 0 {
+        push(
+            errors,
+            bi,
+            base + field::RECORDS_COUNT.start,
+            kind::INVALID_RECORD,
+            Severity::Error,
+            format!("Found invalid record count {} in magic v2 batch", h.records_count),
+        );
+        out.fields = fields;
+        return out;
+    }
+    if (!opts.records && !attrs.is_control()) || h.records_count == 0 {
+        // recordsCount 0: Java returns no records and does not look at trailing bytes.
+        out.fields = fields;
+        return out;
+    }
+
+    let ctx = Context {
+        base_offset: h.base_offset,
+        base_timestamp: h.base_timestamp,
+        base_sequence: h.base_sequence,
+        log_append_time: (attrs.timestamp_type() == batch::TimestampType::LogAppendTime).then_some(h.max_timestamp),
+        bounded_body: codec != Codec::None,
+        spans: opts.spans,
+    };
+    let decompressed;
+    let (records_buf, span_base, buffer): (&[u8], usize, Option<&'static str>) = if codec == Codec::None {
+        (payload, base + HEADER_LEN, None)
+    } else {
+        match compression::decompress(codec, payload, 2, opts.max_decompressed) {
+            Ok(d) => {
+                decompressed = d;
+                out.decompressed = Some(Decompressed {
+                    codec: String::from(codec.name()),
+                    compressed_start: payload_span.start,
+                    compressed_end: payload_span.end,
+                    size: decompressed.len(),
+                    data: opts.include_decompressed.then(|| decompressed.clone()),
+                });
+                (&decompressed[..], 0, Some("decompressed"))
+            }
+            Err(e) => {
+                let (k, msg) = if e.limit_exceeded {
+                    (kind::DECOMPRESSION_LIMIT, e.message)
+                } else {
+                    (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
+                };
+                push(errors, bi, payload_span.start + e.at.min(payload.len()), k, Severity::Error, msg);
+                out.fields = fields;
+                return out;
+            }
+        }
+    };
+    let fault = |e: record::RecordError, errors: &mut Vec<Issue>| {
+        let (at, dat) = if buffer.is_some() { (payload_span.start, Some(e.at)) } else { (span_base + e.at, None) };
+        errors.push(Issue {
+            at,
+            kind: e.kind,
+            message: e.message,
+            severity: Severity::Error,
+            batch: Some(bi),
+            decompressed_at: dat,
+        });
+    };
+
+    let mut r = Reader::new(records_buf);
+    let mut records = Vec::new();
+    let mut complete = true;
+    for i in 0..h.records_count as usize {
+        match record::parse(&mut r, &ctx, i, span_base, buffer, &mut fields) {
+            Ok(rec) => records.push(rec),
+            Err(e) => {
+                fault(e, errors);
+                complete = false;
+                break;
+            }
+        }
+    }
+    if complete && r.any_left() {
+        fault(
+            record::RecordError {
+                at: r.pos(),
+                kind: kind::INVALID_RECORD,
+                message: String::from("Incorrect declared batch size, records still remaining in file"),
+            },
+            errors,
+        );
+    }
+    if attrs.is_control() {
+        out.control = decode_control(&records, &mut fields, bi, errors, buffer.is_some().then_some(payload_span.start));
+    }
+    out.records = records;
+    out.fields = fields;
+    out
+}
+
+/// The control record of a control batch, with spans for its key/value sub-fields.
+fn decode_control(
+    records: &[RecordReport],
+    fields: &mut Vec<Field>,
+    bi: usize,
+    errors: &mut Vec<Issue>,
+    compressed_at: Option<usize>,
+) -> Option<Control> {
+    let rec = records.first()?;
+    let find = |fields: &[Field], n: &str| fields.iter().find(|f| f.name == n).map(|f| (f.start, f.buffer));
+    let key_at = find(fields, "records[0].key");
+    let value_at = find(fields, "records[0].value");
+    match control::parse(rec.key.as_deref(), rec.value.as_deref()) {
+        Ok(c) => {
+            if let Some((k, buf)) = key_at {
+                fields.push(Field { name: "records[0].key.version".into(), start: k, end: k + 2, buffer: buf });
+                fields.push(Field { name: "records[0].key.type".into(), start: k + 2, end: k + 4, buffer: buf });
+            }
+            if let (Some((v, buf)), true) = (value_at, c.coordinator_epoch.is_some()) {
+                fields.push(Field { name: "records[0].value.version".into(), start: v, end: v + 2, buffer: buf });
+                fields.push(Field {
+                    name: "records[0].value.coordinatorEpoch".into(),
+                    start: v + 2,
+                    end: v + 6,
+                    buffer: buf,
+                });
+            }
+            Some(c)
+        }
+        Err(e) => {
+            let local = if e.in_value { value_at } else { key_at }.map_or(0, |(p, _)| p) + e.at;
+            let (at, dat) = match compressed_at {
+                Some(c) => (c, Some(local)),
+                None => (local, None),
+            };
+            errors.push(Issue {
+                at,
+                kind: e.kind,
+                message: e.message,
+                severity: Severity::Error,
+                batch: Some(bi),
+                decompressed_at: dat,
+            });
+            None
+        }
+    }
+}
+
+/// What the leader's `LogValidator.validateBatch` would refuse from a producer: reported
+/// as warnings, since compaction and markers legitimately produce some of these shapes.
+fn validate_like_log_validator(h: &HeaderRepr, base: usize, bi: usize, errors: &mut Vec<Issue>) {
+    if h.attributes.is_control() {
+        return;
+    }
+    let last = h.base_offset.wrapping_add(h.last_offset_delta as i64);
+    if h.records_count >= 0 && h.last_offset_delta as i64 + 1 != h.records_count as i64 {
+        push(
+            errors,
+            bi,
+            base + field::LAST_OFFSET_DELTA.start,
+            kind::INVALID_RECORD,
+            Severity::Warning,
+            format!(
+                "Inconsistent batch offset range [{}, {last}] and count of records {} (LogValidator.validateBatch; a broker refuses this from a producer, compaction can leave it)",
+                h.base_offset, h.records_count
+            ),
+        );
+    }
+    if h.producer_id >= 0 && h.base_sequence < 0 {
+        push(
+            errors,
+            bi,
+            base + field::BASE_SEQUENCE.start,
+            kind::INVALID_RECORD,
+            Severity::Warning,
+            format!(
+                "Invalid sequence number {} in record batch with producerId {} (LogValidator.validateBatch)",
+                h.base_sequence, h.producer_id
+            ),
+        );
+    }
+}

@@ -1,0 +1,347 @@
+//! Legacy magic 0 and 1 messages (`clients/.../common/record/LegacyRecord.java`,
+//! `AbstractLegacyRecordBatch.java`; KIP-31, KIP-32; deprecated by KIP-724, only read by
+//! 4.x brokers). Layout: `offset int64 | size int32 | crc uint32 | magic int8 |
+//! attributes int8 | [timestamp int64, v1] | keyLength int32 | key | valueLength int32 |
+//! value`, CRC-32 (IEEE) over `[16, end)`. A compressed message is a wrapper whose value
+//! is a compressed inner message set.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
+use crate::compression::{self, Codec};
+use crate::decode::{attributes_report, push, DecodeOptions};
+use crate::reader::{ReadError, Reader};
+use crate::report::*;
+
+/// `LegacyRecord.RECORD_OVERHEAD_V0` / `_V1`.
+pub const RECORD_OVERHEAD_V0: usize = 14;
+pub const RECORD_OVERHEAD_V1: usize = 22;
+
+/// One parsed message, offsets relative to its own first byte.
+struct Message<'a> {
+    offset: i64,
+    size: i32,
+    crc: u32,
+    crc_computed: u32,
+    magic: i8,
+    attributes: u8,
+    timestamp: i64,
+    key: Option<&'a [u8]>,
+    value: Option<&'a [u8]>,
+    spans: Vec<(&'static str, usize, usize)>,
+}
+
+struct Fault {
+    at: usize,
+    kind: &'static str,
+    message: String,
+}
+
+fn structure(e: ReadError) -> Fault {
+    Fault { at: e.at(), kind: kind::INVALID_RECORD, message: format!("Found invalid record structure ({e})") }
+}
+
+/// Parse one complete message from `buf` (exactly `size + 12` bytes).
+fn parse_message(buf: &[u8]) -> Result<Message<'_>, Fault> {
+    let mut r = Reader::new(buf);
+    let mut spans = Vec::with_capacity(10);
+    let mut p = 0;
+    macro_rules! span {
+        ($name:expr) => {{
+            spans.push(($name, p, r.pos()));
+            p = r.pos();
+        }};
+    }
+    let offset = r.i64().map_err(structure)?;
+    span!("offset");
+    let size = r.i32().map_err(structure)?;
+    span!("messageSize");
+    let crc = r.u32().map_err(structure)?;
+    span!("crc");
+    let magic = r.i8().map_err(structure)?;
+    span!("magic");
+    let attributes = r.u8().map_err(structure)?;
+    span!("attributes");
+    let timestamp = if magic >= 1 {
+        let t = r.i64().map_err(structure)?;
+        span!("timestamp");
+        t
+    } else {
+        NO_TIMESTAMP
+    };
+    let crc_computed = crate::crc::crc32_ieee(buf.get(16..).unwrap_or(&[]));
+    let mut key = None;
+    let mut value = None;
+    for (slot, len_name, name) in [(&mut key, "keyLength", "key"), (&mut value, "valueLength", "value")] {
+        let len = r.i32().map_err(structure)?;
+        spans.push((len_name, p, r.pos()));
+        p = r.pos();
+        if len >= 0 {
+            *slot = Some(r.take(len as usize).map_err(structure)?);
+            spans.push((name, p, r.pos()));
+            p = r.pos();
+        }
+    }
+    if r.any_left() {
+        return Err(Fault {
+            at: r.pos(),
+            kind: kind::INVALID_RECORD,
+            message: format!("{} byte(s) left over after the value: the message size does not match its fields", r.remaining()),
+        });
+    }
+    Ok(Message { offset, size, crc, crc_computed, magic, attributes, timestamp, key, value, spans })
+}
+
+fn header_for(m: &Message<'_>, records_count: i32, last_offset_delta: i32) -> Header {
+    let a = Attributes(m.attributes as u16 & if m.magic == 0 { 0x07 } else { 0x0f });
+    Header {
+        base_offset: m.offset,
+        batch_length: m.size,
+        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
+        magic: m.magic,
+        crc: m.crc,
+        crc_computed: m.crc_computed,
+        crc_valid: m.crc == m.crc_computed,
+        attributes: attributes_report(a),
+        last_offset_delta,
+        base_timestamp: m.timestamp,
+        max_timestamp: m.timestamp,
+        producer_id: NO_PRODUCER_ID,
+        producer_epoch: NO_PRODUCER_EPOCH,
+        base_sequence: NO_SEQUENCE,
+        records_count,
+        last_sequence: NO_SEQUENCE,
+        last_offset: m.offset,
+    }
+}
+
+fn record_of(m: &Message<'_>, offset: i64, offset_delta: i32, timestamp: i64) -> RecordReport {
+    RecordReport {
+        offset_delta,
+        timestamp_delta: 0,
+        key: m.key.map(<[u8]>::to_vec),
+        value: m.value.map(<[u8]>::to_vec),
+        headers: Vec::new(),
+        offset,
+        timestamp,
+        sequence: NO_SEQUENCE,
+        attributes: m.attributes as i8,
+        length: m.size,
+    }
+}
+
+/// One legacy entry at `base` (`slice` shorter than declared when `truncated`).
+pub(crate) fn decode(
+    slice: &[u8],
+    base: usize,
+    truncated: bool,
+    bi: usize,
+    opts: &DecodeOptions,
+    errors: &mut Vec<Issue>,
+) -> BatchReport {
+    let magic = slice.get(16).map_or(0, |&m| m as i8);
+    let mut out = BatchReport { start: base, end: base + slice.len(), magic, legacy: true, truncated, ..Default::default() };
+    if truncated {
+        return out;
+    }
+    let m = match parse_message(slice) {
+        Ok(m) => m,
+        Err(f) => {
+            push(errors, bi, base + f.at, f.kind, Severity::Error, f.message);
+            return out;
+        }
+    };
+    out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
+    if m.crc != m.crc_computed {
+        // LegacyRecord.ensureValid.
+        push(
+            errors,
+            bi,
+            base + 12,
+            kind::CORRUPT_RECORD,
+            Severity::Error,
+            format!("Record is corrupt (stored crc = {}, computed crc = {})", m.crc, m.crc_computed),
+        );
+    }
+    let codec_id = m.attributes & 0x07;
+    let log_append = m.magic == 1 && m.attributes & 0x08 != 0;
+    if codec_id == 0 {
+        out.header = header_for(&m, 1, 0);
+        if opts.records {
+            out.records.push(record_of(&m, m.offset, 0, m.timestamp));
+        }
+        return out;
+    }
+    out.header = header_for(&m, 0, 0);
+    let codec = match Codec::from_id(codec_id) {
+        Some(c) if c != Codec::Zstd => c,
+        _ => {
+            push(
+                errors,
+                bi,
+                base + 17,
+                kind::ILLEGAL_ARGUMENT,
+                Severity::Error,
+                format!("Compression type id {codec_id} is not supported for magic {}", m.magic),
+            );
+            return out;
+        }
+    };
+    let Some(value) = m.value else {
+        push(
+            errors,
+            bi,
+            base + 17,
+            kind::INVALID_RECORD,
+            Severity::Error,
+            format!("Found invalid compressed record set with null value (magic = {})", m.magic),
+        );
+        return out;
+    };
+    let value_start = m.spans.iter().find(|s| s.0 == "value").map_or(0, |s| s.1) + base;
+    let inner = match compression::decompress(codec, value, m.magic as u8, opts.max_decompressed) {
+        Ok(d) => d,
+        Err(e) => {
+            let (k, msg) = if e.limit_exceeded {
+                (kind::DECOMPRESSION_LIMIT, e.message)
+            } else {
+                (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
+            };
+            push(errors, bi, value_start + e.at.min(value.len()), k, Severity::Error, msg);
+            return out;
+        }
+    };
+    // Inner messages (AbstractLegacyRecordBatch.DeepRecordsIterator).
+    let mut msgs: Vec<(usize, Message<'_>)> = Vec::new();
+    let mut pos = 0usize;
+    let inner_fault = |at: usize, kind: &'static str, message: String, errors: &mut Vec<Issue>| {
+        errors.push(Issue {
+            at: value_start,
+            kind,
+            message,
+            severity: Severity::Error,
+            batch: Some(bi),
+            decompressed_at: Some(at),
+        })
+    };
+    let mut ok = true;
+    while pos + 12 <= inner.len() {
+        let size = i32::from_be_bytes([inner[pos + 8], inner[pos + 9], inner[pos + 10], inner[pos + 11]]);
+        if size < RECORD_OVERHEAD_V0 as i32 || pos + 12 + size as usize > inner.len() {
+            inner_fault(
+                pos + 8,
+                kind::CORRUPT_RECORD,
+                format!("Inner message size {size} is invalid or runs past the decompressed data"),
+                errors,
+            );
+            ok = false;
+            break;
+        }
+        match parse_message(&inner[pos..pos + 12 + size as usize]) {
+            Ok(im) => {
+                if im.attributes & 0x07 != 0 {
+                    inner_fault(
+                        pos + 17,
+                        kind::INVALID_RECORD,
+                        String::from("Compressed outer record should not have an inner record with a compression attribute set"),
+                        errors,
+                    );
+                    ok = false;
+                    break;
+                }
+                if im.crc != im.crc_computed {
+                    inner_fault(
+                        pos + 12,
+                        kind::CORRUPT_RECORD,
+                        format!("Record is corrupt (stored crc = {}, computed crc = {})", im.crc, im.crc_computed),
+                        errors,
+                    );
+                }
+                msgs.push((pos, im));
+            }
+            Err(f) => {
+                inner_fault(pos + f.at, f.kind, f.message, errors);
+                ok = false;
+                break;
+            }
+        }
+        pos += 12 + size as usize;
+    }
+    if ok && pos < inner.len() {
+        inner_fault(pos, kind::INVALID_RECORD, String::from("Incorrect declared batch size, premature EOF reached"), errors);
+    }
+    if msgs.is_empty() {
+        if ok {
+            push(
+                errors,
+                bi,
+                value_start,
+                kind::INVALID_RECORD,
+                Severity::Error,
+                String::from("Found invalid compressed record set with no inner records"),
+            );
+        }
+        return out;
+    }
+    // KIP-31 relative offsets for v1 wrappers.
+    let last_inner = msgs.last().map_or(0, |(_, m)| m.offset);
+    let abs_base = if m.magic == 1 {
+        if m.offset == 0 {
+            Some(0)
+        } else if m.offset < last_inner {
+            push(
+                errors,
+                bi,
+                base,
+                kind::INVALID_RECORD,
+                Severity::Error,
+                format!(
+                    "Found invalid wrapper offset in compressed v1 message set, wrapper offset '{}' is less than the last inner message offset '{last_inner}' and it is not zero.",
+                    m.offset
+                ),
+            );
+            return out;
+        } else {
+            Some(m.offset - last_inner)
+        }
+    } else {
+        None
+    };
+    let first_offset = abs_base.map_or(msgs[0].1.offset, |b| b + msgs[0].1.offset);
+    out.header = header_for(&m, msgs.len() as i32, (m.offset.wrapping_sub(first_offset)) as i32);
+    out.header.base_offset = first_offset;
+    out.header.last_offset = m.offset;
+    out.decompressed = Some(Decompressed {
+        codec: String::from(codec.name()),
+        compressed_start: value_start,
+        compressed_end: value_start + value.len(),
+        size: inner.len(),
+        data: opts.include_decompressed.then(|| inner.clone()),
+    });
+    if opts.records {
+        for (i, (p, im)) in msgs.iter().enumerate() {
+            let off = abs_base.map_or(im.offset, |b| b + im.offset);
+            let ts = if log_append { m.timestamp } else { im.timestamp };
+            out.records.push(record_of(im, off, off.wrapping_sub(first_offset) as i32, ts));
+            if opts.spans {
+                out.fields.push(Field {
+                    name: format!("records[{i}]"),
+                    start: *p,
+                    end: p + 12 + im.size as usize,
+                    buffer: Some("decompressed"),
+                });
+                for &(n, a, b) in &im.spans {
+                    out.fields.push(Field {
+                        name: format!("records[{i}].{n}"),
+                        start: p + a,
+                        end: p + b,
+                        buffer: Some("decompressed"),
+                    });
+                }
+            }
+        }
+    }
+    out
+}

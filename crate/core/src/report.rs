@@ -1,0 +1,251 @@
+//! The decode report: the JSON-shaped contract shared by the wasm package (`decode`) and
+//! the CLI (`eoslab decode --json`). Kafka's field names, camelCase; every int64 is an
+//! exact decimal string (JavaScript numbers lose precision past 2^53); keys and values
+//! are lowercase hex or `null`; every offset is a byte offset into the decoded input.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+/// Everything `decode` found in one input.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Report {
+    /// What the input was detected as (`input::Format::name`): "binary", "hex", "xxd" …
+    pub format: String,
+    /// What text-input parsing removed (offset columns, ASCII columns, `0x` …).
+    pub stripped: Vec<String>,
+    /// Number of bytes after text decoding; every `start`/`end`/`at` indexes these bytes.
+    pub length: usize,
+    pub batches: Vec<BatchReport>,
+    /// Every problem, in input order, each pinned on a byte.
+    pub errors: Vec<Issue>,
+}
+
+impl Report {
+    /// True when no issue of severity `error` was found.
+    pub fn is_clean(&self) -> bool {
+        !self.errors.iter().any(|e| e.severity == Severity::Error)
+    }
+}
+
+/// One log entry: a v2 batch, or a legacy magic 0/1 message (`legacy: true`).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct BatchReport {
+    pub start: usize,
+    pub end: usize,
+    pub magic: i8,
+    pub legacy: bool,
+    /// The input ended before `batchLength` said it would (Java readers stop silently, KIP-74).
+    pub truncated: bool,
+    pub header: Header,
+    pub records: Vec<RecordReport>,
+    pub control: Option<Control>,
+    /// Byte spans, outermost first; spans nest (a record contains its key), the innermost is
+    /// the most specific. `buffer: "decompressed"` spans index [`Decompressed`] bytes.
+    pub fields: Vec<Field>,
+    pub decompressed: Option<Decompressed>,
+}
+
+/// The v2 header with Kafka's field names. Legacy messages fill what they have
+/// (`baseOffset` = message offset, `batchLength` = message size, `crc` = CRC-32) and
+/// report Java's sentinels (−1) for the rest, as `AbstractLegacyRecordBatch` does.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Header {
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub base_offset: i64,
+    pub batch_length: i32,
+    pub partition_leader_epoch: i32,
+    pub magic: i8,
+    pub crc: u32,
+    pub crc_computed: u32,
+    pub crc_valid: bool,
+    pub attributes: AttributesReport,
+    pub last_offset_delta: i32,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub base_timestamp: i64,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub max_timestamp: i64,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub base_sequence: i32,
+    pub records_count: i32,
+    /// Derived as Java does: `lastSequence` (wraps at 2^31−1) and `lastOffset`.
+    pub last_sequence: i32,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub last_offset: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct AttributesReport {
+    /// The whole int16 as stored.
+    pub raw: u16,
+    /// "none" | "gzip" | "snappy" | "lz4" | "zstd" | "unknown(5)" …
+    pub compression: String,
+    /// "CreateTime" | "LogAppendTime"
+    pub timestamp_type: String,
+    pub transactional: bool,
+    pub control: bool,
+    pub delete_horizon: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct RecordReport {
+    pub offset_delta: i32,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub timestamp_delta: i64,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hex"))]
+    pub key: Option<Vec<u8>>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hex"))]
+    pub value: Option<Vec<u8>>,
+    pub headers: Vec<RecordHeader>,
+    /// Derived: baseOffset + offsetDelta.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub offset: i64,
+    /// Derived: maxTimestamp under LogAppendTime, else baseTimestamp + timestampDelta.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::i64_str"))]
+    pub timestamp: i64,
+    /// Derived: incrementSequence(baseSequence, offsetDelta), or −1.
+    pub sequence: i32,
+    /// The record's attributes byte (unused by Kafka, written 0).
+    pub attributes: i8,
+    /// Declared body length (the record's first varint).
+    pub length: i32,
+}
+
+/// A record header: the key is a Java `String` (UTF-8, decoded lossily for display),
+/// the value bytes are hex or `null`.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct RecordHeader {
+    pub key: String,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hex"))]
+    pub value: Option<Vec<u8>>,
+}
+
+/// A control record (`ControlRecordType`, and `EndTransactionMarker` for COMMIT/ABORT).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Control {
+    /// Kafka's name: "ABORT", "COMMIT", "LEADER_CHANGE", "SNAPSHOT_HEADER",
+    /// "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS" or "UNKNOWN".
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub type_name: String,
+    pub type_id: i16,
+    /// The control key's version.
+    pub version: i16,
+    /// `EndTxnMarker.coordinatorEpoch` for COMMIT/ABORT, else `null`.
+    pub coordinator_epoch: Option<i32>,
+    /// `EndTxnMarker` version for COMMIT/ABORT, else `null`.
+    pub marker_version: Option<i16>,
+}
+
+/// A named byte span.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Field {
+    pub name: String,
+    pub start: usize,
+    pub end: usize,
+    /// `Some("decompressed")` when the span indexes the decompressed records buffer.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub buffer: Option<&'static str>,
+}
+
+impl Field {
+    pub fn new(name: impl Into<String>, r: Range<usize>) -> Self {
+        Field { name: name.into(), start: r.start, end: r.end, buffer: None }
+    }
+}
+
+/// The decompressed records section of a compressed batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Decompressed {
+    pub codec: String,
+    /// Compressed payload span in the input.
+    pub compressed_start: usize,
+    pub compressed_end: usize,
+    /// Decompressed size in bytes.
+    pub size: usize,
+    /// The decompressed bytes as hex (only with `DecodeOptions::include_decompressed`).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hex", skip_serializing_if = "Option::is_none"))]
+    pub data: Option<Vec<u8>>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum Severity {
+    /// Kafka would reject or fail to read these bytes.
+    #[default]
+    Error,
+    /// Readable, but a Kafka broker would refuse it from a client, or it is unusual.
+    Warning,
+    /// Expected situations worth knowing (a trailing partial batch, KIP-74).
+    Info,
+}
+
+/// A problem pinned on a byte, with Kafka's own name for it.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Issue {
+    /// Byte offset in the input (for problems inside decompressed data: the first byte of
+    /// the compressed payload; `decompressedAt` gives the offset inside the decompressed bytes).
+    pub at: usize,
+    /// Kafka's exception name (`CorruptRecordException`, `InvalidRecordException`,
+    /// `KafkaException` …), or `InvalidInput`/`PartialBatch` for things Kafka has no name for.
+    pub kind: &'static str,
+    pub message: String,
+    pub severity: Severity,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub batch: Option<usize>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub decompressed_at: Option<usize>,
+}
+
+/// Kafka's exception names used in issues.
+pub mod kind {
+    pub const CORRUPT_RECORD: &str = "CorruptRecordException";
+    pub const INVALID_RECORD: &str = "InvalidRecordException";
+    pub const KAFKA: &str = "KafkaException";
+    pub const ILLEGAL_ARGUMENT: &str = "IllegalArgumentException";
+    pub const DECOMPRESSION_LIMIT: &str = "DecompressionLimitExceeded";
+    pub const PARTIAL_BATCH: &str = "PartialBatch";
+    pub const INVALID_INPUT: &str = "InvalidInput";
+}
+
+/// Lowercase hex, the contract's encoding for bytes.
+pub fn to_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+#[cfg(feature = "serde")]
+mod ser {
+    use alloc::vec::Vec;
+    use serde::Serializer;
+
+    pub fn i64_str<S: Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub fn opt_hex<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(b) => s.serialize_str(&super::to_hex(b)),
+            None => s.serialize_none(),
+        }
+    }
+}
