@@ -26,6 +26,7 @@ pub mod decode;
 pub mod encode;
 pub mod input;
 pub mod legacy;
+pub mod model;
 pub mod reader;
 pub mod record;
 pub mod report;

@@ -213,7 +213,7 @@ fn compressed_variants_decode_to_example_a_record() {
         assert_eq!((bt.records[0].key.as_deref(), bt.records[0].sequence), (Some(&b"k"[..]), 7), "{codec}");
         let d = bt.decompressed.as_ref().unwrap();
         assert_eq!((d.size, d.compressed_start, d.compressed_end), (9, 61, b.len()));
-        assert!(bt.fields.iter().any(|f| f.name == "records[0].value" && f.buffer == Some("decompressed") && (f.start, f.end) == (6, 7)));
+        assert!(bt.fields.iter().any(|f| f.name == "records[0].value" && f.buffer == Some("decompressed") && (f.start, f.end) == (7, 8)));
     }
 }
 

@@ -1,0 +1,71 @@
+//! Kafka protocol error codes used by the models (`clients/.../common/protocol/Errors.java`).
+
+/// An `Errors` constant: numeric code, Kafka's name, and its Java exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ErrorCode(pub i16);
+
+impl ErrorCode {
+    pub const NONE: ErrorCode = ErrorCode(0);
+    pub const CORRUPT_MESSAGE: ErrorCode = ErrorCode(2);
+    pub const NOT_LEADER_OR_FOLLOWER: ErrorCode = ErrorCode(6);
+    pub const NETWORK_EXCEPTION: ErrorCode = ErrorCode(13);
+    pub const OUT_OF_ORDER_SEQUENCE_NUMBER: ErrorCode = ErrorCode(45);
+    pub const DUPLICATE_SEQUENCE_NUMBER: ErrorCode = ErrorCode(46);
+    pub const INVALID_PRODUCER_EPOCH: ErrorCode = ErrorCode(47);
+    pub const INVALID_TXN_STATE: ErrorCode = ErrorCode(48);
+    pub const TRANSACTION_COORDINATOR_FENCED: ErrorCode = ErrorCode(52);
+    pub const UNKNOWN_PRODUCER_ID: ErrorCode = ErrorCode(59);
+    pub const INVALID_RECORD: ErrorCode = ErrorCode(87);
+    pub const PRODUCER_FENCED: ErrorCode = ErrorCode(90);
+    /// Not a Kafka error: the client gave up on the batch locally (delivery.timeout.ms).
+    pub const REQUEST_TIMED_OUT: ErrorCode = ErrorCode(7);
+
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            0 => "NONE",
+            2 => "CORRUPT_MESSAGE",
+            6 => "NOT_LEADER_OR_FOLLOWER",
+            7 => "REQUEST_TIMED_OUT",
+            13 => "NETWORK_EXCEPTION",
+            45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
+            46 => "DUPLICATE_SEQUENCE_NUMBER",
+            47 => "INVALID_PRODUCER_EPOCH",
+            48 => "INVALID_TXN_STATE",
+            52 => "TRANSACTION_COORDINATOR_FENCED",
+            59 => "UNKNOWN_PRODUCER_ID",
+            87 => "INVALID_RECORD",
+            90 => "PRODUCER_FENCED",
+            _ => "UNKNOWN_SERVER_ERROR",
+        }
+    }
+
+    pub fn exception(self) -> &'static str {
+        match self.0 {
+            0 => "",
+            2 => "CorruptRecordException",
+            6 => "NotLeaderOrFollowerException",
+            7 => "TimeoutException",
+            13 => "NetworkException",
+            45 => "OutOfOrderSequenceException",
+            46 => "DuplicateSequenceException",
+            47 => "InvalidProducerEpochException",
+            48 => "InvalidTxnStateException",
+            52 => "TransactionCoordinatorFencedException",
+            59 => "UnknownProducerIdException",
+            87 => "InvalidRecordException",
+            90 => "ProducerFencedException",
+            _ => "UnknownServerException",
+        }
+    }
+
+    /// `RetriableException` subclasses.
+    pub fn is_retriable(self) -> bool {
+        matches!(self.0, 2 | 6 | 7 | 13)
+    }
+}
+
+impl core::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}({})", self.name(), self.0)
+    }
+}

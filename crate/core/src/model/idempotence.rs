@@ -1,0 +1,741 @@
+//! The idempotent producer against partition leaders, as a deterministic, sans-IO state
+//! machine in the quinn/stateright manner: inputs are [`Action`]s (application calls,
+//! network faults, time passing), [`Sim::enabled_actions`] lists what may happen next
+//! (it drives the step buttons), and every step appends [`Event`]s to a trace.
+//!
+//! Client behaviour follows the Java producer (`clients/.../producer/internals/Sender.java`,
+//! `TransactionManager.java`, `RecordAccumulator.java`; KIP-98, KIP-360): per-partition
+//! sequence numbers assigned when a batch is first sent, at most
+//! `max.in.flight.requests.per.connection` requests in flight, responses read in order
+//! on a connection, a request whose response does not come within `request.timeout.ms`
+//! fails the connection and every in-flight batch on it is retried with its original
+//! sequence, `delivery.timeout.ms` bounds a batch's life, and an OUT_OF_ORDER_SEQUENCE_NUMBER
+//! for the next expected batch bumps the epoch locally (KIP-360, `canRetry`).
+//! Broker decisions come from [`super::partition::Partition`].
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::errors::ErrorCode;
+use super::partition::{Decision, Outcome, Partition};
+use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
+
+/// A Java producer's settings that the model uses (defaults: Kafka 4.x `ProducerConfig`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProducerConfig {
+    pub idempotence: bool,
+    pub max_in_flight: usize,
+    pub retries: i64,
+    pub delivery_timeout_ms: i64,
+    pub request_timeout_ms: i64,
+}
+
+impl Default for ProducerConfig {
+    fn default() -> Self {
+        ProducerConfig {
+            idempotence: true,
+            max_in_flight: 5,
+            retries: i32::MAX as i64,
+            delivery_timeout_ms: 120_000,
+            request_timeout_ms: 30_000,
+        }
+    }
+}
+
+/// Where a batch is in its life.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchState {
+    /// Created by `send`, waiting for an in-flight slot.
+    Queued,
+    /// A Produce request for it is outstanding.
+    InFlight,
+    /// Acknowledged to the application with these offsets.
+    Acked { base_offset: i64, last_offset: i64, duplicate: bool },
+    /// Failed to the application with this error.
+    Failed(ErrorCode),
+    /// The producer was restarted before the batch completed: the application never
+    /// learned its fate.
+    Abandoned,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimBatch {
+    /// 1-based: b1, b2 …
+    pub id: usize,
+    pub producer: usize,
+    pub partition: usize,
+    pub values: Vec<String>,
+    pub created_ms: i64,
+    /// Assigned when first sent (`RecordAccumulator.drain`).
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub base_sequence: i32,
+    pub attempts: u32,
+    pub state: BatchState,
+    /// The Record Batch bytes of the latest attempt, exactly as sent.
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    Request,
+    Response(Decision),
+}
+
+/// A Produce request or response on the network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub id: usize,
+    pub batch: usize,
+    pub attempt: u32,
+    pub conn: usize,
+    pub kind: MessageKind,
+    /// Held by the network: survives its connection closing and may arrive late.
+    pub delayed: bool,
+    /// Sent to a leader that has since lost leadership.
+    pub leader_epoch: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Producer {
+    pub name: String,
+    pub config: ProducerConfig,
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// Next sequence per partition (`TransactionManager.sequenceNumber`).
+    pub next_seq: BTreeMap<usize, i32>,
+    /// Highest acknowledged last sequence per partition (`lastAckedSequence`).
+    pub last_acked: BTreeMap<usize, i32>,
+    pub conn: usize,
+    pub queue: VecDeque<usize>,
+    /// Partitions whose sequence must restart under a new epoch once they drain (KIP-360).
+    pub epoch_bump_pending: bool,
+}
+
+/// An input to the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The application calls `send()`: one batch of these record values.
+    Send { producer: usize, partition: usize, values: Vec<String> },
+    /// The network delivers a message (a request to its leader, a response to its client).
+    Deliver { message: usize },
+    /// A message vanishes (a broker crash or a network partition); nobody is told.
+    Lose { message: usize },
+    /// The network holds a request back: it survives a connection close and arrives late,
+    /// after its retry.
+    Delay { message: usize },
+    /// `request.timeout.ms` passes without a response: the client closes the connection
+    /// and retries every in-flight batch (or fails those past `delivery.timeout.ms`).
+    Timeout { producer: usize },
+    /// The application restarts the producer: a new producer id (InitProducerId).
+    Restart { producer: usize },
+    /// Time passes; the leaders' producer-id expiration check runs (X1).
+    Advance { ms: i64 },
+    /// Leadership moves to a replica (producer state is replicated with the log).
+    LeaderChange { partition: usize },
+}
+
+/// One line of the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub step: usize,
+    pub time_ms: i64,
+    pub producer: Option<usize>,
+    pub partition: Option<usize>,
+    pub batch: Option<usize>,
+    pub kind: EventKind,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Send,
+    Request,
+    Decision(Decision),
+    Response,
+    Ack,
+    Retry,
+    Fail,
+    Lost,
+    Delayed,
+    Timeout,
+    Restart,
+    EpochBump,
+    Time,
+    Expired,
+    LeaderChange,
+}
+
+/// The whole model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sim {
+    pub now_ms: i64,
+    pub partitions: Vec<Partition>,
+    pub producers: Vec<Producer>,
+    pub batches: Vec<SimBatch>,
+    pub wire: Vec<Message>,
+    pub trace: Vec<Event>,
+    pub steps: usize,
+    next_producer_id: i64,
+    next_message: usize,
+    next_conn: usize,
+}
+
+impl Sim {
+    /// `start_ms` is the clock at step 0; `first_producer_id` the id the (simulated)
+    /// InitProducerId hands out first.
+    pub fn new(start_ms: i64, first_producer_id: i64) -> Self {
+        Sim {
+            now_ms: start_ms,
+            partitions: Vec::new(),
+            producers: Vec::new(),
+            batches: Vec::new(),
+            wire: Vec::new(),
+            trace: Vec::new(),
+            steps: 0,
+            next_producer_id: first_producer_id,
+            next_message: 1,
+            next_conn: 1,
+        }
+    }
+
+    pub fn add_partition(&mut self, name: &str) -> usize {
+        self.partitions.push(Partition::new(name));
+        self.partitions.len() - 1
+    }
+
+    pub fn add_producer(&mut self, name: &str, config: ProducerConfig) -> usize {
+        let (pid, epoch) = if config.idempotence { (self.alloc_pid(), 0) } else { (-1, -1) };
+        let conn = self.alloc_conn();
+        self.producers.push(Producer {
+            name: name.into(),
+            config,
+            producer_id: pid,
+            epoch,
+            next_seq: BTreeMap::new(),
+            last_acked: BTreeMap::new(),
+            conn,
+            queue: VecDeque::new(),
+            epoch_bump_pending: false,
+        });
+        self.producers.len() - 1
+    }
+
+    fn alloc_pid(&mut self) -> i64 {
+        let p = self.next_producer_id;
+        self.next_producer_id += 1;
+        p
+    }
+
+    fn alloc_conn(&mut self) -> usize {
+        let c = self.next_conn;
+        self.next_conn += 1;
+        c
+    }
+
+    fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>, text: String) {
+        self.trace.push(Event { step: self.steps, time_ms: self.now_ms, producer, partition, batch, kind, text });
+    }
+
+    pub fn message(&self, id: usize) -> Option<&Message> {
+        self.wire.iter().find(|m| m.id == id)
+    }
+
+    /// The latest message of `kind` (request or response) for batch `b`.
+    pub fn latest_message(&self, batch: usize, response: bool) -> Option<&Message> {
+        self.wire
+            .iter()
+            .filter(|m| m.batch == batch && matches!(m.kind, MessageKind::Response(_)) == response)
+            .max_by_key(|m| m.id)
+    }
+
+    /// Messages the network may deliver now: the oldest on each connection and
+    /// direction (TCP keeps order), plus delayed requests.
+    pub fn deliverable(&self) -> Vec<usize> {
+        let mut seen: Vec<(usize, bool)> = Vec::new();
+        let mut out = Vec::new();
+        for m in &self.wire {
+            if m.delayed {
+                out.push(m.id);
+                continue;
+            }
+            let key = (m.conn, matches!(m.kind, MessageKind::Response(_)));
+            if !seen.contains(&key) {
+                seen.push(key);
+                out.push(m.id);
+            }
+        }
+        out
+    }
+
+    /// Every action that can happen in the current state, in a stable order.
+    pub fn enabled_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        for id in self.deliverable() {
+            v.push(Action::Deliver { message: id });
+        }
+        for m in &self.wire {
+            v.push(Action::Lose { message: m.id });
+            if matches!(m.kind, MessageKind::Request) && !m.delayed {
+                v.push(Action::Delay { message: m.id });
+            }
+        }
+        for (p, prod) in self.producers.iter().enumerate() {
+            if self.in_flight(p) > 0 {
+                v.push(Action::Timeout { producer: p });
+            }
+            for part in 0..self.partitions.len() {
+                let n = self.batches.len() + 1;
+                v.push(Action::Send { producer: p, partition: part, values: alloc::vec![format!("v{n}")] });
+            }
+            if prod.config.idempotence {
+                v.push(Action::Restart { producer: p });
+            }
+        }
+        for part in 0..self.partitions.len() {
+            v.push(Action::LeaderChange { partition: part });
+        }
+        v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
+        v
+    }
+
+    fn in_flight(&self, producer: usize) -> usize {
+        self.batches.iter().filter(|b| b.producer == producer && b.state == BatchState::InFlight).count()
+    }
+
+    /// Apply one action. Returns an error (and changes nothing) when it is not enabled.
+    pub fn step(&mut self, action: &Action) -> Result<(), String> {
+        self.validate(action)?;
+        self.steps += 1;
+        match action.clone() {
+            Action::Send { producer, partition, values } => self.handle_send(producer, partition, values),
+            Action::Deliver { message } => self.handle_deliver(message),
+            Action::Lose { message } => {
+                let m = self.take_message(message);
+                let what = if matches!(m.kind, MessageKind::Request) { "request" } else { "response" };
+                let p = self.batches[m.batch - 1].producer;
+                let part = self.batches[m.batch - 1].partition;
+                self.event(EventKind::Lost, Some(p), Some(part), Some(m.batch), format!("b{} {what} (attempt {}) lost", m.batch, m.attempt));
+            }
+            Action::Delay { message } => {
+                if let Some(m) = self.wire.iter_mut().find(|m| m.id == message) {
+                    m.delayed = true;
+                    let (b, a) = (m.batch, m.attempt);
+                    let p = self.batches[b - 1].producer;
+                    let part = self.batches[b - 1].partition;
+                    self.event(EventKind::Delayed, Some(p), Some(part), Some(b), format!("b{b} request (attempt {a}) held up in the network"));
+                }
+            }
+            Action::Timeout { producer } => self.handle_timeout(producer),
+            Action::Restart { producer } => self.handle_restart(producer),
+            Action::Advance { ms } => self.handle_advance(ms),
+            Action::LeaderChange { partition } => {
+                self.partitions[partition].leader_epoch += 1;
+                let e = self.partitions[partition].leader_epoch;
+                let name = self.partitions[partition].name.clone();
+                self.event(
+                    EventKind::LeaderChange,
+                    None,
+                    Some(partition),
+                    None,
+                    format!("{name}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn validate(&self, a: &Action) -> Result<(), String> {
+        let np = self.producers.len();
+        let nq = self.partitions.len();
+        match a {
+            Action::Send { producer, partition, values } => {
+                if *producer >= np || *partition >= nq {
+                    return Err(String::from("no such producer or partition"));
+                }
+                if values.is_empty() {
+                    return Err(String::from("a batch needs at least one record"));
+                }
+            }
+            Action::Deliver { message } => {
+                if !self.deliverable().contains(message) {
+                    return Err(format!("message {message} cannot be delivered now (not in the network, or an earlier one on its connection comes first)"));
+                }
+            }
+            Action::Lose { message } | Action::Delay { message } => {
+                if self.message(*message).is_none() {
+                    return Err(format!("message {message} is not in the network"));
+                }
+            }
+            Action::Timeout { producer } => {
+                if *producer >= np || self.in_flight(*producer) == 0 {
+                    return Err(String::from("nothing in flight to time out"));
+                }
+            }
+            Action::Restart { producer } => {
+                if *producer >= np {
+                    return Err(String::from("no such producer"));
+                }
+            }
+            Action::Advance { ms } => {
+                if *ms < 0 {
+                    return Err(String::from("time only moves forward"));
+                }
+            }
+            Action::LeaderChange { partition } => {
+                if *partition >= nq {
+                    return Err(String::from("no such partition"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn take_message(&mut self, id: usize) -> Message {
+        let i = self.wire.iter().position(|m| m.id == id).expect("validated");
+        self.wire.remove(i)
+    }
+
+    fn handle_send(&mut self, producer: usize, partition: usize, values: Vec<String>) {
+        let id = self.batches.len() + 1;
+        self.batches.push(SimBatch {
+            id,
+            producer,
+            partition,
+            values,
+            created_ms: self.now_ms,
+            producer_id: -1,
+            producer_epoch: -1,
+            base_sequence: -1,
+            attempts: 0,
+            state: BatchState::Queued,
+            bytes: Vec::new(),
+        });
+        let n = self.batches[id - 1].values.len();
+        let pname = self.partitions[partition].name.clone();
+        self.event(EventKind::Send, Some(producer), Some(partition), Some(id), format!("application sends b{id}: {n} record(s) to {pname}"));
+        self.producers[producer].queue.push_back(id);
+        self.drain(producer);
+    }
+
+    /// `Sender`/`RecordAccumulator.drain`: send queued batches while slots are free.
+    fn drain(&mut self, producer: usize) {
+        loop {
+            let max = self.producers[producer].config.max_in_flight;
+            if self.in_flight(producer) >= max || self.producers[producer].epoch_bump_pending {
+                return;
+            }
+            let Some(b) = self.producers[producer].queue.pop_front() else { return };
+            let prod = &mut self.producers[producer];
+            let batch = &mut self.batches[b - 1];
+            if prod.config.idempotence {
+                let seq = prod.next_seq.entry(batch.partition).or_insert(0);
+                batch.base_sequence = *seq;
+                *seq = crate::sequence::increment(*seq, batch.values.len() as i32);
+                batch.producer_id = prod.producer_id;
+                batch.producer_epoch = prod.epoch;
+            }
+            self.encode(b);
+            self.transmit(b);
+        }
+    }
+
+    fn encode(&mut self, b: usize) {
+        let batch = &self.batches[b - 1];
+        let spec = BatchSpec {
+            header: HeaderSpec {
+                producer_id: Some(I64(batch.producer_id)),
+                producer_epoch: Some(batch.producer_epoch),
+                base_sequence: Some(batch.base_sequence),
+                ..Default::default()
+            },
+            records: batch
+                .values
+                .iter()
+                .map(|v| RecordSpec { timestamp: Some(I64(batch.created_ms)), value_text: Some(v.clone()), ..Default::default() })
+                .collect(),
+            ..Default::default()
+        };
+        self.batches[b - 1].bytes = encode_batch(&spec).expect("model batches are always encodable");
+    }
+
+    fn transmit(&mut self, b: usize) {
+        let producer = self.batches[b - 1].producer;
+        let partition = self.batches[b - 1].partition;
+        let conn = self.producers[producer].conn;
+        let batch = &mut self.batches[b - 1];
+        batch.attempts += 1;
+        batch.state = BatchState::InFlight;
+        let attempt = batch.attempts;
+        let (pid, epoch, seq, n) = (batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.values.len() as i32);
+        let id = self.next_message;
+        self.next_message += 1;
+        let leader_epoch = self.partitions[partition].leader_epoch;
+        self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch });
+        let seqs = if seq < 0 {
+            String::from("no sequence")
+        } else {
+            format!("seq {seq}..{}", crate::sequence::increment(seq, n - 1))
+        };
+        let pname = self.partitions[partition].name.clone();
+        let text = if attempt == 1 {
+            format!("Produce b{b} → {pname}: pid {pid} epoch {epoch} {seqs} (request #{id})")
+        } else {
+            format!("Produce b{b} → {pname} again, attempt {attempt}: pid {pid} epoch {epoch} {seqs} (request #{id})")
+        };
+        self.event(EventKind::Request, Some(producer), Some(partition), Some(b), text);
+    }
+
+    fn handle_deliver(&mut self, id: usize) {
+        let m = self.take_message(id);
+        let b = m.batch;
+        let producer = self.batches[b - 1].producer;
+        let partition = self.batches[b - 1].partition;
+        match m.kind {
+            MessageKind::Request => {
+                let part = &mut self.partitions[partition];
+                let decision = if m.leader_epoch != part.leader_epoch {
+                    Decision {
+                        outcome: Outcome::Rejected(ErrorCode::NOT_LEADER_OR_FOLLOWER),
+                        rule: "L1",
+                        why: format!("this broker is no longer the leader of {} (leader epoch moved on): nothing written", part.name),
+                        source: "core/src/main/scala/kafka/server/ReplicaManager.scala",
+                    }
+                } else {
+                    let bytes = self.batches[b - 1].bytes.clone();
+                    part.append_client(&bytes)
+                };
+                let text = format!("{}: b{b} attempt {} → {} [{}] {}", part.name, m.attempt, outcome_label(&decision), decision.rule, decision.why);
+                self.event(EventKind::Decision(decision.clone()), Some(producer), Some(partition), Some(b), text);
+                if self.batches[b - 1].attempts == m.attempt && self.producers[producer].conn == m.conn {
+                    let rid = self.next_message;
+                    self.next_message += 1;
+                    let le = self.partitions[partition].leader_epoch;
+                    self.wire.push(Message {
+                        id: rid,
+                        batch: b,
+                        attempt: m.attempt,
+                        conn: m.conn,
+                        kind: MessageKind::Response(decision),
+                        delayed: false,
+                        leader_epoch: le,
+                    });
+                }
+            }
+            MessageKind::Response(decision) => self.handle_response(b, m.attempt, decision),
+        }
+    }
+
+    fn handle_response(&mut self, b: usize, attempt: u32, d: Decision) {
+        let producer = self.batches[b - 1].producer;
+        let partition = self.batches[b - 1].partition;
+        if self.batches[b - 1].attempts != attempt || self.batches[b - 1].state != BatchState::InFlight {
+            return;
+        }
+        match d.outcome {
+            Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
+                let dup = matches!(d.outcome, Outcome::Duplicate { .. });
+                let batch = &mut self.batches[b - 1];
+                batch.state = BatchState::Acked { base_offset, last_offset, duplicate: dup };
+                if batch.base_sequence >= 0 {
+                    let last = crate::sequence::increment(batch.base_sequence, batch.values.len() as i32 - 1);
+                    let current_epoch = batch.producer_epoch == self.producers[producer].epoch;
+                    let e = self.producers[producer].last_acked.entry(partition).or_insert(-1);
+                    if current_epoch {
+                        *e = last;
+                    }
+                }
+                self.event(
+                    EventKind::Ack,
+                    Some(producer),
+                    Some(partition),
+                    Some(b),
+                    format!("client: b{b} acknowledged to the application at offsets {base_offset}..{last_offset}{}", if dup { " (the original write)" } else { "" }),
+                );
+            }
+            Outcome::Rejected(code) => self.handle_error(b, code),
+        }
+        self.maybe_bump_epoch(producer);
+        self.drain(producer);
+    }
+
+    /// `Sender.completeBatch` / `canRetry` / `TransactionManager.canRetry` for an
+    /// idempotent (non-transactional) producer.
+    fn handle_error(&mut self, b: usize, code: ErrorCode) {
+        let producer = self.batches[b - 1].producer;
+        let partition = self.batches[b - 1].partition;
+        let cfg = self.producers[producer].config.clone();
+        let expired = self.now_ms - self.batches[b - 1].created_ms >= cfg.delivery_timeout_ms;
+        let attempts_left = (self.batches[b - 1].attempts as i64) <= cfg.retries;
+        let retry = if !attempts_left || expired {
+            false
+        } else if code == ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER && cfg.idempotence {
+            // Not the next batch (an earlier one is unresolved): retry and wait. The next
+            // batch itself: a real gap, bump the epoch (KIP-360) and retry.
+            let next = self.producers[producer].last_acked.get(&partition).map_or(0, |&l| crate::sequence::increment(l, 1));
+            if self.batches[b - 1].base_sequence == next && self.batches[b - 1].producer_epoch == self.producers[producer].epoch {
+                self.producers[producer].epoch_bump_pending = true;
+                self.event(
+                    EventKind::EpochBump,
+                    Some(producer),
+                    Some(partition),
+                    Some(b),
+                    format!("client: b{b} is the next expected batch, so the gap is real: bump the epoch locally (KIP-360) and resend under it from sequence 0"),
+                );
+            }
+            true
+        } else {
+            code.is_retriable()
+        };
+        if retry {
+            self.event(
+                EventKind::Retry,
+                Some(producer),
+                Some(partition),
+                Some(b),
+                format!("client: {} on b{b} is retriable: resend it with the same sequence", code),
+            );
+            if self.producers[producer].epoch_bump_pending {
+                self.batches[b - 1].state = BatchState::Queued;
+                self.requeue(producer, b);
+            } else {
+                self.transmit(b);
+            }
+        } else {
+            self.batches[b - 1].state = BatchState::Failed(code);
+            let why = if expired { String::from("delivery.timeout.ms passed") } else { format!("{} is not retriable", code.name()) };
+            self.event(
+                EventKind::Fail,
+                Some(producer),
+                Some(partition),
+                Some(b),
+                format!("client: b{b} fails to the application with {} ({why})", code.exception()),
+            );
+        }
+    }
+
+    /// Put a batch back in the queue in sequence order (`insertInSequenceOrder`).
+    fn requeue(&mut self, producer: usize, b: usize) {
+        let q = &mut self.producers[producer].queue;
+        let pos = q.iter().position(|&o| o > b).unwrap_or(q.len());
+        q.insert(pos, b);
+    }
+
+    /// KIP-360 bump once nothing of this producer is in flight: epoch + 1, sequences
+    /// restart at 0, queued batches are re-sequenced when drained.
+    fn maybe_bump_epoch(&mut self, producer: usize) {
+        if !self.producers[producer].epoch_bump_pending || self.in_flight(producer) > 0 {
+            return;
+        }
+        let prod = &mut self.producers[producer];
+        prod.epoch_bump_pending = false;
+        if prod.epoch == i16::MAX {
+            prod.producer_id = self.next_producer_id;
+            self.next_producer_id += 1;
+            prod.epoch = 0;
+        } else {
+            prod.epoch += 1;
+        }
+        prod.next_seq.clear();
+        prod.last_acked.clear();
+        let (pid, e) = (prod.producer_id, prod.epoch);
+        self.event(EventKind::EpochBump, Some(producer), None, None, format!("client: now producer {pid} epoch {e}; sequences restart at 0"));
+    }
+
+    fn handle_timeout(&mut self, producer: usize) {
+        let cfg = self.producers[producer].config.clone();
+        self.now_ms += cfg.request_timeout_ms;
+        let old = self.producers[producer].conn;
+        self.producers[producer].conn = self.alloc_conn();
+        // Undelivered messages on the closed connection are gone, except held requests.
+        self.wire.retain(|m| m.conn != old || (m.delayed && matches!(m.kind, MessageKind::Request)));
+        self.event(
+            EventKind::Timeout,
+            Some(producer),
+            None,
+            None,
+            format!("client: no response within request.timeout.ms ({} ms): the connection is closed and its in-flight batches fail with NetworkException", cfg.request_timeout_ms),
+        );
+        let stuck: Vec<usize> = self
+            .batches
+            .iter()
+            .filter(|b| b.producer == producer && b.state == BatchState::InFlight)
+            .map(|b| b.id)
+            .collect();
+        for b in stuck {
+            self.handle_error(b, ErrorCode::NETWORK_EXCEPTION);
+        }
+        self.maybe_bump_epoch(producer);
+        self.drain(producer);
+    }
+
+    fn handle_restart(&mut self, producer: usize) {
+        for b in self.batches.iter_mut().filter(|b| b.producer == producer) {
+            if matches!(b.state, BatchState::Queued | BatchState::InFlight) {
+                b.state = BatchState::Abandoned;
+            }
+        }
+        let conn = self.alloc_conn();
+        let pid = if self.producers[producer].config.idempotence { self.alloc_pid() } else { -1 };
+        let prod = &mut self.producers[producer];
+        prod.queue.clear();
+        prod.producer_id = pid;
+        prod.epoch = if pid >= 0 { 0 } else { -1 };
+        prod.next_seq.clear();
+        prod.last_acked.clear();
+        prod.conn = conn;
+        prod.epoch_bump_pending = false;
+        let name = prod.name.clone();
+        self.event(
+            EventKind::Restart,
+            Some(producer),
+            None,
+            None,
+            format!("{name} restarts: InitProducerId hands out a new producer id {pid}, epoch 0; sequences start again at 0 and nothing links it to the old id"),
+        );
+    }
+
+    fn handle_advance(&mut self, ms: i64) {
+        self.now_ms += ms;
+        self.event(EventKind::Time, None, None, None, format!("{ms} ms pass"));
+        for i in 0..self.partitions.len() {
+            let removed = self.partitions[i].remove_expired_producers(self.now_ms);
+            if !removed.is_empty() {
+                let name = self.partitions[i].name.clone();
+                let ttl = self.partitions[i].producer_id_expiration_ms;
+                self.event(
+                    EventKind::Expired,
+                    None,
+                    Some(i),
+                    None,
+                    format!("{name} [X1]: producer state of {removed:?} expired (last record timestamp ≥ producer.id.expiration.ms = {ttl} ms ago, no open transaction); a retry of their batches would now be written again (X2)"),
+                );
+            }
+        }
+    }
+
+    /// Every record value in a partition's log, in offset order.
+    pub fn log_values(&self, partition: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in &self.partitions[partition].log {
+            let r = crate::decode::decode_bytes(&e.bytes, &crate::decode::DecodeOptions { spans: false, ..Default::default() });
+            for b in r.batches {
+                for rec in b.records {
+                    out.push(rec.value.map(|v| String::from_utf8_lossy(&v).into_owned()).unwrap_or_default());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A short label for a decision.
+pub fn outcome_label(d: &Decision) -> String {
+    match d.outcome {
+        Outcome::Appended { base_offset, last_offset } => format!("APPEND {base_offset}..{last_offset}"),
+        Outcome::Duplicate { base_offset, last_offset } => format!("DUPLICATE → NONE, offsets {base_offset}..{last_offset}"),
+        Outcome::Rejected(e) => format!("{e}"),
+    }
+}

@@ -1,0 +1,10 @@
+//! Deterministic, sans-IO models of the decisions Kafka makes: the partition leader's
+//! producer-state checks ([`partition`]), the idempotent producer and its network
+//! ([`idempotence`]), the scenario language that drives them ([`scenario`]) and the Java
+//! producer's configuration resolution ([`config`]).
+
+pub mod config;
+pub mod errors;
+pub mod idempotence;
+pub mod partition;
+pub mod scenario;

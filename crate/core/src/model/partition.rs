@@ -1,0 +1,377 @@
+//! One partition leader's log and producer-state table: the broker's append decision for
+//! idempotent and transactional producer batches, rule for rule as
+//! `storage/.../log/ProducerAppendInfo.java`, `ProducerStateEntry.java`,
+//! `ProducerStateManager.java` and `UnifiedLog.java` (4.3) decide it — rules A1–A10 and
+//! X1–X2 of the team reference `semantics.md` §1 (ids cited in every decision).
+//!
+//! Sans-IO: the caller passes the batch bytes and the time; the partition never reads a
+//! clock. Appended batches are stored as the real bytes with the leader's rewrites
+//! (baseOffset, partitionLeaderEpoch — outside the CRC, `DefaultRecordBatch.setLastOffset`).
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::errors::ErrorCode;
+use crate::batch::{Batch, HEADER_LEN, NO_PRODUCER_EPOCH};
+use crate::sequence;
+
+/// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`.
+pub const NUM_BATCHES_TO_RETAIN: usize = 5;
+/// Broker default `producer.id.expiration.ms` (KIP-854): one day.
+pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
+
+/// `BatchMetadata`: what the leader remembers of one appended batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchMetadata {
+    pub last_seq: i32,
+    pub last_offset: i64,
+    pub offset_delta: i32,
+    pub timestamp: i64,
+}
+
+impl BatchMetadata {
+    pub fn first_seq(&self) -> i32 {
+        sequence::decrement(self.last_seq, self.offset_delta)
+    }
+    pub fn first_offset(&self) -> i64 {
+        self.last_offset - self.offset_delta as i64
+    }
+}
+
+/// `ProducerStateEntry`: per (partition, producerId).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProducerStateEntry {
+    pub producer_epoch: i16,
+    /// Oldest first, at most [`NUM_BATCHES_TO_RETAIN`].
+    pub batches: VecDeque<BatchMetadata>,
+    pub coordinator_epoch: i32,
+    pub last_timestamp: i64,
+    pub current_txn_first_offset: Option<i64>,
+}
+
+impl ProducerStateEntry {
+    fn empty() -> Self {
+        ProducerStateEntry {
+            producer_epoch: NO_PRODUCER_EPOCH,
+            batches: VecDeque::new(),
+            coordinator_epoch: -1,
+            last_timestamp: -1,
+            current_txn_first_offset: None,
+        }
+    }
+
+    pub fn last_seq(&self) -> i32 {
+        self.batches.back().map_or(-1, |b| b.last_seq)
+    }
+
+    /// `ProducerStateEntry.findDuplicateBatch`.
+    fn find_duplicate(&self, epoch: i16, first_seq: i32, last_seq: i32) -> Option<BatchMetadata> {
+        if epoch != self.producer_epoch {
+            return None;
+        }
+        self.batches.iter().find(|b| b.first_seq() == first_seq && b.last_seq == last_seq).copied()
+    }
+
+    /// `maybeUpdateProducerEpoch` + `addBatchMetadata`.
+    fn add_batch(&mut self, epoch: i16, meta: BatchMetadata) {
+        if epoch != self.producer_epoch {
+            self.batches.clear();
+            self.producer_epoch = epoch;
+        }
+        if self.batches.len() == NUM_BATCHES_TO_RETAIN {
+            self.batches.pop_front();
+        }
+        self.batches.push_back(meta);
+        self.last_timestamp = meta.timestamp;
+    }
+}
+
+/// What the leader decided for one batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Written at these offsets.
+    Appended { base_offset: i64, last_offset: i64 },
+    /// Recognised as a retry of a retained batch: nothing written; the response is
+    /// NONE(0) with the original offsets (a 4.x broker never answers
+    /// DUPLICATE_SEQUENCE_NUMBER).
+    Duplicate { base_offset: i64, last_offset: i64 },
+    /// Refused with this error; nothing written.
+    Rejected(ErrorCode),
+}
+
+/// A decision with the rule that fired, a sentence a student can read, and its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    /// Rule id from `semantics.md` (A1 … A10, X2, V0 …).
+    pub rule: &'static str,
+    pub why: String,
+    /// Kafka source file (and method) the rule comes from.
+    pub source: &'static str,
+}
+
+impl Decision {
+    /// The error code the Produce response carries.
+    pub fn error(&self) -> ErrorCode {
+        match self.outcome {
+            Outcome::Rejected(e) => e,
+            _ => ErrorCode::NONE,
+        }
+    }
+}
+
+/// A batch as the leader stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    pub base_offset: i64,
+    pub bytes: Vec<u8>,
+}
+
+/// Where a record in the log came from (for ladders and exactly-once checks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    pub name: String,
+    pub leader_epoch: i32,
+    pub log: Vec<LogEntry>,
+    pub log_end_offset: i64,
+    pub producers: BTreeMap<i64, ProducerStateEntry>,
+    pub producer_id_expiration_ms: i64,
+}
+
+const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
+const PSE: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
+const UL: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
+const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
+const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
+
+fn reject(code: ErrorCode, rule: &'static str, source: &'static str, why: String) -> Decision {
+    Decision { outcome: Outcome::Rejected(code), rule, why, source }
+}
+
+impl Partition {
+    pub fn new(name: impl Into<String>) -> Self {
+        Partition {
+            name: name.into(),
+            leader_epoch: 0,
+            log: Vec::new(),
+            log_end_offset: 0,
+            producers: BTreeMap::new(),
+            producer_id_expiration_ms: DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+        }
+    }
+
+    /// The leader's decision for a client Produce of `bytes` (one v2 batch). On success
+    /// the batch is written with its offsets assigned.
+    pub fn append_client(&mut self, bytes: &[u8]) -> Decision {
+        let Ok(b) = Batch::new_checked(bytes) else {
+            return reject(ErrorCode::CORRUPT_MESSAGE, "V1", UL, format!("a batch needs at least {HEADER_LEN} bytes"));
+        };
+        if b.magic() != 2 {
+            return reject(ErrorCode::INVALID_RECORD, "V0", UL, String::from("Produce v3+ carries magic 2 batches only"));
+        }
+        if b.base_offset() != 0 {
+            return reject(
+                ErrorCode::INVALID_RECORD,
+                "V0",
+                UL,
+                format!("The baseOffset of the record batch in the append to {} should be 0, but it is {}", self.name, b.base_offset()),
+            );
+        }
+        if b.batch_length() as usize + 12 != bytes.len() || b.compute_crc() != b.crc() {
+            return reject(
+                ErrorCode::CORRUPT_MESSAGE,
+                "V1",
+                UL,
+                format!("Record is corrupt (stored crc = {}) in topic partition {}.", b.crc(), self.name),
+            );
+        }
+        let count = b.records_count();
+        if count <= 0 || b.last_offset_delta() + 1 != count {
+            return reject(
+                ErrorCode::INVALID_RECORD,
+                "V2",
+                LV,
+                format!("Inconsistent batch offset range and count of records {count} (LogValidator.validateBatch)"),
+            );
+        }
+        let pid = b.producer_id();
+        let epoch = b.producer_epoch();
+        let first_seq = b.base_sequence();
+        let last_seq = b.last_sequence();
+        let txn = b.attributes().is_transactional();
+        let max_ts = b.max_timestamp();
+        let delta = b.last_offset_delta();
+        if b.attributes().is_control() {
+            return reject(
+                ErrorCode::INVALID_RECORD,
+                "V3",
+                LV,
+                format!("Clients are not allowed to write control records in topic partition {}.", self.name),
+            );
+        }
+        if pid < 0 {
+            // No producer id: not idempotent, no producer-state checks at all.
+            let (base, last) = self.write(bytes, delta);
+            return Decision {
+                outcome: Outcome::Appended { base_offset: base, last_offset: last },
+                rule: "A0",
+                why: format!(
+                    "producerId −1: the producer is not idempotent, so the leader appends without any sequence check (a retry would be written again) at offsets {base}..{last}"
+                ),
+                source: UL,
+            };
+        }
+        if first_seq < 0 {
+            return reject(
+                ErrorCode::INVALID_RECORD,
+                "V4",
+                LV,
+                format!("Invalid sequence number {first_seq} in record batch with producerId {pid}"),
+            );
+        }
+
+        let entry = self.producers.get(&pid).cloned();
+        let state = entry.clone().unwrap_or_else(ProducerStateEntry::empty);
+        // A1: duplicate of a retained batch (UnifiedLog.analyzeAndValidateProducerState,
+        // ProducerStateEntry.findDuplicateBatch).
+        if let Some(dup) = state.find_duplicate(epoch, first_seq, last_seq) {
+            return Decision {
+                outcome: Outcome::Duplicate { base_offset: dup.first_offset(), last_offset: dup.last_offset },
+                rule: "A1",
+                why: format!(
+                    "producer {pid} epoch {epoch} already wrote sequences {first_seq}..{last_seq}: one of the last {NUM_BATCHES_TO_RETAIN} batches it remembers. Nothing is written; the response is NONE with the original offsets {}..{}",
+                    dup.first_offset(),
+                    dup.last_offset
+                ),
+                source: PSE,
+            };
+        }
+        let known = entry.is_some() && state.producer_epoch != NO_PRODUCER_EPOCH;
+        // A2: a transactional batch needs an open transaction at this epoch.
+        if txn && !(state.current_txn_first_offset.is_some() && state.producer_epoch == epoch) {
+            if known && epoch < state.producer_epoch {
+                return reject(
+                    ErrorCode::INVALID_PRODUCER_EPOCH,
+                    "A2",
+                    UL,
+                    format!("Epoch of producer {pid} at offset {} is {epoch}, which is smaller than the last seen epoch {}", self.log_end_offset, state.producer_epoch),
+                );
+            }
+        }
+        // A3: epoch fencing.
+        if known && epoch < state.producer_epoch {
+            return reject(
+                ErrorCode::INVALID_PRODUCER_EPOCH,
+                "A3",
+                PAI,
+                format!(
+                    "Epoch of producer {pid} at offset {} in {} is {epoch}, which is smaller than the last seen epoch {}: a zombie or a stale retry is refused",
+                    self.log_end_offset, self.name, state.producer_epoch
+                ),
+            );
+        }
+        if known && epoch != state.producer_epoch {
+            // A6: a new epoch must start at sequence 0.
+            if first_seq != 0 {
+                return reject(
+                    ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
+                    "A6",
+                    PAI,
+                    format!(
+                        "Out of order sequence number for producer {pid} at offset {} in partition {}: {first_seq} (incoming seq. number), new epoch {epoch} must start at 0",
+                        self.log_end_offset, self.name
+                    ),
+                );
+            }
+        } else if known {
+            // A7: same epoch: the next sequence after the last retained batch.
+            let expected = state.last_seq();
+            let in_seq = first_seq as i64 == expected as i64 + 1 || (first_seq == 0 && expected == i32::MAX);
+            if !in_seq {
+                return reject(
+                    ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
+                    "A7",
+                    PAI,
+                    format!(
+                        "Out of order sequence number for producer {pid} at offset {} in partition {}: {first_seq} (incoming seq. number), {expected} (current end sequence number)",
+                        self.log_end_offset, self.name
+                    ),
+                );
+            }
+        }
+        // A9: a non-transactional write while this producer has a transaction open.
+        if state.current_txn_first_offset.is_some() && !txn {
+            return reject(
+                ErrorCode::INVALID_TXN_STATE,
+                "A9",
+                PAI,
+                format!("Expected transactional write from producer {pid} at offset {} in partition {}", self.log_end_offset, self.name),
+            );
+        }
+        // A8 (+ A10): record it.
+        let (base, last) = self.write(bytes, delta);
+        let mut s = state;
+        s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
+        if txn && s.current_txn_first_offset.is_none() {
+            s.current_txn_first_offset = Some(base);
+        }
+        self.producers.insert(pid, s);
+        let why = if !known {
+            format!(
+                "producer {pid} is unknown to this partition (new, or its state expired), so any first sequence is accepted (KIP-360): sequences {first_seq}..{last_seq} written at offsets {base}..{last}"
+            )
+        } else if entry.as_ref().is_some_and(|e| e.producer_epoch != epoch) {
+            format!("new epoch {epoch} for producer {pid} starting at sequence 0: the retained batches are cleared; written at offsets {base}..{last}")
+        } else {
+            format!("sequence {first_seq} follows {} — in order; written at offsets {base}..{last}", sequence::decrement(first_seq, 1))
+        };
+        Decision {
+            outcome: Outcome::Appended { base_offset: base, last_offset: last },
+            rule: if !known { "A6" } else if entry.is_some_and(|e| e.producer_epoch != epoch) { "A6" } else { "A7" },
+            why,
+            source: PAI,
+        }
+    }
+
+    /// Write the batch at the log end (the leader's `setLastOffset` and
+    /// `setPartitionLeaderEpoch`; neither is covered by the CRC).
+    fn write(&mut self, bytes: &[u8], delta: i32) -> (i64, i64) {
+        let base = self.log_end_offset;
+        let mut stored = bytes.to_vec();
+        let mut v = Batch::new_unchecked(&mut stored[..]);
+        v.set_base_offset(base);
+        v.set_partition_leader_epoch(self.leader_epoch);
+        self.log.push(LogEntry { base_offset: base, bytes: stored });
+        let last = base + delta as i64;
+        self.log_end_offset = last + 1;
+        (base, last)
+    }
+
+    /// X1 (`ProducerStateManager.removeExpiredProducers`): drop every producer without an
+    /// open transaction whose last record timestamp is at least
+    /// `producer.id.expiration.ms` before `now_ms`. Returns the removed ids.
+    pub fn remove_expired_producers(&mut self, now_ms: i64) -> Vec<i64> {
+        let ttl = self.producer_id_expiration_ms;
+        let expired: Vec<i64> = self
+            .producers
+            .iter()
+            .filter(|(_, s)| s.current_txn_first_offset.is_none() && now_ms - s.last_timestamp >= ttl)
+            .map(|(&pid, _)| pid)
+            .collect();
+        for pid in &expired {
+            self.producers.remove(pid);
+        }
+        expired
+    }
+
+    /// Number of producer-state entries held (the broker memory the PID-per-request
+    /// anti-pattern fills).
+    pub fn producer_count(&self) -> usize {
+        self.producers.len()
+    }
+}
+
+/// Source cited for expiry decisions.
+pub const EXPIRY_SOURCE: &str = PSM;

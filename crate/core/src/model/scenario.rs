@@ -1,0 +1,683 @@
+//! The scenario language: a line-oriented script (with a JSON twin, the same [`Scenario`]
+//! value serialized) that sets up partitions and producers, drives the model step by step,
+//! and checks itself with `expect` lines. Documented in `scenarios/README.md`.
+//!
+//! ```text
+//! title Lost response, then retry
+//! partition orders-0
+//! producer app
+//! send app orders-0 order-1
+//! deliver request b1
+//! lose response b1
+//! timeout app
+//! deliver request b1
+//! expect b1 duplicate 0..0
+//! ```
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::idempotence::{Action, BatchState, EventKind, MessageKind, ProducerConfig, Sim};
+use super::partition::Outcome;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// A parsed scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct Scenario {
+    pub title: String,
+    pub about: String,
+    pub start_ms: i64,
+    pub first_producer_id: i64,
+    pub producer_id_expiration_ms: Option<i64>,
+    pub partitions: Vec<String>,
+    pub producers: Vec<ProducerDecl>,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerDecl {
+    pub name: String,
+    /// `key=value` settings: idempotence, max.in.flight, retries, delivery.timeout.ms,
+    /// request.timeout.ms.
+    pub settings: Vec<(String, String)>,
+}
+
+/// One line of the script after `#` comments are removed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
+pub enum Step {
+    Send { line: usize, producer: String, partition: String, values: Vec<String> },
+    Deliver { line: usize, what: Direction, batch: usize },
+    Lose { line: usize, what: Direction, batch: usize },
+    Delay { line: usize, batch: usize },
+    Timeout { line: usize, producer: String },
+    Restart { line: usize, producer: String },
+    Advance { line: usize, ms: i64 },
+    LeaderChange { line: usize, partition: String },
+    /// Deliver everything deliverable, oldest first, until the network is quiet.
+    Flush { line: usize },
+    Repeat { line: usize, times: usize, steps: Vec<Step> },
+    Expect { line: usize, check: Expect },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "lowercase"))]
+pub enum Direction {
+    Request,
+    Response,
+}
+
+/// A self-check.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "what", rename_all = "kebab-case"))]
+pub enum Expect {
+    /// The leader's latest decision on batch `b`: "appended" | "duplicate" | an error name.
+    Decision { batch: usize, outcome: String, offsets: Option<(i64, i64)> },
+    /// The batch's state at the client: "acked" | "failed" | "abandoned" | "in-flight" | "queued".
+    Client { batch: usize, state: String, detail: Option<String> },
+    /// Record values in a partition's log, in offset order.
+    Log { partition: String, values: Vec<String> },
+    /// Producer-state entries held by a partition.
+    Producers { partition: String, count: usize },
+    /// A producer's id and epoch.
+    Producer { producer: String, pid: Option<i64>, epoch: Option<i16> },
+}
+
+/// A parse error, with its 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl core::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+fn perr<T>(line: usize, m: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError { line, message: m.into() })
+}
+
+/// `30s`, `500ms`, `2h`, `1d`, `15m` or plain milliseconds.
+pub fn parse_duration(s: &str) -> Option<i64> {
+    let (num, mul) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60_000)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3_600_000)
+    } else if let Some(n) = s.strip_suffix('d') {
+        (n, 86_400_000)
+    } else {
+        (s, 1)
+    };
+    num.parse::<i64>().ok().and_then(|n| n.checked_mul(mul))
+}
+
+fn batch_ref(line: usize, s: &str) -> Result<usize, ParseError> {
+    match s.strip_prefix('b').and_then(|n| n.parse::<usize>().ok()) {
+        Some(n) if n >= 1 => Ok(n),
+        _ => perr(line, format!("expected a batch name like b1, found {s:?}")),
+    }
+}
+
+fn direction(line: usize, s: &str) -> Result<Direction, ParseError> {
+    match s {
+        "request" | "req" => Ok(Direction::Request),
+        "response" | "resp" => Ok(Direction::Response),
+        _ => perr(line, format!("expected request or response, found {s:?}")),
+    }
+}
+
+fn range(line: usize, s: &str) -> Result<(i64, i64), ParseError> {
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    match (a.parse(), b.parse()) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        _ => perr(line, format!("expected offsets like 0..2, found {s:?}")),
+    }
+}
+
+/// Parse a scenario script.
+pub fn parse(text: &str) -> Result<Scenario, ParseError> {
+    let mut sc = Scenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, ..Default::default() };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = raw.split_once('#').map_or(raw, |(a, _)| a).trim();
+        if content.is_empty() {
+            continue;
+        }
+        let (word, rest) = content.split_once(char::is_whitespace).unwrap_or((content, ""));
+        let rest = rest.trim();
+        match word {
+            "title" => sc.title = rest.to_string(),
+            "about" => {
+                if !sc.about.is_empty() {
+                    sc.about.push(' ');
+                }
+                sc.about.push_str(rest);
+            }
+            "time" => sc.start_ms = rest.parse().or_else(|_| perr(line, "time needs epoch milliseconds"))?,
+            "first-producer-id" => sc.first_producer_id = rest.parse().or_else(|_| perr(line, "expected a number"))?,
+            "broker" => {
+                for kv in rest.split_whitespace() {
+                    match kv.split_once('=') {
+                        Some(("producer.id.expiration.ms", v)) => {
+                            sc.producer_id_expiration_ms =
+                                Some(parse_duration(v).ok_or_else(|| ParseError { line, message: format!("bad duration {v:?}") })?)
+                        }
+                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms)")),
+                    }
+                }
+            }
+            "partition" => {
+                for p in rest.split_whitespace() {
+                    sc.partitions.push(p.to_string());
+                }
+            }
+            "producer" => {
+                let mut it = rest.split_whitespace();
+                let name = it.next().ok_or(ParseError { line, message: "producer needs a name".into() })?;
+                let mut settings = Vec::new();
+                for kv in it {
+                    let Some((k, v)) = kv.split_once('=') else { return perr(line, format!("expected key=value, found {kv:?}")) };
+                    settings.push((k.to_string(), v.to_string()));
+                }
+                let decl = ProducerDecl { name: name.to_string(), settings };
+                producer_config(&decl).map_err(|m| ParseError { line, message: m })?;
+                sc.producers.push(decl);
+            }
+            _ => sc.steps.push(parse_step(line, content, &sc)?),
+        }
+    }
+    if sc.partitions.is_empty() {
+        return perr(1, "a scenario needs at least one `partition` line");
+    }
+    Ok(sc)
+}
+
+fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<Step, ParseError> {
+    let words: Vec<&str> = content.split_whitespace().collect();
+    let need = |n: usize| -> Result<(), ParseError> {
+        if words.len() < n {
+            perr(line, format!("`{}` needs {} argument(s)", words[0], n - 1))
+        } else {
+            Ok(())
+        }
+    };
+    let producer = |s: &str| -> Result<String, ParseError> {
+        if sc.producers.iter().any(|p| p.name == s) {
+            Ok(s.to_string())
+        } else {
+            perr(line, format!("unknown producer {s:?}: declare it with `producer {s}`"))
+        }
+    };
+    let partition = |s: &str| -> Result<String, ParseError> {
+        if sc.partitions.iter().any(|p| p == s) {
+            Ok(s.to_string())
+        } else {
+            perr(line, format!("unknown partition {s:?}: declare it with `partition {s}`"))
+        }
+    };
+    Ok(match words[0] {
+        "send" => {
+            need(4)?;
+            Step::Send {
+                line,
+                producer: producer(words[1])?,
+                partition: partition(words[2])?,
+                values: words[3..].iter().map(|s| s.to_string()).collect(),
+            }
+        }
+        "deliver" => {
+            need(3)?;
+            Step::Deliver { line, what: direction(line, words[1])?, batch: batch_ref(line, words[2])? }
+        }
+        "lose" => {
+            need(3)?;
+            Step::Lose { line, what: direction(line, words[1])?, batch: batch_ref(line, words[2])? }
+        }
+        "delay" => {
+            need(3)?;
+            if direction(line, words[1])? != Direction::Request {
+                return perr(line, "only requests can be delayed");
+            }
+            Step::Delay { line, batch: batch_ref(line, words[2])? }
+        }
+        "timeout" => {
+            need(2)?;
+            Step::Timeout { line, producer: producer(words[1])? }
+        }
+        "restart" => {
+            need(2)?;
+            Step::Restart { line, producer: producer(words[1])? }
+        }
+        "advance" => {
+            need(2)?;
+            Step::Advance { line, ms: parse_duration(words[1]).ok_or(ParseError { line, message: format!("bad duration {:?}", words[1]) })? }
+        }
+        "leader-change" => {
+            need(2)?;
+            Step::LeaderChange { line, partition: partition(words[1])? }
+        }
+        "flush" => Step::Flush { line },
+        "repeat" => {
+            // repeat N: step; step; …
+            let rest = content["repeat".len()..].trim();
+            let Some((n, body)) = rest.split_once(':') else { return perr(line, "expected `repeat N: step; step`") };
+            let times = n.trim().parse::<usize>().or_else(|_| perr(line, "repeat needs a count"))?;
+            if times > 100_000 {
+                return perr(line, "repeat at most 100000 times");
+            }
+            let mut steps = Vec::new();
+            for part in body.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                steps.push(parse_step(line, part, sc)?);
+            }
+            Step::Repeat { line, times, steps }
+        }
+        "expect" => Step::Expect { line, check: parse_expect(line, &words[1..], sc)? },
+        other => return perr(line, format!("unknown command {other:?}")),
+    })
+}
+
+fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseError> {
+    if w.is_empty() {
+        return perr(line, "expect what?");
+    }
+    match w[0] {
+        "log" => {
+            if w.len() < 2 || !sc.partitions.iter().any(|p| p == w[1]) {
+                return perr(line, "expect log PARTITION VALUE…");
+            }
+            Ok(Expect::Log { partition: w[1].to_string(), values: w[2..].iter().map(|s| s.to_string()).collect() })
+        }
+        "producers" => {
+            if w.len() != 3 {
+                return perr(line, "expect producers PARTITION COUNT");
+            }
+            Ok(Expect::Producers {
+                partition: w[1].to_string(),
+                count: w[2].parse().or_else(|_| perr(line, "expected a count"))?,
+            })
+        }
+        "producer" => {
+            if w.len() < 2 {
+                return perr(line, "expect producer NAME [pid N] [epoch E]");
+            }
+            let mut e = Expect::Producer { producer: w[1].to_string(), pid: None, epoch: None };
+            let mut i = 2;
+            while i + 1 < w.len() + 1 && i < w.len() {
+                let v = w.get(i + 1).copied().unwrap_or("");
+                match (&mut e, w[i]) {
+                    (Expect::Producer { pid, .. }, "pid") => *pid = Some(v.parse().or_else(|_| perr(line, "pid needs a number"))?),
+                    (Expect::Producer { epoch, .. }, "epoch") => *epoch = Some(v.parse().or_else(|_| perr(line, "epoch needs a number"))?),
+                    _ => return perr(line, format!("unexpected {:?}", w[i])),
+                }
+                i += 2;
+            }
+            Ok(e)
+        }
+        b => {
+            let batch = batch_ref(line, b)?;
+            let what = w.get(1).copied().unwrap_or("");
+            match what {
+                "appended" | "duplicate" => Ok(Expect::Decision {
+                    batch,
+                    outcome: what.to_string(),
+                    offsets: w.get(2).map(|r| range(line, r)).transpose()?,
+                }),
+                "rejected" => Ok(Expect::Decision {
+                    batch,
+                    outcome: w.get(2).ok_or(ParseError { line, message: "rejected with which error?".into() })?.to_string(),
+                    offsets: None,
+                }),
+                "acked" | "failed" | "abandoned" | "in-flight" | "queued" => {
+                    Ok(Expect::Client { batch, state: what.to_string(), detail: w.get(2).map(|s| s.to_string()) })
+                }
+                _ => perr(line, "expect bN appended|duplicate [A..B] | rejected ERROR | acked [A..B] | failed [Exception] | abandoned | in-flight | queued"),
+            }
+        }
+    }
+}
+
+fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
+    let mut c = ProducerConfig::default();
+    for (k, v) in &d.settings {
+        let num = || v.parse::<i64>().map_err(|_| format!("{k} needs a number, found {v:?}"));
+        match k.as_str() {
+            "idempotence" | "enable.idempotence" => {
+                c.idempotence = match v.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{k} is true or false")),
+                }
+            }
+            "max.in.flight" | "max.in.flight.requests.per.connection" => {
+                let n = num()?;
+                if !(1..=1000).contains(&n) {
+                    return Err(String::from("max.in.flight must be 1..1000"));
+                }
+                c.max_in_flight = n as usize
+            }
+            "retries" => c.retries = num()?,
+            "delivery.timeout.ms" => c.delivery_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
+            "request.timeout.ms" => c.request_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
+            _ => return Err(format!("unknown producer setting {k:?}")),
+        }
+    }
+    Ok(c)
+}
+
+/// An `expect` that did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Failure {
+    pub line: usize,
+    pub expected: String,
+    pub got: String,
+}
+
+/// A step as run: its script line, and the trace events it produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepRun {
+    pub line: usize,
+    pub text: String,
+    pub events: core::ops::Range<usize>,
+    pub ok: bool,
+}
+
+/// The result of running a scenario.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub scenario: Scenario,
+    pub sim: Sim,
+    pub steps: Vec<StepRun>,
+    pub failures: Vec<Failure>,
+    /// A step that could not be carried out (e.g. delivering a message that is not there).
+    pub error: Option<ParseError>,
+}
+
+impl Run {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.error.is_none()
+    }
+}
+
+/// Set up the model for a scenario.
+pub fn setup(sc: &Scenario) -> Sim {
+    let mut sim = Sim::new(sc.start_ms, sc.first_producer_id);
+    for p in &sc.partitions {
+        let i = sim.add_partition(p);
+        if let Some(ttl) = sc.producer_id_expiration_ms {
+            sim.partitions[i].producer_id_expiration_ms = ttl;
+        }
+    }
+    for d in &sc.producers {
+        sim.add_producer(&d.name, producer_config(d).unwrap_or_default());
+    }
+    sim
+}
+
+/// Run a scenario to its end (stopping at a step that cannot be carried out).
+pub fn run(sc: &Scenario) -> Run {
+    let mut sim = setup(sc);
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None };
+    let mut budget = 2_000_000usize;
+    for s in &sc.steps {
+        if let Err(e) = exec(&mut sim, s, &mut out, &mut budget) {
+            out.error = Some(e);
+            break;
+        }
+    }
+    out.sim = sim;
+    out
+}
+
+fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize) -> Result<(), ParseError> {
+    if *budget == 0 {
+        return perr(step_line(s), "step budget exhausted (the scenario is too long)");
+    }
+    *budget -= 1;
+    let start = sim.trace.len();
+    let line = step_line(s);
+    let act = |sim: &mut Sim, a: Action| sim.step(&a).map_err(|m| ParseError { line, message: m });
+    let mut ok = true;
+    let text = describe(s);
+    match s {
+        Step::Send { producer, partition, values, .. } => {
+            let (p, q) = (producer_idx(sim, producer), partition_idx(sim, partition));
+            act(sim, Action::Send { producer: p, partition: q, values: values.clone() })?;
+        }
+        Step::Deliver { what, batch, .. } | Step::Lose { what, batch, .. } => {
+            let resp = *what == Direction::Response;
+            let Some(m) = sim.latest_message(*batch, resp).map(|m| m.id) else {
+                return perr(line, format!("b{batch} has no {} in the network", if resp { "response" } else { "request" }));
+            };
+            let a = if matches!(s, Step::Deliver { .. }) { Action::Deliver { message: m } } else { Action::Lose { message: m } };
+            act(sim, a)?;
+        }
+        Step::Delay { batch, .. } => {
+            let Some(m) = sim.latest_message(*batch, false).map(|m| m.id) else {
+                return perr(line, format!("b{batch} has no request in the network"));
+            };
+            act(sim, Action::Delay { message: m })?;
+        }
+        Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
+        Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
+        Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
+        Step::LeaderChange { partition, .. } => act(sim, Action::LeaderChange { partition: partition_idx(sim, partition) })?,
+        Step::Flush { .. } => {
+            let mut n = 0;
+            while let Some(&m) = sim.deliverable().first() {
+                act(sim, Action::Deliver { message: m })?;
+                n += 1;
+                if n > 100_000 {
+                    return perr(line, "flush did not settle");
+                }
+            }
+        }
+        Step::Repeat { times, steps, .. } => {
+            for _ in 0..*times {
+                for st in steps {
+                    exec(sim, st, out, budget)?;
+                }
+            }
+            return Ok(());
+        }
+        Step::Expect { check, .. } => {
+            if let Err((expected, got)) = check_expect(sim, check) {
+                ok = false;
+                out.failures.push(Failure { line, expected, got });
+            }
+        }
+    }
+    out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok });
+    Ok(())
+}
+
+fn producer_idx(sim: &Sim, name: &str) -> usize {
+    sim.producers.iter().position(|p| p.name == name).unwrap_or(0)
+}
+
+fn partition_idx(sim: &Sim, name: &str) -> usize {
+    sim.partitions.iter().position(|p| p.name == name).unwrap_or(0)
+}
+
+pub fn step_line(s: &Step) -> usize {
+    match s {
+        Step::Send { line, .. }
+        | Step::Deliver { line, .. }
+        | Step::Lose { line, .. }
+        | Step::Delay { line, .. }
+        | Step::Timeout { line, .. }
+        | Step::Restart { line, .. }
+        | Step::Advance { line, .. }
+        | Step::LeaderChange { line, .. }
+        | Step::Flush { line }
+        | Step::Repeat { line, .. }
+        | Step::Expect { line, .. } => *line,
+    }
+}
+
+/// The step as script text (the text twin of the JSON form).
+pub fn describe(s: &Step) -> String {
+    let dir = |d: &Direction| if *d == Direction::Request { "request" } else { "response" };
+    match s {
+        Step::Send { producer, partition, values, .. } => format!("send {producer} {partition} {}", values.join(" ")),
+        Step::Deliver { what, batch, .. } => format!("deliver {} b{batch}", dir(what)),
+        Step::Lose { what, batch, .. } => format!("lose {} b{batch}", dir(what)),
+        Step::Delay { batch, .. } => format!("delay request b{batch}"),
+        Step::Timeout { producer, .. } => format!("timeout {producer}"),
+        Step::Restart { producer, .. } => format!("restart {producer}"),
+        Step::Advance { ms, .. } => format!("advance {ms}ms"),
+        Step::LeaderChange { partition, .. } => format!("leader-change {partition}"),
+        Step::Flush { .. } => String::from("flush"),
+        Step::Repeat { times, steps, .. } => {
+            format!("repeat {times}: {}", steps.iter().map(describe).collect::<Vec<_>>().join("; "))
+        }
+        Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
+    }
+}
+
+fn describe_expect(e: &Expect) -> String {
+    match e {
+        Expect::Decision { batch, outcome, offsets } => match (outcome.as_str(), offsets) {
+            ("appended" | "duplicate", Some((a, b))) => format!("b{batch} {outcome} {a}..{b}"),
+            ("appended" | "duplicate", None) => format!("b{batch} {outcome}"),
+            _ => format!("b{batch} rejected {outcome}"),
+        },
+        Expect::Client { batch, state, detail } => match detail {
+            Some(d) => format!("b{batch} {state} {d}"),
+            None => format!("b{batch} {state}"),
+        },
+        Expect::Log { partition, values } => format!("log {partition} {}", values.join(" ")),
+        Expect::Producers { partition, count } => format!("producers {partition} {count}"),
+        Expect::Producer { producer, pid, epoch } => {
+            let mut s = format!("producer {producer}");
+            if let Some(p) = pid {
+                s.push_str(&format!(" pid {p}"));
+            }
+            if let Some(e) = epoch {
+                s.push_str(&format!(" epoch {e}"));
+            }
+            s
+        }
+    }
+}
+
+fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
+    let want = describe_expect(e);
+    match e {
+        Expect::Decision { batch, outcome, offsets } => {
+            let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch) {
+                (EventKind::Decision(d), Some(b)) if b == *batch => Some(d.clone()),
+                _ => None,
+            });
+            let Some(d) = last else { return Err((want, format!("b{batch} never reached a leader"))) };
+            let (got_kind, got_offsets) = match d.outcome {
+                Outcome::Appended { base_offset, last_offset } => ("appended".to_string(), Some((base_offset, last_offset))),
+                Outcome::Duplicate { base_offset, last_offset } => ("duplicate".to_string(), Some((base_offset, last_offset))),
+                Outcome::Rejected(code) => (code.name().to_string(), None),
+            };
+            let got = match got_offsets {
+                Some((a, b)) => format!("{got_kind} {a}..{b} [{}]", d.rule),
+                None => format!("rejected {got_kind} [{}]", d.rule),
+            };
+            if got_kind != *outcome || (offsets.is_some() && *offsets != got_offsets) {
+                return Err((want, got));
+            }
+        }
+        Expect::Client { batch, state, detail } => {
+            let Some(b) = sim.batches.get(batch.wrapping_sub(1)) else { return Err((want, format!("there is no b{batch}"))) };
+            let (got, got_detail) = match &b.state {
+                BatchState::Queued => ("queued", None),
+                BatchState::InFlight => ("in-flight", None),
+                BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some(format!("{base_offset}..{last_offset}"))),
+                BatchState::Failed(c) => ("failed", Some(c.exception().to_string())),
+                BatchState::Abandoned => ("abandoned", None),
+            };
+            let got_text = match &got_detail {
+                Some(d) => format!("{got} {d}"),
+                None => got.to_string(),
+            };
+            if got != state || (detail.is_some() && detail != &got_detail) {
+                return Err((want, got_text));
+            }
+        }
+        Expect::Log { partition, values } => {
+            let got = sim.log_values(partition_idx(sim, partition));
+            if &got != values {
+                return Err((want, format!("log {partition} {}", got.join(" "))));
+            }
+        }
+        Expect::Producers { partition, count } => {
+            let got = sim.partitions[partition_idx(sim, partition)].producer_count();
+            if got != *count {
+                return Err((want, format!("producers {partition} {got}")));
+            }
+        }
+        Expect::Producer { producer, pid, epoch } => {
+            let p = &sim.producers[producer_idx(sim, producer)];
+            if pid.is_some_and(|x| x != p.producer_id) || epoch.is_some_and(|x| x != p.epoch) {
+                return Err((want, format!("producer {producer} pid {} epoch {}", p.producer_id, p.epoch)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The run as a text ladder: one line per event, grouped under the script step that
+/// caused it, with the leader's decisions and their rules. Used by the CLI and snapshots.
+pub fn ladder(run: &Run) -> String {
+    let sim = &run.sim;
+    let mut s = String::new();
+    if !run.scenario.title.is_empty() {
+        s.push_str(&format!("# {}\n", run.scenario.title));
+    }
+    let t0 = run.scenario.start_ms;
+    for st in &run.steps {
+        let mark = if st.ok { "" } else { "   ✗ FAILED" };
+        s.push_str(&format!("{:>4}  {}{mark}\n", st.line, st.text));
+        for ev in &sim.trace[st.events.clone()] {
+            let arrow = match &ev.kind {
+                EventKind::Send => "app",
+                EventKind::Request => "──▶",
+                EventKind::Decision(_) => "███",
+                EventKind::Response | EventKind::Ack => "◀──",
+                EventKind::Retry | EventKind::EpochBump => "↻",
+                EventKind::Fail => "✗",
+                EventKind::Lost => "~~✗",
+                EventKind::Delayed => "~~~",
+                EventKind::Timeout => "⏱",
+                EventKind::Restart => "⟲",
+                EventKind::Time | EventKind::Expired => "⌛",
+                EventKind::LeaderChange => "⇄",
+            };
+            s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text));
+        }
+    }
+    for f in &run.failures {
+        s.push_str(&format!("FAILED line {}: expected {}, got {}\n", f.line, f.expected, f.got));
+    }
+    if let Some(e) = &run.error {
+        s.push_str(&format!("STOPPED {e}\n"));
+    }
+    for (i, p) in sim.partitions.iter().enumerate() {
+        let vals = sim.log_values(i);
+        s.push_str(&format!("log {} (end offset {}): {}\n", p.name, p.log_end_offset, vals.join(" ")));
+        for (pid, e) in &p.producers {
+            let window: Vec<String> = e.batches.iter().map(|b| format!("{}..{}@{}", b.first_seq(), b.last_seq, b.first_offset())).collect();
+            s.push_str(&format!("  producer {pid} epoch {}: last 5 batches [{}]\n", e.producer_epoch, window.join(", ")));
+        }
+    }
+    let _ = MessageKind::Request;
+    s
+}
