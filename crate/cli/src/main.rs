@@ -18,13 +18,15 @@ use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 
 const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES]
-  eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]";
+  eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
+  eoslab run SCENARIO.eos [--json]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("decode") => cmd_decode(&args[1..]),
         Some("encode") => cmd_encode(&args[1..]),
+        Some("run") => cmd_run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -224,4 +226,33 @@ fn base64(b: &[u8]) -> String {
         }
     }
     s
+}
+
+fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::model::scenario;
+    let mut json = false;
+    let mut path = None;
+    for a in args {
+        match a.as_str() {
+            "--json" => json = true,
+            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s),
+        }
+    }
+    let text = read_input(path)?;
+    let text = String::from_utf8(text).map_err(|_| "a scenario is UTF-8 text".to_string())?;
+    let sc = match text.trim_start().starts_with('{') {
+        true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
+        false => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
+    };
+    let run = scenario::run(&sc);
+    if json {
+        let report = eoslab_core::model::report::run_report(&run);
+        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", scenario::ladder(&run));
+        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
+        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
+    }
+    Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -9,6 +9,7 @@ impl ErrorCode {
     pub const CORRUPT_MESSAGE: ErrorCode = ErrorCode(2);
     pub const NOT_LEADER_OR_FOLLOWER: ErrorCode = ErrorCode(6);
     pub const NETWORK_EXCEPTION: ErrorCode = ErrorCode(13);
+    pub const NOT_ENOUGH_REPLICAS: ErrorCode = ErrorCode(19);
     pub const OUT_OF_ORDER_SEQUENCE_NUMBER: ErrorCode = ErrorCode(45);
     pub const DUPLICATE_SEQUENCE_NUMBER: ErrorCode = ErrorCode(46);
     pub const INVALID_PRODUCER_EPOCH: ErrorCode = ErrorCode(47);
@@ -17,7 +18,7 @@ impl ErrorCode {
     pub const UNKNOWN_PRODUCER_ID: ErrorCode = ErrorCode(59);
     pub const INVALID_RECORD: ErrorCode = ErrorCode(87);
     pub const PRODUCER_FENCED: ErrorCode = ErrorCode(90);
-    /// Not a Kafka error: the client gave up on the batch locally (delivery.timeout.ms).
+    /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
     pub const REQUEST_TIMED_OUT: ErrorCode = ErrorCode(7);
 
     pub fn name(self) -> &'static str {
@@ -27,6 +28,7 @@ impl ErrorCode {
             6 => "NOT_LEADER_OR_FOLLOWER",
             7 => "REQUEST_TIMED_OUT",
             13 => "NETWORK_EXCEPTION",
+            19 => "NOT_ENOUGH_REPLICAS",
             45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
             46 => "DUPLICATE_SEQUENCE_NUMBER",
             47 => "INVALID_PRODUCER_EPOCH",
@@ -46,6 +48,7 @@ impl ErrorCode {
             6 => "NotLeaderOrFollowerException",
             7 => "TimeoutException",
             13 => "NetworkException",
+            19 => "NotEnoughReplicasException",
             45 => "OutOfOrderSequenceException",
             46 => "DuplicateSequenceException",
             47 => "InvalidProducerEpochException",
@@ -60,12 +63,22 @@ impl ErrorCode {
 
     /// `RetriableException` subclasses.
     pub fn is_retriable(self) -> bool {
-        matches!(self.0, 2 | 6 | 7 | 13)
+        matches!(self.0, 2 | 6 | 7 | 13 | 19)
     }
 }
 
 impl core::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{}({})", self.name(), self.0)
+    }
+}
+
+impl ErrorCode {
+    /// Look a code up by Kafka's name (`OUT_OF_ORDER_SEQUENCE_NUMBER`) or number.
+    pub fn from_name(s: &str) -> Option<ErrorCode> {
+        if let Ok(n) = s.parse::<i16>() {
+            return Some(ErrorCode(n));
+        }
+        [0i16, 2, 6, 7, 13, 19, 45, 46, 47, 48, 52, 59, 87, 90].into_iter().map(ErrorCode).find(|c| c.name() == s)
     }
 }

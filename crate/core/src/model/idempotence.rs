@@ -22,6 +22,9 @@ use super::errors::ErrorCode;
 use super::partition::{Decision, Outcome, Partition};
 use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
 
+/// `retry.backoff.ms` default.
+pub const RETRY_BACKOFF_MS: i64 = 100;
+
 /// A Java producer's settings that the model uses (defaults: Kafka 4.x `ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProducerConfig {
@@ -30,6 +33,9 @@ pub struct ProducerConfig {
     pub retries: i64,
     pub delivery_timeout_ms: i64,
     pub request_timeout_ms: i64,
+    /// Model input, not a Java setting: start every partition's sequence here, as if the
+    /// producer had already sent that many records (to show the wrap at 2^31−1).
+    pub start_sequence: i32,
 }
 
 impl Default for ProducerConfig {
@@ -40,6 +46,7 @@ impl Default for ProducerConfig {
             retries: i32::MAX as i64,
             delivery_timeout_ms: 120_000,
             request_timeout_ms: 30_000,
+            start_sequence: 0,
         }
     }
 }
@@ -110,8 +117,10 @@ pub struct Producer {
     pub last_acked: BTreeMap<usize, i32>,
     pub conn: usize,
     pub queue: VecDeque<usize>,
-    /// Partitions whose sequence must restart under a new epoch once they drain (KIP-360).
+    /// An epoch bump is requested (KIP-360); it happens once nothing is in flight.
     pub epoch_bump_pending: bool,
+    /// Partitions with a batch that expired after being sent: its fate is unknown.
+    pub unresolved: Vec<usize>,
 }
 
 /// An input to the model.
@@ -135,6 +144,9 @@ pub enum Action {
     Advance { ms: i64 },
     /// Leadership moves to a replica (producer state is replicated with the log).
     LeaderChange { partition: usize },
+    /// The leader answers a request with a retriable error before looking at the batch
+    /// (for example NOT_ENOUGH_REPLICAS while min.insync.replicas is not met).
+    Refuse { message: usize, code: ErrorCode },
 }
 
 /// One line of the trace.
@@ -181,6 +193,7 @@ pub struct Sim {
     next_producer_id: i64,
     next_message: usize,
     next_conn: usize,
+    dead_conns: Vec<usize>,
 }
 
 impl Sim {
@@ -198,6 +211,7 @@ impl Sim {
             next_producer_id: first_producer_id,
             next_message: 1,
             next_conn: 1,
+            dead_conns: Vec::new(),
         }
     }
 
@@ -219,6 +233,7 @@ impl Sim {
             conn,
             queue: VecDeque::new(),
             epoch_bump_pending: false,
+            unresolved: Vec::new(),
         });
         self.producers.len() - 1
     }
@@ -278,8 +293,11 @@ impl Sim {
         }
         for m in &self.wire {
             v.push(Action::Lose { message: m.id });
-            if matches!(m.kind, MessageKind::Request) && !m.delayed {
-                v.push(Action::Delay { message: m.id });
+            if matches!(m.kind, MessageKind::Request) {
+                v.push(Action::Refuse { message: m.id, code: ErrorCode::NOT_ENOUGH_REPLICAS });
+                if !m.delayed {
+                    v.push(Action::Delay { message: m.id });
+                }
             }
         }
         for (p, prod) in self.producers.iter().enumerate() {
@@ -317,7 +335,35 @@ impl Sim {
                 let what = if matches!(m.kind, MessageKind::Request) { "request" } else { "response" };
                 let p = self.batches[m.batch - 1].producer;
                 let part = self.batches[m.batch - 1].partition;
-                self.event(EventKind::Lost, Some(p), Some(part), Some(m.batch), format!("b{} {what} (attempt {}) lost", m.batch, m.attempt));
+                // A message lost on a TCP connection means the connection is broken: whatever
+                // else was on it is gone too, and nobody is told until request.timeout.ms.
+                let before = self.wire.len();
+                self.wire.retain(|o| o.conn != m.conn || o.delayed);
+                self.dead_conns.push(m.conn);
+                let also = before - self.wire.len();
+                let tail = if also > 0 { format!("; {also} other message(s) on the same connection are lost with it") } else { String::new() };
+                self.event(
+                    EventKind::Lost,
+                    Some(p),
+                    Some(part),
+                    Some(m.batch),
+                    format!("b{} {what} (attempt {}) lost: the connection is broken{tail}", m.batch, m.attempt),
+                );
+            }
+            Action::Refuse { message, code } => {
+                let m = self.take_message(message);
+                let b = m.batch;
+                let (p, part) = (self.batches[b - 1].producer, self.batches[b - 1].partition);
+                let d = Decision {
+                    outcome: Outcome::Rejected(code),
+                    rule: "L2",
+                    why: format!("the leader refuses the request with {} before any producer-state check; nothing is written", code.name()),
+                    source: "core/src/main/scala/kafka/server/ReplicaManager.scala",
+                };
+                let name = self.partitions[part].name.clone();
+                let text = format!("{name}: b{b} attempt {} → {} [L2] {}", m.attempt, outcome_label(&d), d.why);
+                self.event(EventKind::Decision(d.clone()), Some(p), Some(part), Some(b), text);
+                self.respond(&m, d, part);
             }
             Action::Delay { message } => {
                 if let Some(m) = self.wire.iter_mut().find(|m| m.id == message) {
@@ -362,6 +408,11 @@ impl Sim {
             Action::Deliver { message } => {
                 if !self.deliverable().contains(message) {
                     return Err(format!("message {message} cannot be delivered now (not in the network, or an earlier one on its connection comes first)"));
+                }
+            }
+            Action::Refuse { message, .. } => {
+                if !self.message(*message).is_some_and(|m| matches!(m.kind, MessageKind::Request)) {
+                    return Err(format!("request {message} is not in the network"));
                 }
             }
             Action::Lose { message } | Action::Delay { message } => {
@@ -420,18 +471,38 @@ impl Sim {
         self.drain(producer);
     }
 
-    /// `Sender`/`RecordAccumulator.drain`: send queued batches while slots are free.
+    /// `Sender` / `RecordAccumulator.drain`: send queued batches, in queue order, while
+    /// the connection has free in-flight slots. A batch that already carries a sequence
+    /// (a retry) goes out only when no other batch of its partition is in flight
+    /// (`shouldStopDrainBatchesForPartition`: "this effectively reduces our in flight
+    /// request count to 1"), and nothing new is drained for a partition behind a waiting
+    /// retry or while an epoch bump is pending.
     fn drain(&mut self, producer: usize) {
-        loop {
-            let max = self.producers[producer].config.max_in_flight;
-            if self.in_flight(producer) >= max || self.producers[producer].epoch_bump_pending {
+        if self.producers[producer].epoch_bump_pending {
+            return;
+        }
+        let mut blocked: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < self.producers[producer].queue.len() {
+            if self.in_flight(producer) >= self.producers[producer].config.max_in_flight {
                 return;
             }
-            let Some(b) = self.producers[producer].queue.pop_front() else { return };
+            let b = self.producers[producer].queue[i];
+            let part = self.batches[b - 1].partition;
+            let is_retry = self.batches[b - 1].base_sequence >= 0;
+            let part_in_flight =
+                self.batches.iter().any(|o| o.producer == producer && o.partition == part && o.state == BatchState::InFlight);
+            if blocked.contains(&part) || (is_retry && part_in_flight) {
+                blocked.push(part);
+                i += 1;
+                continue;
+            }
+            self.producers[producer].queue.remove(i);
             let prod = &mut self.producers[producer];
             let batch = &mut self.batches[b - 1];
-            if prod.config.idempotence {
-                let seq = prod.next_seq.entry(batch.partition).or_insert(0);
+            if prod.config.idempotence && batch.base_sequence < 0 {
+                let start = if prod.epoch == 0 { prod.config.start_sequence } else { 0 };
+                let seq = prod.next_seq.entry(batch.partition).or_insert(start);
                 batch.base_sequence = *seq;
                 *seq = crate::sequence::increment(*seq, batch.values.len() as i32);
                 batch.producer_id = prod.producer_id;
@@ -473,7 +544,9 @@ impl Sim {
         let id = self.next_message;
         self.next_message += 1;
         let leader_epoch = self.partitions[partition].leader_epoch;
-        self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch });
+        if !self.dead_conns.contains(&conn) {
+            self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch });
+        }
         let seqs = if seq < 0 {
             String::from("no sequence")
         } else {
@@ -509,23 +582,29 @@ impl Sim {
                 };
                 let text = format!("{}: b{b} attempt {} → {} [{}] {}", part.name, m.attempt, outcome_label(&decision), decision.rule, decision.why);
                 self.event(EventKind::Decision(decision.clone()), Some(producer), Some(partition), Some(b), text);
-                if self.batches[b - 1].attempts == m.attempt && self.producers[producer].conn == m.conn {
-                    let rid = self.next_message;
-                    self.next_message += 1;
-                    let le = self.partitions[partition].leader_epoch;
-                    self.wire.push(Message {
-                        id: rid,
-                        batch: b,
-                        attempt: m.attempt,
-                        conn: m.conn,
-                        kind: MessageKind::Response(decision),
-                        delayed: false,
-                        leader_epoch: le,
-                    });
-                }
+                self.respond(&m, decision, partition);
             }
             MessageKind::Response(decision) => self.handle_response(b, m.attempt, decision),
         }
+    }
+
+    /// Queue the response to request `m` on its connection (unless that connection is gone).
+    fn respond(&mut self, m: &Message, decision: Decision, partition: usize) {
+        if self.dead_conns.contains(&m.conn) {
+            return;
+        }
+        let id = self.next_message;
+        self.next_message += 1;
+        let leader_epoch = self.partitions[partition].leader_epoch;
+        self.wire.push(Message {
+            id,
+            batch: m.batch,
+            attempt: m.attempt,
+            conn: m.conn,
+            kind: MessageKind::Response(decision),
+            delayed: false,
+            leader_epoch,
+        });
     }
 
     fn handle_response(&mut self, b: usize, attempt: u32, d: Decision) {
@@ -555,7 +634,11 @@ impl Sim {
                     format!("client: b{b} acknowledged to the application at offsets {base_offset}..{last_offset}{}", if dup { " (the original write)" } else { "" }),
                 );
             }
-            Outcome::Rejected(code) => self.handle_error(b, code),
+            Outcome::Rejected(code) => {
+                // retry.backoff.ms passes before a refused batch can be sent again.
+                self.now_ms += RETRY_BACKOFF_MS;
+                self.handle_error(b, code)
+            }
         }
         self.maybe_bump_epoch(producer);
         self.drain(producer);
@@ -595,16 +678,18 @@ impl Sim {
                 Some(producer),
                 Some(partition),
                 Some(b),
-                format!("client: {} on b{b} is retriable: resend it with the same sequence", code),
+                format!("client: {} on b{b} is retriable: it goes back to the front of the queue with its sequence", code),
             );
-            if self.producers[producer].epoch_bump_pending {
-                self.batches[b - 1].state = BatchState::Queued;
-                self.requeue(producer, b);
-            } else {
-                self.transmit(b);
-            }
+            self.batches[b - 1].state = BatchState::Queued;
+            self.requeue(producer, b);
         } else {
+            let code = if expired { ErrorCode::REQUEST_TIMED_OUT } else { code };
             self.batches[b - 1].state = BatchState::Failed(code);
+            if expired && cfg.idempotence && !self.producers[producer].unresolved.contains(&partition) {
+                // Sent, then expired: it may or may not be in the log, its sequence is
+                // unresolved (TransactionManager.markSequenceUnresolved).
+                self.producers[producer].unresolved.push(partition);
+            }
             let why = if expired { String::from("delivery.timeout.ms passed") } else { format!("{} is not retriable", code.name()) };
             self.event(
                 EventKind::Fail,
@@ -626,7 +711,37 @@ impl Sim {
     /// KIP-360 bump once nothing of this producer is in flight: epoch + 1, sequences
     /// restart at 0, queued batches are re-sequenced when drained.
     fn maybe_bump_epoch(&mut self, producer: usize) {
-        if !self.producers[producer].epoch_bump_pending || self.in_flight(producer) > 0 {
+        if self.in_flight(producer) > 0 {
+            return;
+        }
+        // `maybeResolveSequences`: an unresolved partition whose last acknowledged sequence
+        // is the last one sent is resolved (all sent batches were acked); otherwise bump.
+        let unresolved = core::mem::take(&mut self.producers[producer].unresolved);
+        for part in unresolved {
+            let prod = &self.producers[producer];
+            let next = prod.next_seq.get(&part).copied().unwrap_or(0);
+            let last_acked = prod.last_acked.get(&part).copied().unwrap_or(-1);
+            let name = self.partitions[part].name.clone();
+            if last_acked >= 0 && crate::sequence::increment(last_acked, 1) == next {
+                self.event(
+                    EventKind::EpochBump,
+                    Some(producer),
+                    Some(part),
+                    None,
+                    format!("client: {name}: the last acknowledged sequence {last_acked} is the last one sent, so the expired batch is taken as not written; no epoch bump"),
+                );
+            } else {
+                self.producers[producer].epoch_bump_pending = true;
+                self.event(
+                    EventKind::EpochBump,
+                    Some(producer),
+                    Some(part),
+                    None,
+                    format!("client: {name}: an expired batch may or may not be in the log (sequence unresolved): bump the epoch (KIP-360)"),
+                );
+            }
+        }
+        if !self.producers[producer].epoch_bump_pending {
             return;
         }
         let prod = &mut self.producers[producer];
@@ -641,7 +756,18 @@ impl Sim {
         prod.next_seq.clear();
         prod.last_acked.clear();
         let (pid, e) = (prod.producer_id, prod.epoch);
-        self.event(EventKind::EpochBump, Some(producer), None, None, format!("client: now producer {pid} epoch {e}; sequences restart at 0"));
+        // `startSequencesAtBeginning`: waiting batches are re-sequenced under the new epoch.
+        let queued: Vec<usize> = prod.queue.iter().copied().collect();
+        for b in queued {
+            self.batches[b - 1].base_sequence = -1;
+        }
+        self.event(
+            EventKind::EpochBump,
+            Some(producer),
+            None,
+            None,
+            format!("client: now producer {pid} epoch {e}; sequences restart at 0 and waiting batches get new sequences"),
+        );
     }
 
     fn handle_timeout(&mut self, producer: usize) {
@@ -649,6 +775,7 @@ impl Sim {
         self.now_ms += cfg.request_timeout_ms;
         let old = self.producers[producer].conn;
         self.producers[producer].conn = self.alloc_conn();
+        self.dead_conns.push(old);
         // Undelivered messages on the closed connection are gone, except held requests.
         self.wire.retain(|m| m.conn != old || (m.delayed && matches!(m.kind, MessageKind::Request)));
         self.event(
@@ -687,6 +814,7 @@ impl Sim {
         prod.last_acked.clear();
         prod.conn = conn;
         prod.epoch_bump_pending = false;
+        prod.unresolved.clear();
         let name = prod.name.clone();
         self.event(
             EventKind::Restart,

@@ -7,4 +7,5 @@ pub mod config;
 pub mod errors;
 pub mod idempotence;
 pub mod partition;
+pub mod report;
 pub mod scenario;

@@ -55,6 +55,8 @@ pub enum Step {
     Deliver { line: usize, what: Direction, batch: usize },
     Lose { line: usize, what: Direction, batch: usize },
     Delay { line: usize, batch: usize },
+    /// The leader answers the request with a retriable error (NOT_ENOUGH_REPLICAS …).
+    Refuse { line: usize, batch: usize, error: String },
     Timeout { line: usize, producer: String },
     Restart { line: usize, producer: String },
     Advance { line: usize, ms: i64 },
@@ -252,6 +254,16 @@ fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<Step, ParseEr
             }
             Step::Delay { line, batch: batch_ref(line, words[2])? }
         }
+        "refuse" => {
+            need(4)?;
+            if direction(line, words[1])? != Direction::Request {
+                return perr(line, "only requests can be refused");
+            }
+            if super::errors::ErrorCode::from_name(words[3]).is_none() {
+                return perr(line, format!("unknown error {:?}", words[3]));
+            }
+            Step::Refuse { line, batch: batch_ref(line, words[2])?, error: words[3].to_string() }
+        }
         "timeout" => {
             need(2)?;
             Step::Timeout { line, producer: producer(words[1])? }
@@ -368,6 +380,13 @@ fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
                 c.max_in_flight = n as usize
             }
             "retries" => c.retries = num()?,
+            "start-sequence" => {
+                let n = num()?;
+                if !(0..=i32::MAX as i64).contains(&n) {
+                    return Err(String::from("start-sequence must be 0..2147483647"));
+                }
+                c.start_sequence = n as i32
+            }
             "delivery.timeout.ms" => c.delivery_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
             "request.timeout.ms" => c.request_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
             _ => return Err(format!("unknown producer setting {k:?}")),
@@ -470,6 +489,13 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize) -> Result<()
             };
             act(sim, Action::Delay { message: m })?;
         }
+        Step::Refuse { batch, error, .. } => {
+            let Some(m) = sim.latest_message(*batch, false).map(|m| m.id) else {
+                return perr(line, format!("b{batch} has no request in the network"));
+            };
+            let code = super::errors::ErrorCode::from_name(error).unwrap_or(super::errors::ErrorCode::NOT_ENOUGH_REPLICAS);
+            act(sim, Action::Refuse { message: m, code })?;
+        }
         Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
         Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
         Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
@@ -517,6 +543,7 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Deliver { line, .. }
         | Step::Lose { line, .. }
         | Step::Delay { line, .. }
+        | Step::Refuse { line, .. }
         | Step::Timeout { line, .. }
         | Step::Restart { line, .. }
         | Step::Advance { line, .. }
@@ -535,6 +562,7 @@ pub fn describe(s: &Step) -> String {
         Step::Deliver { what, batch, .. } => format!("deliver {} b{batch}", dir(what)),
         Step::Lose { what, batch, .. } => format!("lose {} b{batch}", dir(what)),
         Step::Delay { batch, .. } => format!("delay request b{batch}"),
+        Step::Refuse { batch, error, .. } => format!("refuse request b{batch} {error}"),
         Step::Timeout { producer, .. } => format!("timeout {producer}"),
         Step::Restart { producer, .. } => format!("restart {producer}"),
         Step::Advance { ms, .. } => format!("advance {ms}ms"),

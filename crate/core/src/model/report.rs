@@ -1,0 +1,235 @@
+//! The JSON shape of a scenario run, shared by the CLI (`eoslab run --json`) and the wasm
+//! package (`runScenario`): the steps with their events, every batch with its real bytes
+//! (hex, so any rung opens in the Batch Inspector), and each partition's final state.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::idempotence::{BatchState, EventKind};
+use super::partition::Outcome;
+use super::scenario::{Failure, Run};
+use crate::report::to_hex;
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct RunReport {
+    pub title: String,
+    pub about: String,
+    pub passed: bool,
+    pub failures: Vec<Failure>,
+    pub error: Option<String>,
+    pub partitions: Vec<String>,
+    pub producers: Vec<String>,
+    pub steps: Vec<StepReport>,
+    pub batches: Vec<BatchInfo>,
+    pub final_state: Vec<PartitionState>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct StepReport {
+    pub line: usize,
+    pub text: String,
+    pub ok: bool,
+    pub events: Vec<EventReport>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct EventReport {
+    /// Milliseconds since the scenario's start.
+    pub t: i64,
+    /// send | request | decision | ack | retry | fail | lost | delayed | timeout | restart |
+    /// epoch-bump | time | expired | leader-change
+    pub kind: &'static str,
+    pub text: String,
+    pub producer: Option<usize>,
+    pub partition: Option<usize>,
+    pub batch: Option<usize>,
+    /// For decisions: append | duplicate | reject.
+    pub outcome: Option<&'static str>,
+    pub error_code: Option<i16>,
+    pub error_name: Option<&'static str>,
+    pub rule: Option<&'static str>,
+    pub source: Option<&'static str>,
+    pub offsets: Option<(i64, i64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct BatchInfo {
+    pub id: usize,
+    pub producer: usize,
+    pub partition: usize,
+    pub values: Vec<String>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "i64_str"))]
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub base_sequence: i32,
+    pub last_sequence: i32,
+    pub attempts: u32,
+    /// queued | in-flight | acked | failed | abandoned
+    pub state: &'static str,
+    pub offsets: Option<(i64, i64)>,
+    pub error: Option<&'static str>,
+    /// The Record Batch as last sent (hex).
+    pub hex: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct PartitionState {
+    pub name: String,
+    pub log_end_offset: i64,
+    /// Each stored batch: base offset and the bytes as the leader holds them (hex).
+    pub log: Vec<(i64, String)>,
+    pub values: Vec<String>,
+    pub producers: Vec<ProducerEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerEntry {
+    #[cfg_attr(feature = "serde", serde(serialize_with = "i64_str"))]
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// The retained window: (firstSeq, lastSeq, firstOffset, lastOffset), oldest first.
+    pub batches: Vec<(i32, i32, i64, i64)>,
+}
+
+#[cfg(feature = "serde")]
+fn i64_str<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+fn kind_name(k: &EventKind) -> &'static str {
+    match k {
+        EventKind::Send => "send",
+        EventKind::Request => "request",
+        EventKind::Decision(_) => "decision",
+        EventKind::Response => "response",
+        EventKind::Ack => "ack",
+        EventKind::Retry => "retry",
+        EventKind::Fail => "fail",
+        EventKind::Lost => "lost",
+        EventKind::Delayed => "delayed",
+        EventKind::Timeout => "timeout",
+        EventKind::Restart => "restart",
+        EventKind::EpochBump => "epoch-bump",
+        EventKind::Time => "time",
+        EventKind::Expired => "expired",
+        EventKind::LeaderChange => "leader-change",
+    }
+}
+
+/// Build the report of a finished run.
+pub fn run_report(run: &Run) -> RunReport {
+    let sim = &run.sim;
+    let t0 = run.scenario.start_ms;
+    let steps = run
+        .steps
+        .iter()
+        .map(|st| StepReport {
+            line: st.line,
+            text: st.text.clone(),
+            ok: st.ok,
+            events: sim.trace[st.events.clone()]
+                .iter()
+                .map(|e| {
+                    let d = match &e.kind {
+                        EventKind::Decision(d) => Some(d),
+                        _ => None,
+                    };
+                    let (outcome, offsets) = match d.map(|d| &d.outcome) {
+                        Some(Outcome::Appended { base_offset, last_offset }) => (Some("append"), Some((*base_offset, *last_offset))),
+                        Some(Outcome::Duplicate { base_offset, last_offset }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
+                        Some(Outcome::Rejected(_)) => (Some("reject"), None),
+                        None => (None, None),
+                    };
+                    EventReport {
+                        t: e.time_ms - t0,
+                        kind: kind_name(&e.kind),
+                        text: e.text.clone(),
+                        producer: e.producer,
+                        partition: e.partition,
+                        batch: e.batch,
+                        outcome,
+                        error_code: d.map(|d| d.error().0),
+                        error_name: d.map(|d| d.error().name()),
+                        rule: d.map(|d| d.rule),
+                        source: d.map(|d| d.source),
+                        offsets,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let batches = sim
+        .batches
+        .iter()
+        .map(|b| {
+            let (state, offsets, error) = match &b.state {
+                BatchState::Queued => ("queued", None, None),
+                BatchState::InFlight => ("in-flight", None, None),
+                BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some((*base_offset, *last_offset)), None),
+                BatchState::Failed(c) => ("failed", None, Some(c.exception())),
+                BatchState::Abandoned => ("abandoned", None, None),
+            };
+            BatchInfo {
+                id: b.id,
+                producer: b.producer,
+                partition: b.partition,
+                values: b.values.clone(),
+                producer_id: b.producer_id,
+                producer_epoch: b.producer_epoch,
+                base_sequence: b.base_sequence,
+                last_sequence: if b.base_sequence < 0 {
+                    -1
+                } else {
+                    crate::sequence::increment(b.base_sequence, b.values.len() as i32 - 1)
+                },
+                attempts: b.attempts,
+                state,
+                offsets,
+                error,
+                hex: to_hex(&b.bytes),
+            }
+        })
+        .collect();
+    let final_state = sim
+        .partitions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PartitionState {
+            name: p.name.clone(),
+            log_end_offset: p.log_end_offset,
+            log: p.log.iter().map(|e| (e.base_offset, to_hex(&e.bytes))).collect(),
+            values: sim.log_values(i),
+            producers: p
+                .producers
+                .iter()
+                .map(|(pid, e)| ProducerEntry {
+                    producer_id: *pid,
+                    epoch: e.producer_epoch,
+                    batches: e.batches.iter().map(|b| (b.first_seq(), b.last_seq, b.first_offset(), b.last_offset)).collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    RunReport {
+        title: run.scenario.title.clone(),
+        about: run.scenario.about.clone(),
+        passed: run.passed(),
+        failures: run.failures.clone(),
+        error: run.error.as_ref().map(|e| format!("{e}")),
+        partitions: run.scenario.partitions.clone(),
+        producers: run.scenario.producers.iter().map(|p| p.name.clone()).collect(),
+        steps,
+        batches,
+        final_state,
+    }
+}
