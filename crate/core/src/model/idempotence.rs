@@ -111,16 +111,28 @@ pub struct Producer {
     pub config: ProducerConfig,
     pub producer_id: i64,
     pub epoch: i16,
-    /// Next sequence per partition (`TransactionManager.sequenceNumber`).
-    pub next_seq: BTreeMap<usize, i32>,
-    /// Highest acknowledged last sequence per partition (`lastAckedSequence`).
-    pub last_acked: BTreeMap<usize, i32>,
+    /// Per-partition sequence state (`TxnPartitionMap` entries).
+    pub seqs: BTreeMap<usize, PartSeq>,
+    /// Partitions whose waiting batches are re-sequenced at the next epoch bump
+    /// (`partitionsToRewriteSequences`).
+    pub rewrite: Vec<usize>,
     pub conn: usize,
     pub queue: VecDeque<usize>,
     /// An epoch bump is requested (KIP-360); it happens once nothing is in flight.
     pub epoch_bump_pending: bool,
     /// Partitions with a batch that expired after being sent: its fate is unknown.
     pub unresolved: Vec<usize>,
+}
+
+/// A producer's sequence state for one partition, under one producer id and epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartSeq {
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// Next sequence to assign (`sequenceNumber`).
+    pub next: i32,
+    /// Last sequence acknowledged (`lastAckedSequence`), −1 for none.
+    pub last_acked: i32,
 }
 
 /// An input to the model.
@@ -132,8 +144,9 @@ pub enum Action {
     Deliver { message: usize },
     /// A message vanishes (a broker crash or a network partition); nobody is told.
     Lose { message: usize },
-    /// The network holds a request back: it survives a connection close and arrives late,
-    /// after its retry.
+    /// The network holds a request up: while its connection lives it still blocks what
+    /// follows it (TCP order); if the connection is closed it is not lost but arrives late,
+    /// possibly after its own retry on the new connection.
     Delay { message: usize },
     /// `request.timeout.ms` passes without a response: the client closes the connection
     /// and retries every in-flight batch (or fails those past `delivery.timeout.ms`).
@@ -228,8 +241,8 @@ impl Sim {
             config,
             producer_id: pid,
             epoch,
-            next_seq: BTreeMap::new(),
-            last_acked: BTreeMap::new(),
+            seqs: BTreeMap::new(),
+            rewrite: Vec::new(),
             conn,
             queue: VecDeque::new(),
             epoch_bump_pending: false,
@@ -266,13 +279,14 @@ impl Sim {
             .max_by_key(|m| m.id)
     }
 
-    /// Messages the network may deliver now: the oldest on each connection and
-    /// direction (TCP keeps order), plus delayed requests.
+    /// Messages the network may deliver now: on a live connection only the oldest in
+    /// each direction (TCP keeps order, so a held-up request holds up what follows it);
+    /// requests held up on a closed connection arrive whenever the network lets them.
     pub fn deliverable(&self) -> Vec<usize> {
         let mut seen: Vec<(usize, bool)> = Vec::new();
         let mut out = Vec::new();
         for m in &self.wire {
-            if m.delayed {
+            if self.dead_conns.contains(&m.conn) {
                 out.push(m.id);
                 continue;
             }
@@ -317,6 +331,16 @@ impl Sim {
         }
         v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
         v
+    }
+
+    /// A batch of `partition` that was sent and is not finished (in flight, or queued for
+    /// a retry with its sequence): Java's `inflightBatchesBySequence`.
+    fn has_unfinished_sent(&self, producer: usize, partition: usize) -> bool {
+        self.batches.iter().any(|b| {
+            b.producer == producer
+                && b.partition == partition
+                && (b.state == BatchState::InFlight || (b.state == BatchState::Queued && b.base_sequence >= 0))
+        })
     }
 
     fn in_flight(&self, producer: usize) -> usize {
@@ -492,7 +516,13 @@ impl Sim {
             let is_retry = self.batches[b - 1].base_sequence >= 0;
             let part_in_flight =
                 self.batches.iter().any(|o| o.producer == producer && o.partition == part && o.state == BatchState::InFlight);
-            if blocked.contains(&part) || (is_retry && part_in_flight) {
+            // New batches wait while the partition has an unresolved sequence, and while
+            // batches sent under an older epoch are unfinished (`hasStaleProducerIdAndEpoch`).
+            let prod = &self.producers[producer];
+            let unresolved = !is_retry && prod.unresolved.contains(&part);
+            let stale = prod.seqs.get(&part).is_some_and(|e| (e.producer_id, e.epoch) != (prod.producer_id, prod.epoch));
+            let stale_wait = !is_retry && stale && self.has_unfinished_sent(producer, part);
+            if blocked.contains(&part) || (is_retry && part_in_flight) || unresolved || stale_wait {
                 blocked.push(part);
                 i += 1;
                 continue;
@@ -501,10 +531,15 @@ impl Sim {
             let prod = &mut self.producers[producer];
             let batch = &mut self.batches[b - 1];
             if prod.config.idempotence && batch.base_sequence < 0 {
-                let start = if prod.epoch == 0 { prod.config.start_sequence } else { 0 };
-                let seq = prod.next_seq.entry(batch.partition).or_insert(start);
-                batch.base_sequence = *seq;
-                *seq = crate::sequence::increment(*seq, batch.values.len() as i32);
+                let fresh = PartSeq { producer_id: prod.producer_id, epoch: prod.epoch, next: 0, last_acked: -1 };
+                let entry = prod.seqs.entry(batch.partition).or_insert(PartSeq { next: prod.config.start_sequence, ..fresh });
+                if (entry.producer_id, entry.epoch) != (fresh.producer_id, fresh.epoch) {
+                    // `maybeUpdateProducerIdAndEpoch`: the old epoch's batches are done,
+                    // so this partition starts again at 0 under the new epoch.
+                    *entry = fresh;
+                }
+                batch.base_sequence = entry.next;
+                entry.next = crate::sequence::increment(entry.next, batch.values.len() as i32);
                 batch.producer_id = prod.producer_id;
                 batch.producer_epoch = prod.epoch;
             }
@@ -620,10 +655,11 @@ impl Sim {
                 batch.state = BatchState::Acked { base_offset, last_offset, duplicate: dup };
                 if batch.base_sequence >= 0 {
                     let last = crate::sequence::increment(batch.base_sequence, batch.values.len() as i32 - 1);
-                    let current_epoch = batch.producer_epoch == self.producers[producer].epoch;
-                    let e = self.producers[producer].last_acked.entry(partition).or_insert(-1);
-                    if current_epoch {
-                        *e = last;
+                    let key = (batch.producer_id, batch.producer_epoch);
+                    if let Some(e) = self.producers[producer].seqs.get_mut(&partition) {
+                        if (e.producer_id, e.epoch) == key {
+                            e.last_acked = last;
+                        }
                     }
                 }
                 self.event(
@@ -657,9 +693,17 @@ impl Sim {
         } else if code == ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER && cfg.idempotence {
             // Not the next batch (an earlier one is unresolved): retry and wait. The next
             // batch itself: a real gap, bump the epoch (KIP-360) and retry.
-            let next = self.producers[producer].last_acked.get(&partition).map_or(0, |&l| crate::sequence::increment(l, 1));
-            if self.batches[b - 1].base_sequence == next && self.batches[b - 1].producer_epoch == self.producers[producer].epoch {
+            let batch = &self.batches[b - 1];
+            let entry = self.producers[producer].seqs.get(&partition).copied();
+            let is_next = entry.is_some_and(|e| {
+                (e.producer_id, e.epoch) == (batch.producer_id, batch.producer_epoch)
+                    && batch.base_sequence == crate::sequence::increment(e.last_acked, 1)
+            });
+            if is_next {
                 self.producers[producer].epoch_bump_pending = true;
+                if !self.producers[producer].rewrite.contains(&partition) {
+                    self.producers[producer].rewrite.push(partition);
+                }
                 self.event(
                     EventKind::EpochBump,
                     Some(producer),
@@ -714,13 +758,19 @@ impl Sim {
         if self.in_flight(producer) > 0 {
             return;
         }
-        // `maybeResolveSequences`: an unresolved partition whose last acknowledged sequence
-        // is the last one sent is resolved (all sent batches were acked); otherwise bump.
+        // `maybeResolveSequences`: once a partition has no sent batch left unfinished (in
+        // flight or waiting to be retried), an unresolved partition whose last acknowledged
+        // sequence is the last one sent is resolved (all sent batches were acked); otherwise
+        // the producer bumps its epoch.
         let unresolved = core::mem::take(&mut self.producers[producer].unresolved);
-        for part in unresolved {
+        let (waiting, ready): (Vec<usize>, Vec<usize>) =
+            unresolved.into_iter().partition(|&part| self.has_unfinished_sent(producer, part));
+        self.producers[producer].unresolved = waiting;
+        for part in ready {
             let prod = &self.producers[producer];
-            let next = prod.next_seq.get(&part).copied().unwrap_or(0);
-            let last_acked = prod.last_acked.get(&part).copied().unwrap_or(-1);
+            let e = prod.seqs.get(&part).copied();
+            let next = e.map_or(0, |e| e.next);
+            let last_acked = e.map_or(-1, |e| e.last_acked);
             let name = self.partitions[part].name.clone();
             if last_acked >= 0 && crate::sequence::increment(last_acked, 1) == next {
                 self.event(
@@ -732,6 +782,9 @@ impl Sim {
                 );
             } else {
                 self.producers[producer].epoch_bump_pending = true;
+                if !self.producers[producer].rewrite.contains(&part) {
+                    self.producers[producer].rewrite.push(part);
+                }
                 self.event(
                     EventKind::EpochBump,
                     Some(producer),
@@ -753,20 +806,27 @@ impl Sim {
         } else {
             prod.epoch += 1;
         }
-        prod.next_seq.clear();
-        prod.last_acked.clear();
         let (pid, e) = (prod.producer_id, prod.epoch);
-        // `startSequencesAtBeginning`: waiting batches are re-sequenced under the new epoch.
+        // `startSequencesAtBeginning` for the partitions that triggered the bump: their
+        // waiting batches are re-sequenced from 0 under the new epoch. Other partitions
+        // finish their sent batches under the old epoch first.
+        let rewrite = core::mem::take(&mut prod.rewrite);
+        for &part in &rewrite {
+            prod.seqs.insert(part, PartSeq { producer_id: pid, epoch: e, next: 0, last_acked: -1 });
+        }
         let queued: Vec<usize> = prod.queue.iter().copied().collect();
         for b in queued {
-            self.batches[b - 1].base_sequence = -1;
+            if rewrite.contains(&self.batches[b - 1].partition) {
+                self.batches[b - 1].base_sequence = -1;
+            }
         }
+        let names: Vec<String> = rewrite.iter().map(|&p| self.partitions[p].name.clone()).collect();
         self.event(
             EventKind::EpochBump,
             Some(producer),
             None,
             None,
-            format!("client: now producer {pid} epoch {e}; sequences restart at 0 and waiting batches get new sequences"),
+            format!("client: now producer {pid} epoch {e}; {} restart at sequence 0 and their waiting batches get new sequences", names.join(", ")),
         );
     }
 
@@ -810,8 +870,8 @@ impl Sim {
         prod.queue.clear();
         prod.producer_id = pid;
         prod.epoch = if pid >= 0 { 0 } else { -1 };
-        prod.next_seq.clear();
-        prod.last_acked.clear();
+        prod.seqs.clear();
+        prod.rewrite.clear();
         prod.conn = conn;
         prod.epoch_bump_pending = false;
         prod.unresolved.clear();

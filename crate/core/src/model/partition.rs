@@ -375,3 +375,187 @@ impl Partition {
 
 /// Source cited for expiry decisions.
 pub const EXPIRY_SOURCE: &str = PSM;
+
+#[cfg(test)]
+mod tests {
+    //! One test per rule of `semantics.md` §1, each named for the Kafka behaviour it pins.
+    use super::*;
+    use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
+    use alloc::vec;
+
+    fn batch(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64) -> Vec<u8> {
+        batch_txn(pid, epoch, seq, n, ts, false)
+    }
+
+    fn batch_txn(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64, txn: bool) -> Vec<u8> {
+        encode_batch(&BatchSpec {
+            header: HeaderSpec {
+                producer_id: Some(I64(pid)),
+                producer_epoch: Some(epoch),
+                base_sequence: Some(seq),
+                attributes: AttributesSpec { transactional: Some(txn), ..Default::default() },
+                ..Default::default()
+            },
+            records: (0..n).map(|i| RecordSpec { timestamp: Some(I64(ts)), value_text: Some(format!("r{i}")), ..Default::default() }).collect(),
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    fn appended(d: &Decision) -> (i64, i64) {
+        match d.outcome {
+            Outcome::Appended { base_offset, last_offset } => (base_offset, last_offset),
+            ref o => panic!("expected an append, got {o:?}: {}", d.why),
+        }
+    }
+
+    #[test]
+    fn a0_non_idempotent_batches_are_appended_without_checks_even_when_retried() {
+        let mut p = Partition::new("t-0");
+        let b = batch(-1, -1, -1, 1, 0);
+        assert_eq!(appended(&p.append_client(&b)), (0, 0));
+        assert_eq!(appended(&p.append_client(&b)), (1, 1), "no producer id: a retry is written again");
+    }
+
+    #[test]
+    fn a1_duplicate_is_answered_none_with_the_original_offsets_and_nothing_written() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 0, 0, 2, 0));
+        p.append_client(&batch(7, 0, 2, 1, 0));
+        let d = p.append_client(&batch(7, 0, 0, 2, 0));
+        assert_eq!((d.rule, d.error()), ("A1", ErrorCode::NONE));
+        assert_eq!(d.outcome, Outcome::Duplicate { base_offset: 0, last_offset: 1 });
+        assert_eq!(p.log_end_offset, 3);
+    }
+
+    #[test]
+    fn a1_the_window_holds_five_batches_not_records() {
+        let mut p = Partition::new("t-0");
+        let mut seq = 0;
+        for _ in 0..6 {
+            p.append_client(&batch(7, 0, seq, 3, 0));
+            seq += 3;
+        }
+        assert_eq!(p.producers[&7].batches.len(), NUM_BATCHES_TO_RETAIN);
+        // The second batch (seq 3..5) is still retained; the first (0..2) fell out.
+        assert_eq!(p.append_client(&batch(7, 0, 3, 3, 0)).rule, "A1");
+        let d = p.append_client(&batch(7, 0, 0, 3, 0));
+        assert_eq!((d.rule, d.error()), ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER));
+    }
+
+    #[test]
+    fn a1_a_retry_that_matches_only_the_first_sequence_is_not_a_duplicate() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 0, 0, 2, 0));
+        let d = p.append_client(&batch(7, 0, 0, 1, 0));
+        assert_eq!(d.error(), ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER);
+    }
+
+    #[test]
+    fn a3_a_stale_epoch_is_invalid_producer_epoch_47_not_producer_fenced() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 3, 0, 1, 0));
+        let d = p.append_client(&batch(7, 2, 1, 1, 0));
+        assert_eq!((d.rule, d.error(), d.error().0), ("A3", ErrorCode::INVALID_PRODUCER_EPOCH, 47));
+    }
+
+    #[test]
+    fn a2_a_stale_transactional_batch_is_refused_before_sequence_checks() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 3, 0, 1, 0));
+        let d = p.append_client(&batch_txn(7, 2, 1, 1, 0, true));
+        assert_eq!((d.rule, d.error()), ("A2", ErrorCode::INVALID_PRODUCER_EPOCH));
+    }
+
+    #[test]
+    fn a6_a_new_epoch_must_start_at_sequence_zero() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 0, 0, 1, 0));
+        let d = p.append_client(&batch(7, 1, 5, 1, 0));
+        assert_eq!((d.rule, d.error()), ("A6", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER));
+        let ok = p.append_client(&batch(7, 1, 0, 1, 0));
+        assert_eq!((ok.rule, appended(&ok)), ("A6", (1, 1)));
+        assert_eq!(p.producers[&7].batches.len(), 1, "an epoch change clears the retained batches");
+        assert_eq!(p.producers[&7].producer_epoch, 1);
+    }
+
+    #[test]
+    fn a6_an_unknown_producer_is_accepted_at_any_sequence_kip_360() {
+        let mut p = Partition::new("t-0");
+        let d = p.append_client(&batch(9, 4, 1234, 1, 0));
+        assert_eq!((d.rule, appended(&d)), ("A6", (0, 0)));
+    }
+
+    #[test]
+    fn a7_a_gap_is_out_of_order_sequence_45() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 0, 0, 1, 0));
+        let d = p.append_client(&batch(7, 0, 2, 1, 0));
+        assert_eq!((d.rule, d.error(), d.error().0), ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER, 45));
+        assert_eq!(p.log_end_offset, 1, "nothing written");
+    }
+
+    #[test]
+    fn a7_sequences_wrap_from_int_max_to_zero() {
+        let mut p = Partition::new("t-0");
+        let d = p.append_client(&batch(7, 0, i32::MAX - 1, 3, 0));
+        assert_eq!(appended(&d), (0, 2));
+        assert_eq!(p.producers[&7].last_seq(), 0, "2147483646, 2147483647, 0");
+        assert_eq!(appended(&p.append_client(&batch(7, 0, 1, 1, 0))), (3, 3));
+    }
+
+    #[test]
+    fn a9_a_plain_write_while_a_transaction_is_open_is_invalid_txn_state_48() {
+        let mut p = Partition::new("t-0");
+        let t = p.append_client(&batch_txn(7, 0, 0, 1, 0, true));
+        assert_eq!(appended(&t), (0, 0));
+        assert_eq!(p.producers[&7].current_txn_first_offset, Some(0), "A10: the first transactional batch opens the txn");
+        let d = p.append_client(&batch(7, 0, 1, 1, 0));
+        assert_eq!((d.rule, d.error()), ("A9", ErrorCode::INVALID_TXN_STATE));
+    }
+
+    #[test]
+    fn x1_producer_state_expires_by_record_timestamp_but_never_with_an_open_txn() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(7, 0, 0, 1, 1_000));
+        p.append_client(&batch_txn(8, 0, 0, 1, 1_000, true));
+        assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS - 1), Vec::<i64>::new());
+        assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS), vec![7]);
+        assert_eq!(p.producer_count(), 1);
+        // X2: the forgotten producer's retry is written again.
+        assert_eq!(appended(&p.append_client(&batch(7, 0, 0, 1, 1_000))), (2, 2));
+    }
+
+    #[test]
+    fn v_client_batches_are_validated_first() {
+        let mut p = Partition::new("t-0");
+        let mut b = batch(7, 0, 0, 1, 0);
+        b[7] = 1; // baseOffset 1
+        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("V0", ErrorCode::INVALID_RECORD));
+        let mut c = batch(7, 0, 0, 1, 0);
+        let last = c.len() - 1;
+        c[last] ^= 1;
+        assert_eq!(p.append_client(&c).error(), ErrorCode::CORRUPT_MESSAGE);
+        let d = p.append_client(&batch(7, 0, -1, 1, 0));
+        assert_eq!((d.rule, d.error()), ("V4", ErrorCode::INVALID_RECORD));
+        let marker = encode_batch(&BatchSpec {
+            header: HeaderSpec { producer_id: Some(I64(7)), producer_epoch: Some(0), ..Default::default() },
+            control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(p.append_client(&marker).rule, "V3");
+    }
+
+    #[test]
+    fn stored_batches_carry_the_assigned_offset_and_keep_their_crc() {
+        let mut p = Partition::new("t-0");
+        p.leader_epoch = 4;
+        p.append_client(&batch(-1, -1, -1, 2, 0));
+        p.append_client(&batch(-1, -1, -1, 1, 0));
+        let r = crate::decode::decode_bytes(&p.log[1].bytes, &Default::default());
+        assert!(r.is_clean());
+        assert_eq!((r.batches[0].header.base_offset, r.batches[0].header.partition_leader_epoch), (2, 4));
+        assert!(r.batches[0].header.crc_valid);
+    }
+}

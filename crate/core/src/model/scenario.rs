@@ -451,7 +451,7 @@ pub fn run(sc: &Scenario) -> Run {
     let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
-        if let Err(e) = exec(&mut sim, s, &mut out, &mut budget) {
+        if let Err(e) = exec(&mut sim, s, &mut out, &mut budget, false) {
             out.error = Some(e);
             break;
         }
@@ -460,7 +460,7 @@ pub fn run(sc: &Scenario) -> Run {
     out
 }
 
-fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize) -> Result<(), ParseError> {
+fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool) -> Result<(), ParseError> {
     if *budget == 0 {
         return perr(step_line(s), "step budget exhausted (the scenario is too long)");
     }
@@ -511,12 +511,13 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize) -> Result<()
             }
         }
         Step::Repeat { times, steps, .. } => {
+            let failures_before = out.failures.len();
             for _ in 0..*times {
                 for st in steps {
-                    exec(sim, st, out, budget)?;
+                    exec(sim, st, out, budget, true)?;
                 }
             }
-            return Ok(());
+            ok = out.failures.len() == failures_before;
         }
         Step::Expect { check, .. } => {
             if let Err((expected, got)) = check_expect(sim, check) {
@@ -525,7 +526,9 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize) -> Result<()
             }
         }
     }
-    out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok });
+    if !nested {
+        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok });
+    }
     Ok(())
 }
 
@@ -674,7 +677,14 @@ pub fn ladder(run: &Run) -> String {
     for st in &run.steps {
         let mark = if st.ok { "" } else { "   ✗ FAILED" };
         s.push_str(&format!("{:>4}  {}{mark}\n", st.line, st.text));
-        for ev in &sim.trace[st.events.clone()] {
+        let events = &sim.trace[st.events.clone()];
+        // Long stretches (a `repeat`) show their first and last events.
+        let (head, tail) = if events.len() > 40 { (16, 8) } else { (events.len(), 0) };
+        let shown = events[..head].iter().chain(events[events.len() - tail..].iter());
+        for (i, ev) in shown.enumerate() {
+            if i == head && tail > 0 {
+                s.push_str(&format!("      … {} more events …\n", events.len() - head - tail));
+            }
             let arrow = match &ev.kind {
                 EventKind::Send => "app",
                 EventKind::Request => "──▶",
