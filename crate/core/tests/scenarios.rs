@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use eoslab_core::model::scenario::{ladder, parse, run};
+use eoslab_core::model::scenario::{ladder, next_lines, parse, run};
 
 fn scenario_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
@@ -65,4 +65,32 @@ fn parse_errors_name_the_line() {
     assert_eq!(e.line, 3);
     assert!(e.message.contains("unknown producer"));
     assert_eq!(parse("partition p\nfrobnicate\n").unwrap_err().line, 2);
+}
+
+#[test]
+fn every_offered_next_step_runs_when_appended() {
+    // The step buttons of <kafka-ladder> append these lines to the script and re-run it.
+    for f in scenario_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let r = run(&parse(&text).unwrap());
+        let lines = next_lines(&r.sim);
+        assert!(lines.iter().any(|(_, l)| l.starts_with("send ")), "{}", f.display());
+        for (label, line) in lines {
+            let more = format!("{text}\n{line}\n");
+            let r2 = run(&parse(&more).unwrap_or_else(|e| panic!("{}: {line}: {e}", f.display())));
+            assert!(r2.error.is_none(), "{}: `{line}` ({label}) did not run: {:?}", f.display(), r2.error);
+        }
+    }
+}
+
+#[test]
+fn an_old_attempt_can_be_named_with_its_number() {
+    // b1's first request is held up, the connection closes, the retry goes first, then the
+    // old request arrives late: a duplicate.
+    let sc = parse(
+        "partition p\nproducer a\nsend a p x\ndelay request b1\ntimeout a\ndeliver request b1\ndeliver request b1#1\nexpect b1 duplicate 0..0\n",
+    )
+    .unwrap();
+    let r = run(&sc);
+    assert!(r.passed(), "{}", ladder(&r));
 }

@@ -52,8 +52,9 @@ pub struct ProducerDecl {
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
 pub enum Step {
     Send { line: usize, producer: String, partition: String, values: Vec<String> },
-    Deliver { line: usize, what: Direction, batch: usize },
-    Lose { line: usize, what: Direction, batch: usize },
+    /// `attempt`: which attempt's message (`b1#2`); the latest when absent.
+    Deliver { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
+    Lose { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
     Delay { line: usize, batch: usize },
     /// The leader answers the request with a retriable error (NOT_ENOUGH_REPLICAS …).
     Refuse { line: usize, batch: usize, error: String },
@@ -129,6 +130,17 @@ fn batch_ref(line: usize, s: &str) -> Result<usize, ParseError> {
     match s.strip_prefix('b').and_then(|n| n.parse::<usize>().ok()) {
         Some(n) if n >= 1 => Ok(n),
         _ => perr(line, format!("expected a batch name like b1, found {s:?}")),
+    }
+}
+
+/// `b3` or `b3#2` (attempt 2).
+fn message_ref(line: usize, s: &str) -> Result<(usize, Option<u32>), ParseError> {
+    match s.split_once('#') {
+        None => Ok((batch_ref(line, s)?, None)),
+        Some((b, a)) => match a.parse::<u32>() {
+            Ok(a) if a >= 1 => Ok((batch_ref(line, b)?, Some(a))),
+            _ => perr(line, format!("expected an attempt number after #, found {a:?}")),
+        },
     }
 }
 
@@ -241,11 +253,13 @@ fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<Step, ParseEr
         }
         "deliver" => {
             need(3)?;
-            Step::Deliver { line, what: direction(line, words[1])?, batch: batch_ref(line, words[2])? }
+            let (batch, attempt) = message_ref(line, words[2])?;
+            Step::Deliver { line, what: direction(line, words[1])?, batch, attempt }
         }
         "lose" => {
             need(3)?;
-            Step::Lose { line, what: direction(line, words[1])?, batch: batch_ref(line, words[2])? }
+            let (batch, attempt) = message_ref(line, words[2])?;
+            Step::Lose { line, what: direction(line, words[1])?, batch, attempt }
         }
         "delay" => {
             need(3)?;
@@ -475,9 +489,16 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool
             let (p, q) = (producer_idx(sim, producer), partition_idx(sim, partition));
             act(sim, Action::Send { producer: p, partition: q, values: values.clone() })?;
         }
-        Step::Deliver { what, batch, .. } | Step::Lose { what, batch, .. } => {
+        Step::Deliver { what, batch, attempt, .. } | Step::Lose { what, batch, attempt, .. } => {
             let resp = *what == Direction::Response;
-            let Some(m) = sim.latest_message(*batch, resp).map(|m| m.id) else {
+            let found = match attempt {
+                Some(a) => sim
+                    .wire
+                    .iter()
+                    .find(|m| m.batch == *batch && m.attempt == *a && matches!(m.kind, MessageKind::Response(_)) == resp),
+                None => sim.latest_message(*batch, resp),
+            };
+            let Some(m) = found.map(|m| m.id) else {
                 return perr(line, format!("b{batch} has no {} in the network", if resp { "response" } else { "request" }));
             };
             let a = if matches!(s, Step::Deliver { .. }) { Action::Deliver { message: m } } else { Action::Lose { message: m } };
@@ -562,8 +583,8 @@ pub fn describe(s: &Step) -> String {
     let dir = |d: &Direction| if *d == Direction::Request { "request" } else { "response" };
     match s {
         Step::Send { producer, partition, values, .. } => format!("send {producer} {partition} {}", values.join(" ")),
-        Step::Deliver { what, batch, .. } => format!("deliver {} b{batch}", dir(what)),
-        Step::Lose { what, batch, .. } => format!("lose {} b{batch}", dir(what)),
+        Step::Deliver { what, batch, attempt, .. } => format!("deliver {} {}", dir(what), msg_name(*batch, *attempt)),
+        Step::Lose { what, batch, attempt, .. } => format!("lose {} {}", dir(what), msg_name(*batch, *attempt)),
         Step::Delay { batch, .. } => format!("delay request b{batch}"),
         Step::Refuse { batch, error, .. } => format!("refuse request b{batch} {error}"),
         Step::Timeout { producer, .. } => format!("timeout {producer}"),
@@ -576,6 +597,65 @@ pub fn describe(s: &Step) -> String {
         }
         Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
     }
+}
+
+fn msg_name(batch: usize, attempt: Option<u32>) -> String {
+    match attempt {
+        Some(a) => format!("b{batch}#{a}"),
+        None => format!("b{batch}"),
+    }
+}
+
+/// What can happen next, as script lines a view can append (its step buttons): each is
+/// (label, line). Running the script with the line appended performs that action.
+pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let msg = |id: usize| -> Option<(String, &'static str, u32, usize)> {
+        let m = sim.message(id)?;
+        let resp = matches!(m.kind, MessageKind::Response(_));
+        let latest = sim.latest_message(m.batch, resp).map(|l| l.id) == Some(id);
+        let name = msg_name(m.batch, if latest { None } else { Some(m.attempt) });
+        Some((name, if resp { "response" } else { "request" }, m.attempt, m.batch))
+    };
+    for a in sim.enabled_actions() {
+        let item = match a {
+            Action::Deliver { message } => msg(message).map(|(n, d, at, b)| {
+                (format!("deliver b{b} {d} (attempt {at})"), format!("deliver {d} {n}"))
+            }),
+            Action::Lose { message } => msg(message).map(|(n, d, at, b)| (format!("lose b{b} {d} (attempt {at})"), format!("lose {d} {n}"))),
+            Action::Delay { message } => msg(message).and_then(|(n, _, at, b)| {
+                (!n.contains('#')).then(|| (format!("hold up b{b} request (attempt {at})"), format!("delay request b{b}")))
+            }),
+            Action::Refuse { message, code } => msg(message).and_then(|(n, _, at, b)| {
+                (!n.contains('#')).then(|| (format!("refuse b{b} request (attempt {at}) with {}", code.name()), format!("refuse request b{b} {}", code.name())))
+            }),
+            Action::Timeout { producer } => {
+                let p = &sim.producers[producer].name;
+                Some((format!("{p}: request times out"), format!("timeout {p}")))
+            }
+            Action::Send { producer, partition, values } => {
+                let p = &sim.producers[producer].name;
+                let q = &sim.partitions[partition].name;
+                Some((format!("{p} sends to {q}"), format!("send {p} {q} {}", values.join(" "))))
+            }
+            Action::Restart { producer } => {
+                let p = &sim.producers[producer].name;
+                Some((format!("restart {p} (new producer id)"), format!("restart {p}")))
+            }
+            Action::Advance { ms } => Some((String::from("a day passes"), format!("advance {ms}ms"))),
+            Action::LeaderChange { partition } => {
+                let q = &sim.partitions[partition].name;
+                Some((format!("leader of {q} changes"), format!("leader-change {q}")))
+            }
+        };
+        if let Some(i) = item {
+            out.push(i);
+        }
+    }
+    if !sim.deliverable().is_empty() {
+        out.push((String::from("deliver everything"), String::from("flush")));
+    }
+    out
 }
 
 fn describe_expect(e: &Expect) -> String {
