@@ -8,6 +8,9 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
 /// Which client line resolves the config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClientLine {
@@ -24,6 +27,24 @@ pub struct UserConfig {
 }
 
 impl UserConfig {
+    /// Read `.properties` text: `key=value` (or `key: value`) lines, `#`/`!` comments.
+    pub fn parse_properties(text: &str) -> Self {
+        let mut entries = Vec::new();
+        for line in text.lines() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with('#') || l.starts_with('!') {
+                continue;
+            }
+            let (k, v) = match (l.find('='), l.find(':')) {
+                (Some(a), Some(b)) => l.split_at(a.min(b)),
+                (Some(a), None) | (None, Some(a)) => l.split_at(a),
+                (None, None) => (l, "="),
+            };
+            entries.push((k.trim().to_string(), v[1..].trim().to_string()));
+        }
+        UserConfig { entries }
+    }
+
     pub fn get(&self, k: &str) -> Option<&str> {
         self.entries.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.trim())
     }
@@ -31,6 +52,7 @@ impl UserConfig {
 
 /// The outcome: resolved values, or the `ConfigException` text the constructor throws.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct Resolved {
     pub idempotence: bool,
     /// Why idempotence is on or off, citing the rule.
@@ -45,6 +67,7 @@ pub struct Resolved {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct ConfigException {
     pub message: String,
     pub rule: &'static str,
@@ -269,6 +292,14 @@ mod tests {
     fn p9_disabled_idempotence_allows_anything() {
         let r = resolve(&cfg(&[("enable.idempotence", "false"), ("max.in.flight.requests.per.connection", "10"), ("acks", "0"), ("retries", "0")]), ClientLine::V4).unwrap();
         assert!(!r.idempotence);
+    }
+
+    #[test]
+    fn properties_text_is_read_like_java_properties() {
+        let c = UserConfig::parse_properties("# comment\nacks = 1\nretries: 0\n\n! also a comment\nenable.idempotence=true\n");
+        assert_eq!(c.get("acks"), Some("1"));
+        assert_eq!(c.get("retries"), Some("0"));
+        assert_eq!(resolve(&c, ClientLine::V4).unwrap_err().rule, "P3");
     }
 
     #[test]

@@ -27,6 +27,15 @@ pub struct RunReport {
     pub steps: Vec<StepReport>,
     pub batches: Vec<BatchInfo>,
     pub final_state: Vec<PartitionState>,
+    /// What can happen next, as script lines to append (the step buttons).
+    pub next_steps: Vec<NextStep>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct NextStep {
+    pub label: String,
+    pub line: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -231,5 +240,6 @@ pub fn run_report(run: &Run) -> RunReport {
         steps,
         batches,
         final_state,
+        next_steps: super::scenario::next_lines(sim).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
     }
 }

@@ -1,0 +1,54 @@
+//! The models' JS API: scenario runs (the ladders) and the producer-config resolver.
+//! Conversion only; the decisions are in `eoslab_core::model`.
+
+use eoslab_core::model::config::{resolve, ClientLine, UserConfig};
+use eoslab_core::model::report::run_report;
+use eoslab_core::model::scenario::{self, Scenario};
+use wasm_bindgen::prelude::*;
+
+use crate::{from_js, js_error, to_js};
+
+/// Runs a scenario — script text, or its JSON twin as an object — and returns the run:
+/// steps with their events and decisions, every batch's bytes, the final partition state,
+/// and `nextSteps` (script lines to append for the step buttons). Throws on a script
+/// error ("line N: …"); a failing `expect` is reported in `failures`, not thrown.
+#[wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue) -> Result<JsValue, JsError> {
+    let sc: Scenario = match script.as_string() {
+        Some(text) => scenario::parse(&text).map_err(js_error)?,
+        None => from_js(script, "invalid scenario")?,
+    };
+    to_js(&run_report(&scenario::run(&sc)))
+}
+
+/// Resolves a Java producer config given as `.properties` text, as `new KafkaProducer(props)`
+/// would: `{ok: true, idempotence, reason, acks, retries, maxInFlight, transactionalId, rules}`
+/// or `{ok: false, exception: "ConfigException", message, rule}`. `line` is "4.x" (default)
+/// or "pre-3.0".
+#[wasm_bindgen(js_name = resolveProducerConfig)]
+pub fn resolve_producer_config(properties: &str, line: Option<String>) -> Result<JsValue, JsError> {
+    let line = match line.as_deref() {
+        None | Some("4.x") => ClientLine::V4,
+        Some("pre-3.0") => ClientLine::Pre30,
+        Some(other) => return Err(js_error(format!("unknown client line {other:?} (4.x, pre-3.0)"))),
+    };
+    let result = resolve(&UserConfig::parse_properties(properties), line);
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Failed<'a> {
+        ok: bool,
+        exception: &'static str,
+        message: &'a str,
+        rule: &'static str,
+    }
+    #[derive(serde::Serialize)]
+    struct Ok<'a, T: serde::Serialize> {
+        ok: bool,
+        #[serde(flatten)]
+        resolved: &'a T,
+    }
+    match &result {
+        Result::Ok(r) => to_js(&Ok { ok: true, resolved: r }),
+        Err(e) => to_js(&Failed { ok: false, exception: "ConfigException", message: &e.message, rule: e.rule }),
+    }
+}
