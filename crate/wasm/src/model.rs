@@ -52,3 +52,31 @@ pub fn resolve_producer_config(properties: &str, line: Option<String>) -> Result
         Err(e) => to_js(&Failed { ok: false, exception: "ConfigException", message: &e.message, rule: e.rule }),
     }
 }
+
+/// Runs a scenario and returns only `{passed, steps, decisions}` — no per-event objects,
+/// so a page (or a benchmark) can measure the model itself.
+#[wasm_bindgen(js_name = runScenarioSummary)]
+pub fn run_scenario_summary(script: &str) -> Result<JsValue, JsError> {
+    let sc = scenario::parse(script).map_err(js_error)?;
+    let run = scenario::run(&sc);
+    #[derive(serde::Serialize)]
+    struct Summary {
+        passed: bool,
+        steps: usize,
+        decisions: usize,
+    }
+    let decisions = run
+        .sim
+        .trace
+        .iter()
+        .filter(|e| matches!(e.kind, eoslab_core::model::idempotence::EventKind::Decision(_)))
+        .count();
+    to_js(&Summary { passed: run.passed(), steps: run.sim.steps, decisions })
+}
+
+/// CRC-32C (Castagnoli) of `bytes`, as Kafka checksums a v2 batch: a baseline for how fast
+/// the wasm build can touch every byte.
+#[wasm_bindgen]
+pub fn crc32c(bytes: &[u8]) -> u32 {
+    eoslab_core::crc::crc32c(bytes)
+}
