@@ -17,6 +17,8 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct RunReport {
+    /// The Kafka line whose decisions the model follows (see `semantics.md` §9).
+    pub kafka_version: &'static str,
     pub title: String,
     pub about: String,
     pub passed: bool,
@@ -44,6 +46,8 @@ pub struct StepReport {
     pub line: usize,
     pub text: String,
     pub ok: bool,
+    /// Producer-state entries per partition after the step.
+    pub producer_entries: Vec<usize>,
     pub events: Vec<EventReport>,
 }
 
@@ -146,6 +150,7 @@ pub fn run_report(run: &Run) -> RunReport {
             line: st.line,
             text: st.text.clone(),
             ok: st.ok,
+            producer_entries: st.producer_entries.clone(),
             events: sim.trace[st.events.clone()]
                 .iter()
                 .map(|e| {
@@ -230,6 +235,7 @@ pub fn run_report(run: &Run) -> RunReport {
         })
         .collect();
     RunReport {
+        kafka_version: "4.3",
         title: run.scenario.title.clone(),
         about: run.scenario.about.clone(),
         passed: run.passed(),

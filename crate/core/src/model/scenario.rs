@@ -425,6 +425,9 @@ pub struct StepRun {
     pub text: String,
     pub events: core::ops::Range<usize>,
     pub ok: bool,
+    /// Producer-state entries held by each partition's leader after this step (the
+    /// broker memory a producer-per-request application fills).
+    pub producer_entries: Vec<usize>,
 }
 
 /// The result of running a scenario.
@@ -548,7 +551,8 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool
         }
     }
     if !nested {
-        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok });
+        let producer_entries = sim.partitions.iter().map(|p| p.producer_count()).collect();
+        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries });
     }
     Ok(())
 }
