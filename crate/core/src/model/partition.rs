@@ -138,6 +138,20 @@ pub struct Partition {
     pub log_end_offset: i64,
     pub producers: BTreeMap<i64, ProducerStateEntry>,
     pub producer_id_expiration_ms: i64,
+    /// Open transactions: first offset → producer id (`ProducerStateManager.ongoingTxns`).
+    pub ongoing_txns: BTreeMap<i64, i64>,
+    /// The transaction index (`TransactionIndex`, `AbortedTxn`).
+    pub aborted_txns: Vec<AbortedTxn>,
+}
+
+/// One entry of the transaction index (`AbortedTxn`, 34 bytes on disk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbortedTxn {
+    pub producer_id: i64,
+    pub first_offset: i64,
+    /// The ABORT marker's offset.
+    pub last_offset: i64,
+    pub last_stable_offset: i64,
 }
 
 const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
@@ -159,6 +173,8 @@ impl Partition {
             log_end_offset: 0,
             producers: BTreeMap::new(),
             producer_id_expiration_ms: DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+            ongoing_txns: BTreeMap::new(),
+            aborted_txns: Vec::new(),
         }
     }
 
@@ -315,7 +331,9 @@ impl Partition {
         let mut s = state;
         s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
         if txn && s.current_txn_first_offset.is_none() {
+            // A10: the first transactional batch opens the transaction on this partition.
             s.current_txn_first_offset = Some(base);
+            self.ongoing_txns.insert(base, pid);
         }
         self.producers.insert(pid, s);
         let why = if !known {
@@ -372,6 +390,200 @@ impl Partition {
         self.producers.len()
     }
 }
+
+const UL_LSO: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset) and UnifiedLog.java";
+
+/// Which marker rule applies (`semantics.md` M1/M2): TV0/TV1 markers carry the
+/// transaction's epoch; TV2 markers carry the coordinator's bumped epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerVersion {
+    Tv1,
+    Tv2,
+}
+
+/// A record as a consumer's application sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Consumed {
+    pub offset: i64,
+    pub producer_id: i64,
+    pub transactional: bool,
+    pub value: Option<Vec<u8>>,
+}
+
+/// `isolation.level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    ReadUncommitted,
+    ReadCommitted,
+}
+
+impl Partition {
+    /// High watermark. The model has one in-sync replica per partition, so HW = LEO.
+    pub fn high_watermark(&self) -> i64 {
+        self.log_end_offset
+    }
+
+    /// L1–L2: the last stable offset: the first offset of the earliest open transaction
+    /// if that is below the high watermark, else the high watermark.
+    pub fn last_stable_offset(&self) -> i64 {
+        match self.ongoing_txns.keys().next() {
+            Some(&first) if first < self.high_watermark() => first,
+            _ => self.high_watermark(),
+        }
+    }
+
+    /// A transaction marker written by the coordinator (WriteTxnMarkers, origin
+    /// COORDINATOR): rules M1–M6 of `semantics.md` §1.6 (`ProducerAppendInfo.appendEndTxnMarker`,
+    /// `UnifiedLog`). The marker is a real control batch built by the codec.
+    pub fn append_marker(
+        &mut self,
+        producer_id: i64,
+        marker_epoch: i16,
+        commit: bool,
+        coordinator_epoch: i32,
+        version: MarkerVersion,
+        timestamp_ms: i64,
+    ) -> Decision {
+        let state = self.producers.get(&producer_id).cloned().unwrap_or_else(ProducerStateEntry::empty);
+        let known = state.producer_epoch != NO_PRODUCER_EPOCH;
+        match version {
+            MarkerVersion::Tv1 if known && marker_epoch < state.producer_epoch => {
+                return reject(
+                    ErrorCode::INVALID_PRODUCER_EPOCH,
+                    "M1",
+                    PAI,
+                    format!("marker epoch {marker_epoch} is older than producer {producer_id}'s epoch {} on {}", state.producer_epoch, self.name),
+                );
+            }
+            MarkerVersion::Tv2 if known && marker_epoch <= state.producer_epoch => {
+                return reject(
+                    ErrorCode::INVALID_PRODUCER_EPOCH,
+                    "M2",
+                    PAI,
+                    format!(
+                        "a transactions-V2 marker must carry an epoch above the producer's ({}), got {marker_epoch}",
+                        state.producer_epoch
+                    ),
+                );
+            }
+            _ => {}
+        }
+        if coordinator_epoch < state.coordinator_epoch {
+            return reject(
+                ErrorCode::TRANSACTION_COORDINATOR_FENCED,
+                "M3",
+                PAI,
+                format!(
+                    "marker from coordinator epoch {coordinator_epoch}, but this partition has seen coordinator epoch {}: a zombie coordinator",
+                    state.coordinator_epoch
+                ),
+            );
+        }
+        let bytes = crate::encode::encode_batch(&crate::encode::BatchSpec {
+            header: crate::encode::HeaderSpec {
+                base_timestamp: Some(crate::encode::I64(timestamp_ms)),
+                producer_id: Some(crate::encode::I64(producer_id)),
+                producer_epoch: Some(marker_epoch),
+                ..Default::default()
+            },
+            control: Some(crate::encode::ControlSpec {
+                type_name: String::from(if commit { "COMMIT" } else { "ABORT" }),
+                coordinator_epoch: Some(coordinator_epoch),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .expect("markers are always encodable");
+        let (offset, _) = self.write(&bytes, 0);
+        // M4/M6: a completed transaction; an aborted one goes to the transaction index.
+        let mut why = format!("{} marker for producer {producer_id} written at offset {offset}", if commit { "COMMIT" } else { "ABORT" });
+        if let Some(first) = state.current_txn_first_offset {
+            self.ongoing_txns.remove(&first);
+            if !commit {
+                let lso = self.ongoing_txns.keys().next().copied().unwrap_or(offset + 1);
+                self.aborted_txns.push(AbortedTxn { producer_id, first_offset: first, last_offset: offset, last_stable_offset: lso });
+                why.push_str(&format!("; offsets {first}..{offset} recorded in the transaction index as aborted"));
+            } else {
+                why.push_str(&format!("; the transaction's records from offset {first} become visible to read_committed consumers"));
+            }
+        } else {
+            why.push_str("; no open transaction here, so nothing is completed (an empty transaction on this partition)");
+        }
+        // M5
+        let mut s = state;
+        if s.producer_epoch != marker_epoch {
+            s.batches.clear();
+            s.producer_epoch = marker_epoch;
+        }
+        s.coordinator_epoch = coordinator_epoch;
+        s.current_txn_first_offset = None;
+        s.last_timestamp = timestamp_ms;
+        self.producers.insert(producer_id, s);
+        Decision { outcome: Outcome::Appended { base_offset: offset, last_offset: offset }, rule: "M4", why, source: PAI }
+    }
+
+    /// A consumer's fetch from `from_offset` (L4, R1–R5): read_uncommitted gets every data
+    /// record below the high watermark; read_committed stops at the last stable offset and
+    /// drops the records of aborted transactions. Control records are never returned.
+    pub fn fetch(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
+        let upper = match isolation {
+            Isolation::ReadUncommitted => self.high_watermark(),
+            Isolation::ReadCommitted => self.last_stable_offset(),
+        };
+        // R1: aborted transactions that overlap what is returned, by first offset.
+        let mut aborted: Vec<AbortedTxn> = match isolation {
+            Isolation::ReadUncommitted => Vec::new(),
+            Isolation::ReadCommitted => {
+                self.aborted_txns.iter().filter(|a| a.last_offset >= from_offset && a.first_offset < upper).copied().collect()
+            }
+        };
+        aborted.sort_by_key(|a| a.first_offset);
+        let mut queue = aborted.into_iter().peekable();
+        let mut aborted_pids: Vec<i64> = Vec::new();
+        let mut out = Vec::new();
+        let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
+        for e in &self.log {
+            let r = crate::decode::decode_bytes(&e.bytes, &opts);
+            let Some(b) = r.batches.first() else { continue };
+            let h = &b.header;
+            if h.last_offset < from_offset || h.base_offset >= upper {
+                continue;
+            }
+            if isolation == Isolation::ReadCommitted && h.producer_id >= 0 {
+                while queue.peek().is_some_and(|a| a.first_offset <= h.last_offset) {
+                    aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
+                }
+                if h.attributes.control {
+                    // R2: an ABORT marker ends that producer's aborted range.
+                    if b.control.as_ref().is_some_and(|c| c.type_name == "ABORT") {
+                        aborted_pids.retain(|&p| p != h.producer_id);
+                    }
+                    continue;
+                }
+                if h.attributes.transactional && aborted_pids.contains(&h.producer_id) {
+                    continue;
+                }
+            }
+            if h.attributes.control {
+                continue; // R3
+            }
+            for rec in &b.records {
+                if rec.offset >= from_offset && rec.offset < upper {
+                    out.push(Consumed {
+                        offset: rec.offset,
+                        producer_id: h.producer_id,
+                        transactional: h.attributes.transactional,
+                        value: rec.value.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Source cited for LSO decisions.
+pub const LSO_SOURCE: &str = UL_LSO;
 
 /// Source cited for expiry decisions.
 pub const EXPIRY_SOURCE: &str = PSM;
@@ -545,6 +757,54 @@ mod tests {
         })
         .unwrap();
         assert_eq!(p.append_client(&marker).rule, "V3");
+    }
+
+    fn values(c: &[Consumed]) -> Vec<(i64, String)> {
+        c.iter().map(|r| (r.offset, String::from_utf8(r.value.clone().unwrap_or_default()).unwrap())).collect()
+    }
+
+    #[test]
+    fn l2_read_committed_stops_at_the_first_open_transaction() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch(1, 0, 0, 1, 0)); // offset 0, plain idempotent
+        p.append_client(&batch_txn(7, 0, 0, 2, 0, true)); // 1..2, open txn
+        p.append_client(&batch(2, 0, 0, 1, 0)); // 3, committed-by-nature
+        assert_eq!((p.high_watermark(), p.last_stable_offset()), (4, 1));
+        assert_eq!(values(&p.fetch(Isolation::ReadCommitted, 0)), vec![(0, "r0".into())], "head-of-line blocked");
+        assert_eq!(p.fetch(Isolation::ReadUncommitted, 0).len(), 4, "read_uncommitted sees the open txn");
+        let d = p.append_marker(7, 0, true, 0, MarkerVersion::Tv1, 0);
+        assert_eq!((d.rule, p.last_stable_offset()), ("M4", 5));
+        let seen = values(&p.fetch(Isolation::ReadCommitted, 0));
+        assert_eq!(seen.iter().map(|v| v.0).collect::<Vec<_>>(), vec![0, 1, 2, 3], "the marker at offset 4 is never returned (R3)");
+    }
+
+    #[test]
+    fn m6_aborted_records_are_filtered_for_read_committed_leaving_offset_gaps() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch_txn(7, 0, 0, 2, 0, true)); // 0..1 aborted later
+        p.append_client(&batch(2, 0, 0, 1, 0)); // 2
+        p.append_marker(7, 0, false, 0, MarkerVersion::Tv1, 0); // 3
+        p.append_client(&batch(2, 0, 1, 1, 0)); // 4
+        assert_eq!(p.aborted_txns, vec![AbortedTxn { producer_id: 7, first_offset: 0, last_offset: 3, last_stable_offset: 4 }]);
+        let rc: Vec<i64> = p.fetch(Isolation::ReadCommitted, 0).iter().map(|c| c.offset).collect();
+        assert_eq!(rc, vec![2, 4], "aborted 0..1 filtered, marker 3 skipped: gaps in offsets (R5)");
+        let ru: Vec<i64> = p.fetch(Isolation::ReadUncommitted, 0).iter().map(|c| c.offset).collect();
+        assert_eq!(ru, vec![0, 1, 2, 4], "read_uncommitted returns aborted data (R4)");
+    }
+
+    #[test]
+    fn m1_m2_m3_markers_are_fenced_by_producer_and_coordinator_epochs() {
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch_txn(7, 3, 0, 1, 0, true));
+        assert_eq!(p.append_marker(7, 2, true, 5, MarkerVersion::Tv1, 0).rule, "M1");
+        assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "TV2 markers carry the bumped epoch");
+        assert_eq!(p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0).rule, "M4");
+        let d = p.append_marker(7, 5, false, 4, MarkerVersion::Tv2, 0);
+        assert_eq!((d.rule, d.error()), ("M3", ErrorCode::TRANSACTION_COORDINATOR_FENCED));
+        // The marker is a real control batch with the coordinator epoch.
+        let r = crate::decode::decode_bytes(&p.log[1].bytes, &Default::default());
+        let c = r.batches[0].control.as_ref().unwrap();
+        assert_eq!((c.type_name.as_str(), c.coordinator_epoch, r.batches[0].header.producer_epoch), ("COMMIT", Some(5), 4));
     }
 
     #[test]
