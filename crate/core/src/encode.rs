@@ -385,7 +385,7 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     if codec == Codec::None {
         for r in &res.records {
             let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
-            legacy_message(&mut out, magic, base + r.offset_delta as i64, ts_attr, ts, r.key.as_deref(), r.value.as_deref());
+            legacy_message(&mut out, magic, base.wrapping_add(r.offset_delta as i64), ts_attr, ts, r.key.as_deref(), r.value.as_deref());
         }
         return Ok(out);
     }
@@ -396,14 +396,14 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     let mut inner = Vec::new();
     for r in &res.records {
         let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
-        let off = if magic == 1 { r.offset_delta as i64 } else { base + r.offset_delta as i64 };
+        let off = if magic == 1 { r.offset_delta as i64 } else { base.wrapping_add(r.offset_delta as i64) };
         legacy_message(&mut inner, magic, off, 0, ts, r.key.as_deref(), r.value.as_deref());
     }
     let value = match codec {
         Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => compression::compress_snappy_raw(&inner),
         c => compression::compress(c, &inner, magic as u8),
     };
-    let wrapper_offset = base + res.last_offset_delta as i64;
+    let wrapper_offset = base.wrapping_add(res.last_offset_delta as i64);
     let wrapper_ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.max_timestamp };
     legacy_message(&mut out, magic, wrapper_offset, codec.id() | ts_attr, wrapper_ts, None, Some(&value));
     Ok(out)

@@ -304,12 +304,12 @@ pub(crate) fn decode(
             );
             return out;
         } else {
-            Some(m.offset - last_inner)
+            Some(m.offset.wrapping_sub(last_inner))
         }
     } else {
         None
     };
-    let first_offset = abs_base.map_or(msgs[0].1.offset, |b| b + msgs[0].1.offset);
+    let first_offset = abs_base.map_or(msgs[0].1.offset, |b| b.wrapping_add(msgs[0].1.offset));
     out.header = header_for(&m, msgs.len() as i32, (m.offset.wrapping_sub(first_offset)) as i32);
     out.header.base_offset = first_offset;
     out.header.last_offset = m.offset;
@@ -322,7 +322,7 @@ pub(crate) fn decode(
     });
     if opts.records {
         for (i, (p, im)) in msgs.iter().enumerate() {
-            let off = abs_base.map_or(im.offset, |b| b + im.offset);
+            let off = abs_base.map_or(im.offset, |b| b.wrapping_add(im.offset));
             let ts = if log_append { m.timestamp } else { im.timestamp };
             out.records.push(record_of(im, off, off.wrapping_sub(first_offset) as i32, ts));
             if opts.spans {

@@ -100,6 +100,25 @@ pub fn parse(
     buffer: Option<&'static str>,
     fields: &mut Vec<Field>,
 ) -> Result<RecordReport, RecordError> {
+    let mark = fields.len();
+    let result = parse_inner(r, ctx, index, span_base, buffer, fields);
+    if result.is_err() && fields.len() > mark {
+        // A record that failed part-way keeps the spans it did decode; its own span ends
+        // where the last of them ends.
+        let end = fields[mark..].iter().map(|f| f.end).max().unwrap_or(fields[mark].start);
+        fields[mark].end = end.max(fields[mark].start);
+    }
+    result
+}
+
+fn parse_inner(
+    r: &mut Reader<'_>,
+    ctx: &Context,
+    index: usize,
+    span_base: usize,
+    buffer: Option<&'static str>,
+    fields: &mut Vec<Field>,
+) -> Result<RecordReport, RecordError> {
     let start = r.pos();
     // The length varint is read outside Java's try block: underflow there is the batch
     // iterator's "premature EOF"; an over-long varint surfaces as IllegalArgumentException.

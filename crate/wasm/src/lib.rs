@@ -14,6 +14,8 @@
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
 //! | `version()` → string                 | this crate's package version              |
 
+mod model;
+
 use core::fmt::Display;
 
 use eoslab_core::decode::DecodeOptions;

@@ -1,0 +1,46 @@
+# eoslab: every recipe is one line; the logic lives in scripts/*.sh.
+#   make serve   build pkg/ and serve the page on http://127.0.0.1:8080/ (PORT=... to change)
+#   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke)
+#   make pkg     build pkg/ only (wasm-bindgen --target web output + package.json)
+#   make bench   benches/run.sh
+.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke bench tools test-tools clean
+
+serve:
+	@bash scripts/serve.sh
+
+pkg:
+	@bash scripts/build-pkg.sh
+
+test:
+	@bash scripts/test.sh
+
+# Single steps of `make test` (tools are ensured by each).
+test-rust:
+	@bash scripts/test.sh rust
+
+nostd:
+	@bash scripts/test.sh nostd
+
+test-wasm: pkg
+	@bash scripts/test.sh wasm
+
+diff:
+	@bash scripts/test.sh diff
+
+test-browser: pkg
+	@bash scripts/test.sh browser
+
+fuzz-smoke:
+	@bash scripts/test.sh fuzz
+
+bench:
+	@if [ -f benches/run.sh ]; then bash benches/run.sh; else echo "bench: benches/run.sh not present"; fi
+
+tools:
+	@bash scripts/ensure-tools.sh
+
+test-tools:
+	@bash scripts/ensure-tools.sh && bash scripts/ensure-test-tools.sh
+
+clean:
+	rm -rf pkg

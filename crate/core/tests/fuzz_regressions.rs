@@ -1,0 +1,46 @@
+//! Every input that ever crashed a fuzz target or a property test (tests/fixtures/fuzz/*.bin)
+//! must decode without panicking and with sane spans, under every option set. The directory
+//! may hold only its README: then this test checks nothing and passes.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz");
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "bin"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    files
+}
+
+#[test]
+fn every_fuzz_crasher_stays_fixed() {
+    let files = fixtures();
+    let mut failed = Vec::new();
+    for path in &files {
+        let data = std::fs::read(path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        // Each input in its own catch_unwind so one failure does not hide the others.
+        let r = std::panic::catch_unwind(|| {
+            common::decode_all_ways(&data);
+            let rep = eoslab_core::decode_bytes(&data, &eoslab_core::DecodeOptions::default());
+            serde_json::to_string(&rep).expect("report serializes");
+        });
+        if let Err(e) = r {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failed.push(format!("{name} ({} bytes): {}", data.len(), msg.lines().next().unwrap_or("")));
+        }
+    }
+    eprintln!("fuzz regressions: {} input(s) checked", files.len());
+    assert!(failed.is_empty(), "{} of {} regression input(s) fail:\n  {}", failed.len(), files.len(), failed.join("\n  "));
+}

@@ -1,0 +1,170 @@
+// Node tests of the built wasm package (pkg/, from `make pkg`): the JS API contract that the page
+// and README rely on. Run: node --test tests/wasm/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = new URL("../../pkg/", import.meta.url);
+const eoslab = await import(new URL("eoslab.js", pkgDir).href);
+eoslab.initSync({ module: readFileSync(fileURLToPath(new URL("eoslab_bg.wasm", pkgDir))) });
+const { decode, encodeBatch, encodeSegment, version } = eoslab;
+
+// Kafka's record-batch reference, Example A: an idempotent batch, producerId 4242, epoch 1,
+// baseSequence 7, one record key "k" value "v".
+const EXAMPLE_A_HEX =
+  "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf " +
+  "e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 " +
+  "00 02 6b 02 76 00";
+const EXAMPLE_A = Uint8Array.from(EXAMPLE_A_HEX.split(" "), (b) => parseInt(b, 16));
+
+/** `xxd` output of the same bytes. */
+function xxd(bytes) {
+  const lines = [];
+  for (let off = 0; off < bytes.length; off += 16) {
+    const chunk = [...bytes.subarray(off, off + 16)];
+    const hex = [];
+    for (let i = 0; i < chunk.length; i += 2) {
+      hex.push(chunk.slice(i, i + 2).map((b) => b.toString(16).padStart(2, "0")).join(""));
+    }
+    const ascii = chunk.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
+    lines.push(`${off.toString(16).padStart(8, "0")}: ${hex.join(" ").padEnd(39)}  ${ascii}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** encodeBatch takes the shape decode returns (derived fields such as crc are ignored). */
+function specFromBatch(batch) {
+  return structuredClone(batch);
+}
+
+function assertExampleA(result) {
+  assert.equal(result.length, 70);
+  assert.deepEqual(result.errors, [], "Example A decodes without issues");
+  assert.equal(result.batches.length, 1);
+  const [batch] = result.batches;
+  assert.equal(batch.start, 0);
+  assert.equal(batch.end, 70);
+  assert.equal(batch.magic, 2);
+  assert.equal(batch.legacy, false);
+  assert.equal(batch.truncated, false);
+  const h = batch.header;
+  assert.equal(h.baseOffset, "0");
+  assert.equal(h.batchLength, 58);
+  assert.equal(h.partitionLeaderEpoch, -1);
+  assert.equal(h.crc, 0x8c4a545e);
+  assert.equal(h.crcComputed, 0x8c4a545e);
+  assert.equal(h.crcValid, true);
+  assert.equal(h.attributes.compression, "none");
+  assert.equal(h.attributes.timestampType, "CreateTime");
+  assert.equal(h.attributes.transactional, false);
+  assert.equal(h.attributes.control, false);
+  assert.equal(h.baseTimestamp, "1700000000000");
+  assert.equal(h.producerId, "4242");
+  assert.equal(h.producerEpoch, 1);
+  assert.equal(h.baseSequence, 7);
+  assert.equal(h.recordsCount, 1);
+  assert.equal(batch.records.length, 1);
+  const [r] = batch.records;
+  assert.equal(r.key, "6b");
+  assert.equal(r.value, "76");
+  assert.deepEqual(r.headers, []);
+  assert.equal(r.offset, "0");
+  assert.equal(r.sequence, 7);
+  assert.equal(batch.control, null);
+}
+
+test("version() is the crate version", () => {
+  assert.match(version(), /^\d+\.\d+\.\d+/);
+});
+
+test("Example A decodes from bytes", () => {
+  const result = decode(EXAMPLE_A);
+  assert.equal(result.format, "binary");
+  assertExampleA(result);
+});
+
+test("the result is plain JSON data (objects and arrays, no Map/BigInt)", () => {
+  const result = decode(EXAMPLE_A);
+  assert.equal(Object.getPrototypeOf(result), Object.prototype);
+  assert.equal(Object.getPrototypeOf(result.batches[0].header), Object.prototype);
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), result);
+  for (const f of result.batches[0].fields) {
+    assert.equal(typeof f.name, "string");
+    assert.ok(Number.isInteger(f.start) && Number.isInteger(f.end) && f.start <= f.end, JSON.stringify(f));
+  }
+});
+
+test("Example A decodes from a hex string", () => {
+  assertExampleA(decode(EXAMPLE_A_HEX));
+});
+
+test("Example A decodes from an xxd dump string", () => {
+  const result = decode(xxd(EXAMPLE_A));
+  assert.notEqual(result.format, "binary");
+  assertExampleA(result);
+});
+
+test("a flipped byte at offset 30 fails the CRC with CorruptRecordException at 17", () => {
+  const bytes = EXAMPLE_A.slice();
+  bytes[30] ^= 0x01;
+  const result = decode(bytes);
+  const h = result.batches[0].header;
+  assert.equal(h.crcValid, false);
+  assert.equal(h.crc, 0x8c4a545e);
+  assert.notEqual(h.crcComputed, 0x8c4a545e);
+  const crcError = result.errors.find((e) => e.kind === "CorruptRecordException");
+  assert.ok(crcError, `expected a CorruptRecordException in ${JSON.stringify(result.errors)}`);
+  assert.equal(crcError.at, 17);
+  assert.equal(crcError.severity, "error");
+  assert.equal(crcError.batch, 0);
+});
+
+test("decode options: records:false skips records; bad options throw", () => {
+  const result = decode(EXAMPLE_A, { records: false });
+  assert.equal(result.batches[0].header.producerId, "4242");
+  assert.equal(result.batches[0].records.length, 0);
+  assert.throws(() => decode(EXAMPLE_A, { maxDecompressed: -1 }), /maxDecompressed/);
+  assert.throws(() => decode(EXAMPLE_A, { maxDecompressed: 1.5 }), /maxDecompressed/);
+  assert.throws(() => decode(EXAMPLE_A, { records: "no" }), /invalid decode options/);
+  assertExampleA(decode(EXAMPLE_A, undefined));
+  assertExampleA(decode(EXAMPLE_A, null));
+  assertExampleA(decode(EXAMPLE_A, { maxDecompressed: Infinity }));
+});
+
+test("decode rejects inputs that are neither bytes nor text", () => {
+  assert.throws(() => decode(42), /Uint8Array/);
+  assert.throws(() => decode({}), /Uint8Array/);
+});
+
+test("decode never throws on garbage and reports issues instead", () => {
+  for (const bytes of [new Uint8Array(0), new Uint8Array(5), EXAMPLE_A.subarray(0, 40), new Uint8Array(300).fill(0xff)]) {
+    const result = decode(bytes);
+    assert.ok(Array.isArray(result.batches) && Array.isArray(result.errors));
+    if (bytes.length > 0) assert.ok(result.errors.length > 0, `issues expected for ${bytes.length} bytes`);
+  }
+});
+
+test("encodeBatch of the decoded shape reproduces Example A byte for byte", () => {
+  const spec = specFromBatch(decode(EXAMPLE_A).batches[0]);
+  const out = encodeBatch(spec);
+  assert.ok(out instanceof Uint8Array);
+  assert.deepEqual(Buffer.from(out).toString("hex"), Buffer.from(EXAMPLE_A).toString("hex"));
+});
+
+test("encodeSegment concatenates batches", () => {
+  const spec = specFromBatch(decode(EXAMPLE_A).batches[0]);
+  const out = encodeSegment([spec, spec]);
+  assert.equal(out.length, 140);
+  const result = decode(out);
+  assert.equal(result.batches.length, 2);
+  assert.ok(result.batches.every((b) => b.header.crcValid));
+});
+
+test("encodeBatch throws a JS Error for an invalid spec", () => {
+  assert.throws(() => encodeBatch("not a spec"), (err) => err instanceof Error && err.message.length > 0);
+  const spec = specFromBatch(decode(EXAMPLE_A).batches[0]);
+  spec.header.producerEpoch = "x";
+  assert.throws(() => encodeBatch(spec), /producerEpoch|invalid/);
+  assert.throws(() => encodeBatch({ records: [{ key: "zz" }] }), /hex/);
+});
