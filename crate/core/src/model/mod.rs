@@ -4,6 +4,7 @@
 //! producer's configuration resolution ([`config`]).
 
 pub mod config;
+pub mod coordinator;
 pub mod errors;
 pub mod idempotence;
 pub mod partition;

@@ -1,0 +1,550 @@
+//! The transaction coordinator's decisions for one `transactional.id` (`core/.../coordinator/
+//! transaction/TransactionCoordinator.scala`, `TransactionMetadata.java`,
+//! `TransactionState.java`; KIP-98, KIP-360, KIP-890), as rules I1–I11, AP1–AP8, E0–E7
+//! and F0–F6 of `semantics.md` §3, for Kafka 4.3. Sans-IO: time is an argument, new
+//! producer ids come from the caller, and each transition returns the record the
+//! coordinator appends to `__transaction_state`.
+//!
+//! Markers, the partitions' side and the client are separate; this module is the state
+//! machine the transactions timeline (issue 5) builds on.
+
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::errors::ErrorCode;
+
+/// `transaction.max.timeout.ms` default.
+pub const TRANSACTION_MAX_TIMEOUT_MS: i32 = 900_000;
+/// `TransactionMetadata.isEpochExhausted`: epoch ≥ Short.MAX − 1.
+pub const EPOCH_EXHAUSTED: i16 = i16::MAX - 1;
+/// `transaction.state.log.num.partitions` default.
+pub const TRANSACTION_STATE_PARTITIONS: i32 = 50;
+
+pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode(51);
+pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode(49);
+pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode(50);
+pub const INVALID_REQUEST: ErrorCode = ErrorCode(42);
+
+const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
+const TMD: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionMetadata.java";
+
+/// Java's `String.hashCode` over UTF-16 code units.
+pub fn java_string_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32))
+}
+
+/// `Utils.abs`: 0 for i32::MIN (not `& 0x7fffffff`).
+pub fn kafka_abs(n: i32) -> i32 {
+    if n == i32::MIN {
+        0
+    } else {
+        n.abs()
+    }
+}
+
+/// The `__transaction_state` partition that owns a transactional.id (`partitionFor`).
+pub fn partition_for(transactional_id: &str, partitions: i32) -> i32 {
+    kafka_abs(java_string_hash(transactional_id)) % partitions
+}
+
+/// `TransactionState`, with Kafka's wire names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TxnState {
+    Empty,
+    Ongoing,
+    PrepareCommit,
+    PrepareAbort,
+    CompleteCommit,
+    CompleteAbort,
+    Dead,
+    PrepareEpochFence,
+}
+
+impl TxnState {
+    pub fn name(self) -> &'static str {
+        match self {
+            TxnState::Empty => "Empty",
+            TxnState::Ongoing => "Ongoing",
+            TxnState::PrepareCommit => "PrepareCommit",
+            TxnState::PrepareAbort => "PrepareAbort",
+            TxnState::CompleteCommit => "CompleteCommit",
+            TxnState::CompleteAbort => "CompleteAbort",
+            TxnState::Dead => "Dead",
+            TxnState::PrepareEpochFence => "PrepareEpochFence",
+        }
+    }
+
+    /// `TransactionState.validPreviousStates` (§3.3).
+    pub fn valid_previous(self) -> &'static [TxnState] {
+        use TxnState::*;
+        match self {
+            Empty => &[Empty, CompleteCommit, CompleteAbort],
+            Ongoing => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
+            PrepareCommit => &[Ongoing],
+            PrepareAbort => &[Ongoing, PrepareEpochFence, Empty, CompleteCommit, CompleteAbort],
+            CompleteCommit => &[PrepareCommit],
+            CompleteAbort => &[PrepareAbort],
+            Dead => &[Empty, CompleteAbort, CompleteCommit],
+            PrepareEpochFence => &[Ongoing],
+        }
+    }
+
+    fn is_complete_or_empty(self) -> bool {
+        matches!(self, TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort)
+    }
+}
+
+/// The client protocol a request uses (`TransactionVersion`; EndTxn v5+ / AddPartitions v4+ ⇒ TV2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tv {
+    Tv1,
+    Tv2,
+}
+
+/// `TransactionMetadata` (§3.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxnMetadata {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub prev_producer_id: i64,
+    pub next_producer_id: i64,
+    pub producer_epoch: i16,
+    pub last_producer_epoch: i16,
+    pub txn_timeout_ms: i32,
+    pub state: TxnState,
+    /// At most one in-flight transition; while Prepare* it is Complete* (§3.2).
+    pub pending_state: Option<TxnState>,
+    pub partitions: BTreeSet<String>,
+    pub txn_start_ms: i64,
+    pub last_update_ms: i64,
+}
+
+/// A coordinator answer: the error (NONE on success), the (pid, epoch) returned, the rule
+/// that decided, why, and whether a new state was appended to `__transaction_state`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub error: ErrorCode,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub rule: &'static str,
+    pub why: String,
+    pub source: &'static str,
+    /// The state written to `__transaction_state` by this request, if any.
+    pub wrote: Option<TxnState>,
+}
+
+fn answer(error: ErrorCode, rule: &'static str, why: String) -> Answer {
+    Answer { error, producer_id: -1, producer_epoch: -1, rule, why, source: TC, wrote: None }
+}
+
+/// The coordinator's view of every transactional.id it owns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coordinator {
+    pub txns: Vec<TxnMetadata>,
+}
+
+impl Coordinator {
+    pub fn get(&self, id: &str) -> Option<&TxnMetadata> {
+        self.txns.iter().find(|t| t.transactional_id == id)
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut TxnMetadata> {
+        self.txns.iter_mut().find(|t| t.transactional_id == id)
+    }
+
+    /// InitProducerId for a transactional.id (I2–I11). `new_pid` is used when a fresh
+    /// producer id is needed; `current` is the (pid, epoch) a KIP-360 client sends.
+    pub fn init_producer_id(
+        &mut self,
+        id: &str,
+        timeout_ms: i32,
+        current: Option<(i64, i16)>,
+        new_pid: i64,
+        now_ms: i64,
+    ) -> Answer {
+        if id.is_empty() {
+            return answer(INVALID_REQUEST, "I2", String::from("an empty transactional.id is an invalid request"));
+        }
+        if timeout_ms <= 0 || timeout_ms > TRANSACTION_MAX_TIMEOUT_MS {
+            return answer(
+                INVALID_TRANSACTION_TIMEOUT,
+                "I3",
+                format!("transaction.timeout.ms {timeout_ms} is not in 1..{TRANSACTION_MAX_TIMEOUT_MS} (transaction.max.timeout.ms)"),
+            );
+        }
+        if self.get(id).is_none() {
+            // I5
+            self.txns.push(TxnMetadata {
+                transactional_id: id.into(),
+                producer_id: new_pid,
+                prev_producer_id: -1,
+                next_producer_id: -1,
+                producer_epoch: -1,
+                last_producer_epoch: -1,
+                txn_timeout_ms: timeout_ms,
+                state: TxnState::Empty,
+                pending_state: None,
+                partitions: BTreeSet::new(),
+                txn_start_ms: -1,
+                last_update_ms: now_ms,
+            });
+        }
+        let m = self.get_mut(id).expect("just ensured");
+        if m.pending_state.is_some() {
+            return answer(CONCURRENT_TRANSACTIONS, "I6", format!("a transition of {id} is still in progress: retry"));
+        }
+        if let Some((pid, epoch)) = current {
+            let ok = m.producer_epoch == -1 || pid == m.producer_id || (pid == m.prev_producer_id && epoch >= EPOCH_EXHAUSTED);
+            if !ok {
+                return answer(ErrorCode::PRODUCER_FENCED, "I7", format!("producer {pid} is not the current producer {} of {id}", m.producer_id));
+            }
+        }
+        match m.state {
+            TxnState::PrepareCommit | TxnState::PrepareAbort => {
+                answer(CONCURRENT_TRANSACTIONS, "I8", String::from("the previous transaction is completing: retry"))
+            }
+            TxnState::Ongoing => {
+                // I11: fence the old producer: bump the epoch and abort its transaction.
+                m.producer_epoch = m.producer_epoch.saturating_add(1);
+                m.last_producer_epoch = -1;
+                m.state = TxnState::PrepareAbort;
+                m.pending_state = Some(TxnState::CompleteAbort);
+                m.last_update_ms = now_ms;
+                let mut a = answer(
+                    CONCURRENT_TRANSACTIONS,
+                    "I11",
+                    format!(
+                        "{id} has an open transaction: the coordinator fences the old producer by bumping the epoch to {} and aborts that transaction; the new producer retries",
+                        m.producer_epoch
+                    ),
+                );
+                a.wrote = Some(TxnState::PrepareAbort);
+                a
+            }
+            s if s.is_complete_or_empty() => {
+                let given = current.map(|c| c.1);
+                let rotate = m.producer_epoch >= EPOCH_EXHAUSTED && (given.is_none() || given == Some(m.producer_epoch));
+                if rotate {
+                    // I9: rotate to a new producer id.
+                    m.last_producer_epoch = if given.is_some() { m.producer_epoch } else { -1 };
+                    m.prev_producer_id = m.producer_id;
+                    m.producer_id = new_pid;
+                    m.producer_epoch = 0;
+                } else {
+                    // I10
+                    match given {
+                        None => {
+                            m.producer_epoch += 1;
+                            m.last_producer_epoch = -1;
+                        }
+                        Some(e) if e == m.producer_epoch || m.producer_epoch == -1 => {
+                            m.last_producer_epoch = m.producer_epoch;
+                            m.producer_epoch += 1;
+                        }
+                        Some(e) if e == m.last_producer_epoch => {}
+                        Some(e) => {
+                            return answer(ErrorCode::PRODUCER_FENCED, "I10", format!("epoch {e} is neither the current nor the last epoch of {id}"))
+                        }
+                    }
+                }
+                m.state = TxnState::Empty;
+                m.partitions.clear();
+                m.txn_timeout_ms = timeout_ms;
+                m.last_update_ms = now_ms;
+                Answer {
+                    error: ErrorCode::NONE,
+                    producer_id: m.producer_id,
+                    producer_epoch: m.producer_epoch,
+                    rule: if rotate { "I9" } else { "I10" },
+                    why: format!("{id} → producer {} epoch {}; any older instance is now fenced", m.producer_id, m.producer_epoch),
+                    source: TMD,
+                    wrote: Some(TxnState::Empty),
+                }
+            }
+            _ => answer(ErrorCode(-1), "I12", String::from("illegal current state")),
+        }
+    }
+
+    /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8).
+    pub fn add_partitions(&mut self, id: &str, pid: i64, epoch: i16, parts: &[&str], now_ms: i64) -> Answer {
+        let Some(m) = self.get_mut(id) else {
+            return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", format!("no transaction state for {id}"));
+        };
+        if m.pending_state.is_some() {
+            return answer(CONCURRENT_TRANSACTIONS, "AP3", String::from("a transition is in progress: retry"));
+        }
+        if pid != m.producer_id {
+            return answer(INVALID_PRODUCER_ID_MAPPING, "AP4", format!("producer {pid} does not own {id}"));
+        }
+        if epoch != m.producer_epoch {
+            return answer(
+                ErrorCode::PRODUCER_FENCED,
+                "AP5",
+                format!("epoch {epoch} is not the current epoch {} of {id}: this producer has been fenced", m.producer_epoch),
+            );
+        }
+        if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(*p)) {
+            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: String::from("already in the transaction"), source: TC, wrote: None };
+        }
+        if m.state != TxnState::Ongoing {
+            m.txn_start_ms = now_ms;
+        }
+        m.state = TxnState::Ongoing;
+        for p in parts {
+            m.partitions.insert((*p).into());
+        }
+        m.last_update_ms = now_ms;
+        Answer {
+            error: ErrorCode::NONE,
+            producer_id: pid,
+            producer_epoch: epoch,
+            rule: "AP8",
+            why: format!("{} added; {id} is Ongoing", parts.join(", ")),
+            source: TC,
+            wrote: Some(TxnState::Ongoing),
+        }
+    }
+
+    /// EndTxn (E0–E7 for TV0/1, F0–F6 for TV2). On success the state is Prepare* with
+    /// a pending Complete*; call [`Coordinator::complete`] once every marker is written.
+    pub fn end_txn(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64) -> Answer {
+        let result = if commit { "COMMIT" } else { "ABORT" };
+        let Some(m) = self.get_mut(id) else {
+            return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, format!("no transaction state for {id}"));
+        };
+        match tv {
+            Tv::Tv1 => {
+                if pid != m.producer_id {
+                    return answer(INVALID_PRODUCER_ID_MAPPING, "E0", format!("producer {pid} does not own {id}"));
+                }
+                if epoch != m.producer_epoch {
+                    return answer(ErrorCode::PRODUCER_FENCED, "E1", format!("epoch {epoch} ≠ current epoch {}: fenced", m.producer_epoch));
+                }
+                if m.pending_state.is_some() {
+                    return answer(CONCURRENT_TRANSACTIONS, "E2", String::from("the transaction is completing: retry"));
+                }
+                match (m.state, commit) {
+                    (TxnState::Ongoing, _) => {
+                        m.state = if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort };
+                        m.pending_state = Some(if commit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
+                        m.last_update_ms = now_ms;
+                        let mut a = answer(
+                            ErrorCode::NONE,
+                            "E3",
+                            format!("{result}: {} written to __transaction_state; the producer is answered now, markers follow", m.state.name()),
+                        );
+                        a.wrote = Some(m.state);
+                        a
+                    }
+                    (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => {
+                        answer(ErrorCode::NONE, if commit { "E4" } else { "E5" }, format!("already {}: a retry", m.state.name()))
+                    }
+                    (TxnState::CompleteCommit, false) | (TxnState::CompleteAbort, true) => answer(
+                        ErrorCode::INVALID_TXN_STATE,
+                        if commit { "E5" } else { "E4" },
+                        format!("{result} after the transaction ended as {}", m.state.name()),
+                    ),
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "E7", format!("{result} with no transaction in progress ({})", m.state.name())),
+                }
+            }
+            Tv::Tv2 => {
+                let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1;
+                if pid != m.producer_id {
+                    return answer(INVALID_PRODUCER_ID_MAPPING, "F1", format!("producer {pid} does not own {id}"));
+                }
+                let epoch_ok = match m.state {
+                    TxnState::Ongoing | TxnState::Empty => epoch == m.producer_epoch,
+                    TxnState::PrepareCommit | TxnState::PrepareAbort => retry_bump,
+                    _ => retry_bump || epoch == m.producer_epoch,
+                };
+                if !epoch_ok {
+                    return answer(ErrorCode::PRODUCER_FENCED, "F2", format!("epoch {epoch} does not match {}: fenced", m.producer_epoch));
+                }
+                if m.pending_state.is_some() {
+                    return answer(CONCURRENT_TRANSACTIONS, "F3", String::from("the transaction is completing: retry"));
+                }
+                let bump = |m: &mut TxnMetadata, st: TxnState| {
+                    m.last_producer_epoch = m.producer_epoch;
+                    m.producer_epoch += 1;
+                    m.state = st;
+                    m.pending_state = Some(if st == TxnState::PrepareCommit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
+                    m.last_update_ms = now_ms;
+                };
+                let ok = |m: &TxnMetadata, rule, why: String, wrote| Answer {
+                    error: ErrorCode::NONE,
+                    producer_id: m.producer_id,
+                    producer_epoch: m.producer_epoch,
+                    rule,
+                    why,
+                    source: TC,
+                    wrote,
+                };
+                match (m.state, commit, retry_bump) {
+                    (TxnState::Ongoing, _, _) => {
+                        bump(m, if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort });
+                        let st = m.state;
+                        ok(m, "F4", format!("{result}: {} at the bumped epoch {}; markers carry it", st.name(), m.producer_epoch), Some(st))
+                    }
+                    (TxnState::CompleteAbort, false, true) | (TxnState::CompleteCommit, true, true) => {
+                        ok(m, "F5", format!("a retry of the {result} that already completed"), None)
+                    }
+                    (_, false, false) => {
+                        m.txn_start_ms = now_ms;
+                        bump(m, TxnState::PrepareAbort);
+                        ok(m, "F5", String::from("an empty abort: the epoch is bumped"), Some(TxnState::PrepareAbort))
+                    }
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "F5", format!("{result} in state {}", m.state.name())),
+                }
+            }
+        }
+    }
+
+    /// K5: every marker is written: Prepare* → Complete*.
+    pub fn complete(&mut self, id: &str, now_ms: i64) -> Option<TxnState> {
+        let m = self.get_mut(id)?;
+        let next = m.pending_state.take()?;
+        m.state = next;
+        m.partitions.clear();
+        m.txn_start_ms = -1;
+        m.last_update_ms = now_ms;
+        Some(next)
+    }
+
+    /// T1: transactions whose timeout passed (strictly), oldest id first.
+    pub fn timed_out(&self, now_ms: i64) -> Vec<String> {
+        self.txns
+            .iter()
+            .filter(|m| m.state == TxnState::Ongoing && m.pending_state.is_none() && m.txn_start_ms + (m.txn_timeout_ms as i64) < now_ms)
+            .map(|m| m.transactional_id.clone())
+            .collect()
+    }
+
+    /// T2: the coordinator aborts a timed-out transaction on the producer's behalf,
+    /// fencing it with an epoch bump.
+    pub fn abort_timed_out(&mut self, id: &str, now_ms: i64) -> Option<Answer> {
+        let m = self.get_mut(id)?;
+        if m.state != TxnState::Ongoing || m.pending_state.is_some() {
+            return None;
+        }
+        if m.producer_epoch < i16::MAX {
+            m.producer_epoch += 1;
+        }
+        m.last_producer_epoch = -1;
+        m.state = TxnState::PrepareAbort;
+        m.pending_state = Some(TxnState::CompleteAbort);
+        m.last_update_ms = now_ms;
+        Some(Answer {
+            error: ErrorCode::NONE,
+            producer_id: m.producer_id,
+            producer_epoch: m.producer_epoch,
+            rule: "T2",
+            why: format!("transaction.timeout.ms passed: the coordinator aborts {id} at epoch {}, fencing the producer", m.producer_epoch),
+            source: TC,
+            wrote: Some(TxnState::PrepareAbort),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_for_uses_java_hash_and_kafka_abs() {
+        // semantics.md §3.1 examples.
+        assert_eq!(java_string_hash("my-txn"), -1061187895);
+        assert_eq!(partition_for("my-txn", 50), 45);
+        assert_eq!(partition_for("orders-tx", 50), 48);
+        assert_eq!(java_string_hash("polygenelubricants"), i32::MIN);
+        assert_eq!(partition_for("polygenelubricants", 50), 0);
+    }
+
+    #[test]
+    fn every_state_lists_kafkas_valid_previous_states() {
+        assert_eq!(TxnState::PrepareCommit.valid_previous(), &[TxnState::Ongoing]);
+        assert!(TxnState::PrepareAbort.valid_previous().contains(&TxnState::Empty), "TV2 empty aborts");
+        assert!(!TxnState::CompleteCommit.valid_previous().contains(&TxnState::Ongoing));
+    }
+
+    #[test]
+    fn i3_timeout_above_the_max_is_invalid_transaction_timeout() {
+        let mut c = Coordinator::default();
+        let a = c.init_producer_id("t", 900_001, None, 1, 0);
+        assert_eq!((a.error, a.rule), (INVALID_TRANSACTION_TIMEOUT, "I3"));
+    }
+
+    #[test]
+    fn i10_each_init_bumps_the_epoch_and_fences_the_previous_instance() {
+        let mut c = Coordinator::default();
+        let a = c.init_producer_id("t", 60_000, None, 7, 0);
+        assert_eq!((a.error, a.producer_id, a.producer_epoch), (ErrorCode::NONE, 7, 0));
+        let b = c.init_producer_id("t", 60_000, None, 8, 0);
+        assert_eq!((b.producer_id, b.producer_epoch), (7, 1), "same id, epoch + 1");
+        let z = c.add_partitions("t", 7, 0, &["p-0"], 0);
+        assert_eq!((z.error, z.rule), (ErrorCode::PRODUCER_FENCED, "AP5"), "the zombie is fenced (90)");
+    }
+
+    #[test]
+    fn i11_init_during_an_open_transaction_aborts_it_and_answers_concurrent_transactions() {
+        let mut c = Coordinator::default();
+        c.init_producer_id("t", 60_000, None, 7, 0);
+        c.add_partitions("t", 7, 0, &["p-0"], 0);
+        let a = c.init_producer_id("t", 60_000, None, 8, 0);
+        assert_eq!((a.error, a.rule, a.wrote), (CONCURRENT_TRANSACTIONS, "I11", Some(TxnState::PrepareAbort)));
+        assert_eq!(c.init_producer_id("t", 60_000, None, 8, 0).rule, "I6", "while completing: retry");
+        c.complete("t", 1);
+        let r = c.init_producer_id("t", 60_000, None, 8, 1);
+        assert_eq!((r.error, r.producer_epoch), (ErrorCode::NONE, 2), "abort at E+1, retry returns E+2");
+    }
+
+    #[test]
+    fn i9_an_exhausted_epoch_rotates_the_producer_id() {
+        let mut c = Coordinator::default();
+        c.init_producer_id("t", 60_000, None, 7, 0);
+        c.txns[0].producer_epoch = EPOCH_EXHAUSTED;
+        let a = c.init_producer_id("t", 60_000, None, 9, 0);
+        assert_eq!((a.producer_id, a.producer_epoch), (9, 0));
+    }
+
+    #[test]
+    fn e_tv1_commit_then_retries_and_opposite_results() {
+        let mut c = Coordinator::default();
+        c.init_producer_id("t", 60_000, None, 7, 0);
+        c.add_partitions("t", 7, 0, &["p-0", "p-1"], 0);
+        let a = c.end_txn("t", 7, 0, true, Tv::Tv1, 1);
+        assert_eq!((a.error, a.rule, a.wrote), (ErrorCode::NONE, "E3", Some(TxnState::PrepareCommit)));
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 1).error, CONCURRENT_TRANSACTIONS, "E6: while markers are written");
+        assert_eq!(c.complete("t", 2), Some(TxnState::CompleteCommit));
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 3).rule, "E4", "a retried commit after completion is NONE");
+        assert_eq!(c.end_txn("t", 7, 0, false, Tv::Tv1, 3).error, ErrorCode::INVALID_TXN_STATE, "never switch the outcome");
+        assert_eq!(c.end_txn("t", 7, 1, true, Tv::Tv1, 3).error, ErrorCode::PRODUCER_FENCED);
+    }
+
+    #[test]
+    fn f_tv2_bumps_the_epoch_at_every_end_and_accepts_the_retry_epoch() {
+        let mut c = Coordinator::default();
+        c.init_producer_id("t", 60_000, None, 7, 0);
+        c.add_partitions("t", 7, 0, &["p-0"], 0);
+        let a = c.end_txn("t", 7, 0, true, Tv::Tv2, 1);
+        assert_eq!((a.rule, a.producer_epoch), ("F4", 1));
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 1).rule, "F3", "retry epoch while completing → 51");
+        c.complete("t", 2);
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 3).error, ErrorCode::NONE, "retry after completion");
+        let empty_abort = c.end_txn("t", 7, 1, false, Tv::Tv2, 3);
+        assert_eq!((empty_abort.rule, empty_abort.producer_epoch), ("F5", 2));
+    }
+
+    #[test]
+    fn t1_t2_a_timed_out_transaction_is_aborted_with_an_epoch_bump() {
+        let mut c = Coordinator::default();
+        c.init_producer_id("t", 1_000, None, 7, 0);
+        c.add_partitions("t", 7, 0, &["p-0"], 100);
+        assert!(c.timed_out(1_100).is_empty(), "strictly after start + timeout");
+        assert_eq!(c.timed_out(1_101), ["t"]);
+        let a = c.abort_timed_out("t", 1_101).unwrap();
+        assert_eq!((a.rule, a.producer_epoch), ("T2", 1));
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 1_200).error, ErrorCode::PRODUCER_FENCED, "T3");
+    }
+}
