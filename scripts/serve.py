@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Static server for the eoslab page: no bundler, no framework.
 
-Serves the repository root on 127.0.0.1 only, but exposes just /www/ (the page) and /pkg/ (the
-wasm-bindgen output), so www/index.html can import ../pkg/eoslab.js exactly as it sits in the
+Serves the repository root on 127.0.0.1 only, but exposes just /www/ (the page), /pkg/ (the
+wasm-bindgen output) and /scenarios/ (the built-in scenario scripts that <kafka-ladder
+scenario="..."> loads), so www/index.html can import ../pkg/eoslab.js exactly as it sits in the
 repo. / redirects to /www/. .wasm is served as application/wasm (needed by
 WebAssembly.instantiateStreaming) and nothing is cached, so a rebuilt pkg/ shows on reload.
 
@@ -19,7 +20,7 @@ import urllib.parse
 
 HOST = "127.0.0.1"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALLOWED = ("/www/", "/pkg/")
+ALLOWED = ("/www/", "/pkg/", "/scenarios/")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -32,6 +33,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".css": "text/css",
         ".html": "text/html; charset=utf-8",
         ".ts": "text/plain; charset=utf-8",
+        ".eos": "text/plain; charset=utf-8",
     }
     verbose = False
 

@@ -34,7 +34,7 @@ step_cmd() {
     pkg) echo "scripts/build-pkg.sh" ;;
     wasm) echo "node --test tests/wasm/" ;;
     diff) echo "tests/diff/run.sh" ;;
-    browser) echo "node --test tests/browser/" ;;
+    browser) echo "node --test --test-concurrency=1 tests/browser/" ;;
     fuzz) echo "tests/fuzz-smoke.sh" ;;
   esac
 }
@@ -46,7 +46,7 @@ run_step() {
     pkg) bash scripts/build-pkg.sh ;;
     wasm) node --test tests/wasm/ ;;
     diff) PATH="$ROOT/.venv/bin:$PATH" VIRTUAL_ENV="$ROOT/.venv" bash tests/diff/run.sh ;;
-    browser) node --test tests/browser/ ;;
+    browser) node --test --test-concurrency=1 tests/browser/ ;;
     fuzz) bash tests/fuzz-smoke.sh ;;
   esac
 }

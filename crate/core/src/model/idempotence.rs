@@ -172,6 +172,8 @@ pub struct Event {
     pub batch: Option<usize>,
     pub kind: EventKind,
     pub text: String,
+    /// The message the event is about: (attempt, is a response, connection).
+    pub message: Option<(u32, bool, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,7 +266,14 @@ impl Sim {
     }
 
     fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>, text: String) {
-        self.trace.push(Event { step: self.steps, time_ms: self.now_ms, producer, partition, batch, kind, text });
+        self.trace.push(Event { step: self.steps, time_ms: self.now_ms, producer, partition, batch, kind, text, message: None });
+    }
+
+    /// Tag the last event with the message it is about.
+    fn tag(&mut self, attempt: u32, response: bool, conn: usize) {
+        if let Some(e) = self.trace.last_mut() {
+            e.message = Some((attempt, response, conn));
+        }
     }
 
     pub fn message(&self, id: usize) -> Option<&Message> {
@@ -373,6 +382,7 @@ impl Sim {
                     Some(m.batch),
                     format!("b{} {what} (attempt {}) lost: the connection is broken{tail}", m.batch, m.attempt),
                 );
+                self.tag(m.attempt, what == "response", m.conn);
             }
             Action::Refuse { message, code } => {
                 let m = self.take_message(message);
@@ -387,15 +397,17 @@ impl Sim {
                 let name = self.partitions[part].name.clone();
                 let text = format!("{name}: b{b} attempt {} → {} [L2] {}", m.attempt, outcome_label(&d), d.why);
                 self.event(EventKind::Decision(d.clone()), Some(p), Some(part), Some(b), text);
+                self.tag(m.attempt, false, m.conn);
                 self.respond(&m, d, part);
             }
             Action::Delay { message } => {
                 if let Some(m) = self.wire.iter_mut().find(|m| m.id == message) {
                     m.delayed = true;
-                    let (b, a) = (m.batch, m.attempt);
+                    let (b, a, c) = (m.batch, m.attempt, m.conn);
                     let p = self.batches[b - 1].producer;
                     let part = self.batches[b - 1].partition;
                     self.event(EventKind::Delayed, Some(p), Some(part), Some(b), format!("b{b} request (attempt {a}) held up in the network"));
+                    self.tag(a, false, c);
                 }
             }
             Action::Timeout { producer } => self.handle_timeout(producer),
@@ -594,6 +606,7 @@ impl Sim {
             format!("Produce b{b} → {pname} again, attempt {attempt}: pid {pid} epoch {epoch} {seqs} (request #{id})")
         };
         self.event(EventKind::Request, Some(producer), Some(partition), Some(b), text);
+        self.tag(attempt, false, conn);
     }
 
     fn handle_deliver(&mut self, id: usize) {
@@ -617,9 +630,19 @@ impl Sim {
                 };
                 let text = format!("{}: b{b} attempt {} → {} [{}] {}", part.name, m.attempt, outcome_label(&decision), decision.rule, decision.why);
                 self.event(EventKind::Decision(decision.clone()), Some(producer), Some(partition), Some(b), text);
+                self.tag(m.attempt, false, m.conn);
                 self.respond(&m, decision, partition);
             }
-            MessageKind::Response(decision) => self.handle_response(b, m.attempt, decision),
+            MessageKind::Response(decision) => {
+                let from = self.trace.len();
+                self.handle_response(b, m.attempt, decision);
+                // The client's reactions to this response are about it.
+                for e in &mut self.trace[from..] {
+                    if e.batch == Some(b) && e.message.is_none() && matches!(e.kind, EventKind::Ack | EventKind::Retry | EventKind::Fail) {
+                        e.message = Some((m.attempt, true, m.conn));
+                    }
+                }
+            }
         }
     }
 

@@ -70,6 +70,11 @@ pub struct EventReport {
     pub rule: Option<&'static str>,
     pub source: Option<&'static str>,
     pub offsets: Option<(i64, i64)>,
+    /// For events about one message: which attempt, "request" or "response", and the
+    /// connection it travels on.
+    pub attempt: Option<u32>,
+    pub message: Option<&'static str>,
+    pub conn: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +182,9 @@ pub fn run_report(run: &Run) -> RunReport {
                         rule: d.map(|d| d.rule),
                         source: d.map(|d| d.source),
                         offsets,
+                        attempt: e.message.map(|m| m.0),
+                        message: e.message.map(|m| if m.1 { "response" } else { "request" }),
+                        conn: e.message.map(|m| m.2),
                     }
                 })
                 .collect(),

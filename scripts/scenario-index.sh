@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Writes scenarios/index.json: every scenarios/*.eos as {"name", "title"} (name = file name
+# without .eos, title = its `title` line), sorted by name. The pages read it to list the
+# built-in scenarios; tests/browser/ladder.test.mjs checks that it lists every .eos file.
+#   bash scripts/scenario-index.sh           rewrite scenarios/index.json
+#   bash scripts/scenario-index.sh --check   exit 1 when scenarios/index.json is out of date
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+json_string() { # escape backslashes, quotes and tabs; titles are one line
+  local s=${1//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\t'/\\t}
+  printf '"%s"' "$s"
+}
+
+render() {
+  local first=1 f name title
+  printf '[\n'
+  for f in $(LC_ALL=C ls scenarios/*.eos); do
+    name=$(basename "$f" .eos)
+    title=$(sed -n 's/^title[[:space:]]\{1,\}//p' "$f" | head -n 1 | sed 's/[[:space:]]*$//')
+    [ -n "$title" ] || title=$name
+    [ $first -eq 1 ] || printf ',\n'
+    first=0
+    printf '  {"name": %s, "title": %s}' "$(json_string "$name")" "$(json_string "$title")"
+  done
+  printf '\n]\n'
+}
+
+if [ "${1:-}" = "--check" ]; then
+  if ! diff -u scenarios/index.json <(render); then
+    echo "scenarios/index.json is out of date: run bash scripts/scenario-index.sh" >&2
+    exit 1
+  fi
+  exit 0
+fi
+render > scenarios/index.json.tmp
+mv scenarios/index.json.tmp scenarios/index.json
+echo "scenarios/index.json: $(grep -c '"name"' scenarios/index.json) scenarios"

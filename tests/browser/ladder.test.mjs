@@ -1,0 +1,413 @@
+// Browser tests of <kafka-ladder> and <kafka-producer-config> on www/idempotence.html (and the
+// section of www/index.html once it embeds them), in Debian's Chromium driven by playwright-core
+// (which downloads no browser), served by scripts/serve.py on 127.0.0.1.
+// Run: node --test tests/browser/      (needs `make pkg` and /usr/bin/chromium)
+// EOSLAB_SCREENSHOT_DIR=/tmp saves ladder-light.png and ladder-dark.png there.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, launch } from "./helpers.mjs";
+
+const SHOTS = process.env.EOSLAB_SCREENSHOT_DIR;
+// The ladder opens a rung in <kafka-batch> when www/kafka-batch.js exists (it imports it lazily);
+// without it, it shows the batch's fields and hex, and the failed import is the only error allowed.
+const HAVE_INSPECTOR = existsSync(join(ROOT, "www/kafka-batch.js"));
+
+let lab; // {baseUrl, context, page, consoleErrors, pageErrors, foreignRequests, dialogs, close}
+let baseUrl;
+let page;
+
+before(async () => {
+  lab = await launch({ colorScheme: "light", viewport: { width: 1280, height: 900 } });
+  ({ baseUrl, page } = lab);
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+// --- helpers ---------------------------------------------------------------------------------
+
+/** Opens idempotence.html on a scenario and waits until its ladder has run. */
+async function openScenario(name) {
+  await page.goto("about:blank"); // a new document: only the hash would differ, which does not reload
+  await page.goto(`${baseUrl}/www/idempotence.html#scenario=${name}`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(
+    (n) => {
+      const l = document.querySelector("kafka-ladder");
+      return l && l.getAttribute("scenario") === n && l.steps > 0 && l.run?.title;
+    },
+    name,
+  );
+}
+
+const ladderState = () =>
+  page.evaluate(() => {
+    const l = document.querySelector("kafka-ladder");
+    return { step: l.step, steps: l.steps, attr: l.getAttribute("step"), rows: l.renderStats.rows, script: l.script };
+  });
+
+/** Steps the ladder to `k` through its attribute and waits for the step to show. */
+async function goTo(k) {
+  await page.evaluate((k) => document.querySelector("kafka-ladder").setAttribute("step", String(k)), k);
+  await page.waitForFunction((k) => document.querySelector("kafka-ladder").step === k, k);
+}
+
+/** 1-based step index of the first step whose script line is `line`. */
+const stepOfLine = (line) =>
+  page.evaluate((line) => document.querySelector("kafka-ladder").run.steps.findIndex((s) => s.line === line) + 1, line);
+
+const nowText = () => page.locator("kafka-ladder .now").textContent();
+
+// --- tests -----------------------------------------------------------------------------------
+
+test("scenarios/index.json lists every .eos file with its title", () => {
+  const files = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(".eos")).sort();
+  const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
+  assert.deepEqual(index.map((e) => e.name).sort(), files.map((f) => f.replace(/\.eos$/, "")));
+  for (const { name, title } of index) {
+    const text = readFileSync(join(ROOT, "scenarios", `${name}.eos`), "utf8");
+    const m = /^title\s+(.+?)\s*$/m.exec(text);
+    assert.equal(title, m ? m[1] : name, `title of ${name}`);
+  }
+});
+
+test("the page lists every scenario and loads the chosen one", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
+  const names = await page.locator("#scenario-list button[data-name]").evaluateAll((bs) => bs.map((b) => b.dataset.name));
+  assert.deepEqual(names, index.map((e) => e.name));
+  await page.click('#scenario-list button[data-name="restart-new-pid"]');
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").run?.title?.startsWith("A restarted producer"));
+  assert.match(page.url(), /#scenario=restart-new-pid$/);
+  assert.equal(await page.locator('#scenario-list button[aria-current="true"]').getAttribute("data-name"), "restart-new-pid");
+});
+
+test("a scenario steps forward and back and shows the same decision twice", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const { steps } = await ladderState();
+  const retry = await stepOfLine(16); // deliver request b1 (the retry): DUPLICATE, rule A1
+  assert.ok(retry > 1 && retry < steps);
+  await goTo(retry);
+  const first = await nowText();
+  assert.match(first, /DUPLICATE/);
+  assert.match(first, /\bA1\b/);
+  assert.match(first, /NONE \(0\)/);
+  assert.match(first, /original offsets 0\.\.0/);
+  assert.match(first, /Kafka source: storage\/src\/main\/java\/org\/apache\/kafka\/storage\/internals\/log\/ProducerStateEntry\.java/);
+
+  await page.evaluate(() => {
+    const seen = (window.__seen = []);
+    document.querySelector("kafka-ladder").addEventListener("eoslab-step", (e) => seen.push(e.detail.step));
+  });
+  await page.click('kafka-ladder button[data-action="back"]');
+  await page.waitForFunction((k) => document.querySelector("kafka-ladder").step === k - 1, retry);
+  assert.notEqual(await nowText(), first);
+  await page.click('kafka-ladder button[data-action="forward"]');
+  await page.waitForFunction((k) => document.querySelector("kafka-ladder").step === k, retry);
+  assert.equal(await nowText(), first, "the same step shows the same decision");
+  assert.deepEqual(await page.evaluate(() => window.__seen), [retry - 1, retry]);
+  assert.equal((await ladderState()).attr, String(retry), "step is reflected");
+
+  // Step 0 shows nothing yet; the last step shows every row.
+  await page.click('kafka-ladder button[data-action="first"]');
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 0);
+  assert.match(await nowText(), /Step 0 of/);
+  await page.click('kafka-ladder button[data-action="last"]');
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n, steps);
+});
+
+test("window-moved-past: OUT_OF_ORDER_SEQUENCE_NUMBER (45), rule A7, in the step and in the rows in view", { timeout: 60_000 }, async () => {
+  await openScenario("window-moved-past");
+  const k = await stepOfLine(30); // deliver request b1: the retry, out of the window
+  await goTo(k);
+  const decision = page.locator('kafka-ladder .now li.decision[data-rule="A7"]');
+  await decision.waitFor();
+  assert.equal(await decision.getAttribute("data-error-code"), "45");
+  const text = await decision.textContent();
+  assert.match(text, /OUT_OF_ORDER_SEQUENCE_NUMBER \(45\)/);
+  assert.match(text, /Out of order sequence number for producer 1000/);
+  assert.match(text, /ProducerAppendInfo\.java|ProducerStateEntry\.java/);
+  // The ladder's text alternative (rows in view) names the decision, its rule and its code.
+  await page.waitForFunction(() =>
+    [...document.querySelector("kafka-ladder").shadowRoot.querySelectorAll("ol.sr-only li")].some((li) => li.dataset.rule === "A7" && li.dataset.errorCode === "45"),
+  );
+  const row = await page.locator('kafka-ladder ol.sr-only li[data-rule="A7"][data-error-code="45"]').last().textContent();
+  assert.match(row, /decision: .*OUT_OF_ORDER_SEQUENCE_NUMBER\(45\) \[A7\]/);
+  assert.match(row, /source storage\//);
+  // The retained window after that step: five batches, sequences 1..5 (b1's 0 has left it).
+  const window = await page.locator('kafka-ladder section[data-partition="orders-0"] ol.window li').allTextContents();
+  assert.deepEqual(window, ["seq 1@1", "seq 2@2", "seq 3@3", "seq 4@4", "seq 5@5"]);
+  if (SHOTS) await page.locator("kafka-ladder").screenshot({ path: join(SHOTS, "ladder-light.png") });
+});
+
+test("a next-step button appends its line, and the ladder grows", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const before = await ladderState();
+  assert.equal(before.step, before.steps);
+  const button = page.locator('kafka-ladder .next button[data-line^="send app orders-0"]');
+  const line = await button.getAttribute("data-line");
+  const appended = page.evaluate(
+    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("eoslab-script", (e) => r(e.detail.script), { once: true })),
+  );
+  await button.click();
+  const script = await appended;
+  assert.ok(script.trimEnd().endsWith(line), "the line is appended to the script");
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").steps === n + 1, before.steps);
+  const after = await ladderState();
+  assert.equal(after.step, before.steps + 1, "the ladder shows the new step");
+  assert.ok(after.rows > before.rows, `rows grew: ${before.rows} → ${after.rows}`);
+  assert.match(await nowText(), new RegExp(`line \\d+: ${line}`));
+  assert.match(await nowText(), /application sends b2/);
+  assert.equal(await page.locator("#script").inputValue(), after.script, "the page's editor follows");
+
+  // Stepping back and choosing again forks: the later steps are replaced.
+  await goTo(2);
+  await page.locator('kafka-ladder .next button[data-line="restart app"]').click();
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 3);
+  assert.match(await nowText(), /new producer id 1001/);
+});
+
+test("a rung opens its batch (clicked on the canvas, or with the keyboard)", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  await goTo(1); // send b1
+  // Row 0 is step 1's band (24 px below the 38 px lane header), row 1 the send of b1.
+  const canvas = page.locator("kafka-ladder canvas");
+  await canvas.click({ position: { x: 150, y: 38 + 24 + 8 } });
+  const dialog = page.locator("kafka-ladder dialog[open]");
+  await dialog.waitFor();
+  assert.match(await dialog.locator(":scope > h2").textContent(), /^b1 · app → orders-0/);
+  const field = (name) => dialog.locator(`:scope > table.fields tr[data-field="${name}"] td`).textContent();
+  assert.equal(await field("producerId"), "1000");
+  assert.equal(await field("producerEpoch"), "0");
+  assert.equal(await field("baseSequence"), "0");
+  assert.equal(await field("crcValid"), "true");
+  if (HAVE_INSPECTOR) {
+    const inspector = dialog.locator(":scope > kafka-batch");
+    await inspector.waitFor();
+    assert.match(await inspector.getAttribute("hex"), /^[0-9a-f]+$/);
+    assert.equal(await inspector.getAttribute("readonly"), "");
+  } else {
+    assert.match(await dialog.locator(":scope > pre.hex").textContent(), /^00 00 00 00 00 00 00 00 /);
+  }
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("kafka-ladder").shadowRoot.querySelector("dialog").open);
+
+  // Keyboard: the ladder is focusable; ↓ selects rows, Enter opens the selected batch.
+  await goTo(2); // deliver request b1: the leader appends it
+  await page.locator("kafka-ladder .viewport").focus();
+  // rows: step 1, send b1, request b1, step 2, the decision
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowDown");
+  const detail = page.locator("kafka-ladder .detail");
+  await detail.waitFor();
+  assert.match(await detail.textContent(), /APPEND 0\.\.0 \[A6\]/);
+  assert.match(await detail.textContent(), /Kafka source: storage\/.*ProducerAppendInfo\.java/);
+  await page.keyboard.press("Enter");
+  await dialog.waitFor();
+  assert.match(await dialog.locator(":scope > h2").textContent(), /as the leader wrote it at offset 0/);
+  assert.equal(await field("baseOffset"), "0");
+  await page.keyboard.press("Escape");
+});
+
+test("keyboard: Tab reaches the step buttons; Enter and the arrow keys step", { timeout: 60_000 }, async () => {
+  await openScenario("epoch-bump");
+  const n = (await ladderState()).steps;
+  await goTo(5);
+  await page.focus("#long-run"); // the last control before the ladder
+  const focused = () =>
+    page.evaluate(() => {
+      const l = document.querySelector("kafka-ladder");
+      return document.activeElement === l ? l.shadowRoot.activeElement?.dataset.action ?? l.shadowRoot.activeElement?.className : null;
+    });
+  let action = null;
+  for (let i = 0; i < 4 && action !== "back"; i++) {
+    await page.keyboard.press("Tab");
+    action = await focused();
+  }
+  assert.equal(action, "back", "Tab reaches the Back button");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 4);
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 3);
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 5);
+  await page.keyboard.press("End");
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n, n);
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 0);
+  // Play runs to the end by itself.
+  await page.evaluate(() => (document.querySelector("kafka-ladder").interval = 20));
+  await page.click('kafka-ladder button[data-action="play"]');
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n && !document.querySelector("kafka-ladder").playing, n);
+});
+
+test("config conflicts show Kafka's ConfigException text", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const config = page.locator("kafka-producer-config");
+  const result = config.locator(".result");
+  await config.locator('select[data-key="enable.idempotence"]').selectOption("true");
+  await config.locator('select[data-key="acks"]').selectOption("1");
+  await result.locator(".exception").waitFor();
+  assert.match(
+    await result.textContent(),
+    /ConfigException.*Must set acks to all in order to use the idempotent producer\. Otherwise we cannot guarantee idempotence\./,
+  );
+  assert.equal(await result.locator(".exception").getAttribute("data-rule"), "P4");
+  assert.equal(await config.getAttribute("properties"), "acks=1\nenable.idempotence=true", "the form writes the attribute");
+
+  // The free-form text is the same source of truth: max.in.flight 6 → P5 (thrown even when unset).
+  await config.locator("textarea").fill("max.in.flight.requests.per.connection=6");
+  await page.waitForFunction(() => /at most 5/.test(document.querySelector("kafka-producer-config").shadowRoot.querySelector(".result").textContent));
+  assert.match(
+    await result.textContent(),
+    /To use the idempotent producer, max\.in\.flight\.requests\.per\.connection must be set to at most 5\. Current value is 6\./,
+  );
+  assert.equal(await result.locator(".exception").getAttribute("data-rule"), "P5");
+  assert.equal(await config.locator('input[data-key="max.in.flight.requests.per.connection"]').inputValue(), "6", "the form follows the text");
+
+  // The pre-3.0 client line: the same config resolves, idempotence off by default.
+  await config.locator('input[type="radio"][value="pre-3.0"]').check();
+  await result.locator("table.resolved").waitFor();
+  assert.match(await result.locator('tr[data-field="idempotence"] td').textContent(), /^off/);
+
+  // Attribute in, table out: an empty 4.x config is idempotent by default (P2).
+  await page.evaluate(() => {
+    const c = document.querySelector("kafka-producer-config");
+    c.setAttribute("client", "4.x");
+    c.setAttribute("properties", "");
+  });
+  await page.waitForFunction(() => /default since 3\.0/.test(document.querySelector("kafka-producer-config").shadowRoot.querySelector(".result").textContent));
+  assert.match(await result.locator('tr[data-field="idempotence"] td').textContent(), /^on/);
+  assert.match(await result.locator('tr[data-field="acks"] td').textContent(), /-1 \(all\)/);
+  assert.deepEqual(await result.locator("ul.rules li").evaluateAll((lis) => lis.map((li) => li.dataset.rule)), ["P1", "P2"]);
+});
+
+test("a script error is shown as text, and a fixed script runs", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const ladder = page.locator("kafka-ladder");
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("script", "partition p\nproducer app\nsend app p <img src=x onerror=alert(1)>\nbogus b1"));
+  await ladder.locator(".error").waitFor();
+  assert.match(await ladder.locator(".error").textContent(), /^line 4: /);
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("script", "partition p\nproducer app\nsend app p <b>x</b>\nflush"));
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 2);
+  assert.equal(await ladder.locator(".error").textContent(), "");
+  assert.equal(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelectorAll("b, img").length), 0, "values stay text");
+});
+
+test("embedding: the text content as the script, step from markup, readonly", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  await page.evaluate(() => {
+    const l = document.createElement("kafka-ladder");
+    l.id = "inline";
+    l.setAttribute("readonly", "");
+    l.setAttribute("step", "1");
+    l.textContent = "title Inline\npartition p0\nproducer app\nsend app p0 a b\nflush";
+    document.querySelector("#lab").append(l);
+  });
+  await page.waitForFunction(() => document.getElementById("inline").steps === 2);
+  const inline = page.locator("#inline");
+  assert.equal(await page.evaluate(() => document.getElementById("inline").step), 1, "the markup's step is honoured");
+  assert.match(await inline.locator(".now").textContent(), /application sends b1: 2 record\(s\)/);
+  assert.equal(await inline.locator(".next").isHidden(), true, "readonly: no next-step buttons");
+  await page.evaluate(() => (document.getElementById("inline").textContent = "partition p0\nproducer app\nsend app p0 a\nflush\nexpect b1 acked 0..0"));
+  await page.waitForFunction(() => document.getElementById("inline").steps === 3);
+  assert.match(await inline.locator(".summary").textContent(), /All 1 expectations hold/);
+});
+
+test("dark mode follows prefers-color-scheme, canvas included", { timeout: 60_000 }, async () => {
+  await openScenario("window-moved-past");
+  await goTo(await stepOfLine(30));
+  const pixel = () =>
+    page.evaluate(() => {
+      const c = document.querySelector("kafka-ladder").shadowRoot.querySelector("canvas");
+      return [...c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data];
+    });
+  const light = await pixel();
+  const draws = await page.evaluate(() => document.querySelector("kafka-ladder").renderStats.draws);
+  await page.emulateMedia({ colorScheme: "dark" });
+  // The media change redraws the canvas in a later frame.
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").renderStats.draws > n, draws);
+  const dark = await pixel();
+  if (SHOTS) await page.locator("kafka-ladder").screenshot({ path: join(SHOTS, "ladder-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+  assert.notDeepEqual(light, dark);
+  assert.ok(light[0] + light[1] + light[2] > dark[0] + dark[1] + dark[2], `light ${light} is brighter than dark ${dark}`);
+});
+
+test("a 10,000-batch run scrolls, drawing only the rows in view", { timeout: 120_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const loaded = page.evaluate(
+    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("eoslab-load", (e) => r(e.detail), { once: true })),
+  );
+  await page.click("#long-run");
+  const detail = await loaded;
+  assert.equal(detail.error, null);
+  assert.equal(detail.rows, 1 + 4 * 10_000);
+  const stats = await page.evaluate(async () => {
+    const l = document.querySelector("kafka-ladder");
+    const vp = l.shadowRoot.querySelector(".viewport");
+    vp.scrollTop = vp.scrollHeight / 2;
+    await new Promise((r) => setTimeout(r, 300)); // the text alternative follows once scrolling pauses
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const items = [...l.shadowRoot.querySelectorAll("ol.sr-only li")];
+    return { items: items.length, first: items[0]?.textContent, last: items.at(-1)?.textContent, ms: l.renderStats.lastDrawMs };
+  });
+  assert.ok(stats.items > 5 && stats.items < 80, `only the rows in view are in the DOM (${stats.items})`);
+  const batch = Number(/\bb(\d+)\b/.exec(stats.first)?.[1]);
+  assert.ok(batch > 4000 && batch < 6000, `halfway down is around b5000: ${stats.first}`);
+});
+
+test("index.html embeds the idempotence section", { timeout: 60_000 }, async (t) => {
+  const html = readFileSync(join(ROOT, "www/index.html"), "utf8");
+  if (!/<kafka-ladder\b/.test(html)) {
+    t.skip("www/index.html has no <kafka-ladder> yet (its #idempotence placeholder is not replaced)");
+    return;
+  }
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  const section = page.locator("#idempotence");
+  assert.equal(await section.isVisible(), true);
+  await page.waitForFunction(() => document.querySelector("#idempotence kafka-ladder")?.run?.title?.startsWith("Lost response"));
+  assert.match(await section.locator("kafka-ladder .now").textContent(), /Step \d+ of \d+/);
+  await section.locator("kafka-producer-config .result table, kafka-producer-config .result .exception").first().waitFor();
+  assert.equal(await section.locator('a[href="idempotence.html"]').count(), 1);
+});
+
+test("axe-core finds no accessibility violations on idempotence.html (light, dark, batch dialog open)", { timeout: 120_000 }, async (t) => {
+  const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
+  if (!existsSync(axePath)) {
+    t.skip("axe-core is not installed (scripts/ensure-test-tools.sh)");
+    return;
+  }
+  const axeSource = readFileSync(axePath, "utf8");
+  const scan = async (label) => {
+    await page.evaluate(axeSource); // through the devtools protocol: the page's CSP does not apply
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const summary = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+    assert.deepEqual(summary, [], `${label}: ${summary.join("\n")}`);
+  };
+  await openScenario("window-moved-past");
+  await goTo(await stepOfLine(30));
+  await page.locator("kafka-ladder .viewport").focus();
+  await page.keyboard.press("ArrowDown"); // a selected row shows its detail panel
+  await scan("light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await scan("dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.locator("kafka-ladder ul.batches button").first().click();
+  await page.locator("kafka-ladder dialog[open]").waitFor();
+  await scan("batch dialog");
+  await page.keyboard.press("Escape");
+});
+
+test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
+  const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
+  // Without www/kafka-batch.js, opening a rung tries its lazy import (a 404) and falls back to hex.
+  const allowed = HAVE_INSPECTOR ? [] : consoleErrors.filter((e) => /404|Failed to fetch dynamically imported module/.test(e));
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors.filter((e) => !allowed.includes(e)), []);
+  assert.deepEqual(foreignRequests, []);
+  assert.deepEqual(dialogs, []);
+});

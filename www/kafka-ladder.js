@@ -1,0 +1,1933 @@
+// <kafka-ladder>: a scenario of the idempotence model drawn as a ladder (sequence diagram).
+//
+// One lane per producer (the client side) and one per partition leader; every event of the run
+// is a row: sends, Produce requests as arrows from the producer to the leader (the rungs, labelled
+// with batch, sequence range and epoch), the leader's decision where a request arrives (outcome,
+// error name and code, the rule id and its sentence; the Kafka source file on hover and on
+// keyboard selection), responses back to the producer, lost messages ending in a cross. Below the
+// ladder: the leader's retained window per producer (the last 5 batches) and the client's batches
+// after the current step, and one button per action the model allows next.
+//
+//   <kafka-ladder scenario="lost-response-retry"></kafka-ladder>    scenarios/<name>.eos
+//   <kafka-ladder script="partition p&#10;producer app&#10;send app p x"></kafka-ladder>
+//   <kafka-ladder>partition p
+//   producer app
+//   send app p x</kafka-ladder>                                       the text content
+//
+// Attributes (the source of truth; `script` wins over `scenario`, which wins over the text):
+//   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
+//   script     the scenario text (or its JSON twin, starting with "{")
+//   step       the number of steps shown, 0..steps (reflected; default: all of them)
+//   readonly   no next-step buttons (stepping still works)
+// Events (bubbling, composed): `eoslab-step` {step, steps}; `eoslab-script` {script} when a
+// next-step button appended a line; `eoslab-load` {steps, rows, ms, error} after each run.
+// Keyboard: ←/→ step back/forward (in the controls and the ladder), Home/End first/last step (in
+// the controls); in the ladder ↑/↓ select a row, Enter opens its batch, Escape clears.
+//
+// The model is deterministic, so step k is the run of the script's first k steps: the rows come
+// from one run of the whole script (revealed step by step), the retained windows, batches and
+// next steps from a run of the prefix. The ladder is a canvas (HiDPI, only visible rows drawn,
+// redrawn on a dirty flag once per animation frame), with an ordered list of the rows in view as
+// its text alternative. Every value reaches the page as text: textContent or fillText, never
+// innerHTML.
+import init, { runScenario, decode } from "../pkg/eoslab.js";
+
+const BaseElement = globalThis.HTMLElement ?? class {};
+const BaseEvent = globalThis.CustomEvent ?? class {};
+
+export const STEP_EVENT = "eoslab-step";
+export const SCRIPT_EVENT = "eoslab-script";
+export const LOAD_EVENT = "eoslab-load";
+
+/** `eoslab-step`: the ladder now shows `step` of `steps` steps. */
+export class LadderStepEvent extends BaseEvent {
+  constructor(step, steps) {
+    super(STEP_EVENT, { bubbles: true, composed: true, detail: { step, steps } });
+  }
+}
+
+/** `eoslab-script`: the script changed from inside the element (a next-step button). */
+export class LadderScriptEvent extends BaseEvent {
+  constructor(script) {
+    super(SCRIPT_EVENT, { bubbles: true, composed: true, detail: { script } });
+  }
+}
+
+/** `eoslab-load`: a script was run (or failed: `error`). */
+export class LadderLoadEvent extends BaseEvent {
+  constructor(detail) {
+    super(LOAD_EVENT, { bubbles: true, composed: true, detail });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry and labels
+
+const HEADER_H = 38; // lane names, pinned at the top of the canvas
+const STEP_H = 24;
+const EVENT_H = 20;
+const LINE_H = 15; // a wrapped line of a decision's sentence
+const MAX_SENTENCE_LINES = 4;
+const MAX_EVENT_LINES = 2;
+const GUTTER_W = 58; // time column
+const TAG_COLS = 9; // "decision " column in the text area
+const FONT_PX = 12;
+const BUCKET = 64; // rows per arrow bucket
+const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
+const ROW_STEP = 0;
+const ROW_EVENT = 1;
+
+const KIND_LABEL = {
+  send: "send",
+  request: "request",
+  decision: "decision",
+  ack: "ack",
+  retry: "retry",
+  fail: "fail",
+  lost: "lost",
+  delayed: "delayed",
+  timeout: "timeout",
+  restart: "restart",
+  "epoch-bump": "epoch",
+  time: "time",
+  expired: "expired",
+  "leader-change": "leader",
+};
+
+/** Theme colour key of an event row's tag. */
+function kindColor(e) {
+  switch (e.kind) {
+    case "decision":
+      return e.outcome === "append" ? "ok" : e.outcome === "duplicate" ? "dup" : "bad";
+    case "send":
+      return "accent";
+    case "ack":
+      return "ok";
+    case "fail":
+    case "lost":
+      return "bad";
+    case "retry":
+    case "delayed":
+    case "timeout":
+      return "warn";
+    case "restart":
+    case "epoch-bump":
+      return "dup";
+    case "time":
+    case "expired":
+    case "leader-change":
+      return "muted";
+    default:
+      return "fg";
+  }
+}
+
+/** "2 h 30 s" from milliseconds since the scenario's start (at most two units). */
+export function formatDuration(ms) {
+  if (!Number.isFinite(ms) || ms <= 0) return "0";
+  const units = [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["min", 60_000],
+    ["s", 1_000],
+    ["ms", 1],
+  ];
+  const parts = [];
+  let rest = ms;
+  for (const [name, size] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n} ${name}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(" ");
+}
+
+/** Greedy word wrap for a monospace font: at most `maxLines` lines of `cols` characters. */
+export function wrapText(text, cols, maxLines) {
+  const out = [];
+  cols = Math.max(8, cols | 0);
+  let i = 0;
+  while (i < text.length && out.length < maxLines) {
+    if (text.length - i <= cols) {
+      out.push(text.slice(i));
+      i = text.length;
+      break;
+    }
+    let cut = text.lastIndexOf(" ", i + cols);
+    if (cut <= i) cut = i + cols;
+    out.push(text.slice(i, cut));
+    i = cut;
+    while (text[i] === " ") i++;
+  }
+  if (i < text.length && out.length) {
+    const last = out[out.length - 1];
+    out[out.length - 1] = (last.length >= cols ? last.slice(0, cols - 1) : last) + "…";
+  }
+  return out;
+}
+
+/** "7" or "7..9". */
+const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
+
+const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
+
+/** Which attempt of its batch an event is about (the events carry it in their text). */
+function attemptOf(e) {
+  if (Number.isInteger(e.attempt)) return e.attempt;
+  const m = /\battempt (\d+)/.exec(e.text);
+  return m ? Number(m[1]) : 1;
+}
+
+/** "request" or "response" for lost/delayed events. */
+function messageOf(e) {
+  if (e.message === "request" || e.message === "response") return e.message;
+  const m = /\b(request|response)\b/.exec(e.text);
+  return m ? m[1] : "request";
+}
+
+/** Splits a decision's text into its headline (up to the rule) and the sentence after it. */
+function splitDecision(e) {
+  const mark = e.rule ? `[${e.rule}]` : null;
+  const at = mark ? e.text.indexOf(mark) : -1;
+  if (at < 0) return { headline: e.text, sentence: "" };
+  return { headline: e.text.slice(0, at + mark.length), sentence: e.text.slice(at + mark.length).trim() };
+}
+
+/** The text a screen reader (and the tooltip) gets for one row. */
+function rowText(run, row) {
+  if (row.type === ROW_STEP) {
+    const s = row.s;
+    const fail = s.ok ? "" : " (expectation failed)";
+    return `Step ${row.step + 1}, line ${s.line}: ${s.text}${fail}`;
+  }
+  const e = row.e;
+  let text = `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`;
+  if (e.kind === "decision") {
+    text += ` (rule ${e.rule ?? "none"}, ${e.errorName ?? "?"} ${e.errorCode ?? ""}`.trimEnd();
+    text += e.source ? `, source ${e.source})` : ")";
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a run to rows and arrows
+
+/**
+ * Lays out a run: one row per step and per event, and the arrows (requests and responses)
+ * between rows. `stepEnd[k]` is the number of rows that show the first k steps.
+ */
+export function buildLadder(run) {
+  const producers = run.producers ?? [];
+  const partitions = run.partitions ?? [];
+  const P = producers.length;
+  const laneOfProducer = (p) => (Number.isInteger(p) ? p : -1);
+  const laneOfPartition = (q) => (Number.isInteger(q) ? P + q : -1);
+  const rows = [];
+  const arrows = [];
+  const steps = run.steps ?? [];
+  const stepEnd = new Int32Array(steps.length + 1);
+  const open = new Set(); // arrows still travelling
+  let lastT = -1;
+
+  const close = (arrow, r, fate) => {
+    arrow.to = r;
+    arrow.fate = fate;
+    open.delete(arrow);
+  };
+  const findOpen = (pred) => {
+    for (const a of open) if (pred(a)) return a;
+    return null;
+  };
+
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
+    for (const e of s.events ?? []) {
+      const r = rows.length;
+      const row = { type: ROW_EVENT, step: i, e, h: EVENT_H, timeLabel: null, lines: null, headline: null, sentence: null };
+      if (e.t !== lastT) {
+        row.timeLabel = e.t === 0 ? "0" : "+" + formatDuration(e.t);
+        lastT = e.t;
+      }
+      const pl = laneOfProducer(e.producer);
+      const ql = laneOfPartition(e.partition);
+      switch (e.kind) {
+        case "request": {
+          const m = /seq (-?\d+)\.\.(-?\d+)/.exec(e.text);
+          const ep = /epoch (\d+)/.exec(e.text);
+          const arrow = {
+            kind: "request", from: r, to: -1, fate: "pending", fromLane: pl, toLane: ql,
+            producer: e.producer, partition: e.partition, batch: e.batch, attempt: attemptOf(e),
+            delayed: false, orphan: false, outcome: null,
+            label: `b${e.batch}` + (m ? ` seq ${m[1]}..${m[2]}` : "") + (ep ? ` e${ep[1]}` : ""),
+            shortLabel: `b${e.batch}`,
+          };
+          arrows.push(arrow);
+          open.add(arrow);
+          break;
+        }
+        case "delayed": {
+          const a = attemptOf(e);
+          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
+          if (req) {
+            req.delayed = true;
+            row.arrow = req;
+          }
+          break;
+        }
+        case "decision": {
+          const { headline, sentence } = splitDecision(e);
+          row.headline = headline;
+          row.sentence = sentence;
+          const a = attemptOf(e);
+          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
+          let orphan = false;
+          if (req) {
+            close(req, r, "delivered");
+            req.outcome = e.outcome;
+            orphan = req.orphan;
+          }
+          const resp = {
+            kind: "response", from: r, to: -1, fate: "pending", fromLane: ql, toLane: pl,
+            producer: e.producer, partition: e.partition, batch: e.batch, attempt: a,
+            delayed: false, orphan, outcome: e.outcome, label: "", shortLabel: "",
+          };
+          arrows.push(resp);
+          if (orphan) {
+            // Its connection was closed while the request was held up: nobody reads the answer.
+            resp.to = r;
+            resp.fate = "dropped";
+          } else {
+            open.add(resp);
+          }
+          break;
+        }
+        case "lost": {
+          const what = messageOf(e);
+          const a = attemptOf(e);
+          const msg = findOpen((x) => x.kind === what && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === what && x.batch === e.batch);
+          if (msg) close(msg, r, "lost");
+          if (/other message|lost with it/.test(e.text)) {
+            // The connection broke: everything else on it is gone too (held-up requests excepted).
+            for (const x of [...open]) {
+              if (x.producer === e.producer && x.partition === e.partition && !x.delayed) close(x, r, "lost");
+              else if (x.producer === e.producer && x.partition === e.partition) x.orphan = true;
+            }
+          }
+          break;
+        }
+        case "timeout":
+        case "restart": {
+          // The producer closes its connections: what is on them is never read.
+          for (const x of [...open]) {
+            if (x.producer !== e.producer) continue;
+            if (x.kind === "request" && x.delayed) x.orphan = true;
+            else close(x, r, "cut");
+          }
+          break;
+        }
+        case "ack":
+        case "retry":
+        case "fail":
+        case "epoch-bump": {
+          if (e.batch !== null && e.batch !== undefined) {
+            const resp = findOpen((x) => x.kind === "response" && x.batch === e.batch && !x.orphan);
+            if (resp) close(resp, r, "delivered");
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      rows.push(row);
+    }
+    stepEnd[i + 1] = rows.length;
+  }
+
+  // Buckets of BUCKET rows → the arrows crossing them, so a frame only looks at nearby arrows.
+  const nb = Math.max(1, Math.ceil(rows.length / BUCKET));
+  const buckets = Array.from({ length: nb }, () => []);
+  arrows.forEach((a, id) => {
+    const end = a.to >= 0 ? a.to : rows.length - 1;
+    for (let b = Math.floor(a.from / BUCKET); b <= Math.floor(end / BUCKET) && b < nb; b++) buckets[b].push(id);
+  });
+
+  return { rows, arrows, buckets, stepEnd, lanes: P + partitions.length, producers, partitions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Script prefixes
+
+/** The script source: text, or the JSON twin as an object. */
+function parseSource(text) {
+  const t = text.trim();
+  if (t.startsWith("{")) {
+    try {
+      return { kind: "json", text, value: JSON.parse(t) };
+    } catch (err) {
+      throw new Error(`JSON scenario: ${err.message}`);
+    }
+  }
+  return { kind: "text", text, value: text };
+}
+
+/** The script of the first k steps (the set-up lines and every line up to step k's). */
+function prefixSource(source, run, k) {
+  const steps = run.steps ?? [];
+  if (k >= steps.length) return source.value;
+  if (source.kind === "json") return { ...source.value, steps: (source.value.steps ?? []).slice(0, k) };
+  const lines = source.text.split(/\r?\n/);
+  const upto = k === 0 ? (steps.length ? steps[0].line - 1 : lines.length) : steps[k - 1].line;
+  return lines.slice(0, Math.max(0, upto)).join("\n") + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
+
+const CSS = `
+:host {
+  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
+  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
+  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828); --eos-warn: var(--warn, #9a6700);
+  --eos-dup: #8250df;
+  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
+  --eos-ladder-max-height: 30rem;
+  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
+    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
+    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149); --eos-warn: var(--warn, #d29922);
+    --eos-dup: #a371f7;
+  }
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+.title { font-weight: 600; margin: 0 0 .2rem; }
+.about { margin: 0 0 .5rem; color: var(--eos-muted); font-size: 13px; }
+.about:empty, .title:empty { display: none; }
+.controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
+button { font: inherit; font-size: 13px; padding: .2rem .6rem; border: 1px solid var(--eos-border); border-radius: 6px;
+         background: var(--eos-panel); color: var(--eos-fg); cursor: pointer; }
+button:hover:not(:disabled) { border-color: var(--eos-accent); }
+button:disabled { opacity: .45; cursor: default; }
+button:focus-visible, .viewport:focus-visible { outline: 2px solid var(--eos-accent); outline-offset: 2px; }
+button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg); border-color: var(--eos-accent); }
+.counter { font-variant-numeric: tabular-nums; color: var(--eos-muted); margin-left: .25rem; }
+.now { border-left: 3px solid var(--eos-accent); padding: .3rem .6rem; margin: 0 0 .5rem; background: var(--eos-panel);
+       border-radius: 0 6px 6px 0; min-height: 2.2rem; }
+.now-head { margin: 0; font-weight: 600; }
+.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; }
+.now ul { margin: .25rem 0 0; padding-left: 1.1rem; }
+.now li { margin: .15rem 0; }
+.badge { display: inline-block; font-size: 12px; font-weight: 700; padding: 0 .35rem; border-radius: 4px;
+         color: var(--eos-bg); background: var(--eos-muted); margin-right: .3rem; }
+.badge.append { background: var(--eos-ok); } .badge.duplicate { background: var(--eos-dup); } .badge.reject { background: var(--eos-bad); }
+.code, .rule { font-family: var(--eos-mono); font-size: 12px; }
+.rule { border: 1px solid var(--eos-border); border-radius: 4px; padding: 0 .25rem; }
+.source { display: block; font-family: var(--eos-mono); font-size: 11.5px; color: var(--eos-muted); overflow-wrap: anywhere; }
+.failed { color: var(--eos-bad); font-weight: 600; }
+.held { color: var(--eos-ok); }
+.ladder { position: relative; }
+.viewport { position: relative; overflow-x: hidden; overflow-y: auto; max-height: var(--eos-ladder-max-height);
+            border: 1px solid var(--eos-border); border-radius: 6px; background: var(--eos-bg); outline: none; }
+.viewport[aria-busy="true"] { opacity: .6; }
+canvas { position: sticky; top: 0; display: block; width: 100%; }
+.tip { position: absolute; z-index: 2; max-width: min(36rem, 90%); pointer-events: none; padding: .35rem .5rem;
+       background: var(--eos-panel); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px;
+       box-shadow: 0 2px 8px rgb(0 0 0 / .2); font-size: 12.5px; }
+.tip[hidden] { display: none; }
+.tip .source { margin-top: .2rem; }
+.detail { margin: .4rem 0 0; padding: .3rem .6rem; border: 1px dashed var(--eos-border); border-radius: 6px; font-size: 13px; }
+.detail[hidden] { display: none; }
+.hint { color: var(--eos-muted); font-size: 12px; margin: .3rem 0 0; }
+.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
+.next[hidden] { display: none; }
+.next .label { color: var(--eos-muted); font-size: 13px; margin-right: .2rem; }
+.state { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .5rem; margin: .6rem 0 0; }
+.state section { border: 1px solid var(--eos-border); border-radius: 6px; padding: .35rem .5rem; background: var(--eos-panel); }
+.state p { margin: .1rem 0; font-size: 12.5px; color: var(--eos-muted); }
+.state p.state-title { margin: 0 0 .2rem; font-size: 13px; font-weight: 600; color: var(--eos-fg); }
+.entry { margin: .3rem 0 0; }
+.entry-head { font-family: var(--eos-mono); font-size: 12px; }
+ol.window { list-style: none; display: grid; grid-template-columns: repeat(5, 1fr); gap: 3px; margin: .15rem 0 0; padding: 0; }
+ol.window li { border: 1px solid var(--eos-border); border-radius: 4px; padding: 1px 3px; font-family: var(--eos-mono);
+               font-size: 11px; line-height: 1.3; background: var(--eos-bg); min-height: 2.1em; overflow-wrap: anywhere; }
+ol.window li.empty { border-style: dashed; color: var(--eos-muted); background: transparent; }
+ul.batches { list-style: none; margin: .2rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 3px; }
+ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 .3rem; }
+.summary { margin: .5rem 0 0; font-size: 12.5px; color: var(--eos-muted); }
+.error { color: var(--eos-bad); font-family: var(--eos-mono); font-size: 13px; margin: .3rem 0; white-space: pre-wrap; }
+.error:empty { display: none; }
+.sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
+           white-space: nowrap; border: 0; }
+dialog { max-width: min(60rem, 95vw); width: 100%; border: 1px solid var(--eos-border); border-radius: 8px;
+         background: var(--eos-bg); color: var(--eos-fg); padding: .75rem 1rem; }
+dialog::backdrop { background: rgb(0 0 0 / .35); }
+dialog h2 { margin: 0 0 .4rem; font-size: 15px; }
+dialog table { border-collapse: collapse; font-size: 13px; margin: .3rem 0 .6rem; }
+dialog th, dialog td { border: 1px solid var(--eos-border); padding: .1rem .45rem; text-align: left; }
+dialog th { background: var(--eos-panel); font-weight: 600; }
+dialog td { font-family: var(--eos-mono); }
+dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eos-panel); padding: .5rem; border-radius: 6px;
+             white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow: auto; }
+.dialog-actions { display: flex; justify-content: flex-end; gap: .5rem; }
+`;
+
+let sheet = null;
+function styleSheet() {
+  if (!sheet && typeof CSSStyleSheet === "function") {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}
+
+/** Builds an element; strings become Text nodes (never markup). */
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+let wasmReady = null;
+const ready = () => (wasmReady ??= init());
+
+let batchInspector = null; // promise of the lazy import of <kafka-batch>
+function loadBatchInspector() {
+  if (customElements.get("kafka-batch")) return Promise.resolve(true);
+  batchInspector ??= import(new URL("./kafka-batch.js", import.meta.url).href).then(
+    () => !!customElements.get("kafka-batch"),
+    () => false,
+  );
+  return batchInspector;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export class KafkaLadderElement extends BaseElement {
+  static define(tag = "kafka-ladder", registry = globalThis.customElements) {
+    if (registry && !registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+
+  static get observedAttributes() {
+    return ["scenario", "script", "step", "readonly"];
+  }
+
+  // state
+  #root = null;
+  #ui = null;
+  #source = null; // {kind, text, value}
+  #sourceKey = null; // what the source was loaded from
+  #run = null; // run of the whole script
+  #ladder = null; // buildLadder(#run)
+  #prefix = new Map(); // k → run of the first k steps
+  #step = 0;
+  #dispatchedStep = -1;
+  #loadToken = 0;
+  #updating = null;
+  #dirtySource = true;
+  #dirtyStep = true;
+  #stepAttrInitial = true;
+  #reflecting = false;
+  #playTimer = null;
+  #panelTimer = 0;
+  #scrollAfterLoad = "top";
+  #mutation = null;
+  #resize = null;
+  #schemeQuery = null;
+  #dprQuery = null;
+  #onScheme = () => {
+    this.#readTheme();
+    this.#invalidate(false);
+  };
+  #onDpr = () => {
+    this.#watchDpr();
+    this.#invalidate(false);
+  };
+
+  // drawing
+  #theme = null;
+  #charW = 7.2;
+  #layoutWidth = -1;
+  #rowTop = new Float64Array(1);
+  #frame = 0;
+  #raf = 0;
+  #layoutDirty = true;
+  #arrowStamp = new Uint32Array(0);
+  #hoverRow = -1;
+  #selectedRow = -1;
+  #srRange = "";
+  #srTimer = 0;
+  #width = 0; // viewport clientWidth and max-height, read on resize (not per frame: no forced layout)
+  #maxHeight = 480;
+  #ctxStyle = {};
+  #measuredFont = "";
+  #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
+  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0 };
+
+  /** Interval between steps while playing, in ms. */
+  interval = 900;
+
+  // --- attributes as properties ------------------------------------------------------------
+
+  get scenario() {
+    return this.getAttribute("scenario") ?? "";
+  }
+  set scenario(v) {
+    this.setAttribute("scenario", String(v));
+  }
+  get script() {
+    return this.#source?.text ?? this.getAttribute("script") ?? "";
+  }
+  set script(v) {
+    this.setAttribute("script", String(v));
+  }
+  get step() {
+    return this.#step;
+  }
+  set step(v) {
+    this.setAttribute("step", String(Math.max(0, Math.trunc(Number(v)) || 0)));
+  }
+  get readOnly() {
+    return this.hasAttribute("readonly");
+  }
+  set readOnly(v) {
+    this.toggleAttribute("readonly", !!v);
+  }
+  /** Number of steps of the current script. */
+  get steps() {
+    return this.#run?.steps?.length ?? 0;
+  }
+  /** The run of the whole script (as runScenario returns it), or null. */
+  get run() {
+    return this.#run;
+  }
+  /** Drawing statistics, for benchmarks: rows, draws, lastDrawMs, maxDrawMs, loadMs, layoutMs. */
+  get renderStats() {
+    return { ...this.#stats };
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------------
+
+  connectedCallback() {
+    if (!this.#root) this.#build();
+    this.#readTheme();
+    this.#schemeQuery = matchMedia("(prefers-color-scheme: dark)");
+    this.#schemeQuery.addEventListener("change", this.#onScheme);
+    this.#watchDpr();
+    this.#resize = new ResizeObserver(() => {
+      this.#measure();
+      this.#invalidate(false);
+    });
+    this.#resize.observe(this.#ui.viewport);
+    this.#mutation = new MutationObserver(() => {
+      if (!this.hasAttribute("script") && !this.hasAttribute("scenario")) {
+        this.#dirtySource = true;
+        this.#schedule();
+      }
+    });
+    this.#mutation.observe(this, { childList: true, characterData: true, subtree: true });
+    this.#invalidate(true);
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.pause();
+    clearTimeout(this.#panelTimer);
+    clearTimeout(this.#srTimer);
+    this.#resize?.disconnect();
+    this.#mutation?.disconnect();
+    this.#schemeQuery?.removeEventListener("change", this.#onScheme);
+    this.#dprQuery?.removeEventListener("change", this.#onDpr);
+    if (this.#raf) cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (name === "step") {
+      if (this.#reflecting) return;
+      this.#dirtyStep = true;
+    } else if (name === "readonly") {
+      this.#dirtyStep = true;
+    } else {
+      this.#dirtySource = true;
+    }
+    this.#schedule();
+  }
+
+  /** Coalesces attribute changes into one update in a microtask. */
+  #schedule() {
+    if (this.#updating || !this.isConnected) return;
+    this.#updating = (async () => {
+      await Promise.resolve();
+      this.#updating = null;
+      await this.#update();
+    })();
+  }
+
+  async #update() {
+    if (!this.#root) return;
+    if (this.#dirtySource) {
+      this.#dirtySource = false;
+      const stepFromAttr = this.#dirtyStep || (this.#stepAttrInitial && this.hasAttribute("step"));
+      this.#dirtyStep = false;
+      this.#stepAttrInitial = false;
+      const ok = await this.#load();
+      if (!ok) return;
+      const n = this.steps;
+      const wanted = stepFromAttr ? this.#attrStep(n) : n;
+      const scroll = this.#scrollAfterLoad;
+      this.#scrollAfterLoad = "top";
+      this.#setStep(wanted, { scroll });
+      return;
+    }
+    if (this.#dirtyStep) {
+      this.#dirtyStep = false;
+      if (this.#run) this.#setStep(this.#attrStep(this.steps), { scroll: "step" });
+    }
+  }
+
+  #attrStep(n) {
+    const raw = this.getAttribute("step");
+    if (raw === null || raw.trim() === "") return n;
+    const v = Math.trunc(Number(raw));
+    return Number.isFinite(v) ? Math.min(n, Math.max(0, v)) : n;
+  }
+
+  // --- loading and running -----------------------------------------------------------------
+
+  async #load() {
+    const token = ++this.#loadToken;
+    const { viewport, error } = this.#ui;
+    viewport.setAttribute("aria-busy", "true");
+    error.textContent = "";
+    let text;
+    try {
+      text = await this.#sourceText();
+      await ready();
+    } catch (err) {
+      if (token !== this.#loadToken) return false;
+      return this.#fail(err);
+    }
+    if (token !== this.#loadToken) return false;
+    const t0 = performance.now();
+    try {
+      const source = parseSource(text);
+      const run = runScenario(source.value);
+      const t1 = performance.now();
+      this.#source = source;
+      this.#run = run;
+      this.#prefix = new Map([[run.steps.length, run]]);
+      this.#ladder = buildLadder(run);
+      this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
+      this.#layoutDirty = true;
+      this.#hoverRow = -1;
+      this.#selectedRow = -1;
+      this.#stats.rows = this.#ladder.rows.length;
+      this.#stats.loadMs = performance.now() - t0;
+      this.#renderHeader();
+      viewport.removeAttribute("aria-busy");
+      this.dispatchEvent(
+        new LadderLoadEvent({ steps: run.steps.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: null }),
+      );
+      return true;
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+
+  #fail(err) {
+    const message = err instanceof Error ? err.message : String(err);
+    this.#run = null;
+    this.#ladder = null;
+    this.#source = null;
+    this.#prefix = new Map();
+    this.#ui.viewport.removeAttribute("aria-busy");
+    this.#ui.error.textContent = message;
+    this.pause();
+    this.#renderHeader();
+    this.#renderControls();
+    this.#renderNow();
+    this.#renderDetail();
+    this.#renderPanels(null);
+    this.#invalidate(true);
+    this.dispatchEvent(new LadderLoadEvent({ steps: 0, rows: 0, ms: 0, runMs: 0, error: message }));
+    return false;
+  }
+
+  async #sourceText() {
+    const script = this.getAttribute("script");
+    if (script !== null) {
+      this.#sourceKey = "script";
+      return script;
+    }
+    const name = this.getAttribute("scenario");
+    if (name !== null && name.trim() !== "") {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
+      this.#sourceKey = `scenario:${name}`;
+      const url = new URL(`../scenarios/${name}.eos`, import.meta.url);
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
+      return await res.text();
+    }
+    this.#sourceKey = "text";
+    return this.textContent ?? "";
+  }
+
+  /** The run of the first k steps (cached; the full run is k = steps). */
+  #prefixRun(k) {
+    const run = this.#run;
+    if (!run) return null;
+    if (this.#prefix.has(k)) return this.#prefix.get(k);
+    let r;
+    try {
+      r = runScenario(prefixSource(this.#source, run, k));
+    } catch (err) {
+      this.#ui.error.textContent = `step ${k}: ${err instanceof Error ? err.message : String(err)}`;
+      return null;
+    }
+    if (this.#prefix.size > (this.#stats.rows > 5000 ? 2 : 64)) this.#prefix.delete(this.#prefix.keys().next().value);
+    this.#prefix.set(k, r);
+    return r;
+  }
+
+  // --- stepping ----------------------------------------------------------------------------
+
+  #setStep(k, { scroll = "step" } = {}) {
+    const n = this.steps;
+    k = Math.min(n, Math.max(0, k | 0));
+    const changed = k !== this.#step;
+    this.#step = k;
+    if (this.getAttribute("step") !== String(k)) {
+      this.#reflecting = true;
+      this.setAttribute("step", String(k));
+      this.#reflecting = false;
+    }
+    if (this.#selectedRow >= this.#revealed()) this.#selectedRow = -1;
+    this.#renderControls();
+    this.#panelsForStep(k);
+    this.#renderNow();
+    this.#renderDetail();
+    this.#invalidate(false);
+    this.#scrollForStep(scroll);
+    if (changed || this.#dispatchedStep !== k) {
+      this.#dispatchedStep = k;
+      this.dispatchEvent(new LadderStepEvent(k, n));
+    }
+  }
+
+  /**
+   * The panels need the run of the first k steps. Small prefixes (or cached ones) run at once; a
+   * long one (a re-run costs ~30 µs per event) waits until stepping pauses, so stepping and playing
+   * through a long script stay responsive while the rows reveal immediately.
+   */
+  #panelsForStep(k) {
+    clearTimeout(this.#panelTimer);
+    const rows = this.#ladder?.stepEnd[k] ?? 0;
+    if (this.#prefix.has(k) || rows < PREFIX_SYNC_ROWS) {
+      this.#renderPanels(this.#prefixRun(k));
+      return;
+    }
+    this.#ui.state.replaceChildren(h("p", { class: "summary" }, `Computing the state after step ${k} …`));
+    this.#ui.next.hidden = true;
+    this.#panelTimer = setTimeout(() => {
+      if (this.#step === k && this.#run) this.#renderPanels(this.#prefixRun(k));
+    }, 150);
+  }
+
+  /** Shows step k (0 = nothing yet). */
+  goTo(k) {
+    if (!this.#run) return;
+    this.#setStep(k, { scroll: "step" });
+  }
+  stepForward() {
+    this.goTo(this.#step + 1);
+  }
+  stepBack() {
+    this.goTo(this.#step - 1);
+  }
+  get playing() {
+    return this.#playTimer !== null;
+  }
+  play() {
+    if (!this.#run || this.playing) return;
+    if (this.#step >= this.steps) this.goTo(0);
+    this.#playTimer = setInterval(() => {
+      if (this.#step >= this.steps) this.pause();
+      else this.stepForward();
+      if (this.#step >= this.steps) this.pause();
+    }, this.interval);
+    this.#renderControls();
+  }
+  pause() {
+    if (this.#playTimer !== null) clearInterval(this.#playTimer);
+    this.#playTimer = null;
+    if (this.#ui) this.#renderControls();
+  }
+
+  /** Appends a script line after the current step (later steps are dropped) and runs it. */
+  appendStep(line) {
+    if (!this.#run || !this.#source || this.#source.kind !== "text") return;
+    const base = prefixSource(this.#source, this.#run, this.#step);
+    const text = (typeof base === "string" ? base : this.#source.text).replace(/\s*$/, "\n") + String(line).trim() + "\n";
+    this.pause();
+    this.#scrollAfterLoad = "step";
+    this.removeAttribute("step");
+    this.setAttribute("script", text);
+    this.dispatchEvent(new LadderScriptEvent(text));
+  }
+
+  // --- DOM skeleton ------------------------------------------------------------------------
+
+  #build() {
+    this.#root = this.attachShadow({ mode: "open" });
+    const s = styleSheet();
+    if (s) this.#root.adoptedStyleSheets = [s];
+    const ui = {};
+    ui.title = h("p", { class: "title", part: "title" });
+    ui.about = h("p", { class: "about", part: "about" });
+    ui.first = h("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«");
+    ui.back = h("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back");
+    ui.play = h("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play");
+    ui.forward = h("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›");
+    ui.last = h("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»");
+    ui.counter = h("span", { class: "counter", part: "counter" });
+    ui.controls = h("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
+      ui.first, ui.back, ui.play, ui.forward, ui.last, ui.counter);
+    ui.now = h("div", { class: "now", "aria-live": "polite", part: "now" });
+    ui.error = h("div", { class: "error", role: "alert" });
+    ui.canvas = h("canvas", { "aria-hidden": "true" });
+    ui.spacer = h("div", { class: "spacer" });
+    ui.viewport = h("div", {
+      class: "viewport", tabindex: "0", role: "group", part: "viewport",
+      "aria-roledescription": "ladder",
+      "aria-label": "Ladder: ↑/↓ select a row, Enter opens its batch, ←/→ step",
+    }, ui.canvas, ui.spacer);
+    ui.tip = h("div", { class: "tip", role: "tooltip", hidden: true });
+    ui.rowsList = h("ol", { class: "sr-only", "aria-label": "Ladder rows in view" });
+    ui.ladder = h("div", { class: "ladder" }, ui.viewport, ui.tip, ui.rowsList);
+    ui.detail = h("div", { class: "detail", "aria-live": "polite", hidden: true, part: "detail" });
+    ui.hint = h("p", { class: "hint" }, "Click a batch (or select a row with ↑/↓ and press Enter) to open its bytes. Hover a decision for its Kafka source.");
+    ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
+    ui.state = h("div", { class: "state", part: "state" });
+    ui.summary = h("p", { class: "summary" });
+    ui.dialog = h("dialog", { "aria-labelledby": "batch-title" });
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog);
+    this.#ui = ui;
+
+    ui.controls.addEventListener("click", (ev) => {
+      const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
+      if (action === "first") this.goTo(0);
+      else if (action === "back") this.stepBack();
+      else if (action === "forward") this.stepForward();
+      else if (action === "last") this.goTo(this.steps);
+      else if (action === "play") this.playing ? this.pause() : this.play();
+    });
+    ui.controls.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const map = { ArrowLeft: () => this.stepBack(), ArrowRight: () => this.stepForward(), Home: () => this.goTo(0), End: () => this.goTo(this.steps) };
+      if (map[ev.key]) {
+        ev.preventDefault();
+        map[ev.key]();
+      }
+    });
+    ui.next.addEventListener("click", (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-line]") : null;
+      if (b) this.appendStep(b.dataset.line);
+    });
+    ui.state.addEventListener("click", (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-batch]") : null;
+      if (b) this.openBatch(Number(b.dataset.batch));
+    });
+    ui.detail.addEventListener("click", (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-batch]") : null;
+      if (b) this.openBatch(Number(b.dataset.batch), this.#selectedRow);
+    });
+    ui.viewport.addEventListener("scroll", () => this.#invalidate(false), { passive: true });
+    ui.viewport.addEventListener("keydown", (ev) => this.#onViewportKey(ev));
+    ui.viewport.addEventListener("focus", () => this.#invalidate(false));
+    ui.viewport.addEventListener("blur", () => this.#invalidate(false));
+    ui.canvas.addEventListener("mousemove", (ev) => this.#onPointer(ev));
+    ui.canvas.addEventListener("mouseleave", () => {
+      this.#hoverRow = -1;
+      ui.tip.hidden = true;
+      this.#invalidate(false);
+    });
+    ui.canvas.addEventListener("click", (ev) => {
+      const r = this.#rowAtEvent(ev);
+      if (r < 0) return;
+      this.#selectedRow = r;
+      this.#renderDetail();
+      this.#invalidate(false);
+      const row = this.#ladder.rows[r];
+      if (row.type === ROW_EVENT && Number.isInteger(row.e.batch)) this.openBatch(row.e.batch, r);
+    });
+  }
+
+  #onViewportKey(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#ladder) return;
+    const revealed = this.#revealed();
+    const move = (r) => {
+      if (revealed === 0) return;
+      this.#selectedRow = Math.min(revealed - 1, Math.max(0, r));
+      this.#scrollRowIntoView(this.#selectedRow);
+      this.#renderDetail();
+      this.#invalidate(false);
+    };
+    switch (ev.key) {
+      case "ArrowLeft":
+        this.stepBack();
+        break;
+      case "ArrowRight":
+        this.stepForward();
+        break;
+      case "ArrowDown":
+        move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow + 1);
+        break;
+      case "ArrowUp":
+        move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow - 1);
+        break;
+      case "Enter":
+      case " ": {
+        const row = this.#ladder.rows[this.#selectedRow];
+        if (!row || row.type !== ROW_EVENT || !Number.isInteger(row.e.batch)) return;
+        this.openBatch(row.e.batch, this.#selectedRow);
+        break;
+      }
+      case "Escape":
+        if (this.#selectedRow < 0) return;
+        this.#selectedRow = -1;
+        this.#renderDetail();
+        this.#invalidate(false);
+        break;
+      default:
+        return;
+    }
+    ev.preventDefault();
+  }
+
+  // --- DOM panels --------------------------------------------------------------------------
+
+  #renderHeader() {
+    const run = this.#run;
+    this.#ui.title.textContent = run?.title ?? "";
+    this.#ui.about.textContent = run?.about ?? "";
+  }
+
+  #renderControls() {
+    const { first, back, play, forward, last, counter } = this.#ui;
+    const n = this.steps;
+    const k = this.#step;
+    const none = !this.#run;
+    first.disabled = none || k === 0;
+    back.disabled = none || k === 0;
+    forward.disabled = none || k >= n;
+    last.disabled = none || k >= n;
+    play.disabled = none || n === 0;
+    play.textContent = this.playing ? "Pause" : "Play";
+    play.setAttribute("aria-pressed", String(this.playing));
+    counter.textContent = none ? "" : `step ${k} / ${n}`;
+  }
+
+  /** What the current step did: its line and its decisions (or its events). */
+  #renderNow() {
+    const { now } = this.#ui;
+    const run = this.#run;
+    if (!run) {
+      now.replaceChildren();
+      return;
+    }
+    const k = this.#step;
+    if (k === 0) {
+      now.replaceChildren(h("p", { class: "now-head" }, `Step 0 of ${run.steps.length}: the set-up, nothing sent yet. Step forward to start.`));
+      return;
+    }
+    const s = run.steps[k - 1];
+    const head = h("p", { class: "now-head" }, `Step ${k} of ${run.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
+    const children = [head];
+    const failure = (run.failures ?? []).find((f) => f.line === s.line);
+    if (/^expect\b/.test(s.text)) {
+      children.push(
+        s.ok
+          ? h("p", { class: "held" }, "✓ the expectation holds")
+          : h("p", { class: "failed" }, `✗ expectation failed: expected ${failure?.expected ?? "?"}, got ${failure?.got ?? "?"}`),
+      );
+    }
+    const events = s.events ?? [];
+    const decisions = events.filter((e) => e.kind === "decision");
+    const shown = (decisions.length ? decisions : events).slice(0, 4);
+    if (shown.length) {
+      const list = h("ul");
+      for (const e of shown) list.append(e.kind === "decision" ? decisionItem(e) : h("li", {}, `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`));
+      const rest = (decisions.length ? decisions : events).length - shown.length;
+      if (rest > 0) list.append(h("li", { class: "more" }, `… and ${rest} more ${decisions.length ? "decisions" : "events"}`));
+      children.push(list);
+    } else if (!/^expect\b/.test(s.text)) {
+      children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
+    }
+    now.replaceChildren(...children);
+  }
+
+  /** The selected row: its full text, rule, error, source and batch. */
+  #renderDetail() {
+    const { detail } = this.#ui;
+    const row = this.#ladder?.rows[this.#selectedRow];
+    if (!row || this.#selectedRow >= this.#revealed()) {
+      detail.hidden = true;
+      detail.replaceChildren();
+      return;
+    }
+    detail.hidden = false;
+    if (row.type === ROW_STEP) {
+      detail.replaceChildren(h("span", {}, rowText(this.#run, row)));
+      return;
+    }
+    const e = row.e;
+    const parts = [];
+    if (e.kind === "decision") parts.push(...decisionItem(e).childNodes);
+    else parts.push(h("span", {}, `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`));
+    if (Number.isInteger(e.batch)) {
+      parts.push(" ", h("button", { type: "button", "data-batch": e.batch }, `Open b${e.batch}`));
+    }
+    detail.replaceChildren(...parts);
+  }
+
+  /** Leader windows and client batches after the current step; next-step buttons. */
+  #renderPanels(prefix) {
+    const { state, next, summary } = this.#ui;
+    const run = this.#run;
+    if (!run || !prefix) {
+      state.replaceChildren();
+      next.replaceChildren();
+      next.hidden = true;
+      summary.textContent = "";
+      return;
+    }
+    const k = this.#step;
+    const entries = k > 0 ? run.steps[k - 1].producerEntries ?? [] : [];
+    const sections = [];
+    (prefix.finalState ?? []).forEach((p, q) => {
+      const list = p.producers ?? [];
+      const n = entries[q] ?? list.length;
+      const sec = h("section", { "data-partition": p.name },
+        h("p", { class: "state-title" }, `${p.name} · leader`),
+        h("p", {}, `log end offset ${p.logEndOffset} · ${n} producer-state ${n === 1 ? "entry" : "entries"} · retains the last 5 batches per producer`));
+      for (const entry of list.slice(0, 4)) {
+        const slots = h("ol", { class: "window", "aria-label": `retained batches of producer ${entry.producerId}` });
+        const batches = entry.batches ?? [];
+        for (let i = 0; i < 5; i++) {
+          const b = batches[i];
+          slots.append(
+            b
+              ? h("li", { title: `sequences ${b[0]}..${b[1]} at offsets ${b[2]}..${b[3]}` }, `seq ${range(b[0], b[1])}`, h("br"), `@${range(b[2], b[3])}`)
+              : h("li", { class: "empty" }, "empty"),
+          );
+        }
+        sec.append(h("div", { class: "entry", "data-pid": entry.producerId },
+          h("div", { class: "entry-head" }, `pid ${entry.producerId} · epoch ${entry.epoch}`), slots));
+      }
+      if (list.length > 4) sec.append(h("p", {}, `… and ${list.length - 4} more producer ids`));
+      if (list.length === 0) sec.append(h("p", {}, "no producer state"));
+      sections.push(sec);
+    });
+    const batches = prefix.batches ?? [];
+    (prefix.producers ?? run.producers ?? []).forEach((name, p) => {
+      const mine = batches.filter((b) => b.producer === p);
+      const latest = mine[mine.length - 1];
+      const sec = h("section", { "data-producer": name },
+        h("p", { class: "state-title" }, `${name} · producer`),
+        h("p", {}, latest ? `pid ${latest.producerId} · epoch ${latest.producerEpoch} (latest batch) · ${mine.length} batch${mine.length === 1 ? "" : "es"}` : "no batches yet"));
+      if (mine.length) {
+        const ul = h("ul", { class: "batches", "aria-label": `batches of ${name}` });
+        for (const b of mine.slice(-6)) {
+          const off = b.offsets ? ` @${range(b.offsets[0], b.offsets[1])}` : "";
+          ul.append(h("li", {}, h("button", {
+            type: "button", "data-batch": b.id,
+            title: `open b${b.id}: pid ${b.producerId}, epoch ${b.producerEpoch}, sequences ${b.baseSequence}..${b.lastSequence}, ${b.attempts} attempt(s)`,
+          }, `b${b.id} seq ${range(b.baseSequence, b.lastSequence)} e${b.producerEpoch} ${b.state}${off}${b.error ? " " + b.error : ""}`)));
+        }
+        if (mine.length > 6) ul.prepend(h("li", { class: "about" }, `${mine.length - 6} earlier …`));
+        sec.append(ul);
+      }
+      sections.push(sec);
+    });
+    state.replaceChildren(...sections);
+
+    const buttons = (prefix.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
+    const canAppend = !this.readOnly && this.#source?.kind === "text";
+    next.hidden = !canAppend || buttons.length === 0;
+    next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps ? "What could happen instead:" : "What can happen next:"), ...buttons);
+
+    const checks = run.steps.filter((s) => /^expect\b/.test(s.text)).length;
+    const failed = (run.failures ?? []).length;
+    summary.textContent =
+      (checks ? (failed ? `${failed} of ${checks} expectations fail. ` : `All ${checks} expectations hold. `) : "") +
+      `Decisions follow Kafka ${run.kafkaVersion ?? "4.3"}.`;
+    if (run.error) summary.textContent += ` ${run.error}`;
+  }
+
+  // --- batch inspector ---------------------------------------------------------------------
+
+  /** Opens batch `id` (b1 = 1) in a dialog: <kafka-batch> when available, else its fields and hex. */
+  async openBatch(id, rowIndex = -1) {
+    const prefix = this.#prefixRun(this.#step) ?? this.#run;
+    if (!prefix) return;
+    const batch = (prefix.batches ?? []).find((b) => b.id === id) ?? (this.#run.batches ?? []).find((b) => b.id === id);
+    if (!batch) return;
+    let hex = batch.hex;
+    let where = "as the producer sends it";
+    const row = this.#ladder?.rows[rowIndex];
+    if (row?.type === ROW_EVENT && row.e.kind === "decision" && row.e.outcome === "append" && row.e.offsets) {
+      const log = prefix.finalState?.[row.e.partition]?.log ?? [];
+      const written = log.find(([base]) => base === row.e.offsets[0]);
+      if (written) {
+        hex = written[1];
+        where = `as the leader wrote it at offset ${written[0]}`;
+      }
+    }
+    const { dialog } = this.#ui;
+    const title = h("h2", { id: "batch-title" }, `b${id} · ${this.#run.producers[batch.producer] ?? "?"} → ${this.#run.partitions[batch.partition] ?? "?"} · ${where}`);
+    const fields = h("table", { class: "fields" });
+    let header = null;
+    try {
+      header = decode(hex).batches?.[0]?.header ?? null;
+    } catch {
+      header = null;
+    }
+    const rows = header
+      ? [["producerId", header.producerId], ["producerEpoch", header.producerEpoch], ["baseSequence", header.baseSequence],
+         ["lastSequence", header.lastSequence], ["baseOffset", header.baseOffset], ["recordsCount", header.recordsCount],
+         ["crcValid", header.crcValid]]
+      : [["producerId", batch.producerId], ["producerEpoch", batch.producerEpoch], ["baseSequence", batch.baseSequence], ["lastSequence", batch.lastSequence]];
+    rows.push(["values", (batch.values ?? []).join(", ")], ["state", `${batch.state}${batch.error ? " (" + batch.error + ")" : ""}, ${batch.attempts} attempt(s)`]);
+    fields.append(h("tbody", {}, rows.map(([k, v]) => h("tr", { "data-field": k }, h("th", {}, k), h("td", {}, String(v))))));
+    const close = h("button", { type: "button", class: "close" }, "Close");
+    close.addEventListener("click", () => dialog.close());
+    const body = [title, fields];
+    const haveInspector = await loadBatchInspector();
+    if (haveInspector) {
+      const inspector = document.createElement("kafka-batch");
+      inspector.setAttribute("hex", hex);
+      inspector.setAttribute("readonly", "");
+      body.push(inspector);
+    } else {
+      body.push(h("pre", { class: "hex", "aria-label": "batch bytes (hex)" }, (hex.match(/.{1,2}/g) ?? []).join(" ")));
+    }
+    body.push(h("div", { class: "dialog-actions" }, close));
+    dialog.replaceChildren(...body);
+    if (!dialog.open) dialog.showModal();
+    close.focus();
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+
+  #readTheme() {
+    const cs = getComputedStyle(this);
+    const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
+    this.#theme = {
+      bg: v("--eos-bg", "#fff"), fg: v("--eos-fg", "#1b1f24"), muted: v("--eos-muted", "#5b6570"),
+      border: v("--eos-border", "#d0d7de"), panel: v("--eos-panel", "#f6f8fa"), accent: v("--eos-accent", "#0b62c4"),
+      ok: v("--eos-ok", "#1a7f37"), bad: v("--eos-bad", "#c62828"), warn: v("--eos-warn", "#9a6700"), dup: v("--eos-dup", "#8250df"),
+      mono: v("--eos-mono", "monospace"),
+    };
+    // The text column is laid out in characters: measure the monospace font before any layout.
+    const scratch = document.createElement("canvas").getContext("2d");
+    if (scratch) {
+      scratch.font = `${FONT_PX}px ${this.#theme.mono}`;
+      const w = scratch.measureText("0123456789abcdef").width / 16;
+      if (w > 0 && Math.abs(w - this.#charW) > 0.01) {
+        this.#charW = w;
+        this.#layoutDirty = true;
+      }
+      this.#measuredFont = `${FONT_PX}px ${this.#theme.mono}`;
+    }
+  }
+
+  /** Reads the viewport's size; only on resize, theme or load, never while drawing a frame. */
+  #measure() {
+    const vp = this.#ui.viewport;
+    this.#width = vp.clientWidth;
+    this.#maxHeight = parseFloat(getComputedStyle(vp).maxHeight) || 480;
+  }
+
+  #watchDpr() {
+    this.#dprQuery?.removeEventListener("change", this.#onDpr);
+    this.#dprQuery = matchMedia(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
+    this.#dprQuery.addEventListener("change", this.#onDpr);
+  }
+
+  /** Marks the canvas dirty and draws once in the next animation frame. */
+  #invalidate(layout) {
+    if (layout) this.#layoutDirty = true;
+    if (this.#raf || !this.isConnected) return;
+    this.#raf = requestAnimationFrame(() => {
+      this.#raf = 0;
+      this.#draw();
+    });
+  }
+
+  #revealed() {
+    return this.#ladder ? this.#ladder.stepEnd[this.#step] ?? 0 : 0;
+  }
+
+  /** Columns: time gutter, the lanes, the text (kind tag + sentence). Narrow hosts drop the tag. */
+  #geometry(width) {
+    const lanes = Math.max(1, this.#ladder?.lanes ?? 1);
+    const narrow = width < 600;
+    const minDiagram = narrow ? 130 : 220;
+    const diagramW = Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42))));
+    const x0 = narrow ? 42 : GUTTER_W;
+    const laneW = diagramW / lanes;
+    const textX = x0 + diagramW + (narrow ? 8 : 12);
+    const textW = Math.max(60, width - textX - 6);
+    const cols = Math.max(12, Math.floor(textW / this.#charW));
+    const tagCols = narrow ? 0 : TAG_COLS;
+    return { x0, diagramW, laneW, textX, textW, cols, tagCols, eventLines: narrow ? 4 : MAX_EVENT_LINES, laneX: (i) => x0 + laneW * (i + 0.5) };
+  }
+
+  /** Row heights depend on the width (wrapped sentences): recomputed when it changes. */
+  #layout(width) {
+    const t0 = performance.now();
+    const ladder = this.#ladder;
+    const rows = ladder?.rows ?? [];
+    const g = this.#geometry(width);
+    const sentenceCols = g.cols - g.tagCols;
+    const tops = new Float64Array(rows.length + 1);
+    let y = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (row.type === ROW_EVENT) {
+        if (row.e.kind === "decision") {
+          // The headline on the first line, the reasons below it.
+          row.lines = row.sentence ? wrapText(row.sentence, sentenceCols, MAX_SENTENCE_LINES) : [];
+          row.h = EVENT_H + row.lines.length * LINE_H + (row.lines.length ? 5 : 0);
+        } else {
+          const text = row.e.text;
+          row.lines = text.length <= sentenceCols ? [text] : wrapText(text, sentenceCols, g.eventLines);
+          row.h = EVENT_H + (row.lines.length - 1) * LINE_H + (row.lines.length > 1 ? 3 : 0);
+        }
+      }
+      tops[i] = y;
+      y += row.h;
+    }
+    tops[rows.length] = y;
+    this.#rowTop = tops;
+    this.#layoutWidth = width;
+    this.#layoutDirty = false;
+    this.#stats.layoutMs = performance.now() - t0;
+  }
+
+  /** First row whose bottom is below content y. */
+  #rowAtY(y) {
+    const tops = this.#rowTop;
+    let lo = 0;
+    let hi = Math.max(0, tops.length - 2);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tops[mid] <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  #firstVisibleRow() {
+    return Math.min(this.#revealed() - 1, this.#rowAtY(this.#ui.viewport.scrollTop));
+  }
+
+  #contentHeight() {
+    return HEADER_H + (this.#rowTop[this.#revealed()] ?? 0);
+  }
+
+  #scrollRowIntoView(r) {
+    const vp = this.#ui.viewport;
+    const top = this.#rowTop[r];
+    const bottom = this.#rowTop[r + 1];
+    const view = vp.clientHeight - HEADER_H;
+    if (top < vp.scrollTop) vp.scrollTop = top;
+    else if (bottom > vp.scrollTop + view) vp.scrollTop = bottom - view;
+  }
+
+  /** After a step: keep the current step's rows in view. */
+  #scrollForStep(mode) {
+    if (!this.#ladder) return;
+    if (this.#width <= 0) this.#measure();
+    const width = this.#width;
+    if (width > 0 && (this.#layoutDirty || width !== this.#layoutWidth)) this.#layout(width);
+    this.#sizeViewport();
+    const vp = this.#ui.viewport;
+    const k = this.#step;
+    if (k === 0 || mode === "top") {
+      vp.scrollTop = 0;
+      return;
+    }
+    const start = this.#rowTop[this.#ladder.stepEnd[k - 1]];
+    const end = this.#rowTop[this.#ladder.stepEnd[k]];
+    const view = vp.clientHeight - HEADER_H;
+    if (start >= vp.scrollTop && end <= vp.scrollTop + view) return;
+    vp.scrollTop = end - start <= view ? end - view : start;
+  }
+
+  /** Viewport height: the content, up to --eos-ladder-max-height. Spacer makes the scroll range. */
+  #sizeViewport() {
+    const { viewport, canvas, spacer } = this.#ui;
+    const total = this.#ladder ? this.#contentHeight() : HEADER_H;
+    const maxH = this.#maxHeight;
+    const hgt = Math.max(HEADER_H + 24, Math.min(total, maxH));
+    const px = `${hgt}px`;
+    if (canvas.style.height !== px) canvas.style.height = px;
+    if (viewport.style.height !== px) viewport.style.height = px;
+    const rest = `${Math.max(0, total - hgt)}px`;
+    if (spacer.style.height !== rest) spacer.style.height = rest;
+    return hgt;
+  }
+
+  #rowAtEvent(ev) {
+    if (!this.#ladder) return -1;
+    const rect = this.#ui.canvas.getBoundingClientRect();
+    const y = ev.clientY - rect.top - HEADER_H + this.#ui.viewport.scrollTop;
+    if (ev.clientY - rect.top < HEADER_H || y < 0) return -1;
+    const r = this.#rowAtY(y);
+    return r < this.#revealed() && y < this.#rowTop[r + 1] ? r : -1;
+  }
+
+  #onPointer(ev) {
+    const r = this.#rowAtEvent(ev);
+    const { tip, canvas } = this.#ui;
+    if (r !== this.#hoverRow) {
+      this.#hoverRow = r;
+      this.#invalidate(false);
+    }
+    const row = r >= 0 ? this.#ladder.rows[r] : null;
+    canvas.style.cursor = row?.type === ROW_EVENT && Number.isInteger(row.e.batch) ? "pointer" : "default";
+    if (!row || row.type !== ROW_EVENT) {
+      tip.hidden = true;
+      return;
+    }
+    const e = row.e;
+    const children = [h("div", {}, e.text)];
+    if (e.kind === "decision") {
+      children.unshift(h("div", {}, h("strong", {}, `${e.errorName}(${e.errorCode})`), ` · rule ${e.rule ?? "—"}`));
+      if (e.source) children.push(h("span", { class: "source" }, `Kafka source: ${e.source}`));
+    }
+    if (Number.isInteger(e.batch)) children.push(h("span", { class: "source" }, `click to open b${e.batch}`));
+    tip.replaceChildren(...children);
+    tip.hidden = false;
+    const host = this.#ui.ladder.getBoundingClientRect();
+    const x = Math.min(ev.clientX - host.left + 14, host.width - tip.offsetWidth - 4);
+    const y = ev.clientY - host.top + 16;
+    tip.style.left = `${Math.max(0, x)}px`;
+    tip.style.top = `${y}px`;
+  }
+
+  #style(ctx, key, value) {
+    if (this.#ctxStyle[key] !== value) {
+      ctx[key] = value;
+      this.#ctxStyle[key] = value;
+    }
+  }
+
+  #draw() {
+    const t0 = performance.now();
+    const { canvas, viewport } = this.#ui;
+    if (this.#width <= 0) this.#measure();
+    const width = this.#width;
+    if (width <= 0) return;
+    if (this.#layoutDirty || width !== this.#layoutWidth) this.#layout(width);
+    const height = this.#sizeViewport();
+    const dpr = globalThis.devicePixelRatio || 1;
+    const bw = Math.round(width * dpr);
+    const bh = Math.round(height * dpr);
+    if (canvas.width !== bw || canvas.height !== bh) {
+      canvas.width = bw;
+      canvas.height = bh;
+      this.#ctxStyle = {};
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const th = this.#theme;
+    const mono = `${FONT_PX}px ${th.mono}`;
+    if (this.#measuredFont !== mono) {
+      // The text column is laid out in characters of the monospace font: measure it once.
+      this.#style(ctx, "font", mono);
+      const w = ctx.measureText("0123456789abcdef").width / 16;
+      this.#measuredFont = mono;
+      if (w > 0 && Math.abs(w - this.#charW) > 0.01) {
+        this.#charW = w;
+        this.#layout(width);
+      }
+    }
+    this.#style(ctx, "fillStyle", th.bg);
+    ctx.fillRect(0, 0, width, height);
+    this.#frame = (this.#frame + 1) >>> 0 || 1;
+
+    const ladder = this.#ladder;
+    const g = this.#geometry(width);
+    const scrollTop = viewport.scrollTop;
+    const revealed = this.#revealed();
+    const viewH = height - HEADER_H;
+    const yOf = (r) => HEADER_H + this.#rowTop[r] - scrollTop;
+    const anchor = (r) => yOf(r) + (ladder.rows[r].type === ROW_STEP ? STEP_H / 2 : EVENT_H / 2);
+
+    let first = 0;
+    let last = -1;
+    if (ladder && revealed > 0) {
+      first = Math.min(revealed - 1, this.#rowAtY(scrollTop));
+      last = Math.min(revealed - 1, this.#rowAtY(scrollTop + viewH));
+      const contentBottom = Math.min(height, yOf(revealed));
+
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(0, HEADER_H, width, viewH);
+      ctx.clip();
+
+      // Row backgrounds: step bands, the current step, hover and selection.
+      const curStart = ladder.stepEnd[Math.max(0, this.#step - 1)];
+      for (let r = first; r <= last; r++) {
+        const row = ladder.rows[r];
+        const y = yOf(r);
+        if (row.type === ROW_STEP) {
+          this.#style(ctx, "fillStyle", th.panel);
+          ctx.fillRect(0, y, width, row.h);
+        }
+        if (r >= curStart && this.#step > 0) {
+          ctx.globalAlpha = 0.1;
+          this.#style(ctx, "fillStyle", th.accent);
+          ctx.fillRect(0, y, width, row.h);
+          ctx.globalAlpha = 1;
+        }
+        if (r === this.#hoverRow) {
+          ctx.globalAlpha = 0.08;
+          this.#style(ctx, "fillStyle", th.fg);
+          ctx.fillRect(0, y, width, row.h);
+          ctx.globalAlpha = 1;
+        }
+      }
+      if (this.#step > 0 && curStart <= last) {
+        // A bar in the gutter marks the current step.
+        const y0 = Math.max(HEADER_H, yOf(Math.max(curStart, first)));
+        this.#style(ctx, "fillStyle", th.accent);
+        ctx.fillRect(0, y0, 3, contentBottom - y0);
+      }
+
+      // Lanes.
+      this.#style(ctx, "strokeStyle", th.border);
+      this.#style(ctx, "lineWidth", 1);
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      for (let i = 0; i < ladder.lanes; i++) {
+        const x = Math.round(g.laneX(i)) + 0.5;
+        ctx.moveTo(x, HEADER_H);
+        ctx.lineTo(x, contentBottom);
+      }
+      ctx.stroke();
+
+      // Arrows crossing the visible rows.
+      const stamp = this.#arrowStamp;
+      const bottomY = yOf(revealed);
+      for (let b = Math.floor(first / BUCKET); b <= Math.floor(last / BUCKET); b++) {
+        for (const id of ladder.buckets[b] ?? []) {
+          if (stamp[id] === this.#frame) continue;
+          stamp[id] = this.#frame;
+          const a = ladder.arrows[id];
+          if (a.from >= revealed || a.fromLane < 0 || a.toLane < 0) continue;
+          this.#drawArrow(ctx, g, a, anchor, revealed, bottomY);
+        }
+      }
+
+      // Row contents.
+      this.#frameCtx = { anchor, revealed, bottomY };
+      for (let r = first; r <= last; r++) this.#drawRow(ctx, g, ladder.rows[r], r, yOf(r), width);
+
+      if (this.#selectedRow >= first && this.#selectedRow <= last) {
+        const y = yOf(this.#selectedRow);
+        this.#style(ctx, "strokeStyle", th.accent);
+        this.#style(ctx, "lineWidth", 2);
+        ctx.strokeRect(2, y + 1, width - 4, ladder.rows[this.#selectedRow].h - 2);
+      }
+      ctx.restore();
+      this.#ctxStyle = {}; // restore() put the context's styles back
+    } else {
+      this.#style(ctx, "fillStyle", th.muted);
+      this.#style(ctx, "font", `13px ${th.mono}`);
+      this.#style(ctx, "textBaseline", "middle");
+      ctx.fillText(this.#run ? "Step 0: nothing has happened yet — step forward." : this.#ui.error.textContent ? "No ladder: the script has an error." : "Loading…", 12, HEADER_H + 12);
+    }
+
+    this.#drawHeader(ctx, g, width);
+    this.#updateRowList(first, last);
+    this.#stats.draws++;
+    this.#stats.lastDrawMs = performance.now() - t0;
+    this.#stats.maxDrawMs = Math.max(this.#stats.maxDrawMs, this.#stats.lastDrawMs);
+  }
+
+  #drawHeader(ctx, g, width) {
+    const th = this.#theme;
+    this.#style(ctx, "fillStyle", th.panel);
+    ctx.fillRect(0, 0, width, HEADER_H);
+    this.#style(ctx, "strokeStyle", th.border);
+    this.#style(ctx, "lineWidth", 1);
+    ctx.beginPath();
+    ctx.moveTo(0, HEADER_H - 0.5);
+    ctx.lineTo(width, HEADER_H - 0.5);
+    ctx.stroke();
+    const ladder = this.#ladder;
+    this.#style(ctx, "textBaseline", "alphabetic");
+    this.#style(ctx, "textAlign", "left");
+    this.#style(ctx, "font", `11px ${th.mono}`);
+    this.#style(ctx, "fillStyle", th.muted);
+    ctx.fillText("time", 8, 24);
+    ctx.fillText("what happens", g.textX, 24);
+    if (!ladder) {
+        return;
+    }
+    const cols = Math.max(3, Math.floor((g.laneW - 6) / 7));
+    this.#style(ctx, "textAlign", "center");
+    ladder.producers.forEach((name, i) => {
+      this.#style(ctx, "font", `bold 12px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.fg);
+      ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
+      this.#style(ctx, "font", `10.5px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      ctx.fillText("producer", g.laneX(i), 30);
+    });
+    ladder.partitions.forEach((name, q) => {
+      const i = ladder.producers.length + q;
+      this.#style(ctx, "font", `bold 12px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.fg);
+      ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
+      this.#style(ctx, "font", `10.5px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      ctx.fillText("leader", g.laneX(i), 30);
+    });
+    this.#style(ctx, "textAlign", "left");
+  }
+
+  /** Where arrow `a` (as #drawArrow draws it in this frame) crosses height y. */
+  #arrowXAt(g, a, y) {
+    const { anchor, revealed, bottomY } = this.#frameCtx;
+    const x1 = g.laneX(a.fromLane);
+    const x2 = g.laneX(a.toLane);
+    const y1 = anchor(a.from);
+    const arrived = a.to >= 0 && a.to < revealed;
+    const xEnd = arrived ? (a.fate === "delivered" ? x2 : x1 + (x2 - x1) * 0.5) : x1 + (x2 - x1) * 0.45;
+    const yEnd = arrived ? anchor(a.to) : Math.max(y1 + 6, bottomY - 6);
+    if (yEnd <= y1) return x1;
+    return x1 + (xEnd - x1) * Math.min(1, Math.max(0, (y - y1) / (yEnd - y1)));
+  }
+
+  #drawArrow(ctx, g, a, anchor, revealed, bottomY) {
+    const th = this.#theme;
+    const x1 = g.laneX(a.fromLane);
+    const x2 = g.laneX(a.toLane);
+    const y1 = anchor(a.from);
+    const arrived = a.to >= 0 && a.to < revealed;
+    const color = a.kind === "request" ? th.fg : a.outcome === "append" ? th.ok : a.outcome === "duplicate" ? th.dup : a.outcome ? th.bad : th.muted;
+    this.#style(ctx, "strokeStyle", color);
+    this.#style(ctx, "fillStyle", color);
+    this.#style(ctx, "lineWidth", a.kind === "request" ? 1.5 : 1.25);
+    if (!arrived) {
+      // Still travelling at this step: dashed, halfway, with the message as a dot.
+      const xm = x1 + (x2 - x1) * 0.45;
+      const ym = Math.max(y1 + 6, bottomY - 6);
+      ctx.setLineDash([4, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(xm, ym);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.arc(xm, ym, 3, 0, Math.PI * 2);
+      ctx.fill();
+    } else if (a.fate === "delivered") {
+      const y2 = anchor(a.to);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x2, y2);
+      ctx.stroke();
+      arrowHead(ctx, x1, y1, x2, y2);
+    } else {
+      // lost, cut (connection closed) or dropped (orphan response): ends in a cross.
+      // A dropped answer (its connection closed while the request was held up) stops short.
+      const ym = a.fate === "dropped" ? y1 + 8 : anchor(a.to);
+      const xm = x1 + (x2 - x1) * (a.fate === "dropped" ? 0.25 : 0.5);
+      if (a.fate !== "lost") ctx.setLineDash([2, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(xm, ym);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      this.#style(ctx, "strokeStyle", a.fate === "lost" ? th.bad : th.muted);
+      this.#style(ctx, "lineWidth", 2);
+      cross(ctx, xm, ym, 4.5);
+    }
+    if (a.kind === "request" && a.label) {
+      this.#style(ctx, "textBaseline", "alphabetic");
+      this.#style(ctx, "font", `10px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      const room = Math.abs(x2 - x1) - 16;
+      const label = room > a.label.length * 6.2 ? a.label : a.shortLabel;
+      const dir = x2 >= x1 ? 1 : -1;
+      this.#style(ctx, "textAlign", dir > 0 ? "left" : "right");
+      ctx.fillText(label, x1 + dir * 8, y1 - 3);
+      this.#style(ctx, "textAlign", "left");
+      }
+  }
+
+  #drawRow(ctx, g, row, r, y, width) {
+    const th = this.#theme;
+    const mono = `${FONT_PX}px ${th.mono}`;
+    this.#style(ctx, "textBaseline", "middle");
+    if (row.type === ROW_STEP) {
+      const s = row.s;
+      const mid = y + STEP_H / 2;
+      this.#style(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.fg);
+      ctx.fillText(String(row.step + 1), 10, mid);
+      const expect = /^expect\b/.test(s.text);
+      const x = g.textX;
+      if (expect) {
+        this.#style(ctx, "strokeStyle", s.ok ? th.ok : th.bad);
+        this.#style(ctx, "lineWidth", 2);
+        if (s.ok) check(ctx, g.x0 - 14, mid, 5);
+        else cross(ctx, g.x0 - 14, mid, 4);
+      }
+      const entries = s.producerEntries;
+      const prev = row.step > 0 ? this.#run.steps[row.step - 1].producerEntries : null;
+      let extra = "";
+      if (entries && entries.some((n, q) => n !== (prev ? prev[q] : 0))) {
+        extra = "   · producer-state entries: " + entries.map((n, q) => `${this.#run.partitions[q]} ${n}`).join(", ");
+      }
+      const cols = Math.floor((width - x - 8) / this.#charW);
+      this.#style(ctx, "font", mono);
+      this.#style(ctx, "fillStyle", expect ? (s.ok ? th.muted : th.bad) : th.fg);
+      ctx.fillText(ellipsize(`line ${s.line}: ${s.text}${extra}`, cols), x, mid);
+        return;
+    }
+    const e = row.e;
+    const mid = y + EVENT_H / 2;
+    if (row.timeLabel) {
+      this.#style(ctx, "font", `10.5px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      ctx.fillText(ellipsize(row.timeLabel, Math.floor((g.x0 - 10) / 6.4)), 6, mid);
+    }
+    const color = th[kindColor(e)] ?? th.fg;
+    const P = this.#ladder.producers.length;
+    const px = Number.isInteger(e.producer) ? g.laneX(e.producer) : null;
+    const qx = Number.isInteger(e.partition) ? g.laneX(P + e.partition) : null;
+    this.#style(ctx, "fillStyle", color);
+    this.#style(ctx, "strokeStyle", color);
+    this.#style(ctx, "lineWidth", 2);
+    switch (e.kind) {
+      case "send":
+        if (px !== null) ctx.fillRect(px - 4, mid - 4, 8, 8);
+        break;
+      case "request":
+        if (px !== null) {
+          ctx.beginPath();
+          ctx.arc(px, mid, 2.5, 0, Math.PI * 2);
+          ctx.fill();
+        }
+        break;
+      case "decision":
+        if (qx !== null) this.#badge(ctx, qx, mid, e);
+        break;
+      case "ack":
+        if (px !== null) check(ctx, px, mid, 5);
+        break;
+      case "fail":
+        if (px !== null) cross(ctx, px, mid, 4.5);
+        break;
+      case "retry":
+        if (px !== null) {
+          ctx.beginPath();
+          ctx.arc(px, mid, 5, 0.3, Math.PI * 1.7);
+          ctx.stroke();
+        }
+        break;
+      case "timeout":
+      case "delayed":
+        if (px !== null || qx !== null) {
+          const x = e.kind === "delayed" && row.arrow ? this.#arrowXAt(g, row.arrow, mid) : px ?? qx;
+          ctx.beginPath();
+          ctx.arc(x, mid, 5, 0, Math.PI * 2);
+          ctx.moveTo(x, mid);
+          ctx.lineTo(x, mid - 3.5);
+          ctx.moveTo(x, mid);
+          ctx.lineTo(x + 3, mid);
+          ctx.stroke();
+        }
+        break;
+      case "restart":
+      case "epoch-bump":
+        if (px !== null) {
+          ctx.fillRect(px - g.laneW * 0.3, mid - 3, g.laneW * 0.6, 2);
+          if (e.kind === "restart" || e.batch === null) ctx.fillRect(px - g.laneW * 0.3, mid + 1, g.laneW * 0.6, 2);
+        }
+        break;
+      case "leader-change":
+      case "expired":
+        if (qx !== null) {
+          if (e.kind === "expired") cross(ctx, qx, mid, 4);
+          else ctx.fillRect(qx - g.laneW * 0.3, mid - 1, g.laneW * 0.6, 3);
+        }
+        break;
+      case "time":
+        ctx.setLineDash([2, 4]);
+        this.#style(ctx, "lineWidth", 1);
+        ctx.beginPath();
+        ctx.moveTo(g.x0, mid + 0.5);
+        ctx.lineTo(g.x0 + g.diagramW, mid + 0.5);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        break;
+      default:
+        break;
+    }
+    // Text column: the kind, then the event's sentence (a decision: headline, then its reasons).
+    const tx = g.textX;
+    this.#style(ctx, "font", mono);
+    this.#style(ctx, "fillStyle", color);
+    if (g.tagCols) ctx.fillText(KIND_LABEL[e.kind] ?? e.kind, tx, mid);
+    const bodyX = tx + g.tagCols * this.#charW;
+    const bodyCols = g.cols - g.tagCols;
+    if (e.kind === "decision") {
+      this.#style(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.fg);
+      ctx.fillText(ellipsize(row.headline, bodyCols), bodyX, mid);
+      this.#style(ctx, "font", mono);
+      this.#style(ctx, "fillStyle", th.muted);
+      const lines = row.lines ?? [];
+      for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, y + EVENT_H + LINE_H * i + LINE_H / 2);
+    } else {
+      this.#style(ctx, "fillStyle", e.kind === "time" || e.kind === "expired" ? th.muted : th.fg);
+      const lines = row.lines ?? [ellipsize(e.text, bodyCols)];
+      for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, mid + LINE_H * i);
+    }
+  }
+
+  /** The decision at the leader's lane: rule and outcome in a filled box. */
+  #badge(ctx, x, mid, e) {
+    const th = this.#theme;
+    const short = e.outcome === "append" ? "append" : e.outcome === "duplicate" ? "dup" : String(e.errorCode ?? "err");
+    const text = `${e.rule ?? "?"} ${short}`;
+    this.#style(ctx, "font", `bold 10.5px ${th.mono}`);
+    const w = ctx.measureText(text).width + 8;
+    const color = e.outcome === "append" ? th.ok : e.outcome === "duplicate" ? th.dup : th.bad;
+    this.#style(ctx, "fillStyle", color);
+    roundRect(ctx, x - w / 2, mid - 7, w, 14, 3);
+    ctx.fill();
+    if (e.outcome !== "append" && e.outcome !== "duplicate") {
+      // Refusals get a heavier outline: shape as well as colour.
+      this.#style(ctx, "strokeStyle", th.fg);
+      this.#style(ctx, "lineWidth", 1);
+      ctx.stroke();
+    }
+    this.#style(ctx, "fillStyle", th.bg);
+    this.#style(ctx, "textAlign", "center");
+    ctx.fillText(text, x, mid + 0.5);
+    this.#style(ctx, "textAlign", "left");
+  }
+
+  /** The DOM text alternative: the rows in view, as an ordered list (updated once scrolling pauses). */
+  #updateRowList(first, last) {
+    const revealed = this.#revealed();
+    const key = `${this.#loadToken}:${first}:${last}:${revealed}`;
+    if (key === this.#srRange) return;
+    clearTimeout(this.#srTimer);
+    if (this.#srRange.split(":").slice(0, 1)[0] === String(this.#loadToken) && this.#srRange.endsWith(`:${revealed}`)) {
+      // Same run and step, only scrolled: rebuild when the scrolling pauses, not on every frame.
+      this.#srTimer = setTimeout(() => this.#fillRowList(first, last, key), 120);
+      return;
+    }
+    this.#fillRowList(first, last, key);
+  }
+
+  #fillRowList(first, last, key) {
+    this.#srRange = key;
+    const revealed = this.#revealed();
+    const list = this.#ui.rowsList;
+    if (!this.#ladder || revealed === 0 || last < first) {
+      list.replaceChildren();
+      return;
+    }
+    list.start = first + 1;
+    const items = [];
+    for (let r = first; r <= last; r++) {
+      const row = this.#ladder.rows[r];
+      const li = h("li", { "data-row": r }, rowText(this.#run, row));
+      if (row.type === ROW_EVENT && row.e.kind === "decision") {
+        li.dataset.rule = row.e.rule ?? "";
+        li.dataset.errorCode = String(row.e.errorCode ?? "");
+      }
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  }
+}
+
+function decisionItem(e) {
+  const { headline, sentence } = splitDecision(e);
+  return h("li", { class: "decision", "data-outcome": e.outcome ?? "", "data-rule": e.rule ?? "", "data-error-code": e.errorCode ?? "" },
+    h("span", { class: `badge ${e.outcome ?? ""}` }, e.outcome === "reject" ? "REJECTED" : (e.outcome ?? "").toUpperCase()),
+    h("span", { class: "code" }, `${e.errorName} (${e.errorCode})`), " ",
+    h("span", { class: "rule", title: "rule id in the team reference" }, e.rule ?? "—"), " ",
+    h("span", { class: "headline" }, headline), " ",
+    h("span", { class: "sentence" }, sentence),
+    e.source ? h("span", { class: "source" }, `Kafka source: ${e.source}`) : null);
+}
+
+function arrowHead(ctx, x1, y1, x2, y2) {
+  const ang = Math.atan2(y2 - y1, x2 - x1);
+  const len = 7;
+  ctx.beginPath();
+  ctx.moveTo(x2, y2);
+  ctx.lineTo(x2 - len * Math.cos(ang - 0.4), y2 - len * Math.sin(ang - 0.4));
+  ctx.lineTo(x2 - len * Math.cos(ang + 0.4), y2 - len * Math.sin(ang + 0.4));
+  ctx.closePath();
+  ctx.fill();
+}
+
+function cross(ctx, x, y, s) {
+  ctx.beginPath();
+  ctx.moveTo(x - s, y - s);
+  ctx.lineTo(x + s, y + s);
+  ctx.moveTo(x + s, y - s);
+  ctx.lineTo(x - s, y + s);
+  ctx.stroke();
+}
+
+function check(ctx, x, y, s) {
+  ctx.beginPath();
+  ctx.moveTo(x - s, y);
+  ctx.lineTo(x - s / 3, y + s * 0.7);
+  ctx.lineTo(x + s, y - s * 0.7);
+  ctx.stroke();
+}
+
+function roundRect(ctx, x, y, w, hgt, r) {
+  ctx.beginPath();
+  if (typeof ctx.roundRect === "function") {
+    ctx.roundRect(x, y, w, hgt, r);
+    return;
+  }
+  ctx.rect(x, y, w, hgt);
+}
+
+if (globalThis.customElements) KafkaLadderElement.define();
