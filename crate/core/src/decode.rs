@@ -67,6 +67,7 @@ pub fn decode(input: &[u8], opts: &DecodeOptions) -> Report {
 /// Decode raw bytes (no text detection).
 pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
     let mut rep = Report { format: String::from("binary"), length: bytes.len(), ..Report::default() };
+    let mut budget = Budget::new(bytes.len());
     let mut pos = 0usize;
     while pos < bytes.len() {
         let rem = &bytes[pos..];
@@ -131,9 +132,9 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         }
         let slice = &rem[..total.min(rem.len())];
         let b = if magic == 2 {
-            decode_v2(slice, pos, truncated, bi, opts, &mut rep.errors)
+            decode_v2(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         } else {
-            crate::legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors)
+            crate::legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         };
         rep.batches.push(b);
         if truncated {
@@ -142,6 +143,49 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         pos += total;
     }
     rep
+}
+
+/// Bounds the report's size: records (and their spans) are listed while the report's
+/// estimated size stays under 64 × input + 2 × decompressed bytes + 1 MiB. Past that, records
+/// are still read and checked but not listed, and an `Info` issue says so — so a tiny,
+/// densely compressed batch cannot make the report allocate gigabytes.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    input: usize,
+    decompressed: usize,
+    spent: usize,
+}
+
+impl Budget {
+    fn new(input: usize) -> Self {
+        Budget { input, decompressed: 0, spent: 0 }
+    }
+    pub(crate) fn add_decompressed(&mut self, n: usize) {
+        self.decompressed = self.decompressed.saturating_add(n);
+    }
+    pub(crate) fn allows(&self) -> bool {
+        self.spent < self.input.saturating_mul(64).saturating_add(self.decompressed.saturating_mul(2)).saturating_add(1 << 20)
+    }
+    /// Charge one listed record: its bytes, its fixed size, and its spans.
+    pub(crate) fn charge(&mut self, rec: &RecordReport, spans: usize) {
+        let data = rec.key.as_ref().map_or(0, Vec::len)
+            + rec.value.as_ref().map_or(0, Vec::len)
+            + rec.headers.iter().map(|h| 48 + h.key.len() + h.value.as_ref().map_or(0, Vec::len)).sum::<usize>();
+        self.spent = self.spent.saturating_add(200 + data + 96 * spans);
+    }
+}
+
+pub(crate) fn record_limit_note(errors: &mut Vec<Issue>, bi: usize, at: usize, from: usize) {
+    push(
+        errors,
+        bi,
+        at,
+        kind::RECORD_LISTING_LIMIT,
+        Severity::Info,
+        format!(
+            "records from #{from} on were read and checked but are not listed: the report reached its size limit (64 × the input + 2 × the decompressed bytes + 1 MiB)"
+        ),
+    );
 }
 
 pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {
@@ -171,6 +215,7 @@ fn decode_v2(
     bi: usize,
     opts: &DecodeOptions,
     errors: &mut Vec<Issue>,
+    budget: &mut Budget,
 ) -> BatchReport {
     // A truncated header is read zero-padded; only fully present fields get spans.
     let mut padded = [0u8; HEADER_LEN];
@@ -288,7 +333,7 @@ fn decode_v2(
         return out;
     }
 
-    let ctx = Context {
+    let mut ctx = Context {
         base_offset: h.base_offset,
         base_timestamp: h.base_timestamp,
         base_sequence: h.base_sequence,
@@ -303,6 +348,7 @@ fn decode_v2(
         match compression::decompress(codec, payload, 2, opts.max_decompressed) {
             Ok(d) => {
                 decompressed = d;
+                budget.add_decompressed(decompressed.len());
                 out.decompressed = Some(Decompressed {
                     codec: String::from(codec.name()),
                     compressed_start: payload_span.start,
@@ -339,9 +385,21 @@ fn decode_v2(
     let mut r = Reader::new(records_buf);
     let mut records = Vec::new();
     let mut complete = true;
+    let mut limited = false;
     for i in 0..h.records_count as usize {
+        let listed = budget.allows();
+        if !listed && !limited {
+            limited = true;
+            record_limit_note(errors, bi, base, i);
+        }
+        ctx.spans = opts.spans && listed;
+        let before = fields.len();
         match record::parse(&mut r, &ctx, i, span_base, buffer, &mut fields) {
-            Ok(rec) => records.push(rec),
+            Ok(rec) if listed => {
+                budget.charge(&rec, fields.len() - before);
+                records.push(rec)
+            }
+            Ok(_) => {}
             Err(e) => {
                 fault(e, errors);
                 complete = false;

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use crate::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
 use crate::compression::{self, Codec};
-use crate::decode::{attributes_report, push, DecodeOptions};
+use crate::decode::{attributes_report, push, record_limit_note, Budget, DecodeOptions};
 use crate::reader::{ReadError, Reader};
 use crate::report::*;
 
@@ -140,6 +140,7 @@ pub(crate) fn decode(
     bi: usize,
     opts: &DecodeOptions,
     errors: &mut Vec<Issue>,
+    budget: &mut Budget,
 ) -> BatchReport {
     let magic = slice.get(16).map_or(0, |&m| m as i8);
     let mut out = BatchReport { start: base, end: base + slice.len(), magic, legacy: true, truncated, ..Default::default() };
@@ -202,7 +203,10 @@ pub(crate) fn decode(
     };
     let value_start = m.spans.iter().find(|s| s.0 == "value").map_or(0, |s| s.1) + base;
     let inner = match compression::decompress(codec, value, m.magic as u8, opts.max_decompressed) {
-        Ok(d) => d,
+        Ok(d) => {
+            budget.add_decompressed(d.len());
+            d
+        }
         Err(e) => {
             let (k, msg) = if e.limit_exceeded {
                 (kind::DECOMPRESSION_LIMIT, e.message)
@@ -322,9 +326,15 @@ pub(crate) fn decode(
     });
     if opts.records {
         for (i, (p, im)) in msgs.iter().enumerate() {
+            if !budget.allows() {
+                record_limit_note(errors, bi, base, i);
+                break;
+            }
             let off = abs_base.map_or(im.offset, |b| b.wrapping_add(im.offset));
             let ts = if log_append { m.timestamp } else { im.timestamp };
-            out.records.push(record_of(im, off, off.wrapping_sub(first_offset) as i32, ts));
+            let rec = record_of(im, off, off.wrapping_sub(first_offset) as i32, ts);
+            budget.charge(&rec, if opts.spans { 1 + im.spans.len() } else { 0 });
+            out.records.push(rec);
             if opts.spans {
                 out.fields.push(Field {
                     name: format!("records[{i}]"),

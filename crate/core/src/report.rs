@@ -220,6 +220,7 @@ pub mod kind {
     pub const DECOMPRESSION_LIMIT: &str = "DecompressionLimitExceeded";
     pub const PARTIAL_BATCH: &str = "PartialBatch";
     pub const INVALID_INPUT: &str = "InvalidInput";
+    pub const RECORD_LISTING_LIMIT: &str = "RecordListingLimit";
 }
 
 /// Lowercase hex, the contract's encoding for bytes.

@@ -42,5 +42,11 @@ fn every_fuzz_crasher_stays_fixed() {
         }
     }
     eprintln!("fuzz regressions: {} input(s) checked", files.len());
-    assert!(failed.is_empty(), "{} of {} regression input(s) fail:\n  {}", failed.len(), files.len(), failed.join("\n  "));
+    assert!(
+        failed.is_empty(),
+        "{} of {} regression input(s) fail:\n  {}",
+        failed.len(),
+        files.len(),
+        failed.join("\n  ")
+    );
 }

@@ -314,3 +314,24 @@ fn trailing_partial_batch_is_shown_and_noted_not_failed() {
     assert_eq!((e.at, e.kind, e.severity), (70, "PartialBatch", Severity::Info));
     assert!(r.is_clean());
 }
+
+#[test]
+fn a_dense_compressed_batch_lists_what_fits_and_still_checks_every_record() {
+    // 200,000 empty records (1.6 MB) gzip to a few hundred KB; listing them all would make
+    // the report ~100× the decompressed size. The listing stops, every record is checked.
+    let n = 200_000;
+    let spec = BatchSpec {
+        header: HeaderSpec { attributes: AttributesSpec { compression: Some("gzip".into()), ..Default::default() }, ..Default::default() },
+        records: (0..n).map(|_| RecordSpec { timestamp: Some(I64(T0)), ..Default::default() }).collect(),
+        ..Default::default()
+    };
+    let bytes = encode_batch(&spec).unwrap();
+    assert!(bytes.len() < 600 * 1024, "{} bytes", bytes.len());
+    let r = dec(&bytes);
+    assert!(r.is_clean(), "{:?}", r.errors);
+    let note = r.errors.iter().find(|e| e.kind == "RecordListingLimit").expect("the limit is said");
+    assert_eq!(note.severity, Severity::Info);
+    let listed = r.batches[0].records.len();
+    assert!(listed > 1000 && listed < n, "{listed} listed");
+    assert_eq!(r.batches[0].header.records_count, n as i32);
+}

@@ -53,7 +53,10 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
         let dsize = b.decompressed.as_ref().map(|d| d.size);
         if let Some(d) = &b.decompressed {
             if !(b.start <= d.compressed_start && d.compressed_start <= d.compressed_end && d.compressed_end <= b.end) {
-                return Err(format!("batch {i}: compressed span {}..{} outside batch {}..{}", d.compressed_start, d.compressed_end, b.start, b.end));
+                return Err(format!(
+                    "batch {i}: compressed span {}..{} outside batch {}..{}",
+                    d.compressed_start, d.compressed_end, b.start, b.end
+                ));
             }
             if let Some(data) = &d.data {
                 if data.len() != d.size {
@@ -77,9 +80,17 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
                 Some("decompressed") => match dsize {
                     Some(s) if f.end <= s => {}
                     Some(s) => {
-                        return Err(format!("batch {i}: field {} spans {}..{} past the decompressed size {s}", f.name, f.start, f.end))
+                        return Err(format!(
+                            "batch {i}: field {} spans {}..{} past the decompressed size {s}",
+                            f.name, f.start, f.end
+                        ))
                     }
-                    None => return Err(format!("batch {i}: field {} indexes a decompressed buffer the batch does not have", f.name)),
+                    None => {
+                        return Err(format!(
+                            "batch {i}: field {} indexes a decompressed buffer the batch does not have",
+                            f.name
+                        ))
+                    }
                 },
                 Some(other) => return Err(format!("batch {i}: field {} in unknown buffer {other:?}", f.name)),
             }
@@ -110,7 +121,9 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
 /// fuzzer / test harness) on any insane report.
 pub fn decode_all_ways(data: &[u8]) {
     for opts in option_sets() {
-        for (how, rep) in [("decode", eoslab_core::decode(data, &opts)), ("decode_bytes", eoslab_core::decode_bytes(data, &opts))] {
+        for (how, rep) in
+            [("decode", eoslab_core::decode(data, &opts)), ("decode_bytes", eoslab_core::decode_bytes(data, &opts))]
+        {
             if let Err(e) = check_report(&rep, data.len()) {
                 panic!("{how} with {opts:?}: {e}\nreport: {rep:#?}");
             }
@@ -156,7 +169,11 @@ pub fn spec_of_report(b: &BatchReport) -> BatchSpec {
                 headers: r
                     .headers
                     .iter()
-                    .map(|h| HeaderKvSpec { key: h.key.clone(), value: h.value.as_deref().map(to_hex), value_text: None })
+                    .map(|h| HeaderKvSpec {
+                        key: h.key.clone(),
+                        value: h.value.as_deref().map(to_hex),
+                        value_text: None,
+                    })
                     .collect(),
                 attributes: Some(r.attributes),
             })
