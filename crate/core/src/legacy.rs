@@ -245,6 +245,17 @@ pub(crate) fn decode(
         }
         match parse_message(&inner[pos..pos + 12 + size as usize]) {
             Ok(im) => {
+                if im.magic != m.magic {
+                    // AbstractLegacyRecordBatch.DeepRecordsIterator: ensureMatchingMagic.
+                    inner_fault(
+                        pos + 16,
+                        kind::INVALID_RECORD,
+                        format!("Compressed message magic {} does not match wrapper magic {}", im.magic, m.magic),
+                        errors,
+                    );
+                    ok = false;
+                    break;
+                }
                 if im.attributes & 0x07 != 0 {
                     inner_fault(
                         pos + 17,

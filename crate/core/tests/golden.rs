@@ -335,3 +335,27 @@ fn a_dense_compressed_batch_lists_what_fits_and_still_checks_every_record() {
     assert!(listed > 1000 && listed < n, "{listed} listed");
     assert_eq!(r.batches[0].header.records_count, n as i32);
 }
+
+#[test]
+fn a_legacy_wrapper_whose_inner_magic_differs_is_an_invalid_record() {
+    // AbstractLegacyRecordBatch: "Compressed message magic 0 does not match wrapper magic 1".
+    use eoslab_core::compression::{compress, Codec};
+    let value = compress(Codec::Gzip, &hex(LEGACY_V0), 1);
+    let mut m = Vec::new();
+    m.extend_from_slice(&0i64.to_be_bytes());
+    m.extend_from_slice(&[0; 8]);
+    m.push(1); // magic
+    m.push(1); // gzip
+    m.extend_from_slice(&T0.to_be_bytes());
+    m.extend_from_slice(&(-1i32).to_be_bytes());
+    m.extend_from_slice(&(value.len() as i32).to_be_bytes());
+    m.extend_from_slice(&value);
+    let size = (m.len() - 12) as i32;
+    m[8..12].copy_from_slice(&size.to_be_bytes());
+    let crc = eoslab_core::crc::crc32_ieee(&m[16..]);
+    m[12..16].copy_from_slice(&crc.to_be_bytes());
+    let r = dec(&m);
+    let e = r.errors.iter().find(|e| e.kind == "InvalidRecordException").expect("refused");
+    assert_eq!(e.message, "Compressed message magic 0 does not match wrapper magic 1");
+    assert_eq!(e.decompressed_at, Some(16));
+}
