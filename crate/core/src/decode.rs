@@ -196,10 +196,10 @@ pub(crate) fn attributes_report(a: Attributes) -> AttributesReport {
     AttributesReport {
         raw: a.0,
         compression: match Codec::from_id(a.codec_id()) {
-            Some(c) => String::from(c.name()),
-            None => format!("unknown({})", a.codec_id()),
+            Some(c) => c.name().into(),
+            None => format!("unknown({})", a.codec_id()).into(),
         },
-        timestamp_type: String::from(a.timestamp_type().name()),
+        timestamp_type: a.timestamp_type().name(),
         transactional: a.is_transactional(),
         control: a.is_control(),
         delete_horizon: a.has_delete_horizon(),
@@ -223,9 +223,11 @@ fn decode_v2(
     padded[..have].copy_from_slice(&slice[..have]);
     let h = HeaderRepr::parse(&Batch::new_unchecked(&padded[..]));
     let mut fields = Vec::with_capacity(if opts.spans { 16 } else { 0 });
-    for (name, r) in field::NAMED.iter() {
-        if r.end <= slice.len() {
-            fields.push(Field::new(*name, batch::shifted(r, base)));
+    if opts.spans {
+        for (name, r) in field::NAMED.iter() {
+            if r.end <= slice.len() {
+                fields.push(Field::new(*name, batch::shifted(r, base)));
+            }
         }
     }
     let crc_computed = if slice.len() > field::CRC_START { crate::crc::crc32c(&slice[field::CRC_START..]) } else { 0 };
@@ -311,7 +313,9 @@ fn decode_v2(
     };
     let payload = &slice[HEADER_LEN..];
     let payload_span = base + HEADER_LEN..base + slice.len();
-    fields.push(Field::new(if codec == Codec::None { "records" } else { "compressedRecords" }, payload_span.clone()));
+    if opts.spans {
+        fields.push(Field::new(if codec == Codec::None { "records" } else { "compressedRecords" }, payload_span.clone()));
+    }
 
     validate_like_log_validator(&h, base, bi, errors);
 

@@ -154,7 +154,9 @@ pub(crate) fn decode(
             return out;
         }
     };
-    out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
+    if opts.spans {
+        out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
+    }
     if m.crc != m.crc_computed {
         // LegacyRecord.ensureValid.
         push(
@@ -348,14 +350,14 @@ pub(crate) fn decode(
             out.records.push(rec);
             if opts.spans {
                 out.fields.push(Field {
-                    name: format!("records[{i}]"),
+                    name: format!("records[{i}]").into(),
                     start: *p,
                     end: p + 12 + im.size as usize,
                     buffer: Some("decompressed"),
                 });
                 for &(n, a, b) in &im.spans {
                     out.fields.push(Field {
-                        name: format!("records[{i}].{n}"),
+                        name: format!("records[{i}].{n}").into(),
                         start: p + a,
                         end: p + b,
                         buffer: Some("decompressed"),

@@ -168,14 +168,14 @@ fn parse_inner(
     let abs = |p: usize| span_base + body_start + p;
     let mut span = |fields: &mut Vec<Field>, name: &str, a: usize, b: usize| {
         if ctx.spans {
-            fields.push(Field { name: format!("records[{index}].{name}"), start: abs(a), end: abs(b), buffer });
+            fields.push(Field { name: format!("records[{index}].{name}").into(), start: abs(a), end: abs(b), buffer });
         }
     };
     let rec_field_idx = fields.len();
     if ctx.spans {
-        fields.push(Field { name: format!("records[{index}]"), start: span_base + start, end: 0, buffer });
+        fields.push(Field { name: format!("records[{index}]").into(), start: span_base + start, end: 0, buffer });
         fields.push(Field {
-            name: format!("records[{index}].length"),
+            name: format!("records[{index}].length").into(),
             start: span_base + start,
             end: span_base + body_start,
             buffer,

@@ -3,6 +3,7 @@
 //! exact decimal string (JavaScript numbers lose precision past 2^53); keys and values
 //! are lowercase hex or `null`; every offset is a byte offset into the decoded input.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -88,9 +89,9 @@ pub struct AttributesReport {
     /// The whole int16 as stored.
     pub raw: u16,
     /// "none" | "gzip" | "snappy" | "lz4" | "zstd" | "unknown(5)" …
-    pub compression: String,
+    pub compression: Cow<'static, str>,
     /// "CreateTime" | "LogAppendTime"
-    pub timestamp_type: String,
+    pub timestamp_type: &'static str,
     pub transactional: bool,
     pub control: bool,
     pub delete_horizon: bool,
@@ -152,7 +153,9 @@ pub struct Control {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct Field {
-    pub name: String,
+    /// Kafka's field name; record fields are `records[i].name` (static names need no
+    /// allocation, which keeps the report of a large segment small).
+    pub name: Cow<'static, str>,
     pub start: usize,
     pub end: usize,
     /// `Some("decompressed")` when the span indexes the decompressed records buffer.
@@ -161,7 +164,7 @@ pub struct Field {
 }
 
 impl Field {
-    pub fn new(name: impl Into<String>, r: Range<usize>) -> Self {
+    pub fn new(name: impl Into<Cow<'static, str>>, r: Range<usize>) -> Self {
         Field { name: name.into(), start: r.start, end: r.end, buffer: None }
     }
 }

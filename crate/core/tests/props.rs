@@ -468,8 +468,8 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
         crc_valid: true,
         attributes: eoslab_core::report::AttributesReport {
             raw: raw_attrs,
-            compression: m.codec.to_string(),
-            timestamp_type: if m.log_append_time { "LogAppendTime" } else { "CreateTime" }.to_string(),
+            compression: m.codec.to_string().into(),
+            timestamp_type: if m.log_append_time { "LogAppendTime" } else { "CreateTime" },
             transactional,
             control: control_bit,
             delete_horizon: m.delete_horizon,

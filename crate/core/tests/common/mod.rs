@@ -142,8 +142,8 @@ pub fn spec_of_report(b: &BatchReport) -> BatchSpec {
             base_offset: Some(I64(h.base_offset)),
             partition_leader_epoch: Some(h.partition_leader_epoch),
             attributes: AttributesSpec {
-                compression: Some(a.compression.clone()),
-                timestamp_type: Some(a.timestamp_type.clone()),
+                compression: Some(a.compression.to_string()),
+                timestamp_type: Some(a.timestamp_type.to_string()),
                 transactional: Some(a.transactional),
                 control: Some(a.control),
                 delete_horizon: Some(a.delete_horizon),
