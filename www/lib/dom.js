@@ -1,0 +1,42 @@
+// Small DOM helpers (uPlot's src/dom.js habit). Every child that is not a Node becomes a Text node,
+// so data never reaches the DOM as markup: there is no innerHTML anywhere in www/.
+
+/** Builds an element: attrs are set with setAttribute (null/undefined/false skipped), children appended. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") node.className = String(value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+/** Appends children (nested arrays flattened; strings and numbers as Text nodes). */
+export function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** Sets text only when it changed (relative-time-element habit: no needless DOM writes). */
+export function setText(node, text) {
+  const s = String(text);
+  if (node.textContent !== s) node.textContent = s;
+}
+
+export function toggle(node, cls, on) {
+  if (node.classList.contains(cls) !== Boolean(on)) node.classList.toggle(cls, Boolean(on));
+}
+
+/** Visually hidden but read by screen readers. */
+export const SR_ONLY = "sr-only";
+
+/** replaceChildren that skips null/undefined/false and flattens arrays (plain replaceChildren writes "null"). */
+export function replace(node, ...children) {
+  node.replaceChildren();
+  return append(node, children);
+}
