@@ -14,7 +14,8 @@ wasm="$target_dir/wasm32-unknown-unknown/release/eoslab_wasm.wasm"
 [ -f "$wasm" ] || { echo "pkg: $wasm not found after the build" >&2; exit 1; }
 
 rm -rf pkg
-wasm-bindgen --target web --out-dir pkg --out-name eoslab "$wasm"
+# No name/producers sections: ~8% smaller gzipped; panics still print their message.
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg --out-name eoslab "$wasm"
 
 # wasm-bindgen's CLI (unlike wasm-pack) writes no package.json; node and bundlers want one.
 version=$(awk '/^\[workspace\.package\]/{f=1; next} /^\[/{f=0} f && $1=="version" {gsub(/"/, "", $3); print $3; exit}' Cargo.toml)
