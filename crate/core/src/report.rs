@@ -228,13 +228,24 @@ pub mod kind {
 
 /// Lowercase hex, the contract's encoding for bytes.
 pub fn to_hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
+    // Two ASCII digits per byte from a 256-entry table, written into a byte buffer in one pass
+    // (`String::push` per nibble re-encodes each char as UTF-8 and checks capacity each time).
+    static TABLE: [[u8; 2]; 256] = {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut t = [[0u8; 2]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = [HEX[i >> 4], HEX[i & 15]];
+            i += 1;
+        }
+        t
+    };
+    let mut v = Vec::with_capacity(bytes.len() * 2);
     for &b in bytes {
-        s.push(HEX[(b >> 4) as usize] as char);
-        s.push(HEX[(b & 15) as usize] as char);
+        v.extend_from_slice(&TABLE[b as usize]);
     }
-    s
+    // Only ASCII digits were written: the check cannot fail (and is a fast ASCII scan).
+    String::from_utf8(v).unwrap_or_default()
 }
 
 #[cfg(feature = "serde")]

@@ -209,6 +209,10 @@ pub struct Sim {
     next_message: usize,
     next_conn: usize,
     dead_conns: Vec<usize>,
+    /// Every batch before this index is finished (acked, failed or abandoned: states no batch
+    /// leaves), so the per-step scans for in-flight/unfinished batches start here instead of
+    /// at b1: without it a long run is quadratic in the number of batches.
+    first_open: usize,
 }
 
 impl Sim {
@@ -227,6 +231,7 @@ impl Sim {
             next_message: 1,
             next_conn: 1,
             dead_conns: Vec::new(),
+            first_open: 0,
         }
     }
 
@@ -345,15 +350,20 @@ impl Sim {
     /// A batch of `partition` that was sent and is not finished (in flight, or queued for
     /// a retry with its sequence): Java's `inflightBatchesBySequence`.
     fn has_unfinished_sent(&self, producer: usize, partition: usize) -> bool {
-        self.batches.iter().any(|b| {
+        self.open_batches().iter().any(|b| {
             b.producer == producer
                 && b.partition == partition
                 && (b.state == BatchState::InFlight || (b.state == BatchState::Queued && b.base_sequence >= 0))
         })
     }
 
+    /// The batches from the first unfinished one on.
+    fn open_batches(&self) -> &[SimBatch] {
+        self.batches.get(self.first_open..).unwrap_or(&[])
+    }
+
     fn in_flight(&self, producer: usize) -> usize {
-        self.batches.iter().filter(|b| b.producer == producer && b.state == BatchState::InFlight).count()
+        self.open_batches().iter().filter(|b| b.producer == producer && b.state == BatchState::InFlight).count()
     }
 
     /// Apply one action. Returns an error (and changes nothing) when it is not enabled.
@@ -425,6 +435,11 @@ impl Sim {
                     format!("{name}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log"),
                 );
             }
+        }
+        while self.batches.get(self.first_open).is_some_and(|b| {
+            matches!(b.state, BatchState::Acked { .. } | BatchState::Failed(_) | BatchState::Abandoned)
+        }) {
+            self.first_open += 1;
         }
         Ok(())
     }
@@ -527,7 +542,7 @@ impl Sim {
             let part = self.batches[b - 1].partition;
             let is_retry = self.batches[b - 1].base_sequence >= 0;
             let part_in_flight =
-                self.batches.iter().any(|o| o.producer == producer && o.partition == part && o.state == BatchState::InFlight);
+                self.open_batches().iter().any(|o| o.producer == producer && o.partition == part && o.state == BatchState::InFlight);
             // New batches wait while the partition has an unresolved sequence, and while
             // batches sent under an older epoch are unfinished (`hasStaleProducerIdAndEpoch`).
             let prod = &self.producers[producer];

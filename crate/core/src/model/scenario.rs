@@ -486,7 +486,6 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool
     let line = step_line(s);
     let act = |sim: &mut Sim, a: Action| sim.step(&a).map_err(|m| ParseError { line, message: m });
     let mut ok = true;
-    let text = describe(s);
     match s {
         Step::Send { producer, partition, values, .. } => {
             let (p, q) = (producer_idx(sim, producer), partition_idx(sim, partition));
@@ -551,6 +550,8 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool
         }
     }
     if !nested {
+        // Only top-level steps are recorded: a `repeat` body's steps are not described.
+        let text = describe(s);
         let producer_entries = sim.partitions.iter().map(|p| p.producer_count()).collect();
         out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries });
     }
