@@ -188,6 +188,17 @@ pub(crate) fn record_limit_note(errors: &mut Vec<Issue>, bi: usize, at: usize, f
     );
 }
 
+/// A failed decompression of the payload at `start` (`len` bytes): Kafka's
+/// `KafkaException("Failed to decompress record stream")`, or our cap.
+pub(crate) fn push_decompress_error(errors: &mut Vec<Issue>, bi: usize, start: usize, len: usize, e: compression::DecompressError) {
+    let (k, msg) = if e.limit_exceeded {
+        (kind::DECOMPRESSION_LIMIT, e.message)
+    } else {
+        (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
+    };
+    push(errors, bi, start + e.at.min(len), k, Severity::Error, msg);
+}
+
 pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {
     errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None });
 }
@@ -363,12 +374,7 @@ fn decode_v2(
                 (&decompressed[..], 0, Some("decompressed"))
             }
             Err(e) => {
-                let (k, msg) = if e.limit_exceeded {
-                    (kind::DECOMPRESSION_LIMIT, e.message)
-                } else {
-                    (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
-                };
-                push(errors, bi, payload_span.start + e.at.min(payload.len()), k, Severity::Error, msg);
+                push_decompress_error(errors, bi, payload_span.start, payload.len(), e);
                 out.fields = fields;
                 return out;
             }

@@ -317,7 +317,6 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
     if total - field::LOG_OVERHEAD > i32::MAX as usize {
         return err("batch larger than 2 GiB");
     }
-    let default_seq = if control_batch { crate::batch::NO_SEQUENCE } else { crate::batch::NO_SEQUENCE };
     let repr = HeaderRepr {
         base_offset: h.base_offset.map_or(0, |o| o.0),
         batch_length: (total - field::LOG_OVERHEAD) as i32,
@@ -330,7 +329,7 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
         max_timestamp: res.max_timestamp,
         producer_id: h.producer_id.map_or(crate::batch::NO_PRODUCER_ID, |p| p.0),
         producer_epoch: h.producer_epoch.unwrap_or(crate::batch::NO_PRODUCER_EPOCH),
-        base_sequence: h.base_sequence.unwrap_or(default_seq),
+        base_sequence: h.base_sequence.unwrap_or(crate::batch::NO_SEQUENCE),
         records_count: res.records.len() as i32,
     };
     let mut out = alloc::vec![0u8; HEADER_LEN];

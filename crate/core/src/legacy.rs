@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use crate::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
 use crate::compression::{self, Codec};
-use crate::decode::{attributes_report, push, record_limit_note, Budget, DecodeOptions};
+use crate::decode::{attributes_report, push, push_decompress_error, record_limit_note, Budget, DecodeOptions};
 use crate::reader::{ReadError, Reader};
 use crate::report::*;
 
@@ -210,12 +210,7 @@ pub(crate) fn decode(
             d
         }
         Err(e) => {
-            let (k, msg) = if e.limit_exceeded {
-                (kind::DECOMPRESSION_LIMIT, e.message)
-            } else {
-                (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
-            };
-            push(errors, bi, value_start + e.at.min(value.len()), k, Severity::Error, msg);
+            push_decompress_error(errors, bi, value_start, value.len(), e);
             return out;
         }
     };

@@ -801,6 +801,5 @@ pub fn ladder(run: &Run) -> String {
             s.push_str(&format!("  producer {pid} epoch {}: last 5 batches [{}]\n", e.producer_epoch, window.join(", ")));
         }
     }
-    let _ = MessageKind::Request;
     s
 }
