@@ -168,3 +168,38 @@ test("encodeBatch throws a JS Error for an invalid spec", () => {
   assert.throws(() => encodeBatch(spec), /producerEpoch|invalid/);
   assert.throws(() => encodeBatch({ records: [{ key: "zz" }] }), /hex/);
 });
+
+// `formatter` option: records read as __transaction_state / __consumer_offsets, printed as
+// kafka-console-consumer --formatter prints them (Kafka 4.x TransactionLogMessageFormatterTest).
+test("decode with formatter adds the console consumer's text per record", () => {
+  // Key: type 0, TransactionalId "TXNID". Value v1: producerId 100, epoch 50, timeout 500,
+  // status 4 (CompleteCommit), partitions [], lastUpdate 1000, start 750, no tagged fields.
+  const key = "0000" + "0005" + "54584e4944";
+  const value = "0001" + "0000000000000064" + "0032" + "000001f4" + "04" + "01" + "00000000000003e8" + "00000000000002ee" + "00";
+  const bytes = encodeBatch({ records: [{ key, value }, { key, value: null }, { key: "0001", value }] });
+  const plain = decode(bytes);
+  assert.ok(plain.batches[0].records.every((r) => !("formatted" in r)), "absent when off");
+  assert.deepEqual(decode(bytes, { formatter: null }).errors, []);
+  const r = decode(bytes, { formatter: "transaction-log" });
+  const recs = r.batches[0].records;
+  assert.equal(
+    recs[0].formatted,
+    '{"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":{"version":1,"data":{"producerId":100,' +
+      '"producerEpoch":50,"transactionTimeoutMs":500,"transactionStatus":4,"transactionPartitions":[],' +
+      '"transactionLastUpdateTimestampMs":1000,"transactionStartTimestampMs":750}}}',
+  );
+  assert.equal(recs[1].formatted, '{"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":null}');
+  assert.equal(recs[2].formatted, "", "record type 1 is not a transaction-log record: nothing printed");
+  assert.deepEqual(r.errors, []);
+
+  // Read as __consumer_offsets: key type 0 is a legacy offset commit key, which "TXNID" is not.
+  const o = decode(bytes, { formatter: "offsets" });
+  assert.ok(!("formatted" in o.batches[0].records[0]), "unreadable: absent, an error says why");
+  const keySpan = o.batches[0].fields.find((f) => f.name === "records[0].key");
+  const e = o.errors.find((x) => x.kind === "RuntimeException");
+  assert.ok(e, JSON.stringify(o.errors));
+  assert.ok(e.at >= keySpan.start && e.at <= keySpan.end, `${e.at} in ${keySpan.start}..${keySpan.end}`);
+  assert.match(e.message, /^Could not read record at offset 0 due to: Could not read record with version 0 from key's buffer/);
+
+  assert.throws(() => decode(bytes, { formatter: "json" }), /formatter/);
+});

@@ -1,13 +1,15 @@
 //! `eoslab`: Kafka Record Batch bytes on the terminal.
 //!
 //! ```text
-//! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES]
+//! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! ```
 //! `decode` takes binary (a `.log` segment, a dumped `records` field) or text (hex in any
 //! common layout, base64, byte-array literals) and prints a `kafka-dump-log
 //! --print-data-log`-style listing, or with `--json` the same object the wasm `decode`
-//! returns. Exit status: 0 clean, 1 when the input has errors, 2 on usage errors.
+//! returns. `--formatter` reads the records as `__transaction_state` or `__consumer_offsets`
+//! records and adds what `kafka-console-consumer --formatter` prints for each.
+//! Exit status: 0 clean, 1 when the input has errors, 2 on usage errors.
 //! `encode` reads a batch spec (or an array of them) in the `encodeBatch` shape.
 
 use std::io::{Read, Write};
@@ -17,7 +19,7 @@ use eoslab_core::report::{BatchReport, Report, Severity};
 use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 
 const USAGE: &str = "usage:
-  eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES]
+  eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab run SCENARIO.eos [--json]";
 
@@ -63,6 +65,13 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
             "--max-decompressed" => {
                 let v = it.next().ok_or("--max-decompressed needs a byte count")?;
                 opts.max_decompressed = v.parse().map_err(|_| format!("not a byte count: {v}"))?;
+            }
+            "--formatter" => {
+                let v = it.next().ok_or("--formatter needs transaction-log or offsets")?;
+                opts.formatter = Some(
+                    eoslab_core::internal::InternalTopic::from_name(v)
+                        .ok_or_else(|| format!("unknown formatter {v}: transaction-log or offsets"))?,
+                );
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => path = Some(s),
@@ -165,6 +174,11 @@ fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
             printable(&r.key),
             printable(&r.value)
         )?;
+        match r.formatted.as_deref() {
+            None => {}
+            Some("") => writeln!(out, "|   formatter: (prints nothing for this record)")?,
+            Some(f) => writeln!(out, "|   formatter: {f}")?,
+        }
     }
     Ok(())
 }
@@ -241,6 +255,9 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     }
     let text = read_input(path)?;
     let text = String::from_utf8(text).map_err(|_| "a scenario is UTF-8 text".to_string())?;
+    if eoslab_core::model::txn_scenario::is_transactions(&text) {
+        return run_transactions(&text, path, json);
+    }
     let sc = match text.trim_start().starts_with('{') {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
         false => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
@@ -255,4 +272,22 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
     Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `eoslab run` on a `model transactions` script: the text timeline, or `--json` (the
+/// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
+fn run_transactions(text: &str, path: Option<&str>, json: bool) -> Result<ExitCode, String> {
+    use eoslab_core::model::txn_scenario;
+    let sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+    let run = txn_scenario::run(&sc, None, true);
+    let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();
+    if json {
+        let report = eoslab_core::model::txn_report::txn_run_report(&run);
+        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", txn_scenario::timeline_text(&run));
+        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
+        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
+    }
+    Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -86,3 +86,57 @@ fn usage_errors_exit_2() {
     assert_eq!(eoslab(&["frobnicate"], b"").status.code(), Some(2));
     assert_eq!(eoslab(&["decode", "--nope"], b"").status.code(), Some(2));
 }
+
+#[test]
+fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
+    use eoslab_core::internal::{offset_commit_key, offset_commit_value, txn_log_key, txn_log_value, OffsetCommit, TxnLogValue};
+    use eoslab_core::report::to_hex;
+    let spec = |k: Vec<u8>, v: Vec<u8>| {
+        format!(r#"{{"records":[{{"key":"{}","value":"{}"}},{{"key":"{}","value":null}}]}}"#, to_hex(&k), to_hex(&v), to_hex(&k))
+    };
+    let encode = |spec: String| {
+        let o = eoslab(&["encode", "-"], spec.as_bytes());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        o.stdout
+    };
+    let v = TxnLogValue {
+        producer_id: 100,
+        producer_epoch: 50,
+        transaction_timeout_ms: 500,
+        transaction_status: 4,
+        transaction_last_update_timestamp_ms: 1000,
+        transaction_start_timestamp_ms: 750,
+        ..TxnLogValue::default()
+    };
+    let txn_hex = encode(spec(txn_log_key("TXNID"), txn_log_value(&v, 1)));
+    let o = eoslab(&["decode", "--formatter", "transaction-log", "-"], &txn_hex);
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    assert!(out.contains(r#"|   formatter: {"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":{"version":1,"data":{"producerId":100,"producerEpoch":50,"transactionTimeoutMs":500,"transactionStatus":4,"transactionPartitions":[],"transactionLastUpdateTimestampMs":1000,"transactionStartTimestampMs":750}}}"#), "{out}");
+    assert!(out.contains(r#"|   formatter: {"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":null}"#), "{out}");
+
+    let c = OffsetCommit { group: "g".into(), topic: "t".into(), partition: 0, offset: 5, leader_epoch: -1, metadata: String::new(), commit_timestamp_ms: 9 };
+    let hex = encode(spec(offset_commit_key("g", "t", 0), offset_commit_value(&c)));
+    let o = eoslab(&["decode", "--json", "--formatter", "offsets", "-"], &hex);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        j["batches"][0]["records"][0]["formatted"],
+        r#"{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":{"offset":5,"leaderEpoch":-1,"metadata":"","commitTimestamp":9}}}"#
+    );
+    // Without the option the field is absent.
+    let o = eoslab(&["decode", "--json", "-"], &hex);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["batches"][0]["records"][0].get("formatted").is_none());
+    // An offset commit (type 1) is not a transaction-log record: the formatter prints nothing.
+    let o = eoslab(&["decode", "--formatter", "transaction-log", "-"], &hex);
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("|   formatter: (prints nothing for this record)"), "{}", text(&o.stdout));
+    // A transaction-log key (type 0) read as a legacy offset commit key ends early: exit 1,
+    // the error pinned on a key byte.
+    let o = eoslab(&["decode", "--formatter", "offsets", "-"], &txn_hex);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("RuntimeException: Could not read record at offset 0 due to: Could not read record with version 0 from key's buffer"), "{out}");
+    let o = eoslab(&["decode", "--formatter", "nope", "-"], &hex);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -31,11 +31,16 @@ pub struct DecodeOptions {
     pub include_decompressed: bool,
     /// Emit byte spans (`fields`) for every record field.
     pub spans: bool,
+    /// Read every record as a record of this internal topic and put the text
+    /// `kafka-console-consumer --formatter` prints in `records[i].formatted` (default off);
+    /// see [`crate::internal`]. A record the formatter cannot read gets a
+    /// `RuntimeException` issue pinned on its key or value byte.
+    pub formatter: Option<crate::internal::InternalTopic>,
 }
 
 impl Default for DecodeOptions {
     fn default() -> Self {
-        DecodeOptions { max_decompressed: 64 << 20, records: true, include_decompressed: false, spans: true }
+        DecodeOptions { max_decompressed: 64 << 20, records: true, include_decompressed: false, spans: true, formatter: None }
     }
 }
 
@@ -142,7 +147,59 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         }
         pos += total;
     }
+    if let Some(topic) = opts.formatter {
+        format_internal_records(&mut rep, topic);
+    }
     rep
+}
+
+/// [`DecodeOptions::formatter`]: fills `formatted` for every listed data record (control
+/// records are never shown by a consumer) and pins what the formatter cannot read.
+fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTopic) {
+    use crate::internal::{format_record_detailed, Formatted};
+    for (bi, b) in rep.batches.iter_mut().enumerate() {
+        if b.header.attributes.control && !b.legacy {
+            continue;
+        }
+        // records[i].key / records[i].value spans: (start, buffer).
+        type Span = Option<(usize, Option<&'static str>)>;
+        let mut spans: Vec<(Span, Span)> = alloc::vec![(None, None); b.records.len()];
+        for f in &b.fields {
+            let Some(rest) = f.name.strip_prefix("records[") else { continue };
+            let Some((idx, field)) = rest.split_once("].") else { continue };
+            let Some(slot) = idx.parse::<usize>().ok().and_then(|i| spans.get_mut(i)) else { continue };
+            match field {
+                "key" => slot.0 = Some((f.start, f.buffer)),
+                "value" => slot.1 = Some((f.start, f.buffer)),
+                _ => {}
+            }
+        }
+        let compressed_at = b.decompressed.as_ref().map(|d| d.compressed_start);
+        for (i, rec) in b.records.iter_mut().enumerate() {
+            match format_record_detailed(topic, rec.key.as_deref(), rec.value.as_deref()) {
+                Ok(Formatted::Printed(s)) => rec.formatted = Some(s),
+                Ok(Formatted::Skipped(_)) => rec.formatted = Some(String::new()),
+                Err(e) => {
+                    let span = if e.in_value { spans[i].1 } else { spans[i].0 };
+                    let (at, decompressed_at) = match span {
+                        Some((start, Some(_))) => (compressed_at.unwrap_or(b.start), Some(start + e.at)),
+                        Some((start, None)) => (start + e.at, None),
+                        None => (b.start, None),
+                    };
+                    rep.errors.push(Issue {
+                        at,
+                        kind: kind::RUNTIME,
+                        message: format!("Could not read record at offset {} due to: {}", rec.offset, e.message),
+                        severity: Severity::Error,
+                        batch: Some(bi),
+                        decompressed_at,
+                    });
+                }
+            }
+        }
+    }
+    // Each batch's issues together, in batch order (a stable sort keeps the order within one).
+    rep.errors.sort_by_key(|e| e.batch.unwrap_or(usize::MAX));
 }
 
 /// Bounds the report's size: records (and their spans) are listed while the report's

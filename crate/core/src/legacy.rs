@@ -129,6 +129,7 @@ fn record_of(m: &Message<'_>, offset: i64, offset_delta: i32, timestamp: i64) ->
         sequence: NO_SEQUENCE,
         attributes: m.attributes as i8,
         length: m.size,
+        formatted: None,
     }
 }
 

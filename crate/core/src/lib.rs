@@ -25,6 +25,7 @@ pub mod crc;
 pub mod decode;
 pub mod encode;
 pub mod input;
+pub mod internal;
 pub mod legacy;
 pub mod model;
 pub mod reader;

@@ -289,6 +289,7 @@ fn parse_inner(
         sequence: crate::sequence::of_record(ctx.base_sequence, offset_delta),
         attributes,
         length,
+        formatted: None,
     })
 }
 

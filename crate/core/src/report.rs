@@ -120,6 +120,11 @@ pub struct RecordReport {
     pub attributes: i8,
     /// Declared body length (the record's first varint).
     pub length: i32,
+    /// With `DecodeOptions::formatter`: what `kafka-console-consumer --formatter` prints for
+    /// this record (`""` when it prints nothing, `null` when it cannot read it — see the
+    /// issues); absent otherwise.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub formatted: Option<String>,
 }
 
 /// A record header: the key is a Java `String` (UTF-8, decoded lossily for display),
@@ -224,6 +229,8 @@ pub mod kind {
     pub const PARTIAL_BATCH: &str = "PartialBatch";
     pub const INVALID_INPUT: &str = "InvalidInput";
     pub const RECORD_LISTING_LIMIT: &str = "RecordListingLimit";
+    /// A record that `kafka-console-consumer --formatter` cannot read (`DecodeOptions::formatter`).
+    pub const RUNTIME: &str = "RuntimeException";
 }
 
 /// Lowercase hex, the contract's encoding for bytes.

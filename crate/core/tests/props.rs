@@ -435,6 +435,7 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
             sequence: if base_sequence >= 0 { java_increment_sequence(base_sequence, od) } else { -1 },
             attributes,
             length: length as i32,
+            formatted: None,
         });
     }
     let max_timestamp = m.max_timestamp.or(max_ts).unwrap_or(-1);

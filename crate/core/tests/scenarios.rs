@@ -12,6 +12,8 @@ fn scenario_files() -> Vec<PathBuf> {
         .expect("scenarios/ exists")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "eos"))
+        // `model transactions` scripts are run by tests/txn_scenarios.rs.
+        .filter(|p| !eoslab_core::model::txn_scenario::is_transactions(&std::fs::read_to_string(p).unwrap()))
         .collect();
     v.sort();
     v

@@ -44,6 +44,10 @@ export interface DecodeOptions {
   includeDecompressed?: boolean;
   /** Emit byte spans (`fields`) for every record field (default true). */
   spans?: boolean;
+  /** Read every record as a `__transaction_state` ("transaction-log") or `__consumer_offsets`
+   *  ("offsets") record and put what `kafka-console-consumer --formatter` prints in each
+   *  record's `formatted` (default: off). */
+  formatter?: "transaction-log" | "offsets" | null;
 }
 
 /** 64-bit integers (offsets, timestamps, producer ids) are decimal strings: JS numbers lose precision past 2^53. */
@@ -144,6 +148,9 @@ export interface BatchRecord {
   attributes: number;
   /** Declared body length (the record's first varint). */
   length: number;
+  /** Only with the `formatter` option: the formatter's text for this record ("" when it prints
+   *  nothing for it, null when it cannot read it; see `errors`). */
+  formatted?: string | null;
 }
 
 export interface RecordHeader {
@@ -303,6 +310,8 @@ struct DecodeOptionsDto {
     records: Option<bool>,
     include_decompressed: Option<bool>,
     spans: Option<bool>,
+    /// "transaction-log" | "offsets" (or the topic names); absent/null: off.
+    formatter: Option<String>,
 }
 
 impl DecodeOptionsDto {
@@ -326,6 +335,11 @@ impl DecodeOptionsDto {
         }
         if let Some(spans) = self.spans {
             options.spans = spans;
+        }
+        if let Some(f) = self.formatter {
+            options.formatter = Some(eoslab_core::internal::InternalTopic::from_name(&f).ok_or_else(|| {
+                format!("invalid decode options: formatter must be \"transaction-log\" or \"offsets\", got {f:?}")
+            })?);
         }
         Ok(options)
     }
@@ -397,12 +411,20 @@ mod tests {
             records: Some(false),
             include_decompressed: Some(true),
             spans: Some(false),
+            formatter: Some("offsets".into()),
         };
         let core = dto.into_core().unwrap();
         assert_eq!(core.max_decompressed, 1024);
         assert!(!core.records);
         assert!(core.include_decompressed);
         assert!(!core.spans);
+        assert_eq!(core.formatter, Some(eoslab_core::internal::InternalTopic::ConsumerOffsets));
+    }
+
+    #[test]
+    fn unknown_formatter_is_rejected() {
+        let dto = DecodeOptionsDto { formatter: Some("json".into()), ..Default::default() };
+        assert!(dto.into_core().unwrap_err().contains("formatter"));
     }
 
     #[test]

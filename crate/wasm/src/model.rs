@@ -21,6 +21,32 @@ pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] sc
     to_js(&run_report(&scenario::run(&sc)))
 }
 
+/// Runs a transactions scenario (a script whose first line is `model transactions`) and
+/// returns the timeline: lanes, steps with their messages, the state after every step and
+/// the invariants checked after it, every record with its bytes, and `nextSteps`. Options:
+/// `{sabotage: "read-committed-sees-aborted"}` breaks the read path on purpose so tests can
+/// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
+/// (long runs). Throws on a script error ("line N: …").
+#[wasm_bindgen(js_name = runTxnScenario)]
+pub fn run_txn_scenario(script: &str, #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean}")] options: JsValue) -> Result<JsValue, JsError> {
+    use eoslab_core::model::txn::Sabotage;
+    use eoslab_core::model::txn_scenario;
+    let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
+    let sabotage = match opts.sabotage.as_deref() {
+        None | Some("") => None,
+        Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
+    };
+    let sc = txn_scenario::parse(script).map_err(js_error)?;
+    let run = txn_scenario::run(&sc, sabotage, opts.snapshots.unwrap_or(true));
+    to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
+}
+
+#[derive(serde::Deserialize, Default)]
+struct TxnOptions {
+    sabotage: Option<String>,
+    snapshots: Option<bool>,
+}
+
 /// Resolves a Java producer config given as `.properties` text, as `new KafkaProducer(props)`
 /// would: `{ok: true, idempotence, reason, acks, retries, maxInFlight, transactionalId, rules}`
 /// or `{ok: false, exception: "ConfigException", message, rule}`. `line` is "4.x" (default)

@@ -310,6 +310,13 @@ impl Coordinator {
     /// EndTxn (E0–E7 for TV0/1, F0–F6 for TV2). On success the state is Prepare* with
     /// a pending Complete*; call [`Coordinator::complete`] once every marker is written.
     pub fn end_txn(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64) -> Answer {
+        self.end_txn_alloc(id, pid, epoch, commit, tv, now_ms, -1)
+    }
+
+    /// [`Coordinator::end_txn`] with the producer id to hand out if a TV2 commit or abort
+    /// exhausts the epoch (F4: `nextProducerId`; the client gets (new pid, 0)).
+    #[allow(clippy::too_many_arguments)]
+    pub fn end_txn_alloc(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64, new_pid: i64) -> Answer {
         let result = if commit { "COMMIT" } else { "ABORT" };
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, format!("no transaction state for {id}"));
@@ -350,8 +357,9 @@ impl Coordinator {
                 }
             }
             Tv::Tv2 => {
-                let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1;
-                if pid != m.producer_id {
+                let retry_overflow = m.prev_producer_id == pid && epoch == EPOCH_EXHAUSTED && m.producer_epoch == 0;
+                let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1 || retry_overflow;
+                if pid != m.producer_id && !retry_overflow {
                     return answer(INVALID_PRODUCER_ID_MAPPING, "F1", format!("producer {pid} does not own {id}"));
                 }
                 let epoch_ok = match m.state {
@@ -366,16 +374,21 @@ impl Coordinator {
                     return answer(CONCURRENT_TRANSACTIONS, "F3", String::from("the transaction is completing: retry"));
                 }
                 let bump = |m: &mut TxnMetadata, st: TxnState| {
+                    // F4: at an exhausted epoch the markers carry 32767 under the old id and
+                    // the producer continues as (nextProducerId, 0) once complete.
+                    if m.producer_epoch >= EPOCH_EXHAUSTED && new_pid >= 0 {
+                        m.next_producer_id = new_pid;
+                    }
                     m.last_producer_epoch = m.producer_epoch;
-                    m.producer_epoch += 1;
+                    m.producer_epoch = m.producer_epoch.saturating_add(1);
                     m.state = st;
                     m.pending_state = Some(if st == TxnState::PrepareCommit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                     m.last_update_ms = now_ms;
                 };
                 let ok = |m: &TxnMetadata, rule, why: String, wrote| Answer {
                     error: ErrorCode::NONE,
-                    producer_id: m.producer_id,
-                    producer_epoch: m.producer_epoch,
+                    producer_id: if m.next_producer_id >= 0 { m.next_producer_id } else { m.producer_id },
+                    producer_epoch: if m.next_producer_id >= 0 { 0 } else { m.producer_epoch },
                     rule,
                     why,
                     source: TC,
@@ -406,6 +419,14 @@ impl Coordinator {
         let m = self.get_mut(id)?;
         let next = m.pending_state.take()?;
         m.state = next;
+        if m.next_producer_id >= 0 {
+            // K5 with TV2 overflow: switch to the next producer id at epoch 0.
+            m.prev_producer_id = m.producer_id;
+            m.producer_id = m.next_producer_id;
+            m.next_producer_id = -1;
+            m.last_producer_epoch = -1;
+            m.producer_epoch = 0;
+        }
         m.partitions.clear();
         m.txn_start_ms = -1;
         m.last_update_ms = now_ms;

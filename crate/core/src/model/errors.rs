@@ -20,6 +20,14 @@ impl ErrorCode {
     pub const PRODUCER_FENCED: ErrorCode = ErrorCode(90);
     /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
     pub const REQUEST_TIMED_OUT: ErrorCode = ErrorCode(7);
+    pub const ILLEGAL_GENERATION: ErrorCode = ErrorCode(22);
+    pub const UNKNOWN_MEMBER_ID: ErrorCode = ErrorCode(25);
+    pub const INVALID_REQUEST: ErrorCode = ErrorCode(42);
+    pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode(49);
+    pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode(50);
+    pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode(51);
+    pub const UNSTABLE_OFFSET_COMMIT: ErrorCode = ErrorCode(88);
+    pub const TRANSACTION_ABORTABLE: ErrorCode = ErrorCode(120);
 
     pub fn name(self) -> &'static str {
         match self.0 {
@@ -29,14 +37,22 @@ impl ErrorCode {
             7 => "REQUEST_TIMED_OUT",
             13 => "NETWORK_EXCEPTION",
             19 => "NOT_ENOUGH_REPLICAS",
+            22 => "ILLEGAL_GENERATION",
+            25 => "UNKNOWN_MEMBER_ID",
+            42 => "INVALID_REQUEST",
             45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
             46 => "DUPLICATE_SEQUENCE_NUMBER",
             47 => "INVALID_PRODUCER_EPOCH",
             48 => "INVALID_TXN_STATE",
+            49 => "INVALID_PRODUCER_ID_MAPPING",
+            50 => "INVALID_TRANSACTION_TIMEOUT",
+            51 => "CONCURRENT_TRANSACTIONS",
             52 => "TRANSACTION_COORDINATOR_FENCED",
             59 => "UNKNOWN_PRODUCER_ID",
             87 => "INVALID_RECORD",
+            88 => "UNSTABLE_OFFSET_COMMIT",
             90 => "PRODUCER_FENCED",
+            120 => "TRANSACTION_ABORTABLE",
             _ => "UNKNOWN_SERVER_ERROR",
         }
     }
@@ -49,21 +65,29 @@ impl ErrorCode {
             7 => "TimeoutException",
             13 => "NetworkException",
             19 => "NotEnoughReplicasException",
+            22 => "IllegalGenerationException",
+            25 => "UnknownMemberIdException",
+            42 => "InvalidRequestException",
             45 => "OutOfOrderSequenceException",
             46 => "DuplicateSequenceException",
             47 => "InvalidProducerEpochException",
             48 => "InvalidTxnStateException",
+            49 => "InvalidPidMappingException",
+            50 => "InvalidTxnTimeoutException",
+            51 => "ConcurrentTransactionsException",
             52 => "TransactionCoordinatorFencedException",
             59 => "UnknownProducerIdException",
             87 => "InvalidRecordException",
+            88 => "UnstableOffsetCommitException",
             90 => "ProducerFencedException",
+            120 => "TransactionAbortableException",
             _ => "UnknownServerException",
         }
     }
 
     /// `RetriableException` subclasses.
     pub fn is_retriable(self) -> bool {
-        matches!(self.0, 2 | 6 | 7 | 13 | 19)
+        matches!(self.0, 2 | 6 | 7 | 13 | 19 | 51 | 88)
     }
 }
 
@@ -79,6 +103,6 @@ impl ErrorCode {
         if let Ok(n) = s.parse::<i16>() {
             return Some(ErrorCode(n));
         }
-        [0i16, 2, 6, 7, 13, 19, 45, 46, 47, 48, 52, 59, 87, 90].into_iter().map(ErrorCode).find(|c| c.name() == s)
+        [0i16, 2, 6, 7, 13, 19, 22, 25, 42, 45, 46, 47, 48, 49, 50, 51, 52, 59, 87, 88, 90, 120].into_iter().map(ErrorCode).find(|c| c.name() == s)
     }
 }

@@ -10,3 +10,6 @@ pub mod idempotence;
 pub mod partition;
 pub mod report;
 pub mod scenario;
+pub mod txn;
+pub mod txn_report;
+pub mod txn_scenario;

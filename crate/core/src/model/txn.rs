@@ -1,0 +1,1678 @@
+//! Transactions, end to end (issue 5): transactional producers with Kafka's client
+//! `TransactionManager` states, the transaction coordinator ([`super::coordinator`]) and its
+//! `__transaction_state` log, WriteTxnMarkers reaching each partition independently, the
+//! partitions' logs with HW/LSO and the aborted-transaction index ([`super::partition`]),
+//! `__consumer_offsets` with transactional offset commits and group-generation fencing
+//! (KIP-447), read_committed and read_uncommitted consumers, and an external side effect
+//! that no abort can undo.
+//!
+//! Sans-IO and deterministic: time only moves when a step says so, producer ids come from a
+//! counter, and every record any log holds is a real Record Batch built by the codec.
+//! Rule ids are those of the team reference `semantics.md` (§2–§6); each message names the
+//! Kafka source it follows.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
+use super::errors::ErrorCode;
+use super::partition::{Isolation, MarkerVersion, Outcome, Partition};
+use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
+use crate::report::to_hex;
+
+/// `__consumer_offsets` partitions (`offsets.topic.num.partitions` default).
+pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
+/// `transaction.timeout.ms` client default.
+pub const DEFAULT_TXN_TIMEOUT_MS: i32 = 60_000;
+
+const TM: &str = "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java";
+const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
+const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
+const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
+const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
+const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
+const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
+const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
+const KIP939: &str = "KIP-939 (transaction.two.phase.commit.enable)";
+
+/// The client's `TransactionManager.State` (semantics.md §6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientState {
+    Uninitialized,
+    Initializing,
+    Ready,
+    InTransaction,
+    CommittingTransaction,
+    AbortingTransaction,
+    AbortableError,
+    FatalError,
+}
+
+impl ClientState {
+    pub fn name(self) -> &'static str {
+        match self {
+            ClientState::Uninitialized => "UNINITIALIZED",
+            ClientState::Initializing => "INITIALIZING",
+            ClientState::Ready => "READY",
+            ClientState::InTransaction => "IN_TRANSACTION",
+            ClientState::CommittingTransaction => "COMMITTING_TRANSACTION",
+            ClientState::AbortingTransaction => "ABORTING_TRANSACTION",
+            ClientState::AbortableError => "ABORTABLE_ERROR",
+            ClientState::FatalError => "FATAL_ERROR",
+        }
+    }
+}
+
+/// A coordinator operation the client keeps retrying (CONCURRENT_TRANSACTIONS, or a
+/// timed-out commit/abort the application calls again, §6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PendingOp {
+    Init,
+    Commit,
+    Abort,
+}
+
+impl PendingOp {
+    fn method(self) -> &'static str {
+        match self {
+            PendingOp::Init => "initTransactions",
+            PendingOp::Commit => "commitTransaction",
+            PendingOp::Abort => "abortTransaction",
+        }
+    }
+}
+
+/// One transactional producer instance (a Java 4.x `KafkaProducer` with a transactional.id).
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub name: String,
+    pub transactional_id: String,
+    pub timeout_ms: i32,
+    pub two_phase_commit: bool,
+    pub state: ClientState,
+    pub pid: i64,
+    pub epoch: i16,
+    /// true when the client speaks the transactions-V2 protocol (KIP-890).
+    pub tv2: bool,
+    pub sequences: BTreeMap<String, i32>,
+    /// Partitions added to the current transaction (TV1: by AddPartitionsToTxn).
+    pub added: BTreeSet<String>,
+    pub started: bool,
+    pub pending: Option<PendingOp>,
+    /// The application called commit/abort, the response never came: outcome unknown.
+    pub outcome_unknown: bool,
+    pub last_error: Option<String>,
+    pub crashed: bool,
+    /// Metrics, as the Java client names them.
+    pub begin_ms: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub name: String,
+    pub generation: i32,
+    /// Materialized offsets: partition → offset.
+    pub committed: BTreeMap<String, i64>,
+    /// Pending transactional offsets: (producer id, partition, offset) (G4).
+    pub pending: Vec<(i64, String, i64)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    pub name: String,
+    pub isolation: Isolation,
+    pub group: Option<String>,
+    pub generation: i32,
+    pub partitions: Vec<String>,
+    pub positions: BTreeMap<String, i64>,
+    pub received: Vec<(String, i64, Option<String>)>,
+}
+
+/// A WriteTxnMarkers entry for one partition, queued by the coordinator (K2).
+#[derive(Clone, Debug)]
+pub struct MarkerReq {
+    pub transactional_id: String,
+    pub txn: usize,
+    pub pid: i64,
+    pub epoch: i16,
+    pub commit: bool,
+    pub coordinator_epoch: i32,
+    pub partition: String,
+    pub version: MarkerVersion,
+    /// Held up in the network (`delay marker`): not sent by `deliver markers`.
+    pub held: bool,
+}
+
+/// One transaction as the model tracks it (for the invariants).
+#[derive(Clone, Debug, Default)]
+pub struct TxnInstance {
+    pub transactional_id: String,
+    pub producer: String,
+    pub pid: i64,
+    pub epoch: i16,
+    pub outcome: Option<bool>,
+    pub markers: Vec<bool>,
+    pub offsets: Vec<(String, String, i64)>,
+    /// Record indexes written in this transaction.
+    pub records: Vec<usize>,
+    pub commit_by_fenced: bool,
+}
+
+/// A record written to any log, for the timeline.
+#[derive(Clone, Debug)]
+pub struct LogRecord {
+    pub lane: String,
+    pub partition: String,
+    pub offset: i64,
+    pub last_offset: i64,
+    pub kind: &'static str,
+    pub pid: i64,
+    pub epoch: i16,
+    pub transactional: bool,
+    pub values: Vec<Option<String>>,
+    pub text: String,
+    pub step: usize,
+    pub closed_at: Option<usize>,
+    pub outcome: Option<&'static str>,
+    pub bytes: Vec<u8>,
+    pub txn: Option<usize>,
+}
+
+/// A message between lanes.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub from: String,
+    pub to: String,
+    pub kind: &'static str,
+    pub text: String,
+    pub rule: Option<&'static str>,
+    pub source: Option<&'static str>,
+    pub error: Option<ErrorCode>,
+    pub lost: bool,
+    pub record: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Effect {
+    pub name: String,
+    pub key: Option<String>,
+    pub producer: String,
+    pub step: usize,
+    pub duplicate: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    pub consumer: String,
+    pub partition: String,
+    pub offset: i64,
+    pub value: Option<String>,
+    pub step: usize,
+    pub record: Option<usize>,
+}
+
+/// A deliberate fault for tests of the invariant checker (never used by scenarios).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sabotage {
+    /// read_committed consumers skip abort filtering and read up to the high watermark.
+    ReadCommittedSeesAborted,
+}
+
+impl Sabotage {
+    pub fn parse(s: &str) -> Option<Sabotage> {
+        match s {
+            "read-committed-sees-aborted" => Some(Sabotage::ReadCommittedSeesAborted),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of the simulated cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The finalized `transaction.version` feature level (absent = 0).
+    pub transaction_version: u8,
+    /// Broker `transaction.two.phase.commit.enable`.
+    pub two_phase_commit: bool,
+    /// Modelled network round trip, for the latency figures.
+    pub rtt_ms: i64,
+    /// Modelled time of one acks=all append (a log write replicated to the ISR).
+    pub append_ms: i64,
+    /// Brokers the data partitions are spread over (round-robin), for marker requests.
+    pub brokers: usize,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3 }
+    }
+}
+
+/// The transactions world.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub start_ms: i64,
+    pub now_ms: i64,
+    pub next_pid: i64,
+    pub cluster: ClusterConfig,
+    pub coordinator: Coordinator,
+    pub coordinator_epoch: i32,
+    /// `__transaction_state-N` partitions in use.
+    pub txn_logs: BTreeMap<i32, Partition>,
+    pub partitions: Vec<Partition>,
+    /// `__consumer_offsets-N` partitions in use.
+    pub offsets_logs: BTreeMap<i32, Partition>,
+    pub groups: Vec<Group>,
+    pub clients: Vec<Client>,
+    pub consumers: Vec<Consumer>,
+    pub markers: Vec<MarkerReq>,
+    pub txns: Vec<TxnInstance>,
+    /// Per transactional.id: the open TxnInstance index.
+    pub open_txn: BTreeMap<String, usize>,
+    pub records: Vec<LogRecord>,
+    pub deliveries: Vec<Delivery>,
+    pub effects: Vec<Effect>,
+    pub metrics: BTreeMap<&'static str, i64>,
+    /// Transactions whose completion time we report: (partitions, EndTxn ms, complete ms).
+    pub completions: Vec<(usize, i64, i64)>,
+    pub end_txn_at: BTreeMap<usize, i64>,
+    pub outside_model: Option<String>,
+    pub sabotage: Option<Sabotage>,
+    /// Producer instances that have been fenced (by name).
+    pub fenced: BTreeSet<String>,
+    pub step: usize,
+    pub messages: Vec<Message>,
+    pub narration: Vec<String>,
+}
+
+pub const METRIC_NAMES: [&str; 10] = [
+    "txn-init-time-ns-total",
+    "txn-begin-time-ns-total",
+    "txn-send-offsets-time-ns-total",
+    "txn-commit-time-ns-total",
+    "txn-abort-time-ns-total",
+    "end-txn-requests",
+    "add-partitions-to-txn-requests",
+    "write-txn-markers-requests",
+    "fenced-producers",
+    "txn-state-log-appends",
+];
+
+fn lane_producer(name: &str) -> String {
+    format!("producer:{name}")
+}
+fn lane_partition(name: &str) -> String {
+    format!("partition:{name}")
+}
+fn lane_consumer(name: &str) -> String {
+    format!("consumer:{name}")
+}
+const COORD: &str = "coordinator";
+const OFFSETS: &str = "offsets";
+const EXTERNAL: &str = "external";
+
+/// What one client-side call came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallResult {
+    Ok,
+    /// Thrown to the application without a request (IllegalStateException, …).
+    Thrown(String),
+    /// The call is in progress (retrying, or its response was lost).
+    Pending,
+}
+
+impl World {
+    pub fn new(start_ms: i64, first_pid: i64, cluster: ClusterConfig) -> Self {
+        let mut metrics = BTreeMap::new();
+        for m in METRIC_NAMES {
+            metrics.insert(m, 0);
+        }
+        World {
+            start_ms,
+            now_ms: start_ms,
+            next_pid: first_pid,
+            cluster,
+            coordinator: Coordinator::default(),
+            coordinator_epoch: 0,
+            txn_logs: BTreeMap::new(),
+            partitions: Vec::new(),
+            offsets_logs: BTreeMap::new(),
+            groups: Vec::new(),
+            clients: Vec::new(),
+            consumers: Vec::new(),
+            markers: Vec::new(),
+            txns: Vec::new(),
+            open_txn: BTreeMap::new(),
+            records: Vec::new(),
+            deliveries: Vec::new(),
+            effects: Vec::new(),
+            metrics,
+            completions: Vec::new(),
+            end_txn_at: BTreeMap::new(),
+            outside_model: None,
+            sabotage: None,
+            fenced: BTreeSet::new(),
+            step: 0,
+            messages: Vec::new(),
+            narration: Vec::new(),
+        }
+    }
+
+    pub fn add_partition(&mut self, name: &str) {
+        self.partitions.push(Partition::new(name));
+    }
+
+    pub fn add_client(&mut self, name: &str, transactional_id: &str, timeout_ms: i32, two_phase_commit: bool) {
+        self.clients.push(Client {
+            name: name.into(),
+            transactional_id: transactional_id.into(),
+            timeout_ms,
+            two_phase_commit,
+            state: ClientState::Uninitialized,
+            pid: -1,
+            epoch: -1,
+            tv2: false,
+            sequences: BTreeMap::new(),
+            added: BTreeSet::new(),
+            started: false,
+            pending: None,
+            outcome_unknown: false,
+            last_error: None,
+            crashed: false,
+            begin_ms: 0,
+        });
+    }
+
+    /// Coordinator metadata as if loaded from `__transaction_state` (for scenarios that
+    /// start late in a transactional.id's life, e.g. near epoch exhaustion).
+    pub fn seed_txn(&mut self, id: &str, pid: i64, epoch: i16) {
+        self.coordinator.txns.push(coordinator::TxnMetadata {
+            transactional_id: id.into(),
+            producer_id: pid,
+            prev_producer_id: -1,
+            next_producer_id: -1,
+            producer_epoch: epoch,
+            last_producer_epoch: -1,
+            txn_timeout_ms: DEFAULT_TXN_TIMEOUT_MS,
+            state: TxnState::CompleteCommit,
+            pending_state: None,
+            partitions: BTreeSet::new(),
+            txn_start_ms: -1,
+            last_update_ms: self.now_ms,
+        });
+        self.next_pid = self.next_pid.max(pid + 1);
+    }
+
+    pub fn add_consumer(&mut self, name: &str, isolation: Isolation, group: Option<&str>, partitions: Vec<String>) {
+        if let Some(g) = group {
+            if !self.groups.iter().any(|x| x.name == g) {
+                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new() });
+            }
+        }
+        let generation = group.and_then(|g| self.groups.iter().find(|x| x.name == g)).map_or(-1, |g| g.generation);
+        let positions = partitions.iter().map(|p| (p.clone(), 0)).collect();
+        self.consumers.push(Consumer {
+            name: name.into(),
+            isolation,
+            group: group.map(String::from),
+            generation,
+            partitions,
+            positions,
+            received: Vec::new(),
+        });
+    }
+
+    fn client_index(&self, name: &str) -> Result<usize, String> {
+        self.clients.iter().position(|c| c.name == name).ok_or_else(|| format!("no producer named {name:?}"))
+    }
+
+    fn partition_index(&self, name: &str) -> Result<usize, String> {
+        self.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
+    }
+
+    fn msg(&mut self, from: &str, to: &str, kind: &'static str, text: String) -> usize {
+        self.messages.push(Message { from: from.into(), to: to.into(), kind, text, rule: None, source: None, error: None, lost: false, record: None });
+        self.messages.len() - 1
+    }
+
+    fn msg_rule(&mut self, from: &str, to: &str, kind: &'static str, text: String, rule: &'static str, source: &'static str, error: ErrorCode) -> usize {
+        let i = self.msg(from, to, kind, text);
+        self.messages[i].rule = Some(rule);
+        self.messages[i].source = Some(source);
+        self.messages[i].error = if error == ErrorCode::NONE { None } else { Some(error) };
+        i
+    }
+
+    fn say(&mut self, mut s: String) {
+        if !s.ends_with(['.', ':', '!', '?']) {
+            s.push('.');
+        }
+        self.narration.push(s);
+    }
+
+    fn metric(&mut self, name: &'static str, by: i64) {
+        *self.metrics.entry(name).or_insert(0) += by;
+    }
+
+    /// Model time for one request/response and `appends` acks=all appends.
+    fn tick(&mut self, appends: i64) -> i64 {
+        let d = self.cluster.rtt_ms + appends * self.cluster.append_ms;
+        self.now_ms += d;
+        d
+    }
+
+    pub fn coordinator_partition(id: &str) -> i32 {
+        coordinator::partition_for(id, TRANSACTION_STATE_PARTITIONS)
+    }
+
+    pub fn offsets_partition(group: &str) -> i32 {
+        coordinator::partition_for(group, CONSUMER_OFFSETS_PARTITIONS)
+    }
+
+    fn offsets_name(group: &str) -> String {
+        format!("__consumer_offsets-{}", Self::offsets_partition(group))
+    }
+
+    /// Persist the coordinator's current metadata for `id` as a TransactionLogKey/Value record
+    /// (TSM `appendTransactionToLog`; value version 1 when transaction.version ≥ 1, else 0).
+    fn write_txn_log(&mut self, id: &str) -> Option<usize> {
+        let m = self.coordinator.get(id)?.clone();
+        let mut topics: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+        for p in &m.partitions {
+            let (t, n) = split_partition(p);
+            topics.entry(t).or_default().push(n);
+        }
+        let value = crate::internal::TxnLogValue {
+            producer_id: m.producer_id,
+            previous_producer_id: m.prev_producer_id,
+            next_producer_id: m.next_producer_id,
+            producer_epoch: m.producer_epoch,
+            transaction_timeout_ms: m.txn_timeout_ms,
+            transaction_status: state_id(m.state),
+            transaction_partitions: topics.into_iter().collect(),
+            transaction_last_update_timestamp_ms: m.last_update_ms,
+            transaction_start_timestamp_ms: m.txn_start_ms,
+            client_transaction_version: if self.cluster.transaction_version >= 2 { 2 } else { 0 },
+        };
+        let version = if self.cluster.transaction_version >= 1 { 1 } else { 0 };
+        let key = crate::internal::txn_log_key(id);
+        let val = crate::internal::txn_log_value(&value, version);
+        let n = Self::coordinator_partition(id);
+        let now = self.now_ms;
+        let bytes = plain_batch(&key, &val, now);
+        let log = self.txn_logs.entry(n).or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
+        let d = log.append_client(&bytes);
+        let Outcome::Appended { base_offset, .. } = d.outcome else { return None };
+        let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+        let text = format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) });
+        self.metric("txn-state-log-appends", 1);
+        self.records.push(LogRecord {
+            lane: COORD.into(),
+            partition: format!("__transaction_state-{n}"),
+            offset: base_offset,
+            last_offset: base_offset,
+            kind: "txn-log",
+            pid: m.producer_id,
+            epoch: m.producer_epoch,
+            transactional: false,
+            values: vec![Some(String::from(m.state.name()))],
+            text,
+            step: self.step,
+            closed_at: None,
+            outcome: None,
+            bytes: stored,
+            txn: None,
+        });
+        Some(self.records.len() - 1)
+    }
+
+    fn coordinator_answer_msg(&mut self, to: &str, kind: &'static str, a: &Answer) {
+        let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {}", a.why) } else { format!("{kind} response {}: {}", a.error, a.why) };
+        self.msg_rule(COORD, to, "response", text, a.rule, a.source, a.error);
+    }
+
+    // ----- the application's calls -----------------------------------------------------
+
+    /// `initTransactions()`: FindCoordinator, then InitProducerId (I1–I11).
+    pub fn init(&mut self, name: &str) -> Result<CallResult, String> {
+        let i = self.client_index(name)?;
+        let c = self.clients[i].clone();
+        if c.crashed {
+            return Err(format!("{name} has crashed"));
+        }
+        if c.two_phase_commit {
+            let why = String::from(
+                "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
+            );
+            self.outside_model = Some(why.clone());
+            self.msg_rule(&lane_producer(name), COORD, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
+            self.say(why);
+            return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
+        }
+        if !(matches!(c.state, ClientState::Uninitialized) || c.pending == Some(PendingOp::Init)) {
+            let e = format!("IllegalStateException: Invalid transition attempted from state {} to state INITIALIZING", c.state.name());
+            self.say(format!("{name}.initTransactions() throws {e}"));
+            return Ok(CallResult::Thrown(e));
+        }
+        let id = c.transactional_id.clone();
+        let part = Self::coordinator_partition(&id);
+        if c.pending.is_none() {
+            self.msg(
+                &lane_producer(name),
+                COORD,
+                "FindCoordinator",
+                format!(
+                    "FindCoordinator(TRANSACTION, {id}): abs(\"{id}\".hashCode() = {}) % {TRANSACTION_STATE_PARTITIONS} = __transaction_state-{part}; its leader is the coordinator (coordinator epoch {})",
+                    coordinator::java_string_hash(&id),
+                    self.coordinator_epoch
+                ),
+            );
+            self.clients[i].tv2 = self.cluster.transaction_version >= 2;
+        }
+        self.clients[i].state = ClientState::Initializing;
+        self.do_init(i, None)
+    }
+
+    fn do_init(&mut self, i: usize, current: Option<(i64, i16)>) -> Result<CallResult, String> {
+        let name = self.clients[i].name.clone();
+        let id = self.clients[i].transactional_id.clone();
+        let timeout = self.clients[i].timeout_ms;
+        let new_pid = self.next_pid;
+        self.msg(
+            &lane_producer(&name),
+            COORD,
+            "InitProducerId",
+            format!("InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))),
+        );
+        let before = self.coordinator.get(&id).map(|m| (m.producer_id, m.producer_epoch, m.state));
+        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.now_ms);
+        if self.coordinator.get(&id).is_some_and(|m| m.producer_id == new_pid) {
+            self.next_pid += 1;
+        }
+        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        self.metric("txn-init-time-ns-total", elapsed * 1_000_000);
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(&id);
+            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
+            self.messages[k].record = r;
+        }
+        self.coordinator_answer_msg(&lane_producer(&name), "InitProducerId", &a);
+        if a.rule == "I11" {
+            // The coordinator fences the open transaction: every instance holding it is fenced.
+            self.fence_instances(&id, Some(&name));
+            if let Some(t) = self.open_txn.get(&id).copied() {
+                self.queue_markers(&id, t, false);
+            }
+            self.say(format!(
+                "{name} takes over {id}: the coordinator finds a transaction still open, bumps the epoch to fence the old producer, writes PrepareAbort and answers CONCURRENT_TRANSACTIONS; {name} retries once the abort markers are written (I11)."
+            ));
+            self.clients[i].pending = Some(PendingOp::Init);
+            return Ok(CallResult::Pending);
+        }
+        match a.error {
+            ErrorCode::NONE => {
+                if let Some((_, _, _)) = before {
+                    self.fence_instances(&id, Some(&name));
+                }
+                let c = &mut self.clients[i];
+                c.pid = a.producer_id;
+                c.epoch = a.producer_epoch;
+                c.sequences.clear();
+                c.added.clear();
+                c.started = false;
+                c.pending = None;
+                c.state = ClientState::Ready;
+                c.last_error = None;
+                self.say(format!("{name} is READY as producer {} epoch {}: any other instance of {id} is fenced ({})", a.producer_id, a.producer_epoch, a.rule));
+                Ok(CallResult::Ok)
+            }
+            e if e == coordinator::CONCURRENT_TRANSACTIONS => {
+                self.clients[i].pending = Some(PendingOp::Init);
+                self.say(format!("{name}: CONCURRENT_TRANSACTIONS — the previous transaction of {id} is still completing; the client retries ({})", a.rule));
+                Ok(CallResult::Pending)
+            }
+            e => {
+                let c = &mut self.clients[i];
+                c.pending = None;
+                c.state = ClientState::FatalError;
+                c.last_error = Some(format!("{}: {}", e.exception_name(), a.why));
+                self.say(format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception_name(), a.rule));
+                Ok(CallResult::Thrown(String::from(e.exception_name())))
+            }
+        }
+    }
+
+    fn fence_instances(&mut self, id: &str, except: Option<&str>) {
+        let names: Vec<String> = self
+            .clients
+            .iter()
+            .filter(|c| c.transactional_id == id && Some(c.name.as_str()) != except && c.pid >= 0 && !self.fenced.contains(&c.name))
+            .map(|c| c.name.clone())
+            .collect();
+        for n in names {
+            self.fenced.insert(n);
+            self.metric("fenced-producers", 1);
+        }
+    }
+
+    fn check_usable(&mut self, i: usize, call: &str) -> Option<CallResult> {
+        let c = &self.clients[i];
+        let thrown = if c.crashed {
+            Some(format!("{} has crashed", c.name))
+        } else if c.state == ClientState::FatalError {
+            Some(format!("{}: the producer is in FATAL_ERROR ({}); only close() is meaningful", call, c.last_error.clone().unwrap_or_default()))
+        } else if let Some(p) = c.pending.filter(|p| *p != PendingOp::Init) {
+            if (call == "commitTransaction" && p == PendingOp::Commit) || (call == "abortTransaction" && p == PendingOp::Abort) {
+                None
+            } else {
+                Some(format!("IllegalStateException: The previous call to `{}` timed out and must be retried (TransactionManager)", p.method()))
+            }
+        } else if c.state == ClientState::AbortableError && call != "abortTransaction" {
+            Some(format!("KafkaException: cannot {call} in ABORTABLE_ERROR ({}); call abortTransaction()", c.last_error.clone().unwrap_or_default()))
+        } else {
+            None
+        };
+        thrown.map(|t| {
+            let n = self.clients[i].name.clone();
+            self.say(format!("{n}.{call}() throws {t}"));
+            CallResult::Thrown(t)
+        })
+    }
+
+    /// `beginTransaction()`: local only (§6.2).
+    pub fn begin(&mut self, name: &str) -> Result<CallResult, String> {
+        let i = self.client_index(name)?;
+        if let Some(r) = self.check_usable(i, "beginTransaction") {
+            return Ok(r);
+        }
+        if self.clients[i].state != ClientState::Ready {
+            let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
+            self.msg_rule(&lane_producer(name), &lane_producer(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
+            self.say(format!("{name}.beginTransaction() throws {e}"));
+            return Ok(CallResult::Thrown(e));
+        }
+        let c = &mut self.clients[i];
+        c.state = ClientState::InTransaction;
+        c.added.clear();
+        c.started = false;
+        c.begin_ms = self.now_ms;
+        self.metric("txn-begin-time-ns-total", 1_000);
+        self.say(format!("{name}.beginTransaction(): IN_TRANSACTION (nothing is sent to the coordinator yet)"));
+        Ok(CallResult::Ok)
+    }
+
+    fn current_instance(&mut self, i: usize) -> usize {
+        let id = self.clients[i].transactional_id.clone();
+        if let Some(&t) = self.open_txn.get(&id) {
+            if self.txns[t].pid == self.clients[i].pid && self.txns[t].producer == self.clients[i].name {
+                return t;
+            }
+        }
+        self.txns.push(TxnInstance {
+            transactional_id: id.clone(),
+            producer: self.clients[i].name.clone(),
+            pid: self.clients[i].pid,
+            epoch: self.clients[i].epoch,
+            ..Default::default()
+        });
+        let t = self.txns.len() - 1;
+        self.open_txn.insert(id, t);
+        t
+    }
+
+    /// TV1 AddPartitionsToTxn (or AddOffsetsToTxn for the offsets partition).
+    fn add_partition_tv1(&mut self, i: usize, partition: &str, kind: &'static str) -> Result<(), ErrorCode> {
+        let name = self.clients[i].name.clone();
+        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        self.msg(&lane_producer(&name), COORD, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
+        self.metric("add-partitions-to-txn-requests", 1);
+        let a = self.coordinator.add_partitions(&id, pid, epoch, &[partition], self.now_ms);
+        self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(&id);
+            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {partition}"));
+            self.messages[k].record = r;
+        }
+        self.coordinator_answer_msg(&lane_producer(&name), kind, &a);
+        if a.error == ErrorCode::NONE {
+            self.clients[i].added.insert(partition.into());
+            Ok(())
+        } else {
+            Err(a.error)
+        }
+    }
+
+    /// A transactional error reaching the client (§6.3): fatal or abortable.
+    fn client_error(&mut self, i: usize, e: ErrorCode, during: &str) {
+        let fatal = matches!(e.0, 90 | 49 | 53) || (e == ErrorCode::INVALID_TXN_STATE && during != "Produce");
+        let c = &mut self.clients[i];
+        c.last_error = Some(format!("{} during {during}", e.exception_name()));
+        let name = c.name.clone();
+        if fatal {
+            c.state = ClientState::FatalError;
+            c.pending = None;
+            self.say(format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception_name()));
+        } else if c.state != ClientState::FatalError {
+            c.state = ClientState::AbortableError;
+            self.say(format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception_name()));
+        }
+    }
+
+    /// `send(record)` inside a transaction; the batch is sent at once.
+    pub fn send(&mut self, name: &str, partition: &str, values: &[String]) -> Result<CallResult, String> {
+        let i = self.client_index(name)?;
+        let pi = self.partition_index(partition)?;
+        if let Some(r) = self.check_usable(i, "send") {
+            return Ok(r);
+        }
+        if self.clients[i].state != ClientState::InTransaction {
+            let e = format!("IllegalStateException: Cannot call send in state {}", self.clients[i].state.name());
+            self.say(format!("{name}.send() throws {e}"));
+            return Ok(CallResult::Thrown(e));
+        }
+        let tv2 = self.clients[i].tv2;
+        if !tv2 && !self.clients[i].added.contains(partition) {
+            if let Err(e) = self.add_partition_tv1(i, partition, "AddPartitionsToTxn") {
+                self.client_error(i, e, "AddPartitionsToTxn");
+                return Ok(CallResult::Ok);
+            }
+        }
+        let t = self.current_instance(i);
+        self.clients[i].started = true;
+        let (pid, epoch) = (self.clients[i].pid, self.clients[i].epoch);
+        let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
+        let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
+        let k = self.msg(
+            &lane_producer(name),
+            &lane_partition(partition),
+            "Produce",
+            format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
+        );
+        let _ = k;
+        match self.leader_append(pi, &bytes, tv2, t, values) {
+            Ok(r) => {
+                self.clients[i].sequences.insert(partition.into(), seq + values.len() as i32);
+                self.clients[i].added.insert(partition.into());
+                self.txns[t].records.push(r);
+                Ok(CallResult::Ok)
+            }
+            Err(e) => {
+                self.client_error(i, e, "Produce");
+                Ok(CallResult::Ok)
+            }
+        }
+    }
+
+    /// The leader's side of a transactional Produce: verification or implicit add
+    /// (KIP-890, §2), then the append decision (§1).
+    fn leader_append(&mut self, pi: usize, bytes: &[u8], tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
+        let pname = self.partitions[pi].name.clone();
+        let b = crate::batch::Batch::new_unchecked(bytes);
+        let (pid, epoch) = (b.producer_id(), b.producer_epoch());
+        let id = self.txns[t].transactional_id.clone();
+        let st = self.partitions[pi].producers.get(&pid).cloned();
+        let open_here = st.as_ref().is_some_and(|s| s.current_txn_first_offset.is_some() && s.producer_epoch == epoch);
+        if !open_here {
+            // V2: early epoch check.
+            if let Some(s) = st.as_ref().filter(|s| epoch < s.producer_epoch) {
+                let why = format!("epoch {epoch} is below producer {pid}'s epoch {} on {pname}: refused before asking the coordinator (KAFKA-18042)", s.producer_epoch);
+                self.msg_rule(&lane_partition(&pname), &lane_producer(&self.txns[t].producer.clone()), "response", format!("Produce response INVALID_PRODUCER_EPOCH(47): {why}"), "V2", RM, ErrorCode::INVALID_PRODUCER_EPOCH);
+                return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
+            }
+            if tv2 {
+                // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
+                self.msg(&lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {pname}: add it to {id}"));
+                self.metric("add-partitions-to-txn-requests", 1);
+                let a = self.coordinator.add_partitions(&id, pid, epoch, &[pname.as_str()], self.now_ms);
+                self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                if a.wrote.is_some() {
+                    let r = self.write_txn_log(&id);
+                    let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {pname}"));
+                    self.messages[k].record = r;
+                }
+                self.msg_rule(COORD, &lane_partition(&pname), "response", format!("{}: {}", a.error, a.why), a.rule, a.source, a.error);
+                if a.error != ErrorCode::NONE {
+                    // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
+                    let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                    let producer = self.txns[t].producer.clone();
+                    self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error), "V5", RM, mapped);
+                    return Err(mapped);
+                }
+            } else {
+                // V3: verify only.
+                let m = self.coordinator.get(&id).cloned();
+                let (err, why): (ErrorCode, String) = match m {
+                    None => (ErrorCode::INVALID_PRODUCER_ID_MAPPING, format!("no transaction state for {id}")),
+                    Some(m) if m.producer_id != pid => (ErrorCode::INVALID_PRODUCER_ID_MAPPING, format!("producer {pid} does not own {id}")),
+                    Some(m) if m.producer_epoch != epoch => (ErrorCode::INVALID_PRODUCER_EPOCH, format!("epoch {epoch} ≠ {}: fenced (PRODUCER_FENCED, mapped to 47 by the leader, V5)", m.producer_epoch)),
+                    Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => {
+                        (ErrorCode::NOT_ENOUGH_REPLICAS, String::from("CONCURRENT_TRANSACTIONS, mapped to NOT_ENOUGH_REPLICAS for a TV1 client (V5)"))
+                    }
+                    Some(m) if m.partitions.contains(&pname) => (ErrorCode::NONE, format!("{pname} is in {id}'s transaction")),
+                    Some(_) => (ErrorCode::TRANSACTION_ABORTABLE, format!("{pname} was not added to the transaction")),
+                };
+                self.msg_rule(&lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v4 verifyOnly=true: {why}"), "V3", TC, err);
+                if err != ErrorCode::NONE {
+                    let producer = self.txns[t].producer.clone();
+                    self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    return Err(err);
+                }
+            }
+        }
+        let d = self.partitions[pi].append_client(bytes);
+        self.tick(1);
+        let producer = self.txns[t].producer.clone();
+        match d.outcome {
+            Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
+                let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+                self.records.push(LogRecord {
+                    lane: lane_partition(&pname),
+                    partition: pname.clone(),
+                    offset: base_offset,
+                    last_offset,
+                    kind: "data",
+                    pid,
+                    epoch,
+                    transactional: true,
+                    values: values.iter().map(|v| Some(v.clone())).collect(),
+                    text: format!("{} @{base_offset}", values.join(" ")),
+                    step: self.step,
+                    closed_at: None,
+                    outcome: None,
+                    bytes: stored,
+                    txn: Some(t),
+                });
+                let r = self.records.len() - 1;
+                let k = self.msg_rule(
+                    &lane_partition(&pname),
+                    &lane_producer(&producer),
+                    "response",
+                    format!("Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})", d.why, self.partitions[pi].last_stable_offset()),
+                    d.rule,
+                    d.source,
+                    ErrorCode::NONE,
+                );
+                self.messages[k].record = Some(r);
+                Ok(r)
+            }
+            Outcome::Rejected(e) => {
+                self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why), d.rule, d.source, e);
+                Err(e)
+            }
+        }
+    }
+
+    /// `sendOffsetsToTransaction(consumer's positions, consumer.groupMetadata())`.
+    pub fn send_offsets(&mut self, name: &str, consumer: &str) -> Result<CallResult, String> {
+        let i = self.client_index(name)?;
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
+        if let Some(r) = self.check_usable(i, "sendOffsetsToTransaction") {
+            return Ok(r);
+        }
+        if self.clients[i].state != ClientState::InTransaction {
+            let e = format!("IllegalStateException: Cannot send offsets in state {}", self.clients[i].state.name());
+            self.say(format!("{name}.sendOffsetsToTransaction() throws {e}"));
+            return Ok(CallResult::Thrown(e));
+        }
+        let offsets_part = Self::offsets_name(&group);
+        let tv2 = self.clients[i].tv2;
+        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        if !tv2 && !self.clients[i].added.contains(&offsets_part) {
+            if let Err(e) = self.add_partition_tv1(i, &offsets_part, "AddOffsetsToTxn") {
+                self.client_error(i, e, "AddOffsetsToTxn");
+                return Ok(CallResult::Ok);
+            }
+        }
+        let generation = self.consumers[ci].generation;
+        let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
+        self.msg(
+            &lane_producer(name),
+            OFFSETS,
+            "TxnOffsetCommit",
+            format!(
+                "TxnOffsetCommit{}({group}, generation {generation}, producer {pid} epoch {epoch}: {})",
+                if tv2 { " v5" } else { " v4" },
+                positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
+            ),
+        );
+        // G1/G2: generation fencing (KIP-447).
+        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
+        if self.groups[gi].generation != generation {
+            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
+            self.msg_rule(OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
+            self.clients[i].state = ClientState::AbortableError;
+            self.say(format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
+            return Ok(CallResult::Ok);
+        }
+        let t = self.current_instance(i);
+        if tv2 {
+            // G3: the group coordinator adds its partition (TxnOffsetCommit v5).
+            self.metric("add-partitions-to-txn-requests", 1);
+            let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
+            if a.wrote.is_some() {
+                let r = self.write_txn_log(&id);
+                let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
+                self.messages[k].record = r;
+            }
+            self.msg_rule(OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why), "G3", a.source, a.error);
+            if a.error != ErrorCode::NONE {
+                self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
+                return Ok(CallResult::Ok);
+            }
+        }
+        // G4: the offsets are written as transactional records, pending until the marker.
+        let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
+        let mut recs = Vec::new();
+        for (p, o) in &positions {
+            let (topic, part) = split_partition(p);
+            let key = crate::internal::offset_commit_key(&group, &topic, part);
+            let value = crate::internal::offset_commit_value(&crate::internal::OffsetCommit {
+                group: group.clone(),
+                topic,
+                partition: part,
+                offset: *o,
+                leader_epoch: -1,
+                metadata: String::new(),
+                commit_timestamp_ms: self.now_ms,
+            });
+            recs.push((key, value));
+        }
+        let n = Self::offsets_partition(&group);
+        let bytes = records_batch(pid, epoch, seq, true, &recs, self.now_ms);
+        let (d, stored) = {
+            let log = self.offsets_logs.entry(n).or_insert_with(|| Partition::new(format!("__consumer_offsets-{n}")));
+            let d = log.append_client(&bytes);
+            (d, log.log.last().map(|e| e.bytes.clone()).unwrap_or_default())
+        };
+        self.tick(1);
+        self.metric("txn-send-offsets-time-ns-total", (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
+        match d.outcome {
+            Outcome::Appended { base_offset, last_offset } => {
+                self.clients[i].sequences.insert(offsets_part.clone(), seq + recs.len() as i32);
+                self.clients[i].started = true;
+                for (p, o) in &positions {
+                    self.groups[gi].pending.push((pid, p.clone(), *o));
+                    self.txns[t].offsets.push((group.clone(), p.clone(), *o));
+                }
+                self.records.push(LogRecord {
+                    lane: OFFSETS.into(),
+                    partition: offsets_part.clone(),
+                    offset: base_offset,
+                    last_offset,
+                    kind: "offset-commit",
+                    pid,
+                    epoch,
+                    transactional: true,
+                    values: positions.iter().map(|(p, o)| Some(format!("{group} {p}={o}"))).collect(),
+                    text: format!("{group}: {}", positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")),
+                    step: self.step,
+                    closed_at: None,
+                    outcome: None,
+                    bytes: stored,
+                    txn: Some(t),
+                });
+                let r = self.records.len() - 1;
+                self.txns[t].records.push(r);
+                let k = self.msg_rule(OFFSETS, &lane_producer(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                self.messages[k].record = Some(r);
+                self.say(format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+            }
+            Outcome::Duplicate { .. } => {}
+            Outcome::Rejected(e) => {
+                self.msg_rule(OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
+                self.client_error(i, e, "TxnOffsetCommit");
+            }
+        }
+        Ok(CallResult::Ok)
+    }
+
+    /// `commitTransaction()` / `abortTransaction()`: EndTxn (E/F rules). With
+    /// `lose_response` the coordinator acts but the answer never arrives.
+    pub fn end(&mut self, name: &str, commit: bool, lose_response: bool) -> Result<CallResult, String> {
+        let i = self.client_index(name)?;
+        let call = if commit { "commitTransaction" } else { "abortTransaction" };
+        if let Some(r) = self.check_usable(i, call) {
+            return Ok(r);
+        }
+        let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
+        let st = self.clients[i].state;
+        let retrying = self.clients[i].pending == Some(op);
+        let allowed = retrying || st == ClientState::InTransaction || (!commit && st == ClientState::AbortableError);
+        if !allowed {
+            let e = format!("IllegalStateException: Invalid transition attempted from state {} to state {}", st.name(), if commit { "COMMITTING_TRANSACTION" } else { "ABORTING_TRANSACTION" });
+            self.say(format!("{name}.{call}() throws {e}"));
+            return Ok(CallResult::Thrown(e));
+        }
+        self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
+        if !self.clients[i].started && !retrying {
+            // Nothing reached Kafka: no EndTxn (§6.2).
+            self.clients[i].state = ClientState::Ready;
+            self.clients[i].last_error = None;
+            self.say(format!("{name}.{call}(): nothing was sent in this transaction, so no EndTxn is needed; READY"));
+            return Ok(CallResult::Ok);
+        }
+        self.do_end(i, commit, lose_response)
+    }
+
+    fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
+        let name = self.clients[i].name.clone();
+        let (id, pid, epoch, tv2) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
+        let result = if commit { "COMMIT" } else { "ABORT" };
+        self.msg(&lane_producer(&name), COORD, "EndTxn", format!("EndTxn{}({id}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }));
+        self.metric("end-txn-requests", 1);
+        if self.end_txn_at.is_empty() || self.clients[i].pending.is_none() {
+            if let Some(&t) = self.open_txn.get(&id) {
+                self.end_txn_at.entry(t).or_insert(self.now_ms);
+            }
+        }
+        let a = self.coordinator.end_txn_alloc(&id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
+        if self.coordinator.get(&id).is_some_and(|m| m.next_producer_id == self.next_pid) {
+            self.next_pid += 1;
+        }
+        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        self.metric(if commit { "txn-commit-time-ns-total" } else { "txn-abort-time-ns-total" }, elapsed * 1_000_000);
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(&id);
+            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
+            self.messages[k].record = r;
+            let t = match self.open_txn.get(&id).copied() {
+                Some(t) => t,
+                None => {
+                    // A TV2 empty abort: a transaction with no partitions.
+                    let t = self.current_instance(i);
+                    t
+                }
+            };
+            if commit && self.fenced.contains(&name) {
+                self.txns[t].commit_by_fenced = true;
+            }
+            self.queue_markers(&id, t, commit);
+        }
+        let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
+        if lose_response && a.error == ErrorCode::NONE || lose_response && a.error == coordinator::CONCURRENT_TRANSACTIONS {
+            let k = self.msg_rule(COORD, &lane_producer(&name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
+            self.messages[k].lost = true;
+            let c = &mut self.clients[i];
+            c.pending = Some(op);
+            c.outcome_unknown = true;
+            c.last_error = Some(String::from("TimeoutException"));
+            self.say(format!(
+                "{name}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                op.method(),
+                a.wrote.map_or("no change", |s| s.name())
+            ));
+            return Ok(CallResult::Pending);
+        }
+        self.coordinator_answer_msg(&lane_producer(&name), "EndTxn", &a);
+        match a.error {
+            ErrorCode::NONE => {
+                let c = &mut self.clients[i];
+                if tv2 && a.producer_id >= 0 && (c.pid, c.epoch) != (a.producer_id, a.producer_epoch) {
+                    // TV2: adopt the bumped epoch (or the next producer id) and restart
+                    // sequences at 0. Under TV1 the epoch stays and sequences continue.
+                    c.pid = a.producer_id;
+                    c.epoch = a.producer_epoch;
+                    c.sequences.clear();
+                }
+                c.added.clear();
+                c.started = false;
+                c.pending = None;
+                c.outcome_unknown = false;
+                c.last_error = None;
+                c.state = ClientState::Ready;
+                self.say(format!(
+                    "{name}: {result} accepted ({}); the producer is READY{}. Markers go to each partition next.",
+                    a.rule,
+                    if tv2 { format!(" at epoch {} (TV2 bumps the epoch at every EndTxn)", self.clients[i].epoch) } else { String::new() }
+                ));
+                self.maybe_switch_protocol(i);
+                Ok(CallResult::Ok)
+            }
+            e if e == coordinator::CONCURRENT_TRANSACTIONS => {
+                // An answer arrived: the client itself retries until the state completes.
+                self.clients[i].pending = Some(op);
+                self.clients[i].outcome_unknown = false;
+                self.say(format!("{name}: CONCURRENT_TRANSACTIONS — the transaction is still completing; the client retries EndTxn ({})", a.rule));
+                Ok(CallResult::Pending)
+            }
+            e => {
+                self.client_error(i, e, "EndTxn");
+                Ok(CallResult::Ok)
+            }
+        }
+    }
+
+    /// §4.2: a 4.x client re-reads the finalized transaction.version between transactions;
+    /// an upgrade to TV2 forces a client-side epoch bump (InitProducerId with pid/epoch).
+    fn maybe_switch_protocol(&mut self, i: usize) {
+        let want = self.cluster.transaction_version >= 2;
+        if self.clients[i].tv2 == want {
+            return;
+        }
+        self.clients[i].tv2 = want;
+        let name = self.clients[i].name.clone();
+        self.say(format!("{name} sees transaction.version {} and switches to the {} protocol between transactions", self.cluster.transaction_version, if want { "V2" } else { "V1" }));
+        if want {
+            let cur = (self.clients[i].pid, self.clients[i].epoch);
+            self.clients[i].state = ClientState::Initializing;
+            let _ = self.do_init(i, Some(cur));
+        }
+    }
+
+    fn queue_markers(&mut self, id: &str, t: usize, commit: bool) {
+        let Some(m) = self.coordinator.get(id).cloned() else { return };
+        let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+        self.markers.retain(|x| !(x.transactional_id == id && !x.held));
+        for p in &m.partitions {
+            self.markers.push(MarkerReq {
+                transactional_id: id.into(),
+                txn: t,
+                pid: m.producer_id,
+                epoch: m.producer_epoch,
+                commit,
+                coordinator_epoch: self.coordinator_epoch,
+                partition: p.clone(),
+                version,
+                held: false,
+            });
+        }
+        self.txns[t].outcome = Some(commit);
+        if m.partitions.is_empty() {
+            self.complete_txn(id, t);
+        }
+    }
+
+    fn complete_txn(&mut self, id: &str, t: usize) {
+        if let Some(s) = self.coordinator.complete(id, self.now_ms) {
+            self.tick(1);
+            let r = self.write_txn_log(id);
+            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
+            self.messages[k].record = r;
+            if self.open_txn.get(id) == Some(&t) {
+                self.open_txn.remove(id);
+            }
+            let parts = self.txns[t].records.iter().filter_map(|&r| Some(self.records[r].partition.clone())).collect::<BTreeSet<_>>().len();
+            if let Some(start) = self.end_txn_at.remove(&t) {
+                self.completions.push((parts, start, self.now_ms));
+            }
+            self.say(format!("{id} is {} (K5): the transaction is over", s.name()));
+        }
+    }
+
+    /// Deliver queued WriteTxnMarkers: all (not held), or the one for `partition`.
+    pub fn deliver_markers(&mut self, partition: Option<&str>) -> Result<usize, String> {
+        let picks: Vec<usize> = self
+            .markers
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| match partition {
+                Some(p) => m.partition == p,
+                None => !m.held,
+            })
+            .map(|(k, _)| k)
+            .collect();
+        if picks.is_empty() {
+            return Err(String::from(match partition {
+                Some(_) => "no marker is queued for that partition",
+                None => "no marker is queued",
+            }));
+        }
+        let mut brokers = BTreeSet::new();
+        let batch: Vec<MarkerReq> = picks.iter().map(|&k| self.markers[k].clone()).collect();
+        let mut remove: Vec<usize> = picks.clone();
+        remove.sort_unstable();
+        for k in remove.into_iter().rev() {
+            self.markers.remove(k);
+        }
+        for m in &batch {
+            let bi = self.partitions.iter().position(|p| p.name == m.partition).unwrap_or(usize::MAX);
+            brokers.insert(if bi == usize::MAX { 0 } else { bi % self.cluster.brokers.max(1) });
+        }
+        let n = batch.len() as i64;
+        self.metric("write-txn-markers-requests", brokers.len() as i64);
+        // Parallel per broker: one round trip plus the appends on the busiest broker.
+        let per_broker = (n + brokers.len() as i64 - 1) / (brokers.len().max(1) as i64);
+        self.now_ms += self.cluster.rtt_ms + per_broker * self.cluster.append_ms;
+        let mut touched = Vec::new();
+        for m in batch {
+            self.write_marker(&m);
+            touched.push((m.transactional_id.clone(), m.txn));
+        }
+        // K5: complete transactions with no marker left (current coordinator's).
+        for (id, t) in touched {
+            let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == self.coordinator_epoch);
+            let pending = self.coordinator.get(&id).is_some_and(|m| m.pending_state.is_some());
+            if !left && pending && self.txns[t].outcome.is_some() && self.open_txn.get(&id).is_none_or(|&o| o == t) {
+                self.complete_txn(&id, t);
+            }
+        }
+        self.retry_pending();
+        Ok(n as usize)
+    }
+
+    fn write_marker(&mut self, m: &MarkerReq) {
+        let result = if m.commit { "COMMIT" } else { "ABORT" };
+        let is_offsets = m.partition.starts_with("__consumer_offsets-");
+        let lane = if is_offsets { String::from(OFFSETS) } else { lane_partition(&m.partition) };
+        self.msg_rule(
+            COORD,
+            &lane,
+            "WriteTxnMarkers",
+            format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
+            "K2",
+            TMCM,
+            ErrorCode::NONE,
+        );
+        let now = self.now_ms;
+        let log: &mut Partition = if is_offsets {
+            let n: i32 = m.partition.rsplit('-').next().and_then(|x| x.parse().ok()).unwrap_or(0);
+            self.offsets_logs.entry(n).or_insert_with(|| Partition::new(m.partition.clone()))
+        } else {
+            match self.partitions.iter_mut().find(|p| p.name == m.partition) {
+                Some(p) => p,
+                None => return,
+            }
+        };
+        let d = log.append_marker(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, now);
+        match d.outcome {
+            Outcome::Appended { base_offset, .. } => {
+                let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+                let lso = log.last_stable_offset();
+                self.records.push(LogRecord {
+                    lane: lane.clone(),
+                    partition: m.partition.clone(),
+                    offset: base_offset,
+                    last_offset: base_offset,
+                    kind: if m.commit { "commit" } else { "abort" },
+                    pid: m.pid,
+                    epoch: m.epoch,
+                    transactional: true,
+                    values: Vec::new(),
+                    text: format!("{result} marker (coordinator epoch {})", m.coordinator_epoch),
+                    step: self.step,
+                    closed_at: Some(self.step),
+                    outcome: Some(if m.commit { "committed" } else { "aborted" }),
+                    bytes: stored,
+                    txn: Some(m.txn),
+                });
+                let r = self.records.len() - 1;
+                // Close this producer's open records on that partition.
+                for rec in self.records.iter_mut() {
+                    if rec.partition == m.partition && rec.pid == m.pid && rec.kind != "commit" && rec.kind != "abort" && rec.closed_at.is_none() && rec.offset < base_offset {
+                        rec.closed_at = Some(self.step);
+                        rec.outcome = Some(if m.commit { "committed" } else { "aborted" });
+                    }
+                }
+                self.txns[m.txn].markers.push(m.commit);
+                let k = self.msg_rule(&lane, COORD, "response", format!("marker written: {}; LSO now {lso}", d.why), d.rule, d.source, ErrorCode::NONE);
+                self.messages[k].record = Some(r);
+                if is_offsets {
+                    // K3/G4: materialize or discard this producer's pending offsets.
+                    for g in self.groups.iter_mut() {
+                        if Self::offsets_name(&g.name) != m.partition {
+                            continue;
+                        }
+                        let mine: Vec<(i64, String, i64)> = g.pending.iter().filter(|x| x.0 == m.pid).cloned().collect();
+                        g.pending.retain(|x| x.0 != m.pid);
+                        if m.commit {
+                            for (_, p, o) in mine {
+                                g.committed.insert(p, o);
+                            }
+                        }
+                    }
+                    self.say(format!("{result} reaches {}: the group's pending offsets are {}", m.partition, if m.commit { "materialized" } else { "discarded" }));
+                }
+            }
+            _ => {
+                let e = d.error();
+                self.msg_rule(&lane, COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why), d.rule, d.source, e);
+                self.say(format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule, d.why));
+            }
+        }
+    }
+
+    /// Hold the marker for `partition` in the network.
+    pub fn delay_marker(&mut self, partition: &str) -> Result<(), String> {
+        let m = self.markers.iter_mut().find(|m| m.partition == partition && !m.held).ok_or("no marker is queued for that partition")?;
+        m.held = true;
+        self.say(format!("the marker for {partition} is held up in the network"));
+        Ok(())
+    }
+
+    /// Clients retry operations the coordinator answered CONCURRENT_TRANSACTIONS.
+    fn retry_pending(&mut self) {
+        for i in 0..self.clients.len() {
+            let c = &self.clients[i];
+            if c.crashed || c.outcome_unknown {
+                continue;
+            }
+            let id = c.transactional_id.clone();
+            let busy = self.coordinator.get(&id).is_some_and(|m| m.pending_state.is_some());
+            if busy {
+                continue;
+            }
+            match c.pending {
+                Some(PendingOp::Init) => {
+                    let _ = self.do_init(i, None);
+                }
+                Some(PendingOp::Commit) => {
+                    let _ = self.do_end(i, true, false);
+                }
+                Some(PendingOp::Abort) => {
+                    let _ = self.do_end(i, false, false);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The producer process dies (its open transaction stays open at the coordinator).
+    pub fn crash(&mut self, name: &str) -> Result<(), String> {
+        let i = self.client_index(name)?;
+        self.clients[i].crashed = true;
+        self.say(format!("{name} crashes: whatever it started stays open until a new instance of {} calls initTransactions() or transaction.timeout.ms passes", self.clients[i].transactional_id));
+        Ok(())
+    }
+
+    /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2).
+    pub fn advance(&mut self, ms: i64) {
+        self.now_ms += ms;
+        self.msg(COORD, COORD, "timeout", format!("{} ms pass", ms));
+        for id in self.coordinator.timed_out(self.now_ms) {
+            if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
+                let r = self.write_txn_log(&id);
+                let k = self.msg_rule(COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why), a.rule, a.source, ErrorCode::NONE);
+                self.messages[k].record = r;
+                self.fence_instances(&id, None);
+                if let Some(t) = self.open_txn.get(&id).copied() {
+                    self.queue_markers(&id, t, false);
+                }
+                self.say(format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
+            }
+        }
+    }
+
+    /// The `__transaction_state` leader moves: a new coordinator epoch; Prepare* transactions
+    /// have their markers re-sent with it (K6); queued markers of the old epoch are dropped,
+    /// held ones may still arrive (and are fenced, M3).
+    pub fn failover(&mut self) {
+        self.coordinator_epoch += 1;
+        let ep = self.coordinator_epoch;
+        self.markers.retain(|m| m.held);
+        self.msg_rule(COORD, COORD, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        let ids: Vec<String> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
+        for id in &ids {
+            let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
+            if let Some(t) = self.open_txn.get(id).copied() {
+                // Re-queue markers only for partitions that have not got theirs.
+                let done: BTreeSet<String> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
+                let Some(m) = self.coordinator.get(id).cloned() else { continue };
+                let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                for p in m.partitions.iter().filter(|p| !done.contains(*p)) {
+                    self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
+                }
+                if !self.markers.iter().any(|x| x.txn == t && x.coordinator_epoch == ep) {
+                    self.complete_txn(id, t);
+                }
+            }
+        }
+        self.say(format!(
+            "coordinator failover: the new coordinator (epoch {ep}) finds {} and re-sends their markers with coordinator epoch {ep} (K6)",
+            if ids.is_empty() { String::from("no transaction mid-commit") } else { ids.join(", ") + " in a Prepare state" }
+        ));
+    }
+
+    /// A consumer polls every assigned partition (L4, R1–R5). Rejoining the group takes the
+    /// current generation.
+    pub fn poll(&mut self, name: &str) -> Result<usize, String> {
+        let ci = self.consumers.iter().position(|c| c.name == name).ok_or_else(|| format!("no consumer named {name:?}"))?;
+        if let Some(g) = self.consumers[ci].group.clone() {
+            if let Some(gr) = self.groups.iter().find(|x| x.name == g) {
+                self.consumers[ci].generation = gr.generation;
+            }
+        }
+        let iso = self.consumers[ci].isolation;
+        let effective = match (iso, self.sabotage) {
+            (Isolation::ReadCommitted, Some(Sabotage::ReadCommittedSeesAborted)) => Isolation::ReadUncommitted,
+            _ => iso,
+        };
+        let mut total = 0;
+        for p in self.consumers[ci].partitions.clone() {
+            let Some(pi) = self.partitions.iter().position(|x| x.name == p) else { continue };
+            let from = *self.consumers[ci].positions.get(&p).unwrap_or(&0);
+            let got = self.partitions[pi].fetch(effective, from);
+            let upper = match effective {
+                Isolation::ReadCommitted => self.partitions[pi].last_stable_offset(),
+                Isolation::ReadUncommitted => self.partitions[pi].high_watermark(),
+            };
+            let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
+            self.msg_rule(
+                &lane_consumer(name),
+                &lane_partition(&p),
+                "Fetch",
+                format!("Fetch({p} from {from}, {iso_name}) → {} record(s) below {} {upper}", got.len(), if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
+                if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
+                CFE,
+                ErrorCode::NONE,
+            );
+            for g in &got {
+                let value = g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned());
+                let record = self.records.iter().position(|r| r.partition == p && r.kind == "data" && r.offset <= g.offset && g.offset <= r.last_offset);
+                self.deliveries.push(Delivery { consumer: lane_consumer(name), partition: p.clone(), offset: g.offset, value: value.clone(), step: self.step, record });
+                self.consumers[ci].received.push((p.clone(), g.offset, value));
+            }
+            total += got.len();
+            if upper > from {
+                self.consumers[ci].positions.insert(p.clone(), upper);
+            }
+            if iso == Isolation::ReadCommitted && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark() {
+                self.say(format!(
+                    "{name} (read_committed) stops at the LSO {} of {p}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
+                    self.partitions[pi].last_stable_offset()
+                ));
+            }
+        }
+        Ok(total)
+    }
+
+    /// The group rebalances: a new generation (KIP-447 fencing of the old one).
+    pub fn rebalance(&mut self, group: &str) -> Result<(), String> {
+        let g = self.groups.iter_mut().find(|g| g.name == group).ok_or_else(|| format!("no group named {group:?}"))?;
+        g.generation += 1;
+        let gen = g.generation;
+        self.msg(OFFSETS, OFFSETS, "rebalance", format!("{group} rebalances: generation {gen}"));
+        self.say(format!("{group} rebalances to generation {gen}: a transactional offset commit carrying an older generation will be refused (KIP-447)"));
+        Ok(())
+    }
+
+    /// OffsetFetch with requireStable (read_committed consumers, G5).
+    pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, Result<Option<i64>, ErrorCode>)>, String> {
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
+        let g = self.groups.iter().find(|g| g.name == group).cloned().ok_or("no group")?;
+        let mut out = Vec::new();
+        for p in self.consumers[ci].partitions.clone() {
+            let r = if g.pending.iter().any(|x| x.1 == p) {
+                Err(ErrorCode::UNSTABLE_OFFSET_COMMIT)
+            } else {
+                Ok(g.committed.get(&p).copied())
+            };
+            let text = match &r {
+                Err(e) => format!("OffsetFetch({group}, {p}, requireStable) → {e}: a transactional commit of this partition's offset is pending (retriable)"),
+                Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
+            };
+            let e = r.clone().err().unwrap_or(ErrorCode::NONE);
+            self.msg_rule(&lane_consumer(consumer), OFFSETS, "OffsetFetch", text, "G5", OMM, e);
+            out.push((p, r));
+        }
+        Ok(out)
+    }
+
+    /// The application performs an external side effect (an HTTP payment): no Kafka abort
+    /// can undo it. With an idempotency key the external service drops repeats.
+    pub fn effect(&mut self, actor: &str, name: &str, key: Option<&str>) {
+        let lane = if self.consumers.iter().any(|c| c.name == actor) { lane_consumer(actor) } else { lane_producer(actor) };
+        let producer = actor;
+        let seen_key = key.is_some_and(|k| self.effects.iter().any(|e| e.key.as_deref() == Some(k) && !e.duplicate));
+        let repeat = self.effects.iter().any(|e| e.name == name && !e.duplicate);
+        let dup = if key.is_some() { false } else { repeat };
+        if seen_key {
+            self.msg(&lane, EXTERNAL, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
+            self.say(format!("{producer} repeats {name}, but the idempotency key makes the external service answer with the first result: applied once"));
+            return;
+        }
+        self.effects.push(Effect { name: name.into(), key: key.map(String::from), producer: producer.into(), step: self.step, duplicate: dup });
+        self.msg(&lane, EXTERNAL, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
+        if dup {
+            self.say(format!("{producer} performs {name} again: outside Kafka nothing deduplicates it — the payment happened twice, whatever the transaction's outcome"));
+        } else {
+            self.say(format!("{producer} performs {name} outside Kafka: an abort will not undo it"));
+        }
+    }
+
+    /// `kafka-features.sh upgrade --feature transaction.version=N`.
+    pub fn set_feature(&mut self, level: u8) {
+        self.cluster.transaction_version = level;
+        self.msg_rule(COORD, COORD, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
+        self.say(format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
+    }
+
+    /// `kafka-features.sh describe` for transaction.version.
+    pub fn features_line(&self) -> String {
+        format!(
+            "Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: {}",
+            self.cluster.transaction_version
+        )
+    }
+
+    // ----- invariants (checked after every step) -----------------------------------------
+
+    pub fn invariants(&self) -> Vec<(&'static str, bool, String)> {
+        let mut out = Vec::new();
+        // 1. read_committed never sees aborted or open records.
+        let mut bad = None;
+        for d in &self.deliveries {
+            let Some(ci) = self.consumers.iter().position(|c| lane_consumer(&c.name) == d.consumer) else { continue };
+            if self.consumers[ci].isolation != Isolation::ReadCommitted {
+                continue;
+            }
+            if let Some(r) = d.record {
+                let rec = &self.records[r];
+                let ok = !rec.transactional || (rec.outcome == Some("committed") && rec.closed_at.is_some_and(|s| s <= d.step));
+                if !ok {
+                    bad = Some(format!("{} got {}@{} from a transaction that {}", self.consumers[ci].name, d.partition, d.offset, if rec.outcome == Some("aborted") { "aborted" } else { "was open" }));
+                    break;
+                }
+            }
+        }
+        out.push(("read-committed-sees-only-committed", bad.is_none(), bad.unwrap_or_else(|| String::from("every record a read_committed consumer received was committed when it was read"))));
+        // 2. all participants get the same outcome.
+        let mut bad = None;
+        for (k, t) in self.txns.iter().enumerate() {
+            if let Some(o) = t.outcome {
+                if t.markers.iter().any(|&m| m != o) {
+                    bad = Some(format!("transaction #{k} of {} has both COMMIT and ABORT markers", t.transactional_id));
+                }
+            }
+        }
+        out.push(("same-outcome-everywhere", bad.is_none(), bad.unwrap_or_else(|| String::from("every partition of a transaction got the same marker"))));
+        // 3. LSO ≤ HW.
+        let bad = self.partitions.iter().find(|p| p.last_stable_offset() > p.high_watermark()).map(|p| format!("{}: LSO {} > HW {}", p.name, p.last_stable_offset(), p.high_watermark()));
+        out.push(("lso-le-hw", bad.is_none(), bad.unwrap_or_else(|| String::from("LSO ≤ HW on every partition"))));
+        // 4. A fenced producer never commits.
+        let bad = self.txns.iter().find(|t| t.commit_by_fenced).map(|t| format!("{} committed after it was fenced", t.producer));
+        out.push(("fenced-never-commits", bad.is_none(), bad.unwrap_or_else(|| String::from("no fenced producer's commit was accepted"))));
+        // 5. Offsets committed in a transaction are visible iff its outputs are.
+        let mut bad = None;
+        for t in &self.txns {
+            if t.offsets.is_empty() || t.markers.is_empty() {
+                continue;
+            }
+            let outputs_committed = t.records.iter().any(|&r| self.records[r].kind == "data" && self.records[r].outcome == Some("committed"));
+            let outputs_any = t.records.iter().any(|&r| self.records[r].kind == "data");
+            let offsets_rec = t.records.iter().find(|&&r| self.records[r].kind == "offset-commit");
+            let offsets_committed = offsets_rec.is_some_and(|&r| self.records[r].outcome == Some("committed"));
+            let offsets_closed = offsets_rec.is_some_and(|&r| self.records[r].closed_at.is_some());
+            let outputs_closed = t.records.iter().filter(|&&r| self.records[r].kind == "data").all(|&r| self.records[r].closed_at.is_some());
+            if offsets_closed && outputs_closed && outputs_any && offsets_committed != outputs_committed {
+                bad = Some(format!("{}: offsets {} but outputs {}", t.transactional_id, if offsets_committed { "committed" } else { "discarded" }, if outputs_committed { "committed" } else { "aborted" }));
+            }
+        }
+        out.push(("offsets-iff-outputs", bad.is_none(), bad.unwrap_or_else(|| String::from("offsets committed in a transaction become visible exactly when its outputs do"))));
+        out
+    }
+}
+
+fn state_id(s: TxnState) -> i8 {
+    match s {
+        TxnState::Empty => 0,
+        TxnState::Ongoing => 1,
+        TxnState::PrepareCommit => 2,
+        TxnState::PrepareAbort => 3,
+        TxnState::CompleteCommit => 4,
+        TxnState::CompleteAbort => 5,
+        TxnState::Dead => 6,
+        TxnState::PrepareEpochFence => 7,
+    }
+}
+
+/// `orders-0` → ("orders", 0); a name without a numeric suffix is partition 0.
+pub fn split_partition(p: &str) -> (String, i32) {
+    match p.rsplit_once('-') {
+        Some((t, n)) if n.parse::<i32>().is_ok() => (t.to_string(), n.parse().unwrap_or(0)),
+        _ => (p.to_string(), 0),
+    }
+}
+
+fn data_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, values: &[String], now: i64) -> Vec<u8> {
+    encode_batch(&BatchSpec {
+        header: HeaderSpec {
+            base_timestamp: Some(I64(now)),
+            producer_id: Some(I64(pid)),
+            producer_epoch: Some(epoch),
+            base_sequence: Some(seq),
+            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
+            ..Default::default()
+        },
+        records: values.iter().map(|v| RecordSpec { value_text: Some(v.clone()), ..Default::default() }).collect(),
+        ..Default::default()
+    })
+    .expect("model batches are always encodable")
+}
+
+fn records_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Vec<u8>, Vec<u8>)], now: i64) -> Vec<u8> {
+    encode_batch(&BatchSpec {
+        header: HeaderSpec {
+            base_timestamp: Some(I64(now)),
+            producer_id: Some(I64(pid)),
+            producer_epoch: Some(epoch),
+            base_sequence: Some(seq),
+            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
+            ..Default::default()
+        },
+        records: recs.iter().map(|(k, v)| RecordSpec { key: Some(to_hex(k)), value: Some(to_hex(v)), ..Default::default() }).collect(),
+        ..Default::default()
+    })
+    .expect("model batches are always encodable")
+}
+
+/// A non-idempotent batch (producerId −1) of one record: the coordinator's own appends.
+fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
+    records_batch(-1, -1, -1, false, &[(key.to_vec(), value.to_vec())], now)
+}
+
+trait ExceptionName {
+    fn exception_name(self) -> &'static str;
+}
+
+impl ExceptionName for ErrorCode {
+    fn exception_name(self) -> &'static str {
+        self.exception()
+    }
+}

@@ -1,0 +1,429 @@
+//! The JSON shape of a transactions run (`eoslab run --json` on a `model transactions`
+//! script, and the wasm `runTxnScenario`), drawn by `<kafka-timeline>`. State at step i is
+//! `steps[i].state`; a record is on its lane from `records[k].step`, and its transaction's
+//! outcome applies from `closedAt`. Every record carries its real bytes as hex.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::partition::Isolation;
+use super::scenario::Failure;
+use super::txn::World;
+use super::txn_scenario::{next_lines, TxnRun};
+use crate::report::to_hex;
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct TxnRunReport {
+    pub kafka_version: &'static str,
+    pub model: &'static str,
+    pub title: String,
+    pub about: String,
+    pub passed: bool,
+    pub failures: Vec<FailureReport>,
+    pub error: Option<String>,
+    pub outside_model: Option<String>,
+    pub transaction_version: u8,
+    pub features: String,
+    pub lanes: Vec<Lane>,
+    pub steps: Vec<StepReport>,
+    pub records: Vec<RecordReport>,
+    pub deliveries: Vec<DeliveryReport>,
+    pub effects: Vec<EffectReport>,
+    /// (partitions touched, EndTxn → Complete ms) per completed transaction.
+    pub completions: Vec<CompletionReport>,
+    pub next_steps: Vec<NextStep>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct FailureReport {
+    pub line: usize,
+    pub expect: String,
+    pub actual: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Lane {
+    pub id: String,
+    pub kind: &'static str,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct NextStep {
+    pub label: String,
+    pub line: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct StepReport {
+    pub line: usize,
+    pub text: String,
+    pub ok: bool,
+    pub t: i64,
+    pub narration: String,
+    pub messages: Vec<MessageReport>,
+    pub state: StateSnapshot,
+    pub invariants: Vec<InvariantReport>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct MessageReport {
+    pub from: String,
+    pub to: String,
+    pub kind: &'static str,
+    pub text: String,
+    pub rule: Option<&'static str>,
+    pub source: Option<&'static str>,
+    pub error: Option<&'static str>,
+    pub code: Option<i16>,
+    pub lost: bool,
+    pub record: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct InvariantReport {
+    pub name: &'static str,
+    pub holds: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct StateSnapshot {
+    pub producers: Vec<ProducerState>,
+    pub coordinator: CoordinatorState,
+    pub partitions: Vec<PartitionState>,
+    pub offsets: Vec<OffsetState>,
+    pub consumers: Vec<ConsumerState>,
+    pub metrics: BTreeMap<&'static str, i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerState {
+    pub lane: String,
+    pub name: String,
+    pub transactional_id: String,
+    pub state: &'static str,
+    pub pid: i64,
+    pub epoch: i16,
+    pub protocol: &'static str,
+    pub outcome: Option<&'static str>,
+    pub error: Option<String>,
+    pub fenced: bool,
+    pub crashed: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct CoordinatorState {
+    pub lane: &'static str,
+    pub epoch: i32,
+    pub txns: Vec<TxnState>,
+    /// Markers queued or held in the network.
+    pub pending_markers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct TxnState {
+    pub transactional_id: String,
+    /// The `__transaction_state` partition that owns it.
+    pub partition: i32,
+    pub state: &'static str,
+    pub pending_state: Option<&'static str>,
+    pub pid: i64,
+    pub epoch: i16,
+    pub partitions: Vec<String>,
+    pub timeout_ms: i32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct PartitionState {
+    pub lane: String,
+    pub name: String,
+    pub hw: i64,
+    pub lso: i64,
+    pub log_end: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct OffsetState {
+    pub group: String,
+    pub generation: i32,
+    pub partition: String,
+    pub committed: Option<i64>,
+    pub pending: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ConsumerState {
+    pub lane: String,
+    pub name: String,
+    pub isolation: &'static str,
+    pub generation: i32,
+    pub positions: Vec<Position>,
+    pub received: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Position {
+    pub partition: String,
+    pub position: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct RecordReport {
+    pub lane: String,
+    pub partition: String,
+    pub offset: i64,
+    pub last_offset: i64,
+    pub kind: &'static str,
+    pub pid: i64,
+    pub epoch: i16,
+    pub transactional: bool,
+    pub values: Vec<Option<String>>,
+    pub text: String,
+    pub step: usize,
+    pub closed_at: Option<usize>,
+    pub outcome: Option<&'static str>,
+    pub hex: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct DeliveryReport {
+    pub consumer: String,
+    pub partition: String,
+    pub offset: i64,
+    pub value: Option<String>,
+    pub step: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct EffectReport {
+    pub name: String,
+    pub key: Option<String>,
+    pub producer: String,
+    pub step: usize,
+    pub duplicate: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct CompletionReport {
+    pub partitions: usize,
+    pub ms: i64,
+}
+
+fn iso(i: Isolation) -> &'static str {
+    match i {
+        Isolation::ReadCommitted => "read_committed",
+        Isolation::ReadUncommitted => "read_uncommitted",
+    }
+}
+
+/// The state the timeline draws after a step.
+pub fn snapshot(w: &World) -> StateSnapshot {
+    StateSnapshot {
+        producers: w
+            .clients
+            .iter()
+            .map(|c| ProducerState {
+                lane: format!("producer:{}", c.name),
+                name: c.name.clone(),
+                transactional_id: c.transactional_id.clone(),
+                state: c.state.name(),
+                pid: c.pid,
+                epoch: c.epoch,
+                protocol: if c.tv2 { "v2" } else { "v1" },
+                outcome: if c.outcome_unknown { Some("UNKNOWN") } else { None },
+                error: c.last_error.clone(),
+                fenced: w.fenced.contains(&c.name),
+                crashed: c.crashed,
+            })
+            .collect(),
+        coordinator: CoordinatorState {
+            lane: "coordinator",
+            epoch: w.coordinator_epoch,
+            txns: w
+                .coordinator
+                .txns
+                .iter()
+                .map(|m| TxnState {
+                    transactional_id: m.transactional_id.clone(),
+                    partition: World::coordinator_partition(&m.transactional_id),
+                    state: m.state.name(),
+                    pending_state: m.pending_state.map(|s| s.name()),
+                    pid: m.producer_id,
+                    epoch: m.producer_epoch,
+                    partitions: m.partitions.iter().cloned().collect(),
+                    timeout_ms: m.txn_timeout_ms,
+                })
+                .collect(),
+            pending_markers: w
+                .markers
+                .iter()
+                .map(|m| format!("{} {} (coordinator epoch {}){}", if m.commit { "COMMIT" } else { "ABORT" }, m.partition, m.coordinator_epoch, if m.held { " held" } else { "" }))
+                .collect(),
+        },
+        partitions: w
+            .partitions
+            .iter()
+            .map(|p| PartitionState { lane: format!("partition:{}", p.name), name: p.name.clone(), hw: p.high_watermark(), lso: p.last_stable_offset(), log_end: p.log_end_offset })
+            .collect(),
+        offsets: w
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let mut parts: Vec<String> = g.committed.keys().cloned().collect();
+                for (_, p, _) in &g.pending {
+                    if !parts.contains(p) {
+                        parts.push(p.clone());
+                    }
+                }
+                parts.sort();
+                parts
+                    .into_iter()
+                    .map(|p| OffsetState {
+                        group: g.name.clone(),
+                        generation: g.generation,
+                        committed: g.committed.get(&p).copied(),
+                        pending: g.pending.iter().rev().find(|x| x.1 == p).map(|x| x.2),
+                        partition: p,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        consumers: w
+            .consumers
+            .iter()
+            .map(|c| ConsumerState {
+                lane: format!("consumer:{}", c.name),
+                name: c.name.clone(),
+                isolation: iso(c.isolation),
+                generation: c.generation,
+                positions: c.positions.iter().map(|(p, o)| Position { partition: p.clone(), position: *o }).collect(),
+                received: c.received.len(),
+            })
+            .collect(),
+        metrics: w.metrics.clone(),
+    }
+}
+
+fn lanes(w: &World) -> Vec<Lane> {
+    let mut v = Vec::new();
+    for c in &w.clients {
+        v.push(Lane { id: format!("producer:{}", c.name), kind: "producer", label: format!("{} ({})", c.name, c.transactional_id) });
+    }
+    let parts: Vec<String> = {
+        let mut ids: Vec<String> = w.clients.iter().map(|c| format!("__transaction_state-{}", World::coordinator_partition(&c.transactional_id))).collect();
+        ids.dedup();
+        ids
+    };
+    v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: format!("coordinator ({})", parts.join(", ")) });
+    for p in &w.partitions {
+        v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });
+    }
+    if !w.groups.is_empty() {
+        let names: Vec<String> = w.groups.iter().map(|g| format!("__consumer_offsets-{} ({})", World::offsets_partition(&g.name), g.name)).collect();
+        v.push(Lane { id: String::from("offsets"), kind: "offsets", label: names.join(", ") });
+    }
+    for c in &w.consumers {
+        v.push(Lane { id: format!("consumer:{}", c.name), kind: "consumer", label: format!("{} ({})", c.name, iso(c.isolation)) });
+    }
+    v.push(Lane { id: String::from("external"), kind: "external", label: String::from("external system (outside Kafka)") });
+    v
+}
+
+pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
+    let w = &run.world;
+    TxnRunReport {
+        kafka_version: "4.3",
+        model: "transactions",
+        title: run.scenario.title.clone(),
+        about: run.scenario.about.clone(),
+        passed: run.passed(),
+        failures: run.failures.iter().map(|f: &Failure| FailureReport { line: f.line, expect: f.expected.clone(), actual: f.got.clone() }).collect(),
+        error: run.error.as_ref().map(|e| format!("{e}")),
+        outside_model: w.outside_model.clone(),
+        transaction_version: w.cluster.transaction_version,
+        features: w.features_line(),
+        lanes: lanes(w),
+        steps: run
+            .steps
+            .iter()
+            .map(|s| StepReport {
+                line: s.line,
+                text: s.text.clone(),
+                ok: s.ok,
+                t: s.t,
+                narration: s.narration.clone(),
+                messages: s
+                    .messages
+                    .iter()
+                    .map(|m| MessageReport {
+                        from: m.from.clone(),
+                        to: m.to.clone(),
+                        kind: m.kind,
+                        text: m.text.clone(),
+                        rule: m.rule,
+                        source: m.source,
+                        error: m.error.map(|e| e.name()),
+                        code: m.error.map(|e| e.0),
+                        lost: m.lost,
+                        record: m.record,
+                    })
+                    .collect(),
+                state: s.snapshot.clone(),
+                invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
+            })
+            .collect(),
+        records: w
+            .records
+            .iter()
+            .map(|r| RecordReport {
+                lane: r.lane.clone(),
+                partition: r.partition.clone(),
+                offset: r.offset,
+                last_offset: r.last_offset,
+                kind: r.kind,
+                pid: r.pid,
+                epoch: r.epoch,
+                transactional: r.transactional,
+                values: r.values.clone(),
+                text: r.text.clone(),
+                step: r.step,
+                closed_at: r.closed_at,
+                outcome: r.outcome,
+                hex: to_hex(&r.bytes),
+            })
+            .collect(),
+        deliveries: w
+            .deliveries
+            .iter()
+            .map(|d| DeliveryReport { consumer: d.consumer.clone(), partition: d.partition.clone(), offset: d.offset, value: d.value.clone(), step: d.step })
+            .collect(),
+        effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
+        completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1 }).collect(),
+        next_steps: next_lines(w).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
+    }
+}

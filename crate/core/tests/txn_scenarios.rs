@@ -1,0 +1,85 @@
+//! Every `model transactions` scenario in `scenarios/` is a test: it parses, runs to its
+//! end, every `expect` holds, every invariant holds after every step, and its text timeline
+//! is snapshotted so a change in any decision shows up as a reviewed diff.
+
+use std::path::PathBuf;
+
+use eoslab_core::model::txn::Sabotage;
+use eoslab_core::model::txn_scenario::{is_transactions, parse, run, timeline_text};
+
+fn txn_files() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut v: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("scenarios/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eos"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .filter(|(_, t)| is_transactions(t))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_transactions_scenario_passes_with_invariants_after_every_step() {
+    let files = txn_files();
+    assert!(files.len() >= 12, "the transactions lessons ship as scenario files ({} found)", files.len());
+    for (name, text) in files {
+        let sc = parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!sc.title.is_empty(), "{name}: every scenario has a title");
+        let r = run(&sc, None, true);
+        assert!(r.passed(), "{name}:\n{}", timeline_text(&r));
+        for (k, s) in r.steps.iter().enumerate() {
+            for (inv, holds, detail) in &s.invariants {
+                assert!(holds, "{name}: step {k} ({}) breaks {inv}: {detail}", s.text);
+            }
+        }
+        insta::assert_snapshot!(format!("txn-{name}"), timeline_text(&r));
+    }
+}
+
+#[test]
+fn a_transactions_scenario_replays_identically() {
+    for (name, text) in txn_files() {
+        let sc = parse(&text).unwrap();
+        assert_eq!(timeline_text(&run(&sc, None, true)), timeline_text(&run(&sc, None, true)), "{name}");
+    }
+}
+
+#[test]
+fn the_json_twin_runs_the_same_scenario() {
+    for (name, text) in txn_files() {
+        let sc = parse(&text).unwrap();
+        let json = serde_json::to_string(&sc).unwrap();
+        let back: eoslab_core::model::txn_scenario::TxnScenario = serde_json::from_str(&json).unwrap();
+        assert_eq!(timeline_text(&run(&back, None, true)), timeline_text(&run(&sc, None, true)), "{name}");
+    }
+}
+
+/// The invariant checker can fail: with the read path sabotaged, the abort scenario's
+/// read_committed consumer receives aborted records and the checker says so.
+#[test]
+fn the_invariant_checker_catches_a_sabotaged_read_path() {
+    let text = txn_files().into_iter().find(|(n, _)| n == "txn-abort-offset-gaps").unwrap().1;
+    let r = run(&parse(&text).unwrap(), Some(Sabotage::ReadCommittedSeesAborted), true);
+    let last = r.steps.last().unwrap();
+    let inv = last.invariants.iter().find(|i| i.0 == "read-committed-sees-only-committed").unwrap();
+    assert!(!inv.1, "the sabotaged run must break the invariant");
+    assert!(inv.2.contains("aborted"), "{}", inv.2);
+}
+
+#[test]
+fn a_failing_expectation_is_reported_with_its_line() {
+    let sc = parse("model transactions\npartition p\nproducer a transactional.id=t\ninit a\nexpect a state IN_TRANSACTION\n").unwrap();
+    let r = run(&sc, None, true);
+    assert!(!r.passed());
+    assert_eq!(r.failures[0].line, 5);
+    assert_eq!(r.failures[0].got, "READY");
+}
+
+#[test]
+fn a_script_without_the_model_line_is_not_a_transactions_script() {
+    assert!(!is_transactions("partition p\nproducer a\n"));
+    assert!(is_transactions("# comment\n\nmodel transactions\n"));
+    assert!(parse("partition p\n").is_err());
+}
