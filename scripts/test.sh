@@ -29,7 +29,7 @@ declare -A TIMEOUT=(
 
 step_cmd() {
   case $1 in
-    rust) echo "cargo test --workspace --no-fail-fast" ;;
+    rust) echo "cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules" ;;
     nostd) echo "cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown" ;;
     pkg) echo "scripts/build-pkg.sh" ;;
     wasm) echo "node --test tests/wasm/" ;;
@@ -41,7 +41,7 @@ step_cmd() {
 
 run_step() {
   case $1 in
-    rust) cargo test --workspace --no-fail-fast ;;
+    rust) cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules ;;
     nostd) cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown ;;
     pkg) bash scripts/build-pkg.sh ;;
     wasm) node --test tests/wasm/ ;;

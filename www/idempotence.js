@@ -45,7 +45,8 @@ function choose(name, { updateHash = true } = {}) {
 async function loadIndex() {
   const res = await fetch(new URL("../scenarios/index.json", import.meta.url));
   if (!res.ok) throw new Error(`scenarios/index.json: ${res.status}`);
-  const index = await res.json();
+  // Transactions scripts (`model transactions`) belong to transactions.html.
+  const index = (await res.json()).filter((e) => (e.model ?? "idempotence") === "idempotence");
   list.replaceChildren(
     ...index.map(({ name, title }) => {
       const b = document.createElement("button");

@@ -67,16 +67,17 @@ test("scenarios/index.json lists every .eos file with its title", () => {
   const files = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(".eos")).sort();
   const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
   assert.deepEqual(index.map((e) => e.name).sort(), files.map((f) => f.replace(/\.eos$/, "")));
-  for (const { name, title } of index) {
+  for (const { name, title, model } of index) {
     const text = readFileSync(join(ROOT, "scenarios", `${name}.eos`), "utf8");
     const m = /^title\s+(.+?)\s*$/m.exec(text);
     assert.equal(title, m ? m[1] : name, `title of ${name}`);
+    assert.equal(model, /^\s*model\s+transactions\s*$/m.test(text.replace(/#.*$/gm, "").trim().split("\n")[0]) ? "transactions" : "idempotence", `model of ${name}`);
   }
 });
 
 test("the page lists every scenario and loads the chosen one", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
-  const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
+  const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8")).filter((e) => e.model === "idempotence");
   const names = await page.locator("#scenario-list button[data-name]").evaluateAll((bs) => bs.map((b) => b.dataset.name));
   assert.deepEqual(names, index.map((e) => e.name));
   await page.click('#scenario-list button[data-name="restart-new-pid"]');

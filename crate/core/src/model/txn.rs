@@ -626,6 +626,7 @@ impl World {
                 c.pending = None;
                 c.state = ClientState::Ready;
                 c.last_error = None;
+                self.fenced.remove(&name);
                 self.say(format!("{name} is READY as producer {} epoch {}: any other instance of {id} is fenced ({})", a.producer_id, a.producer_epoch, a.rule));
                 Ok(CallResult::Ok)
             }
@@ -1126,6 +1127,9 @@ impl World {
                 c.outcome_unknown = false;
                 c.last_error = None;
                 c.state = ClientState::Ready;
+                // The coordinator answered with the current (pid, epoch): under TV2 a producer
+                // whose transaction timed out recovers this way (T3), so it is fenced no more.
+                self.fenced.remove(&name);
                 self.say(format!(
                     "{name}: {result} accepted ({}); the producer is READY{}. Markers go to each partition next.",
                     a.rule,

@@ -398,6 +398,18 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
     out
 }
 
+/// Apply one step line (as `nextSteps` offers them) to a world: the driver of randomized
+/// schedules and of exploration. An `expect` line is rejected here.
+pub fn apply_line(w: &mut World, line: &str) -> Result<(), String> {
+    let st = step(0, line.trim()).map_err(|e| e.message)?;
+    if matches!(st, TxnStep::Expect { .. } | TxnStep::Repeat { .. }) {
+        return Err(String::from("apply_line takes actions, not expect/repeat"));
+    }
+    w.messages.clear();
+    w.narration.clear();
+    exec(w, &st, &mut Memory::default()).map(|_| ())
+}
+
 fn flatten(steps: &[TxnStep], budget: &mut usize) -> Vec<TxnStep> {
     let mut out = Vec::new();
     for s in steps {
