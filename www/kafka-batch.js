@@ -110,6 +110,8 @@ export class KafkaBatchElement extends HTMLElementBase {
   #comparing = false;
   #compareB = null;
   #liveTimer = 0;
+  /** "transaction-log" | "offsets" | null: the "Read records as" select (DecodeOptions.formatter). */
+  #formatter = null;
   #readyResolve = null;
   #els = {};
   #grid = null;
@@ -447,7 +449,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     const end = f.ends[i];
     const { decode } = this.#eoslab;
     const defer = end - start > SPAN_DEFER_BYTES;
-    const r = shiftResult(decode(this.#input.bytes.subarray(start, end), { includeDecompressed: true, spans: !defer }), start, i);
+    const r = shiftResult(decode(this.#input.bytes.subarray(start, end), { includeDecompressed: true, spans: !defer, formatter: this.#formatter }), start, i);
     const batch = r.batches[0];
     const errors = r.errors.map((e) => ({ ...e, batch: i }));
     this.#sel = i;
@@ -485,7 +487,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     d.partial = true;
     const run = () => {
       if (this.#d !== d) return;
-      const r = shiftResult(this.#eoslab.decode(this.#input.bytes.subarray(d.start, d.end), { includeDecompressed: true }), d.start, d.index);
+      const r = shiftResult(this.#eoslab.decode(this.#input.bytes.subarray(d.start, d.end), { includeDecompressed: true, formatter: this.#formatter }), d.start, d.index);
       if (this.#d !== d || !r.batches[0]) return;
       const keep = this.#keepState("spans");
       this.#d = this.#index(d.index, r.batches[0], d.errors, d.start, d.end);
@@ -622,6 +624,14 @@ export class KafkaBatchElement extends HTMLElementBase {
     E.fieldScroll = el("div", { class: "table-scroll", tabindex: "-1" }, E.fieldTable);
     E.records = el("tbody");
     E.recordsTitle = el("h4", { id: "records-title" }, "Records");
+    E.readAs = el("select", { id: "read-as", "aria-describedby": "read-as-help" },
+      el("option", { value: "" }, "none"),
+      el("option", { value: "transaction-log" }, "__transaction_state"),
+      el("option", { value: "offsets" }, "__consumer_offsets"));
+    E.readAsRow = el("div", { class: "row read-as" },
+      el("label", { for: "read-as" }, "Read records as"), E.readAs,
+      el("span", { id: "read-as-help", class: "muted small" },
+        "Interpret keys and values as an internal topic's records and show what kafka-console-consumer --formatter prints for each."));
     E.recordTable = el("table", { id: "records", class: "records", "aria-labelledby": "records-title" },
       el("thead", {}, el("tr", {}, ["#", "offset", "timestamp", "sequence", "key", "value", "headers"].map((h) => el("th", { scope: "col" }, h)))),
       E.records);
@@ -653,7 +663,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("div", { class: "map-left" }, this.#grid.root, E.dec),
         el("div", { class: "map-side" }, el("h4", { class: "first" }, "Selected field"), E.where, E.coverage, E.legend)),
       el("h4", {}, "Fields"), E.pager, E.fieldScroll,
-      E.recordsTitle, E.pager2, el("div", { class: "table-scroll wide", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
+      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
       E.edit, E.compare);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
@@ -768,6 +778,10 @@ export class KafkaBatchElement extends HTMLElementBase {
       b.tabIndex = -1;
       all[i].tabIndex = 0;
       all[i].focus();
+    });
+    E.readAs.addEventListener("change", () => {
+      this.#formatter = E.readAs.value || null;
+      if (this.#d?.batch && this.#sel >= 0) this.#open(this.#sel, "keep", this.#keepState("formatter"));
     });
     E.errorsList.addEventListener("click", (e) => {
       const b = e.target.closest?.("button[data-at]");
@@ -1058,6 +1072,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("td", { class: "mono" }, b.control ? `${b.control.type} key` : bytesPreview(r.key)),
         el("td", { class: "mono" }, b.control && b.control.coordinatorEpoch !== null ? `coordinatorEpoch ${b.control.coordinatorEpoch}` : bytesPreview(r.value)),
         el("td", { class: "mono" }, r.headers.map((x) => el("div", {}, `${JSON.stringify(x.key)} = ${bytesPreview(x.value)}`)))));
+      if (this.#formatter && !b.control) recs.push(this.#formattedRow(i, r));
     }
     replace(this.#els.records, ...recs);
     if (!nrec) replace(this.#els.records, el("tr", {}, el("td", { colspan: "7", class: "muted" }, b.truncated ? "No records: the batch is truncated." : "No records decoded.")));
@@ -1074,6 +1089,17 @@ export class KafkaBatchElement extends HTMLElementBase {
       );
     }
     if (this.#active >= 0) this.#markRows(this.#active);
+  }
+
+  /** The formatter's line for record i, as text (it comes from the input). */
+  #formattedRow(i, r) {
+    const topic = this.#formatter === "offsets" ? "__consumer_offsets" : "__transaction_state";
+    const text = r.formatted === undefined || r.formatted === null
+      ? `(not readable as a ${topic} record: see Problems)`
+      : r.formatted === "" ? "(the formatter prints nothing for this record)" : r.formatted;
+    return el("tr", { class: "formatted", "data-formatted": i },
+      el("td", { class: "muted small" }, "↳"),
+      el("td", { colspan: "6", class: "mono formatted-text", title: `kafka-console-consumer --formatter output (${topic})` }, text));
   }
 
   #fieldRow(f, b, tabbable) {

@@ -277,6 +277,34 @@ test("record keys, values and headers are text: an <img onerror> value stays ine
   assert.deepEqual(env.dialogs, [], "no dialog fired");
 });
 
+test("'Read records as' shows the console consumer's formatter text per record, as text", { timeout: 60_000 }, async () => {
+  // __transaction_state record: key type 0 + TransactionalId; value v1 (Kafka 4.x
+  // TransactionLogMessageFormatterTest's value: producerId 100, epoch 50, CompleteCommit).
+  const id = new TextEncoder().encode(XSS);
+  const key = "0000" + id.length.toString(16).padStart(4, "0") + toHex(id).replace(/ /g, "");
+  const value = "0001" + "0000000000000064" + "0032" + "000001f4" + "04" + "01" + "00000000000003e8" + "00000000000002ee" + "00";
+  await paste(toHex(pkg.encodeBatch({ records: [{ key, value }, { key, value: null }] })));
+  assert.equal(await page.locator('#records tr[data-formatted="0"]').count(), 0, "off by default");
+  await page.selectOption("#read-as", "transaction-log");
+  const row = page.locator('#records tr[data-formatted="0"]');
+  await row.waitFor();
+  assert.equal(
+    (await row.locator("td.formatted-text").textContent()).trim(),
+    `{"key":{"type":0,"data":{"transactionalId":"${XSS}"}},"value":{"version":1,"data":{"producerId":100,"producerEpoch":50,` +
+      '"transactionTimeoutMs":500,"transactionStatus":4,"transactionPartitions":[],"transactionLastUpdateTimestampMs":1000,' +
+      '"transactionStartTimestampMs":750}}}',
+  );
+  assert.ok((await page.locator('#records tr[data-formatted="1"]').textContent()).includes('"value":null'));
+  // The same bytes read as __consumer_offsets do not parse: the row says so, Problems pins it.
+  await page.selectOption("#read-as", "offsets");
+  await until(() => kbRoot().querySelector('#records tr[data-formatted="0"]')?.textContent.includes("not readable"));
+  assert.ok((await page.locator('#errors li[data-kind="RuntimeException"]').count()) >= 1);
+  const imgs = await page.evaluate(() => kbRoot().querySelectorAll("img").length);
+  assert.equal(imgs, 0, "the formatted text is text");
+  await page.selectOption("#read-as", "");
+  await until(() => !kbRoot().querySelector("#records tr[data-formatted]"));
+});
+
 test("a generated 10,000-batch segment opens with a virtualized list, scrolls, and opens batches on demand", { timeout: 120_000 }, async () => {
   const specs = [];
   for (let i = 0; i < 10000; i++) {

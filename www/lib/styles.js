@@ -119,6 +119,7 @@ table.fields tr.hl th button { font-weight: 700; }
 table.fields tr.derived th { font-style: italic; }
 button.fname { border: 0; background: none; padding: 0; font-family: var(--mono); font-size: 12.5px; color: var(--fg); text-decoration: underline dotted; }
 table.records td { max-width: 28rem; overflow-wrap: anywhere; }
+table.records tr.formatted td.formatted-text { max-width: none; white-space: pre-wrap; overflow-wrap: anywhere; }
 .pager { display: flex; gap: .4rem; align-items: center; margin: .3rem 0; font-size: 13px; }
 .coverage .covbar { display: flex; width: 100%; max-width: 46rem; font-size: 11px; margin: .2rem 0; }
 .cov { padding: 0 .3rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border: 1px solid var(--fg); min-width: 2.5rem; }

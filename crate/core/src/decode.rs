@@ -154,7 +154,8 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
 }
 
 /// [`DecodeOptions::formatter`]: fills `formatted` for every listed data record (control
-/// records are never shown by a consumer) and pins what the formatter cannot read.
+/// records are never shown by a consumer) and pins what the formatter cannot read (those
+/// records keep `formatted: None`).
 fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTopic) {
     use crate::internal::{format_record_detailed, Formatted};
     for (bi, b) in rep.batches.iter_mut().enumerate() {

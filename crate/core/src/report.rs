@@ -121,8 +121,9 @@ pub struct RecordReport {
     /// Declared body length (the record's first varint).
     pub length: i32,
     /// With `DecodeOptions::formatter`: what `kafka-console-consumer --formatter` prints for
-    /// this record (`""` when it prints nothing, `null` when it cannot read it — see the
-    /// issues); absent otherwise.
+    /// this record (`""` when it prints nothing for it). Absent when the option is off, for
+    /// control records, and when the formatter cannot read the record (a `RuntimeException`
+    /// issue says why).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub formatted: Option<String>,
 }

@@ -149,8 +149,8 @@ export interface BatchRecord {
   /** Declared body length (the record's first varint). */
   length: number;
   /** Only with the `formatter` option: the formatter's text for this record ("" when it prints
-   *  nothing for it, null when it cannot read it; see `errors`). */
-  formatted?: string | null;
+   *  nothing for it). Absent for control records and records it cannot read (see `errors`). */
+  formatted?: string;
 }
 
 export interface RecordHeader {

@@ -487,8 +487,9 @@ impl World {
         }
         let value = crate::internal::TxnLogValue {
             producer_id: m.producer_id,
-            previous_producer_id: m.prev_producer_id,
-            next_producer_id: m.next_producer_id,
+            // `TransactionLog.valueToBytes` never writes these tagged fields (they stay -1).
+            previous_producer_id: -1,
+            next_producer_id: -1,
             producer_epoch: m.producer_epoch,
             transaction_timeout_ms: m.txn_timeout_ms,
             transaction_status: state_id(m.state),
