@@ -97,8 +97,8 @@ run_pass node node benches/js/node.bench.mjs --reps "$REPS" --out "$R/node.json"
 run_pass chromium node benches/js/browser.bench.mjs --reps "$REPS" --out "$R/chromium.json"
 run_pass python .venv/bin/python benches/py/kafka_python_bench.py --reps "$REPS" --out "$R/python.json"
 
-# Issues 3/4: browser render benches, written separately; run when present.
-for extra in benches/inspector.bench.mjs benches/ladder.bench.mjs; do
+# Issues 3/4 (and the transactions timeline): browser render benches, written separately; run when present.
+for extra in benches/inspector.bench.mjs benches/ladder.bench.mjs benches/timeline.bench.mjs benches/txn.bench.mjs; do
   if [ -f "$extra" ]; then
     run_pass extra node "$extra"
   fi

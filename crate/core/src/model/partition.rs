@@ -542,7 +542,13 @@ impl Partition {
         let mut aborted_pids: Vec<i64> = Vec::new();
         let mut out = Vec::new();
         let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
-        for e in &self.log {
+        // Start at the batch holding `from_offset` (the log is in offset order) and stop at
+        // `upper`: read only the batches the fetch returns.
+        let start = self.log.partition_point(|e| {
+            let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
+            last < from_offset
+        });
+        for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
             let r = crate::decode::decode_bytes(&e.bytes, &opts);
             let Some(b) = r.batches.first() else { continue };
             let h = &b.header;

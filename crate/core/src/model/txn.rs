@@ -286,6 +286,12 @@ pub struct World {
     pub step: usize,
     pub messages: Vec<Message>,
     pub narration: Vec<String>,
+    /// Open transactional record indexes by (partition, producer id).
+    pub open_records: BTreeMap<(String, i64), Vec<usize>>,
+    /// Data record index by (partition, base offset).
+    pub data_index: BTreeMap<(String, i64), usize>,
+    /// Invariant 1 is checked as each record is delivered (`poll`): the first break.
+    pub read_committed_break: Option<String>,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -358,7 +364,24 @@ impl World {
             step: 0,
             messages: Vec::new(),
             narration: Vec::new(),
+            open_records: BTreeMap::new(),
+            data_index: BTreeMap::new(),
+            read_committed_break: None,
         }
+    }
+
+    /// Push a record written to a log, indexing it for markers (open transactional
+    /// records by (partition, pid)) and for consumers (data batches by base offset).
+    fn push_record(&mut self, rec: LogRecord) -> usize {
+        let k = self.records.len();
+        if rec.transactional && rec.closed_at.is_none() && (rec.kind == "data" || rec.kind == "offset-commit") {
+            self.open_records.entry((rec.partition.clone(), rec.pid)).or_default().push(k);
+        }
+        if rec.kind == "data" {
+            self.data_index.insert((rec.partition.clone(), rec.offset), k);
+        }
+        self.records.push(rec);
+        k
     }
 
     pub fn add_partition(&mut self, name: &str) {
@@ -510,7 +533,7 @@ impl World {
         let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
         let text = format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) });
         self.metric("txn-state-log-appends", 1);
-        self.records.push(LogRecord {
+        let r = self.push_record(LogRecord {
             lane: COORD.into(),
             partition: format!("__transaction_state-{n}"),
             offset: base_offset,
@@ -527,7 +550,7 @@ impl World {
             bytes: stored,
             txn: None,
         });
-        Some(self.records.len() - 1)
+        Some(r)
     }
 
     fn coordinator_answer_msg(&mut self, to: &str, kind: &'static str, a: &Answer) {
@@ -870,7 +893,7 @@ impl World {
         match d.outcome {
             Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
                 let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
-                self.records.push(LogRecord {
+                let r = self.push_record(LogRecord {
                     lane: lane_partition(&pname),
                     partition: pname.clone(),
                     offset: base_offset,
@@ -887,7 +910,6 @@ impl World {
                     bytes: stored,
                     txn: Some(t),
                 });
-                let r = self.records.len() - 1;
                 let k = self.msg_rule(
                     &lane_partition(&pname),
                     &lane_producer(&producer),
@@ -1001,7 +1023,7 @@ impl World {
                     self.groups[gi].pending.push((pid, p.clone(), *o));
                     self.txns[t].offsets.push((group.clone(), p.clone(), *o));
                 }
-                self.records.push(LogRecord {
+                let r = self.push_record(LogRecord {
                     lane: OFFSETS.into(),
                     partition: offsets_part.clone(),
                     offset: base_offset,
@@ -1018,7 +1040,6 @@ impl World {
                     bytes: stored,
                     txn: Some(t),
                 });
-                let r = self.records.len() - 1;
                 self.txns[t].records.push(r);
                 let k = self.msg_rule(OFFSETS, &lane_producer(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
                 self.messages[k].record = Some(r);
@@ -1289,7 +1310,7 @@ impl World {
             Outcome::Appended { base_offset, .. } => {
                 let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
                 let lso = log.last_stable_offset();
-                self.records.push(LogRecord {
+                let r = self.push_record(LogRecord {
                     lane: lane.clone(),
                     partition: m.partition.clone(),
                     offset: base_offset,
@@ -1306,12 +1327,16 @@ impl World {
                     bytes: stored,
                     txn: Some(m.txn),
                 });
-                let r = self.records.len() - 1;
-                // Close this producer's open records on that partition.
-                for rec in self.records.iter_mut() {
-                    if rec.partition == m.partition && rec.pid == m.pid && rec.kind != "commit" && rec.kind != "abort" && rec.closed_at.is_none() && rec.offset < base_offset {
-                        rec.closed_at = Some(self.step);
-                        rec.outcome = Some(if m.commit { "committed" } else { "aborted" });
+                // Close this producer's open records on that partition: those of every
+                // transaction instance of this producer id still open there.
+                let step = self.step;
+                let outcome = Some(if m.commit { "committed" } else { "aborted" });
+                let open: Vec<usize> = self.open_records.remove(&(m.partition.clone(), m.pid)).unwrap_or_default();
+                for k in open {
+                    let rec = &mut self.records[k];
+                    if rec.closed_at.is_none() && rec.offset < base_offset {
+                        rec.closed_at = Some(step);
+                        rec.outcome = outcome;
                     }
                 }
                 self.txns[m.txn].markers.push(m.commit);
@@ -1468,7 +1493,19 @@ impl World {
             );
             for g in &got {
                 let value = g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned());
-                let record = self.records.iter().position(|r| r.partition == p && r.kind == "data" && r.offset <= g.offset && g.offset <= r.last_offset);
+                let record = self.data_index.range((p.clone(), i64::MIN)..=(p.clone(), g.offset)).next_back().map(|(_, &k)| k).filter(|&k| self.records[k].last_offset >= g.offset);
+                if iso == Isolation::ReadCommitted && self.read_committed_break.is_none() {
+                    // Invariant 1, checked as each record is handed to the application.
+                    if let Some(rec) = record.map(|k| &self.records[k]) {
+                        if rec.transactional && !(rec.outcome == Some("committed") && rec.closed_at.is_some_and(|s| s <= self.step)) {
+                            self.read_committed_break = Some(format!(
+                                "{name} got {p}@{} from a transaction that {}",
+                                g.offset,
+                                if rec.outcome == Some("aborted") { "aborted" } else { "was open" }
+                            ));
+                        }
+                    }
+                }
                 self.deliveries.push(Delivery { consumer: lane_consumer(name), partition: p.clone(), offset: g.offset, value: value.clone(), step: self.step, record });
                 self.consumers[ci].received.push((p.clone(), g.offset, value));
             }
@@ -1560,22 +1597,8 @@ impl World {
 
     pub fn invariants(&self) -> Vec<(&'static str, bool, String)> {
         let mut out = Vec::new();
-        // 1. read_committed never sees aborted or open records.
-        let mut bad = None;
-        for d in &self.deliveries {
-            let Some(ci) = self.consumers.iter().position(|c| lane_consumer(&c.name) == d.consumer) else { continue };
-            if self.consumers[ci].isolation != Isolation::ReadCommitted {
-                continue;
-            }
-            if let Some(r) = d.record {
-                let rec = &self.records[r];
-                let ok = !rec.transactional || (rec.outcome == Some("committed") && rec.closed_at.is_some_and(|s| s <= d.step));
-                if !ok {
-                    bad = Some(format!("{} got {}@{} from a transaction that {}", self.consumers[ci].name, d.partition, d.offset, if rec.outcome == Some("aborted") { "aborted" } else { "was open" }));
-                    break;
-                }
-            }
-        }
+        // 1. read_committed never sees aborted or open records (checked in `poll`).
+        let bad = self.read_committed_break.clone();
         out.push(("read-committed-sees-only-committed", bad.is_none(), bad.unwrap_or_else(|| String::from("every record a read_committed consumer received was committed when it was read"))));
         // 2. all participants get the same outcome.
         let mut bad = None;

@@ -1,0 +1,36 @@
+//! `make bench`, transactions model (issue 5): model steps per second, natively, on the same
+//! generated script the wasm pass (benches/txn.bench.mjs) runs. Snapshots off (the
+//! timeline's per-step state is a view concern), invariants checked after the last step.
+//! Prints one JSON line: {"steps", "seconds", "stepsPerSecond", "reps"}.
+
+use std::time::Instant;
+
+use eoslab_core::model::txn_scenario::{parse, run};
+
+/// The script both passes run: `cycles` transactions over two partitions, each with its
+/// markers and a read_committed poll (6 steps a cycle).
+pub fn script(cycles: usize) -> String {
+    let mut s = String::from("model transactions\npartition p-0 p-1\nproducer a transactional.id=bench\nconsumer rc read_committed p-0 p-1\ninit a\n");
+    for k in 0..cycles {
+        s.push_str(&format!("begin a\nsend a p-0 v{k}\nsend a p-1 w{k}\ncommit a\ndeliver markers\npoll rc\n"));
+    }
+    s
+}
+
+fn main() {
+    let cycles: usize = std::env::args().nth(1).and_then(|v| v.parse().ok()).unwrap_or(2_500);
+    let reps: usize = std::env::args().nth(2).and_then(|v| v.parse().ok()).unwrap_or(5);
+    let sc = parse(&script(cycles)).expect("bench script parses");
+    let mut best = f64::INFINITY;
+    let mut steps = 0;
+    for _ in 0..reps {
+        let t = Instant::now();
+        let r = run(&sc, None, false);
+        let dt = t.elapsed().as_secs_f64();
+        assert!(r.passed(), "bench script runs cleanly");
+        assert!(r.steps.last().unwrap().invariants.iter().all(|i| i.1));
+        steps = r.steps.len();
+        best = best.min(dt);
+    }
+    println!("{{\"steps\":{steps},\"seconds\":{best:.6},\"stepsPerSecond\":{:.0},\"reps\":{reps}}}", steps as f64 / best);
+}

@@ -1,0 +1,40 @@
+// make bench (issue 5): transactions-model steps per second, native (benches/src/txn.rs,
+// built by benches/run.sh) and wasm in Node (pkg/, runTxnScenario with snapshots off), on the
+// same generated script; prints both and the wasm/native ratio (target: >= 1M steps/s native,
+// wasm >= 0.3x native).
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const CYCLES = 2500;
+const REPS = 5;
+
+function script(cycles) {
+  let s = "model transactions\npartition p-0 p-1\nproducer a transactional.id=bench\nconsumer rc read_committed p-0 p-1\ninit a\n";
+  for (let k = 0; k < cycles; k++) s += `begin a\nsend a p-0 v${k}\nsend a p-1 w${k}\ncommit a\ndeliver markers\npoll rc\n`;
+  return s;
+}
+
+const target = process.env.CARGO_TARGET_DIR || join(ROOT, "benches/target");
+const nativeOut = execFileSync(join(target, "release/eoslab-bench-txn"), [String(CYCLES), String(REPS)], { encoding: "utf8" });
+const native = JSON.parse(nativeOut.trim().split("\n").pop());
+
+const wasm = await import(join(ROOT, "pkg/eoslab.js"));
+wasm.initSync({ module: readFileSync(join(ROOT, "pkg/eoslab_bg.wasm")) });
+const text = script(CYCLES);
+let best = Infinity;
+let steps = 0;
+for (let r = 0; r < REPS; r++) {
+  const t = performance.now();
+  const run = wasm.runTxnScenario(text, { snapshots: false });
+  const dt = (performance.now() - t) / 1000;
+  if (!run.passed) throw new Error("bench script failed in wasm");
+  steps = run.steps.length;
+  best = Math.min(best, dt);
+}
+const wasmRate = steps / best;
+console.log(`transactions model: ${steps} steps`);
+console.log(`  native: ${Math.round(native.stepsPerSecond).toLocaleString("en")} steps/s`);
+console.log(`  wasm (Node, incl. building the JS report): ${Math.round(wasmRate).toLocaleString("en")} steps/s = ${(wasmRate / native.stepsPerSecond).toFixed(2)}x native`);
