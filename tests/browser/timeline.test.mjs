@@ -1,0 +1,378 @@
+// Browser tests of <kafka-timeline> on www/transactions.html, in Debian's Chromium driven by
+// playwright-core (which downloads no browser), served by scripts/serve.py on 127.0.0.1.
+// Run: node --test tests/browser/timeline.test.mjs   (needs `make pkg` and /usr/bin/chromium)
+// EOSLAB_SCREENSHOT_DIR=/tmp saves timeline-light.png and timeline-dark.png there.
+//
+// The tests need the transactions model in pkg/ (runTxnScenario) and at least one scenario whose
+// first line is `model transactions`; without them they are skipped, saying why.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, launch } from "./helpers.mjs";
+
+const SHOTS = process.env.EOSLAB_SCREENSHOT_DIR;
+const SABOTAGE = "read-committed-sees-aborted";
+
+const pkgJs = join(ROOT, "pkg/eoslab.js");
+const HAVE_MODEL = existsSync(pkgJs) && readFileSync(pkgJs, "utf8").includes("runTxnScenario");
+/** `model transactions` as the first directive (comments and blank lines before it are fine). */
+const isTxn = (text) =>
+  text.split("\n").map((l) => l.split("#")[0].trim()).find((l) => l)?.split(/\s+/).join(" ") === "model transactions";
+const TXN_SCENARIOS = readdirSync(join(ROOT, "scenarios"))
+  .filter((f) => f.endsWith(".eos") && isTxn(readFileSync(join(ROOT, "scenarios", f), "utf8")))
+  .map((f) => f.replace(/\.eos$/, ""))
+  .sort();
+const SKIP = !HAVE_MODEL
+  ? "pkg/eoslab.js has no runTxnScenario (build pkg/ with the transactions model)"
+  : TXN_SCENARIOS.length === 0
+    ? "no scenarios/*.eos starts with `model transactions`"
+    : false;
+
+let lab; // {baseUrl, context, page, consoleErrors, pageErrors, foreignRequests, dialogs, close}
+let baseUrl;
+let page;
+
+before(async () => {
+  if (SKIP) return;
+  lab = await launch({ colorScheme: "light", viewport: { width: 1400, height: 1000 } });
+  ({ baseUrl, page } = lab);
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+// --- helpers ---------------------------------------------------------------------------------
+
+/** The page's scenario list in order (the default scenario is the first). */
+function pageScenarios() {
+  const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
+  const hasModel = index.some((e) => typeof e.model === "string");
+  return hasModel ? index.filter((e) => e.model === "transactions").map((e) => e.name) : index.map((e) => e.name);
+}
+
+/** Opens transactions.html (optionally on a scenario, with a query) and waits until the timeline has run. */
+async function openPage({ name = null, query = "" } = {}) {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/transactions.html${query}${name ? `#scenario=${name}` : ""}`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(
+    (n) => {
+      const t = document.querySelector("kafka-timeline");
+      return t && (!n || t.getAttribute("scenario") === n) && t.steps > 0 && t.report;
+    },
+    name,
+  );
+}
+
+const tlState = () =>
+  page.evaluate(() => {
+    const t = document.querySelector("kafka-timeline");
+    return { step: t.step, steps: t.steps, attr: t.getAttribute("step"), script: t.script, passed: t.report?.passed };
+  });
+
+async function goTo(k) {
+  await page.evaluate((k) => document.querySelector("kafka-timeline").setAttribute("step", String(k)), k);
+  await page.waitForFunction((k) => document.querySelector("kafka-timeline").step === k, k);
+}
+
+/** Text of the narration, state and invariants panels and a hash of the canvas pixels, after the frame is drawn. */
+const snapshot = () =>
+  page.evaluate(async () => {
+    const t = document.querySelector("kafka-timeline");
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const root = t.shadowRoot;
+    const c = root.querySelector("canvas");
+    const data = c.getContext("2d", { willReadFrequently: true }).getImageData(0, 0, c.width, c.height).data;
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < data.length; i++) hash = Math.imul(hash ^ data[i], 0x01000193) >>> 0;
+    return {
+      step: t.step,
+      now: root.querySelector(".now").textContent,
+      state: root.querySelector(".state").textContent,
+      invariants: root.querySelector(".invariants").textContent,
+      canvas: `${c.width}x${c.height}:${hash.toString(16)}`,
+    };
+  });
+
+const clickAction = (action) => page.click(`kafka-timeline button[data-action="${action}"]`);
+
+// --- tests -----------------------------------------------------------------------------------
+
+test("the page lists the transaction scenarios and loads the default one", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const names = await page.locator("#scenario-list button[data-name]").evaluateAll((bs) => bs.map((b) => b.dataset.name));
+  assert.deepEqual(names, pageScenarios());
+  const { steps, step } = await tlState();
+  assert.equal(step, steps - 1, "the default position is the last step");
+  assert.equal(await page.locator("kafka-timeline").getAttribute("scenario"), names[0]);
+  assert.match(await page.locator("kafka-timeline .features").textContent(), /transaction\.version [012]/);
+});
+
+test("the default scenario steps to completion, forward one step at a time", { skip: SKIP, timeout: 90_000 }, async () => {
+  await openPage();
+  const { steps, passed } = await tlState();
+  assert.ok(steps >= 3, `a real scenario (${steps} steps)`);
+  assert.equal(passed, true, "the default scenario's expectations hold");
+  const seen = [];
+  await page.evaluate(() => {
+    window.__steps = [];
+    document.querySelector("kafka-timeline").addEventListener("kafka-timeline:step", (e) => window.__steps.push(e.detail.step));
+  });
+  await clickAction("first");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 0);
+  for (let k = 0; k < steps; k++) {
+    const now = await page.locator("kafka-timeline .now").textContent();
+    assert.match(now, new RegExp(`^Step ${k + 1} of ${steps} · line \\d+: `));
+    seen.push(k);
+    if (k < steps - 1) {
+      await clickAction("forward");
+      await page.waitForFunction((k) => document.querySelector("kafka-timeline").step === k + 1, k);
+    }
+  }
+  assert.equal(await page.locator('kafka-timeline button[data-action="forward"]').isDisabled(), true, "at the end, forward is disabled");
+  assert.deepEqual(await page.evaluate(() => window.__steps), seen, "one kafka-timeline:step event per step");
+  assert.equal((await tlState()).attr, String(steps - 1), "step is reflected");
+  // The scrubber follows and drives.
+  const scrub = page.locator("kafka-timeline input.scrub");
+  assert.equal(await scrub.inputValue(), String(steps - 1));
+  await page.evaluate(() => {
+    const s = document.querySelector("kafka-timeline").shadowRoot.querySelector("input.scrub");
+    s.value = "2"; // as a drag does
+    s.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 2);
+  // Play runs to the end by itself.
+  await page.evaluate(() => (document.querySelector("kafka-timeline").interval = 20));
+  await clickAction("first");
+  await clickAction("play");
+  await page.waitForFunction((n) => {
+    const t = document.querySelector("kafka-timeline");
+    return t.step === n - 1 && !t.playing;
+  }, steps);
+});
+
+test("back and forward reproduce identical rendered states", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const { steps } = await tlState();
+  const k = Math.max(1, Math.floor(steps / 2));
+  await goTo(k);
+  const first = await snapshot();
+  await clickAction("back");
+  await page.waitForFunction((k) => document.querySelector("kafka-timeline").step === k - 1, k);
+  const previous = await snapshot();
+  assert.notEqual(previous.now, first.now, "the previous step narrates something else");
+  await clickAction("forward");
+  await page.waitForFunction((k) => document.querySelector("kafka-timeline").step === k, k);
+  const again = await snapshot();
+  assert.deepEqual(again, first, "the same step renders the same panels and the same pixels");
+  // And every step against a second pass (keyboard this time).
+  const pass = [];
+  await goTo(0);
+  await page.locator("kafka-timeline .viewport").focus();
+  for (let i = 0; i < steps; i++) {
+    pass.push(await snapshot());
+    await page.keyboard.press("ArrowRight");
+  }
+  for (let i = steps - 1; i >= 0; i--) {
+    await goTo(i);
+    const s = await snapshot();
+    assert.equal(s.state, pass[i].state, `state panel of step ${i}`);
+    assert.equal(s.invariants, pass[i].invariants, `invariants of step ${i}`);
+    assert.equal(s.now, pass[i].now, `narration of step ${i}`);
+  }
+});
+
+test("a marker opens in the Batch Inspector as a COMMIT/ABORT control batch", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const marker = await page.evaluate(() => {
+    const r = document.querySelector("kafka-timeline").report;
+    const idx = r.records.findIndex((x) => x.kind === "commit" || x.kind === "abort");
+    return idx < 0 ? null : { idx, kind: r.records[idx].kind, step: r.records[idx].step, hex: r.records[idx].hex };
+  });
+  assert.ok(marker, "the default scenario writes a marker");
+  await goTo(marker.step);
+  // The narration's "Written" button for it…
+  await page.locator(`kafka-timeline .written button[data-record="${marker.idx}"]`).click();
+  await page.waitForFunction((hex) => document.getElementById("inspector").getAttribute("hex") === hex, marker.hex);
+  const type = marker.kind.toUpperCase();
+  await page.waitForFunction((type) => new RegExp(`\\b${type} marker`).test(document.getElementById("inspector").shadowRoot.textContent), type);
+  assert.match(await page.locator("#inspector-note").textContent(), new RegExp(`${type} marker`));
+  const decoded = await page.evaluate(() => document.getElementById("inspector").shadowRoot.textContent);
+  assert.match(decoded, /coordinatorEpoch/);
+
+  // …and the cell itself on the canvas (a click), after the inspector is cleared.
+  await page.evaluate(() => document.getElementById("inspector").removeAttribute("hex"));
+  const box = await page.evaluate((i) => document.querySelector("kafka-timeline").recordBox(i), marker.idx);
+  assert.ok(box, "the marker is drawn in view");
+  await page.locator("kafka-timeline canvas").click({ position: { x: box.x + box.width / 2, y: box.y + box.height / 2 } });
+  await page.waitForFunction((hex) => document.getElementById("inspector").getAttribute("hex") === hex, marker.hex);
+  assert.match(await page.locator("kafka-timeline .detail").textContent(), new RegExp(`${type} marker`));
+
+  // Without a page inspector, the element opens its own dialog with the decoded header.
+  await page.evaluate(() => document.querySelector("kafka-timeline").removeAttribute("inspector"));
+  await page.locator("kafka-timeline .viewport").focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.locator("kafka-timeline dialog[open]");
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('tr[data-field="control"] td').textContent(), "true");
+  assert.match(await dialog.locator('tr[data-field="marker"] td').textContent(), new RegExp(`^${type} \\(coordinatorEpoch \\d+\\)`));
+  assert.equal(await dialog.locator("kafka-batch").getAttribute("hex"), marker.hex);
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("kafka-timeline").shadowRoot.querySelector("dialog").open);
+});
+
+test("keyboard: Tab reaches the controls and the lanes; arrows select records, Enter opens one", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const { steps } = await tlState();
+  await page.focus("#scenario-list li:last-child button"); // the last control before the timeline
+  const focused = () =>
+    page.evaluate(() => {
+      const t = document.querySelector("kafka-timeline");
+      const a = t.shadowRoot.activeElement;
+      return document.activeElement === t ? a?.dataset.action ?? a?.className ?? null : null;
+    });
+  let action = null;
+  for (let i = 0; i < 12 && action !== "back"; i++) {
+    await page.keyboard.press("Tab");
+    action = await focused();
+  }
+  assert.equal(action, "back", "Tab reaches the Back button");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").step === n - 2, steps);
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 0);
+  await page.keyboard.press("End");
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").step === n - 1, steps);
+  // In the lanes: ↓ selects a record (its detail is text), Shift+→/← move within the lane.
+  await page.locator("kafka-timeline .viewport").focus();
+  await page.keyboard.press("ArrowDown");
+  const detail = page.locator("kafka-timeline .detail");
+  await detail.waitFor();
+  const first = await detail.textContent();
+  assert.match(first, /written at step \d+/);
+  await page.keyboard.press("Shift+ArrowLeft");
+  await page.keyboard.press("Shift+ArrowLeft");
+  assert.notEqual(await detail.textContent(), first, "Shift+← selects another record of the lane");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => !!document.getElementById("inspector").getAttribute("hex"));
+  await page.keyboard.press("Escape");
+  assert.equal(await detail.isHidden(), true, "Escape clears the selection");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").step === n - 2, steps);
+});
+
+test(`?sabotage=${SABOTAGE} makes the invariants panel report a broken invariant`, { skip: SKIP, timeout: 120_000 }, async () => {
+  // The fault makes read_committed skip abort filtering: any scenario where a read_committed
+  // consumer reads past an aborted transaction shows it. Without the fault, none is broken.
+  let found = null;
+  for (const name of TXN_SCENARIOS) {
+    await openPage({ name, query: `?sabotage=${SABOTAGE}` });
+    const at = await page.evaluate(() =>
+      document.querySelector("kafka-timeline").report.steps.findIndex((s) => s.invariants.some((i) => !i.holds)),
+    );
+    if (at >= 0) {
+      found = { name, at };
+      break;
+    }
+  }
+  assert.ok(found, `some transaction scenario breaks an invariant under ${SABOTAGE}`);
+  assert.equal(await page.locator("kafka-timeline").getAttribute("sabotage"), SABOTAGE, "the page passes the fault on");
+  assert.equal(await page.locator("#sabotage-note").isVisible(), true, "the page says the model is sabotaged");
+  await goTo(found.at);
+  const broken = page.locator('kafka-timeline .invariants li.broken[data-holds="false"]');
+  await broken.first().waitFor();
+  assert.match(await broken.first().textContent(), /✗ BROKEN/);
+  assert.match(await page.locator("kafka-timeline .invariants > p").nth(1).textContent(), /\d+ of \d+ broken/);
+  assert.match(await page.locator("kafka-timeline .now").textContent(), /invariants? broken/);
+  if (SHOTS) await page.locator("kafka-timeline").screenshot({ path: join(SHOTS, "timeline-sabotage.png") });
+
+  await openPage({ name: found.name });
+  const clean = await page.evaluate(() =>
+    document.querySelector("kafka-timeline").report.steps.every((s) => s.invariants.every((i) => i.holds)),
+  );
+  assert.equal(clean, true, `${found.name} without the fault keeps every invariant`);
+  assert.equal(await page.locator("#sabotage-note").isHidden(), true);
+});
+
+test("a next-step button appends its line and shows the new last step", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const before = await tlState();
+  const button = page.locator("kafka-timeline .next button[data-line]").first();
+  if ((await button.count()) === 0) return; // the scenario ends where nothing more can happen
+  const line = await button.getAttribute("data-line");
+  const appended = page.evaluate(
+    () => new Promise((r) => document.querySelector("kafka-timeline").addEventListener("kafka-timeline:script", (e) => r(e.detail.script), { once: true })),
+  );
+  await goTo(0); // wherever the user is, the line goes after the last step
+  await button.click();
+  const script = await appended;
+  assert.ok(script.trimEnd().endsWith(line), "the line is appended to the script");
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").steps > n, before.steps);
+  const after = await tlState();
+  assert.equal(after.step, after.steps - 1, "the timeline shows the new last step");
+  assert.match(await page.locator("kafka-timeline .now").textContent(), new RegExp(`line \\d+: ${line.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  assert.equal(await page.locator("#script").inputValue(), after.script, "the page's editor follows");
+});
+
+test("values stay text, and a script error is shown as text", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const t = page.locator("kafka-timeline");
+  await page.evaluate(() => document.querySelector("kafka-timeline").setAttribute("script", "model transactions\nbogus <img src=x onerror=alert(1)>"));
+  await t.locator(".error").waitFor();
+  assert.match(await t.locator(".error").textContent(), /line 2/);
+  assert.equal(await page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.querySelectorAll("img, b").length), 0);
+});
+
+test("dark mode follows prefers-color-scheme, canvas included", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const pixel = () =>
+    page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const c = document.querySelector("kafka-timeline").shadowRoot.querySelector("canvas");
+      return [...c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data];
+    });
+  const light = await pixel();
+  if (SHOTS) await page.locator("kafka-timeline").screenshot({ path: join(SHOTS, "timeline-light.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForTimeout(100);
+  const dark = await pixel();
+  if (SHOTS) await page.locator("kafka-timeline").screenshot({ path: join(SHOTS, "timeline-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+  assert.ok(light[0] + light[1] + light[2] > dark[0] + dark[1] + dark[2], `light ${light} is brighter than dark ${dark}`);
+});
+
+test("axe-core finds no accessibility violations on transactions.html (light, dark, sabotaged)", { skip: SKIP, timeout: 120_000 }, async (t) => {
+  const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
+  if (!existsSync(axePath)) {
+    t.skip("axe-core is not installed (scripts/ensure-test-tools.sh)");
+    return;
+  }
+  const axeSource = readFileSync(axePath, "utf8");
+  const scan = async (label) => {
+    await page.evaluate(axeSource); // through the devtools protocol: the page's CSP does not apply
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const summary = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+    assert.deepEqual(summary, [], `${label}: ${summary.join("\n")}`);
+  };
+  await openPage();
+  await page.locator("kafka-timeline .viewport").focus();
+  await page.keyboard.press("ArrowDown"); // a selected record shows its detail
+  await scan("light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await scan("dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await openPage({ query: `?sabotage=${SABOTAGE}` });
+  const at = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.findIndex((s) => s.invariants.some((i) => !i.holds)));
+  if (at >= 0) await goTo(at);
+  await scan("sabotaged");
+});
+
+test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
+  const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(foreignRequests, []);
+  assert.deepEqual(dialogs, []);
+});

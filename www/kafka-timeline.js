@@ -1,0 +1,1935 @@
+// <kafka-timeline>: a scenario of the transactions model drawn as swimlanes, one step at a time.
+//
+// One horizontal lane per participant of the run (as the core's report lists them): producers
+// (client state, producer id and epoch, an outcome that is UNKNOWN while a commit response is
+// outstanding), the transaction coordinator (its state for each transactional id and the records
+// it wrote to __transaction_state), every data partition (record batches as cells by offset, the
+// COMMIT/ABORT markers as solid cells, the HW and LSO pointers, aborted ranges hatched, open
+// transactions dashed), __consumer_offsets (pending vs committed group offsets), consumers
+// (read_committed beside read_uncommitted: their positions and what they received, aligned with
+// the partition's offsets) and the external effects. The messages of the current step are drawn as
+// numbered arrows between the lanes (lost ones end in a cross) and listed as text. Below: the
+// narration of the step, the state of every lane as text, the invariants (broken ones
+// highlighted) and one button per action the model allows after the last step.
+//
+//   <kafka-timeline scenario="txn-commit-abort"></kafka-timeline>     scenarios/<name>.eos
+//   <kafka-timeline script="model transactions&#10;…"></kafka-timeline>
+//   el.report = reportJson                                             a precomputed TxnRunReport
+//
+// Attributes (the source of truth; `script` wins over `scenario`):
+//   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
+//   script     the scenario text (its first line is `model transactions`)
+//   step       the step shown, 0..steps-1 (reflected; default: the last one)
+//   sabotage   passed to runTxnScenario(script, {sabotage}) — a test-only fault of the core
+//   readonly   no next-step buttons (stepping still works)
+//   inspector  id of a <kafka-batch> in the same document: records open there instead of in a dialog
+// Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
+// {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
+// error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
+// Keyboard: in the controls and the lanes ←/→ step, Home/End first/last step; in the lanes ↑/↓
+// select a record lane, Shift+←/→ (or [ and ]) the previous/next record, Enter opens the selected
+// record's bytes in <kafka-batch>, Escape clears the selection.
+//
+// Everything is decided by the core (runTxnScenario in ../pkg/eoslab.js): the state at step i is
+// steps[i].state, records with step ≤ i are in the log, a data record is committed/aborted once
+// the step of its marker (closedAt) is reached. The lanes are one canvas (HiDPI, only the cells in
+// view drawn, redrawn on a dirty flag once per animation frame); all text a reader needs is DOM
+// text. Every value reaches the page as text: textContent or fillText, never innerHTML.
+import init, * as eoslab from "../pkg/eoslab.js";
+
+const BaseElement = globalThis.HTMLElement ?? class {};
+const BaseEvent = globalThis.CustomEvent ?? class {};
+
+export const STEP_EVENT = "kafka-timeline:step";
+export const SCRIPT_EVENT = "kafka-timeline:script";
+export const LOAD_EVENT = "kafka-timeline:load";
+export const OPEN_EVENT = "kafka-timeline:open";
+
+/** `kafka-timeline:step`: the timeline now shows step `step` (0-based) of `steps`. */
+export class TimelineStepEvent extends BaseEvent {
+  constructor(step, steps) {
+    super(STEP_EVENT, { bubbles: true, composed: true, detail: { step, steps } });
+  }
+}
+
+/** `kafka-timeline:script`: the script changed from inside the element (a next-step button). */
+export class TimelineScriptEvent extends BaseEvent {
+  constructor(script) {
+    super(SCRIPT_EVENT, { bubbles: true, composed: true, detail: { script } });
+  }
+}
+
+/** `kafka-timeline:load`: a script was run (or failed: `error`). */
+export class TimelineLoadEvent extends BaseEvent {
+  constructor(detail) {
+    super(LOAD_EVENT, { bubbles: true, composed: true, detail });
+  }
+}
+
+/** `kafka-timeline:open`: a record was opened (its index in report.records, its label and bytes). */
+export class TimelineOpenEvent extends BaseEvent {
+  constructor(detail) {
+    super(OPEN_EVENT, { bubbles: true, composed: true, detail });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry
+
+const RULER_H = 22; // offsets ruler at the top of the log area
+const CELL_W = 56; // one offset
+const SUBROW_H = 24; // a consumer's row per partition
+const LOG_ROW_H = 34; // each further log partition of a coordinator or offsets lane
+const ROW_LABEL_H = 11; // the partition's name above each row, when a lane has several
+
+/** Top and height of the cells of row `ri` of a record lane. */
+function cellBox(l, ri) {
+  if (l.kind === "partition") return { top: l.y + 16, ch: 26 };
+  const label = l.rows.length > 1 ? ROW_LABEL_H : 0;
+  return { top: l.y + 8 + label + ri * (LOG_ROW_H + label), ch: LOG_ROW_H - 10 };
+}
+const LANE_H = { producer: 46, coordinator: 50, partition: 64, offsets: 50, consumer: 0, external: 40 };
+const RECORD_LANES = new Set(["coordinator", "partition", "offsets"]);
+const MAX_BUTTONS = 12; // "written at this step" buttons in the narration
+
+/** __transaction_state values on two lines of a cell. */
+const TXN_LINES = {
+  PrepareCommit: ["Prepare", "Commit"], PrepareAbort: ["Prepare", "Abort"], CompleteCommit: ["Complete", "Commit"],
+  CompleteAbort: ["Complete", "Abort"], PrepareEpochFence: ["Prepare", "Fence"], Ongoing: ["Ongoing"], Empty: ["Empty"], Dead: ["Dead"],
+};
+
+const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
+const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
+
+/** A data record's status at step i (the core's rule, see the header comment). */
+export function recordStatus(rec, i) {
+  if (rec.closedAt !== null && rec.closedAt !== undefined && rec.closedAt <= i) return rec.outcome ?? "plain";
+  return rec.transactional ? "open" : "plain";
+}
+
+const isMarker = (rec) => rec.kind === "commit" || rec.kind === "abort";
+
+/** "COMMIT marker · orders-0 @2" */
+export function recordLabel(rec) {
+  const where = `${rec.partition} @${range(rec.offset, rec.lastOffset ?? rec.offset)}`;
+  if (isMarker(rec)) return `${rec.kind.toUpperCase()} marker · ${where}`;
+  if (rec.kind === "txn-log") return `__transaction_state record ${rec.text || (rec.values ?? []).join(", ")} · ${where}`;
+  if (rec.kind === "offset-commit") return `offset commit ${rec.text} · ${where}`;
+  return `${rec.transactional ? "transactional" : "plain"} batch ${rec.text || (rec.values ?? []).map((v) => v ?? "null").join(", ")} · ${where}`;
+}
+
+function cellText(rec) {
+  if (isMarker(rec)) return rec.kind.toUpperCase();
+  if (rec.kind === "txn-log") return rec.values?.[0] ?? rec.text ?? "";
+  if (rec.values?.length) return rec.values.map((v) => (v === null ? "∅" : v)).join(",");
+  return rec.text ?? "";
+}
+
+function lowerBound(arr, key, get) {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (get(arr[mid]) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a report to lanes and indexes (once per run)
+
+/**
+ * Indexes a TxnRunReport for drawing: lanes with their heights and, per record lane, the records
+ * sorted by offset; per consumer, its partitions (over the whole run) and deliveries by offset;
+ * the effects; the abort ranges; the records written by each step.
+ */
+export function buildTimeline(report) {
+  const records = report.records ?? [];
+  const steps = report.steps ?? [];
+  const lanes = (report.lanes ?? []).map((l) => ({ ...l, y: 0, h: 0, records: null, parts: null, deliveries: null }));
+  const byId = new Map(lanes.map((l) => [l.id, l]));
+  for (const l of lanes) if (RECORD_LANES.has(l.kind)) l.records = [];
+  records.forEach((r, idx) => {
+    const lane = byId.get(r.lane);
+    if (lane?.records) lane.records.push(idx);
+  });
+  let maxOffset = 0;
+  for (const l of lanes) {
+    if (!l.records) continue;
+    // One row per log partition of the lane (a coordinator may own several __transaction_state
+    // partitions, the offsets lane several __consumer_offsets partitions), by first appearance.
+    const rowOf = new Map();
+    l.rows = [];
+    for (const idx of l.records) {
+      const part = records[idx].partition;
+      if (!rowOf.has(part)) {
+        rowOf.set(part, l.rows.length);
+        l.rows.push({ partition: part, records: [] });
+      }
+      l.rows[rowOf.get(part)].records.push(idx);
+    }
+    if (!l.rows.length) l.rows.push({ partition: l.label, records: [] });
+    const byOffset = (a, b) => records[a].offset - records[b].offset || records[a].step - records[b].step;
+    for (const row of l.rows) row.records.sort(byOffset);
+    l.records = l.rows.flatMap((row) => row.records);
+    for (const idx of l.records) maxOffset = Math.max(maxOffset, (records[idx].lastOffset ?? records[idx].offset) + 1);
+  }
+  // Consumers: one row per partition they ever read.
+  for (const l of lanes) {
+    if (l.kind !== "consumer") continue;
+    const parts = [];
+    const seen = new Set();
+    const add = (p) => {
+      if (p !== undefined && p !== null && !seen.has(p)) {
+        seen.add(p);
+        parts.push(p);
+      }
+    };
+    for (const s of steps) for (const c of s.state?.consumers ?? []) if (c.lane === l.id) for (const pos of c.positions ?? []) add(pos.partition);
+    l.deliveries = new Map();
+    for (const d of report.deliveries ?? []) {
+      if (d.consumer !== l.id) continue;
+      add(d.partition);
+      if (!l.deliveries.has(d.partition)) l.deliveries.set(d.partition, []);
+      l.deliveries.get(d.partition).push(d);
+      maxOffset = Math.max(maxOffset, d.offset + 1);
+    }
+    for (const list of l.deliveries.values()) list.sort((a, b) => a.offset - b.offset || a.step - b.step);
+    l.parts = parts;
+  }
+  const effects = [...(report.effects ?? [])].sort((a, b) => a.step - b.step);
+  maxOffset = Math.max(maxOffset, effects.length);
+  let y = RULER_H;
+  for (const l of lanes) {
+    if (l.kind === "consumer") l.h = Math.max(1, l.parts.length) * SUBROW_H + 22;
+    else if (l.rows) l.h = (LANE_H[l.kind] ?? 50) + (l.rows.length - 1) * LOG_ROW_H + (l.rows.length > 1 ? l.rows.length * ROW_LABEL_H : 0);
+    else l.h = LANE_H[l.kind] ?? 40;
+    l.y = y;
+    y += l.h;
+  }
+  // An abort marker hatches the range from the first record it closed to itself.
+  const abortFrom = new Map();
+  for (const l of lanes) {
+    if (!l.records) continue;
+    for (const idx of l.records) {
+      const m = records[idx];
+      if (m.kind !== "abort") continue;
+      let from = m.offset;
+      for (const j of l.records) {
+        const r = records[j];
+        if (r.closedAt === m.step && r.outcome === "aborted" && !isMarker(r) && r.pid === m.pid && r.offset < from) from = r.offset;
+      }
+      abortFrom.set(idx, from);
+    }
+  }
+  const writtenAt = Array.from({ length: steps.length }, () => []);
+  records.forEach((r, idx) => {
+    if (r.step >= 0 && r.step < steps.length) writtenAt[r.step].push(idx);
+  });
+  const partitionLane = new Map();
+  for (const l of lanes) if (l.kind === "partition") partitionLane.set(l.label, l);
+  for (const r of records) {
+    const l = byId.get(r.lane);
+    if (l?.kind === "partition" && !partitionLane.has(r.partition)) partitionLane.set(r.partition, l);
+  }
+  // Each delivery → the record it came from (its status tells an aborted read from a committed one).
+  for (const l of lanes) {
+    if (l.kind !== "consumer") continue;
+    for (const [part, list] of l.deliveries) {
+      const rows = partitionLane.get(part)?.rows ?? [];
+      const row = rows.find((r) => r.partition === part) ?? rows[0];
+      for (const d of list) {
+        d.record = -1;
+        if (!row) continue;
+        const at = lowerBound(row.records, d.offset + 1, (i) => records[i].offset) - 1;
+        for (let j = at; j >= 0 && j > at - 4; j--) {
+          const r = records[row.records[j]];
+          if (d.offset >= r.offset && d.offset <= (r.lastOffset ?? r.offset)) {
+            d.record = row.records[j];
+            break;
+          }
+        }
+      }
+    }
+  }
+  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
+
+const CSS = `
+:host {
+  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
+  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
+  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828); --eos-warn: var(--warn, #9a6700);
+  --eos-dup: #8250df;
+  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
+  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
+    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
+    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149); --eos-warn: var(--warn, #d29922);
+    --eos-dup: #a371f7;
+  }
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+.title { font-weight: 600; margin: 0 0 .2rem; }
+.about { margin: 0 0 .5rem; color: var(--eos-muted); font-size: 13px; }
+.about:empty, .title:empty { display: none; }
+.controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
+button, select { font: inherit; font-size: 13px; padding: .2rem .6rem; border: 1px solid var(--eos-border); border-radius: 6px;
+         background: var(--eos-panel); color: var(--eos-fg); cursor: pointer; }
+button:hover:not(:disabled) { border-color: var(--eos-accent); }
+button:disabled { opacity: .45; cursor: default; }
+button:focus-visible, select:focus-visible, input:focus-visible, .viewport:focus-visible { outline: 2px solid var(--eos-accent); outline-offset: 2px; }
+button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg); border-color: var(--eos-accent); }
+label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
+input.scrub { flex: 1 1 12rem; min-width: 8rem; accent-color: var(--eos-accent); }
+.counter { font-variant-numeric: tabular-nums; color: var(--eos-muted); margin-left: .25rem; }
+.now { contain: layout style; border-left: 3px solid var(--eos-accent); padding: .3rem .6rem; margin: 0 0 .5rem; background: var(--eos-panel);
+       border-radius: 0 6px 6px 0; min-height: 2.2rem; }
+.now.failed-step { border-left-color: var(--eos-bad); }
+.now p { margin: .15rem 0; }
+.now-head { font-weight: 600; }
+.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; }
+.now .narration { font-size: 14px; }
+.now ol.messages { margin: .25rem 0 0; padding-left: 1.6rem; font-size: 12.5px; font-family: var(--eos-mono); }
+.now ol.messages li.lost, .now ol.messages li.error { color: var(--eos-bad); }
+.now .rule { border: 1px solid var(--eos-border); border-radius: 4px; padding: 0 .25rem; }
+.now .source { color: var(--eos-muted); overflow-wrap: anywhere; }
+.written { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; margin: .3rem 0 0; font-size: 12.5px; }
+.written button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 .35rem; }
+.failed { color: var(--eos-bad); font-weight: 600; }
+.held { color: var(--eos-ok); }
+.lanes { position: relative; }
+.viewport { position: relative; overflow-x: auto; overflow-y: hidden; border: 1px solid var(--eos-border); border-radius: 6px;
+            background: var(--eos-bg); outline: none; }
+.viewport[aria-busy="true"] { opacity: .6; }
+.track { position: relative; }
+canvas { position: sticky; left: 0; display: block; }
+.detail { margin: .4rem 0 0; padding: .3rem .6rem; border: 1px dashed var(--eos-border); border-radius: 6px; font-size: 13px; }
+.detail[hidden] { display: none; }
+.hint { color: var(--eos-muted); font-size: 12px; margin: .3rem 0 0; }
+.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
+.next[hidden] { display: none; }
+.next .label { color: var(--eos-muted); font-size: 13px; margin-right: .2rem; }
+.panels { display: grid; grid-template-columns: minmax(0, 2fr) minmax(14rem, 1fr); gap: .6rem; margin: .6rem 0 0; }
+@media (max-width: 48rem) { .panels { grid-template-columns: 1fr; } }
+.state { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: .5rem; align-content: start; }
+.state section, .invariants { contain: layout style; border: 1px solid var(--eos-border); border-radius: 6px; padding: .35rem .5rem; background: var(--eos-panel); }
+.state p, .invariants p { margin: .1rem 0; font-size: 12.5px; color: var(--eos-muted); }
+.state p.state-title, .invariants p.state-title { margin: 0 0 .2rem; font-size: 13px; font-weight: 600; color: var(--eos-fg); }
+.state .kv { font-family: var(--eos-mono); font-size: 12px; color: var(--eos-fg); }
+.state .warn { color: var(--eos-warn); font-weight: 600; }
+.state .bad { color: var(--eos-bad); font-weight: 600; }
+.state ul { margin: .1rem 0; padding-left: 1rem; font-size: 12px; font-family: var(--eos-mono); }
+.invariants ul { list-style: none; margin: 0; padding: 0; }
+.invariants li { margin: .25rem 0; padding: .2rem .35rem; border-radius: 4px; font-size: 12.5px; border: 1px solid transparent; }
+.invariants li .verdict { font-weight: 700; margin-right: .3rem; }
+.invariants li.holds .verdict { color: var(--eos-ok); }
+.invariants li.broken { border-color: var(--eos-bad); background: color-mix(in srgb, var(--eos-bad) 12%, transparent); }
+.invariants li.broken .verdict { color: var(--eos-bad); }
+.invariants li .detail-text { display: block; color: var(--eos-muted); }
+.invariants li.broken .detail-text { color: var(--eos-fg); }
+.summary { margin: .5rem 0 0; font-size: 12.5px; color: var(--eos-muted); }
+.features { font-family: var(--eos-mono); font-size: 11.5px; color: var(--eos-muted); white-space: pre-wrap; margin: .2rem 0 0; }
+.features:empty { display: none; }
+.error { color: var(--eos-bad); font-family: var(--eos-mono); font-size: 13px; margin: .3rem 0; white-space: pre-wrap; }
+.error:empty { display: none; }
+.sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
+           white-space: nowrap; border: 0; }
+dialog { max-width: min(60rem, 95vw); width: 100%; border: 1px solid var(--eos-border); border-radius: 8px;
+         background: var(--eos-bg); color: var(--eos-fg); padding: .75rem 1rem; }
+dialog::backdrop { background: rgb(0 0 0 / .35); }
+dialog h2 { margin: 0 0 .4rem; font-size: 15px; }
+dialog table { border-collapse: collapse; font-size: 13px; margin: .3rem 0 .6rem; }
+dialog th, dialog td { border: 1px solid var(--eos-border); padding: .1rem .45rem; text-align: left; }
+dialog th { background: var(--eos-panel); font-weight: 600; }
+dialog td { font-family: var(--eos-mono); }
+dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eos-panel); padding: .5rem; border-radius: 6px;
+             white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow: auto; }
+.dialog-actions { display: flex; justify-content: flex-end; gap: .5rem; }
+`;
+
+let sheet = null;
+function styleSheet() {
+  if (!sheet && typeof CSSStyleSheet === "function") {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}
+
+/** Builds an element; strings become Text nodes (never markup). */
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+let wasmReady = null;
+const ready = () => (wasmReady ??= init());
+
+let batchInspector = null; // promise of the lazy import of <kafka-batch>
+function loadBatchInspector() {
+  if (customElements.get("kafka-batch")) return Promise.resolve(true);
+  batchInspector ??= import(new URL("./kafka-batch.js", import.meta.url).href).then(
+    () => !!customElements.get("kafka-batch"),
+    () => false,
+  );
+  return batchInspector;
+}
+
+const SPEEDS = [0.5, 1, 2, 4, 8];
+
+// ---------------------------------------------------------------------------------------------
+
+export class KafkaTimelineElement extends BaseElement {
+  static define(tag = "kafka-timeline", registry = globalThis.customElements) {
+    if (registry && !registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+
+  static get observedAttributes() {
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector"];
+  }
+
+  // state
+  #root = null;
+  #ui = null;
+  #sourceText = null; // the script that was run (null: a report set directly)
+  #report = null;
+  #given = null; // a report set through the `report` property
+  #tl = null; // buildTimeline(#report)
+  #step = 0;
+  #dispatchedStep = -1;
+  #loadToken = 0;
+  #updating = null;
+  #dirtySource = true;
+  #dirtyStep = true;
+  #stepAttrInitial = true;
+  #reflecting = false;
+  #playTimer = null;
+  #speed = 1;
+  #mutation = null;
+  #resize = null;
+  #schemeQuery = null;
+  #dprQuery = null;
+  #onScheme = () => {
+    this.#readTheme();
+    this.#invalidate();
+  };
+  #onDpr = () => {
+    this.#watchDpr();
+    this.#invalidate();
+  };
+
+  // drawing
+  #theme = null;
+  #raf = 0;
+  #width = 0;
+  #selected = -1; // record index
+  #hover = -1;
+  #hatch = null;
+  #ctxStyle = {};
+  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0 };
+
+  /** Interval between steps while playing at 1×, in ms. */
+  interval = 1000;
+
+  // --- attributes as properties ------------------------------------------------------------
+
+  get scenario() {
+    return this.getAttribute("scenario") ?? "";
+  }
+  set scenario(v) {
+    this.setAttribute("scenario", String(v));
+  }
+  get script() {
+    return this.#sourceText ?? this.getAttribute("script") ?? "";
+  }
+  set script(v) {
+    this.setAttribute("script", String(v));
+  }
+  get sabotage() {
+    return this.getAttribute("sabotage") ?? "";
+  }
+  set sabotage(v) {
+    if (v) this.setAttribute("sabotage", String(v));
+    else this.removeAttribute("sabotage");
+  }
+  get step() {
+    return this.#step;
+  }
+  set step(v) {
+    this.setAttribute("step", String(Math.max(0, Math.trunc(Number(v)) || 0)));
+  }
+  get readOnly() {
+    return this.hasAttribute("readonly");
+  }
+  set readOnly(v) {
+    this.toggleAttribute("readonly", !!v);
+  }
+  /** Number of steps of the current run. */
+  get steps() {
+    return this.#report?.steps?.length ?? 0;
+  }
+  /** The TxnRunReport shown (as runTxnScenario returned it), or null. */
+  get report() {
+    return this.#report;
+  }
+  /** Shows a precomputed TxnRunReport (no script is run; attributes `script`/`scenario` are ignored until it is cleared). */
+  set report(r) {
+    this.#given = r ?? null;
+    this.#dirtySource = true;
+    this.#schedule();
+  }
+  /** Play speed multiplier (0.5 … 8). */
+  get speed() {
+    return this.#speed;
+  }
+  set speed(v) {
+    const n = Number(v);
+    this.#speed = SPEEDS.includes(n) ? n : 1;
+    if (this.#ui) this.#ui.speed.value = String(this.#speed);
+    if (this.playing) {
+      this.pause();
+      this.play();
+    }
+  }
+  /** Drawing statistics, for benchmarks: records, draws, lastDrawMs, maxDrawMs, loadMs, panelMs. */
+  get renderStats() {
+    return { ...this.#stats };
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------------
+
+  connectedCallback() {
+    if (!this.#root) this.#build();
+    this.#readTheme();
+    this.#schemeQuery = matchMedia("(prefers-color-scheme: dark)");
+    this.#schemeQuery.addEventListener("change", this.#onScheme);
+    this.#watchDpr();
+    this.#resize = new ResizeObserver(() => {
+      this.#measure();
+      this.#invalidate();
+    });
+    this.#resize.observe(this.#ui.viewport);
+    this.#mutation = new MutationObserver(() => {
+      if (!this.hasAttribute("script") && !this.hasAttribute("scenario") && !this.#given) {
+        this.#dirtySource = true;
+        this.#schedule();
+      }
+    });
+    this.#mutation.observe(this, { childList: true, characterData: true, subtree: true });
+    this.#invalidate();
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.pause();
+    this.#resize?.disconnect();
+    this.#mutation?.disconnect();
+    this.#schemeQuery?.removeEventListener("change", this.#onScheme);
+    this.#dprQuery?.removeEventListener("change", this.#onDpr);
+    if (this.#raf) cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (name === "step") {
+      if (this.#reflecting) return;
+      this.#dirtyStep = true;
+    } else if (name === "readonly") {
+      this.#dirtyStep = true;
+    } else if (name === "inspector") {
+      return;
+    } else {
+      this.#dirtySource = true;
+    }
+    this.#schedule();
+  }
+
+  /** Coalesces attribute changes into one update in a microtask. */
+  #schedule() {
+    if (this.#updating || !this.isConnected) return;
+    this.#updating = (async () => {
+      await Promise.resolve();
+      this.#updating = null;
+      await this.#update();
+    })();
+  }
+
+  async #update() {
+    if (!this.#root) return;
+    if (this.#dirtySource) {
+      this.#dirtySource = false;
+      const stepFromAttr = this.#dirtyStep || (this.#stepAttrInitial && this.hasAttribute("step"));
+      this.#dirtyStep = false;
+      this.#stepAttrInitial = false;
+      const ok = await this.#load();
+      if (!ok) return;
+      const n = this.steps;
+      this.#setStep(stepFromAttr ? this.#attrStep(n) : n - 1, { follow: true });
+      return;
+    }
+    if (this.#dirtyStep) {
+      this.#dirtyStep = false;
+      if (this.#report) this.#setStep(this.#attrStep(this.steps), { follow: true });
+    }
+  }
+
+  #attrStep(n) {
+    const raw = this.getAttribute("step");
+    if (raw === null || raw.trim() === "") return n - 1;
+    const v = Math.trunc(Number(raw));
+    return Number.isFinite(v) ? Math.min(n - 1, Math.max(0, v)) : n - 1;
+  }
+
+  // --- loading and running -----------------------------------------------------------------
+
+  async #load() {
+    const token = ++this.#loadToken;
+    const { viewport, error } = this.#ui;
+    viewport.setAttribute("aria-busy", "true");
+    error.textContent = "";
+    let text = null;
+    let report = this.#given;
+    const t0 = performance.now();
+    try {
+      if (!report) {
+        text = await this.#readSource();
+        await ready();
+        if (token !== this.#loadToken) return false;
+        const run = eoslab.runTxnScenario;
+        if (typeof run !== "function") throw new Error("pkg/eoslab.js has no runTxnScenario: rebuild pkg/ (make pkg)");
+        const sabotage = this.getAttribute("sabotage");
+        report = sabotage ? run(text, { sabotage }) : run(text);
+      }
+    } catch (err) {
+      if (token !== this.#loadToken) return false;
+      return this.#fail(err);
+    }
+    if (token !== this.#loadToken) return false;
+    const runMs = performance.now() - t0;
+    try {
+      this.#sourceText = text;
+      this.#report = report;
+      this.#tl = buildTimeline(report);
+      this.#selected = -1;
+      this.#hover = -1;
+      this.#stats.records = report.records?.length ?? 0;
+      this.#stats.loadMs = performance.now() - t0;
+      this.#renderHeader();
+      this.#sizeTrack();
+      viewport.removeAttribute("aria-busy");
+      if (report.error) error.textContent = report.error;
+      this.dispatchEvent(
+        new TimelineLoadEvent({
+          steps: this.steps, records: this.#stats.records, ms: this.#stats.loadMs, runMs, error: report.error ?? null,
+        }),
+      );
+      if (!this.steps) {
+        this.#renderAll();
+        this.#invalidate();
+      }
+      return this.steps > 0;
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+
+  #fail(err) {
+    const message = err instanceof Error ? err.message : String(err);
+    this.#report = null;
+    this.#tl = null;
+    this.#sourceText = null;
+    this.#ui.viewport.removeAttribute("aria-busy");
+    this.#ui.error.textContent = message;
+    this.pause();
+    this.#renderHeader();
+    this.#renderAll();
+    this.#sizeTrack();
+    this.#invalidate();
+    this.dispatchEvent(new TimelineLoadEvent({ steps: 0, records: 0, ms: 0, runMs: 0, error: message }));
+    return false;
+  }
+
+  async #readSource() {
+    const script = this.getAttribute("script");
+    if (script !== null) return script;
+    const name = this.getAttribute("scenario");
+    if (name !== null && name.trim() !== "") {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
+      const url = new URL(`../scenarios/${name}.eos`, import.meta.url);
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
+      return await res.text();
+    }
+    return this.textContent ?? "";
+  }
+
+  // --- stepping ----------------------------------------------------------------------------
+
+  #setStep(k, { follow = true } = {}) {
+    const n = this.steps;
+    k = Math.min(n - 1, Math.max(0, k | 0));
+    const changed = k !== this.#step;
+    this.#step = k;
+    if (this.getAttribute("step") !== String(k)) {
+      this.#reflecting = true;
+      this.setAttribute("step", String(k));
+      this.#reflecting = false;
+    }
+    const sel = this.#tl?.records[this.#selected];
+    if (sel && sel.step > k) this.#selected = -1;
+    this.#renderAll();
+    if (follow) this.#follow();
+    this.#invalidate();
+    if (changed || this.#dispatchedStep !== k) {
+      this.#dispatchedStep = k;
+      this.dispatchEvent(new TimelineStepEvent(k, n));
+    }
+  }
+
+  /** Shows step k (0-based). */
+  goTo(k) {
+    if (!this.#report) return;
+    this.#setStep(k);
+  }
+  stepForward() {
+    this.goTo(this.#step + 1);
+  }
+  stepBack() {
+    this.goTo(this.#step - 1);
+  }
+  get playing() {
+    return this.#playTimer !== null;
+  }
+  play() {
+    if (!this.#report || this.playing || this.steps < 2) return;
+    if (this.#step >= this.steps - 1) this.goTo(0);
+    this.#playTimer = setInterval(() => {
+      if (this.#step < this.steps - 1) this.stepForward();
+      if (this.#step >= this.steps - 1) this.pause();
+    }, Math.max(10, this.interval / this.#speed));
+    this.#renderControls();
+  }
+  pause() {
+    if (this.#playTimer !== null) clearInterval(this.#playTimer);
+    this.#playTimer = null;
+    if (this.#ui) this.#renderControls();
+  }
+
+  /** Appends a line to the end of the script and runs it again, showing the new last step. */
+  appendStep(line) {
+    if (this.#sourceText === null) return;
+    const text = this.#sourceText.replace(/\s*$/, "\n") + String(line).trim() + "\n";
+    this.pause();
+    this.removeAttribute("step");
+    this.setAttribute("script", text);
+    this.dispatchEvent(new TimelineScriptEvent(text));
+  }
+
+  // --- DOM skeleton ------------------------------------------------------------------------
+
+  #build() {
+    this.#root = this.attachShadow({ mode: "open" });
+    const s = styleSheet();
+    if (s) this.#root.adoptedStyleSheets = [s];
+    const ui = {};
+    ui.title = h("p", { class: "title", part: "title" });
+    ui.about = h("p", { class: "about", part: "about" });
+    ui.first = h("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«");
+    ui.back = h("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back");
+    ui.play = h("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play");
+    ui.forward = h("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›");
+    ui.last = h("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»");
+    ui.speed = h("select", { "data-action": "speed" }, SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)));
+    ui.scrub = h("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" });
+    ui.counter = h("span", { class: "counter", part: "counter" });
+    ui.controls = h("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
+      ui.first, ui.back, ui.play, ui.forward, ui.last, h("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter);
+    ui.now = h("div", { class: "now", "aria-live": "polite", part: "narration" });
+    ui.error = h("div", { class: "error", role: "alert" });
+    ui.canvas = h("canvas", { "aria-hidden": "true" });
+    ui.track = h("div", { class: "track" }, ui.canvas);
+    ui.viewport = h("div", {
+      class: "viewport", tabindex: "0", role: "group", part: "lanes",
+      "aria-roledescription": "swimlanes",
+      "aria-label": "Lanes: ←/→ step, ↑/↓ select a record lane, Shift+←/→ previous/next record, Enter opens its bytes",
+    }, ui.track);
+    ui.lanes = h("div", { class: "lanes" }, ui.viewport);
+    ui.detail = h("div", { class: "detail", "aria-live": "polite", hidden: true, part: "detail" });
+    ui.hint = h("p", { class: "hint" }, "Click a record, marker or delivery (or select one with ↑/↓ and Shift+←/→, then Enter) to open its bytes in the Batch Inspector.");
+    ui.state = h("div", { class: "state", part: "state", role: "region", "aria-label": "State after this step" });
+    ui.invariantList = h("ul");
+    ui.invariantSummary = h("p");
+    ui.invariants = h("section", { class: "invariants", part: "invariants", "aria-labelledby": "inv-title" },
+      h("p", { class: "state-title", id: "inv-title" }, "Invariants"), ui.invariantSummary, ui.invariantList);
+    ui.panels = h("div", { class: "panels" }, ui.state, ui.invariants);
+    ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
+    ui.summary = h("p", { class: "summary" });
+    ui.features = h("p", { class: "features" });
+    ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, ui.panels, ui.summary, ui.features, ui.dialog);
+    this.#ui = ui;
+
+    ui.controls.addEventListener("click", (ev) => {
+      const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
+      if (action === "first") this.goTo(0);
+      else if (action === "back") this.stepBack();
+      else if (action === "forward") this.stepForward();
+      else if (action === "last") this.goTo(this.steps - 1);
+      else if (action === "play") this.playing ? this.pause() : this.play();
+    });
+    ui.controls.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target === ui.scrub || ev.target === ui.speed) return;
+      const map = { ArrowLeft: () => this.stepBack(), ArrowRight: () => this.stepForward(), Home: () => this.goTo(0), End: () => this.goTo(this.steps - 1) };
+      if (map[ev.key]) {
+        ev.preventDefault();
+        map[ev.key]();
+      }
+    });
+    ui.scrub.addEventListener("input", () => {
+      const k = Number(ui.scrub.value); // before pause() re-renders the controls
+      this.pause();
+      this.goTo(k);
+    });
+    ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
+    ui.next.addEventListener("click", (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-line]") : null;
+      if (b) this.appendStep(b.dataset.line);
+    });
+    const openFromButton = (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-record]") : null;
+      if (b) this.openRecord(Number(b.dataset.record));
+    };
+    ui.now.addEventListener("click", openFromButton);
+    ui.detail.addEventListener("click", openFromButton);
+    ui.viewport.addEventListener("scroll", () => this.#invalidate(), { passive: true });
+    ui.viewport.addEventListener("keydown", (ev) => this.#onViewportKey(ev));
+    ui.viewport.addEventListener("focus", () => this.#invalidate());
+    ui.viewport.addEventListener("blur", () => this.#invalidate());
+    ui.canvas.addEventListener("mousemove", (ev) => {
+      const r = this.#recordAtEvent(ev);
+      ui.canvas.style.cursor = r >= 0 ? "pointer" : "default";
+      if (r !== this.#hover) {
+        this.#hover = r;
+        this.#invalidate();
+      }
+    });
+    ui.canvas.addEventListener("mouseleave", () => {
+      this.#hover = -1;
+      this.#invalidate();
+    });
+    ui.canvas.addEventListener("click", (ev) => {
+      const r = this.#recordAtEvent(ev);
+      if (r < 0) return;
+      this.#select(r);
+      this.openRecord(r);
+    });
+  }
+
+  #onViewportKey(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#tl) return;
+    const key = ev.key;
+    if ((key === "ArrowLeft" || key === "ArrowRight") && ev.shiftKey) this.#moveInLane(key === "ArrowLeft" ? -1 : 1);
+    else if (key === "[" || key === "]") this.#moveInLane(key === "[" ? -1 : 1);
+    else if (key === "ArrowLeft") this.stepBack();
+    else if (key === "ArrowRight") this.stepForward();
+    else if (key === "Home") this.goTo(0);
+    else if (key === "End") this.goTo(this.steps - 1);
+    else if (key === "ArrowUp" || key === "ArrowDown") this.#moveLane(key === "ArrowUp" ? -1 : 1);
+    else if (key === "Enter" || key === " ") {
+      if (this.#selected < 0) return;
+      this.openRecord(this.#selected);
+    } else if (key === "Escape") {
+      if (this.#selected < 0) return;
+      this.#select(-1);
+    } else return;
+    ev.preventDefault();
+  }
+
+  /** Records of a lane visible at the current step (indexes, by offset). */
+  #visibleIn(lane) {
+    const recs = this.#tl.records;
+    return (lane.records ?? []).filter((i) => recs[i].step <= this.#step);
+  }
+
+  #moveLane(dir) {
+    const tl = this.#tl;
+    const lanes = tl.lanes.filter((l) => l.records && this.#visibleIn(l).length);
+    if (!lanes.length) return;
+    const cur = this.#tl.records[this.#selected];
+    let at = cur ? lanes.findIndex((l) => l.id === cur.lane) : -1;
+    at = at < 0 ? (dir > 0 ? 0 : lanes.length - 1) : Math.min(lanes.length - 1, Math.max(0, at + dir));
+    const vis = this.#visibleIn(lanes[at]);
+    let pick = vis[vis.length - 1];
+    if (cur) {
+      // The record nearest to the current one's offset.
+      let best = Infinity;
+      for (const i of vis) {
+        const d = Math.abs(tl.records[i].offset - cur.offset);
+        if (d < best) {
+          best = d;
+          pick = i;
+        }
+      }
+    }
+    this.#select(pick, true);
+  }
+
+  #moveInLane(dir) {
+    const cur = this.#tl.records[this.#selected];
+    if (!cur) return this.#moveLane(1);
+    const vis = this.#visibleIn(this.#tl.byId.get(cur.lane));
+    const at = vis.indexOf(this.#selected);
+    const next = vis[Math.min(vis.length - 1, Math.max(0, at + dir))];
+    if (next !== undefined) this.#select(next, true);
+  }
+
+  #select(r, scroll = false) {
+    this.#selected = r;
+    if (scroll && r >= 0) this.#scrollOffsetIntoView(this.#tl.records[r].offset, this.#tl.records[r].lastOffset ?? this.#tl.records[r].offset);
+    this.#renderDetail();
+    this.#invalidate();
+  }
+
+  // --- DOM panels --------------------------------------------------------------------------
+
+  #renderAll() {
+    const t0 = performance.now();
+    this.#renderControls();
+    this.#renderNow();
+    this.#renderDetail();
+    this.#renderState();
+    this.#renderInvariants();
+    this.#renderNext();
+    this.#renderSummary();
+    this.#stats.panelMs = performance.now() - t0;
+  }
+
+  #renderHeader() {
+    const r = this.#report;
+    this.#ui.title.textContent = r?.title ?? "";
+    this.#ui.about.textContent = r?.about ?? "";
+    this.#ui.features.textContent = r
+      ? `transaction.version ${r.transactionVersion ?? "?"} (finalized feature level)${r.features ? "\n" + r.features : ""}`
+      : "";
+  }
+
+  #renderControls() {
+    const { first, back, play, forward, last, counter, scrub } = this.#ui;
+    const n = this.steps;
+    const k = this.#step;
+    const none = !this.#report || n === 0;
+    const active = this.#root.activeElement;
+    first.disabled = none || k === 0;
+    back.disabled = none || k === 0;
+    forward.disabled = none || k >= n - 1;
+    last.disabled = none || k >= n - 1;
+    play.disabled = none || n < 2;
+    play.textContent = this.playing ? "Pause" : "Play";
+    play.setAttribute("aria-pressed", String(this.playing));
+    scrub.disabled = none;
+    scrub.max = String(Math.max(0, n - 1));
+    if (scrub.value !== String(k)) scrub.value = String(k);
+    const s = this.#report?.steps?.[k];
+    scrub.setAttribute("aria-valuetext", none ? "no steps" : `step ${k + 1} of ${n}: line ${s.line}: ${s.text}`);
+    counter.textContent = none ? "" : `step ${k + 1} / ${n}`;
+    if (active && active.disabled) {
+      // A focused button that gets disabled (Back at the first step …) would drop the focus to
+      // the page: hand it to the control that still moves.
+      const to = active === first || active === back ? forward : active === forward || active === last ? back : scrub;
+      (to.disabled ? scrub : to).focus();
+    }
+  }
+
+  #laneLabel(id) {
+    return this.#tl?.byId.get(id)?.label ?? id;
+  }
+
+  /** The narration of the current step, its messages (numbered as on the canvas) and what it wrote. */
+  #renderNow() {
+    const { now } = this.#ui;
+    const r = this.#report;
+    const s = r?.steps?.[this.#step];
+    if (!s) {
+      now.replaceChildren();
+      now.classList.remove("failed-step");
+      return;
+    }
+    const k = this.#step;
+    const children = [
+      h("p", { class: "now-head" }, `Step ${k + 1} of ${r.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`),
+        s.t ? h("span", { class: "line" }, ` · t=${s.t} ms`) : null),
+    ];
+    if (s.narration) children.push(h("p", { class: "narration" }, s.narration));
+    now.classList.toggle("failed-step", s.ok === false);
+    if (s.ok === false) {
+      const f = (r.failures ?? []).find((x) => x.line === s.line);
+      children.push(h("p", { class: "failed" }, `✗ expectation failed: expected ${f?.expect ?? "?"}, got ${f?.actual ?? "?"}`));
+    } else if (/^expect\b/.test(s.text)) {
+      children.push(h("p", { class: "held" }, "✓ the expectation holds"));
+    }
+    const broken = (s.invariants ?? []).filter((i) => !i.holds);
+    if (broken.length) children.push(h("p", { class: "failed" }, `✗ ${broken.length} invariant${broken.length === 1 ? "" : "s"} broken: ${broken.map((i) => i.name).join("; ")}`));
+    const msgs = s.messages ?? [];
+    if (msgs.length) {
+      const ol = h("ol", { class: "messages", "aria-label": "Messages of this step" });
+      for (const m of msgs.slice(0, 40)) {
+        const parts = [`${this.#laneLabel(m.from)} → ${this.#laneLabel(m.to)} · ${m.kind}: ${m.text}`];
+        if (m.error) parts.push(` · error ${m.error}${Number.isInteger(m.code) ? ` (${m.code})` : ""}`);
+        if (m.lost) parts.push(" · LOST");
+        const li = h("li", { class: m.lost ? "lost" : m.error ? "error" : "", "data-kind": m.kind }, ...parts);
+        if (m.rule) li.append(" ", h("span", { class: "rule", title: "rule id in the team reference" }, m.rule));
+        if (m.source) li.append(" ", h("span", { class: "source" }, `Kafka source: ${m.source}`));
+        ol.append(li);
+      }
+      if (msgs.length > 40) ol.append(h("li", {}, `… and ${msgs.length - 40} more`));
+      children.push(ol);
+    } else {
+      children.push(h("p", { class: "about" }, "Nothing goes on the wire at this step."));
+    }
+    const written = this.#tl?.writtenAt[k] ?? [];
+    if (written.length) {
+      const div = h("div", { class: "written", role: "group", "aria-label": "Records written at this step" }, h("span", {}, "Written:"));
+      for (const i of written.slice(0, MAX_BUTTONS)) {
+        const rec = r.records[i];
+        div.append(h("button", { type: "button", "data-record": i, "data-kind": rec.kind, title: "open its bytes" }, recordLabel(rec)));
+      }
+      if (written.length > MAX_BUTTONS) div.append(h("span", {}, `… and ${written.length - MAX_BUTTONS} more`));
+      children.push(div);
+    }
+    now.replaceChildren(...children);
+  }
+
+  /** The selected record, as text, with a button to open it. */
+  #renderDetail() {
+    const { detail } = this.#ui;
+    const rec = this.#tl?.records[this.#selected];
+    if (!rec) {
+      detail.hidden = true;
+      detail.replaceChildren();
+      return;
+    }
+    detail.hidden = false;
+    const status = isMarker(rec) ? rec.kind : recordStatus(rec, this.#step);
+    detail.replaceChildren(
+      h("span", {}, `${recordLabel(rec)} · pid ${rec.pid} epoch ${rec.epoch} · ${status}` +
+        (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${rec.closedAt + 1})` : "") +
+        ` · written at step ${rec.step + 1} `),
+      h("button", { type: "button", "data-record": this.#selected }, "Open bytes"),
+    );
+  }
+
+  /** Every lane's state after the current step, as text. */
+  #renderState() {
+    const { state } = this.#ui;
+    const s = this.#report?.steps?.[this.#step];
+    if (!s) {
+      state.replaceChildren();
+      return;
+    }
+    const st = s.state ?? {};
+    const sections = [];
+    const kv = (text, cls) => h("p", { class: cls ?? "kv" }, text);
+    for (const lane of this.#tl.lanes) {
+      const sec = h("section", { "data-lane": lane.id, "data-kind": lane.kind }, h("p", { class: "state-title" }, `${lane.label} · ${lane.kind}`));
+      switch (lane.kind) {
+        case "producer": {
+          const p = (st.producers ?? []).find((x) => x.lane === lane.id);
+          if (!p) {
+            sec.append(kv("no state", "about"));
+            break;
+          }
+          sec.append(kv(`transactional.id ${p.transactionalId ?? "—"} · protocol ${p.protocol ?? "?"}`));
+          sec.append(h("p", { class: "kv", "data-field": "state" }, "state ", h("span", { class: /ERROR/.test(p.state) ? "bad" : "" }, p.state)));
+          sec.append(kv(`producer id ${p.pid} · epoch ${p.epoch}`));
+          if (p.outcome) sec.append(h("p", { class: "kv", "data-field": "outcome" }, "outcome ", h("span", { class: "warn" }, p.outcome)));
+          if (p.error) sec.append(h("p", { class: "kv" }, "error ", h("span", { class: "bad" }, p.error)));
+          if (p.fenced) sec.append(kv("fenced: a newer instance with the same transactional.id took over", "bad"));
+          if (p.crashed) sec.append(kv("crashed (the process is gone)", "bad"));
+          break;
+        }
+        case "coordinator": {
+          const c = st.coordinator;
+          if (!c) {
+            sec.append(kv("no state", "about"));
+            break;
+          }
+          sec.append(kv(`coordinator epoch ${c.epoch}`));
+          const txns = c.txns ?? [];
+          const ul = h("ul", { "aria-label": "transactions" });
+          for (const t of txns.slice(0, 8)) {
+            ul.append(h("li", { "data-txn": t.transactionalId },
+              `${t.transactionalId}${Number.isInteger(t.partition) ? ` (__transaction_state-${t.partition})` : ""}: ${t.state}${t.pendingState ? ` → ${t.pendingState}` : ""} · pid ${t.pid} epoch ${t.epoch}` +
+              ` · partitions [${(t.partitions ?? []).join(", ")}] · timeout ${t.timeoutMs} ms`));
+          }
+          if (txns.length > 8) ul.append(h("li", {}, `… and ${txns.length - 8} more`));
+          if (!txns.length) ul.append(h("li", {}, "no transactional ids"));
+          sec.append(ul);
+          const pm = c.pendingMarkers ?? [];
+          if (pm.length) sec.append(kv(`markers not yet written: ${pm.join("; ")}`, "warn"));
+          break;
+        }
+        case "partition": {
+          const p = (st.partitions ?? []).find((x) => x.lane === lane.id);
+          if (p) {
+            sec.append(kv(`log end ${p.logEnd} · HW ${p.hw} · LSO ${p.lso}`));
+            if (p.lso < p.hw) sec.append(kv(`an open transaction holds the LSO at ${p.lso}: read_committed consumers stop there`, "warn"));
+          } else sec.append(kv("no state", "about"));
+          break;
+        }
+        case "offsets": {
+          const list = st.offsets ?? [];
+          if (!list.length) sec.append(kv("no group offsets", "about"));
+          const ul = h("ul", { "aria-label": "group offsets" });
+          for (const o of list.slice(0, 10)) {
+            ul.append(h("li", {}, `${o.group} (generation ${o.generation}) ${o.partition}: committed ${o.committed ?? "—"}` +
+              (o.pending !== null && o.pending !== undefined ? ` · pending ${o.pending} (in an open transaction)` : "")));
+          }
+          if (list.length) sec.append(ul);
+          break;
+        }
+        case "consumer": {
+          const c = (st.consumers ?? []).find((x) => x.lane === lane.id);
+          if (!c) {
+            sec.append(kv("no state", "about"));
+            break;
+          }
+          sec.append(kv(`${c.isolation}${Number.isInteger(c.generation) ? ` · generation ${c.generation}` : ""} · received ${c.received}`));
+          sec.append(kv(`positions: ${(c.positions ?? []).map((p) => `${p.partition} @${p.position}`).join(", ") || "none"}`));
+          let last = [];
+          for (const list of lane.deliveries.values()) for (const d of list) if (d.step <= this.#step) last.push(d);
+          if (last.length) {
+            last.sort((a, b) => a.step - b.step || a.offset - b.offset);
+            last = last.slice(-8);
+            const tag = (d) => (this.#tl.records[d.record] && recordStatus(this.#tl.records[d.record], this.#step) === "aborted" ? " ABORTED" : "");
+            sec.append(kv(`last received: ${last.map((d) => `${d.value ?? "null"} (${d.partition}@${d.offset}${tag(d)})`).join(", ")}`));
+          }
+          break;
+        }
+        case "external": {
+          const eff = this.#tl.effects.filter((e) => e.step <= this.#step);
+          const dup = eff.filter((e) => e.duplicate).length;
+          sec.append(kv(`${eff.length} effect${eff.length === 1 ? "" : "s"}${dup ? ` · ${dup} duplicate${dup === 1 ? "" : "s"}` : ""}`, dup ? "bad" : "kv"));
+          if (eff.length) sec.append(kv(`last: ${eff.slice(-5).map((e) => `${e.name}${e.key ? " " + e.key : ""}${e.duplicate ? " (duplicate)" : ""}`).join(", ")}`));
+          break;
+        }
+        default:
+          break;
+      }
+      sections.push(sec);
+    }
+    const metrics = Object.entries(st.metrics ?? {});
+    if (metrics.length) {
+      const ul = h("ul", { "aria-label": "metrics" });
+      for (const [k, v] of metrics) ul.append(h("li", { "data-metric": k }, `${k} ${v}`));
+      sections.push(h("section", { "data-kind": "metrics" }, h("p", { class: "state-title" }, "metrics"), ul));
+    }
+    state.replaceChildren(...sections);
+  }
+
+  #renderInvariants() {
+    const { invariantList, invariantSummary } = this.#ui;
+    const list = this.#report?.steps?.[this.#step]?.invariants ?? [];
+    const broken = list.filter((i) => !i.holds).length;
+    invariantSummary.textContent = !this.#report ? "" : !list.length ? "none checked at this step" : broken ? `${broken} of ${list.length} broken` : `all ${list.length} hold`;
+    invariantList.replaceChildren(
+      ...list.map((inv) =>
+        h("li", { class: inv.holds ? "holds" : "broken", "data-holds": String(!!inv.holds), "data-name": inv.name },
+          h("span", { class: "verdict" }, inv.holds ? "✓ holds" : "✗ BROKEN"),
+          h("span", { class: "name" }, inv.name),
+          inv.detail ? h("span", { class: "detail-text" }, inv.detail) : null),
+      ),
+    );
+  }
+
+  #renderNext() {
+    const { next } = this.#ui;
+    const r = this.#report;
+    const canAppend = !!r && !this.readOnly && this.#sourceText !== null;
+    const buttons = (r?.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
+    next.hidden = !canAppend || buttons.length === 0;
+    next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:"), ...buttons);
+  }
+
+  #renderSummary() {
+    const { summary } = this.#ui;
+    const r = this.#report;
+    if (!r) {
+      summary.textContent = "";
+      return;
+    }
+    const checks = (r.steps ?? []).filter((s) => /^expect\b/.test(s.text)).length;
+    const failed = (r.failures ?? []).length;
+    let text = checks ? (failed ? `${failed} of ${checks} expectations fail. ` : `All ${checks} expectations hold. `) : failed ? `${failed} expectations fail. ` : "";
+    text += `The model follows Kafka ${r.kafkaVersion ?? "4.3"}.`;
+    if (r.outsideModel) text += ` Outside the model: ${r.outsideModel}`;
+    summary.textContent = text;
+  }
+
+  // --- batch inspector ---------------------------------------------------------------------
+
+  /** Opens record `idx` (an index into report.records) in a dialog: <kafka-batch> when available. */
+  async openRecord(idx) {
+    const rec = this.#report?.records?.[idx];
+    if (!rec) return;
+    this.dispatchEvent(new TimelineOpenEvent({ record: idx, label: recordLabel(rec), hex: rec.hex }));
+    const target = this.getAttribute("inspector");
+    const external = target ? this.ownerDocument.getElementById(target) : null;
+    if (external && external.localName === "kafka-batch") {
+      // The page's own Batch Inspector shows it.
+      external.setAttribute("hex", rec.hex);
+      external.dataset.record = String(idx);
+      external.scrollIntoView?.({ block: "nearest" });
+      return;
+    }
+    const { dialog } = this.#ui;
+    const title = h("h2", { id: "record-title" }, `${recordLabel(rec)} · written at step ${rec.step + 1}`);
+    let batch = null;
+    try {
+      batch = eoslab.decode(rec.hex).batches?.[0] ?? null;
+    } catch {
+      batch = null;
+    }
+    const hd = batch?.header;
+    const rows = hd
+      ? [["baseOffset", hd.baseOffset], ["lastOffset", hd.lastOffset], ["producerId", hd.producerId], ["producerEpoch", hd.producerEpoch],
+         ["baseSequence", hd.baseSequence], ["transactional", hd.attributes?.transactional], ["control", hd.attributes?.control],
+         ["crcValid", hd.crcValid]]
+      : [["offset", range(rec.offset, rec.lastOffset ?? rec.offset)], ["producerId", rec.pid], ["producerEpoch", rec.epoch], ["transactional", rec.transactional]];
+    if (batch?.control) rows.push(["marker", `${batch.control.type} (coordinatorEpoch ${batch.control.coordinatorEpoch})`]);
+    rows.push(["status", isMarker(rec) ? rec.kind : recordStatus(rec, this.#step)]);
+    if (!isMarker(rec) && rec.values?.length) rows.push(["values", rec.values.map((v) => v ?? "null").join(", ")]);
+    const fields = h("table", { class: "fields" }, h("tbody", {}, rows.map(([k, v]) => h("tr", { "data-field": k }, h("th", {}, k), h("td", {}, String(v))))));
+    const close = h("button", { type: "button", class: "close" }, "Close");
+    close.addEventListener("click", () => dialog.close());
+    const body = [title, fields];
+    if (await loadBatchInspector()) {
+      const inspector = document.createElement("kafka-batch");
+      inspector.setAttribute("hex", rec.hex);
+      inspector.setAttribute("readonly", "");
+      body.push(inspector);
+    } else {
+      body.push(h("pre", { class: "hex", "aria-label": "record batch bytes (hex)" }, (rec.hex.match(/.{1,2}/g) ?? []).join(" ")));
+    }
+    body.push(h("div", { class: "dialog-actions" }, close));
+    dialog.replaceChildren(...body);
+    if (!dialog.open) dialog.showModal();
+    close.focus();
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+
+  #readTheme() {
+    const cs = getComputedStyle(this);
+    const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
+    this.#theme = {
+      bg: v("--eos-bg", "#fff"), fg: v("--eos-fg", "#1b1f24"), muted: v("--eos-muted", "#5b6570"),
+      border: v("--eos-border", "#d0d7de"), panel: v("--eos-panel", "#f6f8fa"), accent: v("--eos-accent", "#0b62c4"),
+      ok: v("--eos-ok", "#1a7f37"), bad: v("--eos-bad", "#c62828"), warn: v("--eos-warn", "#9a6700"), dup: v("--eos-dup", "#8250df"),
+      mono: v("--eos-mono", "monospace"),
+    };
+    this.#hatch = null;
+  }
+
+  #measure() {
+    this.#width = this.#ui.viewport.clientWidth;
+    this.#sizeTrack();
+  }
+
+  #watchDpr() {
+    this.#dprQuery?.removeEventListener("change", this.#onDpr);
+    this.#dprQuery = matchMedia(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
+    this.#dprQuery.addEventListener("change", this.#onDpr);
+  }
+
+  /** Marks the canvas dirty and draws once in the next animation frame. */
+  #invalidate() {
+    if (this.#raf || !this.isConnected) return;
+    this.#raf = requestAnimationFrame(() => {
+      this.#raf = 0;
+      this.#draw();
+    });
+  }
+
+  /** Columns: lane labels, the wire (this step's messages), the logs by offset (scrolled). */
+  #geometry(width) {
+    const narrow = width < 720;
+    const gutterW = narrow ? 118 : 178;
+    const wireW = narrow ? 120 : Math.min(300, Math.max(180, Math.round(width * 0.2)));
+    return { gutterW, wireW, logX: gutterW + wireW };
+  }
+
+  /** The track's width makes the horizontal scroll range of the log area. */
+  #sizeTrack() {
+    const { track, viewport } = this.#ui;
+    const width = this.#width || viewport.clientWidth;
+    const g = this.#geometry(width);
+    const content = this.#tl ? g.logX + (this.#tl.maxOffset + 2) * CELL_W : width;
+    const w = `${Math.max(width, content)}px`;
+    const hgt = `${this.#tl ? this.#tl.height : 80}px`;
+    if (track.style.width !== w) track.style.width = w;
+    if (track.style.height !== hgt) track.style.height = hgt;
+  }
+
+  /** Keeps offsets a..b of the log area in view (minimal scroll). */
+  #scrollOffsetIntoView(a, b) {
+    const vp = this.#ui.viewport;
+    const width = this.#width || vp.clientWidth;
+    const g = this.#geometry(width);
+    const logW = width - g.logX;
+    if (logW <= CELL_W) return;
+    const x0 = a * CELL_W;
+    const x1 = (b + 1) * CELL_W;
+    const left = vp.scrollLeft;
+    if (x0 >= left && x1 <= left + logW) return;
+    vp.scrollLeft = x1 - x0 > logW || x0 < left ? Math.max(0, x0 - CELL_W) : x1 - logW + CELL_W;
+  }
+
+  /** After a step: the records it wrote (or what it delivered) in view. */
+  #follow() {
+    const tl = this.#tl;
+    if (!tl) return;
+    if (this.#width <= 0) this.#measure();
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const i of tl.writtenAt[this.#step] ?? []) {
+      const r = tl.records[i];
+      lo = Math.min(lo, r.offset);
+      hi = Math.max(hi, r.lastOffset ?? r.offset);
+    }
+    if (lo === Infinity) return;
+    this.#scrollOffsetIntoView(lo, Math.min(hi, lo + 8));
+  }
+
+  /**
+   * Where record `idx` is drawn, in CSS pixels relative to the canvas ({x, y, width, height}), or
+   * null when it is not on the canvas at this step (not yet written, or scrolled out of view).
+   */
+  recordBox(idx) {
+    const tl = this.#tl;
+    const r = tl?.records[idx];
+    const l = r ? tl.byId.get(r.lane) : null;
+    if (!r || !l?.rows || r.step > this.#step) return null;
+    const ri = Math.max(0, l.rows.findIndex((row) => row.partition === r.partition));
+    const { top, ch } = cellBox(l, ri);
+    const g = this.#geometry(this.#width);
+    const x = g.logX + r.offset * CELL_W - this.#ui.viewport.scrollLeft + 2;
+    const w = ((r.lastOffset ?? r.offset) - r.offset + 1) * CELL_W - 4;
+    if (x < g.logX || x + w > this.#width) return null;
+    return { x, y: top, width: w, height: ch };
+  }
+
+  /** Lane index at canvas y. */
+  #laneAt(y) {
+    for (const l of this.#tl?.lanes ?? []) if (y >= l.y && y < l.y + l.h) return l;
+    return null;
+  }
+
+  #recordAtEvent(ev) {
+    const tl = this.#tl;
+    if (!tl) return -1;
+    const rect = this.#ui.canvas.getBoundingClientRect();
+    const x = ev.clientX - rect.left;
+    const y = ev.clientY - rect.top;
+    const g = this.#geometry(this.#width);
+    if (x < g.logX) return -1;
+    const lane = this.#laneAt(y);
+    if (!lane) return -1;
+    const off = Math.floor((x - g.logX + this.#ui.viewport.scrollLeft) / CELL_W);
+    const find = (l, o, ri = 0) => {
+      const list = l?.rows?.[ri]?.records;
+      if (!list) return -1;
+      const recs = tl.records;
+      const at = lowerBound(list, o - 64, (i) => recs[i].offset);
+      let hit = -1;
+      for (let j = at; j < list.length && recs[list[j]].offset <= o; j++) {
+        const r = recs[list[j]];
+        if (r.step <= this.#step && o >= r.offset && o <= (r.lastOffset ?? r.offset)) hit = list[j];
+      }
+      return hit;
+    };
+    if (lane.rows) {
+      let ri = 0;
+      for (let i = 0; i < lane.rows.length; i++) if (y >= cellBox(lane, i).top - 6) ri = i;
+      return find(lane, off, ri);
+    }
+    if (lane.kind === "consumer") {
+      const row = Math.floor((y - lane.y - 18) / SUBROW_H);
+      const part = lane.parts[row];
+      return part === undefined ? -1 : find(tl.partitionLane.get(part), off);
+    }
+    return -1;
+  }
+
+  #style(ctx, key, value) {
+    if (this.#ctxStyle[key] !== value) {
+      ctx[key] = value;
+      this.#ctxStyle[key] = value;
+    }
+  }
+
+  #hatchPattern(ctx) {
+    if (this.#hatch) return this.#hatch;
+    const c = document.createElement("canvas");
+    c.width = 8;
+    c.height = 8;
+    const x = c.getContext("2d");
+    x.strokeStyle = this.#theme.bad;
+    x.globalAlpha = 0.55;
+    x.lineWidth = 1.5;
+    x.beginPath();
+    x.moveTo(0, 8);
+    x.lineTo(8, 0);
+    x.moveTo(-2, 2);
+    x.lineTo(2, -2);
+    x.moveTo(6, 10);
+    x.lineTo(10, 6);
+    x.stroke();
+    this.#hatch = ctx.createPattern(c, "repeat");
+    return this.#hatch;
+  }
+
+  #draw() {
+    const t0 = performance.now();
+    const { canvas, viewport } = this.#ui;
+    if (this.#width <= 0) this.#measure();
+    const width = this.#width;
+    if (width <= 0) return;
+    const tl = this.#tl;
+    const height = tl ? tl.height : 80;
+    const dpr = globalThis.devicePixelRatio || 1;
+    const bw = Math.round(width * dpr);
+    const bh = Math.round(height * dpr);
+    const cssW = `${width}px`;
+    const cssH = `${height}px`;
+    if (canvas.style.width !== cssW) canvas.style.width = cssW;
+    if (canvas.style.height !== cssH) canvas.style.height = cssH;
+    if (canvas.width !== bw || canvas.height !== bh) {
+      canvas.width = bw;
+      canvas.height = bh;
+      this.#ctxStyle = {};
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const th = this.#theme;
+    this.#style(ctx, "fillStyle", th.bg);
+    ctx.fillRect(0, 0, width, height);
+    if (!tl || !this.#report?.steps?.length) {
+      this.#style(ctx, "fillStyle", th.muted);
+      this.#style(ctx, "font", `13px ${th.mono}`);
+      this.#style(ctx, "textBaseline", "middle");
+      ctx.fillText(this.#ui.error.textContent ? "No timeline: the script has an error." : "Loading…", 12, 40);
+      this.#finishStats(t0);
+      return;
+    }
+    const g = this.#geometry(width);
+    const k = this.#step;
+    const st = this.#report.steps[k].state ?? {};
+    const scrollLeft = viewport.scrollLeft;
+    const firstOff = Math.max(0, Math.floor(scrollLeft / CELL_W));
+    const lastOff = Math.ceil((scrollLeft + width - g.logX) / CELL_W);
+    const xOf = (off) => g.logX + off * CELL_W - scrollLeft;
+
+    // Lane bands and separators.
+    tl.lanes.forEach((l, i) => {
+      if (i % 2 === 1) {
+        this.#style(ctx, "fillStyle", th.panel);
+        ctx.fillRect(0, l.y, width, l.h);
+      }
+    });
+    this.#style(ctx, "strokeStyle", th.border);
+    this.#style(ctx, "lineWidth", 1);
+    ctx.beginPath();
+    for (const l of tl.lanes) {
+      ctx.moveTo(0, Math.round(l.y) + 0.5);
+      ctx.lineTo(width, Math.round(l.y) + 0.5);
+    }
+    ctx.moveTo(g.gutterW + 0.5, 0);
+    ctx.lineTo(g.gutterW + 0.5, height);
+    ctx.moveTo(g.logX + 0.5, 0);
+    ctx.lineTo(g.logX + 0.5, height);
+    ctx.stroke();
+
+    // The log area (clipped): ruler, cells, pointers.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(g.logX + 1, 0, width - g.logX - 1, height);
+    ctx.clip();
+    this.#drawRuler(ctx, g, firstOff, lastOff, xOf, width);
+    const byLane = (list) => new Map((list ?? []).map((x) => [x.lane, x]));
+    const parts = byLane(st.partitions);
+    const cons = byLane(st.consumers);
+    for (const l of tl.lanes) {
+      if (l.records) this.#drawRecordLane(ctx, l, firstOff, lastOff, xOf, parts.get(l.id));
+      else if (l.kind === "consumer") this.#drawConsumerLane(ctx, l, firstOff, lastOff, xOf, cons.get(l.id));
+      else if (l.kind === "external") this.#drawEffects(ctx, l, firstOff, lastOff, xOf);
+    }
+    ctx.restore();
+    this.#ctxStyle = {};
+
+    // The gutter (lane names and a short state) and the wire (this step's messages).
+    this.#drawGutter(ctx, g, st);
+    this.#drawWire(ctx, g, this.#report.steps[k].messages ?? []);
+    if (this.#root.activeElement === viewport) {
+      this.#style(ctx, "strokeStyle", th.accent);
+      this.#style(ctx, "lineWidth", 2);
+      ctx.strokeRect(1, 1, width - 2, height - 2);
+    }
+    this.#finishStats(t0);
+  }
+
+  #finishStats(t0) {
+    this.#stats.draws++;
+    this.#stats.lastDrawMs = performance.now() - t0;
+    this.#stats.maxDrawMs = Math.max(this.#stats.maxDrawMs, this.#stats.lastDrawMs);
+  }
+
+  #drawRuler(ctx, g, firstOff, lastOff, xOf, width) {
+    const th = this.#theme;
+    this.#style(ctx, "fillStyle", th.panel);
+    ctx.fillRect(g.logX, 0, width - g.logX, RULER_H);
+    this.#style(ctx, "font", `10px ${th.mono}`);
+    this.#style(ctx, "textBaseline", "middle");
+    this.#style(ctx, "textAlign", "center");
+    this.#style(ctx, "fillStyle", th.muted);
+    const digits = String(lastOff).length;
+    const every = digits * 6.5 + 6 > CELL_W ? Math.ceil((digits * 6.5 + 6) / CELL_W) : 1;
+    for (let o = firstOff - (firstOff % every); o <= lastOff; o += every) ctx.fillText(String(o), xOf(o) + CELL_W / 2, RULER_H / 2);
+    this.#style(ctx, "textAlign", "left");
+  }
+
+  #drawRecordLane(ctx, l, firstOff, lastOff, xOf, pstate) {
+    const th = this.#theme;
+    const tl = this.#tl;
+    const recs = tl.records;
+    const k = this.#step;
+    const partition = l.kind === "partition";
+    l.rows.forEach((row, ri) => {
+      const { top, ch } = cellBox(l, ri);
+      const mid = top + ch / 2;
+      const list = row.records;
+      const at = lowerBound(list, firstOff - 256, (i) => recs[i].offset);
+      // Aborted ranges first (behind the cells).
+      for (let j = at; j < list.length; j++) {
+        const idx = list[j];
+        const r = recs[idx];
+        if (r.offset > lastOff + 1) break;
+        if (r.kind !== "abort" || r.step > k) continue;
+        const from = tl.abortFrom.get(idx) ?? r.offset;
+        ctx.fillStyle = this.#hatchPattern(ctx);
+        this.#ctxStyle.fillStyle = null;
+        ctx.globalAlpha = 0.5;
+        ctx.fillRect(xOf(from), top - 4, (r.offset - from + 1) * CELL_W, ch + 8);
+        ctx.globalAlpha = 1;
+      }
+      this.#style(ctx, "font", `11px ${th.mono}`);
+      this.#style(ctx, "textBaseline", "middle");
+      this.#style(ctx, "textAlign", "center");
+      for (let j = at; j < list.length; j++) {
+        const idx = list[j];
+        const r = recs[idx];
+        if (r.offset > lastOff) break;
+        const end = r.lastOffset ?? r.offset;
+        if (end < firstOff || r.step > k) continue;
+        const x = xOf(r.offset) + 2;
+        const w = (end - r.offset + 1) * CELL_W - 4;
+        this.#drawCell(ctx, r, x, top, w, ch, mid, k);
+        if (r.step === k) {
+          // Written at this step.
+          this.#style(ctx, "fillStyle", th.accent);
+          ctx.fillRect(x, top + ch + 1, w, 3);
+        }
+        if (idx === this.#selected || idx === this.#hover) {
+          this.#style(ctx, "strokeStyle", idx === this.#selected ? th.accent : th.fg);
+          this.#style(ctx, "lineWidth", 2);
+          ctx.strokeRect(x - 2, top - 2, w + 4, ch + 4);
+        }
+      }
+      this.#style(ctx, "textAlign", "left");
+      if (!partition && l.rows.length > 1) {
+        this.#style(ctx, "font", `9.5px ${th.mono}`);
+        this.#style(ctx, "fillStyle", th.muted);
+        this.#style(ctx, "textBaseline", "alphabetic");
+        ctx.fillText(row.partition, xOf(firstOff) + 3, top - 3);
+      }
+      if (partition && pstate) this.#drawPointers(ctx, l, pstate, xOf, top, ch);
+    });
+  }
+
+  #drawCell(ctx, r, x, y, w, hgt, mid, k) {
+    const th = this.#theme;
+    const raw = cellText(r);
+    const text = ellipsize(raw, Math.max(1, Math.floor((w - 4) / 6.7)));
+    if (isMarker(r)) {
+      // Markers: solid, with a notch (a flag) — shape as well as colour.
+      const color = r.kind === "commit" ? th.ok : th.bad;
+      this.#style(ctx, "fillStyle", color);
+      ctx.beginPath();
+      ctx.moveTo(x, y);
+      ctx.lineTo(x + w, y);
+      ctx.lineTo(x + w - 5, mid);
+      ctx.lineTo(x + w, y + hgt);
+      ctx.lineTo(x, y + hgt);
+      ctx.closePath();
+      ctx.fill();
+      this.#style(ctx, "fillStyle", th.bg);
+      this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
+      ctx.fillText(ellipsize(raw, Math.floor((w - 8) / 5.8)), x + (w - 4) / 2, mid);
+      this.#style(ctx, "font", `11px ${th.mono}`);
+      return;
+    }
+    const status = r.kind === "txn-log" ? "log" : recordStatus(r, k);
+    let stroke = th.border;
+    let fill = th.bg;
+    let dash = false;
+    if (status === "committed") {
+      stroke = th.ok;
+    } else if (status === "aborted") {
+      stroke = th.bad;
+    } else if (status === "open") {
+      stroke = th.warn;
+      dash = true;
+    } else if (status === "log") {
+      stroke = th.accent;
+    }
+    this.#style(ctx, "fillStyle", fill);
+    ctx.fillRect(x, y, w, hgt);
+    if (status === "committed" || status === "open") {
+      ctx.globalAlpha = 0.16;
+      this.#style(ctx, "fillStyle", stroke);
+      ctx.fillRect(x, y, w, hgt);
+      ctx.globalAlpha = 1;
+    } else if (status === "aborted") {
+      ctx.fillStyle = this.#hatchPattern(ctx);
+      this.#ctxStyle.fillStyle = null;
+      ctx.fillRect(x, y, w, hgt);
+    }
+    this.#style(ctx, "strokeStyle", stroke);
+    this.#style(ctx, "lineWidth", status === "open" ? 1.5 : 1);
+    if (dash) ctx.setLineDash([4, 3]);
+    ctx.strokeRect(x + 0.5, y + 0.5, w - 1, hgt - 1);
+    if (dash) ctx.setLineDash([]);
+    this.#style(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
+    const lines = r.kind === "txn-log" && raw.length * 6.7 > w - 4 && hgt >= 22 ? TXN_LINES[raw] : null;
+    if (lines && lines.length === 2) {
+      this.#style(ctx, "font", `9.5px ${th.mono}`);
+      ctx.fillText(ellipsize(lines[0], Math.floor((w - 2) / 5.9)), x + w / 2, mid - 6);
+      ctx.fillText(ellipsize(lines[1], Math.floor((w - 2) / 5.9)), x + w / 2, mid + 6);
+      this.#style(ctx, "font", `11px ${th.mono}`);
+    } else {
+      ctx.fillText(text, x + w / 2, mid);
+    }
+    if (status === "aborted") {
+      // Struck through: aborted, never returned to read_committed consumers.
+      this.#style(ctx, "strokeStyle", th.bad);
+      ctx.beginPath();
+      ctx.moveTo(x + 4, mid);
+      ctx.lineTo(x + w - 4, mid);
+      ctx.stroke();
+    }
+  }
+
+  /** HW (▲ below the cells), LSO (▼ above), an open transaction's span between them. */
+  #drawPointers(ctx, l, p, xOf, top, ch) {
+    const th = this.#theme;
+    this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
+    this.#style(ctx, "textBaseline", "middle");
+    const tri = (x, y, up, color) => {
+      this.#style(ctx, "fillStyle", color);
+      ctx.beginPath();
+      if (up) {
+        ctx.moveTo(x, y);
+        ctx.lineTo(x - 5, y + 7);
+        ctx.lineTo(x + 5, y + 7);
+      } else {
+        ctx.moveTo(x, y);
+        ctx.lineTo(x - 5, y - 7);
+        ctx.lineTo(x + 5, y - 7);
+      }
+      ctx.closePath();
+      ctx.fill();
+    };
+    const hwX = xOf(p.hw);
+    const lsoX = xOf(p.lso);
+    if (p.lso < p.hw) {
+      this.#style(ctx, "strokeStyle", th.warn);
+      this.#style(ctx, "lineWidth", 1.5);
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(lsoX, top - 6);
+      ctx.lineTo(hwX, top - 6);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    tri(lsoX, top - 1, false, th.dup);
+    this.#style(ctx, "fillStyle", th.dup);
+    ctx.fillText(p.lso < p.hw ? "LSO · open txn" : "LSO", lsoX + 7, l.y + 6);
+    tri(hwX, top + ch + 6, true, th.accent);
+    this.#style(ctx, "fillStyle", th.accent);
+    ctx.fillText("HW", hwX + 7, top + ch + 12);
+    if (p.logEnd !== p.hw) {
+      const x = xOf(p.logEnd);
+      this.#style(ctx, "strokeStyle", th.muted);
+      this.#style(ctx, "lineWidth", 1);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + ch);
+      ctx.stroke();
+      this.#style(ctx, "fillStyle", th.muted);
+      ctx.fillText("LEO", x + 3, top + ch + 12);
+    }
+  }
+
+  #drawConsumerLane(ctx, l, firstOff, lastOff, xOf, c) {
+    const th = this.#theme;
+    const k = this.#step;
+    this.#style(ctx, "font", `11px ${th.mono}`);
+    this.#style(ctx, "textBaseline", "middle");
+    l.parts.forEach((part, row) => {
+      const y = l.y + 18 + row * SUBROW_H;
+      const mid = y + (SUBROW_H - 4) / 2;
+      const list = l.deliveries.get(part) ?? [];
+      const at = lowerBound(list, firstOff, (d) => d.offset);
+      this.#style(ctx, "textAlign", "center");
+      for (let j = at; j < list.length; j++) {
+        const d = list[j];
+        if (d.offset > lastOff) break;
+        if (d.step > k) continue;
+        const x = xOf(d.offset) + 4;
+        const w = CELL_W - 8;
+        const rec = this.#tl.records[d.record];
+        const status = rec ? recordStatus(rec, k) : "plain";
+        const color = status === "aborted" ? th.bad : status === "committed" ? th.ok : status === "open" ? th.warn : th.fg;
+        this.#style(ctx, "fillStyle", d.step === k ? th.accent : color);
+        ctx.globalAlpha = d.step === k ? 0.25 : 0.12;
+        ctx.fillRect(x, y, w, SUBROW_H - 4);
+        ctx.globalAlpha = 1;
+        if (status === "aborted") {
+          // An aborted record in a consumer's hands: hatched and struck through, as in the log.
+          ctx.fillStyle = this.#hatchPattern(ctx);
+          this.#ctxStyle.fillStyle = null;
+          ctx.fillRect(x, y, w, SUBROW_H - 4);
+        }
+        this.#style(ctx, "strokeStyle", color);
+        this.#style(ctx, "lineWidth", status === "aborted" ? 2 : 1);
+        if (status === "open") ctx.setLineDash([4, 3]);
+        ctx.strokeRect(x + 0.5, y + 0.5, w - 1, SUBROW_H - 5);
+        if (status === "open") ctx.setLineDash([]);
+        this.#style(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
+        ctx.fillText(ellipsize(d.value === null ? "∅" : String(d.value), Math.floor((w - 4) / 6.7)), x + w / 2, mid);
+        if (status === "aborted") {
+          this.#style(ctx, "lineWidth", 1);
+          ctx.beginPath();
+          ctx.moveTo(x + 4, mid);
+          ctx.lineTo(x + w - 4, mid);
+          ctx.stroke();
+        }
+      }
+      this.#style(ctx, "textAlign", "left");
+      const pos = c?.positions?.find((p) => p.partition === part)?.position;
+      if (pos !== undefined && pos !== null) {
+        const x = xOf(pos);
+        this.#style(ctx, "fillStyle", th.accent);
+        ctx.beginPath();
+        ctx.moveTo(x + 1, y - 1);
+        ctx.lineTo(x + 8, mid);
+        ctx.lineTo(x + 1, y + SUBROW_H - 3);
+        ctx.closePath();
+        ctx.fill();
+        ctx.fillText(`${part} pos ${pos}`, x + 10, mid);
+      }
+    });
+    this.#style(ctx, "fillStyle", th.muted);
+    this.#style(ctx, "font", `10px ${th.mono}`);
+    ctx.fillText(c?.isolation ?? "", xOf(firstOff) + 4, l.y + 9);
+  }
+
+  #drawEffects(ctx, l, firstOff, lastOff, xOf) {
+    const th = this.#theme;
+    const k = this.#step;
+    const effects = this.#tl.effects;
+    const top = l.y + 7;
+    const hgt = l.h - 14;
+    this.#style(ctx, "font", `11px ${th.mono}`);
+    this.#style(ctx, "textBaseline", "middle");
+    this.#style(ctx, "textAlign", "center");
+    for (let i = firstOff; i <= Math.min(lastOff, effects.length - 1); i++) {
+      const e = effects[i];
+      if (e.step > k) break;
+      const x = xOf(i) + 2;
+      const w = CELL_W - 4;
+      this.#style(ctx, "fillStyle", e.duplicate ? th.bad : th.dup);
+      ctx.globalAlpha = e.duplicate ? 0.3 : 0.15;
+      ctx.beginPath();
+      ctx.arc(x + w / 2, top + hgt / 2, Math.min(w, hgt) / 2, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.globalAlpha = 1;
+      this.#style(ctx, "strokeStyle", e.duplicate ? th.bad : th.dup);
+      this.#style(ctx, "lineWidth", e.duplicate ? 2 : 1);
+      ctx.stroke();
+      this.#style(ctx, "fillStyle", e.duplicate ? th.bad : th.fg);
+      ctx.fillText(ellipsize(e.duplicate ? `2×${e.key ?? e.name}` : e.key ?? e.name, Math.floor((w - 2) / 6.7)), x + w / 2, top + hgt / 2);
+    }
+    this.#style(ctx, "textAlign", "left");
+  }
+
+  #drawGutter(ctx, g, st) {
+    const th = this.#theme;
+    const cols = Math.floor((g.gutterW - 12) / 6.6);
+    this.#style(ctx, "textBaseline", "alphabetic");
+    this.#style(ctx, "textAlign", "left");
+    this.#style(ctx, "font", `10px ${th.mono}`);
+    this.#style(ctx, "fillStyle", th.muted);
+    ctx.fillText("lane", 8, 15);
+    ctx.fillText(`messages of step ${this.#step + 1}`, g.gutterW + 8, 15);
+    const find = (list, id) => (list ?? []).find((x) => x.lane === id);
+    for (const l of this.#tl.lanes) {
+      this.#style(ctx, "font", `bold 12px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.fg);
+      ctx.fillText(ellipsize(l.label, cols - 1), 8, l.y + 16);
+      let line2 = l.kind;
+      let line3 = "";
+      let warn = false;
+      if (l.kind === "producer") {
+        const p = find(st.producers, l.id);
+        if (p) {
+          line2 = `${p.state}`;
+          line3 = `pid ${p.pid} e${p.epoch}${p.outcome ? ` · ${p.outcome}` : ""}${p.fenced ? " · fenced" : ""}${p.crashed ? " · crashed" : ""}`;
+          warn = !!p.outcome || /ERROR/.test(p.state) || !!p.fenced || !!p.crashed;
+        }
+      } else if (l.kind === "coordinator") {
+        const c = st.coordinator;
+        const t = c?.txns?.[0];
+        line2 = c ? `coordinator e${c.epoch}` : "coordinator";
+        if (t) line3 = `${t.state}${t.pendingState ? "→" + t.pendingState : ""}${c.txns.length > 1 ? ` +${c.txns.length - 1}` : ""}`;
+      } else if (l.kind === "partition") {
+        const p = find(st.partitions, l.id);
+        if (p) line3 = `HW ${p.hw} LSO ${p.lso}`;
+        warn = !!p && p.lso < p.hw;
+      } else if (l.kind === "offsets") {
+        const o = (st.offsets ?? [])[0];
+        if (o) line3 = `${o.partition}: ${o.committed ?? "—"}${o.pending !== null && o.pending !== undefined ? ` (${o.pending}?)` : ""}`;
+      } else if (l.kind === "consumer") {
+        const c = find(st.consumers, l.id);
+        if (c) {
+          line2 = c.isolation;
+          line3 = `received ${c.received}`;
+        }
+      } else if (l.kind === "external") {
+        line2 = "external effects";
+      }
+      this.#style(ctx, "font", `10.5px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      if (l.h >= 36) ctx.fillText(ellipsize(line2, cols), 8, l.y + 29);
+      if (line3 && l.h >= 44) {
+        this.#style(ctx, "fillStyle", warn ? th.warn : th.muted);
+        ctx.fillText(ellipsize(line3, cols), 8, l.y + 41);
+      }
+    }
+  }
+
+  /** This step's messages: numbered vertical arrows between lane centres. */
+  #drawWire(ctx, g, msgs) {
+    const th = this.#theme;
+    const tl = this.#tl;
+    if (!msgs.length) {
+      this.#style(ctx, "font", `11px ${th.mono}`);
+      this.#style(ctx, "fillStyle", th.muted);
+      this.#style(ctx, "textBaseline", "middle");
+      ctx.fillText("(no messages)", g.gutterW + 10, RULER_H + 18);
+      return;
+    }
+    const pad = 14;
+    const n = Math.min(msgs.length, 40);
+    const spacing = n > 1 ? Math.min(34, (g.wireW - 2 * pad) / (n - 1)) : 0;
+    const centre = (id) => {
+      const l = tl.byId.get(id);
+      return l ? l.y + l.h / 2 : null;
+    };
+    this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
+    this.#style(ctx, "textBaseline", "middle");
+    this.#style(ctx, "textAlign", "center");
+    for (let j = 0; j < n; j++) {
+      const m = msgs[j];
+      const x = g.gutterW + pad + j * spacing;
+      const y1 = centre(m.from);
+      const y2 = centre(m.to);
+      if (y1 === null || y2 === null) continue;
+      const color = m.lost || m.error ? th.bad : m.kind === "response" ? th.ok : m.kind === "effect" ? th.dup : th.fg;
+      this.#style(ctx, "strokeStyle", color);
+      this.#style(ctx, "fillStyle", color);
+      this.#style(ctx, "lineWidth", 1.5);
+      if (y1 === y2) {
+        // A lane acting on itself (a coordinator's log write): a loop.
+        ctx.beginPath();
+        ctx.arc(x + 10, y1, 6, Math.PI * 1.1, Math.PI * 0.9);
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(x + 5, y1 + 4);
+        ctx.lineTo(x + 3, y1 + 9);
+        ctx.lineTo(x + 8.5, y1 + 8);
+        ctx.closePath();
+        ctx.fill();
+      } else if (m.lost) {
+        const ym = (y1 + y2) / 2;
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(x, y1);
+        ctx.lineTo(x, ym);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        this.#style(ctx, "lineWidth", 2);
+        ctx.beginPath();
+        ctx.moveTo(x - 5, ym - 5);
+        ctx.lineTo(x + 5, ym + 5);
+        ctx.moveTo(x + 5, ym - 5);
+        ctx.lineTo(x - 5, ym + 5);
+        ctx.stroke();
+      } else {
+        const dir = y2 > y1 ? 1 : -1;
+        ctx.beginPath();
+        ctx.moveTo(x, y1);
+        ctx.lineTo(x, y2 - dir * 2);
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(x, y2);
+        ctx.lineTo(x - 4.5, y2 - dir * 8);
+        ctx.lineTo(x + 4.5, y2 - dir * 8);
+        ctx.closePath();
+        ctx.fill();
+      }
+      // The number, as in the narration's list.
+      this.#style(ctx, "fillStyle", th.bg);
+      ctx.beginPath();
+      ctx.arc(x, y1, 7, 0, Math.PI * 2);
+      ctx.fill();
+      this.#style(ctx, "lineWidth", 1);
+      ctx.stroke();
+      this.#style(ctx, "fillStyle", color);
+      ctx.fillText(String(j + 1), x, y1 + 0.5);
+    }
+    this.#style(ctx, "textAlign", "left");
+  }
+}
+
+if (globalThis.customElements) KafkaTimelineElement.define();
