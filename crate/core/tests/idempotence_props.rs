@@ -147,7 +147,7 @@ fn idempotence_delivers_acknowledged_records_exactly_once_in_order() {
         }
         settle(&mut sim);
         let verdict = check_exactly_once_in_order(&sim);
-        let trace: Vec<String> = sim.trace.iter().map(|e| format!("[{}] {}", e.step, e.text)).collect();
+        let trace: Vec<String> = sim.trace.iter().map(|e| format!("[{}] {}", e.step(), e.text(&sim))).collect();
         prop_assert!(verdict.is_ok(), "{}\nschedule: {:?}\ntrace:\n{}", verdict.unwrap_err(), script, trace.join("\n"));
         Ok(())
     }));

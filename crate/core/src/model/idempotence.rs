@@ -13,13 +13,18 @@
 //! for the next expected batch bumps the epoch locally (KIP-360, `canRetry`).
 //! Broker decisions come from [`super::partition::Partition`].
 
+use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use core::fmt::{self, Write};
+
 use super::errors::ErrorCode;
 use super::partition::{Decision, Outcome, Partition};
+use super::verdict::Verdict;
+use crate::batch::{field, Batch};
 use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
 
 /// `retry.backoff.ms` default.
@@ -81,14 +86,16 @@ pub struct SimBatch {
     pub base_sequence: i32,
     pub attempts: u32,
     pub state: BatchState,
-    /// The Record Batch bytes of the latest attempt, exactly as sent.
+    /// The Record Batch bytes of the latest attempt, exactly as sent. Encoded once, at the
+    /// first send; a re-sequenced retry gets its producer id, epoch, base sequence and CRC
+    /// rewritten in place (the records do not change).
     pub bytes: Vec<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MessageKind {
     Request,
-    Response(Decision),
+    Response(Verdict),
 }
 
 /// A Produce request or response on the network.
@@ -162,37 +169,228 @@ pub enum Action {
     Refuse { message: usize, code: ErrorCode },
 }
 
-/// One line of the trace.
+/// One line of the trace, kept as data (72 bytes, no allocation for the common kinds): its
+/// sentence is rendered only when a report or a ladder asks for it ([`Event::text`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
-    pub step: usize,
-    pub time_ms: i64,
-    pub producer: Option<usize>,
-    pub partition: Option<usize>,
-    pub batch: Option<usize>,
+    /// What happened, with the numbers its sentence needs.
     pub kind: EventKind,
-    pub text: String,
-    /// The message the event is about: (attempt, is a response, connection).
-    pub message: Option<(u32, bool, usize)>,
+    pub time_ms: i64,
+    step: u32,
+    /// Batch id (1-based); 0: none.
+    batch: u32,
+    /// Producer and partition index; [`NONE`]: none.
+    producer: u32,
+    partition: u32,
+    /// The message the event is about: attempt (0: none), connection, is a response.
+    attempt: u32,
+    conn: u32,
+    response: bool,
 }
+
+const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    Send,
-    Request,
-    Decision(Decision),
+    /// The application sends a batch of `records` records.
+    Send { records: u32 },
+    /// A Produce request carrying the batch under this producer id, epoch and sequences.
+    Request { producer_id: i64, epoch: i16, base_sequence: i32, records: i32, request: u32 },
+    /// The leader's decision (its sentence: [`Verdict::decision`], or the event's text).
+    Decision(Verdict),
     Response,
-    Ack,
-    Retry,
-    Fail,
-    Lost,
+    /// The client acknowledges the batch to the application.
+    Ack { base_offset: i64, last_offset: i64, duplicate: bool },
+    /// A retriable error: the batch is queued again.
+    Retry { code: ErrorCode },
+    /// The batch fails to the application with `code` (`expired`: delivery.timeout.ms passed).
+    Fail { code: ErrorCode, expired: bool },
+    /// A message is lost with its connection; `others` more messages on it with it.
+    Lost { others: u32 },
+    /// A request is held up in the network.
     Delayed,
-    Timeout,
-    Restart,
-    EpochBump,
-    Time,
-    Expired,
-    LeaderChange,
+    /// request.timeout.ms (`ms`) passed.
+    Timeout { ms: i64 },
+    /// The producer restarted with a new producer id.
+    Restart { producer_id: i64 },
+    EpochBump(Bump),
+    /// Time passes.
+    Time { ms: i64 },
+    /// X1: producer state expired.
+    Expired { producer_ids: Box<[i64]>, ttl_ms: i64 },
+    /// A new leader with this leader epoch.
+    LeaderChange { leader_epoch: i32 },
+}
+
+/// The KIP-360 epoch-bump events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bump {
+    /// The batch is the next expected one, so the gap is real: bump.
+    ForGap,
+    /// An expired batch's sequence is resolved without a bump.
+    Resolved { last_acked: i32 },
+    /// An expired batch's sequence is unresolved: bump.
+    Unresolved,
+    /// The bump happened; these partitions restart at sequence 0.
+    Bumped { producer_id: i64, epoch: i16, partitions: Box<[usize]> },
+}
+
+fn opt(v: u32) -> Option<usize> {
+    (v != NONE).then_some(v as usize)
+}
+
+impl Event {
+    fn new(kind: EventKind, step: usize, time_ms: i64, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>) -> Self {
+        let idx = |v: Option<usize>| v.map_or(NONE, |v| v as u32);
+        Event {
+            kind,
+            time_ms,
+            step: step as u32,
+            batch: batch.map_or(0, |b| b as u32),
+            producer: idx(producer),
+            partition: idx(partition),
+            attempt: 0,
+            conn: 0,
+            response: false,
+        }
+    }
+
+    /// The step (1-based count of [`Sim::step`] calls) that recorded it.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+    pub fn producer(&self) -> Option<usize> {
+        opt(self.producer)
+    }
+    pub fn partition(&self) -> Option<usize> {
+        opt(self.partition)
+    }
+    pub fn batch(&self) -> Option<usize> {
+        (self.batch != 0).then_some(self.batch as usize)
+    }
+    /// The message the event is about: (attempt, is a response, connection).
+    pub fn message(&self) -> Option<(u32, bool, usize)> {
+        (self.attempt != 0).then_some((self.attempt, self.response, self.conn as usize))
+    }
+    fn set_message(&mut self, attempt: u32, response: bool, conn: usize) {
+        self.attempt = attempt;
+        self.response = response;
+        self.conn = conn as u32;
+    }
+
+    /// The sentence a student reads for this event (the ladder's line), naming the
+    /// producers and partitions of `sim`, the model that recorded it.
+    pub fn text(&self, sim: &Sim) -> String {
+        let mut s = String::new();
+        let _ = self.write_text(&mut s, sim);
+        s
+    }
+
+    /// [`Event::text`] into `out`.
+    pub fn write_text(&self, out: &mut impl Write, sim: &Sim) -> fmt::Result {
+        let pname = self.partition().and_then(|p| sim.partitions.get(p)).map_or("", |p| p.name.as_str());
+        let b = self.batch;
+        let attempt = self.attempt;
+        match &self.kind {
+            EventKind::Send { records } => write!(out, "application sends b{b}: {records} record(s) to {pname}"),
+            EventKind::Request { producer_id: pid, epoch, base_sequence: seq, records: n, request: id } => {
+                if attempt == 1 {
+                    write!(out, "Produce b{b} → {pname}: pid {pid} epoch {epoch} ")?;
+                } else {
+                    write!(out, "Produce b{b} → {pname} again, attempt {attempt}: pid {pid} epoch {epoch} ")?;
+                }
+                if *seq < 0 {
+                    out.write_str("no sequence")?;
+                } else {
+                    write!(out, "seq {seq}..{}", crate::sequence::increment(*seq, n - 1))?;
+                }
+                write!(out, " (request #{id})")
+            }
+            EventKind::Decision(v) => {
+                write!(out, "{pname}: b{b} attempt {attempt} → ")?;
+                write_outcome(out, &v.outcome())?;
+                write!(out, " [{}] ", v.rule())?;
+                v.write_why(out, pname)
+            }
+            EventKind::Response => Ok(()),
+            EventKind::Ack { base_offset, last_offset, duplicate } => write!(
+                out,
+                "client: b{b} acknowledged to the application at offsets {base_offset}..{last_offset}{}",
+                if *duplicate { " (the original write)" } else { "" }
+            ),
+            EventKind::Lost { others } => {
+                let what = if self.response { "response" } else { "request" };
+                write!(out, "b{b} {what} (attempt {attempt}) lost: the connection is broken")?;
+                if *others > 0 {
+                    write!(out, "; {others} other message(s) on the same connection are lost with it")?;
+                }
+                Ok(())
+            }
+            EventKind::Delayed => write!(out, "b{b} request (attempt {attempt}) held up in the network"),
+            EventKind::Retry { code } => {
+                write!(out, "client: {code} on b{b} is retriable: it goes back to the front of the queue with its sequence")
+            }
+            EventKind::Fail { code, expired } => {
+                write!(out, "client: b{b} fails to the application with {} (", code.exception())?;
+                if *expired {
+                    out.write_str("delivery.timeout.ms passed)")
+                } else {
+                    write!(out, "{} is not retriable)", code.name())
+                }
+            }
+            EventKind::EpochBump(Bump::ForGap) => write!(
+                out,
+                "client: b{b} is the next expected batch, so the gap is real: bump the epoch locally (KIP-360) and resend under it from sequence 0"
+            ),
+            EventKind::EpochBump(Bump::Resolved { last_acked }) => write!(
+                out,
+                "client: {pname}: the last acknowledged sequence {last_acked} is the last one sent, so the expired batch is taken as not written; no epoch bump"
+            ),
+            EventKind::EpochBump(Bump::Unresolved) => write!(
+                out,
+                "client: {pname}: an expired batch may or may not be in the log (sequence unresolved): bump the epoch (KIP-360)"
+            ),
+            EventKind::EpochBump(Bump::Bumped { producer_id: pid, epoch: e, partitions }) => {
+                write!(out, "client: now producer {pid} epoch {e}; ")?;
+                for (i, &p) in partitions.iter().enumerate() {
+                    if i > 0 {
+                        out.write_str(", ")?;
+                    }
+                    out.write_str(sim.partitions.get(p).map_or("", |p| p.name.as_str()))?;
+                }
+                out.write_str(" restart at sequence 0 and their waiting batches get new sequences")
+            }
+            EventKind::Timeout { ms } => write!(
+                out,
+                "client: no response within request.timeout.ms ({ms} ms): the connection is closed and its in-flight batches fail with NetworkException"
+            ),
+            EventKind::Restart { producer_id: pid } => {
+                let name = self.producer().and_then(|p| sim.producers.get(p)).map_or("", |p| p.name.as_str());
+                write!(
+                    out,
+                    "{name} restarts: InitProducerId hands out a new producer id {pid}, epoch 0; sequences start again at 0 and nothing links it to the old id"
+                )
+            }
+            EventKind::Time { ms } => write!(out, "{ms} ms pass"),
+            EventKind::Expired { producer_ids, ttl_ms } => write!(
+                out,
+                "{pname} [X1]: producer state of {:?} expired (last record timestamp ≥ producer.id.expiration.ms = {ttl_ms} ms ago, no open transaction); a retry of their batches would now be written again (X2)",
+                &producer_ids[..]
+            ),
+            EventKind::LeaderChange { leader_epoch: e } => {
+                write!(out, "{pname}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log")
+            }
+        }
+    }
+}
+
+/// [`outcome_label`] into `out`.
+fn write_outcome(out: &mut impl Write, o: &Outcome) -> fmt::Result {
+    match o {
+        Outcome::Appended { base_offset, last_offset } => write!(out, "APPEND {base_offset}..{last_offset}"),
+        Outcome::Duplicate { base_offset, last_offset } => write!(out, "DUPLICATE → NONE, offsets {base_offset}..{last_offset}"),
+        Outcome::Rejected(e) => write!(out, "{e}"),
+    }
 }
 
 /// The whole model.
@@ -270,14 +468,14 @@ impl Sim {
         c
     }
 
-    fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>, text: String) {
-        self.trace.push(Event { step: self.steps, time_ms: self.now_ms, producer, partition, batch, kind, text, message: None });
+    fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>) {
+        self.trace.push(Event::new(kind, self.steps, self.now_ms, producer, partition, batch));
     }
 
     /// Tag the last event with the message it is about.
     fn tag(&mut self, attempt: u32, response: bool, conn: usize) {
         if let Some(e) = self.trace.last_mut() {
-            e.message = Some((attempt, response, conn));
+            e.set_message(attempt, response, conn);
         }
     }
 
@@ -311,6 +509,22 @@ impl Sim {
             }
         }
         out
+    }
+
+    /// Whether message `id` may be delivered now ([`Sim::deliverable`] without the list).
+    pub fn is_deliverable(&self, id: usize) -> bool {
+        let Some(i) = self.wire.iter().position(|m| m.id == id) else { return false };
+        let m = &self.wire[i];
+        if self.dead_conns.contains(&m.conn) {
+            return true;
+        }
+        let response = matches!(m.kind, MessageKind::Response(_));
+        !self.wire[..i].iter().any(|o| !self.dead_conns.contains(&o.conn) && o.conn == m.conn && matches!(o.kind, MessageKind::Response(_)) == response)
+    }
+
+    /// The first of [`Sim::deliverable`] (the oldest message in the network), if any.
+    pub fn first_deliverable(&self) -> Option<usize> {
+        self.wire.first().map(|m| m.id)
     }
 
     /// Every action that can happen in the current state, in a stable order.
@@ -370,8 +584,8 @@ impl Sim {
     pub fn step(&mut self, action: &Action) -> Result<(), String> {
         self.validate(action)?;
         self.steps += 1;
-        match action.clone() {
-            Action::Send { producer, partition, values } => self.handle_send(producer, partition, values),
+        match *action {
+            Action::Send { producer, partition, ref values } => self.handle_send(producer, partition, values.clone()),
             Action::Deliver { message } => self.handle_deliver(message),
             Action::Lose { message } => {
                 let m = self.take_message(message);
@@ -383,30 +597,17 @@ impl Sim {
                 let before = self.wire.len();
                 self.wire.retain(|o| o.conn != m.conn || o.delayed);
                 self.dead_conns.push(m.conn);
-                let also = before - self.wire.len();
-                let tail = if also > 0 { format!("; {also} other message(s) on the same connection are lost with it") } else { String::new() };
-                self.event(
-                    EventKind::Lost,
-                    Some(p),
-                    Some(part),
-                    Some(m.batch),
-                    format!("b{} {what} (attempt {}) lost: the connection is broken{tail}", m.batch, m.attempt),
-                );
-                self.tag(m.attempt, what == "response", m.conn);
+                let others = before - self.wire.len();
+                let response = what == "response";
+                self.event(EventKind::Lost { others: others as u32 }, Some(p), Some(part), Some(m.batch));
+                self.tag(m.attempt, response, m.conn);
             }
             Action::Refuse { message, code } => {
                 let m = self.take_message(message);
                 let b = m.batch;
                 let (p, part) = (self.batches[b - 1].producer, self.batches[b - 1].partition);
-                let d = Decision {
-                    outcome: Outcome::Rejected(code),
-                    rule: "L2",
-                    why: format!("the leader refuses the request with {} before any producer-state check; nothing is written", code.name()),
-                    source: "core/src/main/scala/kafka/server/ReplicaManager.scala",
-                };
-                let name = self.partitions[part].name.clone();
-                let text = format!("{name}: b{b} attempt {} → {} [L2] {}", m.attempt, outcome_label(&d), d.why);
-                self.event(EventKind::Decision(d.clone()), Some(p), Some(part), Some(b), text);
+                let d = Verdict::Refused { code };
+                self.event(EventKind::Decision(d), Some(p), Some(part), Some(b));
                 self.tag(m.attempt, false, m.conn);
                 self.respond(&m, d, part);
             }
@@ -416,7 +617,7 @@ impl Sim {
                     let (b, a, c) = (m.batch, m.attempt, m.conn);
                     let p = self.batches[b - 1].producer;
                     let part = self.batches[b - 1].partition;
-                    self.event(EventKind::Delayed, Some(p), Some(part), Some(b), format!("b{b} request (attempt {a}) held up in the network"));
+                    self.event(EventKind::Delayed, Some(p), Some(part), Some(b));
                     self.tag(a, false, c);
                 }
             }
@@ -426,14 +627,7 @@ impl Sim {
             Action::LeaderChange { partition } => {
                 self.partitions[partition].leader_epoch += 1;
                 let e = self.partitions[partition].leader_epoch;
-                let name = self.partitions[partition].name.clone();
-                self.event(
-                    EventKind::LeaderChange,
-                    None,
-                    Some(partition),
-                    None,
-                    format!("{name}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log"),
-                );
+                self.event(EventKind::LeaderChange { leader_epoch: e }, None, Some(partition), None);
             }
         }
         while self.batches.get(self.first_open).is_some_and(|b| {
@@ -457,7 +651,7 @@ impl Sim {
                 }
             }
             Action::Deliver { message } => {
-                if !self.deliverable().contains(message) {
+                if !self.is_deliverable(*message) {
                     return Err(format!("message {message} cannot be delivered now (not in the network, or an earlier one on its connection comes first)"));
                 }
             }
@@ -516,8 +710,7 @@ impl Sim {
             bytes: Vec::new(),
         });
         let n = self.batches[id - 1].values.len();
-        let pname = self.partitions[partition].name.clone();
-        self.event(EventKind::Send, Some(producer), Some(partition), Some(id), format!("application sends b{id}: {n} record(s) to {pname}"));
+        self.event(EventKind::Send { records: n as u32 }, Some(producer), Some(partition), Some(id));
         self.producers[producer].queue.push_back(id);
         self.drain(producer);
     }
@@ -575,23 +768,27 @@ impl Sim {
         }
     }
 
+    /// The batch's bytes for this attempt: encoded at the first send; afterwards only the
+    /// producer id, epoch and base sequence can have changed (a re-sequenced retry), and
+    /// those header fields and the CRC are rewritten in place.
     fn encode(&mut self, b: usize) {
-        let batch = &self.batches[b - 1];
-        let spec = BatchSpec {
-            header: HeaderSpec {
-                producer_id: Some(I64(batch.producer_id)),
-                producer_epoch: Some(batch.producer_epoch),
-                base_sequence: Some(batch.base_sequence),
-                ..Default::default()
-            },
-            records: batch
-                .values
-                .iter()
-                .map(|v| RecordSpec { timestamp: Some(I64(batch.created_ms)), value_text: Some(v.clone()), ..Default::default() })
-                .collect(),
-            ..Default::default()
-        };
-        self.batches[b - 1].bytes = encode_batch(&spec).expect("model batches are always encodable");
+        let batch = &mut self.batches[b - 1];
+        if batch.bytes.is_empty() {
+            batch.bytes = batch_bytes(batch);
+        } else {
+            let (pid, epoch, seq) = (batch.producer_id, batch.producer_epoch, batch.base_sequence);
+            let v = Batch::new_unchecked(&mut batch.bytes[..]);
+            if (v.producer_id(), v.producer_epoch(), v.base_sequence()) != (pid, epoch, seq) {
+                let buf = v.into_inner();
+                buf[field::PRODUCER_ID].copy_from_slice(&pid.to_be_bytes());
+                buf[field::PRODUCER_EPOCH].copy_from_slice(&epoch.to_be_bytes());
+                buf[field::BASE_SEQUENCE].copy_from_slice(&seq.to_be_bytes());
+                Batch::new_unchecked(buf).fill_crc();
+            }
+        }
+        // Debug builds (the tests) check every attempt against the codec's encoder.
+        #[cfg(debug_assertions)]
+        assert_eq!(batch.bytes, spec_bytes(batch), "b{b}: the model's batch bytes and encode_batch disagree");
     }
 
     fn transmit(&mut self, b: usize) {
@@ -609,18 +806,8 @@ impl Sim {
         if !self.dead_conns.contains(&conn) {
             self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch });
         }
-        let seqs = if seq < 0 {
-            String::from("no sequence")
-        } else {
-            format!("seq {seq}..{}", crate::sequence::increment(seq, n - 1))
-        };
-        let pname = self.partitions[partition].name.clone();
-        let text = if attempt == 1 {
-            format!("Produce b{b} → {pname}: pid {pid} epoch {epoch} {seqs} (request #{id})")
-        } else {
-            format!("Produce b{b} → {pname} again, attempt {attempt}: pid {pid} epoch {epoch} {seqs} (request #{id})")
-        };
-        self.event(EventKind::Request, Some(producer), Some(partition), Some(b), text);
+        let kind = EventKind::Request { producer_id: pid, epoch, base_sequence: seq, records: n, request: id as u32 };
+        self.event(kind, Some(producer), Some(partition), Some(b));
         self.tag(attempt, false, conn);
     }
 
@@ -633,18 +820,11 @@ impl Sim {
             MessageKind::Request => {
                 let part = &mut self.partitions[partition];
                 let decision = if m.leader_epoch != part.leader_epoch {
-                    Decision {
-                        outcome: Outcome::Rejected(ErrorCode::NOT_LEADER_OR_FOLLOWER),
-                        rule: "L1",
-                        why: format!("this broker is no longer the leader of {} (leader epoch moved on): nothing written", part.name),
-                        source: "core/src/main/scala/kafka/server/ReplicaManager.scala",
-                    }
+                    Verdict::NotLeader
                 } else {
-                    let bytes = self.batches[b - 1].bytes.clone();
-                    part.append_client(&bytes)
+                    part.append_client_verdict(&self.batches[b - 1].bytes)
                 };
-                let text = format!("{}: b{b} attempt {} → {} [{}] {}", part.name, m.attempt, outcome_label(&decision), decision.rule, decision.why);
-                self.event(EventKind::Decision(decision.clone()), Some(producer), Some(partition), Some(b), text);
+                self.event(EventKind::Decision(decision), Some(producer), Some(partition), Some(b));
                 self.tag(m.attempt, false, m.conn);
                 self.respond(&m, decision, partition);
             }
@@ -653,8 +833,8 @@ impl Sim {
                 self.handle_response(b, m.attempt, decision);
                 // The client's reactions to this response are about it.
                 for e in &mut self.trace[from..] {
-                    if e.batch == Some(b) && e.message.is_none() && matches!(e.kind, EventKind::Ack | EventKind::Retry | EventKind::Fail) {
-                        e.message = Some((m.attempt, true, m.conn));
+                    if e.batch() == Some(b) && e.message().is_none() && matches!(e.kind, EventKind::Ack { .. } | EventKind::Retry { .. } | EventKind::Fail { .. }) {
+                        e.set_message(m.attempt, true, m.conn);
                     }
                 }
             }
@@ -662,7 +842,7 @@ impl Sim {
     }
 
     /// Queue the response to request `m` on its connection (unless that connection is gone).
-    fn respond(&mut self, m: &Message, decision: Decision, partition: usize) {
+    fn respond(&mut self, m: &Message, decision: Verdict, partition: usize) {
         if self.dead_conns.contains(&m.conn) {
             return;
         }
@@ -680,15 +860,16 @@ impl Sim {
         });
     }
 
-    fn handle_response(&mut self, b: usize, attempt: u32, d: Decision) {
+    fn handle_response(&mut self, b: usize, attempt: u32, d: Verdict) {
         let producer = self.batches[b - 1].producer;
         let partition = self.batches[b - 1].partition;
         if self.batches[b - 1].attempts != attempt || self.batches[b - 1].state != BatchState::InFlight {
             return;
         }
-        match d.outcome {
+        let outcome = d.outcome();
+        match outcome {
             Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
-                let dup = matches!(d.outcome, Outcome::Duplicate { .. });
+                let dup = matches!(outcome, Outcome::Duplicate { .. });
                 let batch = &mut self.batches[b - 1];
                 batch.state = BatchState::Acked { base_offset, last_offset, duplicate: dup };
                 if batch.base_sequence >= 0 {
@@ -700,13 +881,7 @@ impl Sim {
                         }
                     }
                 }
-                self.event(
-                    EventKind::Ack,
-                    Some(producer),
-                    Some(partition),
-                    Some(b),
-                    format!("client: b{b} acknowledged to the application at offsets {base_offset}..{last_offset}{}", if dup { " (the original write)" } else { "" }),
-                );
+                self.event(EventKind::Ack { base_offset, last_offset, duplicate: dup }, Some(producer), Some(partition), Some(b));
             }
             Outcome::Rejected(code) => {
                 // retry.backoff.ms passes before a refused batch can be sent again.
@@ -742,26 +917,14 @@ impl Sim {
                 if !self.producers[producer].rewrite.contains(&partition) {
                     self.producers[producer].rewrite.push(partition);
                 }
-                self.event(
-                    EventKind::EpochBump,
-                    Some(producer),
-                    Some(partition),
-                    Some(b),
-                    format!("client: b{b} is the next expected batch, so the gap is real: bump the epoch locally (KIP-360) and resend under it from sequence 0"),
-                );
+                self.event(EventKind::EpochBump(Bump::ForGap), Some(producer), Some(partition), Some(b));
             }
             true
         } else {
             code.is_retriable()
         };
         if retry {
-            self.event(
-                EventKind::Retry,
-                Some(producer),
-                Some(partition),
-                Some(b),
-                format!("client: {} on b{b} is retriable: it goes back to the front of the queue with its sequence", code),
-            );
+            self.event(EventKind::Retry { code }, Some(producer), Some(partition), Some(b));
             self.batches[b - 1].state = BatchState::Queued;
             self.requeue(producer, b);
         } else {
@@ -772,14 +935,7 @@ impl Sim {
                 // unresolved (TransactionManager.markSequenceUnresolved).
                 self.producers[producer].unresolved.push(partition);
             }
-            let why = if expired { String::from("delivery.timeout.ms passed") } else { format!("{} is not retriable", code.name()) };
-            self.event(
-                EventKind::Fail,
-                Some(producer),
-                Some(partition),
-                Some(b),
-                format!("client: b{b} fails to the application with {} ({why})", code.exception()),
-            );
+            self.event(EventKind::Fail { code, expired }, Some(producer), Some(partition), Some(b));
         }
     }
 
@@ -809,27 +965,14 @@ impl Sim {
             let e = prod.seqs.get(&part).copied();
             let next = e.map_or(0, |e| e.next);
             let last_acked = e.map_or(-1, |e| e.last_acked);
-            let name = self.partitions[part].name.clone();
             if last_acked >= 0 && crate::sequence::increment(last_acked, 1) == next {
-                self.event(
-                    EventKind::EpochBump,
-                    Some(producer),
-                    Some(part),
-                    None,
-                    format!("client: {name}: the last acknowledged sequence {last_acked} is the last one sent, so the expired batch is taken as not written; no epoch bump"),
-                );
+                self.event(EventKind::EpochBump(Bump::Resolved { last_acked }), Some(producer), Some(part), None);
             } else {
                 self.producers[producer].epoch_bump_pending = true;
                 if !self.producers[producer].rewrite.contains(&part) {
                     self.producers[producer].rewrite.push(part);
                 }
-                self.event(
-                    EventKind::EpochBump,
-                    Some(producer),
-                    Some(part),
-                    None,
-                    format!("client: {name}: an expired batch may or may not be in the log (sequence unresolved): bump the epoch (KIP-360)"),
-                );
+                self.event(EventKind::EpochBump(Bump::Unresolved), Some(producer), Some(part), None);
             }
         }
         if !self.producers[producer].epoch_bump_pending {
@@ -858,14 +1001,7 @@ impl Sim {
                 self.batches[b - 1].base_sequence = -1;
             }
         }
-        let names: Vec<String> = rewrite.iter().map(|&p| self.partitions[p].name.clone()).collect();
-        self.event(
-            EventKind::EpochBump,
-            Some(producer),
-            None,
-            None,
-            format!("client: now producer {pid} epoch {e}; {} restart at sequence 0 and their waiting batches get new sequences", names.join(", ")),
-        );
+        self.event(EventKind::EpochBump(Bump::Bumped { producer_id: pid, epoch: e, partitions: rewrite.into() }), Some(producer), None, None);
     }
 
     fn handle_timeout(&mut self, producer: usize) {
@@ -876,13 +1012,7 @@ impl Sim {
         self.dead_conns.push(old);
         // Undelivered messages on the closed connection are gone, except held requests.
         self.wire.retain(|m| m.conn != old || (m.delayed && matches!(m.kind, MessageKind::Request)));
-        self.event(
-            EventKind::Timeout,
-            Some(producer),
-            None,
-            None,
-            format!("client: no response within request.timeout.ms ({} ms): the connection is closed and its in-flight batches fail with NetworkException", cfg.request_timeout_ms),
-        );
+        self.event(EventKind::Timeout { ms: cfg.request_timeout_ms }, Some(producer), None, None);
         let stuck: Vec<usize> = self
             .batches
             .iter()
@@ -913,31 +1043,17 @@ impl Sim {
         prod.conn = conn;
         prod.epoch_bump_pending = false;
         prod.unresolved.clear();
-        let name = prod.name.clone();
-        self.event(
-            EventKind::Restart,
-            Some(producer),
-            None,
-            None,
-            format!("{name} restarts: InitProducerId hands out a new producer id {pid}, epoch 0; sequences start again at 0 and nothing links it to the old id"),
-        );
+        self.event(EventKind::Restart { producer_id: pid }, Some(producer), None, None);
     }
 
     fn handle_advance(&mut self, ms: i64) {
         self.now_ms += ms;
-        self.event(EventKind::Time, None, None, None, format!("{ms} ms pass"));
+        self.event(EventKind::Time { ms }, None, None, None);
         for i in 0..self.partitions.len() {
             let removed = self.partitions[i].remove_expired_producers(self.now_ms);
             if !removed.is_empty() {
-                let name = self.partitions[i].name.clone();
                 let ttl = self.partitions[i].producer_id_expiration_ms;
-                self.event(
-                    EventKind::Expired,
-                    None,
-                    Some(i),
-                    None,
-                    format!("{name} [X1]: producer state of {removed:?} expired (last record timestamp ≥ producer.id.expiration.ms = {ttl} ms ago, no open transaction); a retry of their batches would now be written again (X2)"),
-                );
+                self.event(EventKind::Expired { producer_ids: removed.into(), ttl_ms: ttl }, None, Some(i), None);
             }
         }
     }
@@ -957,11 +1073,72 @@ impl Sim {
     }
 }
 
+/// The Record Batch a Java producer writes for the batch (v2, no compression, CreateTime,
+/// each record a value and no key or headers, all at the batch's creation time), as
+/// [`encode_batch`] would write it from the equivalent [`BatchSpec`] ([`spec_bytes`]) but
+/// without building the spec: the header and records are written into one exact-size buffer.
+fn batch_bytes(batch: &SimBatch) -> Vec<u8> {
+    use crate::batch::{HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
+    use crate::reader::write::{size_of_varint, varint};
+    // attributes, timestampDelta 0, offsetDelta, key −1, value length, value, 0 headers.
+    let body_len = |i: usize, v: &str| 1 + 1 + size_of_varint(i as i32) + 1 + size_of_varint(v.len() as i32) + v.len() + 1;
+    let len = HEADER_LEN
+        + batch.values.iter().enumerate().map(|(i, v)| size_of_varint(body_len(i, v) as i32) + body_len(i, v)).sum::<usize>();
+    let mut out = Vec::with_capacity(len);
+    out.resize(HEADER_LEN, 0);
+    let n = batch.values.len() as i32;
+    for (i, v) in batch.values.iter().enumerate() {
+        varint(&mut out, body_len(i, v) as i32);
+        out.extend_from_slice(&[0, 0]); // attributes, timestampDelta (varlong 0)
+        varint(&mut out, i as i32);
+        varint(&mut out, -1);
+        varint(&mut out, v.len() as i32);
+        out.extend_from_slice(v.as_bytes());
+        varint(&mut out, 0);
+    }
+    let repr = HeaderRepr {
+        base_offset: 0,
+        batch_length: (out.len() - field::LOG_OVERHEAD) as i32,
+        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
+        magic: 2,
+        crc: 0,
+        attributes: crate::batch::Attributes(0),
+        last_offset_delta: n - 1,
+        base_timestamp: batch.created_ms,
+        max_timestamp: batch.created_ms,
+        producer_id: batch.producer_id,
+        producer_epoch: batch.producer_epoch,
+        base_sequence: batch.base_sequence,
+        records_count: n,
+    };
+    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
+    repr.emit(hdr);
+    Batch::new_unchecked(&mut out[..]).fill_crc();
+    out
+}
+
+/// The batch through the codec's encoder ([`encode_batch`]): what [`batch_bytes`] must equal.
+pub fn spec_bytes(batch: &SimBatch) -> Vec<u8> {
+    let spec = BatchSpec {
+        header: HeaderSpec {
+            producer_id: Some(I64(batch.producer_id)),
+            producer_epoch: Some(batch.producer_epoch),
+            base_sequence: Some(batch.base_sequence),
+            ..Default::default()
+        },
+        records: batch
+            .values
+            .iter()
+            .map(|v| RecordSpec { timestamp: Some(I64(batch.created_ms)), value_text: Some(v.clone()), ..Default::default() })
+            .collect(),
+        ..Default::default()
+    };
+    encode_batch(&spec).expect("model batches are always encodable")
+}
+
 /// A short label for a decision.
 pub fn outcome_label(d: &Decision) -> String {
-    match d.outcome {
-        Outcome::Appended { base_offset, last_offset } => format!("APPEND {base_offset}..{last_offset}"),
-        Outcome::Duplicate { base_offset, last_offset } => format!("DUPLICATE → NONE, offsets {base_offset}..{last_offset}"),
-        Outcome::Rejected(e) => format!("{e}"),
-    }
+    let mut s = String::new();
+    let _ = write_outcome(&mut s, &d.outcome);
+    s
 }

@@ -13,3 +13,4 @@ pub mod scenario;
 pub mod txn;
 pub mod txn_report;
 pub mod txn_scenario;
+pub mod verdict;

@@ -14,7 +14,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::errors::ErrorCode;
-use crate::batch::{Batch, HEADER_LEN, NO_PRODUCER_EPOCH};
+pub use super::verdict::Verdict;
+use crate::batch::{Batch, NO_PRODUCER_EPOCH};
 use crate::sequence;
 
 /// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`.
@@ -154,11 +155,11 @@ pub struct AbortedTxn {
     pub last_stable_offset: i64,
 }
 
-const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
-const PSE: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
-const UL: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
+pub(super) const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
+pub(super) const PSE: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
+pub(super) const UL: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
 const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
-const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
+pub(super) const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
 
 fn reject(code: ErrorCode, rule: &'static str, source: &'static str, why: String) -> Decision {
     Decision { outcome: Outcome::Rejected(code), rule, why, source }
@@ -181,36 +182,28 @@ impl Partition {
     /// The leader's decision for a client Produce of `bytes` (one v2 batch). On success
     /// the batch is written with its offsets assigned.
     pub fn append_client(&mut self, bytes: &[u8]) -> Decision {
+        self.append_client_verdict(bytes).decision(&self.name)
+    }
+
+    /// [`Partition::append_client`] with the explanation kept as data ([`Verdict`]): the same
+    /// decision and the same write, the sentence rendered only when asked for
+    /// ([`Verdict::decision`]). The model's hot path.
+    pub fn append_client_verdict(&mut self, bytes: &[u8]) -> Verdict {
         let Ok(b) = Batch::new_checked(bytes) else {
-            return reject(ErrorCode::CORRUPT_MESSAGE, "V1", UL, format!("a batch needs at least {HEADER_LEN} bytes"));
+            return Verdict::Short;
         };
         if b.magic() != 2 {
-            return reject(ErrorCode::INVALID_RECORD, "V0", UL, String::from("Produce v3+ carries magic 2 batches only"));
+            return Verdict::NotMagic2;
         }
         if b.base_offset() != 0 {
-            return reject(
-                ErrorCode::INVALID_RECORD,
-                "V0",
-                UL,
-                format!("The baseOffset of the record batch in the append to {} should be 0, but it is {}", self.name, b.base_offset()),
-            );
+            return Verdict::BaseOffset { base_offset: b.base_offset() };
         }
         if b.batch_length() as usize + 12 != bytes.len() || b.compute_crc() != b.crc() {
-            return reject(
-                ErrorCode::CORRUPT_MESSAGE,
-                "V1",
-                UL,
-                format!("Record is corrupt (stored crc = {}) in topic partition {}.", b.crc(), self.name),
-            );
+            return Verdict::Corrupt { stored_crc: b.crc() };
         }
         let count = b.records_count();
         if count <= 0 || b.last_offset_delta() + 1 != count {
-            return reject(
-                ErrorCode::INVALID_RECORD,
-                "V2",
-                LV,
-                format!("Inconsistent batch offset range and count of records {count} (LogValidator.validateBatch)"),
-            );
+            return Verdict::Inconsistent { count };
         }
         let pid = b.producer_id();
         let epoch = b.producer_epoch();
@@ -220,136 +213,68 @@ impl Partition {
         let max_ts = b.max_timestamp();
         let delta = b.last_offset_delta();
         if b.attributes().is_control() {
-            return reject(
-                ErrorCode::INVALID_RECORD,
-                "V3",
-                LV,
-                format!("Clients are not allowed to write control records in topic partition {}.", self.name),
-            );
+            return Verdict::Control;
         }
         if pid < 0 {
             // No producer id: not idempotent, no producer-state checks at all.
-            let (base, last) = self.write(bytes, delta);
-            return Decision {
-                outcome: Outcome::Appended { base_offset: base, last_offset: last },
-                rule: "A0",
-                why: format!(
-                    "producerId −1: the producer is not idempotent, so the leader appends without any sequence check (a retry would be written again) at offsets {base}..{last}"
-                ),
-                source: UL,
-            };
+            let (base, _) = self.write(bytes, delta);
+            return Verdict::NotIdempotent { base_offset: base, delta };
         }
         if first_seq < 0 {
-            return reject(
-                ErrorCode::INVALID_RECORD,
-                "V4",
-                LV,
-                format!("Invalid sequence number {first_seq} in record batch with producerId {pid}"),
-            );
+            return Verdict::InvalidSequence { sequence: first_seq, producer_id: pid };
         }
 
-        let entry = self.producers.get(&pid).cloned();
-        let state = entry.clone().unwrap_or_else(ProducerStateEntry::empty);
+        // The producer's entry as it stands (no entry: `ProducerStateEntry::empty`).
+        let (exists, state_epoch, expected, txn_open, dup) = match self.producers.get(&pid) {
+            Some(e) => (true, e.producer_epoch, e.last_seq(), e.current_txn_first_offset.is_some(), e.find_duplicate(epoch, first_seq, last_seq)),
+            None => (false, NO_PRODUCER_EPOCH, -1, false, None),
+        };
+        let leo = self.log_end_offset;
         // A1: duplicate of a retained batch (UnifiedLog.analyzeAndValidateProducerState,
         // ProducerStateEntry.findDuplicateBatch).
-        if let Some(dup) = state.find_duplicate(epoch, first_seq, last_seq) {
-            return Decision {
-                outcome: Outcome::Duplicate { base_offset: dup.first_offset(), last_offset: dup.last_offset },
-                rule: "A1",
-                why: format!(
-                    "producer {pid} epoch {epoch} already wrote sequences {first_seq}..{last_seq}: one of the last {NUM_BATCHES_TO_RETAIN} batches it remembers. Nothing is written; the response is NONE with the original offsets {}..{}",
-                    dup.first_offset(),
-                    dup.last_offset
-                ),
-                source: PSE,
-            };
+        if let Some(dup) = dup {
+            return Verdict::Duplicate { producer_id: pid, epoch, first_seq, last_seq, base_offset: dup.first_offset(), delta: dup.offset_delta };
         }
-        let known = entry.is_some() && state.producer_epoch != NO_PRODUCER_EPOCH;
+        let known = exists && state_epoch != NO_PRODUCER_EPOCH;
         // A2: a transactional batch needs an open transaction at this epoch.
-        if txn && !(state.current_txn_first_offset.is_some() && state.producer_epoch == epoch) {
-            if known && epoch < state.producer_epoch {
-                return reject(
-                    ErrorCode::INVALID_PRODUCER_EPOCH,
-                    "A2",
-                    UL,
-                    format!("Epoch of producer {pid} at offset {} is {epoch}, which is smaller than the last seen epoch {}", self.log_end_offset, state.producer_epoch),
-                );
-            }
+        if txn && !(txn_open && state_epoch == epoch) && known && epoch < state_epoch {
+            return Verdict::StaleTxnEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch };
         }
         // A3: epoch fencing.
-        if known && epoch < state.producer_epoch {
-            return reject(
-                ErrorCode::INVALID_PRODUCER_EPOCH,
-                "A3",
-                PAI,
-                format!(
-                    "Epoch of producer {pid} at offset {} in {} is {epoch}, which is smaller than the last seen epoch {}: a zombie or a stale retry is refused",
-                    self.log_end_offset, self.name, state.producer_epoch
-                ),
-            );
+        if known && epoch < state_epoch {
+            return Verdict::StaleEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch };
         }
-        if known && epoch != state.producer_epoch {
+        if known && epoch != state_epoch {
             // A6: a new epoch must start at sequence 0.
             if first_seq != 0 {
-                return reject(
-                    ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
-                    "A6",
-                    PAI,
-                    format!(
-                        "Out of order sequence number for producer {pid} at offset {} in partition {}: {first_seq} (incoming seq. number), new epoch {epoch} must start at 0",
-                        self.log_end_offset, self.name
-                    ),
-                );
+                return Verdict::NewEpochNotAtZero { producer_id: pid, log_end_offset: leo, first_seq, epoch };
             }
         } else if known {
             // A7: same epoch: the next sequence after the last retained batch.
-            let expected = state.last_seq();
             let in_seq = first_seq as i64 == expected as i64 + 1 || (first_seq == 0 && expected == i32::MAX);
             if !in_seq {
-                return reject(
-                    ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
-                    "A7",
-                    PAI,
-                    format!(
-                        "Out of order sequence number for producer {pid} at offset {} in partition {}: {first_seq} (incoming seq. number), {expected} (current end sequence number)",
-                        self.log_end_offset, self.name
-                    ),
-                );
+                return Verdict::OutOfOrder { producer_id: pid, log_end_offset: leo, first_seq, expected };
             }
         }
         // A9: a non-transactional write while this producer has a transaction open.
-        if state.current_txn_first_offset.is_some() && !txn {
-            return reject(
-                ErrorCode::INVALID_TXN_STATE,
-                "A9",
-                PAI,
-                format!("Expected transactional write from producer {pid} at offset {} in partition {}", self.log_end_offset, self.name),
-            );
+        if txn_open && !txn {
+            return Verdict::TxnExpected { producer_id: pid, log_end_offset: leo };
         }
         // A8 (+ A10): record it.
         let (base, last) = self.write(bytes, delta);
-        let mut s = state;
+        let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
         s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
         if txn && s.current_txn_first_offset.is_none() {
             // A10: the first transactional batch opens the transaction on this partition.
             s.current_txn_first_offset = Some(base);
             self.ongoing_txns.insert(base, pid);
         }
-        self.producers.insert(pid, s);
-        let why = if !known {
-            format!(
-                "producer {pid} is unknown to this partition (new, or its state expired), so any first sequence is accepted (KIP-360): sequences {first_seq}..{last_seq} written at offsets {base}..{last}"
-            )
-        } else if entry.as_ref().is_some_and(|e| e.producer_epoch != epoch) {
-            format!("new epoch {epoch} for producer {pid} starting at sequence 0: the retained batches are cleared; written at offsets {base}..{last}")
+        if !known {
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta }
+        } else if exists && state_epoch != epoch {
+            Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, delta }
         } else {
-            format!("sequence {first_seq} follows {} — in order; written at offsets {base}..{last}", sequence::decrement(first_seq, 1))
-        };
-        Decision {
-            outcome: Outcome::Appended { base_offset: base, last_offset: last },
-            rule: if !known { "A6" } else if entry.is_some_and(|e| e.producer_epoch != epoch) { "A6" } else { "A7" },
-            why,
-            source: PAI,
+            Verdict::InOrder { first_seq, base_offset: base, delta }
         }
     }
 

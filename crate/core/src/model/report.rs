@@ -126,21 +126,21 @@ fn i64_str<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
 
 fn kind_name(k: &EventKind) -> &'static str {
     match k {
-        EventKind::Send => "send",
-        EventKind::Request => "request",
+        EventKind::Send { .. } => "send",
+        EventKind::Request { .. } => "request",
         EventKind::Decision(_) => "decision",
         EventKind::Response => "response",
-        EventKind::Ack => "ack",
-        EventKind::Retry => "retry",
-        EventKind::Fail => "fail",
-        EventKind::Lost => "lost",
+        EventKind::Ack { .. } => "ack",
+        EventKind::Retry { .. } => "retry",
+        EventKind::Fail { .. } => "fail",
+        EventKind::Lost { .. } => "lost",
         EventKind::Delayed => "delayed",
-        EventKind::Timeout => "timeout",
-        EventKind::Restart => "restart",
-        EventKind::EpochBump => "epoch-bump",
-        EventKind::Time => "time",
-        EventKind::Expired => "expired",
-        EventKind::LeaderChange => "leader-change",
+        EventKind::Timeout { .. } => "timeout",
+        EventKind::Restart { .. } => "restart",
+        EventKind::EpochBump(_) => "epoch-bump",
+        EventKind::Time { .. } => "time",
+        EventKind::Expired { .. } => "expired",
+        EventKind::LeaderChange { .. } => "leader-change",
     }
 }
 
@@ -163,7 +163,7 @@ pub fn run_report(run: &Run) -> RunReport {
                         EventKind::Decision(d) => Some(d),
                         _ => None,
                     };
-                    let (outcome, offsets) = match d.map(|d| &d.outcome) {
+                    let (outcome, offsets) = match d.map(|d| d.outcome()).as_ref() {
                         Some(Outcome::Appended { base_offset, last_offset }) => (Some("append"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Duplicate { base_offset, last_offset }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Rejected(_)) => (Some("reject"), None),
@@ -172,19 +172,19 @@ pub fn run_report(run: &Run) -> RunReport {
                     EventReport {
                         t: e.time_ms - t0,
                         kind: kind_name(&e.kind),
-                        text: e.text.clone(),
-                        producer: e.producer,
-                        partition: e.partition,
-                        batch: e.batch,
+                        text: e.text(sim),
+                        producer: e.producer(),
+                        partition: e.partition(),
+                        batch: e.batch(),
                         outcome,
                         error_code: d.map(|d| d.error().0),
                         error_name: d.map(|d| d.error().name()),
-                        rule: d.map(|d| d.rule),
-                        source: d.map(|d| d.source),
+                        rule: d.map(|d| d.rule()),
+                        source: d.map(|d| d.source()),
                         offsets,
-                        attempt: e.message.map(|m| m.0),
-                        message: e.message.map(|m| if m.1 { "response" } else { "request" }),
-                        conn: e.message.map(|m| m.2),
+                        attempt: e.message().map(|m| m.0),
+                        message: e.message().map(|m| if m.1 { "response" } else { "request" }),
+                        conn: e.message().map(|m| m.2),
                     }
                 })
                 .collect(),

@@ -525,7 +525,7 @@ fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool
         Step::LeaderChange { partition, .. } => act(sim, Action::LeaderChange { partition: partition_idx(sim, partition) })?,
         Step::Flush { .. } => {
             let mut n = 0;
-            while let Some(&m) = sim.deliverable().first() {
+            while let Some(m) = sim.first_deliverable() {
                 act(sim, Action::Deliver { message: m })?;
                 n += 1;
                 if n > 100_000 {
@@ -693,19 +693,19 @@ fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
     let want = describe_expect(e);
     match e {
         Expect::Decision { batch, outcome, offsets } => {
-            let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch) {
-                (EventKind::Decision(d), Some(b)) if b == *batch => Some(d.clone()),
+            let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch()) {
+                (EventKind::Decision(d), Some(b)) if b == *batch => Some(*d),
                 _ => None,
             });
             let Some(d) = last else { return Err((want, format!("b{batch} never reached a leader"))) };
-            let (got_kind, got_offsets) = match d.outcome {
+            let (got_kind, got_offsets) = match d.outcome() {
                 Outcome::Appended { base_offset, last_offset } => ("appended".to_string(), Some((base_offset, last_offset))),
                 Outcome::Duplicate { base_offset, last_offset } => ("duplicate".to_string(), Some((base_offset, last_offset))),
                 Outcome::Rejected(code) => (code.name().to_string(), None),
             };
             let got = match got_offsets {
-                Some((a, b)) => format!("{got_kind} {a}..{b} [{}]", d.rule),
-                None => format!("rejected {got_kind} [{}]", d.rule),
+                Some((a, b)) => format!("{got_kind} {a}..{b} [{}]", d.rule()),
+                None => format!("rejected {got_kind} [{}]", d.rule()),
             };
             if got_kind != *outcome || (offsets.is_some() && *offsets != got_offsets) {
                 return Err((want, got));
@@ -771,20 +771,20 @@ pub fn ladder(run: &Run) -> String {
                 s.push_str(&format!("      … {} more events …\n", events.len() - head - tail));
             }
             let arrow = match &ev.kind {
-                EventKind::Send => "app",
-                EventKind::Request => "──▶",
+                EventKind::Send { .. } => "app",
+                EventKind::Request { .. } => "──▶",
                 EventKind::Decision(_) => "███",
-                EventKind::Response | EventKind::Ack => "◀──",
-                EventKind::Retry | EventKind::EpochBump => "↻",
-                EventKind::Fail => "✗",
-                EventKind::Lost => "~~✗",
+                EventKind::Response | EventKind::Ack { .. } => "◀──",
+                EventKind::Retry { .. } | EventKind::EpochBump(_) => "↻",
+                EventKind::Fail { .. } => "✗",
+                EventKind::Lost { .. } => "~~✗",
                 EventKind::Delayed => "~~~",
-                EventKind::Timeout => "⏱",
-                EventKind::Restart => "⟲",
-                EventKind::Time | EventKind::Expired => "⌛",
-                EventKind::LeaderChange => "⇄",
+                EventKind::Timeout { .. } => "⏱",
+                EventKind::Restart { .. } => "⟲",
+                EventKind::Time { .. } | EventKind::Expired { .. } => "⌛",
+                EventKind::LeaderChange { .. } => "⇄",
             };
-            s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text));
+            s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }
     }
     for f in &run.failures {

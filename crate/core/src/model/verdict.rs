@@ -1,0 +1,228 @@
+//! A leader's decision kept as data ([`Verdict`]): which rule fired and the numbers its
+//! explanation needs; the outcome, rule id and Kafka source follow from it. The sentence a
+//! student reads is rendered only when a report or a ladder asks for it
+//! ([`Verdict::decision`], [`Verdict::why`]), so a long run (the model's `repeat`) formats
+//! no sentence per decision.
+//!
+//! [`super::partition::Partition::append_client`] still returns a [`Decision`] with its
+//! sentence: it is [`super::partition::Partition::append_client_verdict`] rendered at once.
+
+use alloc::string::String;
+use core::fmt::{self, Write};
+
+use super::errors::ErrorCode;
+use super::partition::{Decision, Outcome, LV, NUM_BATCHES_TO_RETAIN, PAI, PSE, UL};
+use crate::batch::HEADER_LEN;
+use crate::sequence;
+
+const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala";
+
+/// A leader's decision as data: one variant per rule outcome and sentence, with the numbers
+/// the sentence needs (the partition's name is supplied when rendering). The outcome, the
+/// rule id and the Kafka source follow from the variant ([`Verdict::outcome`],
+/// [`Verdict::rule`], [`Verdict::source`]); 32 bytes, no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// V1: shorter than a batch header.
+    Short,
+    /// V0: not a magic 2 batch.
+    NotMagic2,
+    /// V0: a client batch must have baseOffset 0.
+    BaseOffset { base_offset: i64 },
+    /// V1: length or CRC-32C wrong.
+    Corrupt { stored_crc: u32 },
+    /// V2: lastOffsetDelta and recordsCount disagree.
+    Inconsistent { count: i32 },
+    /// V3: a client wrote a control batch.
+    Control,
+    /// A0: producer id −1, appended without checks at `base_offset..=base_offset + delta`.
+    NotIdempotent { base_offset: i64, delta: i32 },
+    /// V4: a negative sequence with a producer id.
+    InvalidSequence { sequence: i32, producer_id: i64 },
+    /// A1: a retry of a retained batch, written at `base_offset..=base_offset + delta`.
+    Duplicate { producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
+    /// A2: a transactional batch with an epoch older than the last seen.
+    StaleTxnEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
+    /// A3: epoch fencing.
+    StaleEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
+    /// A6: a new epoch that does not start at sequence 0.
+    NewEpochNotAtZero { producer_id: i64, log_end_offset: i64, first_seq: i32, epoch: i16 },
+    /// A7: a gap (or a repeat that is not retained).
+    OutOfOrder { producer_id: i64, log_end_offset: i64, first_seq: i32, expected: i32 },
+    /// A9: a plain write while the producer's transaction is open.
+    TxnExpected { producer_id: i64, log_end_offset: i64 },
+    /// A6 (KIP-360): an unknown producer, any first sequence accepted.
+    UnknownProducer { producer_id: i64, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
+    /// A6: a new epoch starting at 0.
+    NewEpoch { producer_id: i64, epoch: i16, base_offset: i64, delta: i32 },
+    /// A7: the next sequence.
+    InOrder { first_seq: i32, base_offset: i64, delta: i32 },
+    /// L1: the request reached a broker that is no longer the leader.
+    NotLeader,
+    /// L2: refused before any producer-state check.
+    Refused { code: ErrorCode },
+}
+
+impl Verdict {
+    /// Appended, duplicate (with the original offsets) or rejected with an error.
+    pub fn outcome(&self) -> Outcome {
+        use Verdict::*;
+        match *self {
+            NotIdempotent { base_offset, delta }
+            | UnknownProducer { base_offset, delta, .. }
+            | NewEpoch { base_offset, delta, .. }
+            | InOrder { base_offset, delta, .. } => Outcome::Appended { base_offset, last_offset: base_offset + delta as i64 },
+            Duplicate { base_offset, delta, .. } => Outcome::Duplicate { base_offset, last_offset: base_offset + delta as i64 },
+            _ => Outcome::Rejected(self.error()),
+        }
+    }
+
+    /// The error code the Produce response carries.
+    pub fn error(&self) -> ErrorCode {
+        use Verdict::*;
+        match *self {
+            Short | Corrupt { .. } => ErrorCode::CORRUPT_MESSAGE,
+            NotMagic2 | BaseOffset { .. } | Inconsistent { .. } | Control | InvalidSequence { .. } => ErrorCode::INVALID_RECORD,
+            StaleTxnEpoch { .. } | StaleEpoch { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
+            NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
+            TxnExpected { .. } => ErrorCode::INVALID_TXN_STATE,
+            NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
+            Refused { code } => code,
+            NotIdempotent { .. } | Duplicate { .. } | UnknownProducer { .. } | NewEpoch { .. } | InOrder { .. } => ErrorCode::NONE,
+        }
+    }
+
+    /// Rule id from `semantics.md` (A0 … A9, V0 … V4, L1, L2).
+    pub fn rule(&self) -> &'static str {
+        use Verdict::*;
+        match self {
+            NotMagic2 | BaseOffset { .. } => "V0",
+            Short | Corrupt { .. } => "V1",
+            Inconsistent { .. } => "V2",
+            Control => "V3",
+            InvalidSequence { .. } => "V4",
+            NotIdempotent { .. } => "A0",
+            Duplicate { .. } => "A1",
+            StaleTxnEpoch { .. } => "A2",
+            StaleEpoch { .. } => "A3",
+            NewEpochNotAtZero { .. } | UnknownProducer { .. } | NewEpoch { .. } => "A6",
+            OutOfOrder { .. } | InOrder { .. } => "A7",
+            TxnExpected { .. } => "A9",
+            NotLeader => "L1",
+            Refused { .. } => "L2",
+        }
+    }
+
+    /// Kafka source file the rule comes from.
+    pub fn source(&self) -> &'static str {
+        use Verdict::*;
+        match self {
+            Short | NotMagic2 | BaseOffset { .. } | Corrupt { .. } | NotIdempotent { .. } | StaleTxnEpoch { .. } => UL,
+            Inconsistent { .. } | Control | InvalidSequence { .. } => LV,
+            Duplicate { .. } => PSE,
+            StaleEpoch { .. }
+            | NewEpochNotAtZero { .. }
+            | OutOfOrder { .. }
+            | TxnExpected { .. }
+            | UnknownProducer { .. }
+            | NewEpoch { .. }
+            | InOrder { .. } => PAI,
+            NotLeader | Refused { .. } => RM,
+        }
+    }
+
+    /// The decision with its sentence, as the leader of partition `partition` explains it.
+    pub fn decision(&self, partition: &str) -> Decision {
+        Decision { outcome: self.outcome(), rule: self.rule(), why: self.why(partition), source: self.source() }
+    }
+
+    /// The sentence, for the leader of `partition`.
+    pub fn why(&self, partition: &str) -> String {
+        let mut s = String::new();
+        let _ = self.write_why(&mut s, partition);
+        s
+    }
+
+    /// Write the sentence for the leader of `partition` to `out`.
+    pub fn write_why(&self, out: &mut impl Write, partition: &str) -> fmt::Result {
+        let name = partition;
+        let last = match self.outcome() {
+            Outcome::Appended { last_offset, .. } | Outcome::Duplicate { last_offset, .. } => last_offset,
+            Outcome::Rejected(_) => 0,
+        };
+        match *self {
+            Verdict::Short => write!(out, "a batch needs at least {HEADER_LEN} bytes"),
+            Verdict::NotMagic2 => out.write_str("Produce v3+ carries magic 2 batches only"),
+            Verdict::BaseOffset { base_offset } => {
+                write!(out, "The baseOffset of the record batch in the append to {name} should be 0, but it is {base_offset}")
+            }
+            Verdict::Corrupt { stored_crc } => write!(out, "Record is corrupt (stored crc = {stored_crc}) in topic partition {name}."),
+            Verdict::Inconsistent { count } => {
+                write!(out, "Inconsistent batch offset range and count of records {count} (LogValidator.validateBatch)")
+            }
+            Verdict::Control => write!(out, "Clients are not allowed to write control records in topic partition {name}."),
+            Verdict::NotIdempotent { base_offset: base, .. } => write!(
+                out,
+                "producerId −1: the producer is not idempotent, so the leader appends without any sequence check (a retry would be written again) at offsets {base}..{last}"
+            ),
+            Verdict::InvalidSequence { sequence, producer_id } => {
+                write!(out, "Invalid sequence number {sequence} in record batch with producerId {producer_id}")
+            }
+            Verdict::Duplicate { producer_id: pid, epoch, first_seq, last_seq, base_offset, delta } => write!(
+                out,
+                "producer {pid} epoch {epoch} already wrote sequences {first_seq}..{last_seq}: one of the last {NUM_BATCHES_TO_RETAIN} batches it remembers. Nothing is written; the response is NONE with the original offsets {base_offset}..{}",
+                base_offset + delta as i64
+            ),
+            Verdict::StaleTxnEpoch { producer_id: pid, log_end_offset, epoch, last_epoch } => write!(
+                out,
+                "Epoch of producer {pid} at offset {log_end_offset} is {epoch}, which is smaller than the last seen epoch {last_epoch}"
+            ),
+            Verdict::StaleEpoch { producer_id: pid, log_end_offset, epoch, last_epoch } => write!(
+                out,
+                "Epoch of producer {pid} at offset {log_end_offset} in {name} is {epoch}, which is smaller than the last seen epoch {last_epoch}: a zombie or a stale retry is refused"
+            ),
+            Verdict::NewEpochNotAtZero { producer_id: pid, log_end_offset, first_seq, epoch } => write!(
+                out,
+                "Out of order sequence number for producer {pid} at offset {log_end_offset} in partition {name}: {first_seq} (incoming seq. number), new epoch {epoch} must start at 0"
+            ),
+            Verdict::OutOfOrder { producer_id: pid, log_end_offset, first_seq, expected } => write!(
+                out,
+                "Out of order sequence number for producer {pid} at offset {log_end_offset} in partition {name}: {first_seq} (incoming seq. number), {expected} (current end sequence number)"
+            ),
+            Verdict::TxnExpected { producer_id: pid, log_end_offset } => {
+                write!(out, "Expected transactional write from producer {pid} at offset {log_end_offset} in partition {name}")
+            }
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, .. } => write!(
+                out,
+                "producer {pid} is unknown to this partition (new, or its state expired), so any first sequence is accepted (KIP-360): sequences {first_seq}..{last_seq} written at offsets {base}..{last}"
+            ),
+            Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, .. } => write!(
+                out,
+                "new epoch {epoch} for producer {pid} starting at sequence 0: the retained batches are cleared; written at offsets {base}..{last}"
+            ),
+            Verdict::InOrder { first_seq, base_offset: base, .. } => write!(
+                out,
+                "sequence {first_seq} follows {} — in order; written at offsets {base}..{last}",
+                sequence::decrement(first_seq, 1)
+            ),
+            Verdict::NotLeader => {
+                write!(out, "this broker is no longer the leader of {name} (leader epoch moved on): nothing written")
+            }
+            Verdict::Refused { code } => write!(
+                out,
+                "the leader refuses the request with {} before any producer-state check; nothing is written",
+                code.name()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn verdicts_and_trace_events_stay_small() {
+        // A long run keeps hundreds of thousands of events: their size is the model's memory.
+        assert!(core::mem::size_of::<super::Verdict>() <= 32);
+        assert!(core::mem::size_of::<crate::model::idempotence::Event>() <= 80);
+    }
+}
