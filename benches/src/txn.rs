@@ -1,11 +1,13 @@
 //! `make bench`, transactions model (issue 5): model steps per second, natively, on the same
 //! generated script the wasm pass (benches/txn.bench.mjs) runs. Snapshots off (the
-//! timeline's per-step state is a view concern), invariants checked after the last step.
-//! Prints one JSON line: {"steps", "seconds", "stepsPerSecond", "reps"}.
+//! timeline's per-step state is a view concern), invariants checked after the last step;
+//! once without tracing (decisions, states and invariants only) and once with every
+//! message and narration built (what a view gets). Prints one JSON line: {"steps",
+//! "seconds", "stepsPerSecond", "tracedSeconds", "tracedStepsPerSecond", "reps"}.
 
 use std::time::Instant;
 
-use eoslab_core::model::txn_scenario::{parse, run};
+use eoslab_core::model::txn_scenario::{parse, run_with};
 
 /// The script both passes run: `cycles` transactions over two partitions, each with its
 /// markers and a read_committed poll (6 steps a cycle).
@@ -21,16 +23,25 @@ fn main() {
     let cycles: usize = std::env::args().nth(1).and_then(|v| v.parse().ok()).unwrap_or(2_500);
     let reps: usize = std::env::args().nth(2).and_then(|v| v.parse().ok()).unwrap_or(5);
     let sc = parse(&script(cycles)).expect("bench script parses");
-    let mut best = f64::INFINITY;
-    let mut steps = 0;
-    for _ in 0..reps {
-        let t = Instant::now();
-        let r = run(&sc, None, false);
-        let dt = t.elapsed().as_secs_f64();
-        assert!(r.passed(), "bench script runs cleanly");
-        assert!(r.steps.last().unwrap().invariants.iter().all(|i| i.1));
-        steps = r.steps.len();
-        best = best.min(dt);
-    }
-    println!("{{\"steps\":{steps},\"seconds\":{best:.6},\"stepsPerSecond\":{:.0},\"reps\":{reps}}}", steps as f64 / best);
+    let measure = |trace: bool| {
+        let mut best = f64::INFINITY;
+        let mut steps = 0;
+        for _ in 0..reps {
+            let t = Instant::now();
+            let r = run_with(&sc, None, false, trace);
+            let dt = t.elapsed().as_secs_f64();
+            assert!(r.passed(), "bench script runs cleanly");
+            assert!(r.steps.last().unwrap().invariants.iter().all(|i| i.1));
+            steps = r.steps.len();
+            best = best.min(dt);
+        }
+        (steps, best)
+    };
+    let (steps, quiet) = measure(false);
+    let (_, traced) = measure(true);
+    println!(
+        "{{\"steps\":{steps},\"seconds\":{quiet:.6},\"stepsPerSecond\":{:.0},\"tracedSeconds\":{traced:.6},\"tracedStepsPerSecond\":{:.0},\"reps\":{reps}}}",
+        steps as f64 / quiet,
+        steps as f64 / traced
+    );
 }

@@ -23,6 +23,39 @@ use super::partition::{Isolation, MarkerVersion, Outcome, Partition};
 use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
 use crate::report::to_hex;
 
+/// Messages and narration are text for people: built only when the world traces
+/// (`World::trace`, on for scenarios and views; off for long runs and the schedule checker,
+/// where only the decisions and the invariants matter). The text expression is evaluated
+/// only when tracing.
+macro_rules! msg {
+    ($w:expr, $from:expr, $to:expr, $kind:expr, $text:expr $(,)?) => {
+        if $w.trace {
+            let (from, to, text) = ($from, $to, $text);
+            $w.push_msg(&from, &to, $kind, text, None, None, ErrorCode::NONE)
+        } else {
+            usize::MAX
+        }
+    };
+}
+macro_rules! msg_rule {
+    ($w:expr, $from:expr, $to:expr, $kind:expr, $text:expr, $rule:expr, $source:expr, $err:expr $(,)?) => {
+        if $w.trace {
+            let (from, to, text) = ($from, $to, $text);
+            $w.push_msg(&from, &to, $kind, text, Some($rule), Some($source), $err)
+        } else {
+            usize::MAX
+        }
+    };
+}
+macro_rules! say {
+    ($w:expr, $text:expr $(,)?) => {
+        if $w.trace {
+            let text = $text;
+            $w.say(text);
+        }
+    };
+}
+
 /// `__consumer_offsets` partitions (`offsets.topic.num.partitions` default).
 pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
@@ -290,6 +323,8 @@ pub struct World {
     pub open_records: BTreeMap<(String, i64), Vec<usize>>,
     /// Data record index by (partition, base offset).
     pub data_index: BTreeMap<(String, i64), usize>,
+    /// Build messages and narration (off: decisions and invariants only).
+    pub trace: bool,
     /// Invariant 1 is checked as each record is delivered (`poll`): the first break.
     pub read_committed_break: Option<String>,
 }
@@ -367,6 +402,7 @@ impl World {
             open_records: BTreeMap::new(),
             data_index: BTreeMap::new(),
             read_committed_break: None,
+            trace: true,
         }
     }
 
@@ -456,17 +492,27 @@ impl World {
         self.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
     }
 
-    fn msg(&mut self, from: &str, to: &str, kind: &'static str, text: String) -> usize {
-        self.messages.push(Message { from: from.into(), to: to.into(), kind, text, rule: None, source: None, error: None, lost: false, record: None });
+    #[allow(clippy::too_many_arguments)]
+    fn push_msg(&mut self, from: &str, to: &str, kind: &'static str, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode) -> usize {
+        self.messages.push(Message {
+            from: from.into(),
+            to: to.into(),
+            kind,
+            text,
+            rule,
+            source,
+            error: if error == ErrorCode::NONE { None } else { Some(error) },
+            lost: false,
+            record: None,
+        });
         self.messages.len() - 1
     }
 
-    fn msg_rule(&mut self, from: &str, to: &str, kind: &'static str, text: String, rule: &'static str, source: &'static str, error: ErrorCode) -> usize {
-        let i = self.msg(from, to, kind, text);
-        self.messages[i].rule = Some(rule);
-        self.messages[i].source = Some(source);
-        self.messages[i].error = if error == ErrorCode::NONE { None } else { Some(error) };
-        i
+    /// Link message `k` (if traced) to a record.
+    fn link(&mut self, k: usize, record: Option<usize>) {
+        if let Some(m) = self.messages.get_mut(k) {
+            m.record = record;
+        }
     }
 
     fn say(&mut self, mut s: String) {
@@ -555,7 +601,7 @@ impl World {
 
     fn coordinator_answer_msg(&mut self, to: &str, kind: &'static str, a: &Answer) {
         let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {}", a.why) } else { format!("{kind} response {}: {}", a.error, a.why) };
-        self.msg_rule(COORD, to, "response", text, a.rule, a.source, a.error);
+        msg_rule!(self, COORD, to, "response", text, a.rule, a.source, a.error);
     }
 
     // ----- the application's calls -----------------------------------------------------
@@ -572,19 +618,19 @@ impl World {
                 "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
             );
             self.outside_model = Some(why.clone());
-            self.msg_rule(&lane_producer(name), COORD, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
-            self.say(why);
+            msg_rule!(self, &lane_producer(name), COORD, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
+            say!(self, why);
             return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
         }
         if !(matches!(c.state, ClientState::Uninitialized) || c.pending == Some(PendingOp::Init)) {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state INITIALIZING", c.state.name());
-            self.say(format!("{name}.initTransactions() throws {e}"));
+            say!(self, format!("{name}.initTransactions() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let id = c.transactional_id.clone();
         let part = Self::coordinator_partition(&id);
         if c.pending.is_none() {
-            self.msg(
+            msg!(self, 
                 &lane_producer(name),
                 COORD,
                 "FindCoordinator",
@@ -605,7 +651,7 @@ impl World {
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
         let new_pid = self.next_pid;
-        self.msg(
+        msg!(self, 
             &lane_producer(&name),
             COORD,
             "InitProducerId",
@@ -620,8 +666,8 @@ impl World {
         self.metric("txn-init-time-ns-total", elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
-            self.messages[k].record = r;
+            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
+            self.link(k, r);
         }
         self.coordinator_answer_msg(&lane_producer(&name), "InitProducerId", &a);
         if a.rule == "I11" {
@@ -630,7 +676,7 @@ impl World {
             if let Some(t) = self.open_txn.get(&id).copied() {
                 self.queue_markers(&id, t, false);
             }
-            self.say(format!(
+            say!(self, format!(
                 "{name} takes over {id}: the coordinator finds a transaction still open, bumps the epoch to fence the old producer, writes PrepareAbort and answers CONCURRENT_TRANSACTIONS; {name} retries once the abort markers are written (I11)."
             ));
             self.clients[i].pending = Some(PendingOp::Init);
@@ -651,12 +697,12 @@ impl World {
                 c.state = ClientState::Ready;
                 c.last_error = None;
                 self.fenced.remove(&name);
-                self.say(format!("{name} is READY as producer {} epoch {}: any other instance of {id} is fenced ({})", a.producer_id, a.producer_epoch, a.rule));
+                say!(self, format!("{name} is READY as producer {} epoch {}: any other instance of {id} is fenced ({})", a.producer_id, a.producer_epoch, a.rule));
                 Ok(CallResult::Ok)
             }
             e if e == coordinator::CONCURRENT_TRANSACTIONS => {
                 self.clients[i].pending = Some(PendingOp::Init);
-                self.say(format!("{name}: CONCURRENT_TRANSACTIONS — the previous transaction of {id} is still completing; the client retries ({})", a.rule));
+                say!(self, format!("{name}: CONCURRENT_TRANSACTIONS — the previous transaction of {id} is still completing; the client retries ({})", a.rule));
                 Ok(CallResult::Pending)
             }
             e => {
@@ -664,7 +710,7 @@ impl World {
                 c.pending = None;
                 c.state = ClientState::FatalError;
                 c.last_error = Some(format!("{}: {}", e.exception_name(), a.why));
-                self.say(format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception_name(), a.rule));
+                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception_name(), a.rule));
                 Ok(CallResult::Thrown(String::from(e.exception_name())))
             }
         }
@@ -702,7 +748,7 @@ impl World {
         };
         thrown.map(|t| {
             let n = self.clients[i].name.clone();
-            self.say(format!("{n}.{call}() throws {t}"));
+            say!(self, format!("{n}.{call}() throws {t}"));
             CallResult::Thrown(t)
         })
     }
@@ -715,8 +761,8 @@ impl World {
         }
         if self.clients[i].state != ClientState::Ready {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
-            self.msg_rule(&lane_producer(name), &lane_producer(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
-            self.say(format!("{name}.beginTransaction() throws {e}"));
+            msg_rule!(self, &lane_producer(name), &lane_producer(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
+            say!(self, format!("{name}.beginTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let c = &mut self.clients[i];
@@ -725,7 +771,7 @@ impl World {
         c.started = false;
         c.begin_ms = self.now_ms;
         self.metric("txn-begin-time-ns-total", 1_000);
-        self.say(format!("{name}.beginTransaction(): IN_TRANSACTION (nothing is sent to the coordinator yet)"));
+        say!(self, format!("{name}.beginTransaction(): IN_TRANSACTION (nothing is sent to the coordinator yet)"));
         Ok(CallResult::Ok)
     }
 
@@ -752,14 +798,14 @@ impl World {
     fn add_partition_tv1(&mut self, i: usize, partition: &str, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        self.msg(&lane_producer(&name), COORD, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
+        msg!(self, &lane_producer(&name), COORD, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         self.metric("add-partitions-to-txn-requests", 1);
         let a = self.coordinator.add_partitions(&id, pid, epoch, &[partition], self.now_ms);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {partition}"));
-            self.messages[k].record = r;
+            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {partition}"));
+            self.link(k, r);
         }
         self.coordinator_answer_msg(&lane_producer(&name), kind, &a);
         if a.error == ErrorCode::NONE {
@@ -779,10 +825,10 @@ impl World {
         if fatal {
             c.state = ClientState::FatalError;
             c.pending = None;
-            self.say(format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception_name()));
+            say!(self, format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception_name()));
         } else if c.state != ClientState::FatalError {
             c.state = ClientState::AbortableError;
-            self.say(format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception_name()));
+            say!(self, format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception_name()));
         }
     }
 
@@ -795,7 +841,7 @@ impl World {
         }
         if self.clients[i].state != ClientState::InTransaction {
             let e = format!("IllegalStateException: Cannot call send in state {}", self.clients[i].state.name());
-            self.say(format!("{name}.send() throws {e}"));
+            say!(self, format!("{name}.send() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let tv2 = self.clients[i].tv2;
@@ -810,7 +856,7 @@ impl World {
         let (pid, epoch) = (self.clients[i].pid, self.clients[i].epoch);
         let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
         let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
-        let k = self.msg(
+        let k = msg!(self, 
             &lane_producer(name),
             &lane_partition(partition),
             "Produce",
@@ -844,26 +890,26 @@ impl World {
             // V2: early epoch check.
             if let Some(s) = st.as_ref().filter(|s| epoch < s.producer_epoch) {
                 let why = format!("epoch {epoch} is below producer {pid}'s epoch {} on {pname}: refused before asking the coordinator (KAFKA-18042)", s.producer_epoch);
-                self.msg_rule(&lane_partition(&pname), &lane_producer(&self.txns[t].producer.clone()), "response", format!("Produce response INVALID_PRODUCER_EPOCH(47): {why}"), "V2", RM, ErrorCode::INVALID_PRODUCER_EPOCH);
+                msg_rule!(self, &lane_partition(&pname), &lane_producer(&self.txns[t].producer.clone()), "response", format!("Produce response INVALID_PRODUCER_EPOCH(47): {why}"), "V2", RM, ErrorCode::INVALID_PRODUCER_EPOCH);
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
             }
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
-                self.msg(&lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {pname}: add it to {id}"));
+                msg!(self, &lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {pname}: add it to {id}"));
                 self.metric("add-partitions-to-txn-requests", 1);
                 let a = self.coordinator.add_partitions(&id, pid, epoch, &[pname.as_str()], self.now_ms);
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
                     let r = self.write_txn_log(&id);
-                    let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {pname}"));
-                    self.messages[k].record = r;
+                    let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {pname}"));
+                    self.link(k, r);
                 }
-                self.msg_rule(COORD, &lane_partition(&pname), "response", format!("{}: {}", a.error, a.why), a.rule, a.source, a.error);
+                msg_rule!(self, COORD, &lane_partition(&pname), "response", format!("{}: {}", a.error, a.why), a.rule, a.source, a.error);
                 if a.error != ErrorCode::NONE {
                     // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
                     let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
                     let producer = self.txns[t].producer.clone();
-                    self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error), "V5", RM, mapped);
+                    msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error), "V5", RM, mapped);
                     return Err(mapped);
                 }
             } else {
@@ -879,10 +925,10 @@ impl World {
                     Some(m) if m.partitions.contains(&pname) => (ErrorCode::NONE, format!("{pname} is in {id}'s transaction")),
                     Some(_) => (ErrorCode::TRANSACTION_ABORTABLE, format!("{pname} was not added to the transaction")),
                 };
-                self.msg_rule(&lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v4 verifyOnly=true: {why}"), "V3", TC, err);
+                msg_rule!(self, &lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v4 verifyOnly=true: {why}"), "V3", TC, err);
                 if err != ErrorCode::NONE {
                     let producer = self.txns[t].producer.clone();
-                    self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {err}"), "V5", RM, err);
                     return Err(err);
                 }
             }
@@ -910,7 +956,7 @@ impl World {
                     bytes: stored,
                     txn: Some(t),
                 });
-                let k = self.msg_rule(
+                let k = msg_rule!(self, 
                     &lane_partition(&pname),
                     &lane_producer(&producer),
                     "response",
@@ -919,11 +965,11 @@ impl World {
                     d.source,
                     ErrorCode::NONE,
                 );
-                self.messages[k].record = Some(r);
+                self.link(k, Some(r));
                 Ok(r)
             }
             Outcome::Rejected(e) => {
-                self.msg_rule(&lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why), d.rule, d.source, e);
+                msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why), d.rule, d.source, e);
                 Err(e)
             }
         }
@@ -939,7 +985,7 @@ impl World {
         }
         if self.clients[i].state != ClientState::InTransaction {
             let e = format!("IllegalStateException: Cannot send offsets in state {}", self.clients[i].state.name());
-            self.say(format!("{name}.sendOffsetsToTransaction() throws {e}"));
+            say!(self, format!("{name}.sendOffsetsToTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let offsets_part = Self::offsets_name(&group);
@@ -953,7 +999,7 @@ impl World {
         }
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
-        self.msg(
+        msg!(self, 
             &lane_producer(name),
             OFFSETS,
             "TxnOffsetCommit",
@@ -967,10 +1013,10 @@ impl World {
         let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
         if self.groups[gi].generation != generation {
             let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            self.msg_rule(OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            msg_rule!(self, OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
             self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
             self.clients[i].state = ClientState::AbortableError;
-            self.say(format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
+            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
             return Ok(CallResult::Ok);
         }
         let t = self.current_instance(i);
@@ -980,10 +1026,10 @@ impl World {
             let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
-                let k = self.msg(COORD, COORD, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
-                self.messages[k].record = r;
+                let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
+                self.link(k, r);
             }
-            self.msg_rule(OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why), "G3", a.source, a.error);
+            msg_rule!(self, OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
                 self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
                 return Ok(CallResult::Ok);
@@ -1041,13 +1087,13 @@ impl World {
                     txn: Some(t),
                 });
                 self.txns[t].records.push(r);
-                let k = self.msg_rule(OFFSETS, &lane_producer(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
-                self.messages[k].record = Some(r);
-                self.say(format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+                let k = msg_rule!(self, OFFSETS, &lane_producer(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                self.link(k, Some(r));
+                say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
             }
             Outcome::Duplicate { .. } => {}
             Outcome::Rejected(e) => {
-                self.msg_rule(OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
+                msg_rule!(self, OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
                 self.client_error(i, e, "TxnOffsetCommit");
             }
         }
@@ -1068,7 +1114,7 @@ impl World {
         let allowed = retrying || st == ClientState::InTransaction || (!commit && st == ClientState::AbortableError);
         if !allowed {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state {}", st.name(), if commit { "COMMITTING_TRANSACTION" } else { "ABORTING_TRANSACTION" });
-            self.say(format!("{name}.{call}() throws {e}"));
+            say!(self, format!("{name}.{call}() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
@@ -1076,7 +1122,7 @@ impl World {
             // Nothing reached Kafka: no EndTxn (§6.2).
             self.clients[i].state = ClientState::Ready;
             self.clients[i].last_error = None;
-            self.say(format!("{name}.{call}(): nothing was sent in this transaction, so no EndTxn is needed; READY"));
+            say!(self, format!("{name}.{call}(): nothing was sent in this transaction, so no EndTxn is needed; READY"));
             return Ok(CallResult::Ok);
         }
         self.do_end(i, commit, lose_response)
@@ -1087,7 +1133,7 @@ impl World {
         let (id, pid, epoch, tv2) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };
-        self.msg(&lane_producer(&name), COORD, "EndTxn", format!("EndTxn{}({id}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }));
+        msg!(self, &lane_producer(&name), COORD, "EndTxn", format!("EndTxn{}({id}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }));
         self.metric("end-txn-requests", 1);
         if self.end_txn_at.is_empty() || self.clients[i].pending.is_none() {
             if let Some(&t) = self.open_txn.get(&id) {
@@ -1102,8 +1148,8 @@ impl World {
         self.metric(if commit { "txn-commit-time-ns-total" } else { "txn-abort-time-ns-total" }, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
-            self.messages[k].record = r;
+            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
+            self.link(k, r);
             let t = match self.open_txn.get(&id).copied() {
                 Some(t) => t,
                 None => {
@@ -1119,13 +1165,15 @@ impl World {
         }
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && a.error == ErrorCode::NONE || lose_response && a.error == coordinator::CONCURRENT_TRANSACTIONS {
-            let k = self.msg_rule(COORD, &lane_producer(&name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
-            self.messages[k].lost = true;
+            let k = msg_rule!(self, COORD, &lane_producer(&name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
+            if let Some(m) = self.messages.get_mut(k) {
+                m.lost = true;
+            }
             let c = &mut self.clients[i];
             c.pending = Some(op);
             c.outcome_unknown = true;
             c.last_error = Some(String::from("TimeoutException"));
-            self.say(format!(
+            say!(self, format!(
                 "{name}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
                 op.method(),
                 a.wrote.map_or("no change", |s| s.name())
@@ -1152,7 +1200,7 @@ impl World {
                 // The coordinator answered with the current (pid, epoch): under TV2 a producer
                 // whose transaction timed out recovers this way (T3), so it is fenced no more.
                 self.fenced.remove(&name);
-                self.say(format!(
+                say!(self, format!(
                     "{name}: {result} accepted ({}); the producer is READY{}. Markers go to each partition next.",
                     a.rule,
                     if tv2 { format!(" at epoch {} (TV2 bumps the epoch at every EndTxn)", self.clients[i].epoch) } else { String::new() }
@@ -1164,7 +1212,7 @@ impl World {
                 // An answer arrived: the client itself retries until the state completes.
                 self.clients[i].pending = Some(op);
                 self.clients[i].outcome_unknown = false;
-                self.say(format!("{name}: CONCURRENT_TRANSACTIONS — the transaction is still completing; the client retries EndTxn ({})", a.rule));
+                say!(self, format!("{name}: CONCURRENT_TRANSACTIONS — the transaction is still completing; the client retries EndTxn ({})", a.rule));
                 Ok(CallResult::Pending)
             }
             e => {
@@ -1183,7 +1231,7 @@ impl World {
         }
         self.clients[i].tv2 = want;
         let name = self.clients[i].name.clone();
-        self.say(format!("{name} sees transaction.version {} and switches to the {} protocol between transactions", self.cluster.transaction_version, if want { "V2" } else { "V1" }));
+        say!(self, format!("{name} sees transaction.version {} and switches to the {} protocol between transactions", self.cluster.transaction_version, if want { "V2" } else { "V1" }));
         if want {
             let cur = (self.clients[i].pid, self.clients[i].epoch);
             self.clients[i].state = ClientState::Initializing;
@@ -1218,8 +1266,8 @@ impl World {
         if let Some(s) = self.coordinator.complete(id, self.now_ms) {
             self.tick(1);
             let r = self.write_txn_log(id);
-            let k = self.msg(COORD, COORD, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
-            self.messages[k].record = r;
+            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
+            self.link(k, r);
             if self.open_txn.get(id) == Some(&t) {
                 self.open_txn.remove(id);
             }
@@ -1227,7 +1275,7 @@ impl World {
             if let Some(start) = self.end_txn_at.remove(&t) {
                 self.completions.push((parts, start, self.now_ms));
             }
-            self.say(format!("{id} is {} (K5): the transaction is over", s.name()));
+            say!(self, format!("{id} is {} (K5): the transaction is over", s.name()));
         }
     }
 
@@ -1286,7 +1334,7 @@ impl World {
         let result = if m.commit { "COMMIT" } else { "ABORT" };
         let is_offsets = m.partition.starts_with("__consumer_offsets-");
         let lane = if is_offsets { String::from(OFFSETS) } else { lane_partition(&m.partition) };
-        self.msg_rule(
+        msg_rule!(self, 
             COORD,
             &lane,
             "WriteTxnMarkers",
@@ -1340,8 +1388,8 @@ impl World {
                     }
                 }
                 self.txns[m.txn].markers.push(m.commit);
-                let k = self.msg_rule(&lane, COORD, "response", format!("marker written: {}; LSO now {lso}", d.why), d.rule, d.source, ErrorCode::NONE);
-                self.messages[k].record = Some(r);
+                let k = msg_rule!(self, &lane, COORD, "response", format!("marker written: {}; LSO now {lso}", d.why), d.rule, d.source, ErrorCode::NONE);
+                self.link(k, Some(r));
                 if is_offsets {
                     // K3/G4: materialize or discard this producer's pending offsets.
                     for g in self.groups.iter_mut() {
@@ -1356,13 +1404,13 @@ impl World {
                             }
                         }
                     }
-                    self.say(format!("{result} reaches {}: the group's pending offsets are {}", m.partition, if m.commit { "materialized" } else { "discarded" }));
+                    say!(self, format!("{result} reaches {}: the group's pending offsets are {}", m.partition, if m.commit { "materialized" } else { "discarded" }));
                 }
             }
             _ => {
                 let e = d.error();
-                self.msg_rule(&lane, COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why), d.rule, d.source, e);
-                self.say(format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule, d.why));
+                msg_rule!(self, &lane, COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why), d.rule, d.source, e);
+                say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule, d.why));
             }
         }
     }
@@ -1371,7 +1419,7 @@ impl World {
     pub fn delay_marker(&mut self, partition: &str) -> Result<(), String> {
         let m = self.markers.iter_mut().find(|m| m.partition == partition && !m.held).ok_or("no marker is queued for that partition")?;
         m.held = true;
-        self.say(format!("the marker for {partition} is held up in the network"));
+        say!(self, format!("the marker for {partition} is held up in the network"));
         Ok(())
     }
 
@@ -1406,24 +1454,24 @@ impl World {
     pub fn crash(&mut self, name: &str) -> Result<(), String> {
         let i = self.client_index(name)?;
         self.clients[i].crashed = true;
-        self.say(format!("{name} crashes: whatever it started stays open until a new instance of {} calls initTransactions() or transaction.timeout.ms passes", self.clients[i].transactional_id));
+        say!(self, format!("{name} crashes: whatever it started stays open until a new instance of {} calls initTransactions() or transaction.timeout.ms passes", self.clients[i].transactional_id));
         Ok(())
     }
 
     /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2).
     pub fn advance(&mut self, ms: i64) {
         self.now_ms += ms;
-        self.msg(COORD, COORD, "timeout", format!("{} ms pass", ms));
+        msg!(self, COORD, COORD, "timeout", format!("{} ms pass", ms));
         for id in self.coordinator.timed_out(self.now_ms) {
             if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
                 let r = self.write_txn_log(&id);
-                let k = self.msg_rule(COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why), a.rule, a.source, ErrorCode::NONE);
-                self.messages[k].record = r;
+                let k = msg_rule!(self, COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why), a.rule, a.source, ErrorCode::NONE);
+                self.link(k, r);
                 self.fence_instances(&id, None);
                 if let Some(t) = self.open_txn.get(&id).copied() {
                     self.queue_markers(&id, t, false);
                 }
-                self.say(format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
+                say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
             }
         }
     }
@@ -1435,7 +1483,7 @@ impl World {
         self.coordinator_epoch += 1;
         let ep = self.coordinator_epoch;
         self.markers.retain(|m| m.held);
-        self.msg_rule(COORD, COORD, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        msg_rule!(self, COORD, COORD, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
         let ids: Vec<String> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
@@ -1452,7 +1500,7 @@ impl World {
                 }
             }
         }
-        self.say(format!(
+        say!(self, format!(
             "coordinator failover: the new coordinator (epoch {ep}) finds {} and re-sends their markers with coordinator epoch {ep} (K6)",
             if ids.is_empty() { String::from("no transaction mid-commit") } else { ids.join(", ") + " in a Prepare state" }
         ));
@@ -1482,7 +1530,7 @@ impl World {
                 Isolation::ReadUncommitted => self.partitions[pi].high_watermark(),
             };
             let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
-            self.msg_rule(
+            msg_rule!(self, 
                 &lane_consumer(name),
                 &lane_partition(&p),
                 "Fetch",
@@ -1514,7 +1562,7 @@ impl World {
                 self.consumers[ci].positions.insert(p.clone(), upper);
             }
             if iso == Isolation::ReadCommitted && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark() {
-                self.say(format!(
+                say!(self, format!(
                     "{name} (read_committed) stops at the LSO {} of {p}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
                     self.partitions[pi].last_stable_offset()
                 ));
@@ -1528,8 +1576,8 @@ impl World {
         let g = self.groups.iter_mut().find(|g| g.name == group).ok_or_else(|| format!("no group named {group:?}"))?;
         g.generation += 1;
         let gen = g.generation;
-        self.msg(OFFSETS, OFFSETS, "rebalance", format!("{group} rebalances: generation {gen}"));
-        self.say(format!("{group} rebalances to generation {gen}: a transactional offset commit carrying an older generation will be refused (KIP-447)"));
+        msg!(self, OFFSETS, OFFSETS, "rebalance", format!("{group} rebalances: generation {gen}"));
+        say!(self, format!("{group} rebalances to generation {gen}: a transactional offset commit carrying an older generation will be refused (KIP-447)"));
         Ok(())
     }
 
@@ -1550,7 +1598,7 @@ impl World {
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
             let e = r.clone().err().unwrap_or(ErrorCode::NONE);
-            self.msg_rule(&lane_consumer(consumer), OFFSETS, "OffsetFetch", text, "G5", OMM, e);
+            msg_rule!(self, &lane_consumer(consumer), OFFSETS, "OffsetFetch", text, "G5", OMM, e);
             out.push((p, r));
         }
         Ok(out)
@@ -1565,24 +1613,24 @@ impl World {
         let repeat = self.effects.iter().any(|e| e.name == name && !e.duplicate);
         let dup = if key.is_some() { false } else { repeat };
         if seen_key {
-            self.msg(&lane, EXTERNAL, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
-            self.say(format!("{producer} repeats {name}, but the idempotency key makes the external service answer with the first result: applied once"));
+            msg!(self, &lane, EXTERNAL, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
+            say!(self, format!("{producer} repeats {name}, but the idempotency key makes the external service answer with the first result: applied once"));
             return;
         }
         self.effects.push(Effect { name: name.into(), key: key.map(String::from), producer: producer.into(), step: self.step, duplicate: dup });
-        self.msg(&lane, EXTERNAL, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
+        msg!(self, &lane, EXTERNAL, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
         if dup {
-            self.say(format!("{producer} performs {name} again: outside Kafka nothing deduplicates it — the payment happened twice, whatever the transaction's outcome"));
+            say!(self, format!("{producer} performs {name} again: outside Kafka nothing deduplicates it — the payment happened twice, whatever the transaction's outcome"));
         } else {
-            self.say(format!("{producer} performs {name} outside Kafka: an abort will not undo it"));
+            say!(self, format!("{producer} performs {name} outside Kafka: an abort will not undo it"));
         }
     }
 
     /// `kafka-features.sh upgrade --feature transaction.version=N`.
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
-        self.msg_rule(COORD, COORD, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
-        self.say(format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
+        msg_rule!(self, COORD, COORD, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
+        say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
     }
 
     /// `kafka-features.sh describe` for transaction.version.
@@ -1659,40 +1707,85 @@ pub fn split_partition(p: &str) -> (String, i32) {
 }
 
 fn data_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, values: &[String], now: i64) -> Vec<u8> {
-    encode_batch(&BatchSpec {
-        header: HeaderSpec {
-            base_timestamp: Some(I64(now)),
-            producer_id: Some(I64(pid)),
-            producer_epoch: Some(epoch),
-            base_sequence: Some(seq),
-            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
-            ..Default::default()
-        },
-        records: values.iter().map(|v| RecordSpec { value_text: Some(v.clone()), ..Default::default() }).collect(),
-        ..Default::default()
-    })
-    .expect("model batches are always encodable")
+    let recs: Vec<(Option<&[u8]>, Option<&[u8]>)> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
+    raw_batch(pid, epoch, seq, transactional, &recs, now)
 }
 
 fn records_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Vec<u8>, Vec<u8>)], now: i64) -> Vec<u8> {
-    encode_batch(&BatchSpec {
-        header: HeaderSpec {
-            base_timestamp: Some(I64(now)),
-            producer_id: Some(I64(pid)),
-            producer_epoch: Some(epoch),
-            base_sequence: Some(seq),
-            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
-            ..Default::default()
-        },
-        records: recs.iter().map(|(k, v)| RecordSpec { key: Some(to_hex(k)), value: Some(to_hex(v)), ..Default::default() }).collect(),
-        ..Default::default()
-    })
-    .expect("model batches are always encodable")
+    let recs: Vec<(Option<&[u8]>, Option<&[u8]>)> = recs.iter().map(|(k, v)| (Some(&k[..]), Some(&v[..]))).collect();
+    raw_batch(pid, epoch, seq, transactional, &recs, now)
 }
 
 /// A non-idempotent batch (producerId −1) of one record: the coordinator's own appends.
 fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
-    records_batch(-1, -1, -1, false, &[(key.to_vec(), value.to_vec())], now)
+    raw_batch(-1, -1, -1, false, &[(Some(key), Some(value))], now)
+}
+
+/// The v2 batch (no compression, CreateTime, every record at `now`, no headers) written
+/// straight into one buffer — what [`encode_batch`] writes for the same [`BatchSpec`]
+/// ([`spec_batch`]), which debug builds check byte for byte.
+fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Option<&[u8]>, Option<&[u8]>)], now: i64) -> Vec<u8> {
+    use crate::batch::{Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
+    use crate::reader::write::{size_of_varint, varint};
+    let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
+    // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
+    let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
+    let len = HEADER_LEN + recs.iter().enumerate().map(|(i, (k, v))| size_of_varint(body_len(i, *k, *v) as i32) + body_len(i, *k, *v)).sum::<usize>();
+    let mut out = Vec::with_capacity(len);
+    out.resize(HEADER_LEN, 0);
+    let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
+        None => varint(out, -1),
+        Some(b) => {
+            varint(out, b.len() as i32);
+            out.extend_from_slice(b);
+        }
+    };
+    for (i, (k, v)) in recs.iter().enumerate() {
+        varint(&mut out, body_len(i, *k, *v) as i32);
+        out.extend_from_slice(&[0, 0]);
+        varint(&mut out, i as i32);
+        put(&mut out, *k);
+        put(&mut out, *v);
+        varint(&mut out, 0);
+    }
+    let n = recs.len() as i32;
+    let repr = HeaderRepr {
+        base_offset: 0,
+        batch_length: (out.len() - crate::batch::field::LOG_OVERHEAD) as i32,
+        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
+        magic: 2,
+        crc: 0,
+        attributes: Attributes(if transactional { crate::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
+        last_offset_delta: n - 1,
+        base_timestamp: now,
+        max_timestamp: now,
+        producer_id: pid,
+        producer_epoch: epoch,
+        base_sequence: seq,
+        records_count: n,
+    };
+    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
+    repr.emit(hdr);
+    crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
+    debug_assert_eq!(out, spec_batch(pid, epoch, seq, transactional, recs, now), "raw_batch must equal encode_batch");
+    out
+}
+
+/// The same batch through the codec's encoder.
+fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Option<&[u8]>, Option<&[u8]>)], now: i64) -> Vec<u8> {
+    encode_batch(&BatchSpec {
+        header: HeaderSpec {
+            base_timestamp: Some(I64(now)),
+            producer_id: Some(I64(pid)),
+            producer_epoch: Some(epoch),
+            base_sequence: Some(seq),
+            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
+            ..Default::default()
+        },
+        records: recs.iter().map(|(k, v)| RecordSpec { key: k.map(to_hex), value: v.map(to_hex), ..Default::default() }).collect(),
+        ..Default::default()
+    })
+    .expect("model batches are always encodable")
 }
 
 trait ExceptionName {

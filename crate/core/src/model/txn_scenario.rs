@@ -355,7 +355,14 @@ struct Memory {
 /// Run a transactions scenario. `snapshots`: keep the state after every step (views) or
 /// only after the last (benchmarks of long runs).
 pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> TxnRun {
+    run_with(sc, sabotage, snapshots, true)
+}
+
+/// [`run`] with tracing chosen: `trace: false` builds no messages or narration (the same
+/// decisions, states and invariants; for long runs and benchmarks).
+pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
     let mut w = setup(sc, sabotage);
+    w.trace = trace;
     let mut out = TxnRun { scenario: sc.clone(), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut mem = Memory::default();
     let mut budget = 1_000_000usize;
@@ -394,7 +401,6 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
         }
     }
     out.world = w;
-    out.scenario = sc.clone();
     out
 }
 
