@@ -141,6 +141,9 @@ pub struct Client {
     pub crashed: bool,
     /// Metrics, as the Java client names them.
     pub begin_ms: i64,
+    /// Sends waiting on a retriable answer (CONCURRENT_TRANSACTIONS while the previous
+    /// transaction completes): the client sends them again once it can.
+    pub held: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -442,6 +445,7 @@ impl World {
             last_error: None,
             crashed: false,
             begin_ms: 0,
+            held: Vec::new(),
         });
     }
 
@@ -847,6 +851,9 @@ impl World {
         let tv2 = self.clients[i].tv2;
         if !tv2 && !self.clients[i].added.contains(partition) {
             if let Err(e) = self.add_partition_tv1(i, partition, "AddPartitionsToTxn") {
+                if e == ErrorCode::CONCURRENT_TRANSACTIONS {
+                    return Ok(self.hold(i, partition, values, "AddPartitionsToTxn"));
+                }
                 self.client_error(i, e, "AddPartitionsToTxn");
                 return Ok(CallResult::Ok);
             }
@@ -870,11 +877,21 @@ impl World {
                 self.txns[t].records.push(r);
                 Ok(CallResult::Ok)
             }
+            Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => Ok(self.hold(i, partition, values, "Produce")),
             Err(e) => {
                 self.client_error(i, e, "Produce");
                 Ok(CallResult::Ok)
             }
         }
+    }
+
+    /// A retriable answer (CONCURRENT_TRANSACTIONS; NOT_ENOUGH_REPLICAS is what a TV1 client's
+    /// leader maps it to, V5): the client keeps the batch and sends it again once the
+    /// previous transaction has completed (TransactionManager retries; `RecordAccumulator`).
+    fn hold(&mut self, i: usize, partition: &str, values: &[String], during: &str) -> CallResult {
+        self.clients[i].held.push((partition.into(), values.to_vec()));
+        say!(self, format!("{}: {during} answered with a retriable error while the previous transaction of {} completes; the client retries the send", self.clients[i].name, self.clients[i].transactional_id));
+        CallResult::Pending
     }
 
     /// The leader's side of a transactional Produce: verification or implicit add
@@ -1116,6 +1133,17 @@ impl World {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state {}", st.name(), if commit { "COMMITTING_TRANSACTION" } else { "ABORTING_TRANSACTION" });
             say!(self, format!("{name}.{call}() throws {e}"));
             return Ok(CallResult::Thrown(e));
+        }
+        if !self.clients[i].held.is_empty() {
+            // commitTransaction() flushes first: EndTxn goes once the held sends are through;
+            // abortTransaction() drops them.
+            if commit {
+                self.clients[i].state = ClientState::CommittingTransaction;
+                self.clients[i].pending = Some(op);
+                say!(self, format!("{name}.commitTransaction() waits for its held sends to go through first (flush)"));
+                return Ok(CallResult::Pending);
+            }
+            self.clients[i].held.clear();
         }
         self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
         if !self.clients[i].started && !retrying {
@@ -1435,6 +1463,26 @@ impl World {
             if busy {
                 continue;
             }
+            if !c.held.is_empty() {
+                let name = c.name.clone();
+                let held = core::mem::take(&mut self.clients[i].held);
+                let pending = self.clients[i].pending.take();
+                if pending == Some(PendingOp::Commit) {
+                    self.clients[i].state = ClientState::InTransaction;
+                }
+                for (p, v) in held {
+                    let _ = self.send(&name, &p, &v);
+                }
+                if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].state == ClientState::InTransaction {
+                    let _ = self.end(&name, true, false);
+                    continue;
+                }
+                if self.clients[i].pending.is_none() {
+                    self.clients[i].pending = pending;
+                }
+                continue;
+            }
+            let c = &self.clients[i];
             match c.pending {
                 Some(PendingOp::Init) => {
                     let _ = self.do_init(i, None);
@@ -1500,6 +1548,7 @@ impl World {
                 }
             }
         }
+        self.retry_pending();
         say!(self, format!(
             "coordinator failover: the new coordinator (epoch {ep}) finds {} and re-sends their markers with coordinator epoch {ep} (K6)",
             if ids.is_empty() { String::from("no transaction mid-commit") } else { ids.join(", ") + " in a Prepare state" }
