@@ -581,7 +581,7 @@ impl World {
         let d = log.append_client(&bytes);
         let Outcome::Appended { base_offset, .. } = d.outcome else { return None };
         let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
-        let text = format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) });
+        let text = if !self.trace { String::new() } else { format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) }) };
         self.metric("txn-state-log-appends", 1);
         let r = self.push_record(LogRecord {
             lane: COORD.into(),
@@ -950,10 +950,11 @@ impl World {
                 }
             }
         }
-        let d = self.partitions[pi].append_client(bytes);
+        // The decision as data; its sentence is rendered only when tracing.
+        let d = self.partitions[pi].append_client_verdict(bytes);
         self.tick(1);
         let producer = self.txns[t].producer.clone();
-        match d.outcome {
+        match d.outcome() {
             Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
                 let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
                 let r = self.push_record(LogRecord {
@@ -977,16 +978,16 @@ impl World {
                     &lane_partition(&pname),
                     &lane_producer(&producer),
                     "response",
-                    format!("Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})", d.why, self.partitions[pi].last_stable_offset()),
-                    d.rule,
-                    d.source,
+                    format!("Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})", d.why(&pname), self.partitions[pi].last_stable_offset()),
+                    d.rule(),
+                    d.source(),
                     ErrorCode::NONE,
                 );
                 self.link(k, Some(r));
                 Ok(r)
             }
             Outcome::Rejected(e) => {
-                msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why), d.rule, d.source, e);
+                msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why(&pname)), d.rule(), d.source(), e);
                 Err(e)
             }
         }

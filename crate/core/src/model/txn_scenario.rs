@@ -366,15 +366,16 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     let mut out = TxnRun { scenario: sc.clone(), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut mem = Memory::default();
     let mut budget = 1_000_000usize;
-    let flat = flatten(&sc.steps, &mut budget);
+    let mut flat = Vec::new();
+    flatten(&sc.steps, &mut budget, &mut flat);
     let n = flat.len();
     for (k, s) in flat.into_iter().enumerate() {
         w.step = out.steps.len();
         w.messages.clear();
         w.narration.clear();
-        let line = line_of(&s);
+        let line = line_of(s);
         let mut ok = true;
-        match exec(&mut w, &s, &mut mem) {
+        match exec(&mut w, s, &mut mem) {
             Ok(Some(fail)) => {
                 ok = false;
                 out.failures.push(Failure { line, expected: fail.0, got: fail.1 });
@@ -388,7 +389,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
         let keep = snapshots || k + 1 == n || out.error.is_some();
         out.steps.push(TxnStepRun {
             line,
-            text: describe(&s),
+            text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() },
             ok,
             t: w.now_ms - w.start_ms,
             narration: w.narration.join(" "),
@@ -416,28 +417,26 @@ pub fn apply_line(w: &mut World, line: &str) -> Result<(), String> {
     exec(w, &st, &mut Memory::default()).map(|_| ())
 }
 
-fn flatten(steps: &[TxnStep], budget: &mut usize) -> Vec<TxnStep> {
-    let mut out = Vec::new();
+fn flatten<'a>(steps: &'a [TxnStep], budget: &mut usize, out: &mut Vec<&'a TxnStep>) {
     for s in steps {
         match s {
             TxnStep::Repeat { times, steps, .. } => {
                 for _ in 0..*times {
                     if *budget == 0 {
-                        return out;
+                        return;
                     }
-                    out.extend(flatten(steps, budget));
+                    flatten(steps, budget, out);
                 }
             }
             _ => {
                 if *budget == 0 {
-                    return out;
+                    return;
                 }
                 *budget -= 1;
-                out.push(s.clone());
+                out.push(s);
             }
         }
     }
-    out
 }
 
 fn line_of(s: &TxnStep) -> usize {
