@@ -9,8 +9,13 @@
 // (read_committed beside read_uncommitted: their positions and what they received, aligned with
 // the partition's offsets) and the external effects. The messages of the current step are drawn as
 // numbered arrows between the lanes (lost ones end in a cross) and listed as text. Below: the
-// narration of the step, the state of every lane as text, the invariants (broken ones
-// highlighted) and one button per action the model allows after the last step.
+// narration of the step, the state of every lane as text, the metrics after the step (the Java
+// client's and the brokers' counter names, with what the step added) as a table, the invariants
+// (broken ones highlighted) and one button per action the model allows after the last step. When
+// the run completes two transactions or more (report.completions), a small plot of commit latency
+// (EndTxn → Complete, model ms) against the partitions each touched, with the same numbers as a
+// table (the accessible copy; only the completions up to the current step) and a caption naming
+// the modelled costs (`cluster rtt=… append=… brokers=…`).
 //
 //   <kafka-timeline scenario="txn-commit-abort"></kafka-timeline>     scenarios/<name>.eos
 //   <kafka-timeline script="model transactions&#10;…"></kafka-timeline>
@@ -26,7 +31,8 @@
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
 // {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
 // error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
-// Keyboard: in the controls and the lanes ←/→ step, Home/End first/last step; in the lanes ↑/↓
+// Keyboard: in the controls and the lanes ←/→ step, Home/End first/last step (on the slider also
+// ↑/↓, and PageUp/PageDown a tenth of the run); in the lanes ↑/↓
 // select a record lane, Shift+←/→ (or [ and ]) the previous/next record, Enter opens the selected
 // record's bytes in <kafka-batch>, Escape clears the selection.
 //
@@ -253,7 +259,66 @@ export function buildTimeline(report) {
       }
     }
   }
-  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records };
+  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records, completionSteps: completionSteps(report) };
+}
+
+/**
+ * The step at which each entry of report.completions ({partitions, ms}: one per transaction that
+ * went from EndTxn to Complete*) happened, or null when that cannot be told. An entry's own `step`
+ * wins when the core provides one; otherwise it is derived from the messages: a completion is the
+ * coordinator's K5 append ("CompleteCommit for ID: every marker is written (K5)") of a
+ * transactional id that sent EndTxn since its previous K5 — the core counts no completion for an
+ * abort it started itself (transaction.timeout.ms, fencing). When the derivation does not account
+ * for every completion, null: the element then shows all of them at every step.
+ */
+export function completionSteps(report) {
+  const completions = report?.completions ?? [];
+  if (completions.every((c) => Number.isInteger(c.step))) return completions.map((c) => c.step);
+  const out = [];
+  const ended = new Set();
+  (report.steps ?? []).forEach((s, i) => {
+    for (const m of s.messages ?? []) {
+      const text = String(m.text ?? "");
+      if (m.kind === "EndTxn") {
+        const id = /^EndTxn(?: v\d+)?\((.*?), producer /.exec(text)?.[1];
+        if (id !== undefined) ended.add(id);
+        continue;
+      }
+      const done = /: Complete(?:Commit|Abort) for (.*): every marker is written \(K5\)$/.exec(text);
+      if (done && ended.delete(done[1])) out.push(i);
+    }
+  });
+  return out.length === completions.length ? out : null;
+}
+
+/** The core's defaults for the modelled costs (crate/core/src/model/txn_scenario.rs). */
+export const DEFAULT_COSTS = Object.freeze({ rtt: "1ms", append: "2ms", brokers: "3" });
+
+/** The costs the script's `cluster` lines set (rtt=, append=, brokers=), over the core's defaults. */
+export function clusterCosts(script) {
+  const costs = { ...DEFAULT_COSTS };
+  for (const raw of String(script ?? "").split("\n")) {
+    const words = raw.split("#")[0].trim().split(/\s+/);
+    if (words[0] !== "cluster") continue;
+    for (const kv of words.slice(1)) {
+      const at = kv.indexOf("=");
+      const key = kv.slice(0, at);
+      if (at > 0 && Object.hasOwn(costs, key) && kv.length > at + 1) costs[key] = kv.slice(at + 1);
+    }
+  }
+  return costs;
+}
+
+/** 0, step, 2·step … ≥ max, with step 1, 2 or 5 × 10^n (integers: partitions and model ms are). */
+export function niceTicks(max, count = 5) {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const norm = raw / mag;
+  const step = Math.max(1, (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag);
+  const ticks = [0];
+  while (ticks[ticks.length - 1] < max) ticks.push(ticks[ticks.length - 1] + step);
+  return ticks;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,6 +420,22 @@ dialog td { font-family: var(--eos-mono); }
 dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eos-panel); padding: .5rem; border-radius: 6px;
              white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow: auto; }
 .dialog-actions { display: flex; justify-content: flex-end; gap: .5rem; }
+.state section.metrics { grid-column: 1 / -1; }
+.state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
+.state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
+.state caption { font-size: 13px; font-weight: 600; color: var(--eos-fg); margin: 0 0 .2rem; }
+.state th, .state td, .latency th, .latency td { padding: .05rem .5rem .05rem 0; text-align: left; font-weight: normal; color: var(--eos-fg); }
+.state td.num, .latency td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.state thead th, .latency thead th { color: var(--eos-muted); font-family: system-ui, sans-serif; border-bottom: 1px solid var(--eos-border); }
+.state td.delta { color: var(--eos-accent); }
+.latency { margin: .6rem 0 0; padding: .4rem .6rem; border: 1px solid var(--eos-border); border-radius: 6px; background: var(--eos-panel); }
+.latency[hidden] { display: none; }
+.latency .state-title { margin: 0 0 .2rem; font-size: 13px; font-weight: 600; }
+.latency .plot-row { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; align-items: flex-start; }
+.latency .plot { flex: 1 1 20rem; max-width: 36rem; min-width: 14rem; }
+.latency canvas { position: static; width: 100%; height: 220px; border: 1px solid var(--eos-border); border-radius: 4px; background: var(--eos-bg); }
+.latency figcaption, .latency .latency-note { font-size: 12.5px; color: var(--eos-muted); margin: .3rem 0 0; max-width: 60rem; }
+.latency tr.now-row th, .latency tr.now-row td { color: var(--eos-accent); font-weight: 600; }
 `;
 
 let sheet = null;
@@ -784,10 +865,26 @@ export class KafkaTimelineElement extends BaseElement {
       h("p", { class: "state-title", id: "inv-title" }, "Invariants"), ui.invariantSummary, ui.invariantList);
     ui.panels = h("div", { class: "panels" }, ui.state, ui.invariants);
     ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
+    // Commit latency against partitions touched (report.completions), when the run completes ≥ 2
+    // transactions: a plot (aria-hidden: the table below it is the accessible source of truth).
+    ui.latencyCanvas = h("canvas", { class: "latency-plot", "aria-hidden": "true" });
+    ui.latencyCaption = h("figcaption");
+    ui.latencyNote = h("p", { class: "latency-note" });
+    ui.latencyBody = h("tbody");
+    ui.latencyTable = h("table", { class: "latency-table" },
+      h("caption", { class: "sr-only" }, "Completed transactions: partitions touched and model ms from EndTxn to Complete"),
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, "txn"), h("th", { scope: "col" }, "partitions"),
+        h("th", { scope: "col" }, "ms EndTxn→Complete"), h("th", { scope: "col" }, "completed at"))),
+      ui.latencyBody);
+    ui.latency = h("figure", { class: "latency", part: "latency", hidden: true, "aria-labelledby": "latency-title" },
+      h("p", { class: "state-title", id: "latency-title" }, "Commit latency by partitions touched"),
+      h("div", { class: "plot-row" }, h("div", { class: "plot" }, ui.latencyCanvas), ui.latencyTable),
+      ui.latencyNote, ui.latencyCaption);
     ui.summary = h("p", { class: "summary" });
     ui.features = h("p", { class: "features" });
     ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, ui.panels, ui.summary, ui.features, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, ui.panels, ui.latency, ui.summary, ui.features, ui.dialog);
     this.#ui = ui;
 
     ui.controls.addEventListener("click", (ev) => {
@@ -810,6 +907,21 @@ export class KafkaTimelineElement extends BaseElement {
       const k = Number(ui.scrub.value); // before pause() re-renders the controls
       this.pause();
       this.goTo(k);
+    });
+    // The slider's keys step the timeline themselves rather than relying on the browser to turn a
+    // key into an `input` event (not every engine does, and a re-render between keydown and the
+    // native value change could swallow it): one step per arrow, a tenth of the run per Page key.
+    ui.scrub.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#report || !this.steps) return;
+      const page = Math.max(1, Math.round(this.steps / 10));
+      const to = {
+        ArrowRight: this.#step + 1, ArrowUp: this.#step + 1, ArrowLeft: this.#step - 1, ArrowDown: this.#step - 1,
+        PageUp: this.#step + page, PageDown: this.#step - page, Home: 0, End: this.steps - 1,
+      }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      this.pause();
+      this.goTo(to);
     });
     ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
     ui.next.addEventListener("click", (ev) => {
@@ -921,6 +1033,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#renderState();
     this.#renderInvariants();
     this.#renderNext();
+    this.#renderLatency();
     this.#renderSummary();
     this.#stats.panelMs = performance.now() - t0;
   }
@@ -1140,9 +1253,20 @@ export class KafkaTimelineElement extends BaseElement {
     }
     const metrics = Object.entries(st.metrics ?? {});
     if (metrics.length) {
-      const ul = h("ul", { "aria-label": "metrics" });
-      for (const [k, v] of metrics) ul.append(h("li", { "data-metric": k }, `${k} ${v}`));
-      sections.push(h("section", { "data-kind": "metrics" }, h("p", { class: "state-title" }, "metrics"), ul));
+      // The counters as the Java client and the brokers name them, with what this step added.
+      const before = this.#step > 0 ? (this.#report.steps[this.#step - 1]?.state?.metrics ?? {}) : {};
+      const rows = metrics.map(([k, v]) => {
+        const delta = Number(v) - Number(before[k] ?? 0);
+        return h("tr", { "data-metric": k, "data-value": String(v) },
+          h("th", { scope: "row" }, k),
+          h("td", { class: "num" }, String(v)),
+          h("td", { class: "num delta" }, Number.isFinite(delta) && delta !== 0 ? `${delta > 0 ? "+" : ""}${delta}` : ""));
+      });
+      sections.push(h("section", { class: "metrics", "data-kind": "metrics" },
+        h("table", { class: "metrics" },
+          h("caption", {}, "Metrics after this step"),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "name"), h("th", { scope: "col" }, "value"), h("th", { scope: "col" }, "this step"))),
+          h("tbody", {}, rows))));
     }
     state.replaceChildren(...sections);
   }
@@ -1169,6 +1293,144 @@ export class KafkaTimelineElement extends BaseElement {
     const buttons = (r?.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
     next.hidden = !canAppend || buttons.length === 0;
     next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:"), ...buttons);
+  }
+
+  /** The completions shown at the current step: [{n, partitions, ms, step}] (step null when unknown). */
+  #latencyPoints() {
+    const all = this.#report?.completions ?? [];
+    const at = this.#tl?.completionSteps ?? null;
+    const points = all.map((c, i) => ({ n: i + 1, partitions: Number(c.partitions), ms: Number(c.ms), step: at ? at[i] : null }));
+    return at ? points.filter((p) => p.step <= this.#step) : points;
+  }
+
+  /** The latency figure's text: one table row per completion so far, the note and the caption. */
+  #renderLatency() {
+    const { latency, latencyBody, latencyNote, latencyCaption } = this.#ui;
+    const all = this.#report?.completions ?? [];
+    if (all.length < 2) {
+      latency.hidden = true;
+      latencyBody.replaceChildren();
+      return;
+    }
+    latency.hidden = false;
+    const points = this.#latencyPoints();
+    latencyBody.replaceChildren(
+      ...points.map((p) =>
+        h("tr", { "data-partitions": p.partitions, "data-ms": p.ms, class: p.step === this.#step ? "now-row" : null },
+          h("th", { scope: "row" }, `#${p.n}`),
+          h("td", { class: "num", "data-col": "partitions" }, String(p.partitions)),
+          h("td", { class: "num", "data-col": "ms" }, String(p.ms)),
+          h("td", { "data-col": "step" }, p.step === null ? "—" : `step ${p.step + 1}${p.step === this.#step ? " (this step)" : ""}`))),
+    );
+    latencyNote.textContent = this.#tl?.completionSteps
+      ? `${points.length} of ${all.length} transactions complete by step ${this.#step + 1}.`
+      : `All ${all.length} transactions of the run (the report does not say at which step each completed).`;
+    const c = clusterCosts(this.#sourceText ?? "");
+    latencyCaption.textContent =
+      "x: partitions the transaction touched; y: milliseconds from EndTxn to CompleteCommit/CompleteAbort in the model's time. " +
+      "The coordinator sends one WriteTxnMarkers entry per partition (one request per broker, each marker an acks=all append) " +
+      "and calls the transaction complete only when every marker is written. The costs are the model's inputs, " +
+      `cluster rtt=${c.rtt} append=${c.append} brokers=${c.brokers}` +
+      (this.#sourceText === null ? " unless the script set others" : "") +
+      ", not measurements: the shape is the lesson, not the numbers.";
+  }
+
+  /** The latency plot: x partitions, y ms, axes fixed to the whole run, the points so far joined by a line. */
+  #drawLatency() {
+    const { latency, latencyCanvas: canvas } = this.#ui;
+    if (latency.hidden) return;
+    const width = canvas.clientWidth;
+    const height = canvas.clientHeight;
+    if (width <= 0 || height <= 0) return;
+    const dpr = globalThis.devicePixelRatio || 1;
+    const bw = Math.round(width * dpr);
+    const bh = Math.round(height * dpr);
+    if (canvas.width !== bw || canvas.height !== bh) {
+      canvas.width = bw;
+      canvas.height = bh;
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const th = this.#theme;
+    ctx.fillStyle = th.bg;
+    ctx.fillRect(0, 0, width, height);
+    const all = this.#report.completions;
+    const xTicks = niceTicks(Math.max(...all.map((c) => Number(c.partitions))));
+    const yTicks = niceTicks(Math.max(...all.map((c) => Number(c.ms))));
+    const xMax = xTicks[xTicks.length - 1];
+    const yMax = yTicks[yTicks.length - 1];
+    const m = { left: 44, right: 14, top: 22, bottom: 34 };
+    const pw = width - m.left - m.right;
+    const ph = height - m.top - m.bottom;
+    const X = (v) => m.left + (v / xMax) * pw;
+    const Y = (v) => m.top + ph - (v / yMax) * ph;
+    // Grid, axes, tick labels and axis titles.
+    ctx.font = `10px ${th.mono}`;
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = th.border;
+    ctx.fillStyle = th.muted;
+    ctx.beginPath();
+    for (const v of yTicks) {
+      ctx.moveTo(m.left, Math.round(Y(v)) + 0.5);
+      ctx.lineTo(m.left + pw, Math.round(Y(v)) + 0.5);
+    }
+    ctx.stroke();
+    ctx.strokeStyle = th.muted;
+    ctx.beginPath();
+    ctx.moveTo(m.left + 0.5, m.top);
+    ctx.lineTo(m.left + 0.5, m.top + ph + 0.5);
+    ctx.lineTo(m.left + pw, m.top + ph + 0.5);
+    for (const v of xTicks) {
+      ctx.moveTo(Math.round(X(v)) + 0.5, m.top + ph);
+      ctx.lineTo(Math.round(X(v)) + 0.5, m.top + ph + 4);
+    }
+    ctx.stroke();
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (const v of yTicks) ctx.fillText(String(v), m.left - 5, Y(v));
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    for (const v of xTicks) ctx.fillText(String(v), X(v), m.top + ph + 6);
+    ctx.font = `11px ${th.mono}`;
+    ctx.fillStyle = th.fg;
+    ctx.textAlign = "right";
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText("partitions touched →", m.left + pw, height - 3);
+    ctx.textAlign = "left";
+    ctx.fillText("ms EndTxn→Complete", 4, 13);
+    // The completions so far, by partitions (chronological among equals), joined by a line.
+    const points = this.#latencyPoints().sort((a, b) => a.partitions - b.partitions || a.n - b.n);
+    if (!points.length) {
+      ctx.fillStyle = th.muted;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("no transaction has completed yet", m.left + pw / 2, m.top + ph / 2);
+      return;
+    }
+    ctx.strokeStyle = th.accent;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    points.forEach((p, i) => (i ? ctx.lineTo(X(p.partitions), Y(p.ms)) : ctx.moveTo(X(p.partitions), Y(p.ms))));
+    ctx.stroke();
+    for (const p of points) {
+      const now = p.step === this.#step;
+      ctx.fillStyle = now ? th.bg : th.accent;
+      ctx.strokeStyle = th.accent;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(X(p.partitions), Y(p.ms), now ? 5 : 3.5, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    // The last point's values, as on the table (the table is the accessible copy).
+    const last = points.reduce((a, b) => (b.n > a.n ? b : a));
+    ctx.font = `bold 10px ${th.mono}`;
+    ctx.fillStyle = th.fg;
+    ctx.textBaseline = "bottom";
+    const label = `${last.partitions} → ${last.ms} ms`;
+    const lx = X(last.partitions);
+    ctx.textAlign = lx > m.left + pw - ctx.measureText(label).width - 8 ? "right" : "left";
+    ctx.fillText(label, lx + (ctx.textAlign === "right" ? -7 : 7), Y(last.ms) - 4);
   }
 
   #renderSummary() {
@@ -1490,6 +1752,7 @@ export class KafkaTimelineElement extends BaseElement {
     // The gutter (lane names and a short state) and the wire (this step's messages).
     this.#drawGutter(ctx, g, st);
     this.#drawWire(ctx, g, this.#report.steps[k].messages ?? []);
+    this.#drawLatency();
     if (this.#root.activeElement === viewport) {
       this.#style(ctx, "strokeStyle", th.accent);
       this.#style(ctx, "lineWidth", 2);

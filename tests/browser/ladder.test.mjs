@@ -64,9 +64,9 @@ const nowText = () => page.locator("kafka-ladder .now").textContent();
 // --- tests -----------------------------------------------------------------------------------
 
 test("scenarios/index.json lists every .eos file with its title", () => {
-  const files = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(".eos")).sort();
+  const files = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(".eos")).map((f) => f.replace(/\.eos$/, "")).sort();
   const index = JSON.parse(readFileSync(join(ROOT, "scenarios/index.json"), "utf8"));
-  assert.deepEqual(index.map((e) => e.name).sort(), files.map((f) => f.replace(/\.eos$/, "")));
+  assert.deepEqual(index.map((e) => e.name).sort(), files);
   for (const { name, title, model } of index) {
     const text = readFileSync(join(ROOT, "scenarios", `${name}.eos`), "utf8");
     const m = /^title\s+(.+?)\s*$/m.exec(text);
@@ -370,6 +370,8 @@ test("index.html embeds the idempotence section", { timeout: 60_000 }, async (t)
   await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
   const section = page.locator("#idempotence");
   assert.equal(await section.isVisible(), true);
+  // The section's elements (and the full package with the models) load when it nears the viewport.
+  await section.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector("#idempotence kafka-ladder")?.run?.title?.startsWith("Lost response"));
   assert.match(await section.locator("kafka-ladder .now").textContent(), /Step \d+ of \d+/);
   await section.locator("kafka-producer-config .result table, kafka-producer-config .result .exception").first().waitFor();

@@ -184,6 +184,143 @@ test("back and forward reproduce identical rendered states", { skip: SKIP, timeo
   }
 });
 
+test("the scrub slider steps with the keyboard: one step per arrow, Home/End, focus kept", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-zombie-fenced" });
+  const { steps } = await tlState();
+  await goTo(3);
+  const scrub = page.locator("kafka-timeline input.scrub");
+  await scrub.focus();
+  const onSlider = () => page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.activeElement?.classList.contains("scrub"));
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 4);
+  await page.waitForTimeout(50); // a second (native) adjustment would land by now
+  assert.equal((await tlState()).step, 4, "ArrowRight moves exactly one step");
+  assert.equal(await scrub.inputValue(), "4");
+  assert.match(await scrub.getAttribute("aria-valuetext"), new RegExp(`^step 5 of ${steps}: `));
+  assert.match(await page.locator("kafka-timeline .now").textContent(), new RegExp(`^Step 5 of ${steps} · `));
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 2);
+  await page.keyboard.press("End");
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").step === n - 1, steps);
+  await page.keyboard.press("ArrowRight"); // at the end: stays
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 0);
+  await page.keyboard.press("ArrowLeft"); // at the start: stays
+  await page.keyboard.press("ArrowUp");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 1);
+  assert.equal(await onSlider(), true, "the slider keeps the focus");
+  // While playing, an arrow on the slider pauses and steps.
+  await page.evaluate(() => {
+    const t = document.querySelector("kafka-timeline");
+    t.interval = 60_000;
+    t.play();
+  });
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 2 && !document.querySelector("kafka-timeline").playing);
+});
+
+test("txn-commit-latency-sweep: the commit-latency plot and its table grow with the partitions", { skip: SKIP, timeout: 90_000 }, async (t) => {
+  await openPage({ name: "txn-commit-latency-sweep" });
+  const { steps } = await tlState();
+  await goTo(steps - 1);
+  const figure = page.locator("kafka-timeline figure.latency");
+  await figure.waitFor();
+  const rows = () =>
+    figure.locator("tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        partitions: Number(tr.querySelector('[data-col="partitions"]').textContent),
+        ms: Number(tr.querySelector('[data-col="ms"]').textContent),
+      })),
+    );
+  const all = await rows();
+  assert.equal(all.length, 7, "one row per completed transaction");
+  assert.deepEqual(all.map((r) => r.partitions), [1, 2, 5, 10, 20, 50, 100]);
+  // Markers to one broker share a request, so with brokers=3 one and two partitions cost the same
+  // (each broker gets one marker); from there on every row costs strictly more.
+  for (let i = 1; i < all.length; i++) assert.ok(all[i].ms >= all[i - 1].ms, `ms never decreases: ${JSON.stringify(all)}`);
+  for (let i = 2; i < all.length; i++) assert.ok(all[i].ms > all[i - 1].ms, `ms strictly increases from 2 partitions on: ${JSON.stringify(all)}`);
+  assert.ok(all[6].ms > all[0].ms, "100 partitions take longer than 1");
+  const report = await page.evaluate(() => document.querySelector("kafka-timeline").report.completions);
+  assert.deepEqual(all, report.map((c) => ({ partitions: c.partitions, ms: c.ms })), "the table is the report's numbers");
+  assert.equal(all.at(-1).ms, 75, "the scenario's own expectation: 100 partitions, 75 model ms");
+  // The caption says the costs are the model's inputs, as the script set them.
+  const caption = await figure.locator("figcaption").textContent();
+  assert.match(caption, /cluster rtt=1ms append=2ms brokers=3/);
+  assert.match(caption, /model's inputs/);
+  // The plot is drawn (HiDPI backing store, something besides the background) and hidden from AT.
+  const plot = await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const c = document.querySelector("kafka-timeline").shadowRoot.querySelector("canvas.latency-plot");
+    const d = c.getContext("2d", { willReadFrequently: true }).getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let i = 0; i < d.length; i += 4 * 7) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return { w: c.width, cssW: c.clientWidth, h: c.height, cssH: c.clientHeight, dpr: devicePixelRatio, colours: colours.size, hidden: c.getAttribute("aria-hidden") };
+  });
+  assert.equal(plot.w, Math.round(plot.cssW * plot.dpr));
+  assert.equal(plot.h, Math.round(plot.cssH * plot.dpr));
+  assert.ok(plot.colours > 3, `the plot has content (${plot.colours} colours)`);
+  assert.equal(plot.hidden, "true");
+  // Only the completions up to the shown step: the third completes at the 12th step (index 12).
+  const third = await page.evaluate(() => {
+    const r = document.querySelector("kafka-timeline").report;
+    return r.steps.findIndex((s, i) => i > 0 && (s.messages ?? []).some((m) => /CompleteCommit for wide-writer/.test(m.text)) &&
+      r.steps.slice(0, i).flatMap((x) => x.messages ?? []).filter((m) => /CompleteCommit for wide-writer/.test(m.text)).length === 2);
+  });
+  assert.ok(third > 0);
+  await goTo(third - 1);
+  assert.deepEqual((await rows()).map((r) => r.partitions), [1, 2]);
+  await goTo(third);
+  assert.deepEqual((await rows()).map((r) => r.partitions), [1, 2, 5]);
+  assert.match(await figure.locator("tr.now-row").textContent(), /this step/);
+  await goTo(0);
+  assert.equal(await figure.locator("tbody tr").count(), 0);
+  assert.match(await figure.locator(".latency-note").textContent(), /^0 of 7 transactions complete by step 1\./);
+  await goTo(steps - 1);
+  if (SHOTS) await figure.screenshot({ path: join(SHOTS, "timeline-latency.png") });
+  // The metrics table: the counters at this step, as text.
+  const metric = (name) => page.locator(`kafka-timeline tr[data-metric="${name}"] td`).first();
+  assert.equal(await metric("end-txn-requests").textContent(), "7");
+  assert.equal(await metric("fenced-producers").textContent(), "0");
+  assert.ok(Number(await metric("write-txn-markers-requests").textContent()) >= 7);
+  // A scenario with fewer than two completions shows no plot.
+  await openPage({ name: "txn-zombie-fenced" });
+  assert.equal(await page.locator("kafka-timeline figure.latency").isHidden(), true);
+  // axe-core on the page with the plot and the tables.
+  const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
+  if (!existsSync(axePath)) {
+    t.diagnostic("axe-core is not installed (scripts/ensure-test-tools.sh): accessibility scan skipped");
+    return;
+  }
+  await openPage({ name: "txn-commit-latency-sweep" });
+  await page.evaluate(readFileSync(axePath, "utf8"));
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const summary = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+    assert.deepEqual(summary, [], `${scheme}: ${summary.join("\n")}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+});
+
+test("the embed page shows <kafka-timeline scenario=txn-zombie-fenced> with its steps", { skip: SKIP, timeout: 60_000 }, async () => {
+  await page.goto(`${baseUrl}/www/embed-example.html`, { waitUntil: "load" });
+  assert.equal(await page.locator('script[src$="kafka-timeline.js"]').count(), 1, "one script tag for the timeline");
+  await page.waitForFunction(() => document.getElementById("zombie")?.steps > 0);
+  const zombie = page.locator("#zombie");
+  const { steps, passed } = await page.evaluate(() => ({ steps: document.getElementById("zombie").steps, passed: document.getElementById("zombie").report.passed }));
+  assert.ok(steps >= 10, `the scenario's steps (${steps})`);
+  assert.equal(passed, true);
+  assert.match(await zombie.locator(".title").textContent(), /\S/);
+  assert.match(await zombie.locator(".now").textContent(), new RegExp(`^Step ${steps} of ${steps} · `));
+  assert.match(await zombie.locator(".state").textContent(), /fenced/);
+  await zombie.locator('button[data-action="first"]').click();
+  await page.waitForFunction(() => document.getElementById("zombie").step === 0);
+  assert.match(await zombie.locator(".now").textContent(), new RegExp(`^Step 1 of ${steps} · line \\d+: init `));
+  // The Batch Inspector examples on the same page still work.
+  await page.locator('#example-a #fields tr[data-field="producerId"] td').first().waitFor();
+});
+
 test("a marker opens in the Batch Inspector as a COMMIT/ABORT control batch", { skip: SKIP, timeout: 60_000 }, async () => {
   await openPage();
   const marker = await page.evaluate(() => {
@@ -206,7 +343,7 @@ test("a marker opens in the Batch Inspector as a COMMIT/ABORT control batch", { 
   await page.evaluate(() => document.getElementById("inspector").removeAttribute("hex"));
   const box = await page.evaluate((i) => document.querySelector("kafka-timeline").recordBox(i), marker.idx);
   assert.ok(box, "the marker is drawn in view");
-  await page.locator("kafka-timeline canvas").click({ position: { x: box.x + box.width / 2, y: box.y + box.height / 2 } });
+  await page.locator("kafka-timeline .viewport canvas").click({ position: { x: box.x + box.width / 2, y: box.y + box.height / 2 } });
   await page.waitForFunction((hex) => document.getElementById("inspector").getAttribute("hex") === hex, marker.hex);
   assert.match(await page.locator("kafka-timeline .detail").textContent(), new RegExp(`${type} marker`));
 

@@ -312,8 +312,9 @@ pub struct World {
     pub deliveries: Vec<Delivery>,
     pub effects: Vec<Effect>,
     pub metrics: BTreeMap<&'static str, i64>,
-    /// Transactions whose completion time we report: (partitions, EndTxn ms, complete ms).
-    pub completions: Vec<(usize, i64, i64)>,
+    /// Transactions whose completion time we report: (partitions, EndTxn ms, complete ms,
+    /// the step that completed it).
+    pub completions: Vec<(usize, i64, i64, usize)>,
     pub end_txn_at: BTreeMap<usize, i64>,
     pub outside_model: Option<String>,
     pub sabotage: Option<Sabotage>,
@@ -1302,7 +1303,7 @@ impl World {
             }
             let parts = self.txns[t].records.iter().filter_map(|&r| Some(self.records[r].partition.clone())).collect::<BTreeSet<_>>().len();
             if let Some(start) = self.end_txn_at.remove(&t) {
-                self.completions.push((parts, start, self.now_ms));
+                self.completions.push((parts, start, self.now_ms, self.step));
             }
             say!(self, format!("{id} is {} (K5): the transaction is over", s.name()));
         }

@@ -232,6 +232,8 @@ pub struct EffectReport {
 pub struct CompletionReport {
     pub partitions: usize,
     pub ms: i64,
+    /// The step whose marker (or failover) completed the transaction.
+    pub step: usize,
 }
 
 fn iso(i: Isolation) -> &'static str {
@@ -423,7 +425,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
             .map(|d| DeliveryReport { consumer: d.consumer.clone(), partition: d.partition.clone(), offset: d.offset, value: d.value.clone(), step: d.step })
             .collect(),
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
-        completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1 }).collect(),
+        completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),
         next_steps: next_lines(w).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
     }
 }
