@@ -21,7 +21,7 @@ use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
-  eoslab run SCENARIO.eos [--json]";
+  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -246,9 +246,19 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::model::scenario;
     let mut json = false;
     let mut path = None;
-    for a in args {
+    let mut tv = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
+            "--transaction-version" => {
+                tv = Some(
+                    it.next()
+                        .and_then(|v| v.parse::<u8>().ok())
+                        .filter(|v| *v <= 2)
+                        .ok_or_else(|| format!("--transaction-version takes 0, 1 or 2\n{USAGE}"))?,
+                )
+            }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => path = Some(s),
         }
@@ -256,7 +266,10 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     let text = read_input(path)?;
     let text = String::from_utf8(text).map_err(|_| "a scenario is UTF-8 text".to_string())?;
     if eoslab_core::model::txn_scenario::is_transactions(&text) {
-        return run_transactions(&text, path, json);
+        return run_transactions(&text, path, json, tv);
+    }
+    if tv.is_some() {
+        return Err(String::from("--transaction-version applies to `model transactions` scripts"));
     }
     let sc = match text.trim_start().starts_with('{') {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
@@ -276,9 +289,12 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
 
 /// `eoslab run` on a `model transactions` script: the text timeline, or `--json` (the
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
-fn run_transactions(text: &str, path: Option<&str>, json: bool) -> Result<ExitCode, String> {
+fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
-    let sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+    let mut sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+    if let Some(v) = tv {
+        sc.transaction_version = v;
+    }
     let run = txn_scenario::run(&sc, None, true);
     let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();
     if json {

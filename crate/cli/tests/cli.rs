@@ -140,3 +140,23 @@ fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
     let o = eoslab(&["decode", "--formatter", "nope", "-"], &hex);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn run_of_a_transactions_script_prints_the_timeline_and_checks_it() {
+    let script = "model transactions\npartition p-0\nproducer a transactional.id=t\ninit a\nbegin a\nsend a p-0 x\ncommit a\ndeliver markers\nexpect a epoch 1\nexpect txn t CompleteCommit\n";
+    let o = eoslab(&["run", "-"], script.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    assert!(out.contains("WriteTxnMarkers(COMMIT, producer 1000 epoch 1, coordinator epoch 0, p-0) [K2]"), "{out}");
+    assert!(out.contains("invariant read-committed-sees-only-committed: holds"));
+    assert!(out.contains("2 expectation(s): 2 passed, 0 failed"));
+    // The same script on a transactions-V1 cluster: the epoch does not bump, so `expect a epoch 1` fails.
+    let o = eoslab(&["run", "-", "--transaction-version", "1"], script.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("FAILED line 9: expected a epoch 1, got 0"), "{}", text(&o.stdout));
+    let o = eoslab(&["run", "-", "--json"], script.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["model"], "transactions");
+    assert_eq!(v["steps"].as_array().unwrap().len(), 7);
+    assert_eq!(eoslab(&["run", "-", "--transaction-version", "5"], script.as_bytes()).status.code(), Some(2));
+}
