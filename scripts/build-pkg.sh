@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Builds pkg/: the release wasm of crate/wasm, post-processed by wasm-bindgen for ES-module use
-# (`import init, { decode } from "../pkg/eoslab.js"`), plus a package.json.
+# Builds pkg/: the release wasm of crate/wasm, post-processed by wasm-bindgen for ES-module use,
+# twice: the full package (`import init, { decode, runScenario } from "../pkg/eoslab.js"`) and the
+# decode-only one without the models (`--no-default-features`: decode, encodeBatch, encodeSegment,
+# crc32c, version), pkg/eoslab-decode.js + eoslab-decode_bg.wasm, which the Batch Inspector
+# loads; plus a package.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-tools.sh
 
-echo "pkg: cargo build -p eoslab-wasm --release --target wasm32-unknown-unknown"
-cargo build --quiet -p eoslab-wasm --release --target wasm32-unknown-unknown
-
 target_dir=${CARGO_TARGET_DIR:-target}
 wasm="$target_dir/wasm32-unknown-unknown/release/eoslab_wasm.wasm"
-[ -f "$wasm" ] || { echo "pkg: $wasm not found after the build" >&2; exit 1; }
 
+# build_one OUT_NAME [cargo flags]: one cargo build + wasm-bindgen into $stage. Both builds write the
+# same eoslab_wasm.wasm (a cdylib's name has no hash), so each is bound before the next build;
+# switching features only relinks eoslab-wasm (seconds).
+build_one() {
+  local out=$1
+  shift
+  echo "pkg: cargo build -p eoslab-wasm --release --target wasm32-unknown-unknown${*:+ $*} -> pkg/$out.js"
+  cargo build --quiet -p eoslab-wasm --release --target wasm32-unknown-unknown "$@"
+  [ -f "$wasm" ] || { echo "pkg: $wasm not found after the build" >&2; exit 1; }
+  # No name/producers sections: ~8% smaller gzipped; panics still print their message.
+  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$stage" --out-name "$out" "$wasm"
+}
+
+# Both packages are bound into a staging folder and replace pkg/ together, once both built.
+stage="$target_dir/eoslab-pkg"
+rm -rf "$stage"
+build_one eoslab
+build_one eoslab-decode --no-default-features
+# The split must be real: the models only in the full package.
+grep -q 'export function runScenario' "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks runScenario" >&2; exit 1; }
+if grep -q 'runScenario' "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports the models" >&2; exit 1; fi
 rm -rf pkg
-# No name/producers sections: ~8% smaller gzipped; panics still print their message.
-wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg --out-name eoslab "$wasm"
+mv "$stage" pkg
 
 # wasm-bindgen's CLI (unlike wasm-pack) writes no package.json; node and bundlers want one.
 version=$(awk '/^\[workspace\.package\]/{f=1; next} /^\[/{f=0} f && $1=="version" {gsub(/"/, "", $3); print $3; exit}' Cargo.toml)
@@ -29,8 +48,11 @@ cat > pkg/package.json <<JSON
   "main": "eoslab.js",
   "module": "eoslab.js",
   "types": "eoslab.d.ts",
-  "files": ["eoslab.js", "eoslab.d.ts", "eoslab_bg.wasm", "eoslab_bg.wasm.d.ts"],
+  "files": ["eoslab.js", "eoslab.d.ts", "eoslab_bg.wasm", "eoslab_bg.wasm.d.ts",
+            "eoslab-decode.js", "eoslab-decode.d.ts", "eoslab-decode_bg.wasm", "eoslab-decode_bg.wasm.d.ts"],
   "sideEffects": false
 }
 JSON
-echo "pkg: $(du -k pkg/eoslab_bg.wasm | cut -f1) KiB wasm -> pkg/eoslab.js"
+for w in eoslab eoslab-decode; do
+  echo "pkg: pkg/${w}_bg.wasm $(( $(wc -c < "pkg/${w}_bg.wasm") / 1000 )) KB, $(( $(gzip -9c "pkg/${w}_bg.wasm" | wc -c) / 1000 )) KB gzipped -> pkg/$w.js"
+done

@@ -7,7 +7,7 @@
 // in:  {type: "index", id, blob?: Blob, buffer?: ArrayBuffer}
 // out: {type: "progress", id, done, total, errors, stats} ... {type: "done", id, ms, stats}
 //      {type: "failed", id, message}
-import init, { decode } from "../pkg/eoslab.js";
+import init, { decode } from "../pkg/eoslab-decode.js";
 import { scanFrames, frameChunks, shiftResult } from "./lib/segment.js";
 
 const CHUNK = 1 << 20;

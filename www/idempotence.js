@@ -2,6 +2,11 @@
 // a script editor, a 10,000-batch run, and <kafka-producer-config>. The chosen scenario is kept in
 // the URL hash (#scenario=NAME), so a link opens it. Text only: no innerHTML.
 import "./idempotence-elements.js";
+import { useFullPackage } from "./lib/wasm.js";
+
+// This page loads the full package for its models anyway: a batch opened in <kafka-batch> uses it
+// too instead of downloading the decode-only module as well.
+useFullPackage();
 
 const $ = (id) => document.getElementById(id);
 const ladder = $("ladder");

@@ -8,8 +8,9 @@
 //   <script type="module" src=".../www/kafka-batch.js"></script>
 //   <kafka-batch readonly hex="00 00 00 00 ..."></kafka-batch>
 //
-// One script tag is enough: this module defines the element and loads ../pkg/eoslab.js (and its
-// wasm) relative to its own URL. No network access beyond those same-origin files.
+// One script tag is enough: this module defines the element and loads ../pkg/eoslab-decode.js (the
+// decode-only package, and its wasm) relative to its own URL. No network access beyond those
+// same-origin files.
 //
 // Attributes (the source of truth; properties reflect them): hex, base64 (the input), readonly
 // (no input box, no editing), batch (index of the opened batch), compare-hex (batch B of the
@@ -200,7 +201,7 @@ export class KafkaBatchElement extends HTMLElementBase {
       try {
         this.#eoslab = await loadEoslab();
       } catch (err) {
-        setText(this.#els.summary, `Could not load the decoder (pkg/eoslab.js): ${err instanceof Error ? err.message : err}`);
+        setText(this.#els.summary, `Could not load the decoder (pkg/eoslab-decode.js): ${err instanceof Error ? err.message : err}`);
         return;
       }
     }

@@ -69,7 +69,24 @@ async function main() {
   document.body.dataset.ready = "1";
 }
 
-main().catch((err) => {
+// The idempotence section below the inspector (<kafka-ladder>, <kafka-producer-config>) runs the
+// models, which live only in the full package (pkg/eoslab_bg.wasm, about twice the decode-only
+// module): its elements are imported when the section comes near the viewport, watched from the
+// moment the inspector has rendered (before that, the section is near the top of an empty page).
+function lazyIdempotence() {
+  const section = document.getElementById("idempotence");
+  if (!section) return;
+  const load = () => import("./idempotence-elements.js").catch((err) => console.error(err));
+  if (!("IntersectionObserver" in window)) return void load();
+  const io = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    io.disconnect();
+    load();
+  }, { rootMargin: "200px 0px" });
+  io.observe(section);
+}
+
+main().finally(lazyIdempotence).catch((err) => {
   const p = document.createElement("p");
   p.className = "error";
   p.textContent = `failed to load the decoder: ${err instanceof Error ? err.message : String(err)}`;

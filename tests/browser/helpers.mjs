@@ -68,7 +68,7 @@ export function stopServer(child) {
 
 /**
  * Server + Chromium with a fresh profile. Returns {baseUrl, context, page, consoleErrors,
- * pageErrors, foreignRequests, dialogs, close()}.
+ * pageErrors, foreignRequests, dialogs, wasmRequests, close()}.
  */
 export async function launch({ colorScheme = "light", timeout = 20_000, viewport = { width: 1400, height: 1000 } } = {}) {
   const { child, url } = await startServer();
@@ -77,6 +77,8 @@ export async function launch({ colorScheme = "light", timeout = 20_000, viewport
   const pageErrors = [];
   const foreignRequests = [];
   const dialogs = [];
+  /** Every .wasm the pages fetched: {path, page} (page: the page's path at the time). */
+  const wasmRequests = [];
   let context;
   try {
     // playwright wants the profile directory as launchPersistentContext's argument, not in args.
@@ -105,6 +107,10 @@ export async function launch({ colorScheme = "light", timeout = 20_000, viewport
     if (msg.type() === "error") consoleErrors.push(msg.text());
   });
   page.on("pageerror", (err) => pageErrors.push(String(err)));
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.endsWith(".wasm")) wasmRequests.push({ path: u.pathname, page: new URL(page.url()).pathname });
+  });
   page.on("dialog", (d) => {
     dialogs.push(`${d.type()}: ${d.message()}`);
     d.dismiss().catch(() => {});
@@ -114,7 +120,7 @@ export async function launch({ colorScheme = "light", timeout = 20_000, viewport
     await stopServer(child);
     rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { baseUrl: url, context, page, consoleErrors, pageErrors, foreignRequests, dialogs, close };
+  return { baseUrl: url, context, page, consoleErrors, pageErrors, foreignRequests, dialogs, wasmRequests, close };
 }
 
 /** The wasm package in node (for building test inputs with encodeBatch / encodeSegment). */

@@ -66,6 +66,11 @@ test("dark mode follows prefers-color-scheme", { timeout: 30_000 }, async () => 
   assert.notEqual(light, dark);
 });
 
+test("the inspector page loads only the decode-only wasm, never the models' pkg/eoslab_bg.wasm", () => {
+  const paths = [...new Set(env.wasmRequests.map((r) => r.path))];
+  assert.deepEqual(paths, ["/pkg/eoslab-decode_bg.wasm"]);
+});
+
 test("no console errors, no page errors, no requests off 127.0.0.1", () => {
   assert.deepEqual(env.pageErrors, []);
   assert.deepEqual(env.consoleErrors, []);

@@ -12,8 +12,14 @@
 //! | `decode(input, options?)` → object   | [`eoslab_core::decode::decode`]           |
 //! | `encodeBatch(spec)` → `Uint8Array`   | [`eoslab_core::encode::encode_batch`]     |
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
+//! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
 //! | `version()` → string                 | this crate's package version              |
+//!
+//! With the `models` feature (default) the models' API is exported too (`model.rs`:
+//! `runScenario`, `runScenarioSummary`, `runTxnScenario`, `resolveProducerConfig`); without it
+//! the module is decode-only (`pkg/eoslab-decode.js`, built by `scripts/build-pkg.sh`).
 
+#[cfg(feature = "models")]
 mod model;
 
 use core::fmt::Display;
@@ -266,6 +272,13 @@ fn start() {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// CRC-32C (Castagnoli) of `bytes`, as Kafka checksums a v2 batch: a baseline for how fast
+/// the wasm build can touch every byte.
+#[wasm_bindgen]
+pub fn crc32c(bytes: &[u8]) -> u32 {
+    eoslab_core::crc::crc32c(bytes)
 }
 
 /// Decodes a Kafka record batch (or a segment of them) from bytes or from text (hex, xxd, base64:

@@ -26,9 +26,14 @@ pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] sc
 /// the invariants checked after it, every record with its bytes, and `nextSteps`. Options:
 /// `{sabotage: "read-committed-sees-aborted"}` breaks the read path on purpose so tests can
 /// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
-/// (long runs). Throws on a script error ("line N: …").
+/// (long runs); `{transactionVersion: 1}` runs the script on a cluster finalized at that level
+/// instead of its own `cluster` line (the same script under V1 and V2, side by side). Throws
+/// on a script error ("line N: …").
 #[wasm_bindgen(js_name = runTxnScenario)]
-pub fn run_txn_scenario(script: &str, #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean}")] options: JsValue) -> Result<JsValue, JsError> {
+pub fn run_txn_scenario(
+    script: &str,
+    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2}")] options: JsValue,
+) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
     let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
@@ -36,15 +41,25 @@ pub fn run_txn_scenario(script: &str, #[wasm_bindgen(unchecked_param_type = "{sa
         None | Some("") => None,
         Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
     };
-    let sc = txn_scenario::parse(script).map_err(js_error)?;
+    let mut sc = txn_scenario::parse(script).map_err(js_error)?;
+    if let Some(v) = opts.transaction_version {
+        if v > 2 {
+            return Err(JsError::new("transactionVersion must be 0, 1 or 2"));
+        }
+        sc.transaction_version = v;
+    }
     let run = txn_scenario::run(&sc, sabotage, opts.snapshots.unwrap_or(true));
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
 }
 
 #[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct TxnOptions {
     sabotage: Option<String>,
     snapshots: Option<bool>,
+    /// Run the script on a cluster finalized at this transaction.version (the script's
+    /// `cluster transaction.version=` otherwise): the same script under V1 and V2, side by side.
+    transaction_version: Option<u8>,
 }
 
 /// Resolves a Java producer config given as `.properties` text, as `new KafkaProducer(props)`
@@ -100,9 +115,3 @@ pub fn run_scenario_summary(script: &str) -> Result<JsValue, JsError> {
     to_js(&Summary { passed: run.passed(), steps: run.sim.steps, decisions })
 }
 
-/// CRC-32C (Castagnoli) of `bytes`, as Kafka checksums a v2 batch: a baseline for how fast
-/// the wasm build can touch every byte.
-#[wasm_bindgen]
-pub fn crc32c(bytes: &[u8]) -> u32 {
-    eoslab_core::crc::crc32c(bytes)
-}

@@ -1,0 +1,145 @@
+// Node tests of the two packages `make pkg` builds (scripts/build-pkg.sh): the decode-only one
+// (pkg/eoslab-decode.js, crate/wasm built with --no-default-features, which the Batch Inspector
+// loads) must decode and encode exactly as the full one (pkg/eoslab.js) on the golden vectors of
+// crate/core/tests/golden.rs (record-batch.md §9), and must not carry the models.
+// Run: node --test tests/wasm/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = new URL("../../pkg/", import.meta.url);
+async function load(name) {
+  const m = await import(new URL(`${name}.js`, pkgDir).href);
+  m.initSync({ module: readFileSync(fileURLToPath(new URL(`${name}_bg.wasm`, pkgDir))) });
+  return m;
+}
+const full = await load("eoslab");
+const lite = await load("eoslab-decode");
+
+const MODEL_EXPORTS = ["runScenario", "runScenarioSummary", "runTxnScenario", "resolveProducerConfig"];
+const DECODE_EXPORTS = ["decode", "encodeBatch", "encodeSegment", "crc32c", "version"];
+
+const bytes = (hex) => Uint8Array.from(hex.trim().split(/\s+/), (b) => parseInt(b, 16));
+
+// §9.1–9.3: Examples A (idempotent), B (transactional, header, null value), C (COMMIT marker).
+const EXAMPLE_A =
+  "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf " +
+  "e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 " +
+  "00 02 6b 02 76 00";
+const EXAMPLE_B =
+  "00 00 00 00 00 00 00 00 00 00 00 48 ff ff ff ff 02 95 13 a2 2f 00 10 00 00 00 01 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 fa " +
+  "00 00 00 00 00 00 10 92 00 01 00 00 00 08 00 00 00 02 18 00 00 00 02 6b 02 76 02 02 68 02 78 12 00 f4 03 02 04 6b 32 01 00";
+const EXAMPLE_C =
+  "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 14 49 b2 00 30 00 00 00 00 00 00 01 8b cf e5 69 f4 00 00 01 8b cf e5 69 f4 " +
+  "00 00 00 00 00 00 10 92 00 01 ff ff ff ff 00 00 00 01 20 00 00 00 08 00 00 00 01 0c 00 00 00 00 00 07 00";
+// §9.4: Example A's record compressed: [codec, attributes, batchLength, crc, records section].
+const COMPRESSED = [
+  ["gzip", 1, 78, 0x2361a286, "1f 8b 08 00 00 00 00 00 02 03 13 60 60 60 60 ca 66 2a 63 00 00 a3 7f cf a6 09 00 00 00"],
+  ["snappy", 2, 80, 0xa99d0876, "82 53 4e 41 50 50 59 00 00 00 00 01 00 00 00 01 00 00 00 0b 09 20 10 00 00 00 02 6b 02 76 00"],
+  ["snappy", 2, 60, 0xb763b651, "09 20 10 00 00 00 02 6b 02 76 00"],
+  ["lz4", 3, 73, 0x13f8c442, "04 22 4d 18 60 40 82 09 00 00 80 10 00 00 00 02 6b 02 76 00 00 00 00 00"],
+  ["zstd", 4, 67, 0x133b14cb, "28 b5 2f fd 00 00 49 00 00 10 00 00 00 02 6b 02 76 00"],
+];
+// §9.5: legacy messages, magic 0 and 1.
+const LEGACY_V0 = "00 00 00 00 00 00 00 00 00 00 00 10 1f ec d7 0a 00 00 00 00 00 01 6b 00 00 00 01 76";
+const LEGACY_V1 =
+  "00 00 00 00 00 00 00 00 00 00 00 18 39 26 8c 33 01 00 00 00 01 8b cf e5 68 00 00 00 00 01 6b 00 00 00 01 76";
+
+function compressed([, attr, len, crc, section]) {
+  const b = [...bytes(EXAMPLE_A).subarray(0, 61), ...bytes(section)];
+  const v = new DataView(Uint8Array.from(b).buffer);
+  v.setInt32(8, len);
+  v.setUint32(17, crc);
+  v.setUint16(21, attr);
+  return new Uint8Array(v.buffer);
+}
+
+const VECTORS = [
+  ["Example A", bytes(EXAMPLE_A)],
+  ["Example B", bytes(EXAMPLE_B)],
+  ["Example C", bytes(EXAMPLE_C)],
+  ...COMPRESSED.map((c, i) => [`Example A ${c[0]} #${i}`, compressed(c)]),
+  ["legacy v0", bytes(LEGACY_V0)],
+  ["legacy v1", bytes(LEGACY_V1)],
+  ["A, B and C as one segment", Uint8Array.from([...bytes(EXAMPLE_A), ...bytes(EXAMPLE_B), ...bytes(EXAMPLE_C)])],
+  ["Example A with a flipped byte (bad CRC)", bytes(EXAMPLE_A).map((b, i) => (i === 30 ? b ^ 1 : b))],
+  ["Example B cut short", bytes(EXAMPLE_B).subarray(0, 70)],
+  ["Example A as hex text", EXAMPLE_A],
+  ["Example C as base64 text", Buffer.from(bytes(EXAMPLE_C)).toString("base64")],
+];
+const OPTIONS = [
+  undefined,
+  { spans: false },
+  { records: false },
+  { includeDecompressed: true },
+  { formatter: "transaction-log" },
+  { formatter: "offsets" },
+  { maxDecompressed: 4 },
+];
+
+test("the decode-only package exports the codec and none of the models; the full one exports both", () => {
+  for (const name of DECODE_EXPORTS) {
+    assert.equal(typeof lite[name], "function", `eoslab-decode.js exports ${name}`);
+    assert.equal(typeof full[name], "function", `eoslab.js exports ${name}`);
+  }
+  for (const name of MODEL_EXPORTS) {
+    assert.equal(lite[name], undefined, `eoslab-decode.js must not export ${name}`);
+    assert.equal(typeof full[name], "function", `eoslab.js exports ${name}`);
+  }
+  // Everything the decode-only package exports, the full one exports too (one API, two sizes).
+  for (const name of Object.keys(lite)) assert.ok(name in full, `${name} is in eoslab.js too`);
+});
+
+test("the decode-only wasm is the smaller one (the split is real)", () => {
+  const size = (name) => readFileSync(fileURLToPath(new URL(`${name}_bg.wasm`, pkgDir))).length;
+  assert.ok(size("eoslab-decode") < size("eoslab") * 0.7, `${size("eoslab-decode")} vs ${size("eoslab")} bytes`);
+});
+
+test("both packages have the same version", () => {
+  assert.equal(lite.version(), full.version());
+});
+
+test("decode: the decode-only package returns exactly what the full one does on the golden vectors", () => {
+  for (const [label, input] of VECTORS) {
+    for (const options of OPTIONS) {
+      const a = full.decode(input, options);
+      const b = lite.decode(input, options);
+      assert.deepEqual(b, a, `${label}, options ${JSON.stringify(options)}`);
+    }
+  }
+  // The vectors really are what golden.rs says: A, B, C and every codec decode without errors.
+  for (const [label, input] of VECTORS.slice(0, 10)) {
+    assert.deepEqual(lite.decode(input).errors, [], label);
+  }
+});
+
+test("encodeBatch / encodeSegment / crc32c: the same bytes from both packages", () => {
+  for (const [label, input] of VECTORS.slice(0, 10)) {
+    const specs = full.decode(input).batches;
+    for (const spec of specs) {
+      for (const compression of ["none", "gzip", "snappy", "lz4", "zstd"]) {
+        if (spec.legacy && compression === "zstd") continue; // magic 0/1 have no zstd
+        const s = structuredClone(spec);
+        s.header.attributes.compression = compression;
+        let a;
+        try {
+          a = full.encodeBatch(s);
+        } catch (err) {
+          assert.throws(() => lite.encodeBatch(s), { message: err.message }, `${label} ${compression}`);
+          continue;
+        }
+        assert.deepEqual(lite.encodeBatch(s), a, `${label} ${compression}`);
+      }
+    }
+    assert.deepEqual(lite.encodeSegment(specs), full.encodeSegment(specs), label);
+    const raw = typeof input === "string" ? full.encodeSegment(specs) : input;
+    assert.equal(lite.crc32c(raw), full.crc32c(raw), label);
+  }
+  // Re-encoding a decoded golden vector reproduces it byte for byte in the decode-only package.
+  for (const hex of [EXAMPLE_A, EXAMPLE_B, EXAMPLE_C]) {
+    const b = bytes(hex);
+    assert.deepEqual(lite.encodeBatch(lite.decode(b).batches[0]), b);
+  }
+  assert.throws(() => lite.encodeBatch({ records: [{ key: "zz" }] }), /hex/);
+});

@@ -1,0 +1,96 @@
+// Node tests of the transactions runner in the wasm package (runTxnScenario): the report shape
+// <kafka-timeline> draws, the same decisions as the native CLI (scenario expectations hold in
+// wasm too), real bytes for every record, the sabotage switch the invariants panel is tested
+// with, and script errors with their line. Run: node --test tests/wasm/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = new URL("../../pkg/", import.meta.url);
+const eoslab = await import(new URL("eoslab.js", pkgDir).href);
+eoslab.initSync({ module: readFileSync(fileURLToPath(new URL("eoslab_bg.wasm", pkgDir))) });
+const { runTxnScenario, decode } = eoslab;
+
+const scenariosDir = new URL("../../scenarios/", import.meta.url);
+const txnScenarios = readdirSync(fileURLToPath(scenariosDir))
+  .filter((f) => f.endsWith(".eos"))
+  .map((f) => [f, readFileSync(fileURLToPath(new URL(f, scenariosDir)), "utf8")])
+  .filter(([, text]) => /^\s*model\s+transactions\s*$/m.test(text.replace(/#.*$/gm, "").trim().split("\n")[0]));
+
+test("every transactions scenario passes in wasm, with every invariant holding at every step", () => {
+  assert.ok(txnScenarios.length >= 12);
+  for (const [name, text] of txnScenarios) {
+    const r = runTxnScenario(text);
+    assert.equal(r.passed, true, `${name}: ${JSON.stringify(r.failures)} ${r.error}`);
+    assert.equal(r.model, "transactions");
+    assert.equal(r.kafkaVersion, "4.3");
+    for (const [i, s] of r.steps.entries()) {
+      for (const inv of s.invariants) assert.equal(inv.holds, true, `${name} step ${i} ${inv.name}: ${inv.detail}`);
+    }
+  }
+});
+
+test("the report carries lanes, per-step state, and every record's real bytes", () => {
+  const text = readFileSync(fileURLToPath(new URL("txn-commit-two-partitions.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text);
+  assert.deepEqual(
+    r.lanes.map((l) => l.kind),
+    ["producer", "coordinator", "partition", "partition", "consumer", "consumer", "external"],
+  );
+  assert.match(r.features, /FinalizedVersionLevel: 2/);
+  const last = r.steps.at(-1).state;
+  assert.equal(last.coordinator.txns[0].state, "CompleteCommit");
+  assert.equal(last.coordinator.txns[0].partition, 26, "order-service → __transaction_state-26");
+  assert.deepEqual(last.partitions.map((p) => [p.name, p.hw, p.lso]), [["orders-0", 3, 3], ["payments-0", 2, 2]]);
+  const kinds = new Set(r.records.map((x) => x.kind));
+  for (const k of ["data", "commit", "txn-log"]) assert.ok(kinds.has(k), k);
+  for (const rec of r.records) {
+    const d = decode(rec.hex);
+    assert.deepEqual(d.errors, [], rec.text);
+    assert.equal(d.batches[0].header.crcValid, true);
+    if (rec.kind === "commit") assert.equal(d.batches[0].control.type, "COMMIT");
+  }
+  // A marker closes the data records it commits, from the step it landed.
+  const o1 = r.records.find((x) => x.kind === "data" && x.partition === "orders-0");
+  assert.equal(o1.outcome, "committed");
+  assert.ok(o1.closedAt > o1.step);
+  assert.ok(r.nextSteps.some((n) => n.line === "begin app"), JSON.stringify(r.nextSteps));
+});
+
+test("the lost commit response shows COMMITTED at the coordinator while the producer's outcome is UNKNOWN", () => {
+  const text = readFileSync(fileURLToPath(new URL("txn-commit-response-lost.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text);
+  const i = r.steps.findIndex((s) => s.text === "commit app lose-response");
+  const st = r.steps[i].state;
+  assert.equal(st.producers[0].outcome, "UNKNOWN");
+  assert.equal(st.coordinator.txns[0].state, "PrepareCommit");
+  assert.ok(r.steps[i].messages.some((m) => m.lost && m.kind === "response"));
+});
+
+test("sabotage breaks the read path on purpose and the invariants say so", () => {
+  const text = readFileSync(fileURLToPath(new URL("txn-abort-offset-gaps.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text, { sabotage: "read-committed-sees-aborted" });
+  const broken = r.steps.at(-1).invariants.find((x) => x.name === "read-committed-sees-only-committed");
+  assert.equal(broken.holds, false);
+  assert.throws(() => runTxnScenario(text, { sabotage: "nope" }), /unknown sabotage/);
+});
+
+test("snapshots: false keeps only the last state; a script error names its line", () => {
+  const r = runTxnScenario("model transactions\npartition p-0\nproducer a transactional.id=t\ninit a\nbegin a\n", { snapshots: false });
+  assert.equal(r.steps[0].state.producers.length, 0);
+  assert.equal(r.steps.at(-1).state.producers[0].state, "IN_TRANSACTION");
+  assert.throws(() => runTxnScenario("model transactions\npartition p-0\nfrobnicate\n"), /line 3/);
+});
+
+test("transactionVersion runs the same script under V1 and V2: the epoch stays or bumps per commit", () => {
+  const script = "model transactions\npartition p-0\nproducer a transactional.id=t\ninit a\nbegin a\nsend a p-0 x\ncommit a\ndeliver markers\n";
+  const v1 = runTxnScenario(script, { transactionVersion: 1 });
+  const v2 = runTxnScenario(script, { transactionVersion: 2 });
+  assert.equal(v1.transactionVersion, 1);
+  assert.equal(v1.steps.at(-1).state.producers[0].epoch, 0);
+  assert.equal(v2.steps.at(-1).state.producers[0].epoch, 1);
+  assert.ok(v1.steps.some((s) => s.messages.some((m) => m.kind === "AddPartitionsToTxn" && m.from === "producer:a")), "TV1: the client adds the partition");
+  assert.ok(!v2.steps.some((s) => s.messages.some((m) => m.kind === "AddPartitionsToTxn" && m.from === "producer:a")), "TV2: the leader does");
+  assert.throws(() => runTxnScenario(script, { transactionVersion: 3 }), /0, 1 or 2/);
+});
