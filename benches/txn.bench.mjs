@@ -24,17 +24,23 @@ const native = JSON.parse(nativeOut.trim().split("\n").pop());
 const wasm = await import(join(ROOT, "pkg/eoslab.js"));
 wasm.initSync({ module: readFileSync(join(ROOT, "pkg/eoslab_bg.wasm")) });
 const text = script(CYCLES);
-let best = Infinity;
-let steps = 0;
-for (let r = 0; r < REPS; r++) {
-  const t = performance.now();
-  const run = wasm.runTxnScenario(text, { snapshots: false });
-  const dt = (performance.now() - t) / 1000;
-  if (!run.passed) throw new Error("bench script failed in wasm");
-  steps = run.steps.length;
-  best = Math.min(best, dt);
+function measure(options) {
+  let best = Infinity;
+  let steps = 0;
+  for (let r = 0; r < REPS; r++) {
+    const t = performance.now();
+    const run = wasm.runTxnScenario(text, options);
+    const dt = (performance.now() - t) / 1000;
+    if (!run.passed) throw new Error("bench script failed in wasm");
+    steps = run.steps.length;
+    best = Math.min(best, dt);
+  }
+  return { steps, rate: steps / best };
 }
-const wasmRate = steps / best;
-console.log(`transactions model: ${steps} steps`);
-console.log(`  native: ${Math.round(native.stepsPerSecond).toLocaleString("en")} steps/s`);
-console.log(`  wasm (Node, incl. building the JS report): ${Math.round(wasmRate).toLocaleString("en")} steps/s = ${(wasmRate / native.stepsPerSecond).toFixed(2)}x native`);
+const quiet = measure({ snapshots: false, trace: false });
+const traced = measure({ snapshots: false });
+const fmt = (n) => Math.round(n).toLocaleString("en");
+console.log(`transactions model: ${quiet.steps} steps`);
+console.log(`  native, no tracing: ${fmt(native.stepsPerSecond)} steps/s; with every message built: ${fmt(native.tracedStepsPerSecond)} steps/s`);
+console.log(`  wasm (Node), no tracing: ${fmt(quiet.rate)} steps/s = ${(quiet.rate / native.stepsPerSecond).toFixed(2)}x native`);
+console.log(`  wasm (Node), traced, incl. the JS report: ${fmt(traced.rate)} steps/s = ${(traced.rate / native.tracedStepsPerSecond).toFixed(2)}x native traced`);

@@ -27,12 +27,13 @@ pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] sc
 /// `{sabotage: "read-committed-sees-aborted"}` breaks the read path on purpose so tests can
 /// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
 /// (long runs); `{transactionVersion: 1}` runs the script on a cluster finalized at that level
-/// instead of its own `cluster` line (the same script under V1 and V2, side by side). Throws
+/// instead of its own `cluster` line (the same script under V1 and V2, side by side);
+/// `{trace: false}` builds no messages or narration (benchmarks, long runs). Throws
 /// on a script error ("line N: …").
 #[wasm_bindgen(js_name = runTxnScenario)]
 pub fn run_txn_scenario(
     script: &str,
-    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2}")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, trace?: boolean}")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
@@ -48,7 +49,7 @@ pub fn run_txn_scenario(
         }
         sc.transaction_version = v;
     }
-    let run = txn_scenario::run(&sc, sabotage, opts.snapshots.unwrap_or(true));
+    let run = txn_scenario::run_with(&sc, sabotage, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true));
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
 }
 
@@ -60,6 +61,8 @@ struct TxnOptions {
     /// Run the script on a cluster finalized at this transaction.version (the script's
     /// `cluster transaction.version=` otherwise): the same script under V1 and V2, side by side.
     transaction_version: Option<u8>,
+    /// false: no messages or narration (decisions, states and invariants only; long runs).
+    trace: Option<bool>,
 }
 
 /// Resolves a Java producer config given as `.properties` text, as `new KafkaProducer(props)`
