@@ -53,6 +53,25 @@ pub fn run_txn_scenario(
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
 }
 
+/// Runs a transactions scenario without tracing and returns only `{passed, steps,
+/// invariantsHold}`: the model's own speed in wasm, without building the timeline's JS objects
+/// (`make bench`).
+#[wasm_bindgen(js_name = runTxnScenarioSummary)]
+pub fn run_txn_scenario_summary(script: &str) -> Result<JsValue, JsError> {
+    use eoslab_core::model::txn_scenario;
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Summary {
+        passed: bool,
+        steps: usize,
+        invariants_hold: bool,
+    }
+    let sc = txn_scenario::parse(script).map_err(js_error)?;
+    let run = txn_scenario::run_with(&sc, None, false, false);
+    let invariants_hold = run.steps.last().is_none_or(|s| s.invariants.iter().all(|i| i.1));
+    to_js(&Summary { passed: run.passed(), steps: run.steps.len(), invariants_hold })
+}
+
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct TxnOptions {

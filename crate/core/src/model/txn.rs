@@ -1632,6 +1632,22 @@ impl World {
         Ok(())
     }
 
+    /// The application seeks the consumer to its group's committed offsets (0 where none):
+    /// after an abort the consumer's position is not rewound by Kafka, so without this the
+    /// aborted input would be skipped, not re-processed.
+    pub fn seek_committed(&mut self, consumer: &str) -> Result<(), String> {
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
+        let committed = self.groups.iter().find(|g| g.name == group).map(|g| g.committed.clone()).unwrap_or_default();
+        for p in self.consumers[ci].partitions.clone() {
+            let to = committed.get(&p).copied().unwrap_or(0);
+            let from = self.consumers[ci].positions.insert(p.clone(), to).unwrap_or(0);
+            msg!(self, &lane_consumer(consumer), &lane_consumer(consumer), "seek", format!("seek({p}) from {from} to the committed offset {to}"));
+        }
+        say!(self, format!("{consumer} seeks back to {group}'s committed offsets, so the input of the aborted transaction is read again"));
+        Ok(())
+    }
+
     /// OffsetFetch with requireStable (read_committed consumers, G5).
     pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, Result<Option<i64>, ErrorCode>)>, String> {
         let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;

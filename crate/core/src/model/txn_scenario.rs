@@ -71,6 +71,9 @@ pub enum TxnStep {
     Failover { line: usize },
     Poll { line: usize, consumer: String },
     Rebalance { line: usize, group: String },
+    /// The application seeks the consumer back to its group's committed offsets (what it must
+    /// do after an abort: Kafka does not rewind a consumer's position).
+    Seek { line: usize, consumer: String },
     OffsetFetch { line: usize, consumer: String },
     Effect { line: usize, producer: String, name: String, key: Option<String> },
     Feature { line: usize, level: u8 },
@@ -156,6 +159,10 @@ fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
             need(2, "rebalance GROUP")?;
             TxnStep::Rebalance { line, group: s(1) }
         }
+        "seek" => match (w.get(1), w.get(2).copied()) {
+            (Some(c), Some("committed")) => TxnStep::Seek { line, consumer: c.to_string() },
+            _ => return perr(line, "usage: seek CONSUMER committed"),
+        },
         "offset-fetch" => {
             need(2, "offset-fetch CONSUMER")?;
             TxnStep::OffsetFetch { line, consumer: s(1) }
@@ -455,6 +462,7 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::Failover { line }
         | TxnStep::Poll { line, .. }
         | TxnStep::Rebalance { line, .. }
+        | TxnStep::Seek { line, .. }
         | TxnStep::OffsetFetch { line, .. }
         | TxnStep::Effect { line, .. }
         | TxnStep::Feature { line, .. }
@@ -482,6 +490,7 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::Failover { .. } => String::from("failover coordinator"),
         TxnStep::Poll { consumer, .. } => format!("poll {consumer}"),
         TxnStep::Rebalance { group, .. } => format!("rebalance {group}"),
+        TxnStep::Seek { consumer, .. } => format!("seek {consumer} committed"),
         TxnStep::OffsetFetch { consumer, .. } => format!("offset-fetch {consumer}"),
         TxnStep::Effect { producer, name, key, .. } => format!("effect {producer} {name}{}", key.as_ref().map_or(String::new(), |k| format!(" key={k}"))),
         TxnStep::Feature { level, .. } => format!("feature transaction.version={level}"),
@@ -544,6 +553,7 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             w.poll(consumer)?;
         }
         TxnStep::Rebalance { group, .. } => w.rebalance(group)?,
+        TxnStep::Seek { consumer, .. } => w.seek_committed(consumer)?,
         TxnStep::OffsetFetch { consumer, .. } => {
             for (p, r) in w.offset_fetch(consumer)? {
                 let v = match r {
@@ -752,6 +762,9 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
     push(String::from("fail over the coordinator"), String::from("failover coordinator"));
     for con in &w.consumers {
         push(format!("{} polls", con.name), format!("poll {}", con.name));
+        if con.group.is_some() {
+            push(format!("{} seeks to the committed offsets", con.name), format!("seek {} committed", con.name));
+        }
     }
     for g in &w.groups {
         push(format!("{} rebalances", g.name), format!("rebalance {}", g.name));
