@@ -579,8 +579,7 @@ impl World {
         let now = self.now_ms;
         let bytes = plain_batch(&key, &val, now);
         let log = self.txn_logs.entry(n).or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
-        let d = log.append_client(&bytes);
-        let Outcome::Appended { base_offset, .. } = d.outcome else { return None };
+        let Outcome::Appended { base_offset, .. } = log.append_client_verdict(&bytes).outcome() else { return None };
         let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
         let text = if !self.trace { String::new() } else { format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) }) };
         self.metric("txn-state-log-appends", 1);
