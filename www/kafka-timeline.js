@@ -26,6 +26,11 @@
 //   script     the scenario text (its first line is `model transactions`)
 //   step       the step shown, 0..steps-1 (reflected; default: the last one)
 //   sabotage   passed to runTxnScenario(script, {sabotage}) — a test-only fault of the core
+//   transaction-version  "0" | "1" | "2": run the script on a cluster finalized at that
+//              transaction.version (runTxnScenario's {transactionVersion}), whatever its own
+//              `cluster transaction.version=` line says — the same script under V1 and V2 side by
+//              side; absent (or empty): the script's own. Reflected as the property
+//              `transactionVersion` (a number, or null when absent); any other value is an error.
 //   readonly   no next-step buttons (stepping still works)
 //   inspector  id of a <kafka-batch> in the same document: records open there instead of in a dialog
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
@@ -386,6 +391,9 @@ canvas { position: sticky; left: 0; display: block; }
 .next .label { color: var(--eos-muted); font-size: 13px; margin-right: .2rem; }
 .panels { display: grid; grid-template-columns: minmax(0, 2fr) minmax(14rem, 1fr); gap: .6rem; margin: .6rem 0 0; }
 @media (max-width: 48rem) { .panels { grid-template-columns: 1fr; } }
+/* A narrow element (two side by side on a wide screen) stacks its panels too. */
+.panels-box { container: eos-panels / inline-size; }
+@container eos-panels (max-width: 42rem) { .panels { grid-template-columns: 1fr; } }
 .state { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: .5rem; align-content: start; }
 .state section, .invariants { contain: layout style; border: 1px solid var(--eos-border); border-radius: 6px; padding: .35rem .5rem; background: var(--eos-panel); }
 .state p, .invariants p { margin: .1rem 0; font-size: 12.5px; color: var(--eos-muted); }
@@ -486,7 +494,7 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector"];
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version"];
   }
 
   // state
@@ -552,6 +560,15 @@ export class KafkaTimelineElement extends BaseElement {
   set sabotage(v) {
     if (v) this.setAttribute("sabotage", String(v));
     else this.removeAttribute("sabotage");
+  }
+  /** The transaction.version the script runs at (0, 1 or 2), or null: the script's own `cluster` line. */
+  get transactionVersion() {
+    const raw = this.getAttribute("transaction-version");
+    return raw !== null && /^\s*[012]\s*$/.test(raw) ? Number(raw) : null;
+  }
+  set transactionVersion(v) {
+    if (v === null || v === undefined || v === "") this.removeAttribute("transaction-version");
+    else this.setAttribute("transaction-version", String(v));
   }
   get step() {
     return this.#step;
@@ -699,8 +716,15 @@ export class KafkaTimelineElement extends BaseElement {
         if (token !== this.#loadToken) return false;
         const run = eoslab.runTxnScenario;
         if (typeof run !== "function") throw new Error("pkg/eoslab.js has no runTxnScenario: rebuild pkg/ (make pkg)");
+        const options = {};
         const sabotage = this.getAttribute("sabotage");
-        report = sabotage ? run(text, { sabotage }) : run(text);
+        if (sabotage) options.sabotage = sabotage;
+        const tv = this.getAttribute("transaction-version");
+        if (tv !== null && tv.trim() !== "") {
+          if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
+          options.transactionVersion = Number(tv);
+        }
+        report = Object.keys(options).length ? run(text, options) : run(text);
       }
     } catch (err) {
       if (token !== this.#loadToken) return false;
@@ -861,8 +885,9 @@ export class KafkaTimelineElement extends BaseElement {
     ui.state = h("div", { class: "state", part: "state", role: "region", "aria-label": "State after this step" });
     ui.invariantList = h("ul");
     ui.invariantSummary = h("p");
+    ui.invariantsWhich = h("span", { class: "sr-only" }); // " (transaction.version N)": two timelines on a page, unique landmarks
     ui.invariants = h("section", { class: "invariants", part: "invariants", "aria-labelledby": "inv-title" },
-      h("p", { class: "state-title", id: "inv-title" }, "Invariants"), ui.invariantSummary, ui.invariantList);
+      h("p", { class: "state-title", id: "inv-title" }, "Invariants", ui.invariantsWhich), ui.invariantSummary, ui.invariantList);
     ui.panels = h("div", { class: "panels" }, ui.state, ui.invariants);
     ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
     // Commit latency against partitions touched (report.completions), when the run completes ≥ 2
@@ -884,7 +909,7 @@ export class KafkaTimelineElement extends BaseElement {
     ui.summary = h("p", { class: "summary" });
     ui.features = h("p", { class: "features" });
     ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, ui.panels, ui.latency, ui.summary, ui.features, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog);
     this.#ui = ui;
 
     ui.controls.addEventListener("click", (ev) => {
@@ -1042,8 +1067,13 @@ export class KafkaTimelineElement extends BaseElement {
     const r = this.#report;
     this.#ui.title.textContent = r?.title ?? "";
     this.#ui.about.textContent = r?.about ?? "";
+    const forced = r && this.#sourceText !== null ? this.transactionVersion : null;
+    // The regions' names say which protocol when the page forces one (V1 beside V2: unique landmarks).
+    const which = this.transactionVersion === null ? "" : ` (transaction.version ${this.transactionVersion})`;
+    this.#ui.state.setAttribute("aria-label", `State after this step${which}`);
+    this.#ui.invariantsWhich.textContent = which;
     this.#ui.features.textContent = r
-      ? `transaction.version ${r.transactionVersion ?? "?"} (finalized feature level)${r.features ? "\n" + r.features : ""}`
+      ? `transaction.version ${r.transactionVersion ?? "?"} (finalized feature level${forced !== null ? `, set by transaction-version="${forced}" whatever the script's cluster line says` : ""})${r.features ? "\n" + r.features : ""}`
       : "";
   }
 

@@ -1,8 +1,14 @@
 // transactions.html: the transaction scenarios (../scenarios/index.json, the entries whose model is
 // "transactions"; all of them when the index has no model field) beside one <kafka-timeline>, a
 // script editor, and the page's <kafka-batch> where the timeline opens records. The chosen scenario
-// is kept in the URL hash (#scenario=NAME). `?sabotage=NAME` passes a test-only fault to the core
+// is kept in the URL hash (#scenario=NAME[&compare=1]). `?sabotage=NAME` passes a test-only fault to the core
 // (runTxnScenario's `sabotage` option) and says so on the page. Text only: no innerHTML.
+//
+// "Compare V1 / V2" (a toggle button, `&compare=1` in the hash) shows the same script twice, side
+// by side: the page's timeline with transaction-version="1" and a second one with "2". Stepping one
+// steps the other: by index when both runs have the same number of steps, otherwise to the step of
+// the same script line; a note says where the runs diverge (step counts, a producer's state, an
+// expectation that holds under one protocol only).
 import "./kafka-timeline.js";
 import "./kafka-batch.js";
 
@@ -11,33 +17,253 @@ const timeline = $("timeline");
 const list = $("scenario-list");
 const editor = $("script");
 const status = $("list-status");
+const panes = $("panes");
+const compareButton = $("compare-protocols");
+const compareNote = $("compare-note");
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+let current = null; // the scenario chosen last (named in the hash)
+let comparing = false;
+let twin = null; // the V2 timeline, in compare mode
+
 const sabotage = new URLSearchParams(location.search).get("sabotage");
-if (sabotage && NAME.test(sabotage)) {
+const sabotaged = !!sabotage && NAME.test(sabotage);
+if (sabotaged) {
   timeline.setAttribute("sabotage", sabotage);
   const note = $("sabotage-note");
   note.textContent = `Test fault “${sabotage}” is on: the model is deliberately broken, so an invariant should fail.`;
   note.hidden = false;
 }
 
-function hashScenario() {
-  const m = /^#scenario=(.+)$/.exec(location.hash);
-  const name = m ? decodeURIComponent(m[1]) : null;
-  return name && NAME.test(name) ? name : null;
+/** The hash's state: {scenario: NAME | null, compare: boolean} (`#scenario=NAME&compare=1`). */
+function parseHash() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const name = params.get("scenario");
+  return { scenario: name && NAME.test(name) ? name : null, compare: params.get("compare") === "1" };
 }
+
+function writeHash() {
+  const parts = [];
+  if (current) parts.push(`scenario=${encodeURIComponent(current)}`);
+  if (comparing) parts.push("compare=1");
+  const hash = parts.length ? `#${parts.join("&")}` : "";
+  if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+}
+
+const timelines = () => (twin ? [timeline, twin] : [timeline]);
+const otherOf = (el) => (el === timeline ? twin : el === twin ? timeline : null);
 
 function markCurrent(name) {
   for (const b of list.querySelectorAll("button[data-name]")) b.setAttribute("aria-current", String(b.dataset.name === name));
 }
 
 function choose(name, { updateHash = true } = {}) {
-  timeline.removeAttribute("script");
-  timeline.removeAttribute("step");
-  timeline.setAttribute("scenario", name);
+  current = name;
+  for (const t of timelines()) {
+    t.removeAttribute("script");
+    t.removeAttribute("step");
+    t.setAttribute("scenario", name);
+  }
   markCurrent(name);
-  if (updateHash && location.hash !== `#scenario=${name}`) history.replaceState(null, "", `${location.search}#scenario=${encodeURIComponent(name)}`);
+  if (updateHash) writeHash();
 }
+
+// --- Compare V1 / V2 -------------------------------------------------------------------------
+
+/** Turns compare mode on or off; the page's timeline keeps the step it shows. */
+function setCompare(on, { updateHash = true } = {}) {
+  on = !!on;
+  if (on !== comparing) {
+    comparing = on;
+    compareButton.setAttribute("aria-pressed", String(on));
+    panes.classList.toggle("comparing", on);
+    $("pane-v1-title").hidden = !on;
+    $("pane-v2").hidden = !on;
+    const step = timeline.getAttribute("step");
+    if (on) timeline.setAttribute("transaction-version", "1");
+    else timeline.removeAttribute("transaction-version");
+    if (step !== null) {
+      // A change of the step attribute makes the rerun show that step rather than the last one.
+      timeline.removeAttribute("step");
+      timeline.setAttribute("step", step);
+    }
+    if (on) {
+      twin = document.createElement("kafka-timeline");
+      twin.id = "timeline-v2";
+      twin.setAttribute("inspector", "inspector");
+      twin.setAttribute("transaction-version", "2");
+      if (sabotaged) twin.setAttribute("sabotage", sabotage);
+      for (const attr of ["scenario", "script"]) {
+        const v = timeline.getAttribute(attr);
+        if (v !== null) twin.setAttribute(attr, v);
+      }
+      $("pane-v2").append(twin);
+    } else {
+      twin?.remove();
+      twin = null;
+    }
+    renderNote();
+  }
+  if (updateHash) writeHash();
+}
+
+/** Both sides ran the same script and have a report. */
+const sameRun = () => !!twin && !!timeline.report && !!twin.report && timeline.script === twin.script;
+
+/**
+ * The step of `to` that matches the step `from` shows: the same index when both runs have the
+ * same number of steps; otherwise the same occurrence of the same script line (steps[i].line), or
+ * the last step before that line when `to` has none for it.
+ */
+export function alignedStep(fromSteps, k, toSteps) {
+  if (!fromSteps?.length || !toSteps?.length) return null;
+  k = Math.min(Math.max(0, k), fromSteps.length - 1);
+  if (fromSteps.length === toSteps.length) return k;
+  const line = fromSteps[k].line;
+  let occurrence = 0;
+  for (let i = 0; i < k; i++) if (fromSteps[i].line === line) occurrence++;
+  let match = -1;
+  let seen = 0;
+  for (let j = 0; j < toSteps.length; j++) {
+    if (toSteps[j].line !== line) continue;
+    match = j;
+    if (seen++ === occurrence) break;
+  }
+  if (match >= 0) return match;
+  let before = 0;
+  for (let j = 0; j < toSteps.length; j++) if (toSteps[j].line < line) before = j;
+  return before;
+}
+
+const moving = new WeakMap(); // timeline → the step the page moved it to (its step event is not the user's)
+const settling = new WeakSet(); // timelines whose run just finished (their step event lands on the new run)
+
+/** Moves the other side to the step that matches `leader`'s. */
+function follow(leader) {
+  const f = otherOf(leader);
+  if (comparing && f && sameRun()) {
+    const j = alignedStep(leader.report.steps, leader.step, f.report.steps);
+    if (j !== null && j !== f.step) {
+      moving.set(f, j);
+      f.step = j;
+    }
+  }
+  renderNote();
+}
+
+const laneLabel = (report, id) => report.lanes?.find((l) => l.id === id)?.label ?? id;
+
+function producerText(p) {
+  let text = p.state;
+  if (p.outcome) text += `, outcome ${p.outcome}`;
+  if (p.error) text += `, error ${p.error}`;
+  if (p.fenced) text += ", fenced";
+  if (p.crashed) text += ", crashed";
+  return text;
+}
+
+/** How the two runs differ at the steps shown (not the epochs: those differ by design). */
+function differences(a, ka, b, kb) {
+  const sa = a.steps[ka];
+  const sb = b.steps[kb];
+  if (!sa || !sb) return [];
+  if (sa.line !== sb.line) return [`V1 shows line ${sa.line} (${sa.text}), V2 line ${sb.line} (${sb.text})`];
+  const out = [];
+  const pb = new Map((sb.state?.producers ?? []).map((p) => [p.lane, p]));
+  for (const p of sa.state?.producers ?? []) {
+    const q = pb.get(p.lane);
+    if (!q) continue;
+    const ta = producerText(p);
+    const tb = producerText(q);
+    if (ta !== tb) out.push(`producer ${laneLabel(a, p.lane)} is ${ta} under V1, ${tb} under V2`);
+  }
+  if ((sa.ok === false) !== (sb.ok === false)) {
+    const [bad, good, report] = sa.ok === false ? ["V1", "V2", a] : ["V2", "V1", b];
+    const f = (report.failures ?? []).find((x) => x.line === sa.line);
+    out.push(`“${sa.text}” (line ${sa.line}) holds under ${good} but fails under ${bad}${f ? ` (got ${f.actual})` : ""}`);
+  }
+  const broken = (s) => (s.invariants ?? []).filter((i) => !i.holds).length;
+  if (broken(sa) !== broken(sb)) out.push(`invariants broken: ${broken(sa)} under V1, ${broken(sb)} under V2`);
+  return out;
+}
+
+/** The note above the two sides: how they are matched, and where the runs diverge. Text only. */
+function renderNote() {
+  if (!comparing || !twin) {
+    compareNote.hidden = true;
+    compareNote.replaceChildren();
+    compareNote.classList.remove("diverged");
+    return;
+  }
+  compareNote.hidden = false;
+  const parts = [];
+  let diverged = false;
+  if (!sameRun()) {
+    parts.push("Running the script under transactions V1 and V2…");
+  } else {
+    const a = timeline.report;
+    const b = twin.report;
+    if (a.steps.length === b.steps.length) {
+      parts.push("Stepping one side steps the other to the same step (both runs take the same number of steps).");
+    } else {
+      diverged = true;
+      parts.push(`The runs diverge: V1 takes ${a.steps.length} steps, V2 ${b.steps.length}, so stepping one side steps the other to the same script line.`);
+    }
+    const diff = differences(a, timeline.step, b, twin.step);
+    if (diff.length) {
+      diverged = true;
+      parts.push(`At this step the runs differ: ${diff.join("; ")}.`);
+    }
+  }
+  compareNote.classList.toggle("diverged", diverged);
+  compareNote.textContent = parts.join(" ");
+}
+
+compareButton.addEventListener("click", () => setCompare(!comparing));
+
+panes.addEventListener("kafka-timeline:step", (ev) => {
+  const el = ev.target;
+  if (!comparing || !otherOf(el)) return;
+  if (settling.has(el)) return; // a fresh run lands on its step; the sides are matched once it has
+  if (moving.has(el)) {
+    const to = moving.get(el);
+    moving.delete(el);
+    if (to === ev.detail.step) {
+      renderNote();
+      return;
+    }
+  }
+  follow(el);
+});
+
+panes.addEventListener("kafka-timeline:load", (ev) => {
+  const el = ev.target;
+  if (!otherOf(el)) return;
+  settling.add(el);
+  moving.delete(el);
+  // After the run the element shows its step (in the same task); then the V2 side follows V1.
+  setTimeout(() => {
+    settling.delete(el);
+    if (comparing) follow(timeline);
+  }, 0);
+});
+
+// A next-step button appends a line to one side's script: the other side runs the same script.
+panes.addEventListener("kafka-timeline:script", (ev) => {
+  const other = comparing ? otherOf(ev.target) : null;
+  if (!other) return;
+  // Ignore a stale event (its source has since been given another scenario or script) and an
+  // echo (the other side already runs this script): either would undo a newer choice.
+  if (ev.target.getAttribute("script") !== ev.detail.script || other.getAttribute("script") === ev.detail.script) return;
+  other.removeAttribute("step");
+  other.setAttribute("script", ev.detail.script);
+});
+
+panes.addEventListener("kafka-timeline:open", (ev) => {
+  $("inspector-note").textContent = `Showing ${ev.detail.label}.`;
+});
+
+// --- the scenario list and the editor --------------------------------------------------------
 
 /** The transaction scenarios of the index: `model: "transactions"`; every entry when no entry has a model. */
 export function transactionScenarios(index) {
@@ -72,8 +298,10 @@ list.addEventListener("click", (ev) => {
 });
 
 $("run").addEventListener("click", () => {
-  timeline.removeAttribute("step");
-  timeline.setAttribute("script", editor.value);
+  for (const t of timelines()) {
+    t.removeAttribute("step");
+    t.setAttribute("script", editor.value);
+  }
   markCurrent(null);
 });
 
@@ -82,19 +310,18 @@ timeline.addEventListener("kafka-timeline:load", (ev) => {
   document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);
 });
 
-timeline.addEventListener("kafka-timeline:open", (ev) => {
-  $("inspector-note").textContent = `Showing ${ev.detail.label}.`;
-});
-
 window.addEventListener("hashchange", () => {
-  const name = hashScenario();
-  if (name) choose(name, { updateHash: false });
+  const { scenario, compare } = parseHash();
+  if (scenario && scenario !== current) choose(scenario, { updateHash: false });
+  setCompare(compare, { updateHash: false });
 });
 
 loadIndex()
   .then((scenarios) => {
-    const initial = hashScenario() ?? scenarios[0]?.name ?? null;
+    const hash = parseHash();
+    const initial = hash.scenario ?? scenarios[0]?.name ?? null;
     if (initial) choose(initial, { updateHash: false });
+    setCompare(hash.compare, { updateHash: false });
     document.body.dataset.ready = "1";
   })
   .catch((err) => {

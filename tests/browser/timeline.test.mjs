@@ -506,6 +506,156 @@ test("axe-core finds no accessibility violations on transactions.html (light, da
   await scan("sabotaged");
 });
 
+test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
+  skip: SKIP || (!TXN_SCENARIOS.includes("txn-protocol-v2") && "no scenarios/txn-protocol-v2.eos"),
+  timeout: 120_000,
+}, async (t) => {
+  const errorsBefore = { console: lab.consoleErrors.length, page: lab.pageErrors.length };
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/transactions.html#scenario=txn-protocol-v2&compare=1`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => {
+    const a = document.getElementById("timeline");
+    const b = document.getElementById("timeline-v2");
+    return a?.report?.transactionVersion === 1 && b?.report?.transactionVersion === 2 && a.steps > 0 && a.script === b.script;
+  });
+  const v1 = page.locator("#timeline");
+  const v2 = page.locator("#timeline-v2");
+  const compare = page.locator("#compare-protocols");
+  assert.equal(await compare.getAttribute("aria-pressed"), "true", "the hash turns compare mode on");
+  assert.equal(await v1.getAttribute("transaction-version"), "1");
+  assert.equal(await v2.getAttribute("transaction-version"), "2");
+  assert.equal(await v1.getAttribute("scenario"), "txn-protocol-v2");
+  assert.equal(await v2.getAttribute("scenario"), "txn-protocol-v2");
+  assert.match(await page.locator("#pane-v1-title").textContent(), /^transactions V1 — AddPartitionsToTxn, one epoch per producer session$/);
+  assert.match(await page.locator("#pane-v2-title").textContent(), /^transactions V2 \(KIP-890\) — implicit adds, the epoch bumps at every commit$/);
+  assert.equal(await page.locator("#pane-v1-title").isVisible(), true);
+  assert.match(await v1.locator(".features").textContent(), /^transaction\.version 1 \(finalized feature level, set by transaction-version="1"/);
+  assert.match(await v2.locator(".features").textContent(), /^transaction\.version 2 /);
+  // Side by side on a wide screen.
+  const [b1, b2] = [await v1.boundingBox(), await v2.boundingBox()];
+  assert.ok(b2.x >= b1.x + b1.width - 1 && Math.abs(b2.y - b1.y) < 2, `side by side: ${JSON.stringify([b1, b2])}`);
+
+  const sides = () =>
+    page.evaluate(() => {
+      const a = document.getElementById("timeline");
+      const b = document.getElementById("timeline-v2");
+      return { a: a.step, b: b.step, na: a.steps, nb: b.steps };
+    });
+  const { na, nb } = await sides();
+  assert.equal(na, nb, "the same script: as many steps under V1 as under V2");
+
+  // Stepping one side steps the other: from the first step to the end, alternating the side driven.
+  await v1.locator('button[data-action="first"]').click();
+  await page.waitForFunction(() => document.getElementById("timeline").step === 0 && document.getElementById("timeline-v2").step === 0);
+  for (let k = 1; k < na; k++) {
+    const side = k % 2 ? v2 : v1;
+    await side.locator('button[data-action="forward"]').click();
+    await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, k);
+  }
+  assert.deepEqual(await sides(), { a: na - 1, b: nb - 1, na, nb }, "both at the last step");
+  const epochOf = async (side) => (await side.locator('.state section[data-kind="producer"]').first().textContent()).match(/producer id \d+ · epoch (\d+)/)?.[1];
+  assert.equal(await epochOf(v1), "0", "V1: one epoch for the whole producer session");
+  assert.equal(await epochOf(v2), "2", "V2: the epoch bumps at every commit");
+
+  // The first send: the V1 client registers the partition itself (AddPartitionsToTxn from the
+  // producer), the V2 client does not (the partition leader adds it).
+  const { send, producer } = await page.evaluate(() => {
+    const r = document.getElementById("timeline").report;
+    return { send: r.steps.findIndex((s) => /^send /.test(s.text)), producer: r.lanes.find((l) => l.kind === "producer").label };
+  });
+  assert.ok(send > 0, "the script sends");
+  await page.evaluate((k) => document.getElementById("timeline-v2").setAttribute("step", String(k)), send);
+  await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, send);
+  const fromProducer = (side) =>
+    side.locator('.now ol.messages li[data-kind="AddPartitionsToTxn"]').evaluateAll(
+      (lis, producer) => lis.filter((li) => li.textContent.startsWith(`${producer} → `)).length,
+      producer,
+    );
+  assert.match(await v1.locator(".now .now-head").textContent(), /line \d+: send app /);
+  assert.ok((await fromProducer(v1)) >= 1, "V1: AddPartitionsToTxn from the producer at the first send");
+  assert.equal(await fromProducer(v2), 0, "V2: no AddPartitionsToTxn from the producer");
+  assert.ok((await v2.locator('.now ol.messages li[data-kind="Produce"]').count()) >= 1, "V2 produces at the first send");
+
+  // The note says where the runs differ: an expectation about the epoch holds under V2 only.
+  const note = page.locator("#compare-note");
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /the same step/);
+  const expectAt = await page.evaluate(() => document.getElementById("timeline").report.steps.findIndex((s) => s.ok === false));
+  assert.ok(expectAt > 0, "V1 fails an epoch expectation written for V2");
+  await goTo(expectAt);
+  await page.waitForFunction((k) => document.getElementById("timeline-v2").step === k, expectAt);
+  assert.match(await note.textContent(), /holds under V2 but fails under V1/);
+  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+
+  if (SHOTS) await page.locator("#lab").screenshot({ path: join(SHOTS, "timeline-compare.png") });
+  const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
+  if (existsSync(axePath)) {
+    await page.evaluate(readFileSync(axePath, "utf8"));
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const summary = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+    assert.deepEqual(summary, [], summary.join("\n"));
+  } else t.diagnostic("axe-core is not installed: no accessibility scan");
+
+  // Stacked on a narrow screen.
+  await page.setViewportSize({ width: 760, height: 1000 });
+  try {
+    await page.waitForFunction(() => {
+      const a = document.getElementById("timeline").getBoundingClientRect();
+      const b = document.getElementById("timeline-v2").getBoundingClientRect();
+      return b.top >= a.bottom - 1;
+    });
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
+
+  // The toggle is a button: the keyboard turns compare mode off and on again, the hash follows.
+  await compare.focus();
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => !document.getElementById("timeline-v2"));
+  assert.equal(await compare.getAttribute("aria-pressed"), "false");
+  assert.equal(await v1.getAttribute("transaction-version"), null, "one timeline, at the script's own transaction.version");
+  assert.equal(await page.locator("#pane-v1-title").isHidden(), true);
+  assert.equal(await note.isHidden(), true);
+  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2");
+  await page.waitForFunction(() => document.getElementById("timeline").report?.transactionVersion === 2);
+  assert.equal(await page.evaluate(() => document.getElementById("timeline").step), expectAt, "the timeline keeps its step");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("timeline-v2")?.report?.transactionVersion === 2 && document.getElementById("timeline").report?.transactionVersion === 1);
+  await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, expectAt);
+  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+
+  // A next-step button on one side appends its line to both scripts; both show the new last step.
+  const nextButton = v2.locator(".next button[data-line]").first();
+  if (await nextButton.count()) {
+    const line = await nextButton.getAttribute("data-line");
+    await nextButton.click();
+    await page.waitForFunction(
+      ({ n, line }) => {
+        const a = document.getElementById("timeline");
+        const b = document.getElementById("timeline-v2");
+        return a.steps > n && b.steps > n && a.script === b.script && a.script.trimEnd().endsWith(line) && a.step === a.steps - 1 && b.step === b.steps - 1;
+      },
+      { n: na, line },
+    );
+  }
+  // Another scenario from the list: both sides switch, the hash keeps compare mode.
+  const other = pageScenarios().find((n) => n !== "txn-protocol-v2");
+  await page.locator(`#scenario-list button[data-name="${other}"]`).click();
+  const otherText = readFileSync(join(ROOT, "scenarios", `${other}.eos`), "utf8");
+  await page.waitForFunction(
+    (text) => ["timeline", "timeline-v2"].every((id) => document.getElementById(id).script === text && document.getElementById(id).steps > 0),
+    otherText,
+  ).catch(async (err) => {
+    const st = await page.evaluate(() => ["timeline", "timeline-v2"].map((id) => { const t = document.getElementById(id); return { id, scenario: t?.getAttribute("scenario"), scriptAttr: t?.getAttribute("script")?.slice(-80), script: t?.script?.slice(0, 120), steps: t?.steps, err: t?.shadowRoot.querySelector(".error")?.textContent }; }));
+    throw new Error(`${err.message}\n${JSON.stringify(st, null, 1)}`);
+  });
+  assert.equal(await page.evaluate(() => location.hash), `#scenario=${other}&compare=1`);
+
+  assert.deepEqual(lab.pageErrors.slice(errorsBefore.page), []);
+  assert.deepEqual(lab.consoleErrors.slice(errorsBefore.console), []);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);
