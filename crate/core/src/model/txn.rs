@@ -713,9 +713,9 @@ impl World {
                 let c = &mut self.clients[i];
                 c.pending = None;
                 c.state = ClientState::FatalError;
-                c.last_error = Some(format!("{}: {}", e.exception_name(), a.why));
-                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception_name(), a.rule));
-                Ok(CallResult::Thrown(String::from(e.exception_name())))
+                c.last_error = Some(format!("{}: {}", e.exception(), a.why));
+                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception(), a.rule));
+                Ok(CallResult::Thrown(String::from(e.exception())))
             }
         }
     }
@@ -824,15 +824,15 @@ impl World {
     fn client_error(&mut self, i: usize, e: ErrorCode, during: &str) {
         let fatal = matches!(e.0, 90 | 49 | 53) || (e == ErrorCode::INVALID_TXN_STATE && during != "Produce");
         let c = &mut self.clients[i];
-        c.last_error = Some(format!("{} during {during}", e.exception_name()));
+        c.last_error = Some(format!("{} during {during}", e.exception()));
         let name = c.name.clone();
         if fatal {
             c.state = ClientState::FatalError;
             c.pending = None;
-            say!(self, format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception_name()));
+            say!(self, format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception()));
         } else if c.state != ClientState::FatalError {
             c.state = ClientState::AbortableError;
-            say!(self, format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception_name()));
+            say!(self, format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception()));
         }
     }
 
@@ -863,13 +863,12 @@ impl World {
         let (pid, epoch) = (self.clients[i].pid, self.clients[i].epoch);
         let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
         let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
-        let k = msg!(self, 
+        msg!(self,
             &lane_producer(name),
             &lane_partition(partition),
             "Produce",
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
-        let _ = k;
         match self.leader_append(pi, &bytes, tv2, t, values) {
             Ok(r) => {
                 self.clients[i].sequences.insert(partition.into(), seq + values.len() as i32);
@@ -1164,10 +1163,9 @@ impl World {
         let result = if commit { "COMMIT" } else { "ABORT" };
         msg!(self, &lane_producer(&name), COORD, "EndTxn", format!("EndTxn{}({id}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }));
         self.metric("end-txn-requests", 1);
-        if self.end_txn_at.is_empty() || self.clients[i].pending.is_none() {
-            if let Some(&t) = self.open_txn.get(&id) {
-                self.end_txn_at.entry(t).or_insert(self.now_ms);
-            }
+        // Completion time is measured from the first EndTxn of the transaction (retries keep it).
+        if let Some(&t) = self.open_txn.get(&id) {
+            self.end_txn_at.entry(t).or_insert(self.now_ms);
         }
         let a = self.coordinator.end_txn_alloc(&id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
         if self.coordinator.get(&id).is_some_and(|m| m.next_producer_id == self.next_pid) {
@@ -1179,13 +1177,10 @@ impl World {
             let r = self.write_txn_log(&id);
             let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
             self.link(k, r);
+            // None: a TV2 empty abort, a transaction with no partitions.
             let t = match self.open_txn.get(&id).copied() {
                 Some(t) => t,
-                None => {
-                    // A TV2 empty abort: a transaction with no partitions.
-                    let t = self.current_instance(i);
-                    t
-                }
+                None => self.current_instance(i),
             };
             if commit && self.fenced.contains(&name) {
                 self.txns[t].commit_by_fenced = true;
@@ -1852,14 +1847,4 @@ fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Opti
         ..Default::default()
     })
     .expect("model batches are always encodable")
-}
-
-trait ExceptionName {
-    fn exception_name(self) -> &'static str;
-}
-
-impl ExceptionName for ErrorCode {
-    fn exception_name(self) -> &'static str {
-        self.exception()
-    }
 }

@@ -56,12 +56,8 @@ pub struct Lane {
     pub label: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
-pub struct NextStep {
-    pub label: String,
-    pub line: String,
-}
+/// The step buttons' entries, shaped as the idempotence runs have them.
+pub use super::report::NextStep;
 
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
@@ -336,11 +332,13 @@ fn lanes(w: &World) -> Vec<Lane> {
     for c in &w.clients {
         v.push(Lane { id: format!("producer:{}", c.name), kind: "producer", label: format!("{} ({})", c.name, c.transactional_id) });
     }
-    let parts: Vec<String> = {
-        let mut ids: Vec<String> = w.clients.iter().map(|c| format!("__transaction_state-{}", World::coordinator_partition(&c.transactional_id))).collect();
-        ids.dedup();
-        ids
-    };
+    let mut parts: Vec<String> = Vec::new();
+    for c in &w.clients {
+        let p = format!("__transaction_state-{}", World::coordinator_partition(&c.transactional_id));
+        if !parts.contains(&p) {
+            parts.push(p);
+        }
+    }
     v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: format!("coordinator ({})", parts.join(", ")) });
     for p in &w.partitions {
         v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });
