@@ -1,5 +1,6 @@
 //! `eoslab_core::decode_bytes` (no text detection) on raw fuzzer bytes, with every option
-//! set; the report must be structurally sane (tests/common/mod.rs).
+//! set; the report must be structurally sane, and the zero-copy `view` must read the same
+//! batches, records and first fault (tests/common/mod.rs).
 #![no_main]
 
 #[path = "../../crate/core/tests/common/mod.rs"]
@@ -14,4 +15,5 @@ fuzz_target!(|data: &[u8]| {
             panic!("decode_bytes with {opts:?}: {e}");
         }
     }
+    common::check_view_agrees(data);
 });

@@ -1264,7 +1264,7 @@ mod tests {
         // Header only: no chunks.
         assert_eq!(
             decompress(Codec::Snappy, &SNAPPY_XERIAL_VECTOR[..16], 2, 1024).unwrap(),
-            []
+            [0u8; 0]
         );
         // 1–3 stray bytes where a chunk length is expected: end of stream.
         let mut stray = SNAPPY_XERIAL_VECTOR.to_vec();

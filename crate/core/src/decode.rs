@@ -80,57 +80,21 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         let mut issue = |at: usize, kind: &'static str, severity: Severity, message: String| {
             rep.errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None })
         };
-        if rem.len() < field::LOG_OVERHEAD {
-            issue(
-                pos,
-                kind::PARTIAL_BATCH,
-                Severity::Info,
-                format!(
-                    "{} trailing byte(s): fewer than the 12-byte log overhead (offset + size); Java's log readers stop here",
-                    rem.len()
-                ),
-            );
-            break;
-        }
-        let size = i32::from_be_bytes([rem[8], rem[9], rem[10], rem[11]]);
-        if size < 14 {
-            // ByteBufferLogInputStream: LegacyRecord.RECORD_OVERHEAD_V0.
-            issue(
-                pos + 8,
-                kind::CORRUPT_RECORD,
-                Severity::Error,
-                format!("Record size {size} is less than the minimum record overhead (14)"),
-            );
-            break;
-        }
-        if rem.len() < field::HEADER_SIZE_UP_TO_MAGIC {
-            issue(
-                pos,
-                kind::PARTIAL_BATCH,
-                Severity::Info,
-                format!("{} trailing byte(s) end before the magic byte; Java's log readers stop here", rem.len()),
-            );
-            break;
-        }
-        let magic = rem[field::MAGIC] as i8;
-        if !(0..=2).contains(&magic) {
-            issue(
-                pos + field::MAGIC,
-                kind::CORRUPT_RECORD,
-                Severity::Error,
-                format!("Invalid magic found in record: {magic}"),
-            );
-            break;
-        }
-        let total = size as usize + field::LOG_OVERHEAD;
-        let truncated = rem.len() < total;
+        let (magic, total, truncated) = match crate::view::frame(rem) {
+            Ok(f) => f,
+            Err((at, kind, severity, message)) => {
+                issue(pos + at, kind, severity, message);
+                break;
+            }
+        };
         if truncated {
             issue(
                 pos,
                 kind::PARTIAL_BATCH,
                 Severity::Info,
                 format!(
-                    "the entry declares {total} bytes (size {size} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
+                    "the entry declares {total} bytes (size {} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
+                    total - field::LOG_OVERHEAD,
                     rem.len()
                 ),
             );

@@ -12,7 +12,8 @@
 //! - [`decode`]: walks any number of concatenated entries (a `.log` segment) into a
 //!   [`report::Report`] with byte spans for every field and every problem pinned on its
 //!   byte with Kafka's exception name; [`encode`] writes batches exactly as a Java
-//!   producer (or the broker, for markers) would.
+//!   producer (or the broker, for markers) would; [`view`] reads batches and records in place
+//!   (zero-copy, the same checks, no report) for bulk consumers.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
@@ -32,6 +33,7 @@ pub mod reader;
 pub mod record;
 pub mod report;
 pub mod sequence;
+pub mod view;
 
 pub use decode::{decode, decode_bytes, DecodeOptions};
 pub use encode::{encode_batch, encode_segment, BatchSpec, EncodeError};

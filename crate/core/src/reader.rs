@@ -294,7 +294,13 @@ mod tests {
     }
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// The bytes `start..end` of the buffer (clamped to it).
+    pub fn slice(&self, start: usize, end: usize) -> &'a [u8] {
+        let end = end.min(self.buf.len());
+        &self.buf[start.min(end)..end]
+    }
+
     /// Move the cursor back to `pos` (≤ current length).
     pub fn rewind_to(&mut self, pos: usize) {
         self.pos = pos.min(self.buf.len());

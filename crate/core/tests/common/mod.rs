@@ -129,6 +129,54 @@ pub fn decode_all_ways(data: &[u8]) {
             }
         }
     }
+    check_view_agrees(data);
+}
+
+/// The zero-copy reader (`eoslab_core::view`) reads what the report reads: the same
+/// batches, the same records field for field, and the same first fault (offset, Kafka
+/// name, message); it never panics.
+pub fn check_view_agrees(data: &[u8]) {
+    use eoslab_core::view::{entries, Entry};
+    let rep = eoslab_core::decode_bytes(data, &eoslab_core::DecodeOptions::default());
+    let has = |e: &eoslab_core::view::ViewError| {
+        rep.errors.iter().any(|i| (i.at, i.decompressed_at, i.kind, i.message.as_str()) == (e.at, e.decompressed_at, e.kind, e.message.as_str()))
+    };
+    let mut scratch = Vec::new();
+    for entry in entries(data) {
+        let v = match entry {
+            Err(e) => {
+                assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors);
+                break;
+            }
+            Ok(Entry::Legacy { .. }) => continue,
+            Ok(Entry::V2(v)) => v,
+        };
+        let b = rep.batches.iter().find(|b| b.start == v.start).expect("the report has the batch");
+        assert_eq!((v.end(), v.header.crc, v.crc_computed, v.header.records_count), (b.end, b.header.crc, b.header.crc_computed, b.header.records_count));
+        match v.records(&mut scratch, 64 << 20) {
+            Err(e) => assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors),
+            Ok(records) => {
+                let mut n = 0;
+                for r in records {
+                    match r {
+                        Ok(r) => {
+                            if let Some(listed) = b.records.get(n) {
+                                assert_eq!(&r.to_report(), listed, "record {n} of the batch at {}", v.start);
+                            }
+                            n += 1;
+                        }
+                        Err(e) => {
+                            assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors);
+                            break;
+                        }
+                    }
+                }
+                if !v.header.attributes.is_control() {
+                    assert!(n >= b.records.len(), "the view read {n} records, the report lists {}", b.records.len());
+                }
+            }
+        }
+    }
 }
 
 /// A spec with every field explicit, from a decoded v2 batch: encoding it must give the

@@ -1,0 +1,439 @@
+//! Zero-copy reading: the entries of a segment, each magic-2 batch's header, and its records
+//! as [`RecordView`]s borrowed from the input (or from the batch's decompressed bytes), with
+//! no report, no spans and no copies. Every check is the one [`crate::decode`] runs (the same
+//! framing, the same `DefaultRecord.readFrom` checks via [`record::read`]), with the same
+//! Kafka exception names and byte offsets; what it leaves out is the report (hex, spans,
+//! issue lists) that the inspector needs and a bulk consumer does not.
+//!
+//! ```
+//! use eoslab_core::view::{entries, Entry};
+//! # let spec = eoslab_core::BatchSpec::default();
+//! # let bytes = eoslab_core::encode_batch(&spec).unwrap();
+//! let mut scratch = Vec::new();
+//! for entry in entries(&bytes) {
+//!     let Entry::V2(batch) = entry.unwrap() else { continue }; // legacy: use `decode_bytes`
+//!     assert!(batch.crc_valid());
+//!     for record in batch.records(&mut scratch, 64 << 20).unwrap() {
+//!         let record = record.unwrap();
+//!         let _ = (record.offset, record.timestamp, record.key, record.value);
+//!         for (_key, _value) in record.headers() {}
+//!     }
+//! }
+//! ```
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::batch::{self, field, Batch, HeaderRepr, HEADER_LEN};
+use crate::compression::{self, Codec};
+use crate::reader::Reader;
+use crate::record::{self, Context, RecordView};
+use crate::report::{kind, Severity};
+
+/// A problem, located as the report locates it: `at` is an offset in the input; for a
+/// fault inside a compressed batch's records, `at` is the compressed payload's start and
+/// `decompressed_at` the offset in the decompressed bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewError {
+    pub at: usize,
+    pub decompressed_at: Option<usize>,
+    /// Kafka's exception name (`report::kind`).
+    pub kind: &'static str,
+    pub message: String,
+}
+
+/// How the log readers frame the entry at the start of `rem` (`ByteBufferLogInputStream.
+/// nextBatch`): `Ok((magic, declared total size, truncated))`, or why the walk stops
+/// (offset relative to `rem`, kind, severity, message).
+pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), (usize, &'static str, Severity, String)> {
+    if rem.len() < field::LOG_OVERHEAD {
+        return Err((
+            0,
+            kind::PARTIAL_BATCH,
+            Severity::Info,
+            format!(
+                "{} trailing byte(s): fewer than the 12-byte log overhead (offset + size); Java's log readers stop here",
+                rem.len()
+            ),
+        ));
+    }
+    let size = i32::from_be_bytes([rem[8], rem[9], rem[10], rem[11]]);
+    if size < 14 {
+        // ByteBufferLogInputStream: LegacyRecord.RECORD_OVERHEAD_V0.
+        return Err((
+            8,
+            kind::CORRUPT_RECORD,
+            Severity::Error,
+            format!("Record size {size} is less than the minimum record overhead (14)"),
+        ));
+    }
+    if rem.len() < field::HEADER_SIZE_UP_TO_MAGIC {
+        return Err((
+            0,
+            kind::PARTIAL_BATCH,
+            Severity::Info,
+            format!("{} trailing byte(s) end before the magic byte; Java's log readers stop here", rem.len()),
+        ));
+    }
+    let magic = rem[field::MAGIC] as i8;
+    if !(0..=2).contains(&magic) {
+        return Err((field::MAGIC, kind::CORRUPT_RECORD, Severity::Error, format!("Invalid magic found in record: {magic}")));
+    }
+    let total = size as usize + field::LOG_OVERHEAD;
+    Ok((magic, total, rem.len() < total))
+}
+
+/// The entries of `bytes` (a Produce/Fetch `records` blob or a `.log` segment), in order.
+/// The walk ends after the first error, as Java's log readers stop there; a trailing
+/// partial entry is a `PartialBatch` error (Java consumers skip it, KIP-74).
+pub fn entries(bytes: &[u8]) -> Entries<'_> {
+    Entries { bytes, pos: 0, done: false }
+}
+
+/// Iterator of [`entries`].
+#[derive(Clone, Debug)]
+pub struct Entries<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    done: bool,
+}
+
+/// One entry of a segment.
+#[derive(Clone, Debug)]
+pub enum Entry<'a> {
+    /// A magic-2 record batch.
+    V2(BatchView<'a>),
+    /// A magic 0/1 message (with its wrapped messages): read it with
+    /// [`crate::decode_bytes`] on `bytes`.
+    Legacy { start: usize, magic: i8, bytes: &'a [u8] },
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = Result<Entry<'a>, ViewError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.pos >= self.bytes.len() {
+            return None;
+        }
+        let rem = &self.bytes[self.pos..];
+        let start = self.pos;
+        let stop = |at: usize, kind, message| Err(ViewError { at, decompressed_at: None, kind, message });
+        let (magic, total, truncated) = match frame(rem) {
+            Ok(f) => f,
+            Err((at, kind, _, message)) => {
+                self.done = true;
+                return Some(stop(start + at, kind, message));
+            }
+        };
+        if truncated {
+            self.done = true;
+            return Some(stop(
+                start,
+                kind::PARTIAL_BATCH,
+                format!(
+                    "the entry declares {total} bytes (size {} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
+                    total - field::LOG_OVERHEAD,
+                    rem.len()
+                ),
+            ));
+        }
+        self.pos += total;
+        let bytes = &rem[..total];
+        if magic != 2 {
+            return Some(Ok(Entry::Legacy { start, magic, bytes }));
+        }
+        match BatchView::new(start, bytes) {
+            Ok(b) => Some(Ok(Entry::V2(b))),
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// A magic-2 batch: its header, parsed, and the CRC-32C computed over bytes 21..end.
+#[derive(Clone, Debug)]
+pub struct BatchView<'a> {
+    /// Offset of the batch in the input.
+    pub start: usize,
+    pub header: HeaderRepr,
+    pub crc_computed: u32,
+    bytes: &'a [u8],
+}
+
+impl<'a> BatchView<'a> {
+    /// `bytes` is exactly one batch (its declared size). `DefaultRecordBatch.ensureValid`'s
+    /// size check is applied; the CRC is computed, and judged by [`Self::crc_valid`].
+    pub fn new(start: usize, bytes: &'a [u8]) -> Result<Self, ViewError> {
+        let Ok(b) = Batch::new_checked(bytes) else {
+            return Err(ViewError {
+                at: start + field::BATCH_LENGTH.start,
+                decompressed_at: None,
+                kind: kind::CORRUPT_RECORD,
+                message: format!(
+                    "Record batch is corrupt (the size {} is smaller than the minimum allowed overhead {HEADER_LEN})",
+                    bytes.len()
+                ),
+            });
+        };
+        Ok(BatchView { start, header: HeaderRepr::parse(&b), crc_computed: b.compute_crc(), bytes })
+    }
+
+    /// The batch's bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Offset just past the batch in the input.
+    pub fn end(&self) -> usize {
+        self.start + self.bytes.len()
+    }
+
+    /// Stored CRC = CRC-32C of bytes 21..end (`DefaultRecordBatch.isValid`).
+    pub fn crc_valid(&self) -> bool {
+        self.header.crc == self.crc_computed
+    }
+
+    /// The records, read in place (uncompressed) or from `scratch`, which receives the
+    /// decompressed records (at most `max_decompressed` bytes; reuse it across batches).
+    /// Control batches yield their control record (see [`crate::control::parse`]).
+    pub fn records<'b>(&'b self, scratch: &'b mut Vec<u8>, max_decompressed: usize) -> Result<Records<'b>, ViewError>
+    where
+        'a: 'b,
+    {
+        let h = &self.header;
+        let err = |at: usize, kind, message| ViewError { at, decompressed_at: None, kind, message };
+        let Some(codec) = Codec::from_id(h.attributes.codec_id()) else {
+            // CompressionType.forId.
+            return Err(err(
+                self.start + field::ATTRIBUTES.start,
+                kind::ILLEGAL_ARGUMENT,
+                format!("Unknown compression type id: {}", h.attributes.codec_id()),
+            ));
+        };
+        if h.records_count < 0 {
+            return Err(err(
+                self.start + field::RECORDS_COUNT.start,
+                kind::INVALID_RECORD,
+                format!("Found invalid record count {} in magic v2 batch", h.records_count),
+            ));
+        }
+        let payload = &self.bytes[HEADER_LEN..];
+        let payload_at = self.start + HEADER_LEN;
+        let ctx = Context {
+            base_offset: h.base_offset,
+            base_timestamp: h.base_timestamp,
+            base_sequence: h.base_sequence,
+            log_append_time: (h.attributes.timestamp_type() == batch::TimestampType::LogAppendTime)
+                .then_some(h.max_timestamp),
+            bounded_body: codec != Codec::None,
+            spans: false,
+        };
+        let left = h.records_count as usize;
+        let buf: &'b [u8] = if codec == Codec::None || left == 0 {
+            payload
+        } else {
+            match compression::decompress(codec, payload, 2, max_decompressed) {
+                Ok(d) => {
+                    *scratch = d;
+                    &scratch[..]
+                }
+                Err(e) => {
+                    let (kind, message) = if e.limit_exceeded {
+                        (kind::DECOMPRESSION_LIMIT, e.message)
+                    } else {
+                        (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
+                    };
+                    return Err(err(payload_at + e.at.min(payload.len()), kind, message));
+                }
+            }
+        };
+        Ok(Records { r: Reader::new(buf), ctx, left, done: false, payload_at })
+    }
+}
+
+/// Iterator of a batch's records ([`BatchView::records`]). After `recordsCount` records it
+/// checks, as Java's iterator does, that no bytes are left; it ends after an error.
+#[derive(Clone, Debug)]
+pub struct Records<'b> {
+    r: Reader<'b>,
+    ctx: Context,
+    left: usize,
+    done: bool,
+    payload_at: usize,
+}
+
+impl Records<'_> {
+    fn fault(&mut self, e: record::RecordError) -> ViewError {
+        self.done = true;
+        let (at, decompressed_at) =
+            if self.ctx.bounded_body { (self.payload_at, Some(e.at)) } else { (self.payload_at + e.at, None) };
+        ViewError { at, decompressed_at, kind: e.kind, message: e.message }
+    }
+}
+
+impl<'b> Iterator for Records<'b> {
+    type Item = Result<RecordView<'b>, ViewError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if self.left == 0 {
+            self.done = true;
+            // recordsCount 0: Java returns no records and does not look at trailing bytes.
+            if self.r.any_left() && self.r.pos() > 0 {
+                let e = record::RecordError {
+                    at: self.r.pos(),
+                    kind: kind::INVALID_RECORD,
+                    message: String::from("Incorrect declared batch size, records still remaining in file"),
+                };
+                return Some(Err(self.fault(e)));
+            }
+            return None;
+        }
+        self.left -= 1;
+        match record::read(&mut self.r, &self.ctx, &mut ()) {
+            Ok(v) => Some(Ok(v)),
+            Err(e) => Some(Err(self.fault(e))),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.done {
+            (0, Some(0))
+        } else {
+            (0, Some(self.left + 1))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{decode_bytes, encode_batch, encode_segment, BatchSpec, DecodeOptions};
+
+    fn spec(codec: &str, n: usize) -> BatchSpec {
+        serde_json::from_value(serde_json::json!({
+            "header": {
+                "baseOffset": "100", "producerId": "7", "producerEpoch": 1, "baseSequence": 2147483646,
+                "baseTimestamp": "1700000000000", "attributes": {"compression": codec},
+            },
+            "records": (0..n).map(|i| serde_json::json!({
+                "key": if i % 3 == 0 { serde_json::Value::Null } else { serde_json::json!(format!("{i:02x}")) },
+                "value": "00ff".repeat(i),
+                "headers": [{"key": "h", "value": null}, {"key": "trace", "value": "0102"}],
+                "timestampDelta": (i as i64 * 1000).to_string(),
+            })).collect::<Vec<_>>(),
+        }))
+        .unwrap()
+    }
+
+    /// The view and the report agree on every record field, for every codec.
+    #[test]
+    fn view_matches_report_every_codec() {
+        for codec in ["none", "gzip", "snappy", "lz4", "zstd"] {
+            let bytes = encode_segment(&[spec(codec, 5), spec(codec, 0), spec(codec, 40)]).unwrap();
+            let report = decode_bytes(&bytes, &DecodeOptions::default());
+            assert!(report.is_clean(), "{codec}: {:?}", report.errors);
+            let mut scratch = Vec::new();
+            let mut n = 0;
+            for (entry, b) in entries(&bytes).zip(&report.batches) {
+                let Entry::V2(v) = entry.unwrap() else { panic!("v2") };
+                assert_eq!((v.start, v.end(), v.crc_valid()), (b.start, b.end, b.header.crc_valid));
+                let records: Vec<_> = v.records(&mut scratch, 64 << 20).unwrap().map(|r| r.unwrap().to_report()).collect();
+                assert_eq!(records, b.records, "{codec}");
+                n += 1;
+            }
+            assert_eq!(n, 3);
+        }
+    }
+
+    /// Corruptions fail at the same byte with the same Kafka name as the report says.
+    #[test]
+    fn view_errors_match_report() {
+        let good = encode_batch(&spec("none", 3)).unwrap();
+        let gz = encode_batch(&spec("gzip", 3)).unwrap();
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for cut in [5, 20, 70, good.len() - 1] {
+            cases.push(good[..cut].to_vec());
+        }
+        for at in [61, 62, 66, 70, 80] {
+            let mut b = good.clone();
+            b[at] ^= 0x7f;
+            cases.push(b);
+        }
+        let mut b = good.clone();
+        b[22] |= 0x07; // unknown codec 7
+        cases.push(b);
+        let mut b = gz.clone();
+        let n = b.len();
+        b[n - 6] ^= 0xff;
+        cases.push(b);
+        let mut b = good.clone();
+        b[57..61].copy_from_slice(&(-1i32).to_be_bytes());
+        cases.push(b);
+        let mut b = good.clone();
+        b[57..61].copy_from_slice(&2i32.to_be_bytes());
+        cases.push(b);
+        let mut both = 0;
+        for bytes in cases {
+            let report = decode_bytes(&bytes, &DecodeOptions::default());
+            // The view leaves the CRC verdict to `crc_valid()` and has no warnings.
+            let want = report
+                .errors
+                .iter()
+                .find(|e| e.severity != Severity::Warning && !e.message.starts_with("Record is corrupt (stored crc"));
+            let mut scratch = Vec::new();
+            let mut got = None;
+            'walk: for entry in entries(&bytes) {
+                match entry {
+                    Err(e) => {
+                        got = Some(e);
+                        break;
+                    }
+                    Ok(Entry::V2(v)) => match v.records(&mut scratch, 64 << 20) {
+                        Err(e) => {
+                            got = Some(e);
+                            break;
+                        }
+                        Ok(rs) => {
+                            for r in rs {
+                                if let Err(e) = r {
+                                    got = Some(e);
+                                    break 'walk;
+                                }
+                            }
+                        }
+                    },
+                    Ok(Entry::Legacy { .. }) => unreachable!(),
+                }
+            }
+            match (want, got) {
+                (Some(w), Some(g)) => {
+                    assert_eq!((w.at, w.decompressed_at, w.kind, &w.message), (g.at, g.decompressed_at, g.kind, &g.message));
+                    both += 1;
+                }
+                (None, None) => {}
+                (w, g) => panic!("report {w:?} vs view {g:?}"),
+            }
+        }
+        assert!(both >= 10, "only {both} cases failed in both");
+    }
+
+    #[test]
+    fn legacy_entries_are_handed_back() {
+        // A magic-1 message with null key and value: offset, size 22, crc, magic, attributes,
+        // timestamp, key length −1, value length −1 (LegacyRecord.java).
+        let mut bytes = alloc::vec![0u8; 8];
+        bytes.extend_from_slice(&22i32.to_be_bytes());
+        bytes.extend_from_slice(&[0, 0, 0, 0, 1, 0]);
+        bytes.extend_from_slice(&0i64.to_be_bytes());
+        bytes.extend_from_slice(&[0xff; 8]);
+        let mut it = entries(&bytes);
+        assert!(matches!(it.next(), Some(Ok(Entry::Legacy { start: 0, magic: 1, .. }))));
+    }
+}
