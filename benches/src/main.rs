@@ -231,6 +231,28 @@ fn eoslab(bytes: &[u8], opts: &DecodeOptions) -> Digest {
     d
 }
 
+/// eoslab-core's zero-copy reader (`eoslab_core::view`): every batch's CRC checked, every
+/// record's fields read in place (keys, values and headers borrowed, as kafka-protocol's
+/// `Bytes`), the same checks as `decode_bytes` without building a report.
+fn eoslab_view(bytes: &[u8]) -> Digest {
+    use eoslab_core::view::{entries, Entry};
+    let mut d = Digest::default();
+    let mut scratch = Vec::new();
+    for entry in entries(bytes) {
+        let Entry::V2(b) = entry.expect("eoslab view: entry") else { panic!("eoslab view: legacy entry") };
+        assert!(b.crc_valid(), "eoslab view: CRC not valid in batch at {}", b.start);
+        d.batches += 1;
+        for r in b.records(&mut scratch, 64 << 20).expect("eoslab view: records") {
+            let r = r.expect("eoslab view: record");
+            d.record(r.offset, r.timestamp, r.key, r.value);
+            for (k, v) in r.headers() {
+                d.header(k, v);
+            }
+        }
+    }
+    d
+}
+
 /// kafka-protocol's `RecordBatchDecoder::decode`, batch after batch (it checks the CRC-32C of
 /// every batch itself and returns zero-copy `Bytes` for keys/values).
 fn kafka_protocol(bytes: &bytes::Bytes) -> Digest {
@@ -325,7 +347,7 @@ fn run(dir: &str, reps: usize, only: Option<&str>) {
     let no_spans = DecodeOptions { spans: false, ..DecodeOptions::default() };
     let sel = |name: &str| only.is_none_or(|o| o.split(',').any(|x| name.starts_with(x)));
     for codec in CODECS {
-        if !["eoslab-core", "eoslab-core-nospans", "kafka-protocol", "crc32c-only"].iter().any(|e| sel(e)) {
+        if !["eoslab-core", "eoslab-core-nospans", "eoslab-view", "kafka-protocol", "crc32c-only"].iter().any(|e| sel(e)) {
             break;
         }
         let data = std::fs::read(format!("{dir}/corpus-{codec}.bin")).expect("read corpus");
@@ -337,6 +359,9 @@ fn run(dir: &str, reps: usize, only: Option<&str>) {
         }
         if sel("eoslab-core-nospans") {
             rows.push(row("eoslab-core-nospans", codec, n, r, time(reps, f64::INFINITY, &want, || eoslab(&data, &no_spans))));
+        }
+        if sel("eoslab-view") {
+            rows.push(row("eoslab-view", codec, n, r, time(reps, f64::INFINITY, &want, || eoslab_view(&data))));
         }
         if sel("kafka-protocol") {
             let b = bytes::Bytes::from(data.clone());
@@ -416,6 +441,7 @@ fn once(dir: &str, engine: &str, arg: &str) {
             let d = match engine {
                 "eoslab-core" => eoslab(&data, &DecodeOptions::default()),
                 "eoslab-core-nospans" => eoslab(&data, &DecodeOptions { spans: false, ..DecodeOptions::default() }),
+                "eoslab-view" => eoslab_view(&data),
                 "kafka-protocol" => kafka_protocol(&bytes::Bytes::from(data)),
                 other => panic!("unknown engine {other}"),
             };

@@ -141,6 +141,23 @@ pub fn check_view_agrees(data: &[u8]) {
     let has = |e: &eoslab_core::view::ViewError| {
         rep.errors.iter().any(|i| (i.at, i.decompressed_at, i.kind, i.message.as_str()) == (e.at, e.decompressed_at, e.kind, e.message.as_str()))
     };
+    // The columnar form: consistent lengths, every position inside its buffer.
+    let c = eoslab_core::view::columns(data, 64 << 20);
+    assert_eq!(c.first_record.len(), c.batch_start.len() + 1);
+    assert_eq!(c.first_header.len(), c.offset.len() + 1);
+    for (i, w) in c.first_record.windows(2).enumerate() {
+        let buf = if c.in_decompressed[i] == 1 { c.decompressed.len() } else { data.len() };
+        for j in w[0] as usize..w[1] as usize {
+            for (s, l) in [(c.key_start[j], c.key_length[j]), (c.value_start[j], c.value_length[j])] {
+                assert!(l < 0 || s as usize + l as usize <= buf, "record {j}: {s}+{l} past {buf}");
+            }
+            for k in c.first_header[j] as usize..c.first_header[j + 1] as usize {
+                assert!(c.header_key_start[k] as usize + c.header_key_length[k] as usize <= buf);
+                let (s, l) = (c.header_value_start[k], c.header_value_length[k]);
+                assert!(l < 0 || s as usize + l as usize <= buf);
+            }
+        }
+    }
     let mut scratch = Vec::new();
     for entry in entries(data) {
         let v = match entry {
