@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds pkg/: the release wasm of crate/wasm, post-processed by wasm-bindgen for ES-module use,
-# twice: the full package (`import init, { decode, runScenario } from "../pkg/eoslab.js"`) and the
-# decode-only one without the models (`--no-default-features`: decode, encodeBatch, encodeSegment,
-# crc32c, version), pkg/eoslab-decode.js + eoslab-decode_bg.wasm, which the Batch Inspector
-# loads; plus a package.json.
+# twice: the full package (`import init, { decode, encodeBatch, runScenario } from "../pkg/eoslab.js"`)
+# and the decode-only one without the models and the encoders (`--no-default-features`: decode,
+# crc32c, version), pkg/eoslab-decode.js + eoslab-decode_bg.wasm, which the Batch Inspector, the
+# embeds and the decode worker load (www/ imports pkg/eoslab.js lazily when it must encode); plus a
+# package.json. The target dir is $CARGO_TARGET_DIR, else target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,9 +31,11 @@ stage="$target_dir/eoslab-pkg"
 rm -rf "$stage"
 build_one eoslab
 build_one eoslab-decode --no-default-features
-# The split must be real: the models only in the full package.
-grep -q 'export function runScenario' "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks runScenario" >&2; exit 1; }
-if grep -q 'runScenario' "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports the models" >&2; exit 1; fi
+# The split must be real: the models and the encoders only in the full package.
+for f in runScenario encodeBatch encodeSegment; do
+  grep -q "export function $f" "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks $f" >&2; exit 1; }
+  if grep -q "$f" "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports $f" >&2; exit 1; fi
+done
 rm -rf pkg
 mv "$stage" pkg
 

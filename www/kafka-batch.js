@@ -9,8 +9,10 @@
 //   <kafka-batch readonly hex="00 00 00 00 ..."></kafka-batch>
 //
 // One script tag is enough: this module defines the element and loads ../pkg/eoslab-decode.js (the
-// decode-only package, and its wasm) relative to its own URL. No network access beyond those
-// same-origin files.
+// decode-only package, and its wasm) relative to its own URL. It has no encoder: the edit form and
+// the compare panel's "build B" buttons import the full ../pkg/eoslab.js on first use
+// (lib/wasm.js encoder(); "Loading the encoder…" meanwhile); Fix CRC and byte typing need only the
+// decoder. No network access beyond those same-origin files.
 //
 // Attributes (the source of truth; properties reflect them): hex, base64 (the input), readonly
 // (no input box, no editing), batch (index of the opened batch), compare-hex (batch B of the
@@ -23,7 +25,7 @@
 //
 // Every value from the input reaches the DOM through textContent / Text nodes (lib/dom.js el()),
 // never as markup.
-import { loadEoslab } from "./lib/wasm.js";
+import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { el, setText, replace } from "./lib/dom.js";
 import { parseInput, InputError, bytesAreText, toHex, toBase64, hexToBytes } from "./lib/text-input.js";
 import { fieldInfo, labelOf, DERIVED, ERROR_EXPLANATIONS, ATTRIBUTE_BITS } from "./lib/field-docs.js";
@@ -111,6 +113,8 @@ export class KafkaBatchElement extends HTMLElementBase {
   #comparing = false;
   #compareB = null;
   #liveTimer = 0;
+  /** Bumped by every encode request (form, compare builders): a late encoder load drops stale ones. */
+  #encodeSeq = 0;
   /** "transaction-log" | "offsets" | null: the "Read records as" select (DecodeOptions.formatter). */
   #formatter = null;
   #readyResolve = null;
@@ -235,6 +239,22 @@ export class KafkaBatchElement extends HTMLElementBase {
       this.#eoslab = m;
       return fn();
     });
+  }
+
+  /**
+   * The full package for encodeBatch (lib/wasm.js encoder()), or null when it cannot load. While it
+   * loads, and when it fails, `show(text)` puts the state in front of the user as text.
+   */
+  async #encoder(show) {
+    const loaded = encoderIfLoaded();
+    if (loaded) return loaded;
+    show("Loading the encoder (pkg/eoslab.js)…");
+    try {
+      return await encoder();
+    } catch (err) {
+      show(`Could not load the encoder (pkg/eoslab.js): ${err instanceof Error ? err.message : err}`, true);
+      return null;
+    }
   }
 
   // --- input ---
@@ -732,25 +752,30 @@ export class KafkaBatchElement extends HTMLElementBase {
       clearTimeout(cmpPending);
       cmpPending = setTimeout(() => this.#renderCompare(), 60);
     });
-    E.compare.addEventListener("click", (e) => {
+    E.compare.addEventListener("click", async (e) => {
       const id = e.target.closest?.("button")?.id;
       if (!id?.startsWith("compare-") || !this.#d?.batch) return;
-      const b = this.#d.batch;
+      const d = this.#d;
+      const b = d.batch;
+      const seq = ++this.#encodeSeq;
       let bytes;
-      try {
-        if (id === "compare-retry") bytes = this.#input.bytes.subarray(this.#d.start, this.#d.end);
-        else {
-          const spec = structuredClone(b);
-          if (id === "compare-next") {
-            spec.header.baseSequence = incrementSequence(b.header.lastSequence, 1);
-          } else {
-            spec.header.producerEpoch = Math.max(0, b.header.producerEpoch - 1);
-          }
-          bytes = this.#eoslab.encodeBatch(spec);
+      if (id === "compare-retry") bytes = this.#input.bytes.subarray(d.start, d.end);
+      else {
+        const spec = structuredClone(b);
+        if (id === "compare-next") {
+          spec.header.baseSequence = incrementSequence(b.header.lastSequence, 1);
+        } else {
+          spec.header.producerEpoch = Math.max(0, b.header.producerEpoch - 1);
         }
-      } catch (err) {
-        setText(E.compareOut, `Could not build B: ${err.message}`);
-        return;
+        const enc = await this.#encoder((text, failed) => replace(E.compareOut, el("p", { class: failed ? "bad" : "muted", role: "status" }, text)));
+        // The opened batch changed (or another button was pressed) while the encoder loaded.
+        if (!enc || seq !== this.#encodeSeq || this.#d !== d) return;
+        try {
+          bytes = enc.encodeBatch(spec);
+        } catch (err) {
+          replace(E.compareOut, el("p", { class: "bad" }, `Could not build B: ${err instanceof Error ? err.message : err}`));
+          return;
+        }
       }
       E.compareInput.value = toHex(bytes, " ", 16);
       this.#renderCompare();
@@ -1291,7 +1316,18 @@ export class KafkaBatchElement extends HTMLElementBase {
     this.#formFor = d.index;
     const b = d.batch;
     const h = b.header;
-    const status = el("p", { id: "edit-status", role: "status", class: "muted" }, "Change a value: the batch is re-encoded with encodeBatch and the bytes, CRC and checks update at once. (Typing hex digits over a focused byte in the map edits raw bytes without fixing the CRC.)");
+    const hint = "Change a value: the batch is re-encoded with encodeBatch and the bytes, CRC and checks update at once. (Typing hex digits over a focused byte in the map edits raw bytes without fixing the CRC.)";
+    const status = el("p", { id: "edit-status", role: "status", class: "muted" }, hint);
+    // Opening the form starts loading the encoder (the full package), so it is usually there by
+    // the first change; until then the status says so.
+    if (!encoderIfLoaded()) {
+      this.#encoder((text, bad) => {
+        setText(status, text);
+        status.className = bad ? "bad" : "muted";
+      }).then((enc) => {
+        if (enc && /^Loading the encoder/.test(status.textContent)) setText(status, hint);
+      });
+    }
     const inputs = [];
     const field = (id, label, value, attrs = {}) => {
       const input = el("input", { id: `edit-${id}`, "data-edit": id, value: String(value), inputmode: "numeric", spellcheck: "false", ...attrs });
@@ -1348,9 +1384,10 @@ export class KafkaBatchElement extends HTMLElementBase {
     replace(E.edit, el("h4", { id: "edit-title" }, `Edit batch ${d.index}`), form);
   }
 
-  #applyForm(form, status) {
+  async #applyForm(form, status) {
     const d = this.#d;
     if (!d?.batch) return;
+    const seq = ++this.#encodeSeq;
     const spec = structuredClone(d.batch);
     const h = spec.header;
     let bad = null;
@@ -1398,9 +1435,15 @@ export class KafkaBatchElement extends HTMLElementBase {
       status.className = "bad";
       return;
     }
+    const enc = await this.#encoder((text, failed) => {
+      setText(status, failed ? `Not re-encoded: ${text}` : text);
+      status.className = failed ? "bad" : "muted";
+    });
+    // A later change, another batch or a closed form while the encoder loaded: this one is stale.
+    if (!enc || seq !== this.#encodeSeq || this.#d !== d || !form.isConnected) return;
     let bytes;
     try {
-      bytes = this.#eoslab.encodeBatch(spec);
+      bytes = enc.encodeBatch(spec);
     } catch (err) {
       setText(status, `Not re-encoded: ${err instanceof Error ? err.message : err}`);
       status.className = "bad";

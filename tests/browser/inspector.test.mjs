@@ -218,16 +218,41 @@ test("a corrupted CRC is pinned on its byte and 'Fix CRC' repairs it", { timeout
   const fixed = await fieldText("crc");
   assert.doesNotMatch(fixed, /0x8c4a545e/);
   assert.match(await page.locator("#input").inputValue(), new RegExp(fixed.slice(2, 4)));
+  // Decoding every kind of batch and fixing a CRC need only the decode-only package: the encoder
+  // (the full pkg/eoslab_bg.wasm) has not been fetched yet.
+  assert.deepEqual([...new Set(env.wasmRequests.map((r) => r.path))], ["/pkg/eoslab-decode_bg.wasm"]);
 });
 
-test("editing producerEpoch re-encodes the batch and the CRC changes", { timeout: 60_000 }, async () => {
+test("editing producerEpoch loads the encoder on demand, re-encodes the batch and the CRC changes", { timeout: 60_000 }, async () => {
   await paste(EXAMPLE_A_HEX);
   assert.match(await fieldText("crc"), /0x8c4a545e/);
+  const FULL_WASM = "**/pkg/eoslab_bg.wasm";
+  // Opening the form starts loading the encoder (pkg/eoslab.js); here its wasm fails to load first:
+  // the failure is shown as text and the form stays usable.
+  const consoleBefore = env.consoleErrors.length;
+  await page.route(FULL_WASM, (route) => route.abort());
   await page.click("#btn-edit");
   await page.locator("#edit-producerEpoch").waitFor();
+  await page.locator("#edit-status.bad", { hasText: "Could not load the encoder (pkg/eoslab.js)" }).waitFor();
+  await page.unroute(FULL_WASM);
+  // The aborted request's console line is the one expected error of this page.
+  for (let t = 0; t < 50 && env.consoleErrors.length === consoleBefore; t++) await new Promise((r) => setTimeout(r, 40));
+  const added = env.consoleErrors.splice(consoleBefore);
+  assert.ok(added.every((m) => /Failed to load resource/.test(m)), added.join("\n"));
+  // The next change tries again; while the (held back) wasm loads, the status says so.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(FULL_WASM, async (route) => {
+    await held;
+    await route.continue();
+  });
   const n = await page.evaluate(() => window.__decodes);
   await page.fill("#edit-producerEpoch", "2");
+  await page.locator("#edit-status", { hasText: "Loading the encoder (pkg/eoslab.js)…" }).waitFor();
+  assert.equal(await page.evaluate(() => window.__decodes), n, "nothing re-encoded before the encoder is there");
+  release();
   await until((prev) => window.__decodes > prev, n);
+  await page.unroute(FULL_WASM);
   assert.equal(await fieldText("producerEpoch"), "2");
   assert.doesNotMatch(await fieldText("crc"), /0x8c4a545e/);
   assert.equal(await fieldText("crcValid"), "true");
@@ -437,10 +462,53 @@ test("axe-core finds no accessibility violations (light and dark, with the edit 
   if (process.env.EOSLAB_SCREENSHOTS) await page.screenshot({ path: join(process.env.EOSLAB_SCREENSHOTS, "inspector-segment.png"), fullPage: true });
 });
 
-test("the inspector (every test above: decode, edit, compare, formatter, the segment worker) loaded only pkg/eoslab-decode_bg.wasm", () => {
+test("the compare builders and the segment sample load the encoder on demand, with a status meanwhile", { timeout: 120_000 }, async () => {
+  const FULL_WASM = "**/pkg/eoslab_bg.wasm";
+  const hold = async () => {
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route(FULL_WASM, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  };
+  const reload = async () => {
+    await page.goto(`${env.baseUrl}/`, { waitUntil: "load" });
+    await page.waitForSelector('body[data-ready="1"]');
+    await countDecodes();
+  };
+  // "B = A's next batch" on a fresh page: the encoder is not there yet.
+  await reload();
+  await paste(EXAMPLE_A_HEX);
+  await page.click("#btn-compare");
+  let release = await hold();
+  await page.click("#compare-next");
+  await page.locator("#compare-out", { hasText: "Loading the encoder (pkg/eoslab.js)…" }).waitFor();
+  release();
+  await until(() => /In sequence/.test(kbRoot().querySelector("#compare-verdict")?.textContent));
+  await page.unroute(FULL_WASM);
+  await page.click("#btn-compare");
+  // The segment sample on a fresh page: the page's status line says what it waits for.
+  await reload();
+  release = await hold();
+  await page.click('button[data-sample="segment"]');
+  await page.locator("#sample-status", { hasText: "Loading the encoder (pkg/eoslab.js)…" }).waitFor();
+  release();
+  await page.locator("#summary", { hasText: "10,000 batches" }).waitFor();
+  assert.equal((await page.locator("#sample-status").textContent()).trim(), "");
+  await page.unroute(FULL_WASM);
+  // The zstd sample is a constant (www/lib/samples.js): it needs no encoder.
+  await page.click('button[data-sample="zstd"]');
+  await page.locator("#dec:not([hidden])").waitFor();
+  assert.equal(await fieldText("crcValid"), "true");
+});
+
+test("the inspector decoded with pkg/eoslab-decode_bg.wasm and fetched the full pkg/eoslab_bg.wasm only to encode", () => {
   const paths = [...new Set(env.wasmRequests.filter((r) => r.page === "/www/").map((r) => r.path))];
-  assert.deepEqual(paths, ["/pkg/eoslab-decode_bg.wasm"]);
-  assert.ok(!env.wasmRequests.some((r) => r.path === "/pkg/eoslab_bg.wasm"), "the models' wasm was requested");
+  // Decode-only first (page load); the full package only once the edit form needed the encoder
+  // (the Fix CRC test above checks that nothing before it fetched it).
+  assert.deepEqual(paths, ["/pkg/eoslab-decode_bg.wasm", "/pkg/eoslab_bg.wasm"]);
 });
 
 test("the embed page works with one script tag: readonly, no input box, wasm found by itself", { timeout: 60_000 }, async () => {

@@ -1,12 +1,17 @@
 // Loads the decode-only package pkg/eoslab-decode.js once per page, relative to this module's own
 // URL (import.meta.url), so an element embedded with a single <script type="module"
 // src=".../www/kafka-batch.js"> finds its wasm without any configuration. eoslab-decode.js itself
-// fetches eoslab-decode_bg.wasm next to it: decode, encodeBatch, encodeSegment, crc32c, version,
-// without the models (less than half the size of the full pkg/eoslab_bg.wasm).
+// fetches eoslab-decode_bg.wasm next to it: decode, crc32c, version, without the models and without
+// the encoders (encodeBatch, encodeSegment and the compressors' compression halves), so well under
+// half the size of the full pkg/eoslab_bg.wasm. What encodes (the inspector's edit form and
+// compare builders, the page's generated samples) awaits encoder(), which imports the full
+// package on first use.
 import init, * as eoslab from "../../pkg/eoslab-decode.js";
 
 let loading = null;
 let full = false;
+let encoding = null;
+let loadedEncoder = null;
 
 /**
  * For the model pages, which load the full package (pkg/eoslab.js) anyway: call before the first
@@ -17,12 +22,35 @@ export function useFullPackage() {
   if (!loading) full = true;
 }
 
-/** Resolves to the initialised module namespace ({decode, encodeBatch, encodeSegment, crc32c, version}). */
+/** Resolves to the initialised module namespace ({decode, crc32c, version}; more with useFullPackage()). */
 export function loadEoslab() {
-  if (!loading) {
-    loading = full
-      ? import("../../pkg/eoslab.js").then(async (m) => (await m.default(), m))
-      : init().then(() => eoslab);
-  }
+  if (!loading) loading = full ? loadFull() : init().then(() => eoslab);
   return loading;
+}
+
+/**
+ * Resolves to the initialised full package ({decode, encodeBatch, encodeSegment, crc32c, version,
+ * and the models}), importing pkg/eoslab.js and fetching its wasm on the first call only (shared
+ * with the model pages' own imports of it). A failed load (offline, missing file) is not cached:
+ * the next call tries again.
+ */
+export function encoder() {
+  if (!encoding) {
+    encoding = loadFull().then(
+      (m) => (loadedEncoder = m),
+      (err) => {
+        encoding = null;
+        throw err;
+      },
+    );
+  }
+  return encoding;
+}
+
+/** The full package once encoder() has resolved, else null (callers skip their "loading" state). */
+export function encoderIfLoaded() {
+  return loadedEncoder;
+}
+function loadFull() {
+  return import("../../pkg/eoslab.js").then(async (m) => (await m.default(), m));
 }

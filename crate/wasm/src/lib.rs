@@ -18,6 +18,8 @@
 //! With the `models` feature (default) the models' API is exported too (`model.rs`:
 //! `runScenario`, `runScenarioSummary`, `runTxnScenario`, `resolveProducerConfig`); without it
 //! the module is decode-only (`pkg/eoslab-decode.js`, built by `scripts/build-pkg.sh`).
+//! `encodeBatch` and `encodeSegment` need the `encode` feature (default): without it the encoders
+//! (and the compressors' compression halves) are not linked, and pkg/eoslab-decode.js lacks them.
 
 #[cfg(feature = "models")]
 mod model;
@@ -25,6 +27,7 @@ mod model;
 use core::fmt::Display;
 
 use eoslab_core::decode::DecodeOptions;
+#[cfg(feature = "encode")]
 use eoslab_core::encode::BatchSpec;
 use js_sys::{ArrayBuffer, Uint8Array};
 use serde::{Deserialize, Serialize};
@@ -199,7 +202,11 @@ export interface DecodeError {
   /** Offset inside the decompressed bytes, for problems found there. */
   decompressedAt?: number;
 }
+"#;
 
+#[cfg(feature = "encode")]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ENCODE_TYPES: &'static str = r#"
 /** Input of `encodeBatch`: the shape `decode` returns for a batch, so a decoded batch re-encodes
  *  to the same bytes. Every field is optional (defaults as a Java producer sets them); derived
  *  fields (batchLength, crc, recordsCount, ...) are recomputed and other fields are ignored. */
@@ -296,6 +303,7 @@ pub fn decode(
 }
 
 /// Encodes one record batch; throws an `Error` carrying the core's message when the spec is invalid.
+#[cfg(feature = "encode")]
 #[wasm_bindgen(js_name = encodeBatch)]
 pub fn encode_batch(
     #[wasm_bindgen(unchecked_param_type = "BatchSpec")] spec: JsValue,
@@ -305,6 +313,7 @@ pub fn encode_batch(
 }
 
 /// Encodes several batches back to back (a log-segment slice).
+#[cfg(feature = "encode")]
 #[wasm_bindgen(js_name = encodeSegment)]
 pub fn encode_segment(
     #[wasm_bindgen(unchecked_param_type = "BatchSpec[]")] specs: JsValue,
