@@ -26,7 +26,7 @@ const reps = Number(arg('reps', 5))
 const only = arg('only', '').split(',').filter(Boolean)
 const modelN = Number(process.env.BENCH_MODEL_N || 100000)
 
-const MOUNTS = { '/pkg/': join(ROOT, 'pkg'), '/js/': join(ROOT, 'benches', 'js'), '/target/': join(ROOT, 'benches', 'target') }
+const MOUNTS = { '/pkg/': join(ROOT, 'pkg'), '/js/': join(ROOT, 'benches', 'js'), '/target/': join(ROOT, 'benches', 'target'), '/www/': join(ROOT, 'www') }
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' }
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname)

@@ -5,6 +5,8 @@
 // headers are read and summed into a digest that must equal the generator's (corpus.json), so no
 // engine can skip work and every engine is checked for correct output.
 
+import { RecordColumns } from '../../www/lib/record-columns.js'
+
 export const median = xs => {
   const s = [...xs].sort((a, b) => a - b)
   const n = s.length
@@ -60,6 +62,40 @@ export function wasmDigest(res, baseTimestamp) {
 }
 
 /**
+ * Walks the package's `decodeColumns` result through www/lib/record-columns.js, as a program
+ * reading a segment would: every batch's CRC verdict, every record materialized (offset and
+ * timestamp as BigInt, key/value/header values as Uint8Array views, header keys as strings).
+ */
+export function columnsDigest(cols, baseTimestamp) {
+  if (cols.errors.length) {
+    const e = cols.errors[0]
+    throw new Error(`eoslab wasm decodeColumns reported ${e.kind} at ${e.at}: ${e.message}`)
+  }
+  const d = emptyDigest()
+  const base = BigInt(baseTimestamp)
+  let offsets = 0n
+  let timestamps = 0n
+  for (let i = 0; i < cols.batchCount; i++) {
+    if (!cols.crcValid(i)) throw new Error(`eoslab wasm: CRC not valid in batch at ${cols.batchStart[i]}`)
+    d.batches++
+  }
+  for (const r of cols) {
+    d.records++
+    offsets += r.offset
+    timestamps += r.timestamp - base
+    if (r.key) d.keyBytes += r.key.length
+    if (r.value) d.valueBytes += r.value.length
+    for (const h of r.headers) {
+      d.headers++
+      d.headerBytes += utf8Len(h.key) + (h.value ? h.value.length : 0)
+    }
+  }
+  d.offsetSum = Number(offsets)
+  d.timestampSum = Number(timestamps)
+  return d
+}
+
+/**
  * Run `fn` once (warm-up, checked with `check`, timed), then `reps` timed times; the median of
  * those is the result. When the warm-up shows that `reps` runs would take more than
  * `budgetSeconds`, fewer are made (none: the warm-up time itself is the only sample).
@@ -98,6 +134,9 @@ export async function wasmPasses(wasm, codec, bytes, meta, reps, log = () => {})
   }
   row('eoslab-wasm', await timeIt(reps, check, () => wasmDigest(wasm.decode(bytes), meta.baseTimestamp)))
   row('eoslab-wasm-nospans', await timeIt(reps, check, () => wasmDigest(wasm.decode(bytes, { spans: false }), meta.baseTimestamp)))
+  if (wasm.decodeColumns) {
+    row('eoslab-wasm-columns', await timeIt(reps, check, () => columnsDigest(RecordColumns.decode(wasm, bytes), meta.baseTimestamp)))
+  }
   const crc = wasm.crc32c(bytes)
   row('eoslab-wasm-crc32c-only', await timeIt(reps, c => (c === crc ? null : 'crc differs'), () => wasm.crc32c(bytes)))
   return rows

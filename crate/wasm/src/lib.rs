@@ -12,6 +12,7 @@
 //! | `decode(input, options?)` → object   | [`eoslab_core::decode::decode`]           |
 //! | `encodeBatch(spec)` → `Uint8Array`   | [`eoslab_core::encode::encode_batch`]     |
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
+//! | `decodeColumns(bytes, options?)`     | [`eoslab_core::view::columns`] (`columns.rs`) |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
 //! | `version()` → string                 | this crate's package version              |
 //!
@@ -23,6 +24,8 @@
 
 #[cfg(feature = "models")]
 mod model;
+#[cfg(feature = "columns")]
+mod columns;
 
 use core::fmt::Display;
 
