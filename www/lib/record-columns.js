@@ -13,6 +13,25 @@
 const TYPES = { i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array, i64: BigInt64Array };
 const utf8 = new TextDecoder();
 
+// Header keys repeat across records (a handful of names per topic): short keys are decoded once
+// and looked up by their bytes (hash, then a byte-for-byte check).
+const KEY_CACHE_MAX = 256;
+function headerKey(cache, bytes) {
+  const n = bytes.length;
+  if (n > 48) return utf8.decode(bytes);
+  let h = n;
+  for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + bytes[i]) | 0;
+  const hit = cache.get(h);
+  if (hit !== undefined && hit.bytes.length === n) {
+    let same = true;
+    for (let i = 0; i < n; i++) if (hit.bytes[i] !== bytes[i]) { same = false; break; }
+    if (same) return hit.text;
+  }
+  const text = utf8.decode(bytes);
+  if (cache.size < KEY_CACHE_MAX) cache.set(h, { bytes: bytes.slice(), text });
+  return text;
+}
+
 
 export class RecordColumns {
   /** `input` is the Uint8Array that was decoded; `result` what decodeColumns(input) returned. */
@@ -24,6 +43,7 @@ export class RecordColumns {
     for (const [name, type, offset, length] of result.layout) {
       this[name] = new TYPES[type](buf.buffer, buf.byteOffset + offset, length);
     }
+    this.keys = new Map();
     this.batchCount = this.batchStart.length;
     this.recordCount = this.offset.length;
   }
@@ -65,7 +85,7 @@ export class RecordColumns {
       const ks = this.headerKeyStart[h];
       const vl = this.headerValueLength[h];
       headers.push({
-        key: utf8.decode(buf.subarray(ks, ks + this.headerKeyLength[h])),
+        key: headerKey(this.keys, buf.subarray(ks, ks + this.headerKeyLength[h])),
         value: vl < 0 ? null : buf.subarray(this.headerValueStart[h], this.headerValueStart[h] + vl),
       });
     }
