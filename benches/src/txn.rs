@@ -4,6 +4,10 @@
 //! once without tracing (decisions, states and invariants only) and once with every
 //! message and narration built (what a view gets). Prints one JSON line: {"steps",
 //! "seconds", "stepsPerSecond", "tracedSeconds", "tracedStepsPerSecond", "reps"}.
+//!
+//! A third argument `quiet` or `traced` runs only that pass and prints {"steps", "mode"}:
+//! for instruction counts (`valgrind --tool=callgrind --toggle-collect=*run_with*
+//! eoslab-bench-txn 500 1 quiet`), which are deterministic where wall time is not.
 
 use std::time::Instant;
 
@@ -22,6 +26,7 @@ pub fn script(cycles: usize) -> String {
 fn main() {
     let cycles: usize = std::env::args().nth(1).and_then(|v| v.parse().ok()).unwrap_or(2_500);
     let reps: usize = std::env::args().nth(2).and_then(|v| v.parse().ok()).unwrap_or(5);
+    let only = std::env::args().nth(3);
     let sc = parse(&script(cycles)).expect("bench script parses");
     let measure = |trace: bool| {
         let mut best = f64::INFINITY;
@@ -37,6 +42,15 @@ fn main() {
         }
         (steps, best)
     };
+    if let Some(mode) = only {
+        let (steps, _) = measure(match mode.as_str() {
+            "quiet" => false,
+            "traced" => true,
+            other => panic!("unknown mode {other:?} (quiet, traced)"),
+        });
+        println!("{{\"steps\":{steps},\"mode\":\"{mode}\"}}");
+        return;
+    }
     let (steps, quiet) = measure(false);
     let (_, traced) = measure(true);
     println!(

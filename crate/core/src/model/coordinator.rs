@@ -9,9 +9,9 @@
 //! machine the transactions timeline (issue 5) builds on.
 
 use alloc::collections::BTreeSet;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
 
@@ -123,19 +123,129 @@ pub struct TxnMetadata {
 
 /// A coordinator answer: the error (NONE on success), the (pid, epoch) returned, the rule
 /// that decided, why, and whether a new state was appended to `__transaction_state`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub error: ErrorCode,
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub rule: &'static str,
-    pub why: String,
+    /// Why, as data: the sentence is rendered only when someone reads it ([`Answer::why`]).
+    pub why: Why,
     pub source: &'static str,
     /// The state written to `__transaction_state` by this request, if any.
     pub wrote: Option<TxnState>,
 }
 
-fn answer(error: ErrorCode, rule: &'static str, why: String) -> Answer {
+impl Answer {
+    /// The sentence for the request about `id` (with the partitions it added, for AP8).
+    pub fn why(&self, id: &str, parts: &[&str]) -> String {
+        let mut s = String::new();
+        let _ = self.why.write(&mut s, id, parts);
+        s
+    }
+}
+
+/// Why the coordinator answered as it did, kept as data (the numbers the sentence needs; the
+/// transactional.id and the partitions are supplied when rendering, [`Why::write`]). A
+/// long run formats no sentence per request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// A sentence without numbers.
+    Fixed(&'static str),
+    /// I3.
+    BadTimeout { timeout_ms: i32 },
+    /// I6.
+    InProgress,
+    /// I7.
+    NotCurrentProducer { pid: i64, current: i64 },
+    /// I11.
+    FenceOpen { epoch: i16 },
+    /// I10, refused.
+    NeitherEpoch { epoch: i16 },
+    /// I9/I10.
+    Initialized { pid: i64, epoch: i16 },
+    /// AP2, E0, F0.
+    NoState,
+    /// AP4, E0, F1.
+    NotOwner { pid: i64 },
+    /// AP5.
+    NotCurrentEpoch { epoch: i16, current: i16 },
+    /// AP8.
+    Added,
+    /// E1.
+    EpochNe { epoch: i16, current: i16 },
+    /// E3.
+    Prepared { commit: bool, state: TxnState },
+    /// E4/E5, a retry.
+    Already { state: TxnState },
+    /// E4/E5, the other outcome.
+    EndedAs { commit: bool, state: TxnState },
+    /// E7.
+    NoTxn { commit: bool, state: TxnState },
+    /// F2.
+    EpochMismatch { epoch: i16, current: i16 },
+    /// F4.
+    PreparedBumped { commit: bool, state: TxnState, epoch: i16 },
+    /// F5, a retry.
+    RetryCompleted { commit: bool },
+    /// F5, refused.
+    InState { commit: bool, state: TxnState },
+    /// T2.
+    TimedOut { epoch: i16 },
+}
+
+impl Why {
+    /// Write the sentence for the request about `id` (`parts`: the partitions it added).
+    pub fn write(&self, out: &mut impl Write, id: &str, parts: &[&str]) -> fmt::Result {
+        let result = |commit: bool| if commit { "COMMIT" } else { "ABORT" };
+        match *self {
+            Why::Fixed(s) => out.write_str(s),
+            Why::BadTimeout { timeout_ms } => {
+                write!(out, "transaction.timeout.ms {timeout_ms} is not in 1..{TRANSACTION_MAX_TIMEOUT_MS} (transaction.max.timeout.ms)")
+            }
+            Why::InProgress => write!(out, "a transition of {id} is still in progress: retry"),
+            Why::NotCurrentProducer { pid, current } => write!(out, "producer {pid} is not the current producer {current} of {id}"),
+            Why::FenceOpen { epoch } => write!(
+                out,
+                "{id} has an open transaction: the coordinator fences the old producer by bumping the epoch to {epoch} and aborts that transaction; the new producer retries"
+            ),
+            Why::NeitherEpoch { epoch } => write!(out, "epoch {epoch} is neither the current nor the last epoch of {id}"),
+            Why::Initialized { pid, epoch } => write!(out, "{id} → producer {pid} epoch {epoch}; any older instance is now fenced"),
+            Why::NoState => write!(out, "no transaction state for {id}"),
+            Why::NotOwner { pid } => write!(out, "producer {pid} does not own {id}"),
+            Why::NotCurrentEpoch { epoch, current } => {
+                write!(out, "epoch {epoch} is not the current epoch {current} of {id}: this producer has been fenced")
+            }
+            Why::Added => {
+                for (k, p) in parts.iter().enumerate() {
+                    if k > 0 {
+                        out.write_str(", ")?;
+                    }
+                    out.write_str(p)?;
+                }
+                write!(out, " added; {id} is Ongoing")
+            }
+            Why::EpochNe { epoch, current } => write!(out, "epoch {epoch} ≠ current epoch {current}: fenced"),
+            Why::Prepared { commit, state } => {
+                write!(out, "{}: {} written to __transaction_state; the producer is answered now, markers follow", result(commit), state.name())
+            }
+            Why::Already { state } => write!(out, "already {}: a retry", state.name()),
+            Why::EndedAs { commit, state } => write!(out, "{} after the transaction ended as {}", result(commit), state.name()),
+            Why::NoTxn { commit, state } => write!(out, "{} with no transaction in progress ({})", result(commit), state.name()),
+            Why::EpochMismatch { epoch, current } => write!(out, "epoch {epoch} does not match {current}: fenced"),
+            Why::PreparedBumped { commit, state, epoch } => {
+                write!(out, "{}: {} at the bumped epoch {epoch}; markers carry it", result(commit), state.name())
+            }
+            Why::RetryCompleted { commit } => write!(out, "a retry of the {} that already completed", result(commit)),
+            Why::InState { commit, state } => write!(out, "{} in state {}", result(commit), state.name()),
+            Why::TimedOut { epoch } => {
+                write!(out, "transaction.timeout.ms passed: the coordinator aborts {id} at epoch {epoch}, fencing the producer")
+            }
+        }
+    }
+}
+
+fn answer(error: ErrorCode, rule: &'static str, why: Why) -> Answer {
     Answer { error, producer_id: -1, producer_epoch: -1, rule, why, source: TC, wrote: None }
 }
 
@@ -148,6 +258,11 @@ pub struct Coordinator {
 impl Coordinator {
     pub fn get(&self, id: &str) -> Option<&TxnMetadata> {
         self.txns.iter().find(|t| t.transactional_id == id)
+    }
+
+    /// Where `id`'s metadata is in [`Coordinator::txns`].
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.txns.iter().position(|t| t.transactional_id == id)
     }
 
     fn get_mut(&mut self, id: &str) -> Option<&mut TxnMetadata> {
@@ -165,14 +280,10 @@ impl Coordinator {
         now_ms: i64,
     ) -> Answer {
         if id.is_empty() {
-            return answer(INVALID_REQUEST, "I2", String::from("an empty transactional.id is an invalid request"));
+            return answer(INVALID_REQUEST, "I2", Why::Fixed("an empty transactional.id is an invalid request"));
         }
         if timeout_ms <= 0 || timeout_ms > TRANSACTION_MAX_TIMEOUT_MS {
-            return answer(
-                INVALID_TRANSACTION_TIMEOUT,
-                "I3",
-                format!("transaction.timeout.ms {timeout_ms} is not in 1..{TRANSACTION_MAX_TIMEOUT_MS} (transaction.max.timeout.ms)"),
-            );
+            return answer(INVALID_TRANSACTION_TIMEOUT, "I3", Why::BadTimeout { timeout_ms });
         }
         if self.get(id).is_none() {
             // I5
@@ -193,17 +304,17 @@ impl Coordinator {
         }
         let m = self.get_mut(id).expect("just ensured");
         if m.pending_state.is_some() {
-            return answer(CONCURRENT_TRANSACTIONS, "I6", format!("a transition of {id} is still in progress: retry"));
+            return answer(CONCURRENT_TRANSACTIONS, "I6", Why::InProgress);
         }
         if let Some((pid, epoch)) = current {
             let ok = m.producer_epoch == -1 || pid == m.producer_id || (pid == m.prev_producer_id && epoch >= EPOCH_EXHAUSTED);
             if !ok {
-                return answer(ErrorCode::PRODUCER_FENCED, "I7", format!("producer {pid} is not the current producer {} of {id}", m.producer_id));
+                return answer(ErrorCode::PRODUCER_FENCED, "I7", Why::NotCurrentProducer { pid, current: m.producer_id });
             }
         }
         match m.state {
             TxnState::PrepareCommit | TxnState::PrepareAbort => {
-                answer(CONCURRENT_TRANSACTIONS, "I8", String::from("the previous transaction is completing: retry"))
+                answer(CONCURRENT_TRANSACTIONS, "I8", Why::Fixed("the previous transaction is completing: retry"))
             }
             TxnState::Ongoing => {
                 // I11: fence the old producer: bump the epoch and abort its transaction.
@@ -212,14 +323,7 @@ impl Coordinator {
                 m.state = TxnState::PrepareAbort;
                 m.pending_state = Some(TxnState::CompleteAbort);
                 m.last_update_ms = now_ms;
-                let mut a = answer(
-                    CONCURRENT_TRANSACTIONS,
-                    "I11",
-                    format!(
-                        "{id} has an open transaction: the coordinator fences the old producer by bumping the epoch to {} and aborts that transaction; the new producer retries",
-                        m.producer_epoch
-                    ),
-                );
+                let mut a = answer(CONCURRENT_TRANSACTIONS, "I11", Why::FenceOpen { epoch: m.producer_epoch });
                 a.wrote = Some(TxnState::PrepareAbort);
                 a
             }
@@ -245,7 +349,7 @@ impl Coordinator {
                         }
                         Some(e) if e == m.last_producer_epoch => {}
                         Some(e) => {
-                            return answer(ErrorCode::PRODUCER_FENCED, "I10", format!("epoch {e} is neither the current nor the last epoch of {id}"))
+                            return answer(ErrorCode::PRODUCER_FENCED, "I10", Why::NeitherEpoch { epoch: e })
                         }
                     }
                 }
@@ -258,35 +362,31 @@ impl Coordinator {
                     producer_id: m.producer_id,
                     producer_epoch: m.producer_epoch,
                     rule: if rotate { "I9" } else { "I10" },
-                    why: format!("{id} → producer {} epoch {}; any older instance is now fenced", m.producer_id, m.producer_epoch),
+                    why: Why::Initialized { pid: m.producer_id, epoch: m.producer_epoch },
                     source: TMD,
                     wrote: Some(TxnState::Empty),
                 }
             }
-            _ => answer(ErrorCode(-1), "I12", String::from("illegal current state")),
+            _ => answer(ErrorCode(-1), "I12", Why::Fixed("illegal current state")),
         }
     }
 
     /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8).
     pub fn add_partitions(&mut self, id: &str, pid: i64, epoch: i16, parts: &[&str], now_ms: i64) -> Answer {
         let Some(m) = self.get_mut(id) else {
-            return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", format!("no transaction state for {id}"));
+            return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", Why::NoState);
         };
         if m.pending_state.is_some() {
-            return answer(CONCURRENT_TRANSACTIONS, "AP3", String::from("a transition is in progress: retry"));
+            return answer(CONCURRENT_TRANSACTIONS, "AP3", Why::Fixed("a transition is in progress: retry"));
         }
         if pid != m.producer_id {
-            return answer(INVALID_PRODUCER_ID_MAPPING, "AP4", format!("producer {pid} does not own {id}"));
+            return answer(INVALID_PRODUCER_ID_MAPPING, "AP4", Why::NotOwner { pid });
         }
         if epoch != m.producer_epoch {
-            return answer(
-                ErrorCode::PRODUCER_FENCED,
-                "AP5",
-                format!("epoch {epoch} is not the current epoch {} of {id}: this producer has been fenced", m.producer_epoch),
-            );
+            return answer(ErrorCode::PRODUCER_FENCED, "AP5", Why::NotCurrentEpoch { epoch, current: m.producer_epoch });
         }
         if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(*p)) {
-            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: String::from("already in the transaction"), source: TC, wrote: None };
+            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: Why::Fixed("already in the transaction"), source: TC, wrote: None };
         }
         if m.state != TxnState::Ongoing {
             m.txn_start_ms = now_ms;
@@ -301,7 +401,7 @@ impl Coordinator {
             producer_id: pid,
             producer_epoch: epoch,
             rule: "AP8",
-            why: format!("{} added; {id} is Ongoing", parts.join(", ")),
+            why: Why::Added,
             source: TC,
             wrote: Some(TxnState::Ongoing),
         }
@@ -317,50 +417,43 @@ impl Coordinator {
     /// exhausts the epoch (F4: `nextProducerId`; the client gets (new pid, 0)).
     #[allow(clippy::too_many_arguments)]
     pub fn end_txn_alloc(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64, new_pid: i64) -> Answer {
-        let result = if commit { "COMMIT" } else { "ABORT" };
         let Some(m) = self.get_mut(id) else {
-            return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, format!("no transaction state for {id}"));
+            return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, Why::NoState);
         };
         match tv {
             Tv::Tv1 => {
                 if pid != m.producer_id {
-                    return answer(INVALID_PRODUCER_ID_MAPPING, "E0", format!("producer {pid} does not own {id}"));
+                    return answer(INVALID_PRODUCER_ID_MAPPING, "E0", Why::NotOwner { pid });
                 }
                 if epoch != m.producer_epoch {
-                    return answer(ErrorCode::PRODUCER_FENCED, "E1", format!("epoch {epoch} ≠ current epoch {}: fenced", m.producer_epoch));
+                    return answer(ErrorCode::PRODUCER_FENCED, "E1", Why::EpochNe { epoch, current: m.producer_epoch });
                 }
                 if m.pending_state.is_some() {
-                    return answer(CONCURRENT_TRANSACTIONS, "E2", String::from("the transaction is completing: retry"));
+                    return answer(CONCURRENT_TRANSACTIONS, "E2", Why::Fixed("the transaction is completing: retry"));
                 }
                 match (m.state, commit) {
                     (TxnState::Ongoing, _) => {
                         m.state = if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort };
                         m.pending_state = Some(if commit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                         m.last_update_ms = now_ms;
-                        let mut a = answer(
-                            ErrorCode::NONE,
-                            "E3",
-                            format!("{result}: {} written to __transaction_state; the producer is answered now, markers follow", m.state.name()),
-                        );
+                        let mut a = answer(ErrorCode::NONE, "E3", Why::Prepared { commit, state: m.state });
                         a.wrote = Some(m.state);
                         a
                     }
                     (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => {
-                        answer(ErrorCode::NONE, if commit { "E4" } else { "E5" }, format!("already {}: a retry", m.state.name()))
+                        answer(ErrorCode::NONE, if commit { "E4" } else { "E5" }, Why::Already { state: m.state })
                     }
-                    (TxnState::CompleteCommit, false) | (TxnState::CompleteAbort, true) => answer(
-                        ErrorCode::INVALID_TXN_STATE,
-                        if commit { "E5" } else { "E4" },
-                        format!("{result} after the transaction ended as {}", m.state.name()),
-                    ),
-                    _ => answer(ErrorCode::INVALID_TXN_STATE, "E7", format!("{result} with no transaction in progress ({})", m.state.name())),
+                    (TxnState::CompleteCommit, false) | (TxnState::CompleteAbort, true) => {
+                        answer(ErrorCode::INVALID_TXN_STATE, if commit { "E5" } else { "E4" }, Why::EndedAs { commit, state: m.state })
+                    }
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "E7", Why::NoTxn { commit, state: m.state }),
                 }
             }
             Tv::Tv2 => {
                 let retry_overflow = m.prev_producer_id == pid && epoch == EPOCH_EXHAUSTED && m.producer_epoch == 0;
                 let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1 || retry_overflow;
                 if pid != m.producer_id && !retry_overflow {
-                    return answer(INVALID_PRODUCER_ID_MAPPING, "F1", format!("producer {pid} does not own {id}"));
+                    return answer(INVALID_PRODUCER_ID_MAPPING, "F1", Why::NotOwner { pid });
                 }
                 let epoch_ok = match m.state {
                     TxnState::Ongoing | TxnState::Empty => epoch == m.producer_epoch,
@@ -368,10 +461,10 @@ impl Coordinator {
                     _ => retry_bump || epoch == m.producer_epoch,
                 };
                 if !epoch_ok {
-                    return answer(ErrorCode::PRODUCER_FENCED, "F2", format!("epoch {epoch} does not match {}: fenced", m.producer_epoch));
+                    return answer(ErrorCode::PRODUCER_FENCED, "F2", Why::EpochMismatch { epoch, current: m.producer_epoch });
                 }
                 if m.pending_state.is_some() {
-                    return answer(CONCURRENT_TRANSACTIONS, "F3", String::from("the transaction is completing: retry"));
+                    return answer(CONCURRENT_TRANSACTIONS, "F3", Why::Fixed("the transaction is completing: retry"));
                 }
                 let bump = |m: &mut TxnMetadata, st: TxnState| {
                     // F4: at an exhausted epoch the markers carry 32767 under the old id and
@@ -385,7 +478,7 @@ impl Coordinator {
                     m.pending_state = Some(if st == TxnState::PrepareCommit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                     m.last_update_ms = now_ms;
                 };
-                let ok = |m: &TxnMetadata, rule, why: String, wrote| Answer {
+                let ok = |m: &TxnMetadata, rule, why: Why, wrote| Answer {
                     error: ErrorCode::NONE,
                     producer_id: if m.next_producer_id >= 0 { m.next_producer_id } else { m.producer_id },
                     producer_epoch: if m.next_producer_id >= 0 { 0 } else { m.producer_epoch },
@@ -398,17 +491,17 @@ impl Coordinator {
                     (TxnState::Ongoing, _, _) => {
                         bump(m, if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort });
                         let st = m.state;
-                        ok(m, "F4", format!("{result}: {} at the bumped epoch {}; markers carry it", st.name(), m.producer_epoch), Some(st))
+                        ok(m, "F4", Why::PreparedBumped { commit, state: st, epoch: m.producer_epoch }, Some(st))
                     }
                     (TxnState::CompleteAbort, false, true) | (TxnState::CompleteCommit, true, true) => {
-                        ok(m, "F5", format!("a retry of the {result} that already completed"), None)
+                        ok(m, "F5", Why::RetryCompleted { commit }, None)
                     }
                     (_, false, false) => {
                         m.txn_start_ms = now_ms;
                         bump(m, TxnState::PrepareAbort);
-                        ok(m, "F5", String::from("an empty abort: the epoch is bumped"), Some(TxnState::PrepareAbort))
+                        ok(m, "F5", Why::Fixed("an empty abort: the epoch is bumped"), Some(TxnState::PrepareAbort))
                     }
-                    _ => answer(ErrorCode::INVALID_TXN_STATE, "F5", format!("{result} in state {}", m.state.name())),
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "F5", Why::InState { commit, state: m.state }),
                 }
             }
         }
@@ -461,7 +554,7 @@ impl Coordinator {
             producer_id: m.producer_id,
             producer_epoch: m.producer_epoch,
             rule: "T2",
-            why: format!("transaction.timeout.ms passed: the coordinator aborts {id} at epoch {}, fencing the producer", m.producer_epoch),
+            why: Why::TimedOut { epoch: m.producer_epoch },
             source: TC,
             wrote: Some(TxnState::PrepareAbort),
         })

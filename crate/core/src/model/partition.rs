@@ -161,10 +161,6 @@ pub(super) const UL: &str = "storage/src/main/java/org/apache/kafka/storage/inte
 const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
 pub(super) const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
 
-fn reject(code: ErrorCode, rule: &'static str, source: &'static str, why: String) -> Decision {
-    Decision { outcome: Outcome::Rejected(code), rule, why, source }
-}
-
 impl Partition {
     pub fn new(name: impl Into<String>) -> Self {
         Partition {
@@ -281,8 +277,12 @@ impl Partition {
     /// Write the batch at the log end (the leader's `setLastOffset` and
     /// `setPartitionLeaderEpoch`; neither is covered by the CRC).
     fn write(&mut self, bytes: &[u8], delta: i32) -> (i64, i64) {
+        self.write_vec(bytes.to_vec(), delta)
+    }
+
+    /// [`Partition::write`] of a buffer the caller hands over (no copy).
+    fn write_vec(&mut self, mut stored: Vec<u8>, delta: i32) -> (i64, i64) {
         let base = self.log_end_offset;
-        let mut stored = bytes.to_vec();
         let mut v = Batch::new_unchecked(&mut stored[..]);
         v.set_base_offset(base);
         v.set_partition_leader_epoch(self.leader_epoch);
@@ -324,6 +324,83 @@ const UL_LSO: &str = "storage/src/main/java/org/apache/kafka/storage/internals/l
 pub enum MarkerVersion {
     Tv1,
     Tv2,
+}
+
+/// A marker decision as data (M1–M4): which rule fired and the numbers its sentence needs;
+/// the partition's name is supplied when rendering ([`MarkerVerdict::why`]). No allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerVerdict {
+    /// M1: a TV0/TV1 marker older than the producer's epoch.
+    StaleEpoch { producer_id: i64, marker_epoch: i16, epoch: i16 },
+    /// M2: a TV2 marker that does not carry a bumped epoch.
+    NotBumped { marker_epoch: i16, epoch: i16 },
+    /// M3: a marker from an older coordinator epoch.
+    ZombieCoordinator { coordinator_epoch: i32, seen: i32 },
+    /// M4 (M6): written at `offset`, completing the transaction that opened at `first`.
+    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64> },
+}
+
+impl MarkerVerdict {
+    /// Appended, or rejected with an error.
+    pub fn outcome(&self) -> Outcome {
+        match *self {
+            MarkerVerdict::Written { offset, .. } => Outcome::Appended { base_offset: offset, last_offset: offset },
+            _ => Outcome::Rejected(self.error()),
+        }
+    }
+
+    /// The error code the WriteTxnMarkers response carries for this partition.
+    pub fn error(&self) -> ErrorCode {
+        match self {
+            MarkerVerdict::StaleEpoch { .. } | MarkerVerdict::NotBumped { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
+            MarkerVerdict::ZombieCoordinator { .. } => ErrorCode::TRANSACTION_COORDINATOR_FENCED,
+            MarkerVerdict::Written { .. } => ErrorCode::NONE,
+        }
+    }
+
+    /// Rule id from `semantics.md` (M1 … M4).
+    pub fn rule(&self) -> &'static str {
+        match self {
+            MarkerVerdict::StaleEpoch { .. } => "M1",
+            MarkerVerdict::NotBumped { .. } => "M2",
+            MarkerVerdict::ZombieCoordinator { .. } => "M3",
+            MarkerVerdict::Written { .. } => "M4",
+        }
+    }
+
+    /// Kafka source file the rule comes from.
+    pub fn source(&self) -> &'static str {
+        PAI
+    }
+
+    /// The decision with its sentence, as the leader of `partition` explains it.
+    pub fn decision(&self, partition: &str) -> Decision {
+        Decision { outcome: self.outcome(), rule: self.rule(), why: self.why(partition), source: self.source() }
+    }
+
+    /// The sentence, for the leader of `partition`.
+    pub fn why(&self, partition: &str) -> String {
+        match *self {
+            MarkerVerdict::StaleEpoch { producer_id, marker_epoch, epoch } => {
+                format!("marker epoch {marker_epoch} is older than producer {producer_id}'s epoch {epoch} on {partition}")
+            }
+            MarkerVerdict::NotBumped { marker_epoch, epoch } => {
+                format!("a transactions-V2 marker must carry an epoch above the producer's ({epoch}), got {marker_epoch}")
+            }
+            MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen } => format!(
+                "marker from coordinator epoch {coordinator_epoch}, but this partition has seen coordinator epoch {seen}: a zombie coordinator"
+            ),
+            MarkerVerdict::Written { producer_id, commit, offset, first } => {
+                let mut why = format!("{} marker for producer {producer_id} written at offset {offset}", if commit { "COMMIT" } else { "ABORT" });
+                match first {
+                    Some(first) if !commit => why.push_str(&format!("; offsets {first}..{offset} recorded in the transaction index as aborted")),
+                    Some(first) => why.push_str(&format!("; the transaction's records from offset {first} become visible to read_committed consumers")),
+                    None => why.push_str("; no open transaction here, so nothing is completed (an empty transaction on this partition)"),
+                }
+                why
+            }
+        }
+    }
 }
 
 /// A record as a consumer's application sees it.
@@ -369,59 +446,50 @@ impl Partition {
         version: MarkerVersion,
         timestamp_ms: i64,
     ) -> Decision {
-        let state = self.producers.get(&producer_id).cloned().unwrap_or_else(ProducerStateEntry::empty);
-        let known = state.producer_epoch != NO_PRODUCER_EPOCH;
+        self.append_marker_verdict(producer_id, marker_epoch, commit, coordinator_epoch, version, timestamp_ms).decision(&self.name)
+    }
+
+    /// [`Partition::append_marker`] with the explanation kept as data ([`MarkerVerdict`]): the
+    /// same decision and the same write, the sentence rendered only when asked for.
+    pub fn append_marker_verdict(
+        &mut self,
+        producer_id: i64,
+        marker_epoch: i16,
+        commit: bool,
+        coordinator_epoch: i32,
+        version: MarkerVersion,
+        timestamp_ms: i64,
+    ) -> MarkerVerdict {
+        // The producer's entry as it stands (no entry: `ProducerStateEntry::empty`).
+        let (state_epoch, state_coordinator_epoch, first) = match self.producers.get(&producer_id) {
+            Some(s) => (s.producer_epoch, s.coordinator_epoch, s.current_txn_first_offset),
+            None => (NO_PRODUCER_EPOCH, -1, None),
+        };
+        let known = state_epoch != NO_PRODUCER_EPOCH;
         match version {
-            MarkerVersion::Tv1 if known && marker_epoch < state.producer_epoch => {
-                return reject(
-                    ErrorCode::INVALID_PRODUCER_EPOCH,
-                    "M1",
-                    PAI,
-                    format!("marker epoch {marker_epoch} is older than producer {producer_id}'s epoch {} on {}", state.producer_epoch, self.name),
-                );
+            MarkerVersion::Tv1 if known && marker_epoch < state_epoch => {
+                return MarkerVerdict::StaleEpoch { producer_id, marker_epoch, epoch: state_epoch };
             }
-            MarkerVersion::Tv2 if known && marker_epoch <= state.producer_epoch => {
-                return reject(
-                    ErrorCode::INVALID_PRODUCER_EPOCH,
-                    "M2",
-                    PAI,
-                    format!(
-                        "a transactions-V2 marker must carry an epoch above the producer's ({}), got {marker_epoch}",
-                        state.producer_epoch
-                    ),
-                );
+            MarkerVersion::Tv2 if known && marker_epoch <= state_epoch => {
+                return MarkerVerdict::NotBumped { marker_epoch, epoch: state_epoch };
             }
             _ => {}
         }
-        if coordinator_epoch < state.coordinator_epoch {
-            return reject(
-                ErrorCode::TRANSACTION_COORDINATOR_FENCED,
-                "M3",
-                PAI,
-                format!(
-                    "marker from coordinator epoch {coordinator_epoch}, but this partition has seen coordinator epoch {}: a zombie coordinator",
-                    state.coordinator_epoch
-                ),
-            );
+        if coordinator_epoch < state_coordinator_epoch {
+            return MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen: state_coordinator_epoch };
         }
         let bytes = marker_bytes(producer_id, marker_epoch, commit, coordinator_epoch, timestamp_ms);
-        let (offset, _) = self.write(&bytes, 0);
+        let (offset, _) = self.write_vec(bytes, 0);
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
-        let mut why = format!("{} marker for producer {producer_id} written at offset {offset}", if commit { "COMMIT" } else { "ABORT" });
-        if let Some(first) = state.current_txn_first_offset {
+        if let Some(first) = first {
             self.ongoing_txns.remove(&first);
             if !commit {
                 let lso = self.ongoing_txns.keys().next().copied().unwrap_or(offset + 1);
                 self.aborted_txns.push(AbortedTxn { producer_id, first_offset: first, last_offset: offset, last_stable_offset: lso });
-                why.push_str(&format!("; offsets {first}..{offset} recorded in the transaction index as aborted"));
-            } else {
-                why.push_str(&format!("; the transaction's records from offset {first} become visible to read_committed consumers"));
             }
-        } else {
-            why.push_str("; no open transaction here, so nothing is completed (an empty transaction on this partition)");
         }
         // M5
-        let mut s = state;
+        let s = self.producers.entry(producer_id).or_insert_with(ProducerStateEntry::empty);
         if s.producer_epoch != marker_epoch {
             s.batches.clear();
             s.producer_epoch = marker_epoch;
@@ -429,14 +497,30 @@ impl Partition {
         s.coordinator_epoch = coordinator_epoch;
         s.current_txn_first_offset = None;
         s.last_timestamp = timestamp_ms;
-        self.producers.insert(producer_id, s);
-        Decision { outcome: Outcome::Appended { base_offset: offset, last_offset: offset }, rule: "M4", why, source: PAI }
+        MarkerVerdict::Written { producer_id, commit, offset, first }
     }
 
     /// A consumer's fetch from `from_offset` (L4, R1–R5): read_uncommitted gets every data
     /// record below the high watermark; read_committed stops at the last stable offset and
     /// drops the records of aborted transactions. Control records are never returned.
     pub fn fetch(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
+        let mut out = Vec::new();
+        self.fetch_each(isolation, from_offset, |offset, producer_id, transactional, value| {
+            out.push(Consumed { offset, producer_id, transactional, value: value.map(<[u8]>::to_vec) })
+        });
+        #[cfg(debug_assertions)]
+        {
+            // The bytes are the truth: the light path returns what a full decode returns.
+            assert_eq!(out, self.fetch_decoded(isolation, from_offset), "fetch must equal the decoded fetch");
+        }
+        out
+    }
+
+    /// [`Partition::fetch`] without building anything: each record the consumer gets is handed
+    /// to `deliver` as (offset, producer id, transactional, value) in offset order. Batches are
+    /// read in place (header fields, then each record with the codec's record reader); a batch
+    /// that is compressed or not shaped as one whole v2 batch goes through the full decoder.
+    pub fn fetch_each(&self, isolation: Isolation, from_offset: i64, mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>)) {
         let upper = match isolation {
             Isolation::ReadUncommitted => self.high_watermark(),
             Isolation::ReadCommitted => self.last_stable_offset(),
@@ -451,10 +535,94 @@ impl Partition {
         aborted.sort_by_key(|a| a.first_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
-        let mut out = Vec::new();
-        let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
         // Start at the batch holding `from_offset` (the log is in offset order) and stop at
         // `upper`: read only the batches the fetch returns.
+        let start = self.log.partition_point(|e| {
+            let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
+            last < from_offset
+        });
+        for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
+            let decoded;
+            let (h, records) = match LightBatch::read(&e.bytes) {
+                Some(l) => l,
+                None => {
+                    let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
+                    decoded = crate::decode::decode_bytes(&e.bytes, &opts);
+                    let Some(b) = decoded.batches.first() else { continue };
+                    let h = &b.header;
+                    let head = FetchHeader {
+                        base_offset: h.base_offset,
+                        last_offset: h.last_offset,
+                        producer_id: h.producer_id,
+                        control: h.attributes.control,
+                        transactional: h.attributes.transactional,
+                        abort: b.control.as_ref().is_some_and(|c| c.type_name == "ABORT"),
+                    };
+                    (head, FetchRecords::Decoded(&b.records))
+                }
+            };
+            if h.last_offset < from_offset || h.base_offset >= upper {
+                continue;
+            }
+            if isolation == Isolation::ReadCommitted && h.producer_id >= 0 {
+                while queue.peek().is_some_and(|a| a.first_offset <= h.last_offset) {
+                    aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
+                }
+                if h.control {
+                    // R2: an ABORT marker ends that producer's aborted range.
+                    if h.abort {
+                        aborted_pids.retain(|&p| p != h.producer_id);
+                    }
+                    continue;
+                }
+                if h.transactional && aborted_pids.contains(&h.producer_id) {
+                    continue;
+                }
+            }
+            if h.control {
+                continue; // R3
+            }
+            match records {
+                FetchRecords::Light { payload, ctx, count } => {
+                    let mut r = crate::reader::Reader::new(payload);
+                    for _ in 0..count {
+                        // A record that does not read ends the batch, as in the decoder.
+                        let Ok(rec) = crate::record::read(&mut r, &ctx, &mut ()) else { break };
+                        if rec.offset >= from_offset && rec.offset < upper {
+                            deliver(rec.offset, h.producer_id, h.transactional, rec.value);
+                        }
+                    }
+                }
+                FetchRecords::Decoded(records) => {
+                    for rec in records {
+                        if rec.offset >= from_offset && rec.offset < upper {
+                            deliver(rec.offset, h.producer_id, h.transactional, rec.value.as_deref());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fetch through the full decoder (`decode_bytes`): what [`Partition::fetch`] is checked
+    /// against in debug builds.
+    #[cfg(debug_assertions)]
+    fn fetch_decoded(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
+        let upper = match isolation {
+            Isolation::ReadUncommitted => self.high_watermark(),
+            Isolation::ReadCommitted => self.last_stable_offset(),
+        };
+        let mut aborted: Vec<AbortedTxn> = match isolation {
+            Isolation::ReadUncommitted => Vec::new(),
+            Isolation::ReadCommitted => {
+                self.aborted_txns.iter().filter(|a| a.last_offset >= from_offset && a.first_offset < upper).copied().collect()
+            }
+        };
+        aborted.sort_by_key(|a| a.first_offset);
+        let mut queue = aborted.into_iter().peekable();
+        let mut aborted_pids: Vec<i64> = Vec::new();
+        let mut out = Vec::new();
+        let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
         let start = self.log.partition_point(|e| {
             let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
             last < from_offset
@@ -471,7 +639,6 @@ impl Partition {
                     aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
                 }
                 if h.attributes.control {
-                    // R2: an ABORT marker ends that producer's aborted range.
                     if b.control.as_ref().is_some_and(|c| c.type_name == "ABORT") {
                         aborted_pids.retain(|&p| p != h.producer_id);
                     }
@@ -482,21 +649,90 @@ impl Partition {
                 }
             }
             if h.attributes.control {
-                continue; // R3
+                continue;
             }
             for rec in &b.records {
                 if rec.offset >= from_offset && rec.offset < upper {
-                    out.push(Consumed {
-                        offset: rec.offset,
-                        producer_id: h.producer_id,
-                        transactional: h.attributes.transactional,
-                        value: rec.value.clone(),
-                    });
+                    out.push(Consumed { offset: rec.offset, producer_id: h.producer_id, transactional: h.attributes.transactional, value: rec.value.clone() });
                 }
             }
         }
         out
     }
+}
+
+/// What a fetch needs of a batch's header.
+struct FetchHeader {
+    base_offset: i64,
+    last_offset: i64,
+    producer_id: i64,
+    control: bool,
+    transactional: bool,
+    /// A control batch whose control record reads as an ABORT marker.
+    abort: bool,
+}
+
+/// Where a fetched batch's records come from.
+enum FetchRecords<'a> {
+    /// Read in place from the uncompressed payload.
+    Light { payload: &'a [u8], ctx: crate::record::Context, count: i32 },
+    /// Already decoded by the full decoder.
+    Decoded(&'a [crate::report::RecordReport]),
+}
+
+/// The in-place read of one stored batch.
+struct LightBatch;
+
+impl LightBatch {
+    /// Header and records of `bytes` when it is exactly one uncompressed v2 batch (every batch
+    /// the models write); `None` sends it to the full decoder.
+    fn read(bytes: &[u8]) -> Option<(FetchHeader, FetchRecords<'_>)> {
+        let b = Batch::new_checked(bytes).ok()?;
+        let attrs = b.attributes();
+        if b.magic() != 2 || attrs.codec_id() != 0 || b.batch_length() as i64 + 12 != bytes.len() as i64 || b.records_count() < 0 {
+            return None;
+        }
+        let base_offset = b.base_offset();
+        let ctx = crate::record::Context {
+            base_offset,
+            base_timestamp: b.base_timestamp(),
+            base_sequence: b.base_sequence(),
+            log_append_time: (attrs.timestamp_type() == crate::batch::TimestampType::LogAppendTime).then_some(b.max_timestamp()),
+            bounded_body: false,
+            spans: false,
+        };
+        let payload = &bytes[crate::batch::HEADER_LEN..];
+        let count = b.records_count();
+        let control = attrs.is_control();
+        let abort = control && count > 0 && {
+            let mut r = crate::reader::Reader::new(payload);
+            crate::record::read(&mut r, &ctx, &mut ()).is_ok_and(|rec| is_abort_marker(rec.key, rec.value))
+        };
+        let h = FetchHeader {
+            base_offset,
+            last_offset: base_offset.wrapping_add(b.last_offset_delta() as i64),
+            producer_id: b.producer_id(),
+            control,
+            transactional: attrs.is_transactional(),
+            abort,
+        };
+        Some((h, FetchRecords::Light { payload, ctx, count }))
+    }
+}
+
+/// Does this control record read as an ABORT marker (`control::parse` succeeds with type
+/// ABORT: a key of version ≥ 0 and type 0, an EndTransactionMarker value of ≥ 6 bytes and
+/// version ≥ 0)? Without building the parsed marker.
+fn is_abort_marker(key: Option<&[u8]>, value: Option<&[u8]>) -> bool {
+    let k = key.unwrap_or(&[]);
+    let v = value.unwrap_or(&[]);
+    let abort = k.len() >= 4
+        && i16::from_be_bytes([k[0], k[1]]) >= 0
+        && crate::control::ControlType::from_id(i16::from_be_bytes([k[2], k[3]])) == crate::control::ControlType::Abort
+        && v.len() >= 6
+        && i16::from_be_bytes([v[0], v[1]]) >= 0;
+    debug_assert_eq!(abort, crate::control::parse(key, value).is_ok_and(|c| c.type_name == "ABORT"));
+    abort
 }
 
 /// The control batch of an end-transaction marker (`MemoryRecords.withEndTransactionMarker`):
@@ -505,8 +741,15 @@ impl Partition {
 /// check it byte for byte against the codec's encoder.
 fn marker_bytes(producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, timestamp_ms: i64) -> Vec<u8> {
     use crate::batch::{field, Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
-    let key = crate::control::key_bytes(if commit { crate::control::ControlType::Commit } else { crate::control::ControlType::Abort });
-    let value = crate::control::end_txn_marker_value(coordinator_epoch);
+    // Key (version 0, type) and value (version 0, coordinator epoch): what
+    // `control::key_bytes` and `control::end_txn_marker_value` write (checked in debug builds).
+    let ty = if commit { crate::control::ControlType::Commit } else { crate::control::ControlType::Abort };
+    let [t0, t1] = ty.id().to_be_bytes();
+    let key = [0, 0, t0, t1];
+    let [e0, e1, e2, e3] = coordinator_epoch.to_be_bytes();
+    let value = [0, 0, e0, e1, e2, e3];
+    debug_assert_eq!(key[..], crate::control::key_bytes(ty)[..]);
+    debug_assert_eq!(value[..], crate::control::end_txn_marker_value(coordinator_epoch)[..]);
     // record: length, attributes, timestampDelta 0, offsetDelta 0, key, value, 0 headers
     let body = 3 + 1 + key.len() + 1 + value.len() + 1;
     let mut out = Vec::with_capacity(HEADER_LEN + 1 + body);

@@ -14,8 +14,10 @@
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::fmt;
 
 use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
 use super::errors::ErrorCode;
@@ -197,18 +199,155 @@ pub struct TxnInstance {
     pub commit_by_fenced: bool,
 }
 
+/// A name the model repeats in many records (a lane, a partition, a transaction state):
+/// shared, not copied, so writing a record allocates no string for it. It derefs, compares
+/// and prints as the `str` it holds (`record.partition == "p-0"`).
+#[derive(Clone)]
+pub struct Name(NameRepr);
+
+#[derive(Clone)]
+enum NameRepr {
+    Fixed(&'static str),
+    Shared(Arc<str>),
+}
+
+impl Name {
+    /// A name known at compile time (no allocation).
+    pub const fn fixed(s: &'static str) -> Name {
+        Name(NameRepr::Fixed(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            NameRepr::Fixed(s) => s,
+            NameRepr::Shared(s) => s,
+        }
+    }
+}
+
+impl core::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl core::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(NameRepr::Shared(Arc::from(s)))
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name(NameRepr::Shared(Arc::from(s)))
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> String {
+        String::from(n.as_str())
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> core::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl core::hash::Hash for Name {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A record written to any log, for the timeline.
 #[derive(Clone, Debug)]
 pub struct LogRecord {
-    pub lane: String,
-    pub partition: String,
+    pub lane: Name,
+    pub partition: Name,
     pub offset: i64,
     pub last_offset: i64,
     pub kind: &'static str,
     pub pid: i64,
     pub epoch: i16,
     pub transactional: bool,
-    pub values: Vec<Option<String>>,
+    pub values: Vec<Option<Name>>,
     pub text: String,
     pub step: usize,
     pub closed_at: Option<usize>,
@@ -242,8 +381,8 @@ pub struct Effect {
 
 #[derive(Clone, Debug)]
 pub struct Delivery {
-    pub consumer: String,
-    pub partition: String,
+    pub consumer: Name,
+    pub partition: Name,
     pub offset: i64,
     pub value: Option<String>,
     pub step: usize,
@@ -311,7 +450,7 @@ pub struct World {
     pub records: Vec<LogRecord>,
     pub deliveries: Vec<Delivery>,
     pub effects: Vec<Effect>,
-    pub metrics: BTreeMap<&'static str, i64>,
+    pub metrics: Metrics,
     /// Transactions whose completion time we report: (partitions, EndTxn ms, complete ms,
     /// the step that completed it).
     pub completions: Vec<(usize, i64, i64, usize)>,
@@ -323,14 +462,25 @@ pub struct World {
     pub step: usize,
     pub messages: Vec<Message>,
     pub narration: Vec<String>,
-    /// Open transactional record indexes by (partition, producer id).
-    pub open_records: BTreeMap<(String, i64), Vec<usize>>,
-    /// Data record index by (partition, base offset).
-    pub data_index: BTreeMap<(String, i64), usize>,
+    /// Open transactional record indexes by partition, then producer id (an empty list: none).
+    pub open_records: BTreeMap<Name, BTreeMap<i64, Vec<usize>>>,
+    /// Data record index by partition: (base offset, record index), in offset order.
+    pub data_index: BTreeMap<Name, Vec<(i64, usize)>>,
     /// Build messages and narration (off: decisions and invariants only).
     pub trace: bool,
     /// Invariant 1 is checked as each record is delivered (`poll`): the first break.
     pub read_committed_break: Option<String>,
+    /// Reused buffer for the `__transaction_state` key and value of each append.
+    scratch: Vec<u8>,
+    /// Shared names: (partition, its lane) per data partition, by index.
+    partition_names: Vec<(Name, Name)>,
+    /// Shared names of the `__transaction_state` partitions in use.
+    txn_log_names: Vec<(i32, Name)>,
+    /// Shared lane names of the consumers, by index.
+    consumer_lanes: Vec<Name>,
+    /// Reused buffers: the records of one fetch, the markers of one delivery.
+    fetched: Vec<(i64, Option<String>)>,
+    delivering: Vec<MarkerReq>,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -345,6 +495,43 @@ pub const METRIC_NAMES: [&str; 10] = [
     "fenced-producers",
     "txn-state-log-appends",
 ];
+
+/// The model's counters, one slot per name of [`METRIC_NAMES`] (as the Java client and the
+/// broker name them): counted without a map lookup, reported by name ([`Metrics::to_map`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metrics(pub [i64; METRIC_NAMES.len()]);
+
+impl Metrics {
+    /// The counter named `name` (one of [`METRIC_NAMES`]).
+    pub fn get(&self, name: &str) -> Option<i64> {
+        METRIC_NAMES.iter().position(|m| *m == name).map(|k| self.0[k])
+    }
+
+    /// (name, value) in [`METRIC_NAMES`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, i64)> + '_ {
+        METRIC_NAMES.iter().copied().zip(self.0.iter().copied())
+    }
+
+    /// By name, as the state snapshot reports them.
+    pub fn to_map(&self) -> BTreeMap<&'static str, i64> {
+        self.iter().collect()
+    }
+}
+
+/// A slot of [`Metrics`]: the index of its name in [`METRIC_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Metric {
+    InitTime = 0,
+    BeginTime = 1,
+    SendOffsetsTime = 2,
+    CommitTime = 3,
+    AbortTime = 4,
+    EndTxnRequests = 5,
+    AddPartitionsRequests = 6,
+    WriteTxnMarkersRequests = 7,
+    FencedProducers = 8,
+    TxnStateLogAppends = 9,
+}
 
 fn lane_producer(name: &str) -> String {
     format!("producer:{name}")
@@ -371,10 +558,6 @@ pub enum CallResult {
 
 impl World {
     pub fn new(start_ms: i64, first_pid: i64, cluster: ClusterConfig) -> Self {
-        let mut metrics = BTreeMap::new();
-        for m in METRIC_NAMES {
-            metrics.insert(m, 0);
-        }
         World {
             start_ms,
             now_ms: start_ms,
@@ -394,7 +577,7 @@ impl World {
             records: Vec::new(),
             deliveries: Vec::new(),
             effects: Vec::new(),
-            metrics,
+            metrics: Metrics::default(),
             completions: Vec::new(),
             end_txn_at: BTreeMap::new(),
             outside_model: None,
@@ -407,21 +590,77 @@ impl World {
             data_index: BTreeMap::new(),
             read_committed_break: None,
             trace: true,
+            scratch: Vec::new(),
+            partition_names: Vec::new(),
+            txn_log_names: Vec::new(),
+            consumer_lanes: Vec::new(),
+            fetched: Vec::new(),
+            delivering: Vec::new(),
         }
     }
 
-    /// Push a record written to a log, indexing it for markers (open transactional
-    /// records by (partition, pid)) and for consumers (data batches by base offset).
+    /// Push a record written to any log, indexing it for markers (open transactional
+    /// records by partition and producer id) and for consumers (data batches by base offset).
     fn push_record(&mut self, rec: LogRecord) -> usize {
         let k = self.records.len();
         if rec.transactional && rec.closed_at.is_none() && (rec.kind == "data" || rec.kind == "offset-commit") {
-            self.open_records.entry((rec.partition.clone(), rec.pid)).or_default().push(k);
+            let by_pid = match self.open_records.get_mut(rec.partition.as_str()) {
+                Some(m) => m,
+                None => self.open_records.entry(rec.partition.clone()).or_default(),
+            };
+            by_pid.entry(rec.pid).or_default().push(k);
         }
         if rec.kind == "data" {
-            self.data_index.insert((rec.partition.clone(), rec.offset), k);
+            let index = match self.data_index.get_mut(rec.partition.as_str()) {
+                Some(v) => v,
+                None => self.data_index.entry(rec.partition.clone()).or_default(),
+            };
+            // Base offsets arrive in log order; a duplicate's original offset replaces its entry.
+            let at = index.partition_point(|&(o, _)| o < rec.offset);
+            match index.get_mut(at) {
+                Some(e) if e.0 == rec.offset => e.1 = k,
+                _ => index.insert(at, (rec.offset, k)),
+            }
         }
         self.records.push(rec);
         k
+    }
+
+    /// The shared (name, lane) of data partition `pi`.
+    fn partition_names(&mut self, pi: usize) -> (Name, Name) {
+        let name = self.partitions[pi].name.as_str();
+        if let Some((n, lane)) = self.partition_names.get(pi).filter(|(n, _)| *n == name) {
+            return (n.clone(), lane.clone());
+        }
+        // First use (or the partition list changed): name it.
+        if self.partition_names.len() <= pi {
+            self.partition_names.resize(pi + 1, (Name::fixed(""), Name::fixed("")));
+        }
+        self.partition_names[pi] = (Name::from(name), Name::from(lane_partition(name)));
+        self.partition_names[pi].clone()
+    }
+
+    /// The shared lane of consumer `ci`.
+    fn consumer_lane(&mut self, ci: usize) -> Name {
+        let name = self.consumers[ci].name.as_str();
+        if let Some(lane) = self.consumer_lanes.get(ci).filter(|l| l.strip_prefix("consumer:") == Some(name)) {
+            return lane.clone();
+        }
+        if self.consumer_lanes.len() <= ci {
+            self.consumer_lanes.resize(ci + 1, Name::fixed(""));
+        }
+        self.consumer_lanes[ci] = Name::from(lane_consumer(name));
+        self.consumer_lanes[ci].clone()
+    }
+
+    /// The shared name of `__transaction_state-{n}`.
+    fn txn_log_name(&mut self, n: i32) -> Name {
+        if let Some((_, name)) = self.txn_log_names.iter().find(|(k, _)| *k == n) {
+            return name.clone();
+        }
+        let name = Name::from(format!("__transaction_state-{n}"));
+        self.txn_log_names.push((n, name.clone()));
+        name
     }
 
     pub fn add_partition(&mut self, name: &str) {
@@ -527,8 +766,8 @@ impl World {
         self.narration.push(s);
     }
 
-    fn metric(&mut self, name: &'static str, by: i64) {
-        *self.metrics.entry(name).or_insert(0) += by;
+    fn metric(&mut self, m: Metric, by: i64) {
+        self.metrics.0[m as usize] += by;
     }
 
     /// Model time for one request/response and `appends` acks=all appends.
@@ -553,46 +792,42 @@ impl World {
     /// Persist the coordinator's current metadata for `id` as a TransactionLogKey/Value record
     /// (TSM `appendTransactionToLog`; value version 1 when transaction.version ≥ 1, else 0).
     fn write_txn_log(&mut self, id: &str) -> Option<usize> {
-        let m = self.coordinator.get(id)?.clone();
-        let mut topics: BTreeMap<String, Vec<i32>> = BTreeMap::new();
-        for p in &m.partitions {
-            let (t, n) = split_partition(p);
-            topics.entry(t).or_default().push(n);
-        }
-        let value = crate::internal::TxnLogValue {
-            producer_id: m.producer_id,
-            // `TransactionLog.valueToBytes` never writes these tagged fields (they stay -1).
-            previous_producer_id: -1,
-            next_producer_id: -1,
-            producer_epoch: m.producer_epoch,
-            transaction_timeout_ms: m.txn_timeout_ms,
-            transaction_status: state_id(m.state),
-            transaction_partitions: topics.into_iter().collect(),
-            transaction_last_update_timestamp_ms: m.last_update_ms,
-            transaction_start_timestamp_ms: m.txn_start_ms,
-            client_transaction_version: if self.cluster.transaction_version >= 2 { 2 } else { 0 },
-        };
-        let version = if self.cluster.transaction_version >= 1 { 1 } else { 0 };
-        let key = crate::internal::txn_log_key(id);
-        let val = crate::internal::txn_log_value(&value, version);
-        let n = Self::coordinator_partition(id);
+        let ci = self.coordinator.index(id)?;
+        self.write_txn_log_at(ci)
+    }
+
+    /// [`World::write_txn_log`] for the coordinator's `ci`-th transactional.id: the key and
+    /// value are written straight into the batch from the metadata, nothing of it copied.
+    fn write_txn_log_at(&mut self, ci: usize) -> Option<usize> {
+        let tv = self.cluster.transaction_version;
         let now = self.now_ms;
-        let bytes = plain_batch(&key, &val, now);
+        let m = &self.coordinator.txns[ci];
+        let id = m.transactional_id.as_str();
+        let n = Self::coordinator_partition(id);
+        let value_at = txn_log_key_value(&mut self.scratch, m, tv);
+        let bytes = plain_batch(&self.scratch[..value_at], &self.scratch[value_at..], now);
+        let (state, pid, epoch) = (m.state, m.producer_id, m.producer_epoch);
+        let text = if !self.trace {
+            String::new()
+        } else {
+            format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) })
+        };
         let log = self.txn_logs.entry(n).or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
         let Outcome::Appended { base_offset, .. } = log.append_client_verdict(&bytes).outcome() else { return None };
-        let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
-        let text = if !self.trace { String::new() } else { format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) }) };
-        self.metric("txn-state-log-appends", 1);
+        let stored = as_stored(bytes, log);
+        debug_assert_eq!(log.name, format!("__transaction_state-{n}"));
+        let partition = self.txn_log_name(n);
+        self.metric(Metric::TxnStateLogAppends, 1);
         let r = self.push_record(LogRecord {
-            lane: COORD.into(),
-            partition: format!("__transaction_state-{n}"),
+            lane: Name::fixed(COORD),
+            partition,
             offset: base_offset,
             last_offset: base_offset,
             kind: "txn-log",
-            pid: m.producer_id,
-            epoch: m.producer_epoch,
+            pid,
+            epoch,
             transactional: false,
-            values: vec![Some(String::from(m.state.name()))],
+            values: vec![Some(Name::fixed(state.name()))],
             text,
             step: self.step,
             closed_at: None,
@@ -603,9 +838,15 @@ impl World {
         Some(r)
     }
 
-    fn coordinator_answer_msg(&mut self, to: &str, kind: &'static str, a: &Answer) {
-        let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {}", a.why) } else { format!("{kind} response {}: {}", a.error, a.why) };
-        msg_rule!(self, COORD, to, "response", text, a.rule, a.source, a.error);
+    /// The coordinator's answer to `producer` about `id` (`parts`: the partitions it added), as
+    /// a message (tracing only).
+    fn coordinator_answer_msg(&mut self, producer: &str, kind: &'static str, a: &Answer, id: &str, parts: &[&str]) {
+        if !self.trace {
+            return;
+        }
+        let why = a.why(id, parts);
+        let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {why}") } else { format!("{kind} response {}: {why}", a.error) };
+        msg_rule!(self, COORD, &lane_producer(producer), "response", text, a.rule, a.source, a.error);
     }
 
     // ----- the application's calls -----------------------------------------------------
@@ -667,13 +908,13 @@ impl World {
             self.next_pid += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        self.metric("txn-init-time-ns-total", elapsed * 1_000_000);
+        self.metric(Metric::InitTime, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
             let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
             self.link(k, r);
         }
-        self.coordinator_answer_msg(&lane_producer(&name), "InitProducerId", &a);
+        self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
         if a.rule == "I11" {
             // The coordinator fences the open transaction: every instance holding it is fenced.
             self.fence_instances(&id, Some(&name));
@@ -713,7 +954,7 @@ impl World {
                 let c = &mut self.clients[i];
                 c.pending = None;
                 c.state = ClientState::FatalError;
-                c.last_error = Some(format!("{}: {}", e.exception(), a.why));
+                c.last_error = Some(format!("{}: {}", e.exception(), a.why(&id, &[])));
                 say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception(), a.rule));
                 Ok(CallResult::Thrown(String::from(e.exception())))
             }
@@ -729,7 +970,7 @@ impl World {
             .collect();
         for n in names {
             self.fenced.insert(n);
-            self.metric("fenced-producers", 1);
+            self.metric(Metric::FencedProducers, 1);
         }
     }
 
@@ -774,18 +1015,19 @@ impl World {
         c.added.clear();
         c.started = false;
         c.begin_ms = self.now_ms;
-        self.metric("txn-begin-time-ns-total", 1_000);
+        self.metric(Metric::BeginTime, 1_000);
         say!(self, format!("{name}.beginTransaction(): IN_TRANSACTION (nothing is sent to the coordinator yet)"));
         Ok(CallResult::Ok)
     }
 
     fn current_instance(&mut self, i: usize) -> usize {
-        let id = self.clients[i].transactional_id.clone();
-        if let Some(&t) = self.open_txn.get(&id) {
-            if self.txns[t].pid == self.clients[i].pid && self.txns[t].producer == self.clients[i].name {
+        let c = &self.clients[i];
+        if let Some(&t) = self.open_txn.get(c.transactional_id.as_str()) {
+            if self.txns[t].pid == c.pid && self.txns[t].producer == c.name {
                 return t;
             }
         }
+        let id = c.transactional_id.clone();
         self.txns.push(TxnInstance {
             transactional_id: id.clone(),
             producer: self.clients[i].name.clone(),
@@ -803,7 +1045,7 @@ impl World {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
         msg!(self, &lane_producer(&name), COORD, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
-        self.metric("add-partitions-to-txn-requests", 1);
+        self.metric(Metric::AddPartitionsRequests, 1);
         let a = self.coordinator.add_partitions(&id, pid, epoch, &[partition], self.now_ms);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
@@ -811,7 +1053,7 @@ impl World {
             let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {partition}"));
             self.link(k, r);
         }
-        self.coordinator_answer_msg(&lane_producer(&name), kind, &a);
+        self.coordinator_answer_msg(&name, kind, &a, &id, &[partition]);
         if a.error == ErrorCode::NONE {
             self.clients[i].added.insert(partition.into());
             Ok(())
@@ -869,10 +1111,13 @@ impl World {
             "Produce",
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
-        match self.leader_append(pi, &bytes, tv2, t, values) {
+        match self.leader_append(pi, bytes, tv2, t, values) {
             Ok(r) => {
-                self.clients[i].sequences.insert(partition.into(), seq + values.len() as i32);
-                self.clients[i].added.insert(partition.into());
+                let c = &mut self.clients[i];
+                set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
+                if !c.added.contains(partition) {
+                    c.added.insert(partition.into());
+                }
                 self.txns[t].records.push(r);
                 Ok(CallResult::Ok)
             }
@@ -894,90 +1139,141 @@ impl World {
     }
 
     /// The leader's side of a transactional Produce: verification or implicit add
-    /// (KIP-890, §2), then the append decision (§1).
-    fn leader_append(&mut self, pi: usize, bytes: &[u8], tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
-        let pname = self.partitions[pi].name.clone();
-        let b = crate::batch::Batch::new_unchecked(bytes);
+    /// (KIP-890, §2), then the append decision (§1). `bytes` becomes the record's copy of
+    /// what the log stores.
+    fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
+        let b = crate::batch::Batch::new_unchecked(&bytes[..]);
         let (pid, epoch) = (b.producer_id(), b.producer_epoch());
-        let id = self.txns[t].transactional_id.clone();
-        let st = self.partitions[pi].producers.get(&pid).cloned();
-        let open_here = st.as_ref().is_some_and(|s| s.current_txn_first_offset.is_some() && s.producer_epoch == epoch);
+        // (transaction open here, epoch) of the producer's state on this partition.
+        let st = self.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
+        let open_here = st.is_some_and(|(open, e)| open && e == epoch);
         if !open_here {
             // V2: early epoch check.
-            if let Some(s) = st.as_ref().filter(|s| epoch < s.producer_epoch) {
-                let why = format!("epoch {epoch} is below producer {pid}'s epoch {} on {pname}: refused before asking the coordinator (KAFKA-18042)", s.producer_epoch);
-                msg_rule!(self, &lane_partition(&pname), &lane_producer(&self.txns[t].producer.clone()), "response", format!("Produce response INVALID_PRODUCER_EPOCH(47): {why}"), "V2", RM, ErrorCode::INVALID_PRODUCER_EPOCH);
+            if let Some((_, last)) = st.filter(|&(_, e)| epoch < e) {
+                msg_rule!(
+                    self,
+                    &lane_partition(&self.partitions[pi].name),
+                    &lane_producer(&self.txns[t].producer),
+                    "response",
+                    format!(
+                        "Produce response INVALID_PRODUCER_EPOCH(47): epoch {epoch} is below producer {pid}'s epoch {last} on {}: refused before asking the coordinator (KAFKA-18042)",
+                        self.partitions[pi].name
+                    ),
+                    "V2",
+                    RM,
+                    ErrorCode::INVALID_PRODUCER_EPOCH
+                );
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
             }
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
-                msg!(self, &lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {pname}: add it to {id}"));
-                self.metric("add-partitions-to-txn-requests", 1);
-                let a = self.coordinator.add_partitions(&id, pid, epoch, &[pname.as_str()], self.now_ms);
+                msg!(
+                    self,
+                    &lane_partition(&self.partitions[pi].name),
+                    COORD,
+                    "AddPartitionsToTxn",
+                    format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}", self.partitions[pi].name, self.txns[t].transactional_id)
+                );
+                self.metric(Metric::AddPartitionsRequests, 1);
+                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, &[self.partitions[pi].name.as_str()], self.now_ms);
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
-                    let r = self.write_txn_log(&id);
-                    let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {pname}"));
+                    let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
+                    let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
                     self.link(k, r);
                 }
-                msg_rule!(self, COORD, &lane_partition(&pname), "response", format!("{}: {}", a.error, a.why), a.rule, a.source, a.error);
+                msg_rule!(
+                    self,
+                    COORD,
+                    &lane_partition(&self.partitions[pi].name),
+                    "response",
+                    format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
+                    a.rule,
+                    a.source,
+                    a.error
+                );
                 if a.error != ErrorCode::NONE {
                     // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
                     let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
-                    let producer = self.txns[t].producer.clone();
-                    msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error), "V5", RM, mapped);
+                    msg_rule!(
+                        self,
+                        &lane_partition(&self.partitions[pi].name),
+                        &lane_producer(&self.txns[t].producer),
+                        "response",
+                        format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error),
+                        "V5",
+                        RM,
+                        mapped
+                    );
                     return Err(mapped);
                 }
             } else {
                 // V3: verify only.
-                let m = self.coordinator.get(&id).cloned();
-                let (err, why): (ErrorCode, String) = match m {
-                    None => (ErrorCode::INVALID_PRODUCER_ID_MAPPING, format!("no transaction state for {id}")),
-                    Some(m) if m.producer_id != pid => (ErrorCode::INVALID_PRODUCER_ID_MAPPING, format!("producer {pid} does not own {id}")),
-                    Some(m) if m.producer_epoch != epoch => (ErrorCode::INVALID_PRODUCER_EPOCH, format!("epoch {epoch} ≠ {}: fenced (PRODUCER_FENCED, mapped to 47 by the leader, V5)", m.producer_epoch)),
-                    Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => {
-                        (ErrorCode::NOT_ENOUGH_REPLICAS, String::from("CONCURRENT_TRANSACTIONS, mapped to NOT_ENOUGH_REPLICAS for a TV1 client (V5)"))
-                    }
-                    Some(m) if m.partitions.contains(&pname) => (ErrorCode::NONE, format!("{pname} is in {id}'s transaction")),
-                    Some(_) => (ErrorCode::TRANSACTION_ABORTABLE, format!("{pname} was not added to the transaction")),
+                let (id, pname) = (self.txns[t].transactional_id.as_str(), self.partitions[pi].name.as_str());
+                let verdict = match self.coordinator.get(id) {
+                    None => Verify::NoState,
+                    Some(m) if m.producer_id != pid => Verify::NotOwner,
+                    Some(m) if m.producer_epoch != epoch => Verify::Fenced(m.producer_epoch),
+                    Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => Verify::Completing,
+                    Some(m) if m.partitions.contains(pname) => Verify::Added,
+                    Some(_) => Verify::NotAdded,
                 };
-                msg_rule!(self, &lane_partition(&pname), COORD, "AddPartitionsToTxn", format!("AddPartitionsToTxn v4 verifyOnly=true: {why}"), "V3", TC, err);
+                let err = verdict.error();
+                msg_rule!(
+                    self,
+                    &lane_partition(&self.partitions[pi].name),
+                    COORD,
+                    "AddPartitionsToTxn",
+                    format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
+                    "V3",
+                    TC,
+                    err
+                );
                 if err != ErrorCode::NONE {
-                    let producer = self.txns[t].producer.clone();
-                    msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    msg_rule!(self, &lane_partition(&self.partitions[pi].name), &lane_producer(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
                     return Err(err);
                 }
             }
         }
         // The decision as data; its sentence is rendered only when tracing.
-        let d = self.partitions[pi].append_client_verdict(bytes);
+        let d = self.partitions[pi].append_client_verdict(&bytes);
         self.tick(1);
-        let producer = self.txns[t].producer.clone();
         match d.outcome() {
-            Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
-                let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+            o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
+                let log = &self.partitions[pi];
+                let stored = match o {
+                    Outcome::Appended { .. } => as_stored(bytes, log),
+                    // Nothing was written: the record shows the log's last batch, as before.
+                    _ => log.log.last().map(|e| e.bytes.clone()).unwrap_or_default(),
+                };
+                let (partition, lane) = self.partition_names(pi);
                 let r = self.push_record(LogRecord {
-                    lane: lane_partition(&pname),
-                    partition: pname.clone(),
+                    lane,
+                    partition,
                     offset: base_offset,
                     last_offset,
                     kind: "data",
                     pid,
                     epoch,
                     transactional: true,
-                    values: values.iter().map(|v| Some(v.clone())).collect(),
-                    text: format!("{} @{base_offset}", values.join(" ")),
+                    values: values.iter().map(|v| Some(Name::from(v.as_str()))).collect(),
+                    text: data_text(values, base_offset),
                     step: self.step,
                     closed_at: None,
                     outcome: None,
                     bytes: stored,
                     txn: Some(t),
                 });
-                let k = msg_rule!(self, 
-                    &lane_partition(&pname),
-                    &lane_producer(&producer),
+                let k = msg_rule!(
+                    self,
+                    &lane_partition(&self.partitions[pi].name),
+                    &lane_producer(&self.txns[t].producer),
                     "response",
-                    format!("Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})", d.why(&pname), self.partitions[pi].last_stable_offset()),
+                    format!(
+                        "Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})",
+                        d.why(&self.partitions[pi].name),
+                        self.partitions[pi].last_stable_offset()
+                    ),
                     d.rule(),
                     d.source(),
                     ErrorCode::NONE,
@@ -986,7 +1282,16 @@ impl World {
                 Ok(r)
             }
             Outcome::Rejected(e) => {
-                msg_rule!(self, &lane_partition(&pname), &lane_producer(&producer), "response", format!("Produce response {e}: {}", d.why(&pname)), d.rule(), d.source(), e);
+                msg_rule!(
+                    self,
+                    &lane_partition(&self.partitions[pi].name),
+                    &lane_producer(&self.txns[t].producer),
+                    "response",
+                    format!("Produce response {e}: {}", d.why(&self.partitions[pi].name)),
+                    d.rule(),
+                    d.source(),
+                    e
+                );
                 Err(e)
             }
         }
@@ -1039,14 +1344,14 @@ impl World {
         let t = self.current_instance(i);
         if tv2 {
             // G3: the group coordinator adds its partition (TxnOffsetCommit v5).
-            self.metric("add-partitions-to-txn-requests", 1);
+            self.metric(Metric::AddPartitionsRequests, 1);
             let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
                 let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
                 self.link(k, r);
             }
-            msg_rule!(self, OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why), "G3", a.source, a.error);
+            msg_rule!(self, OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
                 self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
                 return Ok(CallResult::Ok);
@@ -1077,7 +1382,7 @@ impl World {
             (d, log.log.last().map(|e| e.bytes.clone()).unwrap_or_default())
         };
         self.tick(1);
-        self.metric("txn-send-offsets-time-ns-total", (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
+        self.metric(Metric::SendOffsetsTime, (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
         match d.outcome {
             Outcome::Appended { base_offset, last_offset } => {
                 self.clients[i].sequences.insert(offsets_part.clone(), seq + recs.len() as i32);
@@ -1087,15 +1392,15 @@ impl World {
                     self.txns[t].offsets.push((group.clone(), p.clone(), *o));
                 }
                 let r = self.push_record(LogRecord {
-                    lane: OFFSETS.into(),
-                    partition: offsets_part.clone(),
+                    lane: Name::fixed(OFFSETS),
+                    partition: Name::from(offsets_part.as_str()),
                     offset: base_offset,
                     last_offset,
                     kind: "offset-commit",
                     pid,
                     epoch,
                     transactional: true,
-                    values: positions.iter().map(|(p, o)| Some(format!("{group} {p}={o}"))).collect(),
+                    values: positions.iter().map(|(p, o)| Some(Name::from(format!("{group} {p}={o}")))).collect(),
                     text: format!("{group}: {}", positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")),
                     step: self.step,
                     closed_at: None,
@@ -1157,39 +1462,47 @@ impl World {
     }
 
     fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
-        let name = self.clients[i].name.clone();
-        let (id, pid, epoch, tv2) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };
-        msg!(self, &lane_producer(&name), COORD, "EndTxn", format!("EndTxn{}({id}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }));
-        self.metric("end-txn-requests", 1);
+        msg!(
+            self,
+            &lane_producer(&self.clients[i].name),
+            COORD,
+            "EndTxn",
+            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id)
+        );
+        self.metric(Metric::EndTxnRequests, 1);
         // Completion time is measured from the first EndTxn of the transaction (retries keep it).
-        if let Some(&t) = self.open_txn.get(&id) {
+        if let Some(&t) = self.open_txn.get(self.clients[i].transactional_id.as_str()) {
             self.end_txn_at.entry(t).or_insert(self.now_ms);
         }
-        let a = self.coordinator.end_txn_alloc(&id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
-        if self.coordinator.get(&id).is_some_and(|m| m.next_producer_id == self.next_pid) {
+        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
+        let ci = self.coordinator.index(&self.clients[i].transactional_id);
+        if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
             self.next_pid += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        self.metric(if commit { "txn-commit-time-ns-total" } else { "txn-abort-time-ns-total" }, elapsed * 1_000_000);
+        self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
         if a.wrote.is_some() {
-            let r = self.write_txn_log(&id);
-            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
+            let r = ci.and_then(|ci| self.write_txn_log_at(ci));
+            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
             self.link(k, r);
             // None: a TV2 empty abort, a transaction with no partitions.
-            let t = match self.open_txn.get(&id).copied() {
+            let t = match self.open_txn.get(self.clients[i].transactional_id.as_str()).copied() {
                 Some(t) => t,
                 None => self.current_instance(i),
             };
-            if commit && self.fenced.contains(&name) {
+            if commit && self.fenced.contains(self.clients[i].name.as_str()) {
                 self.txns[t].commit_by_fenced = true;
             }
-            self.queue_markers(&id, t, commit);
+            if let Some(ci) = ci {
+                self.queue_markers_at(ci, t, commit);
+            }
         }
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && a.error == ErrorCode::NONE || lose_response && a.error == coordinator::CONCURRENT_TRANSACTIONS {
-            let k = msg_rule!(self, COORD, &lane_producer(&name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
+            let k = msg_rule!(self, COORD, &lane_producer(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
             if let Some(m) = self.messages.get_mut(k) {
                 m.lost = true;
             }
@@ -1198,13 +1511,17 @@ impl World {
             c.outcome_unknown = true;
             c.last_error = Some(String::from("TimeoutException"));
             say!(self, format!(
-                "{name}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                "{}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                self.clients[i].name,
                 op.method(),
                 a.wrote.map_or("no change", |s| s.name())
             ));
             return Ok(CallResult::Pending);
         }
-        self.coordinator_answer_msg(&lane_producer(&name), "EndTxn", &a);
+        if self.trace {
+            let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
+            self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+        }
         match a.error {
             ErrorCode::NONE => {
                 let c = &mut self.clients[i];
@@ -1213,7 +1530,7 @@ impl World {
                     // sequences at 0. Under TV1 the epoch stays and sequences continue.
                     c.pid = a.producer_id;
                     c.epoch = a.producer_epoch;
-                    c.sequences.clear();
+                    restart_sequences(&mut c.sequences);
                 }
                 c.added.clear();
                 c.started = false;
@@ -1223,9 +1540,10 @@ impl World {
                 c.state = ClientState::Ready;
                 // The coordinator answered with the current (pid, epoch): under TV2 a producer
                 // whose transaction timed out recovers this way (T3), so it is fenced no more.
-                self.fenced.remove(&name);
+                self.fenced.remove(self.clients[i].name.as_str());
                 say!(self, format!(
-                    "{name}: {result} accepted ({}); the producer is READY{}. Markers go to each partition next.",
+                    "{}: {result} accepted ({}); the producer is READY{}. Markers go to each partition next.",
+                    self.clients[i].name,
                     a.rule,
                     if tv2 { format!(" at epoch {} (TV2 bumps the epoch at every EndTxn)", self.clients[i].epoch) } else { String::new() }
                 ));
@@ -1236,7 +1554,7 @@ impl World {
                 // An answer arrived: the client itself retries until the state completes.
                 self.clients[i].pending = Some(op);
                 self.clients[i].outcome_unknown = false;
-                say!(self, format!("{name}: CONCURRENT_TRANSACTIONS — the transaction is still completing; the client retries EndTxn ({})", a.rule));
+                say!(self, format!("{}: CONCURRENT_TRANSACTIONS — the transaction is still completing; the client retries EndTxn ({})", self.clients[i].name, a.rule));
                 Ok(CallResult::Pending)
             }
             e => {
@@ -1264,12 +1582,19 @@ impl World {
     }
 
     fn queue_markers(&mut self, id: &str, t: usize, commit: bool) {
-        let Some(m) = self.coordinator.get(id).cloned() else { return };
+        if let Some(ci) = self.coordinator.index(id) {
+            self.queue_markers_at(ci, t, commit);
+        }
+    }
+
+    /// Queue a marker for each partition of the coordinator's `ci`-th transaction (K2).
+    fn queue_markers_at(&mut self, ci: usize, t: usize, commit: bool) {
         let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
-        self.markers.retain(|x| !(x.transactional_id == id && !x.held));
+        let m = &self.coordinator.txns[ci];
+        self.markers.retain(|x| !(x.transactional_id == m.transactional_id && !x.held));
         for p in &m.partitions {
             self.markers.push(MarkerReq {
-                transactional_id: id.into(),
+                transactional_id: m.transactional_id.clone(),
                 txn: t,
                 pid: m.producer_id,
                 epoch: m.producer_epoch,
@@ -1282,7 +1607,8 @@ impl World {
         }
         self.txns[t].outcome = Some(commit);
         if m.partitions.is_empty() {
-            self.complete_txn(id, t);
+            let id = m.transactional_id.clone();
+            self.complete_txn(&id, t);
         }
     }
 
@@ -1295,7 +1621,7 @@ impl World {
             if self.open_txn.get(id) == Some(&t) {
                 self.open_txn.remove(id);
             }
-            let parts = self.txns[t].records.iter().filter_map(|&r| Some(self.records[r].partition.clone())).collect::<BTreeSet<_>>().len();
+            let parts = distinct_partitions(&self.records, &self.txns[t].records);
             if let Some(start) = self.end_txn_at.remove(&t) {
                 self.completions.push((parts, start, self.now_ms, self.step));
             }
@@ -1305,51 +1631,57 @@ impl World {
 
     /// Deliver queued WriteTxnMarkers: all (not held), or the one for `partition`.
     pub fn deliver_markers(&mut self, partition: Option<&str>) -> Result<usize, String> {
-        let picks: Vec<usize> = self
-            .markers
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| match partition {
+        let mut batch = core::mem::take(&mut self.delivering);
+        batch.clear();
+        // Move the picked markers out, in queue order; the others stay queued in order.
+        let mut queued = core::mem::take(&mut self.markers);
+        for m in queued.drain(..) {
+            let pick = match partition {
                 Some(p) => m.partition == p,
                 None => !m.held,
-            })
-            .map(|(k, _)| k)
-            .collect();
-        if picks.is_empty() {
+            };
+            if pick {
+                batch.push(m);
+            } else {
+                self.markers.push(m);
+            }
+        }
+        if self.markers.is_empty() {
+            self.markers = queued; // keep the queue's buffer
+        }
+        if batch.is_empty() {
+            self.delivering = batch;
             return Err(String::from(match partition {
                 Some(_) => "no marker is queued for that partition",
                 None => "no marker is queued",
             }));
         }
-        let mut brokers = BTreeSet::new();
-        let batch: Vec<MarkerReq> = picks.iter().map(|&k| self.markers[k].clone()).collect();
-        let mut remove: Vec<usize> = picks.clone();
-        remove.sort_unstable();
-        for k in remove.into_iter().rev() {
-            self.markers.remove(k);
-        }
-        for m in &batch {
-            let bi = self.partitions.iter().position(|p| p.name == m.partition).unwrap_or(usize::MAX);
-            brokers.insert(if bi == usize::MAX { 0 } else { bi % self.cluster.brokers.max(1) });
-        }
+        let nb = self.cluster.brokers.max(1);
+        let broker = |m: &MarkerReq| self.partitions.iter().position(|p| p.name == m.partition).map_or(0, |bi| bi % nb);
+        let brokers = if nb <= 128 {
+            batch.iter().fold(0u128, |mask, m| mask | 1 << broker(m)).count_ones() as usize
+        } else {
+            batch.iter().map(broker).collect::<BTreeSet<usize>>().len()
+        };
         let n = batch.len() as i64;
-        self.metric("write-txn-markers-requests", brokers.len() as i64);
+        self.metric(Metric::WriteTxnMarkersRequests, brokers as i64);
         // Parallel per broker: one round trip plus the appends on the busiest broker.
-        let per_broker = (n + brokers.len() as i64 - 1) / (brokers.len().max(1) as i64);
+        let per_broker = (n + brokers as i64 - 1) / (brokers.max(1) as i64);
         self.now_ms += self.cluster.rtt_ms + per_broker * self.cluster.append_ms;
-        let mut touched = Vec::new();
-        for m in batch {
-            self.write_marker(&m);
-            touched.push((m.transactional_id.clone(), m.txn));
+        for m in &batch {
+            self.write_marker(m);
         }
         // K5: complete transactions with no marker left (current coordinator's).
-        for (id, t) in touched {
+        for m in &batch {
+            let (id, t) = (m.transactional_id.as_str(), m.txn);
             let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == self.coordinator_epoch);
-            let pending = self.coordinator.get(&id).is_some_and(|m| m.pending_state.is_some());
-            if !left && pending && self.txns[t].outcome.is_some() && self.open_txn.get(&id).is_none_or(|&o| o == t) {
-                self.complete_txn(&id, t);
+            let pending = self.coordinator.get(id).is_some_and(|m| m.pending_state.is_some());
+            if !left && pending && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
+                self.complete_txn(id, t);
             }
         }
+        batch.clear();
+        self.delivering = batch;
         self.retry_pending();
         Ok(n as usize)
     }
@@ -1357,10 +1689,10 @@ impl World {
     fn write_marker(&mut self, m: &MarkerReq) {
         let result = if m.commit { "COMMIT" } else { "ABORT" };
         let is_offsets = m.partition.starts_with("__consumer_offsets-");
-        let lane = if is_offsets { String::from(OFFSETS) } else { lane_partition(&m.partition) };
-        msg_rule!(self, 
+        let lane = || if is_offsets { String::from(OFFSETS) } else { lane_partition(&m.partition) };
+        msg_rule!(self,
             COORD,
-            &lane,
+            &lane(),
             "WriteTxnMarkers",
             format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
             "K2",
@@ -1368,23 +1700,34 @@ impl World {
             ErrorCode::NONE,
         );
         let now = self.now_ms;
-        let log: &mut Partition = if is_offsets {
-            let n: i32 = m.partition.rsplit('-').next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            self.offsets_logs.entry(n).or_insert_with(|| Partition::new(m.partition.clone()))
-        } else {
-            match self.partitions.iter_mut().find(|p| p.name == m.partition) {
-                Some(p) => p,
+        let pi = match is_offsets {
+            true => None,
+            false => match self.partitions.iter().position(|p| p.name == m.partition) {
+                Some(pi) => Some(pi),
                 None => return,
-            }
+            },
         };
-        let d = log.append_marker(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, now);
-        match d.outcome {
+        // (partition, lane) for the record, shared for a data partition.
+        let (partition, lane_name) = match pi {
+            None => (Name::from(m.partition.as_str()), Name::fixed(OFFSETS)),
+            Some(pi) => self.partition_names(pi),
+        };
+        let log: &mut Partition = match pi {
+            None => {
+                let n: i32 = m.partition.rsplit('-').next().and_then(|x| x.parse().ok()).unwrap_or(0);
+                self.offsets_logs.entry(n).or_insert_with(|| Partition::new(m.partition.clone()))
+            }
+            Some(pi) => &mut self.partitions[pi],
+        };
+        // The decision as data; its sentence is rendered only when tracing.
+        let d = log.append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, now);
+        match d.outcome() {
             Outcome::Appended { base_offset, .. } => {
                 let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
                 let lso = log.last_stable_offset();
                 let r = self.push_record(LogRecord {
-                    lane: lane.clone(),
-                    partition: m.partition.clone(),
+                    lane: lane_name,
+                    partition,
                     offset: base_offset,
                     last_offset: base_offset,
                     kind: if m.commit { "commit" } else { "abort" },
@@ -1392,7 +1735,7 @@ impl World {
                     epoch: m.epoch,
                     transactional: true,
                     values: Vec::new(),
-                    text: format!("{result} marker (coordinator epoch {})", m.coordinator_epoch),
+                    text: marker_text(result, m.coordinator_epoch),
                     step: self.step,
                     closed_at: Some(self.step),
                     outcome: Some(if m.commit { "committed" } else { "aborted" }),
@@ -1403,16 +1746,17 @@ impl World {
                 // transaction instance of this producer id still open there.
                 let step = self.step;
                 let outcome = Some(if m.commit { "committed" } else { "aborted" });
-                let open: Vec<usize> = self.open_records.remove(&(m.partition.clone(), m.pid)).unwrap_or_default();
-                for k in open {
-                    let rec = &mut self.records[k];
-                    if rec.closed_at.is_none() && rec.offset < base_offset {
-                        rec.closed_at = Some(step);
-                        rec.outcome = outcome;
+                if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {
+                    for k in open.drain(..) {
+                        let rec = &mut self.records[k];
+                        if rec.closed_at.is_none() && rec.offset < base_offset {
+                            rec.closed_at = Some(step);
+                            rec.outcome = outcome;
+                        }
                     }
                 }
                 self.txns[m.txn].markers.push(m.commit);
-                let k = msg_rule!(self, &lane, COORD, "response", format!("marker written: {}; LSO now {lso}", d.why), d.rule, d.source, ErrorCode::NONE);
+                let k = msg_rule!(self, &lane(), COORD, "response", format!("marker written: {}; LSO now {lso}", d.why(&m.partition)), d.rule(), d.source(), ErrorCode::NONE);
                 self.link(k, Some(r));
                 if is_offsets {
                     // K3/G4: materialize or discard this producer's pending offsets.
@@ -1433,8 +1777,8 @@ impl World {
             }
             _ => {
                 let e = d.error();
-                msg_rule!(self, &lane, COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why), d.rule, d.source, e);
-                say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule, d.why));
+                msg_rule!(self, &lane(), COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why(&m.partition)), d.rule(), d.source(), e);
+                say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule(), d.why(&m.partition)));
             }
         }
     }
@@ -1454,8 +1798,7 @@ impl World {
             if c.crashed || c.outcome_unknown {
                 continue;
             }
-            let id = c.transactional_id.clone();
-            let busy = self.coordinator.get(&id).is_some_and(|m| m.pending_state.is_some());
+            let busy = self.coordinator.get(&c.transactional_id).is_some_and(|m| m.pending_state.is_some());
             if busy {
                 continue;
             }
@@ -1509,7 +1852,7 @@ impl World {
         for id in self.coordinator.timed_out(self.now_ms) {
             if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
                 let r = self.write_txn_log(&id);
-                let k = msg_rule!(self, COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why), a.rule, a.source, ErrorCode::NONE);
+                let k = msg_rule!(self, COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(&id, &[])), a.rule, a.source, ErrorCode::NONE);
                 self.link(k, r);
                 self.fence_instances(&id, None);
                 if let Some(t) = self.open_txn.get(&id).copied() {
@@ -1533,10 +1876,10 @@ impl World {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
             if let Some(t) = self.open_txn.get(id).copied() {
                 // Re-queue markers only for partitions that have not got theirs.
-                let done: BTreeSet<String> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
+                let done: BTreeSet<Name> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
                 let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
-                for p in m.partitions.iter().filter(|p| !done.contains(*p)) {
+                for p in m.partitions.iter().filter(|p| !done.contains(p.as_str())) {
                     self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }
                 if !self.markers.iter().any(|x| x.txn == t && x.coordinator_epoch == ep) {
@@ -1555,7 +1898,7 @@ impl World {
     /// current generation.
     pub fn poll(&mut self, name: &str) -> Result<usize, String> {
         let ci = self.consumers.iter().position(|c| c.name == name).ok_or_else(|| format!("no consumer named {name:?}"))?;
-        if let Some(g) = self.consumers[ci].group.clone() {
+        if let Some(g) = self.consumers[ci].group.as_deref() {
             if let Some(gr) = self.groups.iter().find(|x| x.name == g) {
                 self.consumers[ci].generation = gr.generation;
             }
@@ -1566,53 +1909,73 @@ impl World {
             _ => iso,
         };
         let mut total = 0;
-        for p in self.consumers[ci].partitions.clone() {
+        let mut got = core::mem::take(&mut self.fetched);
+        for pk in 0..self.consumers[ci].partitions.len() {
+            let p = self.consumers[ci].partitions[pk].as_str();
             let Some(pi) = self.partitions.iter().position(|x| x.name == p) else { continue };
-            let from = *self.consumers[ci].positions.get(&p).unwrap_or(&0);
-            let got = self.partitions[pi].fetch(effective, from);
+            let from = *self.consumers[ci].positions.get(p).unwrap_or(&0);
+            // The records the fetch returns, read from the stored bytes.
+            got.clear();
+            self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| got.push((offset, value.map(|v| String::from_utf8_lossy(v).into_owned()))));
+            #[cfg(debug_assertions)]
+            {
+                let full: Vec<(i64, Option<String>)> =
+                    self.partitions[pi].fetch(effective, from).into_iter().map(|g| (g.offset, g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()))).collect();
+                assert_eq!(got, full, "poll delivers what decoding the fetched bytes gives");
+            }
             let upper = match effective {
                 Isolation::ReadCommitted => self.partitions[pi].last_stable_offset(),
                 Isolation::ReadUncommitted => self.partitions[pi].high_watermark(),
             };
+            let count = got.len();
             let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
-            msg_rule!(self, 
+            msg_rule!(self,
                 &lane_consumer(name),
-                &lane_partition(&p),
+                &lane_partition(&self.consumers[ci].partitions[pk]),
                 "Fetch",
-                format!("Fetch({p} from {from}, {iso_name}) → {} record(s) below {} {upper}", got.len(), if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
+                format!("Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}", self.consumers[ci].partitions[pk], if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
                 if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
                 CFE,
                 ErrorCode::NONE,
             );
-            for g in &got {
-                let value = g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned());
-                let record = self.data_index.range((p.clone(), i64::MIN)..=(p.clone(), g.offset)).next_back().map(|(_, &k)| k).filter(|&k| self.records[k].last_offset >= g.offset);
+            for (offset, value) in got.drain(..) {
+                let p = self.consumers[ci].partitions[pk].as_str();
+                let record = self
+                    .data_index
+                    .get(p)
+                    .and_then(|index| index.partition_point(|&(o, _)| o <= offset).checked_sub(1).map(|at| index[at].1))
+                    .filter(|&k| self.records[k].last_offset >= offset);
                 if iso == Isolation::ReadCommitted && self.read_committed_break.is_none() {
                     // Invariant 1, checked as each record is handed to the application.
                     if let Some(rec) = record.map(|k| &self.records[k]) {
                         if rec.transactional && !(rec.outcome == Some("committed") && rec.closed_at.is_some_and(|s| s <= self.step)) {
                             self.read_committed_break = Some(format!(
-                                "{name} got {p}@{} from a transaction that {}",
-                                g.offset,
+                                "{name} got {p}@{offset} from a transaction that {}",
                                 if rec.outcome == Some("aborted") { "aborted" } else { "was open" }
                             ));
                         }
                     }
                 }
-                self.deliveries.push(Delivery { consumer: lane_consumer(name), partition: p.clone(), offset: g.offset, value: value.clone(), step: self.step, record });
-                self.consumers[ci].received.push((p.clone(), g.offset, value));
+                let partition = self.partition_names(pi).0;
+                let consumer = self.consumer_lane(ci);
+                self.deliveries.push(Delivery { consumer, partition, offset, value: value.clone(), step: self.step, record });
+                let p = self.consumers[ci].partitions[pk].clone();
+                self.consumers[ci].received.push((p, offset, value));
             }
-            total += got.len();
+            total += count;
             if upper > from {
-                self.consumers[ci].positions.insert(p.clone(), upper);
+                let Consumer { positions, partitions, .. } = &mut self.consumers[ci];
+                set_position(positions, &partitions[pk], upper);
             }
             if iso == Isolation::ReadCommitted && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark() {
                 say!(self, format!(
-                    "{name} (read_committed) stops at the LSO {} of {p}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
-                    self.partitions[pi].last_stable_offset()
+                    "{name} (read_committed) stops at the LSO {} of {}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
+                    self.partitions[pi].last_stable_offset(),
+                    self.consumers[ci].partitions[pk]
                 ));
             }
         }
+        self.fetched = got;
         Ok(total)
     }
 
@@ -1761,19 +2124,287 @@ fn state_id(s: TxnState) -> i8 {
 
 /// `orders-0` → ("orders", 0); a name without a numeric suffix is partition 0.
 pub fn split_partition(p: &str) -> (String, i32) {
-    match p.rsplit_once('-') {
-        Some((t, n)) if n.parse::<i32>().is_ok() => (t.to_string(), n.parse().unwrap_or(0)),
-        _ => (p.to_string(), 0),
+    let (t, n) = split_partition_ref(p);
+    (t.to_string(), n)
+}
+
+/// [`split_partition`] without copying the topic.
+fn split_partition_ref(p: &str) -> (&str, i32) {
+    // The last '-' (an ASCII byte: never inside a multi-byte character).
+    match p.bytes().rposition(|b| b == b'-') {
+        Some(at) => match p[at + 1..].parse::<i32>() {
+            Ok(n) => (&p[..at], n),
+            Err(_) => (p, 0),
+        },
+        None => (p, 0),
+    }
+}
+
+/// The `TransactionLogValue` of `m` as `TransactionLog.valueToBytes` is given it.
+fn txn_log_value_spec(m: &coordinator::TxnMetadata, tv: u8) -> crate::internal::TxnLogValue {
+    let mut topics: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+    for p in &m.partitions {
+        let (t, n) = split_partition(p);
+        topics.entry(t).or_default().push(n);
+    }
+    crate::internal::TxnLogValue {
+        producer_id: m.producer_id,
+        // `TransactionLog.valueToBytes` never writes these tagged fields (they stay -1).
+        previous_producer_id: -1,
+        next_producer_id: -1,
+        producer_epoch: m.producer_epoch,
+        transaction_timeout_ms: m.txn_timeout_ms,
+        transaction_status: state_id(m.state),
+        transaction_partitions: topics.into_iter().collect(),
+        transaction_last_update_timestamp_ms: m.last_update_ms,
+        transaction_start_timestamp_ms: m.txn_start_ms,
+        client_transaction_version: if tv >= 2 { 2 } else { 0 },
+    }
+}
+
+/// Write the `__transaction_state` record of `m` into `out` (cleared first): the key
+/// (`TransactionLog.keyToBytes`), then the value (`valueToBytes`, version 1 when
+/// transaction.version ≥ 1, else 0). Returns where the value starts. The bytes are what
+/// `internal::txn_log_key` and `internal::txn_log_value` write for [`txn_log_value_spec`]
+/// (checked in debug builds); they are written here without building that struct when the
+/// partitions, in their set order, are already grouped by topic in topic order (always, for
+/// `topic-N` names), and through it otherwise.
+fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) -> usize {
+    use crate::reader::write::unsigned_varint;
+    out.clear();
+    let version: i16 = if tv >= 1 { 1 } else { 0 };
+    let flexible = version >= 1;
+    let id = m.transactional_id.as_str();
+    // The (topic, partition) of each partition, in set order (kept for up to 16 of them).
+    let mut split = [("", 0i32); 16];
+    let keep = m.partitions.len() <= split.len();
+    let mut topics = 0usize;
+    let mut grouped = id.len() <= 0x7fff;
+    let mut last: Option<&str> = None;
+    for (k, p) in m.partitions.iter().enumerate() {
+        let (t, n) = split_partition_ref(p);
+        if t.len() > 0x7fff || last.is_some_and(|l| l > t) {
+            grouped = false;
+            break;
+        }
+        if keep {
+            split[k] = (t, n);
+        }
+        if last != Some(t) {
+            topics += 1;
+        }
+        last = Some(t);
+    }
+    if !grouped {
+        out.extend_from_slice(&crate::internal::txn_log_key(id));
+        let at = out.len();
+        out.extend_from_slice(&crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version));
+        return at;
+    }
+    let put_len = |out: &mut Vec<u8>, n: Option<usize>| match (n, flexible) {
+        (None, true) => out.push(0),
+        (None, false) => out.extend_from_slice(&(-1i32).to_be_bytes()),
+        (Some(n), true) => unsigned_varint(out, (n as u32).saturating_add(1)),
+        (Some(n), false) => out.extend_from_slice(&(n as i32).to_be_bytes()),
+    };
+    // Key: record type 0, then the transactional.id (int16 length + UTF-8).
+    out.extend_from_slice(&crate::internal::TRANSACTION_LOG_RECORD_TYPE.to_be_bytes());
+    out.extend_from_slice(&(id.len() as i16).to_be_bytes());
+    out.extend_from_slice(id.as_bytes());
+    let at = out.len();
+    let status = state_id(m.state);
+    out.extend_from_slice(&version.to_be_bytes());
+    out.extend_from_slice(&m.producer_id.to_be_bytes());
+    out.extend_from_slice(&m.producer_epoch.to_be_bytes());
+    out.extend_from_slice(&m.txn_timeout_ms.to_be_bytes());
+    out.push(status as u8);
+    // Kafka writes null partitions for an Empty state with none.
+    let null = status == crate::internal::txn_state::EMPTY && m.partitions.is_empty();
+    put_len(out, (!null).then_some(topics));
+    let put_group = |out: &mut Vec<u8>, topic: &str, parts: &mut dyn Iterator<Item = i32>, count: usize| {
+        if flexible {
+            unsigned_varint(out, topic.len() as u32 + 1);
+        } else {
+            out.extend_from_slice(&(topic.len() as i16).to_be_bytes());
+        }
+        out.extend_from_slice(topic.as_bytes());
+        put_len(out, Some(count));
+        for n in parts {
+            out.extend_from_slice(&n.to_be_bytes());
+        }
+        if flexible {
+            out.push(0); // PartitionsSchema's (empty) tagged fields
+        }
+    };
+    if keep {
+        let split = &split[..m.partitions.len()];
+        let mut k = 0;
+        while k < split.len() {
+            let topic = split[k].0;
+            let count = split[k..].iter().take_while(|x| x.0 == topic).count();
+            put_group(out, topic, &mut split[k..k + count].iter().map(|x| x.1), count);
+            k += count;
+        }
+    } else {
+        let mut it = m.partitions.iter().peekable();
+        while let Some(first) = it.peek() {
+            let (topic, _) = split_partition_ref(first);
+            let count = it.clone().take_while(|p| split_partition_ref(p).0 == topic).count();
+            put_group(out, topic, &mut it.by_ref().take(count).map(|p| split_partition_ref(p).1), count);
+        }
+    }
+    out.extend_from_slice(&m.last_update_ms.to_be_bytes());
+    out.extend_from_slice(&m.txn_start_ms.to_be_bytes());
+    if flexible {
+        // Tagged fields: PreviousProducerId and NextProducerId stay at their defaults (−1, not
+        // written); ClientTransactionVersion (tag 2) is written when not 0.
+        if tv >= 2 {
+            unsigned_varint(out, 1);
+            unsigned_varint(out, 2);
+            unsigned_varint(out, 2);
+            out.extend_from_slice(&2i16.to_be_bytes());
+        } else {
+            unsigned_varint(out, 0);
+        }
+    }
+    debug_assert_eq!(out[..at], crate::internal::txn_log_key(id)[..], "txn log key");
+    debug_assert_eq!(out[at..], crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version)[..], "txn log value");
+    at
+}
+
+/// A batch the caller built, as the log stored it: the leader's base offset and partition
+/// leader epoch set (outside the CRC, as `Partition::write` does). Equal to the log's last
+/// entry, which it was just appended as (checked in debug builds).
+fn as_stored(mut bytes: Vec<u8>, log: &Partition) -> Vec<u8> {
+    let base = log.log.last().map_or(0, |e| e.base_offset);
+    let mut b = crate::batch::Batch::new_unchecked(&mut bytes[..]);
+    b.set_base_offset(base);
+    b.set_partition_leader_epoch(log.leader_epoch);
+    debug_assert_eq!(Some(&bytes), log.log.last().map(|e| &e.bytes), "the record keeps what the log stores");
+    bytes
+}
+
+/// A data record's timeline text: its values, then `@base offset`
+/// (`format!("{} @{base_offset}", values.join(" "))`).
+fn data_text(values: &[String], base_offset: i64) -> String {
+    let mut t = String::with_capacity(values.iter().map(|v| v.len() + 1).sum::<usize>() + 21);
+    for (k, v) in values.iter().enumerate() {
+        if k > 0 {
+            t.push(' ');
+        }
+        t.push_str(v);
+    }
+    t.push_str(" @");
+    push_int(&mut t, base_offset);
+    t
+}
+
+/// A marker record's timeline text (`format!("{result} marker (coordinator epoch {epoch})")`).
+fn marker_text(result: &str, coordinator_epoch: i32) -> String {
+    let mut t = String::with_capacity(40);
+    t.push_str(result);
+    t.push_str(" marker (coordinator epoch ");
+    push_int(&mut t, coordinator_epoch as i64);
+    t.push(')');
+    t
+}
+
+/// Append `n` in decimal, as `Display` writes it.
+fn push_int(out: &mut String, n: i64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(core::str::from_utf8(&buf[at..]).unwrap_or_default());
+}
+
+/// How many distinct partitions the records `of` (indexes into `records`) were written to.
+fn distinct_partitions(records: &[LogRecord], of: &[usize]) -> usize {
+    if of.len() <= 32 {
+        (0..of.len()).filter(|&k| !of[..k].iter().any(|&j| records[j].partition == records[of[k]].partition)).count()
+    } else {
+        of.iter().map(|&r| records[r].partition.as_str()).collect::<BTreeSet<_>>().len()
+    }
+}
+
+/// Set a producer's next sequence for `partition`.
+fn set_sequence(sequences: &mut BTreeMap<String, i32>, partition: &str, seq: i32) {
+    match sequences.get_mut(partition) {
+        Some(s) => *s = seq,
+        None => {
+            sequences.insert(partition.into(), seq);
+        }
+    }
+}
+
+/// A new epoch (or producer id): every partition's sequence starts again at 0, as it does for
+/// a partition never written to.
+fn restart_sequences(sequences: &mut BTreeMap<String, i32>) {
+    for s in sequences.values_mut() {
+        *s = 0;
+    }
+}
+
+/// Set a consumer's position on `partition`.
+fn set_position(positions: &mut BTreeMap<String, i64>, partition: &str, offset: i64) {
+    match positions.get_mut(partition) {
+        Some(o) => *o = offset,
+        None => {
+            positions.insert(partition.into(), offset);
+        }
+    }
+}
+
+/// A TV1 leader's verify-only AddPartitionsToTxn (V3), as data.
+#[derive(Clone, Copy)]
+enum Verify {
+    NoState,
+    NotOwner,
+    Fenced(i16),
+    Completing,
+    Added,
+    NotAdded,
+}
+
+impl Verify {
+    fn error(self) -> ErrorCode {
+        match self {
+            Verify::NoState | Verify::NotOwner => ErrorCode::INVALID_PRODUCER_ID_MAPPING,
+            Verify::Fenced(_) => ErrorCode::INVALID_PRODUCER_EPOCH,
+            Verify::Completing => ErrorCode::NOT_ENOUGH_REPLICAS,
+            Verify::Added => ErrorCode::NONE,
+            Verify::NotAdded => ErrorCode::TRANSACTION_ABORTABLE,
+        }
+    }
+
+    fn why(self, pid: i64, epoch: i16, id: &str, pname: &str) -> String {
+        match self {
+            Verify::NoState => format!("no transaction state for {id}"),
+            Verify::NotOwner => format!("producer {pid} does not own {id}"),
+            Verify::Fenced(current) => format!("epoch {epoch} ≠ {current}: fenced (PRODUCER_FENCED, mapped to 47 by the leader, V5)"),
+            Verify::Completing => String::from("CONCURRENT_TRANSACTIONS, mapped to NOT_ENOUGH_REPLICAS for a TV1 client (V5)"),
+            Verify::Added => format!("{pname} is in {id}'s transaction"),
+            Verify::NotAdded => format!("{pname} was not added to the transaction"),
+        }
     }
 }
 
 fn data_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, values: &[String], now: i64) -> Vec<u8> {
-    let recs: Vec<(Option<&[u8]>, Option<&[u8]>)> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
-    raw_batch(pid, epoch, seq, transactional, &recs, now)
+    raw_batch_with(pid, epoch, seq, transactional, values.len(), |i| (None, Some(values[i].as_bytes())), now)
 }
 
 fn records_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Vec<u8>, Vec<u8>)], now: i64) -> Vec<u8> {
-    let recs: Vec<(Option<&[u8]>, Option<&[u8]>)> = recs.iter().map(|(k, v)| (Some(&k[..]), Some(&v[..]))).collect();
+    let recs: Vec<KeyValue<'_>> = recs.iter().map(|(k, v)| (Some(&k[..]), Some(&v[..]))).collect();
     raw_batch(pid, epoch, seq, transactional, &recs, now)
 }
 
@@ -1785,13 +2416,27 @@ fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
 /// The v2 batch (no compression, CreateTime, every record at `now`, no headers) written
 /// straight into one buffer — what [`encode_batch`] writes for the same [`BatchSpec`]
 /// ([`spec_batch`]), which debug builds check byte for byte.
-fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Option<&[u8]>, Option<&[u8]>)], now: i64) -> Vec<u8> {
+fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
+    raw_batch_with(pid, epoch, seq, transactional, recs.len(), |i| recs[i], now)
+}
+
+/// A record's (key, value).
+type KeyValue<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
+/// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value).
+fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
     use crate::batch::{Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
     use crate::reader::write::{size_of_varint, varint};
     let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
     // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
     let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
-    let len = HEADER_LEN + recs.iter().enumerate().map(|(i, (k, v))| size_of_varint(body_len(i, *k, *v) as i32) + body_len(i, *k, *v)).sum::<usize>();
+    let len = HEADER_LEN
+        + (0..n)
+            .map(|i| {
+                let (k, v) = rec(i);
+                size_of_varint(body_len(i, k, v) as i32) + body_len(i, k, v)
+            })
+            .sum::<usize>();
     let mut out = Vec::with_capacity(len);
     out.resize(HEADER_LEN, 0);
     let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
@@ -1801,15 +2446,16 @@ fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Optio
             out.extend_from_slice(b);
         }
     };
-    for (i, (k, v)) in recs.iter().enumerate() {
-        varint(&mut out, body_len(i, *k, *v) as i32);
+    for i in 0..n {
+        let (k, v) = rec(i);
+        varint(&mut out, body_len(i, k, v) as i32);
         out.extend_from_slice(&[0, 0]);
         varint(&mut out, i as i32);
-        put(&mut out, *k);
-        put(&mut out, *v);
+        put(&mut out, k);
+        put(&mut out, v);
         varint(&mut out, 0);
     }
-    let n = recs.len() as i32;
+    let n = n as i32;
     let repr = HeaderRepr {
         base_offset: 0,
         batch_length: (out.len() - crate::batch::field::LOG_OVERHEAD) as i32,
@@ -1828,12 +2474,15 @@ fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Optio
     let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
     repr.emit(hdr);
     crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
-    debug_assert_eq!(out, spec_batch(pid, epoch, seq, transactional, recs, now), "raw_batch must equal encode_batch");
+    if cfg!(debug_assertions) {
+        let recs: Vec<KeyValue<'_>> = (0..n as usize).map(&rec).collect();
+        assert_eq!(out, spec_batch(pid, epoch, seq, transactional, &recs, now), "raw_batch must equal encode_batch");
+    }
     out
 }
 
 /// The same batch through the codec's encoder.
-fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Option<&[u8]>, Option<&[u8]>)], now: i64) -> Vec<u8> {
+fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
     encode_batch(&BatchSpec {
         header: HeaderSpec {
             base_timestamp: Some(I64(now)),

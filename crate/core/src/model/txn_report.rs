@@ -323,7 +323,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 received: c.received.len(),
             })
             .collect(),
-        metrics: w.metrics.clone(),
+        metrics: w.metrics.to_map(),
     }
 }
 
@@ -401,15 +401,15 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
             .records
             .iter()
             .map(|r| RecordReport {
-                lane: r.lane.clone(),
-                partition: r.partition.clone(),
+                lane: String::from(r.lane.as_str()),
+                partition: String::from(r.partition.as_str()),
                 offset: r.offset,
                 last_offset: r.last_offset,
                 kind: r.kind,
                 pid: r.pid,
                 epoch: r.epoch,
                 transactional: r.transactional,
-                values: r.values.clone(),
+                values: r.values.iter().map(|v| v.as_deref().map(String::from)).collect(),
                 text: r.text.clone(),
                 step: r.step,
                 closed_at: r.closed_at,
@@ -420,7 +420,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         deliveries: w
             .deliveries
             .iter()
-            .map(|d| DeliveryReport { consumer: d.consumer.clone(), partition: d.partition.clone(), offset: d.offset, value: d.value.clone(), step: d.step })
+            .map(|d| DeliveryReport { consumer: String::from(d.consumer.as_str()), partition: String::from(d.partition.as_str()), offset: d.offset, value: d.value.clone(), step: d.step })
             .collect(),
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
         completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),

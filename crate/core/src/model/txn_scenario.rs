@@ -376,6 +376,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     let mut flat = Vec::new();
     flatten(&sc.steps, &mut budget, &mut flat);
     let n = flat.len();
+    out.steps.reserve_exact(n.min(1 << 16));
     for (k, s) in flat.into_iter().enumerate() {
         w.step = out.steps.len();
         w.messages.clear();
@@ -607,7 +608,7 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
                 .flat_map(|r| match r.kind {
                     "commit" => alloc::vec![String::from("[COMMIT]")],
                     "abort" => alloc::vec![String::from("[ABORT]")],
-                    _ => r.values.iter().map(|v| v.clone().unwrap_or_else(|| String::from("null"))).collect(),
+                    _ => r.values.iter().map(|v| v.as_deref().map_or_else(|| String::from("null"), String::from)).collect(),
                 })
                 .collect();
             (got.join(" ") != vals.join(" ")).then(|| (want.clone(), list(&got)))
