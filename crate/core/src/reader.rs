@@ -208,7 +208,7 @@ pub mod write {
     #[inline]
     pub fn size_of_varint(v: i32) -> usize {
         let u = ((v << 1) ^ (v >> 31)) as u32;
-        ((32 - (u | 1).leading_zeros() as usize) + 6) / 7
+        (32 - (u | 1).leading_zeros() as usize).div_ceil(7)
     }
 }
 

@@ -43,10 +43,12 @@ pub struct ViewError {
     pub message: String,
 }
 
+/// Why a walk stops: offset relative to the entry, Kafka's name, severity, message.
+pub(crate) type Stop = (usize, &'static str, Severity, String);
+
 /// How the log readers frame the entry at the start of `rem` (`ByteBufferLogInputStream.
-/// nextBatch`): `Ok((magic, declared total size, truncated))`, or why the walk stops
-/// (offset relative to `rem`, kind, severity, message).
-pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), (usize, &'static str, Severity, String)> {
+/// nextBatch`): `Ok((magic, declared total size, truncated))`, or why the walk stops.
+pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), Stop> {
     if rem.len() < field::LOG_OVERHEAD {
         return Err((
             0,

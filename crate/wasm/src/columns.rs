@@ -106,7 +106,7 @@ type Layout = Vec<(&'static str, &'static str, usize, usize)>;
 fn column<T: Elem>(buf: &mut Vec<u8>, layout: &mut Layout, name: &'static str, v: &[T]) {
     buf.resize(buf.len().next_multiple_of(8), 0);
     layout.push((name, T::NAME, buf.len(), v.len()));
-    buf.reserve(v.len() * core::mem::size_of::<T>());
+    buf.reserve(core::mem::size_of_val(v));
     for x in v {
         x.put(buf);
     }
