@@ -9,7 +9,8 @@
 //!   8 bytes are the xerial magic, otherwise the whole input is one raw snappy block.
 //! - lz4: `Lz4BlockInputStream`: the KIP-57 frame subset, header checksum ignored for magic 0 only.
 //! - zstd: zstd-jni `ZstdInputStreamNoFinalizer`: standard frames, several concatenated frames,
-//!   skippable frames skipped; Frame_Content_Size is checked but never used to size buffers.
+//!   skippable frames skipped; Frame_Content_Size is checked, and only hints the output's
+//!   reservation (never past the cap or what the frame's bytes can expand to).
 //!
 //! Every decoder stops at `cap` output bytes and reports `limit_exceeded`; allocation is bounded
 //! by roughly `cap` plus one codec block (and, for zstd, a window clamped to `max(cap, 128 KiB)`).
@@ -110,22 +111,27 @@ impl core::error::Error for DecompressError {}
 
 type Result<T> = core::result::Result<T, DecompressError>;
 
-/// Output buffer that refuses to grow past `cap` bytes.
-struct Sink {
-    buf: Vec<u8>,
+/// Output buffer that refuses to grow past `cap` bytes: appends to the caller's `Vec`, counting
+/// only the bytes appended since `base`.
+struct Sink<'a> {
+    buf: &'a mut Vec<u8>,
+    base: usize,
     cap: usize,
 }
 
-impl Sink {
-    fn new(cap: usize) -> Self {
-        Sink {
-            buf: Vec::new(),
-            cap,
-        }
+impl<'a> Sink<'a> {
+    fn new(buf: &'a mut Vec<u8>, cap: usize) -> Self {
+        let base = buf.len();
+        Sink { buf, base, cap }
+    }
+
+    /// Bytes appended so far.
+    fn len(&self) -> usize {
+        self.buf.len() - self.base
     }
 
     fn room(&self) -> usize {
-        self.cap.saturating_sub(self.buf.len())
+        self.cap.saturating_sub(self.len())
     }
 
     fn push(&mut self, bytes: &[u8], at: usize) -> Result<()> {
@@ -133,6 +139,20 @@ impl Sink {
             return Err(DecompressError::limit(at, self.cap));
         }
         self.buf.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// `collect_to_writer` target for ruzstd: callers check `room()` first, so a write that does not
+/// fit is refused (short write) rather than ever exceeding the cap.
+impl ruzstd::io::Write for Sink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> core::result::Result<usize, ruzstd::io::Error> {
+        let n = bytes.len().min(self.room());
+        self.buf.extend_from_slice(bytes.get(..n).unwrap_or(&[]));
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> core::result::Result<(), ruzstd::io::Error> {
         Ok(())
     }
 }
@@ -164,17 +184,40 @@ pub fn decompress(
     magic: u8,
     cap: usize,
 ) -> core::result::Result<Vec<u8>, DecompressError> {
-    match codec {
+    let mut out = Vec::new();
+    decompress_into(codec, data, magic, cap, &mut out)?;
+    Ok(out)
+}
+
+/// [`decompress`], appending to `out` instead of returning a new `Vec`; `cap` counts only the
+/// appended bytes. Results and errors are exactly those of [`decompress`]; on error `out` is left
+/// as it was (truncated back to its original length). Reusing one `out` across batches saves the
+/// allocation and regrowth of the output.
+pub fn decompress_into(
+    codec: Codec,
+    data: &[u8],
+    magic: u8,
+    cap: usize,
+    out: &mut Vec<u8>,
+) -> core::result::Result<(), DecompressError> {
+    let base = out.len();
+    let mut sink = Sink::new(out, cap);
+    let r = match codec {
         Codec::None => {
-            let mut out = Sink::new(cap);
-            out.push(data, 0)?;
-            Ok(out.buf)
+            if data.len() <= sink.room() {
+                sink.buf.reserve(data.len());
+            }
+            sink.push(data, 0)
         }
-        Codec::Gzip => gzip_decompress(data, cap),
-        Codec::Snappy => snappy_decompress(data, cap),
-        Codec::Lz4 => lz4_decompress(data, magic, cap),
-        Codec::Zstd => zstd_decompress(data, cap),
+        Codec::Gzip => gzip_decompress(data, &mut sink),
+        Codec::Snappy => snappy_decompress(data, &mut sink),
+        Codec::Lz4 => lz4_decompress(data, magic, &mut sink),
+        Codec::Zstd => zstd_decompress(data, &mut sink),
+    };
+    if r.is_err() {
+        out.truncate(base);
     }
+    r
 }
 
 /// Compresses like Kafka's Java producer (see the module docs for the framing of each codec).
@@ -255,12 +298,11 @@ fn gzip_header(d: &[u8]) -> core::result::Result<usize, (usize, String)> {
     Ok(p)
 }
 
-fn gzip_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
+fn gzip_decompress(data: &[u8], out: &mut Sink<'_>) -> Result<()> {
     use miniz_oxide::inflate::stream::{inflate, InflateState};
     use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
     let c = Codec::Gzip;
-    let mut out = Sink::new(cap);
     let mut chunk = vec![0u8; GZIP_CHUNK];
     let mut state: Box<InflateState> = InflateState::new_boxed(DataFormat::Raw);
     let mut pos = match gzip_header(data) {
@@ -318,7 +360,7 @@ fn gzip_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
         }
         state.reset(DataFormat::Raw);
     }
-    Ok(out.buf)
+    Ok(())
 }
 
 fn gzip_compress(data: &[u8]) -> Vec<u8> {
@@ -346,7 +388,7 @@ fn snappy_max_expansion(compressed_len: usize) -> usize {
 }
 
 /// Decompresses one raw snappy block into `out`; `at` is the block's offset in the input.
-fn snappy_block(block: &[u8], out: &mut Sink, at: usize) -> Result<()> {
+fn snappy_block(block: &[u8], out: &mut Sink<'_>, at: usize) -> Result<()> {
     let c = Codec::Snappy;
     let n = snap::raw::decompress_len(block)
         .map_err(|e| DecompressError::corrupt(c, at, format_args!("invalid block header: {e}")))?;
@@ -382,16 +424,15 @@ fn snappy_block(block: &[u8], out: &mut Sink, at: usize) -> Result<()> {
     }
 }
 
-fn snappy_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
+fn snappy_decompress(data: &[u8], out: &mut Sink<'_>) -> Result<()> {
     let c = Codec::Snappy;
-    let mut out = Sink::new(cap);
     if data.is_empty() {
-        return Ok(out.buf);
+        return Ok(());
     }
     if data.len() < XERIAL_HEADER_LEN || data.get(..8) != Some(&XERIAL_MAGIC[..]) {
         // Not xerial-framed: SnappyInputStream reads everything as one raw block.
-        snappy_block(data, &mut out, 0)?;
-        return Ok(out.buf);
+        snappy_block(data, out, 0)?;
+        return Ok(());
     }
     xerial_check_version(data, 0)?;
     let mut pos = XERIAL_HEADER_LEN;
@@ -430,10 +471,10 @@ fn snappy_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
                 "failed to read chunk (truncated)",
             ));
         };
-        snappy_block(block, &mut out, block_at)?;
+        snappy_block(block, out, block_at)?;
         pos = block_at + block.len();
     }
-    Ok(out.buf)
+    Ok(())
 }
 
 fn xerial_check_version(data: &[u8], at: usize) -> Result<()> {
@@ -494,7 +535,7 @@ fn lz4_hc(bytes: &[u8]) -> u8 {
     (xxhash_rust::xxh32::xxh32(bytes, 0) >> 8) as u8
 }
 
-fn lz4_decompress(data: &[u8], magic: u8, cap: usize) -> Result<Vec<u8>> {
+fn lz4_decompress(data: &[u8], magic: u8, out: &mut Sink<'_>) -> Result<()> {
     let c = Codec::Lz4;
     let premature = |at: usize| DecompressError::corrupt(c, at, "Stream ended prematurely");
     if data.len() < 6 {
@@ -565,7 +606,25 @@ fn lz4_decompress(data: &[u8], magic: u8, cap: usize) -> Result<Vec<u8>> {
     }
     pos += 1;
 
-    let mut out = Sink::new(cap);
+    // Reserve the output once instead of doubling it block by block: the block headers bound
+    // it (a hint only, never past the cap or what the blocks present can expand to; the loop
+    // below does all the checking).
+    let mut hint = 0usize;
+    let mut q = pos;
+    while let Some(word) = u32_le(data, q) {
+        let size = (word & !LZ4_STORED) as usize;
+        if size == 0 || size > max_block || hint >= out.room() {
+            break;
+        }
+        hint += if word & LZ4_STORED != 0 {
+            size
+        } else {
+            max_block.min(size.saturating_mul(256).saturating_add(64))
+        };
+        q = q.saturating_add(4 + size + if block_checksum { 4 } else { 0 });
+    }
+    out.buf.reserve(hint.min(out.room()));
+
     loop {
         let word = u32_le(data, pos).ok_or_else(|| premature(pos))?;
         let block_at = pos + 4;
@@ -604,7 +663,7 @@ fn lz4_decompress(data: &[u8], magic: u8, cap: usize) -> Result<Vec<u8>> {
                     let capped = len < bound;
                     return Err(match e {
                         lz4_flex::block::DecompressError::OutputTooSmall { .. } if capped => {
-                            DecompressError::limit(block_at, cap)
+                            DecompressError::limit(block_at, out.cap)
                         }
                         lz4_flex::block::DecompressError::OutputTooSmall { .. } => {
                             DecompressError::corrupt(
@@ -632,7 +691,7 @@ fn lz4_decompress(data: &[u8], magic: u8, cap: usize) -> Result<Vec<u8>> {
         }
     }
     // Only one frame is read; anything after the end mark is ignored, as in Java.
-    Ok(out.buf)
+    Ok(())
 }
 
 fn lz4_compress(data: &[u8], magic: u8) -> Vec<u8> {
@@ -696,6 +755,16 @@ impl ruzstd::io::Read for ZstdReader<'_> {
     }
 }
 
+/// ruzstd 0.8.1 `FrameDecoder::reset` refuses windows above this (`MAXIMUM_ALLOWED_WINDOW_SIZE`);
+/// the first frame of a new decoder skips that check.
+const RUZSTD_RESET_WINDOW_MAX: u64 = 100 * 1024 * 1024;
+
+/// The window size a window descriptor byte stands for.
+fn zstd_window(descriptor: u8) -> u64 {
+    let base = 1u64 << (10 + u32::from(descriptor >> 3));
+    base + (base / 8) * u64::from(descriptor & 7)
+}
+
 /// Smallest window descriptor whose window is >= `want` (and >= 1 KiB).
 fn zstd_window_descriptor(want: u64) -> u8 {
     for exponent in 0u8..=31 {
@@ -709,7 +778,7 @@ fn zstd_window_descriptor(want: u64) -> u8 {
     0xff
 }
 
-fn zstd_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
+fn zstd_decompress(data: &[u8], out: &mut Sink<'_>) -> Result<()> {
     use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
     let c = Codec::Zstd;
     if data.is_empty() {
@@ -717,8 +786,8 @@ fn zstd_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
         return Err(DecompressError::corrupt(c, 0, "empty input (no frame)"));
     }
     let truncated = |at: usize| DecompressError::corrupt(c, at, "truncated frame header");
-    let mut out = Sink::new(cap);
     let mut decoder = FrameDecoder::new();
+    let mut primed = false;
     let mut pos = 0usize;
     while pos < data.len() {
         let frame = data.get(pos..).unwrap_or(&[]);
@@ -782,10 +851,7 @@ fn zstd_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
             Some(if fcs_len == 2 { v + 256 } else { v })
         };
         let window = match window_byte {
-            Some(b) => {
-                let base = 1u64 << (10 + u32::from(b >> 3));
-                base + (base / 8) * u64::from(b & 7)
-            }
+            Some(b) => zstd_window(b),
             None => fcs.unwrap_or(0),
         };
         if window > ZSTD_WINDOW_LIMIT {
@@ -801,36 +867,45 @@ fn zstd_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
         // window of max(cap, one block) is equivalent; also bound it by what the input can
         // expand to.
         let remaining = (frame.len() as u64).saturating_mul(ZSTD_MAX_EXPANSION);
-        let limit = (cap as u64).min(remaining).max(ZSTD_BLOCK_MAX);
+        let limit = (out.cap as u64).min(remaining).max(ZSTD_BLOCK_MAX);
         let mut head = Vec::with_capacity(10);
         head.extend_from_slice(&ZSTD_MAGIC.to_le_bytes());
         head.push(fhd & 0x07); // keep checksum + dictionary flags; no single segment, no FCS
-        head.push(zstd_window_descriptor(window.min(limit)));
+        let descriptor = zstd_window_descriptor(window.min(limit));
+        head.push(descriptor);
         head.extend_from_slice(dict);
         let body = frame.get(p..).unwrap_or(&[]);
         let mut reader = ZstdReader { head: &head, body };
         let body_at = |r: &ZstdReader<'_>| pos + p + (body.len() - r.body.len());
 
+        if !primed && zstd_window(descriptor) <= RUZSTD_RESET_WINDOW_MAX {
+            // A new FrameDecoder starts with an empty ring buffer and grows it by doubling while
+            // decoding (~20 reallocations and copies per 100 KiB frame); `reset` on a decoder
+            // that has state reserves the whole window at once. So the first frame's header (the
+            // rewritten one: all that `reset` reads) primes it, and the real `reset` below parses
+            // the very same bytes, reporting any header error itself. Skipped for windows that
+            // `reset` refuses but a new decoder's first frame accepts, which must stay accepted.
+            let _ = decoder.reset(&mut head.as_slice());
+        }
         decoder
             .reset(&mut reader)
             .map_err(|e| DecompressError::corrupt(c, pos, format_args!("{e}")))?;
+        primed = true;
         let frame_start = out.buf.len();
+        if let Some(n) = fcs {
+            // A hint only (checked after decoding): never past the cap or what the frame's
+            // bytes can expand to.
+            let n = n.min(remaining).min(out.room() as u64) as usize;
+            out.buf.reserve(n);
+        }
         loop {
             let finished = decoder
                 .decode_blocks(&mut reader, BlockDecodingStrategy::UptoBytes(64 * 1024))
                 .map_err(|e| DecompressError::corrupt(c, body_at(&reader), format_args!("{e}")))?;
             // Drains everything beyond the window while decoding, everything once finished.
-            if let Some(bytes) = decoder.collect() {
-                out.push(&bytes, body_at(&reader))?;
-            }
+            zstd_drain(&mut decoder, out, body_at(&reader))?;
             if finished {
                 break;
-            }
-        }
-        while decoder.can_collect() > 0 {
-            match decoder.collect() {
-                Some(bytes) if !bytes.is_empty() => out.push(&bytes, body_at(&reader))?,
-                _ => break,
             }
         }
         let produced = out.buf.get(frame_start..).unwrap_or(&[]);
@@ -859,7 +934,33 @@ fn zstd_decompress(data: &[u8], cap: usize) -> Result<Vec<u8>> {
         }
         pos = body_at(&reader);
     }
-    Ok(out.buf)
+    Ok(())
+}
+
+/// Moves what the decoder can hand out (everything past the window while decoding, everything
+/// once the frame is finished) straight from its ring buffer into `out`, without `collect`'s
+/// intermediate `Vec`; all of it or, past the cap, nothing (`at`: where the limit is reported).
+fn zstd_drain(
+    decoder: &mut ruzstd::decoding::FrameDecoder,
+    out: &mut Sink<'_>,
+    at: usize,
+) -> Result<()> {
+    let n = decoder.can_collect();
+    if n == 0 {
+        return Ok(());
+    }
+    if n > out.room() {
+        return Err(DecompressError::limit(at, out.cap));
+    }
+    out.buf.reserve(n);
+    match decoder.collect_to_writer(&mut *out) {
+        Ok(written) if written == n => Ok(()),
+        _ => Err(DecompressError::corrupt(
+            Codec::Zstd,
+            at,
+            "failed to drain the decode buffer",
+        )),
+    }
 }
 
 fn zstd_compress(data: &[u8]) -> Vec<u8> {
@@ -1149,6 +1250,79 @@ mod tests {
         let mut ok = vec![0x28, 0xb5, 0x2f, 0xfd, 0x20, 9];
         ok.extend_from_slice(&ZSTD_VECTOR[6..]);
         assert_eq!(decompress(Codec::Zstd, &ok, 2, 1024).unwrap(), RECORDS);
+    }
+
+    #[test]
+    fn decompress_into_appends_counts_only_appended_bytes_and_restores_on_error() {
+        let data = {
+            let mut d = repetitive(150 * 1024);
+            d.extend_from_slice(&xorshift(5000, 3));
+            d
+        };
+        for codec in ALL {
+            for magic in [0, 2] {
+                let packed = compress(codec, &data, magic);
+                let mut out = b"prefix".to_vec();
+                decompress_into(codec, &packed, magic, data.len(), &mut out).unwrap();
+                assert_eq!(&out[..6], b"prefix");
+                assert!(out[6..] == data[..], "{codec:?}");
+                // Appending again, into a buffer with capacity to spare.
+                decompress_into(codec, &packed, magic, data.len(), &mut out).unwrap();
+                assert_eq!(out.len(), 6 + 2 * data.len());
+                // Over the cap: the same error as `decompress`, and `out` unchanged.
+                let before = out.clone();
+                let err = decompress_into(codec, &packed, magic, data.len() - 1, &mut out);
+                assert_eq!(
+                    err,
+                    decompress(codec, &packed, magic, data.len() - 1).map(|_| ())
+                );
+                assert!(err.unwrap_err().limit_exceeded);
+                assert!(out == before, "{codec:?}");
+                // Corrupt: the same error as `decompress`, and `out` unchanged.
+                let cut = &packed[..packed.len() - 1];
+                let err = decompress_into(codec, cut, magic, BIG, &mut out);
+                assert_eq!(
+                    err,
+                    decompress(codec, cut, magic, BIG).map(|_| ()),
+                    "{codec:?}"
+                );
+                if err.is_err() {
+                    assert!(out == before, "{codec:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zstd_window_over_ruzstd_reset_limit_accepted_in_the_first_frame_only() {
+        // ruzstd accepts a 104 MiB window (> its 100 MiB `reset` limit) in a new decoder's first
+        // frame but refuses it in later ones; that stays so (the ring-buffer priming skips it).
+        let frame = {
+            let mut f = compress(Codec::Zstd, &xorshift(8000, 9), 2);
+            assert_eq!(f[4], 0x00, "no single segment, no content size");
+            f[5] = (16 << 3) | 5; // 64 MiB + 5/8: 104 MiB
+            f
+        };
+        assert_eq!(zstd_window(frame[5]), 104 << 20);
+        assert_eq!(
+            decompress(Codec::Zstd, &frame, 2, BIG).unwrap(),
+            xorshift(8000, 9)
+        );
+        let mut two = frame.clone();
+        two.extend_from_slice(&frame);
+        let err = decompress(Codec::Zstd, &two, 2, BIG).unwrap_err();
+        assert!(!err.limit_exceeded);
+        assert_eq!(err.at, frame.len(), "{err}");
+        // A small window first, then the big one: refused as before.
+        let mut small_first = compress(Codec::Zstd, &RECORDS, 2);
+        let at = small_first.len();
+        small_first.extend_from_slice(&frame);
+        assert_eq!(
+            decompress(Codec::Zstd, &small_first, 2, BIG)
+                .unwrap_err()
+                .at,
+            at
+        );
     }
 
     #[test]
