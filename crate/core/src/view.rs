@@ -205,6 +205,16 @@ impl<'a> BatchView<'a> {
     where
         'a: 'b,
     {
+        scratch.clear();
+        self.records_appending(scratch, max_decompressed)
+    }
+
+    /// [`Self::records`], the decompressed records appended to `out` (which keeps what it
+    /// held; on failure it is left as it was).
+    pub fn records_appending<'b>(&'b self, out: &'b mut Vec<u8>, max_decompressed: usize) -> Result<Records<'b>, ViewError>
+    where
+        'a: 'b,
+    {
         let h = &self.header;
         let err = |at: usize, kind, message| ViewError { at, decompressed_at: None, kind, message };
         let Some(codec) = Codec::from_id(h.attributes.codec_id()) else {
@@ -237,11 +247,9 @@ impl<'a> BatchView<'a> {
         let buf: &'b [u8] = if codec == Codec::None || left == 0 {
             payload
         } else {
-            match compression::decompress(codec, payload, 2, max_decompressed) {
-                Ok(d) => {
-                    *scratch = d;
-                    &scratch[..]
-                }
+            let from = out.len();
+            match compression::decompress_into(codec, payload, 2, max_decompressed, out) {
+                Ok(()) => &out[from..],
                 Err(e) => {
                     let (kind, message) = if e.limit_exceeded {
                         (kind::DECOMPRESSION_LIMIT, e.message)
@@ -382,7 +390,6 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
         ));
         return c;
     }
-    let mut scratch = Vec::new();
     for entry in entries(bytes) {
         let bi = c.batch_start.len() as u32;
         match entry {
@@ -393,11 +400,13 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
             Ok(Entry::V2(b)) => {
                 let h = &b.header;
                 c.push_entry(b.start, b.end(), h, b.crc_computed);
-                match b.records(&mut scratch, max_decompressed) {
+                // Compressed records are decompressed straight onto the end of `decompressed`.
+                let shift = c.decompressed.len();
+                match b.records_appending(&mut c.decompressed, max_decompressed) {
                     Err(e) => c.errors.push((Some(bi), e)),
                     Ok(records) => {
                         let compressed = records.ctx.bounded_body;
-                        let shift = if compressed { c.decompressed.len() } else { 0 };
+                        let shift = if compressed { shift } else { 0 };
                         // Positions: in the input, or in the batch's decompressed bytes (then
                         // shifted to where they land in `decompressed`).
                         let base = if compressed { records.r.slice(0, 0).as_ptr() } else { bytes.as_ptr() } as usize;
@@ -428,9 +437,6 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                                     break;
                                 }
                             }
-                        }
-                        if compressed {
-                            c.decompressed.extend_from_slice(&scratch);
                         }
                         c.in_decompressed.push(compressed as u8);
                         c.first_record.push(c.offset.len() as u32);
