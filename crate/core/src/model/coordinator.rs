@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
+use super::txn::Name;
 
 /// `transaction.max.timeout.ms` default.
 pub const TRANSACTION_MAX_TIMEOUT_MS: i32 = 900_000;
@@ -106,7 +107,7 @@ pub enum Tv {
 /// `TransactionMetadata` (§3.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TxnMetadata {
-    pub transactional_id: String,
+    pub transactional_id: Name,
     pub producer_id: i64,
     pub prev_producer_id: i64,
     pub next_producer_id: i64,
@@ -116,7 +117,7 @@ pub struct TxnMetadata {
     pub state: TxnState,
     /// At most one in-flight transition; while Prepare* it is Complete* (§3.2).
     pub pending_state: Option<TxnState>,
-    pub partitions: BTreeSet<String>,
+    pub partitions: BTreeSet<Name>,
     pub txn_start_ms: i64,
     pub last_update_ms: i64,
 }
@@ -354,7 +355,7 @@ impl Coordinator {
                     }
                 }
                 m.state = TxnState::Empty;
-                m.partitions.clear();
+                super::txn::empty_set(&mut m.partitions);
                 m.txn_timeout_ms = timeout_ms;
                 m.last_update_ms = now_ms;
                 Answer {
@@ -372,7 +373,7 @@ impl Coordinator {
     }
 
     /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8).
-    pub fn add_partitions(&mut self, id: &str, pid: i64, epoch: i16, parts: &[&str], now_ms: i64) -> Answer {
+    pub fn add_partitions<P: AsRef<str> + Clone + Into<Name>>(&mut self, id: &str, pid: i64, epoch: i16, parts: &[P], now_ms: i64) -> Answer {
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", Why::NoState);
         };
@@ -385,7 +386,7 @@ impl Coordinator {
         if epoch != m.producer_epoch {
             return answer(ErrorCode::PRODUCER_FENCED, "AP5", Why::NotCurrentEpoch { epoch, current: m.producer_epoch });
         }
-        if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(*p)) {
+        if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(p.as_ref())) {
             return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: Why::Fixed("already in the transaction"), source: TC, wrote: None };
         }
         if m.state != TxnState::Ongoing {
@@ -393,7 +394,7 @@ impl Coordinator {
         }
         m.state = TxnState::Ongoing;
         for p in parts {
-            m.partitions.insert((*p).into());
+            m.partitions.insert(p.clone().into());
         }
         m.last_update_ms = now_ms;
         Answer {
@@ -520,7 +521,7 @@ impl Coordinator {
             m.last_producer_epoch = -1;
             m.producer_epoch = 0;
         }
-        m.partitions.clear();
+        super::txn::empty_set(&mut m.partitions);
         m.txn_start_ms = -1;
         m.last_update_ms = now_ms;
         Some(next)
@@ -531,7 +532,7 @@ impl Coordinator {
         self.txns
             .iter()
             .filter(|m| m.state == TxnState::Ongoing && m.pending_state.is_none() && m.txn_start_ms + (m.txn_timeout_ms as i64) < now_ms)
-            .map(|m| m.transactional_id.clone())
+            .map(|m| String::from(m.transactional_id.as_str()))
             .collect()
     }
 

@@ -536,11 +536,16 @@ impl Partition {
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         // Start at the batch holding `from_offset` (the log is in offset order) and stop at
-        // `upper`: read only the batches the fetch returns.
-        let start = self.log.partition_point(|e| {
-            let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
-            last < from_offset
-        });
+        // `upper`: read only the batches the fetch returns. The batches' offset ranges follow
+        // one another, so the first one ending at or after `from_offset` is the last one
+        // starting at or before it (if it reaches `from_offset`), else the next one.
+        let last = |e: &LogEntry| Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
+        let after = self.log.partition_point(|e| e.base_offset <= from_offset);
+        let start = match after.checked_sub(1) {
+            Some(k) if last(&self.log[k]) >= from_offset => k,
+            _ => after,
+        };
+        debug_assert_eq!(start, self.log.partition_point(|e| last(e) < from_offset));
         for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
             let decoded;
             let (h, records) = match LightBatch::read(&e.bytes) {
@@ -556,7 +561,7 @@ impl Partition {
                         producer_id: h.producer_id,
                         control: h.attributes.control,
                         transactional: h.attributes.transactional,
-                        abort: b.control.as_ref().is_some_and(|c| c.type_name == "ABORT"),
+                        abort: Some(b.control.as_ref().is_some_and(|c| c.type_name == "ABORT")),
                     };
                     (head, FetchRecords::Decoded(&b.records))
                 }
@@ -569,8 +574,9 @@ impl Partition {
                     aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
                 }
                 if h.control {
-                    // R2: an ABORT marker ends that producer's aborted range.
-                    if h.abort {
+                    // R2: an ABORT marker ends that producer's aborted range (its control
+                    // record is read only while some range is open).
+                    if !aborted_pids.is_empty() && h.is_abort(&records) {
                         aborted_pids.retain(|&p| p != h.producer_id);
                     }
                     continue;
@@ -668,8 +674,25 @@ struct FetchHeader {
     producer_id: i64,
     control: bool,
     transactional: bool,
-    /// A control batch whose control record reads as an ABORT marker.
-    abort: bool,
+    /// A control batch whose control record reads as an ABORT marker (`None`: not read yet,
+    /// see [`FetchHeader::is_abort`]).
+    abort: Option<bool>,
+}
+
+impl FetchHeader {
+    /// Whether this control batch's control record reads as an ABORT marker.
+    fn is_abort(&self, records: &FetchRecords<'_>) -> bool {
+        match (self.abort, records) {
+            (Some(abort), _) => abort,
+            (None, FetchRecords::Light { payload, ctx, count }) => {
+                self.control && *count > 0 && {
+                    let mut r = crate::reader::Reader::new(payload);
+                    crate::record::read(&mut r, ctx, &mut ()).is_ok_and(|rec| is_abort_marker(rec.key, rec.value))
+                }
+            }
+            (None, FetchRecords::Decoded(_)) => false,
+        }
+    }
 }
 
 /// Where a fetched batch's records come from.
@@ -704,17 +727,13 @@ impl LightBatch {
         let payload = &bytes[crate::batch::HEADER_LEN..];
         let count = b.records_count();
         let control = attrs.is_control();
-        let abort = control && count > 0 && {
-            let mut r = crate::reader::Reader::new(payload);
-            crate::record::read(&mut r, &ctx, &mut ()).is_ok_and(|rec| is_abort_marker(rec.key, rec.value))
-        };
         let h = FetchHeader {
             base_offset,
             last_offset: base_offset.wrapping_add(b.last_offset_delta() as i64),
             producer_id: b.producer_id(),
             control,
             transactional: attrs.is_transactional(),
-            abort,
+            abort: None,
         };
         Some((h, FetchRecords::Light { payload, ctx, count }))
     }

@@ -15,7 +15,6 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -33,7 +32,7 @@ macro_rules! msg {
     ($w:expr, $from:expr, $to:expr, $kind:expr, $text:expr $(,)?) => {
         if $w.trace {
             let (from, to, text) = ($from, $to, $text);
-            $w.push_msg(&from, &to, $kind, text, None, None, ErrorCode::NONE)
+            $w.push_msg(from, to, $kind, text, None, None, ErrorCode::NONE)
         } else {
             usize::MAX
         }
@@ -43,7 +42,7 @@ macro_rules! msg_rule {
     ($w:expr, $from:expr, $to:expr, $kind:expr, $text:expr, $rule:expr, $source:expr, $err:expr $(,)?) => {
         if $w.trace {
             let (from, to, text) = ($from, $to, $text);
-            $w.push_msg(&from, &to, $kind, text, Some($rule), Some($source), $err)
+            $w.push_msg(from, to, $kind, text, Some($rule), Some($source), $err)
         } else {
             usize::MAX
         }
@@ -123,8 +122,8 @@ impl PendingOp {
 /// One transactional producer instance (a Java 4.x `KafkaProducer` with a transactional.id).
 #[derive(Clone, Debug)]
 pub struct Client {
-    pub name: String,
-    pub transactional_id: String,
+    pub name: Name,
+    pub transactional_id: Name,
     pub timeout_ms: i32,
     pub two_phase_commit: bool,
     pub state: ClientState,
@@ -134,7 +133,7 @@ pub struct Client {
     pub tv2: bool,
     pub sequences: BTreeMap<String, i32>,
     /// Partitions added to the current transaction (TV1: by AddPartitionsToTxn).
-    pub added: BTreeSet<String>,
+    pub added: BTreeSet<Name>,
     pub started: bool,
     pub pending: Option<PendingOp>,
     /// The application called commit/abort, the response never came: outcome unknown.
@@ -166,19 +165,20 @@ pub struct Consumer {
     pub generation: i32,
     pub partitions: Vec<String>,
     pub positions: BTreeMap<String, i64>,
-    pub received: Vec<(String, i64, Option<String>)>,
+    /// (partition, offset, value) of each record handed to the application.
+    pub received: Vec<(Name, i64, Option<Name>)>,
 }
 
 /// A WriteTxnMarkers entry for one partition, queued by the coordinator (K2).
 #[derive(Clone, Debug)]
 pub struct MarkerReq {
-    pub transactional_id: String,
+    pub transactional_id: Name,
     pub txn: usize,
     pub pid: i64,
     pub epoch: i16,
     pub commit: bool,
     pub coordinator_epoch: i32,
-    pub partition: String,
+    pub partition: Name,
     pub version: MarkerVersion,
     /// Held up in the network (`delay marker`): not sent by `deliver markers`.
     pub held: bool,
@@ -187,8 +187,8 @@ pub struct MarkerReq {
 /// One transaction as the model tracks it (for the invariants).
 #[derive(Clone, Debug, Default)]
 pub struct TxnInstance {
-    pub transactional_id: String,
-    pub producer: String,
+    pub transactional_id: Name,
+    pub producer: Name,
     pub pid: i64,
     pub epoch: i16,
     pub outcome: Option<bool>,
@@ -222,6 +222,12 @@ impl Name {
             NameRepr::Fixed(s) => s,
             NameRepr::Shared(s) => s,
         }
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::fixed("")
     }
 }
 
@@ -336,6 +342,137 @@ impl fmt::Display for Name {
     }
 }
 
+/// A record's values as the timeline shows them: a single value (most records) is held
+/// inline, more in a list, so writing a record allocates no list for one value. Derefs to
+/// the slice of values (`record.values.iter()`, `record.values[0]`).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Values(ValuesRepr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum ValuesRepr {
+    One(Option<Name>),
+    Many(Vec<Option<Name>>),
+}
+
+impl Default for ValuesRepr {
+    fn default() -> Self {
+        ValuesRepr::Many(Vec::new())
+    }
+}
+
+impl Values {
+    /// One value.
+    pub fn one(v: Option<Name>) -> Values {
+        Values(ValuesRepr::One(v))
+    }
+}
+
+impl core::ops::Deref for Values {
+    type Target = [Option<Name>];
+    fn deref(&self) -> &[Option<Name>] {
+        match &self.0 {
+            ValuesRepr::One(v) => core::slice::from_ref(v),
+            ValuesRepr::Many(v) => v,
+        }
+    }
+}
+
+impl From<Vec<Option<Name>>> for Values {
+    fn from(v: Vec<Option<Name>>) -> Values {
+        Values(ValuesRepr::Many(v))
+    }
+}
+
+impl FromIterator<Option<Name>> for Values {
+    fn from_iter<I: IntoIterator<Item = Option<Name>>>(it: I) -> Values {
+        let mut it = it.into_iter();
+        let Some(first) = it.next() else { return Values::default() };
+        match it.next() {
+            None => Values::one(first),
+            Some(second) => {
+                let mut v = Vec::with_capacity(2 + it.size_hint().0);
+                v.push(first);
+                v.push(second);
+                v.extend(it);
+                Values(ValuesRepr::Many(v))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Values {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A record's timeline text, kept as data and written out when read (`Display`,
+/// `to_string()`): a data batch's values and base offset, a marker's result and coordinator
+/// epoch, or text given as it is. Writing a record formats nothing.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RecordText(TextRepr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum TextRepr {
+    Text(String),
+    /// `format!("{} @{base_offset}", values.join(" "))`.
+    Data { values: Values, base_offset: i64 },
+    /// `format!("{COMMIT|ABORT} marker (coordinator epoch {coordinator_epoch})")`.
+    Marker { commit: bool, coordinator_epoch: i32 },
+}
+
+impl RecordText {
+    /// A data record's text: its values, then `@base offset`.
+    pub fn data(values: Values, base_offset: i64) -> RecordText {
+        RecordText(TextRepr::Data { values, base_offset })
+    }
+
+    /// A marker record's text.
+    pub fn marker(commit: bool, coordinator_epoch: i32) -> RecordText {
+        RecordText(TextRepr::Marker { commit, coordinator_epoch })
+    }
+
+    /// Whether the written text contains `pat` (`str::contains`).
+    pub fn contains(&self, pat: &str) -> bool {
+        match &self.0 {
+            TextRepr::Text(s) => s.contains(pat),
+            _ => self.to_string().contains(pat),
+        }
+    }
+}
+
+impl From<String> for RecordText {
+    fn from(s: String) -> RecordText {
+        RecordText(TextRepr::Text(s))
+    }
+}
+
+impl fmt::Display for RecordText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            TextRepr::Text(s) => f.write_str(s),
+            TextRepr::Data { values, base_offset } => {
+                for (k, v) in values.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(" ")?;
+                    }
+                    f.write_str(v.as_deref().unwrap_or_default())?;
+                }
+                write!(f, " @{base_offset}")
+            }
+            TextRepr::Marker { commit, coordinator_epoch } => {
+                write!(f, "{} marker (coordinator epoch {coordinator_epoch})", if *commit { "COMMIT" } else { "ABORT" })
+            }
+        }
+    }
+}
+
+impl fmt::Debug for RecordText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_string(), f)
+    }
+}
+
 /// A record written to any log, for the timeline.
 #[derive(Clone, Debug)]
 pub struct LogRecord {
@@ -347,8 +484,8 @@ pub struct LogRecord {
     pub pid: i64,
     pub epoch: i16,
     pub transactional: bool,
-    pub values: Vec<Option<Name>>,
-    pub text: String,
+    pub values: Values,
+    pub text: RecordText,
     pub step: usize,
     pub closed_at: Option<usize>,
     pub outcome: Option<&'static str>,
@@ -359,8 +496,9 @@ pub struct LogRecord {
 /// A message between lanes.
 #[derive(Clone, Debug)]
 pub struct Message {
-    pub from: String,
-    pub to: String,
+    /// Lanes, shared (`producer:app`, `coordinator`, …).
+    pub from: Name,
+    pub to: Name,
     pub kind: &'static str,
     pub text: String,
     pub rule: Option<&'static str>,
@@ -384,7 +522,7 @@ pub struct Delivery {
     pub consumer: Name,
     pub partition: Name,
     pub offset: i64,
-    pub value: Option<String>,
+    pub value: Option<Name>,
     pub step: usize,
     pub record: Option<usize>,
 }
@@ -446,7 +584,7 @@ pub struct World {
     pub markers: Vec<MarkerReq>,
     pub txns: Vec<TxnInstance>,
     /// Per transactional.id: the open TxnInstance index.
-    pub open_txn: BTreeMap<String, usize>,
+    pub open_txn: BTreeMap<Name, usize>,
     pub records: Vec<LogRecord>,
     pub deliveries: Vec<Delivery>,
     pub effects: Vec<Effect>,
@@ -478,8 +616,10 @@ pub struct World {
     txn_log_names: Vec<(i32, Name)>,
     /// Shared lane names of the consumers, by index.
     consumer_lanes: Vec<Name>,
+    /// Shared lane names of the producers.
+    producer_lanes: Vec<Name>,
     /// Reused buffers: the records of one fetch, the markers of one delivery.
-    fetched: Vec<(i64, Option<String>)>,
+    fetched: Vec<(i64, Option<Name>)>,
     delivering: Vec<MarkerReq>,
 }
 
@@ -545,6 +685,9 @@ fn lane_consumer(name: &str) -> String {
 const COORD: &str = "coordinator";
 const OFFSETS: &str = "offsets";
 const EXTERNAL: &str = "external";
+const COORD_LANE: Name = Name::fixed(COORD);
+const OFFSETS_LANE: Name = Name::fixed(OFFSETS);
+const EXTERNAL_LANE: Name = Name::fixed(EXTERNAL);
 
 /// What one client-side call came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -594,6 +737,7 @@ impl World {
             partition_names: Vec::new(),
             txn_log_names: Vec::new(),
             consumer_lanes: Vec::new(),
+            producer_lanes: Vec::new(),
             fetched: Vec::new(),
             delivering: Vec::new(),
         }
@@ -641,7 +785,7 @@ impl World {
     }
 
     /// The shared lane of consumer `ci`.
-    fn consumer_lane(&mut self, ci: usize) -> Name {
+    fn consumer_lane_at(&mut self, ci: usize) -> Name {
         let name = self.consumers[ci].name.as_str();
         if let Some(lane) = self.consumer_lanes.get(ci).filter(|l| l.strip_prefix("consumer:") == Some(name)) {
             return lane.clone();
@@ -651,6 +795,39 @@ impl World {
         }
         self.consumer_lanes[ci] = Name::from(lane_consumer(name));
         self.consumer_lanes[ci].clone()
+    }
+
+    /// The lane of producer `name` (shared when it is one of the world's producers).
+    fn producer_lane(&self, name: &str) -> Name {
+        match self.producer_lanes.iter().find(|l| l.strip_prefix("producer:") == Some(name)) {
+            Some(l) => l.clone(),
+            None => Name::from(lane_producer(name)),
+        }
+    }
+
+    /// The lane of partition `name` (shared once the partition is named).
+    fn partition_lane(&self, name: &str) -> Name {
+        match self.partition_names.iter().find(|(n, _)| *n == name) {
+            Some((_, l)) => l.clone(),
+            None => Name::from(lane_partition(name)),
+        }
+    }
+
+    /// The lane of consumer `name` (shared once the consumer is named).
+    fn consumer_lane(&self, name: &str) -> Name {
+        match self.consumer_lanes.iter().find(|l| l.strip_prefix("consumer:") == Some(name)) {
+            Some(l) => l.clone(),
+            None => Name::from(lane_consumer(name)),
+        }
+    }
+
+    /// The lane a marker for `partition` is written on.
+    fn marker_lane(&self, partition: &str, offsets: bool) -> Name {
+        if offsets {
+            OFFSETS_LANE
+        } else {
+            self.partition_lane(partition)
+        }
     }
 
     /// The shared name of `__transaction_state-{n}`.
@@ -665,9 +842,13 @@ impl World {
 
     pub fn add_partition(&mut self, name: &str) {
         self.partitions.push(Partition::new(name));
+        self.partition_names(self.partitions.len() - 1);
     }
 
     pub fn add_client(&mut self, name: &str, transactional_id: &str, timeout_ms: i32, two_phase_commit: bool) {
+        if !self.producer_lanes.iter().any(|l| l.strip_prefix("producer:") == Some(name)) {
+            self.producer_lanes.push(Name::from(lane_producer(name)));
+        }
         self.clients.push(Client {
             name: name.into(),
             transactional_id: transactional_id.into(),
@@ -726,6 +907,7 @@ impl World {
             positions,
             received: Vec::new(),
         });
+        self.consumer_lane_at(self.consumers.len() - 1);
     }
 
     fn client_index(&self, name: &str) -> Result<usize, String> {
@@ -737,10 +919,10 @@ impl World {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_msg(&mut self, from: &str, to: &str, kind: &'static str, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode) -> usize {
+    fn push_msg(&mut self, from: Name, to: Name, kind: &'static str, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode) -> usize {
         self.messages.push(Message {
-            from: from.into(),
-            to: to.into(),
+            from,
+            to,
             kind,
             text,
             rule,
@@ -827,8 +1009,8 @@ impl World {
             pid,
             epoch,
             transactional: false,
-            values: vec![Some(Name::fixed(state.name()))],
-            text,
+            values: Values::one(Some(Name::fixed(state.name()))),
+            text: text.into(),
             step: self.step,
             closed_at: None,
             outcome: None,
@@ -846,7 +1028,7 @@ impl World {
         }
         let why = a.why(id, parts);
         let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {why}") } else { format!("{kind} response {}: {why}", a.error) };
-        msg_rule!(self, COORD, &lane_producer(producer), "response", text, a.rule, a.source, a.error);
+        msg_rule!(self, COORD_LANE, self.producer_lane(producer), "response", text, a.rule, a.source, a.error);
     }
 
     // ----- the application's calls -----------------------------------------------------
@@ -863,7 +1045,7 @@ impl World {
                 "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
             );
             self.outside_model = Some(why.clone());
-            msg_rule!(self, &lane_producer(name), COORD, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
             say!(self, why);
             return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
         }
@@ -876,8 +1058,8 @@ impl World {
         let part = Self::coordinator_partition(&id);
         if c.pending.is_none() {
             msg!(self, 
-                &lane_producer(name),
-                COORD,
+                self.producer_lane(name),
+                COORD_LANE,
                 "FindCoordinator",
                 format!(
                     "FindCoordinator(TRANSACTION, {id}): abs(\"{id}\".hashCode() = {}) % {TRANSACTION_STATE_PARTITIONS} = __transaction_state-{part}; its leader is the coordinator (coordinator epoch {})",
@@ -897,8 +1079,8 @@ impl World {
         let timeout = self.clients[i].timeout_ms;
         let new_pid = self.next_pid;
         msg!(self, 
-            &lane_producer(&name),
-            COORD,
+            self.producer_lane(&name),
+            COORD_LANE,
             "InitProducerId",
             format!("InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))),
         );
@@ -911,7 +1093,7 @@ impl World {
         self.metric(Metric::InitTime, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
             self.link(k, r);
         }
         self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
@@ -936,12 +1118,12 @@ impl World {
                 c.pid = a.producer_id;
                 c.epoch = a.producer_epoch;
                 c.sequences.clear();
-                c.added.clear();
+                empty_set(&mut c.added);
                 c.started = false;
                 c.pending = None;
                 c.state = ClientState::Ready;
                 c.last_error = None;
-                self.fenced.remove(&name);
+                self.fenced.remove(name.as_str());
                 say!(self, format!("{name} is READY as producer {} epoch {}: any other instance of {id} is fenced ({})", a.producer_id, a.producer_epoch, a.rule));
                 Ok(CallResult::Ok)
             }
@@ -965,8 +1147,8 @@ impl World {
         let names: Vec<String> = self
             .clients
             .iter()
-            .filter(|c| c.transactional_id == id && Some(c.name.as_str()) != except && c.pid >= 0 && !self.fenced.contains(&c.name))
-            .map(|c| c.name.clone())
+            .filter(|c| c.transactional_id == id && Some(c.name.as_str()) != except && c.pid >= 0 && !self.fenced.contains(c.name.as_str()))
+            .map(|c| String::from(c.name.as_str()))
             .collect();
         for n in names {
             self.fenced.insert(n);
@@ -1006,13 +1188,13 @@ impl World {
         }
         if self.clients[i].state != ClientState::Ready {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
-            msg_rule!(self, &lane_producer(name), &lane_producer(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
             say!(self, format!("{name}.beginTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let c = &mut self.clients[i];
         c.state = ClientState::InTransaction;
-        c.added.clear();
+        empty_set(&mut c.added);
         c.started = false;
         c.begin_ms = self.now_ms;
         self.metric(Metric::BeginTime, 1_000);
@@ -1033,6 +1215,8 @@ impl World {
             producer: self.clients[i].name.clone(),
             pid: self.clients[i].pid,
             epoch: self.clients[i].epoch,
+            // Its records are pushed next (the room the first push would make).
+            records: Vec::with_capacity(4),
             ..Default::default()
         });
         let t = self.txns.len() - 1;
@@ -1041,21 +1225,21 @@ impl World {
     }
 
     /// TV1 AddPartitionsToTxn (or AddOffsetsToTxn for the offsets partition).
-    fn add_partition_tv1(&mut self, i: usize, partition: &str, kind: &'static str) -> Result<(), ErrorCode> {
+    fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        msg!(self, &lane_producer(&name), COORD, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
+        msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         self.metric(Metric::AddPartitionsRequests, 1);
-        let a = self.coordinator.add_partitions(&id, pid, epoch, &[partition], self.now_ms);
+        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {partition}"));
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
             self.link(k, r);
         }
-        self.coordinator_answer_msg(&name, kind, &a, &id, &[partition]);
+        self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
         if a.error == ErrorCode::NONE {
-            self.clients[i].added.insert(partition.into());
+            self.clients[i].added.insert(partition);
             Ok(())
         } else {
             Err(a.error)
@@ -1092,7 +1276,8 @@ impl World {
         }
         let tv2 = self.clients[i].tv2;
         if !tv2 && !self.clients[i].added.contains(partition) {
-            if let Err(e) = self.add_partition_tv1(i, partition, "AddPartitionsToTxn") {
+            let pname = self.partition_names(pi).0;
+            if let Err(e) = self.add_partition_tv1(i, pname, "AddPartitionsToTxn") {
                 if e == ErrorCode::CONCURRENT_TRANSACTIONS {
                     return Ok(self.hold(i, partition, values, "AddPartitionsToTxn"));
                 }
@@ -1106,8 +1291,8 @@ impl World {
         let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
         let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
         msg!(self,
-            &lane_producer(name),
-            &lane_partition(partition),
+            self.producer_lane(name),
+            self.partition_lane(partition),
             "Produce",
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
@@ -1116,7 +1301,8 @@ impl World {
                 let c = &mut self.clients[i];
                 set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
                 if !c.added.contains(partition) {
-                    c.added.insert(partition.into());
+                    let pname = self.partition_names(pi).0;
+                    self.clients[i].added.insert(pname);
                 }
                 self.txns[t].records.push(r);
                 Ok(CallResult::Ok)
@@ -1152,8 +1338,8 @@ impl World {
             if let Some((_, last)) = st.filter(|&(_, e)| epoch < e) {
                 msg_rule!(
                     self,
-                    &lane_partition(&self.partitions[pi].name),
-                    &lane_producer(&self.txns[t].producer),
+                    self.partition_lane(&self.partitions[pi].name),
+                    self.producer_lane(&self.txns[t].producer),
                     "response",
                     format!(
                         "Produce response INVALID_PRODUCER_EPOCH(47): epoch {epoch} is below producer {pid}'s epoch {last} on {}: refused before asking the coordinator (KAFKA-18042)",
@@ -1169,23 +1355,24 @@ impl World {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
                 msg!(
                     self,
-                    &lane_partition(&self.partitions[pi].name),
-                    COORD,
+                    self.partition_lane(&self.partitions[pi].name),
+                    COORD_LANE,
                     "AddPartitionsToTxn",
                     format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}", self.partitions[pi].name, self.txns[t].transactional_id)
                 );
                 self.metric(Metric::AddPartitionsRequests, 1);
-                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, &[self.partitions[pi].name.as_str()], self.now_ms);
+                let pname = self.partition_names(pi).0;
+                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms);
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
                     let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
-                    let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
+                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
                     self.link(k, r);
                 }
                 msg_rule!(
                     self,
-                    COORD,
-                    &lane_partition(&self.partitions[pi].name),
+                    COORD_LANE,
+                    self.partition_lane(&self.partitions[pi].name),
                     "response",
                     format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
                     a.rule,
@@ -1197,8 +1384,8 @@ impl World {
                     let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
                     msg_rule!(
                         self,
-                        &lane_partition(&self.partitions[pi].name),
-                        &lane_producer(&self.txns[t].producer),
+                        self.partition_lane(&self.partitions[pi].name),
+                        self.producer_lane(&self.txns[t].producer),
                         "response",
                         format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error),
                         "V5",
@@ -1221,8 +1408,8 @@ impl World {
                 let err = verdict.error();
                 msg_rule!(
                     self,
-                    &lane_partition(&self.partitions[pi].name),
-                    COORD,
+                    self.partition_lane(&self.partitions[pi].name),
+                    COORD_LANE,
                     "AddPartitionsToTxn",
                     format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
                     "V3",
@@ -1230,7 +1417,7 @@ impl World {
                     err
                 );
                 if err != ErrorCode::NONE {
-                    msg_rule!(self, &lane_partition(&self.partitions[pi].name), &lane_producer(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
                     return Err(err);
                 }
             }
@@ -1247,6 +1434,7 @@ impl World {
                     _ => log.log.last().map(|e| e.bytes.clone()).unwrap_or_default(),
                 };
                 let (partition, lane) = self.partition_names(pi);
+                let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
                 let r = self.push_record(LogRecord {
                     lane,
                     partition,
@@ -1256,8 +1444,8 @@ impl World {
                     pid,
                     epoch,
                     transactional: true,
-                    values: values.iter().map(|v| Some(Name::from(v.as_str()))).collect(),
-                    text: data_text(values, base_offset),
+                    values: values.clone(),
+                    text: RecordText::data(values, base_offset),
                     step: self.step,
                     closed_at: None,
                     outcome: None,
@@ -1266,8 +1454,8 @@ impl World {
                 });
                 let k = msg_rule!(
                     self,
-                    &lane_partition(&self.partitions[pi].name),
-                    &lane_producer(&self.txns[t].producer),
+                    self.partition_lane(&self.partitions[pi].name),
+                    self.producer_lane(&self.txns[t].producer),
                     "response",
                     format!(
                         "Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})",
@@ -1284,8 +1472,8 @@ impl World {
             Outcome::Rejected(e) => {
                 msg_rule!(
                     self,
-                    &lane_partition(&self.partitions[pi].name),
-                    &lane_producer(&self.txns[t].producer),
+                    self.partition_lane(&self.partitions[pi].name),
+                    self.producer_lane(&self.txns[t].producer),
                     "response",
                     format!("Produce response {e}: {}", d.why(&self.partitions[pi].name)),
                     d.rule(),
@@ -1313,8 +1501,8 @@ impl World {
         let offsets_part = Self::offsets_name(&group);
         let tv2 = self.clients[i].tv2;
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        if !tv2 && !self.clients[i].added.contains(&offsets_part) {
-            if let Err(e) = self.add_partition_tv1(i, &offsets_part, "AddOffsetsToTxn") {
+        if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
+            if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
                 self.client_error(i, e, "AddOffsetsToTxn");
                 return Ok(CallResult::Ok);
             }
@@ -1322,8 +1510,8 @@ impl World {
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
         msg!(self, 
-            &lane_producer(name),
-            OFFSETS,
+            self.producer_lane(name),
+            OFFSETS_LANE,
             "TxnOffsetCommit",
             format!(
                 "TxnOffsetCommit{}({group}, generation {generation}, producer {pid} epoch {epoch}: {})",
@@ -1335,7 +1523,7 @@ impl World {
         let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
         if self.groups[gi].generation != generation {
             let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            msg_rule!(self, OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
             self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
             self.clients[i].state = ClientState::AbortableError;
             say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
@@ -1348,10 +1536,10 @@ impl World {
             let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
-                let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
+                let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
                 self.link(k, r);
             }
-            msg_rule!(self, OFFSETS, COORD, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
+            msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
                 self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
                 return Ok(CallResult::Ok);
@@ -1401,7 +1589,7 @@ impl World {
                     epoch,
                     transactional: true,
                     values: positions.iter().map(|(p, o)| Some(Name::from(format!("{group} {p}={o}")))).collect(),
-                    text: format!("{group}: {}", positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")),
+                    text: format!("{group}: {}", positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")).into(),
                     step: self.step,
                     closed_at: None,
                     outcome: None,
@@ -1409,13 +1597,13 @@ impl World {
                     txn: Some(t),
                 });
                 self.txns[t].records.push(r);
-                let k = msg_rule!(self, OFFSETS, &lane_producer(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
                 self.link(k, Some(r));
                 say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
             }
             Outcome::Duplicate { .. } => {}
             Outcome::Rejected(e) => {
-                msg_rule!(self, OFFSETS, &lane_producer(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
                 self.client_error(i, e, "TxnOffsetCommit");
             }
         }
@@ -1467,8 +1655,8 @@ impl World {
         let result = if commit { "COMMIT" } else { "ABORT" };
         msg!(
             self,
-            &lane_producer(&self.clients[i].name),
-            COORD,
+            self.producer_lane(&self.clients[i].name),
+            COORD_LANE,
             "EndTxn",
             format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id)
         );
@@ -1486,7 +1674,7 @@ impl World {
         self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = ci.and_then(|ci| self.write_txn_log_at(ci));
-            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
             self.link(k, r);
             // None: a TV2 empty abort, a transaction with no partitions.
             let t = match self.open_txn.get(self.clients[i].transactional_id.as_str()).copied() {
@@ -1502,7 +1690,7 @@ impl World {
         }
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && a.error == ErrorCode::NONE || lose_response && a.error == coordinator::CONCURRENT_TRANSACTIONS {
-            let k = msg_rule!(self, COORD, &lane_producer(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
+            let k = msg_rule!(self, COORD_LANE, self.producer_lane(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
             if let Some(m) = self.messages.get_mut(k) {
                 m.lost = true;
             }
@@ -1532,7 +1720,7 @@ impl World {
                     c.epoch = a.producer_epoch;
                     restart_sequences(&mut c.sequences);
                 }
-                c.added.clear();
+                empty_set(&mut c.added);
                 c.started = false;
                 c.pending = None;
                 c.outcome_unknown = false;
@@ -1606,6 +1794,7 @@ impl World {
             });
         }
         self.txns[t].outcome = Some(commit);
+        self.txns[t].markers.reserve(m.partitions.len());
         if m.partitions.is_empty() {
             let id = m.transactional_id.clone();
             self.complete_txn(&id, t);
@@ -1616,7 +1805,7 @@ impl World {
         if let Some(s) = self.coordinator.complete(id, self.now_ms) {
             self.tick(1);
             let r = self.write_txn_log(id);
-            let k = msg!(self, COORD, COORD, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
             self.link(k, r);
             if self.open_txn.get(id) == Some(&t) {
                 self.open_txn.remove(id);
@@ -1658,7 +1847,9 @@ impl World {
         }
         let nb = self.cluster.brokers.max(1);
         let broker = |m: &MarkerReq| self.partitions.iter().position(|p| p.name == m.partition).map_or(0, |bi| bi % nb);
-        let brokers = if nb <= 128 {
+        let brokers = if nb == 1 {
+            1 // one broker leads every partition
+        } else if nb <= 128 {
             batch.iter().fold(0u128, |mask, m| mask | 1 << broker(m)).count_ones() as usize
         } else {
             batch.iter().map(broker).collect::<BTreeSet<usize>>().len()
@@ -1689,10 +1880,9 @@ impl World {
     fn write_marker(&mut self, m: &MarkerReq) {
         let result = if m.commit { "COMMIT" } else { "ABORT" };
         let is_offsets = m.partition.starts_with("__consumer_offsets-");
-        let lane = || if is_offsets { String::from(OFFSETS) } else { lane_partition(&m.partition) };
         msg_rule!(self,
-            COORD,
-            &lane(),
+            COORD_LANE,
+            self.marker_lane(&m.partition, is_offsets),
             "WriteTxnMarkers",
             format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
             "K2",
@@ -1734,8 +1924,8 @@ impl World {
                     pid: m.pid,
                     epoch: m.epoch,
                     transactional: true,
-                    values: Vec::new(),
-                    text: marker_text(result, m.coordinator_epoch),
+                    values: Values::default(),
+                    text: RecordText::marker(m.commit, m.coordinator_epoch),
                     step: self.step,
                     closed_at: Some(self.step),
                     outcome: Some(if m.commit { "committed" } else { "aborted" }),
@@ -1756,7 +1946,7 @@ impl World {
                     }
                 }
                 self.txns[m.txn].markers.push(m.commit);
-                let k = msg_rule!(self, &lane(), COORD, "response", format!("marker written: {}; LSO now {lso}", d.why(&m.partition)), d.rule(), d.source(), ErrorCode::NONE);
+                let k = msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker written: {}; LSO now {lso}", d.why(&m.partition)), d.rule(), d.source(), ErrorCode::NONE);
                 self.link(k, Some(r));
                 if is_offsets {
                     // K3/G4: materialize or discard this producer's pending offsets.
@@ -1777,7 +1967,7 @@ impl World {
             }
             _ => {
                 let e = d.error();
-                msg_rule!(self, &lane(), COORD, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why(&m.partition)), d.rule(), d.source(), e);
+                msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why(&m.partition)), d.rule(), d.source(), e);
                 say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule(), d.why(&m.partition)));
             }
         }
@@ -1848,14 +2038,14 @@ impl World {
     /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2).
     pub fn advance(&mut self, ms: i64) {
         self.now_ms += ms;
-        msg!(self, COORD, COORD, "timeout", format!("{} ms pass", ms));
+        msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
         for id in self.coordinator.timed_out(self.now_ms) {
             if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
                 let r = self.write_txn_log(&id);
-                let k = msg_rule!(self, COORD, COORD, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(&id, &[])), a.rule, a.source, ErrorCode::NONE);
+                let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(&id, &[])), a.rule, a.source, ErrorCode::NONE);
                 self.link(k, r);
                 self.fence_instances(&id, None);
-                if let Some(t) = self.open_txn.get(&id).copied() {
+                if let Some(t) = self.open_txn.get(id.as_str()).copied() {
                     self.queue_markers(&id, t, false);
                 }
                 say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
@@ -1870,11 +2060,11 @@ impl World {
         self.coordinator_epoch += 1;
         let ep = self.coordinator_epoch;
         self.markers.retain(|m| m.held);
-        msg_rule!(self, COORD, COORD, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
-        let ids: Vec<String> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
+        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        let ids: Vec<Name> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
-            if let Some(t) = self.open_txn.get(id).copied() {
+            if let Some(t) = self.open_txn.get(id.as_str()).copied() {
                 // Re-queue markers only for partitions that have not got theirs.
                 let done: BTreeSet<Name> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
@@ -1916,11 +2106,22 @@ impl World {
             let from = *self.consumers[ci].positions.get(p).unwrap_or(&0);
             // The records the fetch returns, read from the stored bytes.
             got.clear();
-            self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| got.push((offset, value.map(|v| String::from_utf8_lossy(v).into_owned()))));
+            // A value equal to the one the model wrote at that offset shares its name (no copy).
+            let (records, index) = (&self.records, self.data_index.get(p));
+            let written = |offset: i64, v: &[u8]| -> Option<Name> {
+                let index = index?;
+                let k = index[index.partition_point(|&(o, _)| o <= offset).checked_sub(1)?].1;
+                let name = records[k].values.get(usize::try_from(offset - records[k].offset).ok()?)?.as_ref()?;
+                (name.as_bytes() == v).then(|| name.clone())
+            };
+            self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| {
+                got.push((offset, value.map(|v| written(offset, v).unwrap_or_else(|| Name::from(String::from_utf8_lossy(v).into_owned())))))
+            });
             #[cfg(debug_assertions)]
             {
                 let full: Vec<(i64, Option<String>)> =
                     self.partitions[pi].fetch(effective, from).into_iter().map(|g| (g.offset, g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()))).collect();
+                let got: Vec<(i64, Option<String>)> = got.iter().map(|(o, v)| (*o, v.as_deref().map(String::from))).collect();
                 assert_eq!(got, full, "poll delivers what decoding the fetched bytes gives");
             }
             let upper = match effective {
@@ -1930,14 +2131,15 @@ impl World {
             let count = got.len();
             let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
             msg_rule!(self,
-                &lane_consumer(name),
-                &lane_partition(&self.consumers[ci].partitions[pk]),
+                self.consumer_lane(name),
+                self.partition_lane(&self.consumers[ci].partitions[pk]),
                 "Fetch",
                 format!("Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}", self.consumers[ci].partitions[pk], if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
                 if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
                 CFE,
                 ErrorCode::NONE,
             );
+            let (partition, consumer) = (self.partition_names(pi).0, self.consumer_lane_at(ci));
             for (offset, value) in got.drain(..) {
                 let p = self.consumers[ci].partitions[pk].as_str();
                 let record = self
@@ -1956,11 +2158,8 @@ impl World {
                         }
                     }
                 }
-                let partition = self.partition_names(pi).0;
-                let consumer = self.consumer_lane(ci);
-                self.deliveries.push(Delivery { consumer, partition, offset, value: value.clone(), step: self.step, record });
-                let p = self.consumers[ci].partitions[pk].clone();
-                self.consumers[ci].received.push((p, offset, value));
+                self.deliveries.push(Delivery { consumer: consumer.clone(), partition: partition.clone(), offset, value: value.clone(), step: self.step, record });
+                self.consumers[ci].received.push((partition.clone(), offset, value));
             }
             total += count;
             if upper > from {
@@ -1984,7 +2183,7 @@ impl World {
         let g = self.groups.iter_mut().find(|g| g.name == group).ok_or_else(|| format!("no group named {group:?}"))?;
         g.generation += 1;
         let gen = g.generation;
-        msg!(self, OFFSETS, OFFSETS, "rebalance", format!("{group} rebalances: generation {gen}"));
+        msg!(self, OFFSETS_LANE, OFFSETS_LANE, "rebalance", format!("{group} rebalances: generation {gen}"));
         say!(self, format!("{group} rebalances to generation {gen}: a transactional offset commit carrying an older generation will be refused (KIP-447)"));
         Ok(())
     }
@@ -1999,7 +2198,7 @@ impl World {
         for p in self.consumers[ci].partitions.clone() {
             let to = committed.get(&p).copied().unwrap_or(0);
             let from = self.consumers[ci].positions.insert(p.clone(), to).unwrap_or(0);
-            msg!(self, &lane_consumer(consumer), &lane_consumer(consumer), "seek", format!("seek({p}) from {from} to the committed offset {to}"));
+            msg!(self, self.consumer_lane(consumer), self.consumer_lane(consumer), "seek", format!("seek({p}) from {from} to the committed offset {to}"));
         }
         say!(self, format!("{consumer} seeks back to {group}'s committed offsets, so the input of the aborted transaction is read again"));
         Ok(())
@@ -2022,7 +2221,7 @@ impl World {
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
             let e = r.clone().err().unwrap_or(ErrorCode::NONE);
-            msg_rule!(self, &lane_consumer(consumer), OFFSETS, "OffsetFetch", text, "G5", OMM, e);
+            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OMM, e);
             out.push((p, r));
         }
         Ok(out)
@@ -2031,18 +2230,18 @@ impl World {
     /// The application performs an external side effect (an HTTP payment): no Kafka abort
     /// can undo it. With an idempotency key the external service drops repeats.
     pub fn effect(&mut self, actor: &str, name: &str, key: Option<&str>) {
-        let lane = if self.consumers.iter().any(|c| c.name == actor) { lane_consumer(actor) } else { lane_producer(actor) };
+        let lane = if self.consumers.iter().any(|c| c.name == actor) { self.consumer_lane(actor) } else { self.producer_lane(actor) };
         let producer = actor;
         let seen_key = key.is_some_and(|k| self.effects.iter().any(|e| e.key.as_deref() == Some(k) && !e.duplicate));
         let repeat = self.effects.iter().any(|e| e.name == name && !e.duplicate);
         let dup = if key.is_some() { false } else { repeat };
         if seen_key {
-            msg!(self, &lane, EXTERNAL, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
+            msg!(self, lane.clone(), EXTERNAL_LANE, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
             say!(self, format!("{producer} repeats {name}, but the idempotency key makes the external service answer with the first result: applied once"));
             return;
         }
         self.effects.push(Effect { name: name.into(), key: key.map(String::from), producer: producer.into(), step: self.step, duplicate: dup });
-        msg!(self, &lane, EXTERNAL, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
+        msg!(self, lane.clone(), EXTERNAL_LANE, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
         if dup {
             say!(self, format!("{producer} performs {name} again: outside Kafka nothing deduplicates it — the payment happened twice, whatever the transaction's outcome"));
         } else {
@@ -2053,7 +2252,7 @@ impl World {
     /// `kafka-features.sh upgrade --feature transaction.version=N`.
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
-        msg_rule!(self, COORD, COORD, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
+        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
         say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
     }
 
@@ -2213,11 +2412,14 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     out.extend_from_slice(id.as_bytes());
     let at = out.len();
     let status = state_id(m.state);
-    out.extend_from_slice(&version.to_be_bytes());
-    out.extend_from_slice(&m.producer_id.to_be_bytes());
-    out.extend_from_slice(&m.producer_epoch.to_be_bytes());
-    out.extend_from_slice(&m.txn_timeout_ms.to_be_bytes());
-    out.push(status as u8);
+    // Version, ProducerId, ProducerEpoch, TransactionTimeoutMs, TransactionStatus.
+    let mut head = [0u8; 17];
+    head[..2].copy_from_slice(&version.to_be_bytes());
+    head[2..10].copy_from_slice(&m.producer_id.to_be_bytes());
+    head[10..12].copy_from_slice(&m.producer_epoch.to_be_bytes());
+    head[12..16].copy_from_slice(&m.txn_timeout_ms.to_be_bytes());
+    head[16] = status as u8;
+    out.extend_from_slice(&head);
     // Kafka writes null partitions for an Empty state with none.
     let null = status == crate::internal::txn_state::EMPTY && m.partitions.is_empty();
     put_len(out, (!null).then_some(topics));
@@ -2253,8 +2455,10 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
             put_group(out, topic, &mut it.by_ref().take(count).map(|p| split_partition_ref(p).1), count);
         }
     }
-    out.extend_from_slice(&m.last_update_ms.to_be_bytes());
-    out.extend_from_slice(&m.txn_start_ms.to_be_bytes());
+    let mut times = [0u8; 16];
+    times[..8].copy_from_slice(&m.last_update_ms.to_be_bytes());
+    times[8..].copy_from_slice(&m.txn_start_ms.to_be_bytes());
+    out.extend_from_slice(&times);
     if flexible {
         // Tagged fields: PreviousProducerId and NextProducerId stay at their defaults (−1, not
         // written); ClientTransactionVersion (tag 2) is written when not 0.
@@ -2284,48 +2488,10 @@ fn as_stored(mut bytes: Vec<u8>, log: &Partition) -> Vec<u8> {
     bytes
 }
 
-/// A data record's timeline text: its values, then `@base offset`
-/// (`format!("{} @{base_offset}", values.join(" "))`).
-fn data_text(values: &[String], base_offset: i64) -> String {
-    let mut t = String::with_capacity(values.iter().map(|v| v.len() + 1).sum::<usize>() + 21);
-    for (k, v) in values.iter().enumerate() {
-        if k > 0 {
-            t.push(' ');
-        }
-        t.push_str(v);
-    }
-    t.push_str(" @");
-    push_int(&mut t, base_offset);
-    t
-}
-
-/// A marker record's timeline text (`format!("{result} marker (coordinator epoch {epoch})")`).
-fn marker_text(result: &str, coordinator_epoch: i32) -> String {
-    let mut t = String::with_capacity(40);
-    t.push_str(result);
-    t.push_str(" marker (coordinator epoch ");
-    push_int(&mut t, coordinator_epoch as i64);
-    t.push(')');
-    t
-}
-
-/// Append `n` in decimal, as `Display` writes it.
-fn push_int(out: &mut String, n: i64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut v = n.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        out.push('-');
-    }
-    out.push_str(core::str::from_utf8(&buf[at..]).unwrap_or_default());
+/// Empty `set`, keeping its node for the next insert (`clear` frees it; these sets are
+/// emptied and refilled every transaction).
+pub(super) fn empty_set<T: Ord>(set: &mut BTreeSet<T>) {
+    set.retain(|_| false);
 }
 
 /// How many distinct partitions the records `of` (indexes into `records`) were written to.
@@ -2430,14 +2596,10 @@ fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: us
     let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
     // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
     let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
-    let len = HEADER_LEN
-        + (0..n)
-            .map(|i| {
-                let (k, v) = rec(i);
-                size_of_varint(body_len(i, k, v) as i32) + body_len(i, k, v)
-            })
-            .sum::<usize>();
-    let mut out = Vec::with_capacity(len);
+    // At most 23 bytes of each record are not key or value bytes (its length, offset delta,
+    // key and value lengths: up to 5 each; attributes, timestamp delta, header count: 1 each).
+    let bound = HEADER_LEN + (0..n).map(&rec).map(|(k, v)| 23 + k.map_or(0, <[u8]>::len) + v.map_or(0, <[u8]>::len)).sum::<usize>();
+    let mut out = Vec::with_capacity(bound);
     out.resize(HEADER_LEN, 0);
     let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
         None => varint(out, -1),

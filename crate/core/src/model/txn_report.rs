@@ -247,15 +247,15 @@ pub fn snapshot(w: &World) -> StateSnapshot {
             .iter()
             .map(|c| ProducerState {
                 lane: format!("producer:{}", c.name),
-                name: c.name.clone(),
-                transactional_id: c.transactional_id.clone(),
+                name: String::from(c.name.as_str()),
+                transactional_id: String::from(c.transactional_id.as_str()),
                 state: c.state.name(),
                 pid: c.pid,
                 epoch: c.epoch,
                 protocol: if c.tv2 { "v2" } else { "v1" },
                 outcome: if c.outcome_unknown { Some("UNKNOWN") } else { None },
                 error: c.last_error.clone(),
-                fenced: w.fenced.contains(&c.name),
+                fenced: w.fenced.contains(c.name.as_str()),
                 crashed: c.crashed,
             })
             .collect(),
@@ -267,13 +267,13 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 .txns
                 .iter()
                 .map(|m| TxnState {
-                    transactional_id: m.transactional_id.clone(),
+                    transactional_id: String::from(m.transactional_id.as_str()),
                     partition: World::coordinator_partition(&m.transactional_id),
                     state: m.state.name(),
                     pending_state: m.pending_state.map(|s| s.name()),
                     pid: m.producer_id,
                     epoch: m.producer_epoch,
-                    partitions: m.partitions.iter().cloned().collect(),
+                    partitions: m.partitions.iter().map(|p| String::from(p.as_str())).collect(),
                     timeout_ms: m.txn_timeout_ms,
                 })
                 .collect(),
@@ -381,8 +381,8 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                     .messages
                     .iter()
                     .map(|m| MessageReport {
-                        from: m.from.clone(),
-                        to: m.to.clone(),
+                        from: String::from(m.from.as_str()),
+                        to: String::from(m.to.as_str()),
                         kind: m.kind,
                         text: m.text.clone(),
                         rule: m.rule,
@@ -410,7 +410,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                 epoch: r.epoch,
                 transactional: r.transactional,
                 values: r.values.iter().map(|v| v.as_deref().map(String::from)).collect(),
-                text: r.text.clone(),
+                text: format!("{}", r.text),
                 step: r.step,
                 closed_at: r.closed_at,
                 outcome: r.outcome,
@@ -420,7 +420,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         deliveries: w
             .deliveries
             .iter()
-            .map(|d| DeliveryReport { consumer: String::from(d.consumer.as_str()), partition: String::from(d.partition.as_str()), offset: d.offset, value: d.value.clone(), step: d.step })
+            .map(|d| DeliveryReport { consumer: String::from(d.consumer.as_str()), partition: String::from(d.partition.as_str()), offset: d.offset, value: d.value.as_deref().map(String::from), step: d.step })
             .collect(),
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
         completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),

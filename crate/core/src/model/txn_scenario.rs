@@ -317,6 +317,8 @@ pub struct TxnStepRun {
 
 #[derive(Clone, Debug)]
 pub struct TxnRun {
+    /// The scenario's header (title, about, cluster, declarations): its `steps` are left
+    /// empty — the steps as run are [`TxnRun::steps`] — so a long script is not copied.
     pub scenario: TxnScenario,
     pub world: World,
     pub steps: Vec<TxnStepRun>,
@@ -370,13 +372,16 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
 pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
     let mut w = setup(sc, sabotage);
     w.trace = trace;
-    let mut out = TxnRun { scenario: sc.clone(), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
+    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut mem = Memory::default();
     let mut budget = 1_000_000usize;
     let mut flat = Vec::new();
     flatten(&sc.steps, &mut budget, &mut flat);
     let n = flat.len();
     out.steps.reserve_exact(n.min(1 << 16));
+    // Most steps write a record or more: room for one a step, so a long run's record list is
+    // not copied each time it doubles.
+    w.records.reserve(n.min(1 << 16));
     for (k, s) in flat.into_iter().enumerate() {
         w.step = out.steps.len();
         w.messages.clear();
@@ -400,7 +405,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
             text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() },
             ok,
             t: w.now_ms - w.start_ms,
-            narration: w.narration.join(" "),
+            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
             snapshot: if keep { super::txn_report::snapshot(&w) } else { super::txn_report::StateSnapshot::default() },
             invariants: if keep { w.invariants() } else { Vec::new() },
@@ -411,6 +416,26 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     }
     out.world = w;
     out
+}
+
+/// `sc` without its steps (what a run keeps of its scenario).
+fn header(sc: &TxnScenario) -> TxnScenario {
+    TxnScenario {
+        title: sc.title.clone(),
+        about: sc.about.clone(),
+        start_ms: sc.start_ms,
+        first_producer_id: sc.first_producer_id,
+        transaction_version: sc.transaction_version,
+        two_phase_commit_broker: sc.two_phase_commit_broker,
+        rtt_ms: sc.rtt_ms,
+        append_ms: sc.append_ms,
+        brokers: sc.brokers,
+        partitions: sc.partitions.clone(),
+        producers: sc.producers.clone(),
+        consumers: sc.consumers.clone(),
+        seeds: sc.seeds.clone(),
+        steps: Vec::new(),
+    }
 }
 
 /// Apply one step line (as `nextSteps` offers them) to a world: the driver of randomized
@@ -625,7 +650,7 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
         }
         [c, "received", vals @ ..] if w.consumers.iter().any(|x| x.name == *c) => {
             let con = w.consumers.iter().find(|x| x.name == *c)?;
-            let got: Vec<String> = con.received.iter().map(|(_, _, v)| v.clone().unwrap_or_else(|| String::from("null"))).collect();
+            let got: Vec<String> = con.received.iter().map(|(_, _, v)| v.as_deref().map_or_else(|| String::from("null"), String::from)).collect();
             (got.join(" ") != vals.join(" ")).then(|| (want.clone(), if got.is_empty() { String::from("nothing") } else { list(&got) }))
         }
         [c, "position", p, n] if w.consumers.iter().any(|x| x.name == *c) => {
@@ -812,7 +837,7 @@ pub fn timeline_text(run: &TxnRun) -> String {
             "  consumer {} ({}): received [{}]\n",
             c.name,
             if c.isolation == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" },
-            c.received.iter().map(|r| r.2.clone().unwrap_or_default()).collect::<Vec<_>>().join(" ")
+            c.received.iter().map(|r| r.2.as_deref().unwrap_or_default()).collect::<Vec<_>>().join(" ")
         ));
     }
     for (name, holds, detail) in w.invariants() {
