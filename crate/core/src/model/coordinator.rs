@@ -543,9 +543,7 @@ impl Coordinator {
         if m.state != TxnState::Ongoing || m.pending_state.is_some() {
             return None;
         }
-        if m.producer_epoch < i16::MAX {
-            m.producer_epoch += 1;
-        }
+        m.producer_epoch = m.producer_epoch.saturating_add(1);
         m.last_producer_epoch = -1;
         m.state = TxnState::PrepareAbort;
         m.pending_state = Some(TxnState::CompleteAbort);

@@ -564,6 +564,10 @@ impl Default for ClusterConfig {
     }
 }
 
+/// One partition's answer to OffsetFetch: the committed offset (`None`: none), or the error
+/// (UNSTABLE_OFFSET_COMMIT while a transactional commit is pending).
+pub type OffsetFetch = Result<Option<i64>, ErrorCode>;
+
 /// The transactions world.
 #[derive(Clone, Debug)]
 pub struct World {
@@ -1689,7 +1693,7 @@ impl World {
             }
         }
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
-        if lose_response && a.error == ErrorCode::NONE || lose_response && a.error == coordinator::CONCURRENT_TRANSACTIONS {
+        if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
             let k = msg_rule!(self, COORD_LANE, self.producer_lane(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
             if let Some(m) = self.messages.get_mut(k) {
                 m.lost = true;
@@ -1779,7 +1783,7 @@ impl World {
     fn queue_markers_at(&mut self, ci: usize, t: usize, commit: bool) {
         let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
         let m = &self.coordinator.txns[ci];
-        self.markers.retain(|x| !(x.transactional_id == m.transactional_id && !x.held));
+        self.markers.retain(|x| x.transactional_id != m.transactional_id || x.held);
         for p in &m.partitions {
             self.markers.push(MarkerReq {
                 transactional_id: m.transactional_id.clone(),
@@ -2205,7 +2209,7 @@ impl World {
     }
 
     /// OffsetFetch with requireStable (read_committed consumers, G5).
-    pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, Result<Option<i64>, ErrorCode>)>, String> {
+    pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, OffsetFetch)>, String> {
         let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
         let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
         let g = self.groups.iter().find(|g| g.name == group).cloned().ok_or("no group")?;
@@ -2220,7 +2224,7 @@ impl World {
                 Err(e) => format!("OffsetFetch({group}, {p}, requireStable) → {e}: a transactional commit of this partition's offset is pending (retriable)"),
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
-            let e = r.clone().err().unwrap_or(ErrorCode::NONE);
+            let e = r.err().unwrap_or(ErrorCode::NONE);
             msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OMM, e);
             out.push((p, r));
         }
