@@ -102,6 +102,10 @@ function cellBox(l, ri) {
 const LANE_H = { producer: 46, coordinator: 50, partition: 64, offsets: 50, consumer: 0, external: 40 };
 const RECORD_LANES = new Set(["coordinator", "partition", "offsets"]);
 const MAX_BUTTONS = 12; // "written at this step" buttons in the narration
+const LONG_LATENCY_TABLE = 200; // completions from which the latency table has fixed column widths
+// The latency table lists at most this many completions (the latest ones); the plot shows them
+// all. A longer table is not read row by row, and laying it out on every step costs frames.
+const MAX_LATENCY_ROWS = 200;
 
 /** __transaction_state values on two lines of a cell. */
 const TXN_LINES = {
@@ -264,7 +268,9 @@ export function buildTimeline(report) {
       }
     }
   }
-  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records, completionSteps: completionSteps(report) };
+  const done = completionSteps(report);
+  const completionsInOrder = !!done && done.every((s, i) => i === 0 || done[i - 1] <= s);
+  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records, completionSteps: done, completionsInOrder };
 }
 
 /**
@@ -436,6 +442,8 @@ dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eo
 .state td.num, .latency td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .state thead th, .latency thead th { color: var(--eos-muted); font-family: system-ui, sans-serif; border-bottom: 1px solid var(--eos-border); }
 .state td.delta { color: var(--eos-accent); }
+/* Thousands of completions make a long table: while the figure is off screen its layout and paint are skipped. */
+.latency { content-visibility: auto; contain-intrinsic-block-size: auto 320px; }
 .latency { margin: .6rem 0 0; padding: .4rem .6rem; border: 1px solid var(--eos-border); border-radius: 6px; background: var(--eos-panel); }
 .latency[hidden] { display: none; }
 .latency .state-title { margin: 0 0 .2rem; font-size: 13px; font-weight: 600; }
@@ -443,6 +451,7 @@ dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eo
 .latency .plot { flex: 1 1 20rem; max-width: 36rem; min-width: 14rem; }
 .latency canvas { position: static; width: 100%; height: 220px; border: 1px solid var(--eos-border); border-radius: 4px; background: var(--eos-bg); }
 .latency figcaption, .latency .latency-note { font-size: 12.5px; color: var(--eos-muted); margin: .3rem 0 0; max-width: 60rem; }
+.latency table.fixed { table-layout: fixed; }
 .latency tr.now-row th, .latency tr.now-row td { color: var(--eos-accent); font-weight: 600; }
 `;
 
@@ -536,6 +545,13 @@ export class KafkaTimelineElement extends BaseElement {
   #hatch = null;
   #ctxStyle = {};
   #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0 };
+  // What the DOM panels show already (they are updated, not rebuilt, when the step changes).
+  #nextCache = { report: undefined, canAppend: false, label: null };
+  #summaryFor = null;
+  #latency = { report: undefined, source: undefined, rows: [], lo: 0, shown: -1, marked: [], caption: null };
+  #latencyPlotKey = ""; // what the latency plot shows: redrawn only when it changes
+  #latencyPlotFor = { report: null, theme: null };
+  #latencySize = null; // {width, height} of the latency canvas in CSS px (ResizeObserver), null: unknown
 
   /** Interval between steps while playing at 1×, in ms. */
   interval = 1000;
@@ -622,11 +638,19 @@ export class KafkaTimelineElement extends BaseElement {
     this.#schemeQuery = matchMedia("(prefers-color-scheme: dark)");
     this.#schemeQuery.addEventListener("change", this.#onScheme);
     this.#watchDpr();
-    this.#resize = new ResizeObserver(() => {
-      this.#measure();
+    this.#resize = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        if (e.target === this.#ui.latencyCanvas) {
+          // Read here, where layout is clean: #drawLatency then needs no layout of the figure
+          // (content-visibility: auto skips it while it is off screen).
+          const c = this.#ui.latencyCanvas;
+          this.#latencySize = { width: c.clientWidth, height: c.clientHeight };
+        } else this.#measure();
+      }
       this.#invalidate();
     });
     this.#resize.observe(this.#ui.viewport);
+    this.#resize.observe(this.#ui.latencyCanvas);
     this.#mutation = new MutationObserver(() => {
       if (!this.hasAttribute("script") && !this.hasAttribute("scenario") && !this.#given) {
         this.#dirtySource = true;
@@ -896,8 +920,10 @@ export class KafkaTimelineElement extends BaseElement {
     ui.latencyCaption = h("figcaption");
     ui.latencyNote = h("p", { class: "latency-note" });
     ui.latencyBody = h("tbody");
+    ui.latencyCols = [h("col"), h("col"), h("col"), h("col")]; // widths set for a long table (#layoutLatencyTable)
     ui.latencyTable = h("table", { class: "latency-table" },
       h("caption", { class: "sr-only" }, "Completed transactions: partitions touched and model ms from EndTxn to Complete"),
+      h("colgroup", {}, ui.latencyCols),
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, "txn"), h("th", { scope: "col" }, "partitions"),
         h("th", { scope: "col" }, "ms EndTxn→Complete"), h("th", { scope: "col" }, "completed at"))),
@@ -1320,61 +1346,216 @@ export class KafkaTimelineElement extends BaseElement {
     const { next } = this.#ui;
     const r = this.#report;
     const canAppend = !!r && !this.readOnly && this.#sourceText !== null;
-    const buttons = (r?.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
-    next.hidden = !canAppend || buttons.length === 0;
-    next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:"), ...buttons);
+    const label = this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:";
+    const c = this.#nextCache;
+    // The buttons depend on the run only: rebuilt when it changes, the label follows the step.
+    if (c.report !== r || c.canAppend !== canAppend || !c.label) {
+      const buttons = (r?.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
+      c.report = r;
+      c.canAppend = canAppend;
+      c.label = h("span", { class: "label" }, label);
+      next.hidden = !canAppend || buttons.length === 0;
+      next.replaceChildren(c.label, ...buttons);
+    } else if (c.label.textContent !== label) {
+      c.label.textContent = label;
+    }
+  }
+
+  /** How many of report.completions are shown at the current step: all of them when their steps are unknown. */
+  #latencyCount() {
+    const all = this.#report?.completions ?? [];
+    const at = this.#tl?.completionSteps ?? null;
+    if (!at) return all.length;
+    if (this.#tl.completionsInOrder) return lowerBound(at, this.#step + 1, (s) => s);
+    return -1; // not a prefix: see #latencyIndexes
+  }
+
+  /** The indexes (into report.completions) of the completions shown at the current step. */
+  #latencyIndexes() {
+    const count = this.#latencyCount();
+    if (count >= 0) return Array.from({ length: count }, (_, i) => i);
+    const at = this.#tl.completionSteps;
+    const out = [];
+    at.forEach((s, i) => {
+      if (s <= this.#step) out.push(i);
+    });
+    return out;
   }
 
   /** The completions shown at the current step: [{n, partitions, ms, step}] (step null when unknown). */
   #latencyPoints() {
     const all = this.#report?.completions ?? [];
     const at = this.#tl?.completionSteps ?? null;
-    const points = all.map((c, i) => ({ n: i + 1, partitions: Number(c.partitions), ms: Number(c.ms), step: at ? at[i] : null }));
-    return at ? points.filter((p) => p.step <= this.#step) : points;
+    return this.#latencyIndexes().map((i) => ({ n: i + 1, partitions: Number(all[i].partitions), ms: Number(all[i].ms), step: at ? at[i] : null }));
   }
 
-  /** The latency figure's text: one table row per completion so far, the note and the caption. */
+  /** Row i of the latency table (built once per run; "(this step)" and now-row set by #markLatencyRow). */
+  #latencyRow(i) {
+    const rows = this.#latency.rows;
+    if (!rows[i]) {
+      const c = this.#report.completions[i];
+      const step = this.#tl?.completionSteps?.[i] ?? null;
+      const p = { partitions: Number(c.partitions), ms: Number(c.ms) };
+      rows[i] = h("tr", { "data-partitions": p.partitions, "data-ms": p.ms },
+        h("th", { scope: "row" }, `#${i + 1}`),
+        h("td", { class: "num", "data-col": "partitions" }, String(p.partitions)),
+        h("td", { class: "num", "data-col": "ms" }, String(p.ms)),
+        h("td", { "data-col": "step" }, step === null ? "—" : `step ${step + 1}`));
+    }
+    return rows[i];
+  }
+
+  #markLatencyRow(i, now) {
+    const tr = this.#latencyRow(i);
+    const step = this.#tl.completionSteps[i];
+    if (now) tr.className = "now-row";
+    else tr.removeAttribute("class");
+    tr.lastChild.textContent = `step ${step + 1}${now ? " (this step)" : ""}`;
+  }
+
+  /**
+   * A long latency table (hundreds of completions) gets fixed column widths, wide enough for the
+   * longest value of the run: with the automatic table layout every row added or removed while
+   * stepping would measure every cell of the table again.
+   */
+  #layoutLatencyTable() {
+    const { latencyTable, latencyCols } = this.#ui;
+    const all = this.#report?.completions ?? [];
+    if (all.length < LONG_LATENCY_TABLE) {
+      latencyTable.classList.remove("fixed");
+      latencyTable.style.removeProperty("width");
+      for (const col of latencyCols) col.style.removeProperty("width");
+      return;
+    }
+    const digits = (xs) => xs.reduce((m, x) => Math.max(m, String(x).length), 1);
+    const lastStep = (this.#tl?.completionSteps ?? []).reduce((m, s) => Math.max(m, s), 0);
+    // In characters of the table's monospace font, at least the header's; each cell has .5rem of padding.
+    const chars = [
+      Math.max(4, digits([all.length]) + 1),
+      Math.max(10, digits(all.map((c) => c.partitions))),
+      Math.max(18, digits(all.map((c) => c.ms))),
+      Math.max(12, `step ${lastStep + 1} (this step)`.length),
+    ];
+    latencyCols.forEach((col, i) => (col.style.width = `calc(${chars[i]}ch + .5rem)`));
+    latencyTable.style.width = `calc(${chars.reduce((a, b) => a + b, 0)}ch + 2rem)`;
+    latencyTable.classList.add("fixed");
+  }
+
+  /**
+   * The latency figure's text: one table row per completion so far, the note and the caption. The
+   * rows are built once per run and the body is kept in step with the current step by appending or
+   * removing rows at its end (the completions so far are a prefix when their steps are in order).
+   */
   #renderLatency() {
     const { latency, latencyBody, latencyNote, latencyCaption } = this.#ui;
     const all = this.#report?.completions ?? [];
+    const L = this.#latency;
+    if (L.report !== this.#report || L.source !== this.#sourceText) {
+      L.report = this.#report;
+      L.source = this.#sourceText;
+      L.rows = [];
+      L.lo = 0;
+      L.shown = -1;
+      L.marked = [];
+      L.caption = null;
+      this.#layoutLatencyTable();
+    }
     if (all.length < 2) {
       latency.hidden = true;
-      latencyBody.replaceChildren();
+      if (L.shown !== 0) latencyBody.replaceChildren();
+      L.shown = 0;
       return;
     }
     latency.hidden = false;
-    const points = this.#latencyPoints();
-    latencyBody.replaceChildren(
-      ...points.map((p) =>
-        h("tr", { "data-partitions": p.partitions, "data-ms": p.ms, class: p.step === this.#step ? "now-row" : null },
-          h("th", { scope: "row" }, `#${p.n}`),
-          h("td", { class: "num", "data-col": "partitions" }, String(p.partitions)),
-          h("td", { class: "num", "data-col": "ms" }, String(p.ms)),
-          h("td", { "data-col": "step" }, p.step === null ? "—" : `step ${p.step + 1}${p.step === this.#step ? " (this step)" : ""}`))),
-    );
-    latencyNote.textContent = this.#tl?.completionSteps
-      ? `${points.length} of ${all.length} transactions complete by step ${this.#step + 1}.`
-      : `All ${all.length} transactions of the run (the report does not say at which step each completed).`;
-    const c = clusterCosts(this.#sourceText ?? "");
-    latencyCaption.textContent =
-      "x: partitions the transaction touched; y: milliseconds from EndTxn to CompleteCommit/CompleteAbort in the model's time. " +
-      "The coordinator sends one WriteTxnMarkers entry per partition (one request per broker, each marker an acks=all append) " +
-      "and calls the transaction complete only when every marker is written. The costs are the model's inputs, " +
-      `cluster rtt=${c.rtt} append=${c.append} brokers=${c.brokers}` +
-      (this.#sourceText === null ? " unless the script set others" : "") +
-      ", not measurements: the shape is the lesson, not the numbers.";
+    const k = this.#step;
+    const at = this.#tl?.completionSteps ?? null;
+    for (const i of L.marked) if (L.rows[i]) this.#markLatencyRow(i, false);
+    L.marked = [];
+    const count = this.#latencyCount();
+    let shown;
+    if (count >= 0 && L.shown >= 0) {
+      // The completions so far are a prefix; the table shows its last MAX_LATENCY_ROWS rows,
+      // [lo, count): rows leave and join at either end as the window moves.
+      const lo = Math.max(0, count - MAX_LATENCY_ROWS);
+      if (lo >= L.shown || count <= L.lo) {
+        // No overlap with what is shown: build the window afresh.
+        const frag = document.createDocumentFragment();
+        for (let i = lo; i < count; i++) frag.append(this.#latencyRow(i));
+        latencyBody.replaceChildren(frag);
+      } else {
+        for (let i = L.lo; i < lo; i++) L.rows[i]?.remove();
+        for (let i = count; i < L.shown; i++) L.rows[i]?.remove();
+        if (lo < L.lo) {
+          const frag = document.createDocumentFragment();
+          for (let i = lo; i < L.lo; i++) frag.append(this.#latencyRow(i));
+          latencyBody.prepend(frag);
+        }
+        if (L.shown < count) {
+          const frag = document.createDocumentFragment();
+          for (let i = L.shown; i < count; i++) frag.append(this.#latencyRow(i));
+          latencyBody.append(frag);
+        }
+      }
+      L.lo = lo;
+      L.shown = count;
+      shown = count;
+      if (at) for (let i = count - 1; i >= lo && at[i] >= k; i--) if (at[i] === k) L.marked.push(i);
+    } else {
+      const idx = this.#latencyIndexes();
+      latencyBody.replaceChildren(...idx.slice(-MAX_LATENCY_ROWS).map((i) => this.#latencyRow(i)));
+      // With a prefix (count ≥ 0) what is shown is the window [count - MAX, count).
+      L.lo = Math.max(0, count - MAX_LATENCY_ROWS);
+      L.shown = count >= 0 ? count : -1;
+      shown = idx.length;
+      if (at) for (const i of idx.slice(-MAX_LATENCY_ROWS)) if (at[i] === k) L.marked.push(i);
+    }
+    for (const i of L.marked) this.#markLatencyRow(i, true);
+    const listed = shown > MAX_LATENCY_ROWS ? ` The table lists the latest ${MAX_LATENCY_ROWS}; the plot shows them all.` : "";
+    latencyNote.textContent =
+      (at
+        ? `${shown} of ${all.length} transactions complete by step ${k + 1}.`
+        : `All ${all.length} transactions of the run (the report does not say at which step each completed).`) + listed;
+    if (L.caption === null) {
+      const c = clusterCosts(this.#sourceText ?? "");
+      L.caption =
+        "x: partitions the transaction touched; y: milliseconds from EndTxn to CompleteCommit/CompleteAbort in the model's time. " +
+        "The coordinator sends one WriteTxnMarkers entry per partition (one request per broker, each marker an acks=all append) " +
+        "and calls the transaction complete only when every marker is written. The costs are the model's inputs, " +
+        `cluster rtt=${c.rtt} append=${c.append} brokers=${c.brokers}` +
+        (this.#sourceText === null ? " unless the script set others" : "") +
+        ", not measurements: the shape is the lesson, not the numbers.";
+    }
+    if (latencyCaption.textContent !== L.caption) latencyCaption.textContent = L.caption;
   }
 
   /** The latency plot: x partitions, y ms, axes fixed to the whole run, the points so far joined by a line. */
   #drawLatency() {
     const { latency, latencyCanvas: canvas } = this.#ui;
-    if (latency.hidden) return;
-    const width = canvas.clientWidth;
-    const height = canvas.clientHeight;
-    if (width <= 0 || height <= 0) return;
+    if (latency.hidden) {
+      this.#latencySize = null;
+      return;
+    }
+    // The canvas's size as the ResizeObserver last saw it; measured here only before it has.
+    this.#latencySize ??= { width: canvas.clientWidth, height: canvas.clientHeight };
+    const { width, height } = this.#latencySize;
+    if (width <= 0 || height <= 0) {
+      this.#latencySize = null;
+      return;
+    }
     const dpr = globalThis.devicePixelRatio || 1;
     const bw = Math.round(width * dpr);
     const bh = Math.round(height * dpr);
+    // The plot changes with the completions shown and the one of this step, not with scrolling:
+    // redraw only when that (or the size, the theme, the run) changes. A software canvas is
+    // rasterized when the frame is committed, so an unchanged redraw is not free.
+    const count = this.#latencyCount();
+    const at = this.#tl?.completionSteps;
+    const nowAt = at && count >= 0 && count > 0 && at[count - 1] === this.#step ? this.#step : -1;
+    const key = count >= 0 ? `${count}:${nowAt}:${bw}x${bh}:${width}x${height}` : null;
+    if (key !== null && key === this.#latencyPlotKey && this.#latencyPlotFor.report === this.#report && this.#latencyPlotFor.theme === this.#theme &&
+        canvas.width === bw && canvas.height === bh) return;
+    this.#latencyPlotKey = key ?? "";
+    this.#latencyPlotFor = { report: this.#report, theme: this.#theme };
     if (canvas.width !== bw || canvas.height !== bh) {
       canvas.width = bw;
       canvas.height = bh;
@@ -1440,9 +1621,24 @@ export class KafkaTimelineElement extends BaseElement {
     ctx.strokeStyle = th.accent;
     ctx.lineWidth = 1.5;
     ctx.beginPath();
-    points.forEach((p, i) => (i ? ctx.lineTo(X(p.partitions), Y(p.ms)) : ctx.moveTo(X(p.partitions), Y(p.ms))));
+    let px = NaN;
+    let py = NaN;
+    points.forEach((p, i) => {
+      const x = X(p.partitions);
+      const y = Y(p.ms);
+      if (x === px && y === py) return; // a zero-length segment adds nothing to the line
+      if (i) ctx.lineTo(x, y);
+      else ctx.moveTo(x, y);
+      px = x;
+      py = y;
+    });
     ctx.stroke();
-    for (const p of points) {
+    // Equal points are one circle (drawn where the last of them is drawn): thousands of
+    // transactions with the same cost are one dot, not thousands of overlapping arcs to rasterize.
+    const lastAt = new Map();
+    points.forEach((p, i) => lastAt.set(`${p.partitions}:${p.ms}:${p.step === this.#step}`, i));
+    for (const [i, p] of points.entries()) {
+      if (lastAt.get(`${p.partitions}:${p.ms}:${p.step === this.#step}`) !== i) continue;
       const now = p.step === this.#step;
       ctx.fillStyle = now ? th.bg : th.accent;
       ctx.strokeStyle = th.accent;
@@ -1467,9 +1663,12 @@ export class KafkaTimelineElement extends BaseElement {
     const { summary } = this.#ui;
     const r = this.#report;
     if (!r) {
+      this.#summaryFor = null;
       summary.textContent = "";
       return;
     }
+    if (this.#summaryFor === r) return; // the same run: the same text
+    this.#summaryFor = r;
     const checks = (r.steps ?? []).filter((s) => /^expect\b/.test(s.text)).length;
     const failed = (r.failures ?? []).length;
     let text = checks ? (failed ? `${failed} of ${checks} expectations fail. ` : `All ${checks} expectations hold. `) : failed ? `${failed} expectations fail. ` : "";

@@ -303,6 +303,38 @@ test("txn-commit-latency-sweep: the commit-latency plot and its table grow with 
   await page.emulateMedia({ colorScheme: "light" });
 });
 
+test("a long run's latency table lists the latest 200 completions, and keeps up with back and forward", { skip: SKIP, timeout: 90_000 }, async () => {
+  await openPage();
+  const lines = ["model transactions", "partition p-0", "producer a transactional.id=t", "init a"];
+  for (let i = 0; i < 260; i++) lines.push("begin a", `send a p-0 v${i}`, "commit a", "deliver markers");
+  await page.evaluate((script) => document.querySelector("kafka-timeline").setAttribute("script", script), lines.join("\n"));
+  const fig = page.locator("kafka-timeline figure.latency");
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").steps === 1041);
+  const table = async () => page.evaluate(() => {
+    const t = document.querySelector("kafka-timeline");
+    const rows = [...t.shadowRoot.querySelectorAll("figure.latency tbody tr th")].map((th) => th.textContent);
+    return { step: t.step, rows, note: t.shadowRoot.querySelector(".latency-note").textContent };
+  });
+  const expectWindow = (s, done) => {
+    const lo = Math.max(0, done - 200);
+    assert.deepEqual(s.rows, Array.from({ length: done - lo }, (_, i) => `#${lo + i + 1}`), `step ${s.step + 1}`);
+    if (done > 200) assert.match(s.note, /The table lists the latest 200; the plot shows them all\./);
+  };
+  await page.evaluate(() => document.querySelector("kafka-timeline").goTo(1040));
+  let s = await table();
+  assert.match(s.note, /^260 of 260 transactions complete by step 1041\./);
+  expectWindow(s, 260);
+  // Back by a little (the window slides), by a lot (rebuilt), then forward again.
+  for (const [k, done] of [[1000, 250], [400, 100], [900, 225], [1040, 260]]) {
+    await page.evaluate((k) => document.querySelector("kafka-timeline").goTo(k), k);
+    await page.waitForFunction((k) => document.querySelector("kafka-timeline").step === k, k);
+    s = await table();
+    assert.match(s.note, new RegExp(`^${done} of 260 transactions complete by step ${k + 1}\\.`));
+    expectWindow(s, done);
+  }
+  assert.equal(await fig.isHidden(), false);
+});
+
 test("the embed page shows <kafka-timeline scenario=txn-zombie-fenced> with its steps", { skip: SKIP, timeout: 60_000 }, async () => {
   await page.goto(`${baseUrl}/www/embed-example.html`, { waitUntil: "load" });
   assert.equal(await page.locator('script[src$="kafka-timeline.js"]').count(), 1, "one script tag for the timeline");
