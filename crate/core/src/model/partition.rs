@@ -546,11 +546,17 @@ impl Partition {
             _ => after,
         };
         debug_assert_eq!(start, self.log.partition_point(|e| last(e) < from_offset));
+        let mut scratch = Vec::new();
         for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
             let decoded;
-            let (h, records) = match LightBatch::read(&e.bytes) {
-                Some(l) => l,
-                None => {
+            let view;
+            let (h, records) = match crate::view::entries(&e.bytes).next() {
+                Some(Ok(crate::view::Entry::V2(b))) => {
+                    view = b;
+                    (FetchHeader::of(&view.header), FetchRecords::View(view.records(&mut scratch, MAX_DECOMPRESSED).ok()))
+                }
+                _ => {
+                    // Not one whole v2 batch (the models write none): the full decoder.
                     let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
                     decoded = crate::decode::decode_bytes(&e.bytes, &opts);
                     let Some(b) = decoded.batches.first() else { continue };
@@ -589,11 +595,9 @@ impl Partition {
                 continue; // R3
             }
             match records {
-                FetchRecords::Light { payload, ctx, count } => {
-                    let mut r = crate::reader::Reader::new(payload);
-                    for _ in 0..count {
-                        // A record that does not read ends the batch, as in the decoder.
-                        let Ok(rec) = crate::record::read(&mut r, &ctx, &mut ()) else { break };
+                FetchRecords::View(records) => {
+                    // A record that does not read ends the batch, as in the decoder.
+                    for rec in records.into_iter().flatten().map_while(Result::ok) {
                         if rec.offset >= from_offset && rec.offset < upper {
                             deliver(rec.offset, h.producer_id, h.transactional, rec.value);
                         }
@@ -680,15 +684,24 @@ struct FetchHeader {
 }
 
 impl FetchHeader {
+    fn of(h: &crate::batch::HeaderRepr) -> Self {
+        FetchHeader {
+            base_offset: h.base_offset,
+            last_offset: h.base_offset.wrapping_add(h.last_offset_delta as i64),
+            producer_id: h.producer_id,
+            control: h.attributes.is_control(),
+            transactional: h.attributes.is_transactional(),
+            abort: None,
+        }
+    }
+
     /// Whether this control batch's control record reads as an ABORT marker.
     fn is_abort(&self, records: &FetchRecords<'_>) -> bool {
         match (self.abort, records) {
             (Some(abort), _) => abort,
-            (None, FetchRecords::Light { payload, ctx, count }) => {
-                self.control && *count > 0 && {
-                    let mut r = crate::reader::Reader::new(payload);
-                    crate::record::read(&mut r, ctx, &mut ()).is_ok_and(|rec| is_abort_marker(rec.key, rec.value))
-                }
+            (None, FetchRecords::View(records)) => {
+                self.control
+                    && records.clone().and_then(|mut r| r.next()).is_some_and(|rec| rec.is_ok_and(|rec| is_abort_marker(rec.key, rec.value)))
             }
             (None, FetchRecords::Decoded(_)) => false,
         }
@@ -697,47 +710,14 @@ impl FetchHeader {
 
 /// Where a fetched batch's records come from.
 enum FetchRecords<'a> {
-    /// Read in place from the uncompressed payload.
-    Light { payload: &'a [u8], ctx: crate::record::Context, count: i32 },
+    /// Read in place with [`crate::view`] (`None`: the batch's records do not read).
+    View(Option<crate::view::Records<'a>>),
     /// Already decoded by the full decoder.
     Decoded(&'a [crate::report::RecordReport]),
 }
 
-/// The in-place read of one stored batch.
-struct LightBatch;
-
-impl LightBatch {
-    /// Header and records of `bytes` when it is exactly one uncompressed v2 batch (every batch
-    /// the models write); `None` sends it to the full decoder.
-    fn read(bytes: &[u8]) -> Option<(FetchHeader, FetchRecords<'_>)> {
-        let b = Batch::new_checked(bytes).ok()?;
-        let attrs = b.attributes();
-        if b.magic() != 2 || attrs.codec_id() != 0 || b.batch_length() as i64 + 12 != bytes.len() as i64 || b.records_count() < 0 {
-            return None;
-        }
-        let base_offset = b.base_offset();
-        let ctx = crate::record::Context {
-            base_offset,
-            base_timestamp: b.base_timestamp(),
-            base_sequence: b.base_sequence(),
-            log_append_time: (attrs.timestamp_type() == crate::batch::TimestampType::LogAppendTime).then_some(b.max_timestamp()),
-            bounded_body: false,
-            spans: false,
-        };
-        let payload = &bytes[crate::batch::HEADER_LEN..];
-        let count = b.records_count();
-        let control = attrs.is_control();
-        let h = FetchHeader {
-            base_offset,
-            last_offset: base_offset.wrapping_add(b.last_offset_delta() as i64),
-            producer_id: b.producer_id(),
-            control,
-            transactional: attrs.is_transactional(),
-            abort: None,
-        };
-        Some((h, FetchRecords::Light { payload, ctx, count }))
-    }
-}
+/// The decoder's default cap on a batch's decompressed size (`DecodeOptions::max_decompressed`).
+const MAX_DECOMPRESSED: usize = 64 << 20;
 
 /// Does this control record read as an ABORT marker (`control::parse` succeeds with type
 /// ABORT: a key of version ≥ 0 and type 0, an EndTransactionMarker value of ≥ 6 bytes and
