@@ -92,11 +92,7 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
                 pos,
                 kind::PARTIAL_BATCH,
                 Severity::Info,
-                format!(
-                    "the entry declares {total} bytes (size {} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
-                    total - field::LOG_OVERHEAD,
-                    rem.len()
-                ),
+                crate::view::partial_batch_message(total, rem.len()),
             );
         }
         let slice = &rem[..total.min(rem.len())];
@@ -213,12 +209,18 @@ pub(crate) fn record_limit_note(errors: &mut Vec<Issue>, bi: usize, at: usize, f
 /// A failed decompression of the payload at `start` (`len` bytes): Kafka's
 /// `KafkaException("Failed to decompress record stream")`, or our cap.
 pub(crate) fn push_decompress_error(errors: &mut Vec<Issue>, bi: usize, start: usize, len: usize, e: compression::DecompressError) {
-    let (k, msg) = if e.limit_exceeded {
+    let at = start + e.at.min(len);
+    let (k, msg) = decompress_failure(e);
+    push(errors, bi, at, k, Severity::Error, msg);
+}
+
+/// Kafka's name and message for a failed decompression (or our cap).
+pub(crate) fn decompress_failure(e: compression::DecompressError) -> (&'static str, String) {
+    if e.limit_exceeded {
         (kind::DECOMPRESSION_LIMIT, e.message)
     } else {
         (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
-    };
-    push(errors, bi, start + e.at.min(len), k, Severity::Error, msg);
+    }
 }
 
 pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {

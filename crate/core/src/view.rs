@@ -86,6 +86,15 @@ pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), Stop> {
     Ok((magic, total, rem.len() < total))
 }
 
+/// The `PartialBatch` message for an entry that declares `total` bytes of which `remaining` are
+/// present.
+pub(crate) fn partial_batch_message(total: usize, remaining: usize) -> String {
+    format!(
+        "the entry declares {total} bytes (size {} + 12) but only {remaining} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
+        total - field::LOG_OVERHEAD
+    )
+}
+
 /// The entries of `bytes` (a Produce/Fetch `records` blob or a `.log` segment), in order.
 /// The walk ends after the first error, as Java's log readers stop there; a trailing
 /// partial entry is a `PartialBatch` error (Java consumers skip it, KIP-74).
@@ -133,11 +142,7 @@ impl<'a> Iterator for Entries<'a> {
             return Some(stop(
                 start,
                 kind::PARTIAL_BATCH,
-                format!(
-                    "the entry declares {total} bytes (size {} + 12) but only {} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
-                    total - field::LOG_OVERHEAD,
-                    rem.len()
-                ),
+                partial_batch_message(total, rem.len()),
             ));
         }
         self.pos += total;
@@ -251,12 +256,9 @@ impl<'a> BatchView<'a> {
             match compression::decompress_into(codec, payload, 2, max_decompressed, out) {
                 Ok(()) => &out[from..],
                 Err(e) => {
-                    let (kind, message) = if e.limit_exceeded {
-                        (kind::DECOMPRESSION_LIMIT, e.message)
-                    } else {
-                        (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
-                    };
-                    return Err(err(payload_at + e.at.min(payload.len()), kind, message));
+                    let at = payload_at + e.at.min(payload.len());
+                    let (kind, message) = crate::decode::decompress_failure(e);
+                    return Err(err(at, kind, message));
                 }
             }
         };
