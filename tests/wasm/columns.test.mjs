@@ -1,7 +1,9 @@
-// decodeColumns (pkg/eoslab.js) read through www/lib/record-columns.js gives what decode gives:
+// decodeColumns and decodeColumnsInPlace (pkg/eoslab.js) read through www/lib/record-columns.js
+// give what decode gives:
 // the same batches and header fields, every record's offset, timestamp, sequence, key, value and
 // headers, and the same first problem (offset, Kafka's name, message) for broken input; what
-// decoded before a fault is kept. Also: the decode-only package does not carry it (size budget).
+// decoded before a fault is kept. In-place columns live in the package's memory: they survive its
+// growth (re-made views) and end with free(). The decode-only package carries neither (size budget).
 // Run: node --test tests/wasm/
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,9 +32,9 @@ const spec = (compression, n, extra = {}) => ({
   })),
 });
 
-function sameAsDecode(bytes) {
+function sameAsDecode(bytes, open = "decode") {
   const want = full.decode(bytes, { spans: false });
-  const cols = RecordColumns.decode(full, bytes);
+  const cols = RecordColumns[open](full, bytes);
   assert.equal(cols.batchCount, want.batches.length);
   for (const [i, b] of want.batches.entries()) {
     const h = b.header;
@@ -52,16 +54,47 @@ function sameAsDecode(bytes) {
   return { cols, want };
 }
 
-test("every codec, legacy messages and control batches read as decode reads them", () => {
-  for (const codec of ["none", "gzip", "snappy", "lz4", "zstd"]) {
-    const legacy = { ...spec(codec === "zstd" ? "gzip" : codec, 3), magic: 1 };
-    const marker = { header: { producerId: "9", producerEpoch: 2, attributes: { transactional: true } }, control: { type: "COMMIT", coordinatorEpoch: 5 } };
-    const bytes = new Uint8Array([...full.encodeSegment([spec(codec, 5), spec(codec, 0), spec(codec, 30), marker]), ...full.encodeBatch(legacy)]);
-    const { cols } = sameAsDecode(bytes);
-    assert.deepEqual(cols.errors, []);
-    assert.equal(cols.recordCount, 5 + 30 + 1 + 3);
-    assert.equal([...cols].length, cols.recordCount);
-  }
+const mixed = (codec) => {
+  const legacy = { ...spec(codec === "zstd" ? "gzip" : codec, 3), magic: 1 };
+  const marker = { header: { producerId: "9", producerEpoch: 2, attributes: { transactional: true } }, control: { type: "COMMIT", coordinatorEpoch: 5 } };
+  return new Uint8Array([...full.encodeSegment([spec(codec, 5), spec(codec, 0), spec(codec, 30), marker]), ...full.encodeBatch(legacy)]);
+};
+
+for (const open of ["decode", "decodeInPlace"]) {
+  test(`${open}: every codec, legacy messages and control batches read as decode reads them`, () => {
+    for (const codec of ["none", "gzip", "snappy", "lz4", "zstd"]) {
+      const { cols } = sameAsDecode(mixed(codec), open);
+      assert.deepEqual(cols.errors, []);
+      assert.equal(cols.recordCount, 5 + 30 + 1 + 3);
+      assert.equal([...cols].length, cols.recordCount);
+      // Header keys: each distinct name decoded once (UTF-8), shared by every header using it.
+      assert.deepEqual(cols.headerKeys, ["trace", "empty", "ü"]);
+      cols.free();
+    }
+  });
+}
+
+test("in-place columns: re-made after the package's memory grows, emptied by free()", () => {
+  const bytes = full.encodeSegment([spec("lz4", 20), spec("none", 5)]);
+  const cols = RecordColumns.decodeInPlace(full, bytes);
+  const want = [...cols].map((r) => [r.offset, hex(r.key), hex(r.value), r.headers.map((h) => h.key)]);
+  const value = cols.record(3).value; // from the lz4 batch: a view onto the package's memory
+  assert.equal(value.length, 15);
+  // Any call may grow the memory; an input as large as the memory itself must.
+  const memoryBytes = cols.decompressed.buffer.byteLength;
+  full.crc32c(new Uint8Array(memoryBytes + (1 << 20)));
+  assert.equal(cols.offset.length, 0, "the old views are detached by the growth");
+  assert.equal(value.length, 0, "so is a value taken before it: slice() what you keep");
+  assert.deepEqual([...cols].map((r) => [r.offset, hex(r.key), hex(r.value), r.headers.map((h) => h.key)]), want);
+  assert.equal(cols.refresh().offset.length, 25);
+  cols.free();
+  assert.equal(cols.recordCount, 0);
+  assert.deepEqual([...cols], []);
+  cols.free(); // twice is harmless
+  // Copied columns need no free(): it is a no-op and they stay readable.
+  const copied = RecordColumns.decode(full, bytes);
+  copied.free();
+  assert.equal([...copied].length, 25);
 });
 
 test("a corrupt record: the same error as decode, and the batches and records before it", () => {
@@ -80,6 +113,9 @@ test("a corrupt record: the same error as decode, and the batches and records be
   for (const bytes of cases) {
     const want = full.decode(bytes, { spans: false });
     const cols = RecordColumns.decode(full, bytes);
+    const inPlace = full.decodeColumnsInPlace(bytes);
+    assert.deepEqual(inPlace.errors, cols.errors);
+    inPlace.free();
     const firstWant = want.errors.find((e) => e.severity === "error" && !e.message.startsWith("Record is corrupt (stored crc") || e.kind === "PartialBatch");
     if (!firstWant) continue;
     const e = cols.errors[0];
@@ -98,4 +134,6 @@ test("options are checked, and the decode-only package does without decodeColumn
   const tiny = full.decodeColumns(full.encodeBatch(spec("gzip", 40)), { maxDecompressed: 100 });
   assert.equal(tiny.errors[0].kind, "DecompressionLimitExceeded");
   assert.equal(typeof lite.decodeColumns, "undefined");
+  assert.equal(typeof lite.decodeColumnsInPlace, "undefined");
+  assert.throws(() => full.decodeColumnsInPlace(new Uint8Array(0), { maxDecompressed: 1.5 }), /maxDecompressed/);
 });

@@ -367,9 +367,16 @@ pub struct Columns {
     // One per record header.
     pub header_key_start: Vec<u32>,
     pub header_key_length: Vec<i32>,
+    /// The header's key as an index into the distinct keys below (a topic's headers repeat a
+    /// few names: a reader decodes each name once, not once per header).
+    pub header_key: Vec<u32>,
     pub header_value_start: Vec<u32>,
     /// −1 for a null value.
     pub header_value_length: Vec<i32>,
+    // The distinct header keys, in order of first appearance: key k's bytes are
+    // `header_key_bytes[header_key_at[k]..header_key_at[k + 1]]`.
+    pub header_key_at: Vec<u32>,
+    pub header_key_bytes: Vec<u8>,
     /// The decompressed records of every compressed batch, back to back.
     pub decompressed: Vec<u8>,
     /// Problems, located as in the report, with the entry they belong to.
@@ -379,7 +386,13 @@ pub struct Columns {
 /// Read `bytes` into [`Columns`] (at most `max_decompressed` bytes per batch). Inputs past
 /// 4 GiB are refused (positions are 32-bit, as in wasm32's memory).
 pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
-    let mut c = Columns { first_record: alloc::vec![0], first_header: alloc::vec![0], ..Columns::default() };
+    let mut c = Columns {
+        first_record: alloc::vec![0],
+        first_header: alloc::vec![0],
+        header_key_at: alloc::vec![0],
+        ..Columns::default()
+    };
+    let mut key_ids = alloc::collections::BTreeMap::<Vec<u8>, u32>::new();
     if u32::try_from(bytes.len()).is_err() {
         c.errors.push((
             None,
@@ -428,6 +441,17 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                                     for (k, v) in r.headers() {
                                         c.header_key_start.push(pos(k));
                                         c.header_key_length.push(k.len() as i32);
+                                        let id = match key_ids.get(k) {
+                                            Some(&id) => id,
+                                            None => {
+                                                let id = key_ids.len() as u32;
+                                                key_ids.insert(k.to_vec(), id);
+                                                c.header_key_bytes.extend_from_slice(k);
+                                                c.header_key_at.push(c.header_key_bytes.len() as u32);
+                                                id
+                                            }
+                                        };
+                                        c.header_key.push(id);
                                         let (vs, vl) = v.map_or((0, -1), |v| (pos(v), v.len() as i32));
                                         c.header_value_start.push(vs);
                                         c.header_value_length.push(vl);
@@ -644,6 +668,7 @@ mod tests {
             let c = columns(&bytes, 64 << 20);
             assert!(c.errors.is_empty(), "{:?}", c.errors);
             assert_eq!(c.batch_start.len(), report.batches.len());
+            assert_eq!((&c.header_key_at[..], &c.header_key_bytes[..]), (&[0, 1, 6][..], &b"htrace"[..]), "each distinct key once");
             let bytes_at = |inside: bool, start: u32, len: i32| -> Option<Vec<u8>> {
                 let buf = if inside { &c.decompressed[..] } else { &bytes[..] };
                 (len >= 0).then(|| buf[start as usize..start as usize + len as usize].to_vec())
@@ -665,6 +690,9 @@ mod tests {
                     let hs: Vec<_> = (c.first_header[j] as usize..c.first_header[j + 1] as usize)
                         .map(|k| {
                             let key = bytes_at(inside, c.header_key_start[k], c.header_key_length[k]).unwrap();
+                            let id = c.header_key[k] as usize;
+                            let distinct = &c.header_key_bytes[c.header_key_at[id] as usize..c.header_key_at[id + 1] as usize];
+                            assert_eq!(distinct, &key[..], "header {k}: its key id names its bytes");
                             (String::from_utf8(key).unwrap(), bytes_at(inside, c.header_value_start[k], c.header_value_length[k]))
                         })
                         .collect();
