@@ -13,6 +13,7 @@
 //! | `encodeBatch(spec)` → `Uint8Array`   | [`eoslab_core::encode::encode_batch`]     |
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
 //! | `decodeColumns(bytes, options?)`     | [`eoslab_core::view::columns`] (`columns.rs`) |
+//! | `decodeColumnsInPlace(bytes, options?)` → `PackedColumns` | the same, kept in wasm memory |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
 //! | `version()` → string                 | this crate's package version              |
 //!
