@@ -7,16 +7,9 @@
 // Run: node --test tests/wasm/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { RecordColumns } from "../../www/lib/record-columns.js";
+import { load } from "./load-pkg.mjs";
 
-const pkgDir = new URL("../../pkg/", import.meta.url);
-async function load(name) {
-  const m = await import(new URL(`${name}.js`, pkgDir).href);
-  m.initSync({ module: readFileSync(fileURLToPath(new URL(`${name}_bg.wasm`, pkgDir))) });
-  return m;
-}
 const full = await load("eoslab");
 const lite = await load("eoslab-decode");
 

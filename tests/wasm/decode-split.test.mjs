@@ -11,13 +11,8 @@ import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { load, pkgDir } from "./load-pkg.mjs";
 
-const pkgDir = new URL("../../pkg/", import.meta.url);
-async function load(name) {
-  const m = await import(new URL(`${name}.js`, pkgDir).href);
-  m.initSync({ module: readFileSync(fileURLToPath(new URL(`${name}_bg.wasm`, pkgDir))) });
-  return m;
-}
 const full = await load("eoslab");
 const lite = await load("eoslab-decode");
 

@@ -2,12 +2,9 @@
 // and README rely on. Run: node --test tests/wasm/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { load } from "./load-pkg.mjs";
 
-const pkgDir = new URL("../../pkg/", import.meta.url);
-const eoslab = await import(new URL("eoslab.js", pkgDir).href);
-eoslab.initSync({ module: readFileSync(fileURLToPath(new URL("eoslab_bg.wasm", pkgDir))) });
+const eoslab = await load("eoslab");
 const { decode, encodeBatch, encodeSegment, version } = eoslab;
 
 // Kafka's record-batch reference, Example A: an idempotent batch, producerId 4242, epoch 1,

@@ -6,10 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { load } from "./load-pkg.mjs";
 
-const pkgDir = new URL("../../pkg/", import.meta.url);
-const eoslab = await import(new URL("eoslab.js", pkgDir).href);
-eoslab.initSync({ module: readFileSync(fileURLToPath(new URL("eoslab_bg.wasm", pkgDir))) });
+const eoslab = await load("eoslab");
 const { runTxnScenario, decode } = eoslab;
 
 const scenariosDir = new URL("../../scenarios/", import.meta.url);
