@@ -330,18 +330,10 @@ fn decode_v2(
         );
     }
     let attrs = h.attributes;
-    let codec = match Codec::from_id(attrs.codec_id()) {
-        Some(c) => c,
-        None => {
-            // CompressionType.forId.
-            push(
-                errors,
-                bi,
-                base + field::ATTRIBUTES.start,
-                kind::ILLEGAL_ARGUMENT,
-                Severity::Error,
-                format!("Unknown compression type id: {}", attrs.codec_id()),
-            );
+    let codec = match crate::view::batch_codec(&h, base) {
+        Ok(c) => c,
+        Err(e) => {
+            push(errors, bi, e.at, e.kind, Severity::Error, e.message);
             out.fields = fields;
             return out;
         }
@@ -354,15 +346,8 @@ fn decode_v2(
 
     validate_like_log_validator(&h, base, bi, errors);
 
-    if h.records_count < 0 {
-        push(
-            errors,
-            bi,
-            base + field::RECORDS_COUNT.start,
-            kind::INVALID_RECORD,
-            Severity::Error,
-            format!("Found invalid record count {} in magic v2 batch", h.records_count),
-        );
+    if let Err(e) = crate::view::check_records_count(&h, base) {
+        push(errors, bi, e.at, e.kind, Severity::Error, e.message);
         out.fields = fields;
         return out;
     }
@@ -372,14 +357,7 @@ fn decode_v2(
         return out;
     }
 
-    let mut ctx = Context {
-        base_offset: h.base_offset,
-        base_timestamp: h.base_timestamp,
-        base_sequence: h.base_sequence,
-        log_append_time: (attrs.timestamp_type() == batch::TimestampType::LogAppendTime).then_some(h.max_timestamp),
-        bounded_body: codec != Codec::None,
-        spans: opts.spans,
-    };
+    let mut ctx = Context::of_batch(&h, codec != Codec::None, opts.spans);
     let decompressed;
     let (records_buf, span_base, buffer): (&[u8], usize, Option<&'static str>) = if codec == Codec::None {
         (payload, base + HEADER_LEN, None)

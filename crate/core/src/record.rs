@@ -72,6 +72,23 @@ pub struct Context {
     pub spans: bool,
 }
 
+impl Context {
+    /// The context of a magic-2 batch's records, from its header (`DefaultRecordBatch`'s
+    /// iterator: base offset, base timestamp, base sequence; LogAppendTime batches give every
+    /// record `maxTimestamp`; compressed batches read each record from a bounded body).
+    pub fn of_batch(h: &crate::batch::HeaderRepr, compressed: bool, spans: bool) -> Context {
+        Context {
+            base_offset: h.base_offset,
+            base_timestamp: h.base_timestamp,
+            base_sequence: h.base_sequence,
+            log_append_time: (h.attributes.timestamp_type() == crate::batch::TimestampType::LogAppendTime)
+                .then_some(h.max_timestamp),
+            bounded_body: compressed,
+            spans,
+        }
+    }
+}
+
 /// A failure inside one record: Kafka's exception name, message, and the offset (relative
 /// to the reader's buffer) where it was detected.
 #[derive(Clone, Debug, PartialEq, Eq)]

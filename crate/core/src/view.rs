@@ -221,33 +221,11 @@ impl<'a> BatchView<'a> {
         'a: 'b,
     {
         let h = &self.header;
-        let err = |at: usize, kind, message| ViewError { at, decompressed_at: None, kind, message };
-        let Some(codec) = Codec::from_id(h.attributes.codec_id()) else {
-            // CompressionType.forId.
-            return Err(err(
-                self.start + field::ATTRIBUTES.start,
-                kind::ILLEGAL_ARGUMENT,
-                format!("Unknown compression type id: {}", h.attributes.codec_id()),
-            ));
-        };
-        if h.records_count < 0 {
-            return Err(err(
-                self.start + field::RECORDS_COUNT.start,
-                kind::INVALID_RECORD,
-                format!("Found invalid record count {} in magic v2 batch", h.records_count),
-            ));
-        }
+        let codec = batch_codec(h, self.start)?;
+        check_records_count(h, self.start)?;
         let payload = &self.bytes[HEADER_LEN..];
         let payload_at = self.start + HEADER_LEN;
-        let ctx = Context {
-            base_offset: h.base_offset,
-            base_timestamp: h.base_timestamp,
-            base_sequence: h.base_sequence,
-            log_append_time: (h.attributes.timestamp_type() == batch::TimestampType::LogAppendTime)
-                .then_some(h.max_timestamp),
-            bounded_body: codec != Codec::None,
-            spans: false,
-        };
+        let ctx = Context::of_batch(h, codec != Codec::None, false);
         let left = h.records_count as usize;
         let buf: &'b [u8] = if codec == Codec::None || left == 0 {
             payload
@@ -258,12 +236,37 @@ impl<'a> BatchView<'a> {
                 Err(e) => {
                     let at = payload_at + e.at.min(payload.len());
                     let (kind, message) = crate::decode::decompress_failure(e);
-                    return Err(err(at, kind, message));
+                    return Err(ViewError { at, decompressed_at: None, kind, message });
                 }
             }
         };
         Ok(Records { r: Reader::new(buf), ctx, left, done: false, payload_at })
     }
+}
+
+/// The codec of the magic-2 batch at `start` (`CompressionType.forId`), or Kafka's error on its
+/// attributes. Shared with the report (`decode`).
+pub(crate) fn batch_codec(h: &HeaderRepr, start: usize) -> Result<Codec, ViewError> {
+    Codec::from_id(h.attributes.codec_id()).ok_or_else(|| ViewError {
+        at: start + field::ATTRIBUTES.start,
+        decompressed_at: None,
+        kind: kind::ILLEGAL_ARGUMENT,
+        message: format!("Unknown compression type id: {}", h.attributes.codec_id()),
+    })
+}
+
+/// `DefaultRecordBatch`: a negative recordsCount is an InvalidRecordException. Shared with the
+/// report (`decode`).
+pub(crate) fn check_records_count(h: &HeaderRepr, start: usize) -> Result<(), ViewError> {
+    if h.records_count >= 0 {
+        return Ok(());
+    }
+    Err(ViewError {
+        at: start + field::RECORDS_COUNT.start,
+        decompressed_at: None,
+        kind: kind::INVALID_RECORD,
+        message: format!("Found invalid record count {} in magic v2 batch", h.records_count),
+    })
 }
 
 /// Iterator of a batch's records ([`BatchView::records`]). After `recordsCount` records it
