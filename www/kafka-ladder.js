@@ -30,33 +30,37 @@
 // redrawn on a dirty flag once per animation frame), with an ordered list of the rows in view as
 // its text alternative. Every value reaches the page as text: textContent or fillText, never
 // innerHTML.
-import init, { runScenario, decode } from "../pkg/eoslab.js";
-
-const BaseElement = globalThis.HTMLElement ?? class {};
-const BaseEvent = globalThis.CustomEvent ?? class {};
+import { runScenario, decode } from "../pkg/eoslab.js";
+import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import {
+  BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
+  attachStyledShadow, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater, nextStepButton,
+  nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
+  showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay,
+} from "./lib/element.js";
 
 export const STEP_EVENT = "eoslab-step";
 export const SCRIPT_EVENT = "eoslab-script";
 export const LOAD_EVENT = "eoslab-load";
 
 /** `eoslab-step`: the ladder now shows `step` of `steps` steps. */
-export class LadderStepEvent extends BaseEvent {
+export class LadderStepEvent extends ComposedEvent {
   constructor(step, steps) {
-    super(STEP_EVENT, { bubbles: true, composed: true, detail: { step, steps } });
+    super(STEP_EVENT, { step, steps });
   }
 }
 
 /** `eoslab-script`: the script changed from inside the element (a next-step button). */
-export class LadderScriptEvent extends BaseEvent {
+export class LadderScriptEvent extends ComposedEvent {
   constructor(script) {
-    super(SCRIPT_EVENT, { bubbles: true, composed: true, detail: { script } });
+    super(SCRIPT_EVENT, { script });
   }
 }
 
 /** `eoslab-load`: a script was run (or failed: `error`). */
-export class LadderLoadEvent extends BaseEvent {
+export class LadderLoadEvent extends ComposedEvent {
   constructor(detail) {
-    super(LOAD_EVENT, { bubbles: true, composed: true, detail });
+    super(LOAD_EVENT, detail);
   }
 }
 
@@ -389,26 +393,8 @@ function prefixSource(source, run, k) {
 // Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
 
 const CSS = `
-:host {
-  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
-  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
-  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828); --eos-warn: var(--warn, #9a6700);
-  --eos-dup: #8250df;
-  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
-  --eos-ladder-max-height: 30rem;
-  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
-    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
-    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149); --eos-warn: var(--warn, #d29922);
-    --eos-dup: #a371f7;
-  }
-}
-:host([hidden]) { display: none; }
-* { box-sizing: border-box; }
+${hostCSS(DRAWING_TOKENS)}
+:host { --eos-ladder-max-height: 30rem; }
 .title { font-weight: 600; margin: 0 0 .2rem; }
 .about { margin: 0 0 .5rem; color: var(--eos-muted); font-size: 13px; }
 .about:empty, .title:empty { display: none; }
@@ -447,9 +433,7 @@ canvas { position: sticky; top: 0; display: block; width: 100%; }
 .detail { margin: .4rem 0 0; padding: .3rem .6rem; border: 1px dashed var(--eos-border); border-radius: 6px; font-size: 13px; }
 .detail[hidden] { display: none; }
 .hint { color: var(--eos-muted); font-size: 12px; margin: .3rem 0 0; }
-.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
-.next[hidden] { display: none; }
-.next .label { color: var(--eos-muted); font-size: 13px; margin-right: .2rem; }
+${NEXT_STEPS_CSS}
 .state { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .5rem; margin: .6rem 0 0; }
 .state section { border: 1px solid var(--eos-border); border-radius: 6px; padding: .35rem .5rem; background: var(--eos-panel); }
 .state p { margin: .1rem 0; font-size: 12.5px; color: var(--eos-muted); }
@@ -467,62 +451,16 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
 .error:empty { display: none; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
-dialog { max-width: min(60rem, 95vw); width: 100%; border: 1px solid var(--eos-border); border-radius: 8px;
-         background: var(--eos-bg); color: var(--eos-fg); padding: .75rem 1rem; }
-dialog::backdrop { background: rgb(0 0 0 / .35); }
-dialog h2 { margin: 0 0 .4rem; font-size: 15px; }
-dialog table { border-collapse: collapse; font-size: 13px; margin: .3rem 0 .6rem; }
-dialog th, dialog td { border: 1px solid var(--eos-border); padding: .1rem .45rem; text-align: left; }
-dialog th { background: var(--eos-panel); font-weight: 600; }
-dialog td { font-family: var(--eos-mono); }
-dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eos-panel); padding: .5rem; border-radius: 6px;
-             white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow: auto; }
-.dialog-actions { display: flex; justify-content: flex-end; gap: .5rem; }
+${DIALOG_CSS}
 `;
 
-let sheet = null;
-function styleSheet() {
-  if (!sheet && typeof CSSStyleSheet === "function") {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
-
-/** Builds an element; strings become Text nodes (never markup). */
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
-
-let wasmReady = null;
-const ready = () => (wasmReady ??= init());
-
-let batchInspector = null; // promise of the lazy import of <kafka-batch>
-function loadBatchInspector() {
-  if (customElements.get("kafka-batch")) return Promise.resolve(true);
-  batchInspector ??= import(new URL("./kafka-batch.js", import.meta.url).href).then(
-    () => !!customElements.get("kafka-batch"),
-    () => false,
-  );
-  return batchInspector;
-}
+const styleSheet = lazyStyleSheet(CSS);
 
 // ---------------------------------------------------------------------------------------------
 
 export class KafkaLadderElement extends BaseElement {
   static define(tag = "kafka-ladder", registry = globalThis.customElements) {
-    if (registry && !registry.get(tag)) registry.define(tag, this);
-    return this;
+    return defineElement(this, tag, registry);
   }
 
   static get observedAttributes() {
@@ -533,33 +471,19 @@ export class KafkaLadderElement extends BaseElement {
   #root = null;
   #ui = null;
   #source = null; // {kind, text, value}
-  #sourceKey = null; // what the source was loaded from
   #run = null; // run of the whole script
   #ladder = null; // buildLadder(#run)
   #prefix = new Map(); // k → run of the first k steps
   #step = 0;
   #dispatchedStep = -1;
   #loadToken = 0;
-  #updating = null;
-  #dirtySource = true;
-  #dirtyStep = true;
-  #stepAttrInitial = true;
-  #reflecting = false;
+  #changes = new PlayerChanges(this);
   #playTimer = null;
   #panelTimer = 0;
   #scrollAfterLoad = "top";
   #mutation = null;
   #resize = null;
-  #schemeQuery = null;
-  #dprQuery = null;
-  #onScheme = () => {
-    this.#readTheme();
-    this.#invalidate(false);
-  };
-  #onDpr = () => {
-    this.#watchDpr();
-    this.#invalidate(false);
-  };
+  #unwatchDisplay = null;
 
   // drawing
   #theme = null;
@@ -567,7 +491,7 @@ export class KafkaLadderElement extends BaseElement {
   #layoutWidth = -1;
   #rowTop = new Float64Array(1);
   #frame = 0;
-  #raf = 0;
+  #paint = frameRequester(() => this.#draw(), () => this.isConnected);
   #layoutDirty = true;
   #arrowStamp = new Uint32Array(0);
   #hoverRow = -1;
@@ -576,7 +500,7 @@ export class KafkaLadderElement extends BaseElement {
   #srTimer = 0;
   #width = 0; // viewport clientWidth and max-height, read on resize (not per frame: no forced layout)
   #maxHeight = 480;
-  #ctxStyle = {};
+  #ctxStyle = new CanvasStyle();
   #measuredFont = "";
   #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
   #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0 };
@@ -586,12 +510,7 @@ export class KafkaLadderElement extends BaseElement {
 
   // --- attributes as properties ------------------------------------------------------------
 
-  get scenario() {
-    return this.getAttribute("scenario") ?? "";
-  }
-  set scenario(v) {
-    this.setAttribute("scenario", String(v));
-  }
+  // scenario and readOnly: the attributes, defined by reflectAttributes after the class.
   get script() {
     return this.#source?.text ?? this.getAttribute("script") ?? "";
   }
@@ -602,13 +521,7 @@ export class KafkaLadderElement extends BaseElement {
     return this.#step;
   }
   set step(v) {
-    this.setAttribute("step", String(Math.max(0, Math.trunc(Number(v)) || 0)));
-  }
-  get readOnly() {
-    return this.hasAttribute("readonly");
-  }
-  set readOnly(v) {
-    this.toggleAttribute("readonly", !!v);
+    this.setAttribute("step", stepValue(v));
   }
   /** Number of steps of the current script. */
   get steps() {
@@ -628,21 +541,22 @@ export class KafkaLadderElement extends BaseElement {
   connectedCallback() {
     if (!this.#root) this.#build();
     this.#readTheme();
-    this.#schemeQuery = matchMedia("(prefers-color-scheme: dark)");
-    this.#schemeQuery.addEventListener("change", this.#onScheme);
-    this.#watchDpr();
+    this.#unwatchDisplay = watchDisplay({
+      scheme: () => {
+        this.#readTheme();
+        this.#invalidate(false);
+      },
+      dpr: () => this.#invalidate(false),
+    });
     this.#resize = new ResizeObserver(() => {
       this.#measure();
       this.#invalidate(false);
     });
     this.#resize.observe(this.#ui.viewport);
-    this.#mutation = new MutationObserver(() => {
-      if (!this.hasAttribute("script") && !this.hasAttribute("scenario")) {
-        this.#dirtySource = true;
-        this.#schedule();
-      }
+    this.#mutation = observeScriptText(this, () => {
+      this.#changes.source = true;
+      this.#schedule();
     });
-    this.#mutation.observe(this, { childList: true, characterData: true, subtree: true });
     this.#invalidate(true);
     this.#schedule();
   }
@@ -653,62 +567,32 @@ export class KafkaLadderElement extends BaseElement {
     clearTimeout(this.#srTimer);
     this.#resize?.disconnect();
     this.#mutation?.disconnect();
-    this.#schemeQuery?.removeEventListener("change", this.#onScheme);
-    this.#dprQuery?.removeEventListener("change", this.#onDpr);
-    if (this.#raf) cancelAnimationFrame(this.#raf);
-    this.#raf = 0;
+    this.#unwatchDisplay?.();
+    this.#unwatchDisplay = null;
+    this.#paint.cancel();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue === newValue) return;
-    if (name === "step") {
-      if (this.#reflecting) return;
-      this.#dirtyStep = true;
-    } else if (name === "readonly") {
-      this.#dirtyStep = true;
-    } else {
-      this.#dirtySource = true;
-    }
-    this.#schedule();
+    if (oldValue !== newValue && this.#changes.attribute(name)) this.#schedule();
   }
 
   /** Coalesces attribute changes into one update in a microtask. */
-  #schedule() {
-    if (this.#updating || !this.isConnected) return;
-    this.#updating = (async () => {
-      await Promise.resolve();
-      this.#updating = null;
-      await this.#update();
-    })();
-  }
+  #schedule = microtaskUpdater(() => this.#update(), () => this.isConnected);
 
   async #update() {
     if (!this.#root) return;
-    if (this.#dirtySource) {
-      this.#dirtySource = false;
-      const stepFromAttr = this.#dirtyStep || (this.#stepAttrInitial && this.hasAttribute("step"));
-      this.#dirtyStep = false;
-      this.#stepAttrInitial = false;
+    if (this.#changes.source) {
+      const stepFromAttr = this.#changes.takeSource();
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      const wanted = stepFromAttr ? this.#attrStep(n) : n;
+      const wanted = stepFromAttr ? stepAttribute(this, n) : n;
       const scroll = this.#scrollAfterLoad;
       this.#scrollAfterLoad = "top";
       this.#setStep(wanted, { scroll });
       return;
     }
-    if (this.#dirtyStep) {
-      this.#dirtyStep = false;
-      if (this.#run) this.#setStep(this.#attrStep(this.steps), { scroll: "step" });
-    }
-  }
-
-  #attrStep(n) {
-    const raw = this.getAttribute("step");
-    if (raw === null || raw.trim() === "") return n;
-    const v = Math.trunc(Number(raw));
-    return Number.isFinite(v) ? Math.min(n, Math.max(0, v)) : n;
+    if (this.#changes.takeStep() && this.#run) this.#setStep(stepAttribute(this, this.steps), { scroll: "step" });
   }
 
   // --- loading and running -----------------------------------------------------------------
@@ -720,7 +604,7 @@ export class KafkaLadderElement extends BaseElement {
     error.textContent = "";
     let text;
     try {
-      text = await this.#sourceText();
+      text = await scenarioSource(this);
       await ready();
     } catch (err) {
       if (token !== this.#loadToken) return false;
@@ -772,25 +656,6 @@ export class KafkaLadderElement extends BaseElement {
     return false;
   }
 
-  async #sourceText() {
-    const script = this.getAttribute("script");
-    if (script !== null) {
-      this.#sourceKey = "script";
-      return script;
-    }
-    const name = this.getAttribute("scenario");
-    if (name !== null && name.trim() !== "") {
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
-      this.#sourceKey = `scenario:${name}`;
-      const url = new URL(`../scenarios/${name}.eos`, import.meta.url);
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
-      return await res.text();
-    }
-    this.#sourceKey = "text";
-    return this.textContent ?? "";
-  }
-
   /** The run of the first k steps (cached; the full run is k = steps). */
   #prefixRun(k) {
     const run = this.#run;
@@ -815,11 +680,7 @@ export class KafkaLadderElement extends BaseElement {
     k = Math.min(n, Math.max(0, k | 0));
     const changed = k !== this.#step;
     this.#step = k;
-    if (this.getAttribute("step") !== String(k)) {
-      this.#reflecting = true;
-      this.setAttribute("step", String(k));
-      this.#reflecting = false;
-    }
+    reflectAttribute(this, "step", String(k));
     if (this.#selectedRow >= this.#revealed()) this.#selectedRow = -1;
     this.#renderControls();
     this.#panelsForStep(k);
@@ -897,20 +758,10 @@ export class KafkaLadderElement extends BaseElement {
   // --- DOM skeleton ------------------------------------------------------------------------
 
   #build() {
-    this.#root = this.attachShadow({ mode: "open" });
-    const s = styleSheet();
-    if (s) this.#root.adoptedStyleSheets = [s];
-    const ui = {};
+    this.#root = attachStyledShadow(this, styleSheet());
+    const ui = stepControls(this, { lastStep: () => this.steps });
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
-    ui.first = h("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«");
-    ui.back = h("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back");
-    ui.play = h("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play");
-    ui.forward = h("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›");
-    ui.last = h("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»");
-    ui.counter = h("span", { class: "counter", part: "counter" });
-    ui.controls = h("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
-      ui.first, ui.back, ui.play, ui.forward, ui.last, ui.counter);
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "now" });
     ui.error = h("div", { class: "error", role: "alert" });
     ui.canvas = h("canvas", { "aria-hidden": "true" });
@@ -925,33 +776,13 @@ export class KafkaLadderElement extends BaseElement {
     ui.ladder = h("div", { class: "ladder" }, ui.viewport, ui.tip, ui.rowsList);
     ui.detail = h("div", { class: "detail", "aria-live": "polite", hidden: true, part: "detail" });
     ui.hint = h("p", { class: "hint" }, "Click a batch (or select a row with ↑/↓ and press Enter) to open its bytes. Hover a decision for its Kafka source.");
-    ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
+    ui.next = nextStepsGroup(this);
     ui.state = h("div", { class: "state", part: "state" });
     ui.summary = h("p", { class: "summary" });
     ui.dialog = h("dialog", { "aria-labelledby": "batch-title" });
     this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog);
     this.#ui = ui;
 
-    ui.controls.addEventListener("click", (ev) => {
-      const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
-      if (action === "first") this.goTo(0);
-      else if (action === "back") this.stepBack();
-      else if (action === "forward") this.stepForward();
-      else if (action === "last") this.goTo(this.steps);
-      else if (action === "play") this.playing ? this.pause() : this.play();
-    });
-    ui.controls.addEventListener("keydown", (ev) => {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-      const map = { ArrowLeft: () => this.stepBack(), ArrowRight: () => this.stepForward(), Home: () => this.goTo(0), End: () => this.goTo(this.steps) };
-      if (map[ev.key]) {
-        ev.preventDefault();
-        map[ev.key]();
-      }
-    });
-    ui.next.addEventListener("click", (ev) => {
-      const b = ev.target instanceof Element ? ev.target.closest("button[data-line]") : null;
-      if (b) this.appendStep(b.dataset.line);
-    });
     ui.state.addEventListener("click", (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-batch]") : null;
       if (b) this.openBatch(Number(b.dataset.batch));
@@ -1170,7 +1001,7 @@ export class KafkaLadderElement extends BaseElement {
     });
     state.replaceChildren(...sections);
 
-    const buttons = (prefix.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
+    const buttons = (prefix.nextSteps ?? []).map(nextStepButton);
     const canAppend = !this.readOnly && this.#source?.kind === "text";
     next.hidden = !canAppend || buttons.length === 0;
     next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps ? "What could happen instead:" : "What can happen next:"), ...buttons);
@@ -1202,9 +1033,6 @@ export class KafkaLadderElement extends BaseElement {
         where = `as the leader wrote it at offset ${written[0]}`;
       }
     }
-    const { dialog } = this.#ui;
-    const title = h("h2", { id: "batch-title" }, `b${id} · ${this.#run.producers[batch.producer] ?? "?"} → ${this.#run.partitions[batch.partition] ?? "?"} · ${where}`);
-    const fields = h("table", { class: "fields" });
     let header = null;
     try {
       header = decode(hex).batches?.[0]?.header ?? null;
@@ -1217,36 +1045,14 @@ export class KafkaLadderElement extends BaseElement {
          ["crcValid", header.crcValid]]
       : [["producerId", batch.producerId], ["producerEpoch", batch.producerEpoch], ["baseSequence", batch.baseSequence], ["lastSequence", batch.lastSequence]];
     rows.push(["values", (batch.values ?? []).join(", ")], ["state", `${batch.state}${batch.error ? " (" + batch.error + ")" : ""}, ${batch.attempts} attempt(s)`]);
-    fields.append(h("tbody", {}, rows.map(([k, v]) => h("tr", { "data-field": k }, h("th", {}, k), h("td", {}, String(v))))));
-    const close = h("button", { type: "button", class: "close" }, "Close");
-    close.addEventListener("click", () => dialog.close());
-    const body = [title, fields];
-    const haveInspector = await loadBatchInspector();
-    if (haveInspector) {
-      const inspector = document.createElement("kafka-batch");
-      inspector.setAttribute("hex", hex);
-      inspector.setAttribute("readonly", "");
-      body.push(inspector);
-    } else {
-      body.push(h("pre", { class: "hex", "aria-label": "batch bytes (hex)" }, (hex.match(/.{1,2}/g) ?? []).join(" ")));
-    }
-    body.push(h("div", { class: "dialog-actions" }, close));
-    dialog.replaceChildren(...body);
-    if (!dialog.open) dialog.showModal();
-    close.focus();
+    const title = `b${id} · ${this.#run.producers[batch.producer] ?? "?"} → ${this.#run.partitions[batch.partition] ?? "?"} · ${where}`;
+    await showBatchDialog(this.#ui.dialog, { title, rows, hex, hexLabel: "batch bytes (hex)" });
   }
 
   // --- drawing -----------------------------------------------------------------------------
 
   #readTheme() {
-    const cs = getComputedStyle(this);
-    const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
-    this.#theme = {
-      bg: v("--eos-bg", "#fff"), fg: v("--eos-fg", "#1b1f24"), muted: v("--eos-muted", "#5b6570"),
-      border: v("--eos-border", "#d0d7de"), panel: v("--eos-panel", "#f6f8fa"), accent: v("--eos-accent", "#0b62c4"),
-      ok: v("--eos-ok", "#1a7f37"), bad: v("--eos-bad", "#c62828"), warn: v("--eos-warn", "#9a6700"), dup: v("--eos-dup", "#8250df"),
-      mono: v("--eos-mono", "monospace"),
-    };
+    this.#theme = readTheme(this);
     // The text column is laid out in characters: measure the monospace font before any layout.
     const scratch = document.createElement("canvas").getContext("2d");
     if (scratch) {
@@ -1267,20 +1073,10 @@ export class KafkaLadderElement extends BaseElement {
     this.#maxHeight = parseFloat(getComputedStyle(vp).maxHeight) || 480;
   }
 
-  #watchDpr() {
-    this.#dprQuery?.removeEventListener("change", this.#onDpr);
-    this.#dprQuery = matchMedia(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
-    this.#dprQuery.addEventListener("change", this.#onDpr);
-  }
-
   /** Marks the canvas dirty and draws once in the next animation frame. */
   #invalidate(layout) {
     if (layout) this.#layoutDirty = true;
-    if (this.#raf || !this.isConnected) return;
-    this.#raf = requestAnimationFrame(() => {
-      this.#raf = 0;
-      this.#draw();
-    });
+    this.#paint.request();
   }
 
   #revealed() {
@@ -1436,13 +1232,6 @@ export class KafkaLadderElement extends BaseElement {
     tip.style.top = `${y}px`;
   }
 
-  #style(ctx, key, value) {
-    if (this.#ctxStyle[key] !== value) {
-      ctx[key] = value;
-      this.#ctxStyle[key] = value;
-    }
-  }
-
   #draw() {
     const t0 = performance.now();
     const { canvas, viewport } = this.#ui;
@@ -1451,21 +1240,13 @@ export class KafkaLadderElement extends BaseElement {
     if (width <= 0) return;
     if (this.#layoutDirty || width !== this.#layoutWidth) this.#layout(width);
     const height = this.#sizeViewport();
-    const dpr = globalThis.devicePixelRatio || 1;
-    const bw = Math.round(width * dpr);
-    const bh = Math.round(height * dpr);
-    if (canvas.width !== bw || canvas.height !== bh) {
-      canvas.width = bw;
-      canvas.height = bh;
-      this.#ctxStyle = {};
-    }
-    const ctx = canvas.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { ctx, resized } = hidpiContext(canvas, width, height);
+    if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
     const mono = `${FONT_PX}px ${th.mono}`;
     if (this.#measuredFont !== mono) {
       // The text column is laid out in characters of the monospace font: measure it once.
-      this.#style(ctx, "font", mono);
+      this.#ctxStyle.set(ctx, "font", mono);
       const w = ctx.measureText("0123456789abcdef").width / 16;
       this.#measuredFont = mono;
       if (w > 0 && Math.abs(w - this.#charW) > 0.01) {
@@ -1473,7 +1254,7 @@ export class KafkaLadderElement extends BaseElement {
         this.#layout(width);
       }
     }
-    this.#style(ctx, "fillStyle", th.bg);
+    this.#ctxStyle.set(ctx, "fillStyle", th.bg);
     ctx.fillRect(0, 0, width, height);
     this.#frame = (this.#frame + 1) >>> 0 || 1;
 
@@ -1503,18 +1284,18 @@ export class KafkaLadderElement extends BaseElement {
         const row = ladder.rows[r];
         const y = yOf(r);
         if (row.type === ROW_STEP) {
-          this.#style(ctx, "fillStyle", th.panel);
+          this.#ctxStyle.set(ctx, "fillStyle", th.panel);
           ctx.fillRect(0, y, width, row.h);
         }
         if (r >= curStart && this.#step > 0) {
           ctx.globalAlpha = 0.1;
-          this.#style(ctx, "fillStyle", th.accent);
+          this.#ctxStyle.set(ctx, "fillStyle", th.accent);
           ctx.fillRect(0, y, width, row.h);
           ctx.globalAlpha = 1;
         }
         if (r === this.#hoverRow) {
           ctx.globalAlpha = 0.08;
-          this.#style(ctx, "fillStyle", th.fg);
+          this.#ctxStyle.set(ctx, "fillStyle", th.fg);
           ctx.fillRect(0, y, width, row.h);
           ctx.globalAlpha = 1;
         }
@@ -1522,13 +1303,13 @@ export class KafkaLadderElement extends BaseElement {
       if (this.#step > 0 && curStart <= last) {
         // A bar in the gutter marks the current step.
         const y0 = Math.max(HEADER_H, yOf(Math.max(curStart, first)));
-        this.#style(ctx, "fillStyle", th.accent);
+        this.#ctxStyle.set(ctx, "fillStyle", th.accent);
         ctx.fillRect(0, y0, 3, contentBottom - y0);
       }
 
       // Lanes.
-      this.#style(ctx, "strokeStyle", th.border);
-      this.#style(ctx, "lineWidth", 1);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.border);
+      this.#ctxStyle.set(ctx, "lineWidth", 1);
       ctx.setLineDash([]);
       ctx.beginPath();
       for (let i = 0; i < ladder.lanes; i++) {
@@ -1557,16 +1338,16 @@ export class KafkaLadderElement extends BaseElement {
 
       if (this.#selectedRow >= first && this.#selectedRow <= last) {
         const y = yOf(this.#selectedRow);
-        this.#style(ctx, "strokeStyle", th.accent);
-        this.#style(ctx, "lineWidth", 2);
+        this.#ctxStyle.set(ctx, "strokeStyle", th.accent);
+        this.#ctxStyle.set(ctx, "lineWidth", 2);
         ctx.strokeRect(2, y + 1, width - 4, ladder.rows[this.#selectedRow].h - 2);
       }
       ctx.restore();
-      this.#ctxStyle = {}; // restore() put the context's styles back
+      this.#ctxStyle.reset(); // restore() put the context's styles back
     } else {
-      this.#style(ctx, "fillStyle", th.muted);
-      this.#style(ctx, "font", `13px ${th.mono}`);
-      this.#style(ctx, "textBaseline", "middle");
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `13px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "textBaseline", "middle");
       ctx.fillText(this.#run ? "Step 0: nothing has happened yet — step forward." : this.#ui.error.textContent ? "No ladder: the script has an error." : "Loading…", 12, HEADER_H + 12);
     }
 
@@ -1579,44 +1360,44 @@ export class KafkaLadderElement extends BaseElement {
 
   #drawHeader(ctx, g, width) {
     const th = this.#theme;
-    this.#style(ctx, "fillStyle", th.panel);
+    this.#ctxStyle.set(ctx, "fillStyle", th.panel);
     ctx.fillRect(0, 0, width, HEADER_H);
-    this.#style(ctx, "strokeStyle", th.border);
-    this.#style(ctx, "lineWidth", 1);
+    this.#ctxStyle.set(ctx, "strokeStyle", th.border);
+    this.#ctxStyle.set(ctx, "lineWidth", 1);
     ctx.beginPath();
     ctx.moveTo(0, HEADER_H - 0.5);
     ctx.lineTo(width, HEADER_H - 0.5);
     ctx.stroke();
     const ladder = this.#ladder;
-    this.#style(ctx, "textBaseline", "alphabetic");
-    this.#style(ctx, "textAlign", "left");
-    this.#style(ctx, "font", `11px ${th.mono}`);
-    this.#style(ctx, "fillStyle", th.muted);
+    this.#ctxStyle.set(ctx, "textBaseline", "alphabetic");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "fillStyle", th.muted);
     ctx.fillText("time", 8, 24);
     ctx.fillText("what happens", g.textX, 24);
     if (!ladder) {
         return;
     }
     const cols = Math.max(3, Math.floor((g.laneW - 6) / 7));
-    this.#style(ctx, "textAlign", "center");
+    this.#ctxStyle.set(ctx, "textAlign", "center");
     ladder.producers.forEach((name, i) => {
-      this.#style(ctx, "font", `bold 12px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.fg);
+      this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.fg);
       ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
-      this.#style(ctx, "font", `10.5px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       ctx.fillText("producer", g.laneX(i), 30);
     });
     ladder.partitions.forEach((name, q) => {
       const i = ladder.producers.length + q;
-      this.#style(ctx, "font", `bold 12px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.fg);
+      this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.fg);
       ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
-      this.#style(ctx, "font", `10.5px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       ctx.fillText("leader", g.laneX(i), 30);
     });
-    this.#style(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
   }
 
   /** Where arrow `a` (as #drawArrow draws it in this frame) crosses height y. */
@@ -1639,9 +1420,9 @@ export class KafkaLadderElement extends BaseElement {
     const y1 = anchor(a.from);
     const arrived = a.to >= 0 && a.to < revealed;
     const color = a.kind === "request" ? th.fg : a.outcome === "append" ? th.ok : a.outcome === "duplicate" ? th.dup : a.outcome ? th.bad : th.muted;
-    this.#style(ctx, "strokeStyle", color);
-    this.#style(ctx, "fillStyle", color);
-    this.#style(ctx, "lineWidth", a.kind === "request" ? 1.5 : 1.25);
+    this.#ctxStyle.set(ctx, "strokeStyle", color);
+    this.#ctxStyle.set(ctx, "fillStyle", color);
+    this.#ctxStyle.set(ctx, "lineWidth", a.kind === "request" ? 1.5 : 1.25);
     if (!arrived) {
       // Still travelling at this step: dashed, halfway, with the message as a dot.
       const xm = x1 + (x2 - x1) * 0.45;
@@ -1673,38 +1454,38 @@ export class KafkaLadderElement extends BaseElement {
       ctx.lineTo(xm, ym);
       ctx.stroke();
       ctx.setLineDash([]);
-      this.#style(ctx, "strokeStyle", a.fate === "lost" ? th.bad : th.muted);
-      this.#style(ctx, "lineWidth", 2);
+      this.#ctxStyle.set(ctx, "strokeStyle", a.fate === "lost" ? th.bad : th.muted);
+      this.#ctxStyle.set(ctx, "lineWidth", 2);
       cross(ctx, xm, ym, 4.5);
     }
     if (a.kind === "request" && a.label) {
-      this.#style(ctx, "textBaseline", "alphabetic");
-      this.#style(ctx, "font", `10px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "textBaseline", "alphabetic");
+      this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       const room = Math.abs(x2 - x1) - 16;
       const label = room > a.label.length * 6.2 ? a.label : a.shortLabel;
       const dir = x2 >= x1 ? 1 : -1;
-      this.#style(ctx, "textAlign", dir > 0 ? "left" : "right");
+      this.#ctxStyle.set(ctx, "textAlign", dir > 0 ? "left" : "right");
       ctx.fillText(label, x1 + dir * 8, y1 - 3);
-      this.#style(ctx, "textAlign", "left");
+      this.#ctxStyle.set(ctx, "textAlign", "left");
       }
   }
 
   #drawRow(ctx, g, row, r, y, width) {
     const th = this.#theme;
     const mono = `${FONT_PX}px ${th.mono}`;
-    this.#style(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
     if (row.type === ROW_STEP) {
       const s = row.s;
       const mid = y + STEP_H / 2;
-      this.#style(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.fg);
+      this.#ctxStyle.set(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.fg);
       ctx.fillText(String(row.step + 1), 10, mid);
       const expect = /^expect\b/.test(s.text);
       const x = g.textX;
       if (expect) {
-        this.#style(ctx, "strokeStyle", s.ok ? th.ok : th.bad);
-        this.#style(ctx, "lineWidth", 2);
+        this.#ctxStyle.set(ctx, "strokeStyle", s.ok ? th.ok : th.bad);
+        this.#ctxStyle.set(ctx, "lineWidth", 2);
         if (s.ok) check(ctx, g.x0 - 14, mid, 5);
         else cross(ctx, g.x0 - 14, mid, 4);
       }
@@ -1715,25 +1496,25 @@ export class KafkaLadderElement extends BaseElement {
         extra = "   · producer-state entries: " + entries.map((n, q) => `${this.#run.partitions[q]} ${n}`).join(", ");
       }
       const cols = Math.floor((width - x - 8) / this.#charW);
-      this.#style(ctx, "font", mono);
-      this.#style(ctx, "fillStyle", expect ? (s.ok ? th.muted : th.bad) : th.fg);
+      this.#ctxStyle.set(ctx, "font", mono);
+      this.#ctxStyle.set(ctx, "fillStyle", expect ? (s.ok ? th.muted : th.bad) : th.fg);
       ctx.fillText(ellipsize(`line ${s.line}: ${s.text}${extra}`, cols), x, mid);
         return;
     }
     const e = row.e;
     const mid = y + EVENT_H / 2;
     if (row.timeLabel) {
-      this.#style(ctx, "font", `10.5px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       ctx.fillText(ellipsize(row.timeLabel, Math.floor((g.x0 - 10) / 6.4)), 6, mid);
     }
     const color = th[kindColor(e)] ?? th.fg;
     const P = this.#ladder.producers.length;
     const px = Number.isInteger(e.producer) ? g.laneX(e.producer) : null;
     const qx = Number.isInteger(e.partition) ? g.laneX(P + e.partition) : null;
-    this.#style(ctx, "fillStyle", color);
-    this.#style(ctx, "strokeStyle", color);
-    this.#style(ctx, "lineWidth", 2);
+    this.#ctxStyle.set(ctx, "fillStyle", color);
+    this.#ctxStyle.set(ctx, "strokeStyle", color);
+    this.#ctxStyle.set(ctx, "lineWidth", 2);
     switch (e.kind) {
       case "send":
         if (px !== null) ctx.fillRect(px - 4, mid - 4, 8, 8);
@@ -1790,7 +1571,7 @@ export class KafkaLadderElement extends BaseElement {
         break;
       case "time":
         ctx.setLineDash([2, 4]);
-        this.#style(ctx, "lineWidth", 1);
+        this.#ctxStyle.set(ctx, "lineWidth", 1);
         ctx.beginPath();
         ctx.moveTo(g.x0, mid + 0.5);
         ctx.lineTo(g.x0 + g.diagramW, mid + 0.5);
@@ -1802,21 +1583,21 @@ export class KafkaLadderElement extends BaseElement {
     }
     // Text column: the kind, then the event's sentence (a decision: headline, then its reasons).
     const tx = g.textX;
-    this.#style(ctx, "font", mono);
-    this.#style(ctx, "fillStyle", color);
+    this.#ctxStyle.set(ctx, "font", mono);
+    this.#ctxStyle.set(ctx, "fillStyle", color);
     if (g.tagCols) ctx.fillText(KIND_LABEL[e.kind] ?? e.kind, tx, mid);
     const bodyX = tx + g.tagCols * this.#charW;
     const bodyCols = g.cols - g.tagCols;
     if (e.kind === "decision") {
-      this.#style(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.fg);
+      this.#ctxStyle.set(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.fg);
       ctx.fillText(ellipsize(row.headline, bodyCols), bodyX, mid);
-      this.#style(ctx, "font", mono);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", mono);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       const lines = row.lines ?? [];
       for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, y + EVENT_H + LINE_H * i + LINE_H / 2);
     } else {
-      this.#style(ctx, "fillStyle", e.kind === "time" || e.kind === "expired" ? th.muted : th.fg);
+      this.#ctxStyle.set(ctx, "fillStyle", e.kind === "time" || e.kind === "expired" ? th.muted : th.fg);
       const lines = row.lines ?? [ellipsize(e.text, bodyCols)];
       for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, mid + LINE_H * i);
     }
@@ -1827,22 +1608,22 @@ export class KafkaLadderElement extends BaseElement {
     const th = this.#theme;
     const short = e.outcome === "append" ? "append" : e.outcome === "duplicate" ? "dup" : String(e.errorCode ?? "err");
     const text = `${e.rule ?? "?"} ${short}`;
-    this.#style(ctx, "font", `bold 10.5px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "font", `bold 10.5px ${th.mono}`);
     const w = ctx.measureText(text).width + 8;
     const color = e.outcome === "append" ? th.ok : e.outcome === "duplicate" ? th.dup : th.bad;
-    this.#style(ctx, "fillStyle", color);
+    this.#ctxStyle.set(ctx, "fillStyle", color);
     roundRect(ctx, x - w / 2, mid - 7, w, 14, 3);
     ctx.fill();
     if (e.outcome !== "append" && e.outcome !== "duplicate") {
       // Refusals get a heavier outline: shape as well as colour.
-      this.#style(ctx, "strokeStyle", th.fg);
-      this.#style(ctx, "lineWidth", 1);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.fg);
+      this.#ctxStyle.set(ctx, "lineWidth", 1);
       ctx.stroke();
     }
-    this.#style(ctx, "fillStyle", th.bg);
-    this.#style(ctx, "textAlign", "center");
+    this.#ctxStyle.set(ctx, "fillStyle", th.bg);
+    this.#ctxStyle.set(ctx, "textAlign", "center");
     ctx.fillText(text, x, mid + 0.5);
-    this.#style(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
   }
 
   /** The DOM text alternative: the rows in view, as an ordered list (updated once scrolling pauses). */
@@ -1904,15 +1685,6 @@ function arrowHead(ctx, x1, y1, x2, y2) {
   ctx.fill();
 }
 
-function cross(ctx, x, y, s) {
-  ctx.beginPath();
-  ctx.moveTo(x - s, y - s);
-  ctx.lineTo(x + s, y + s);
-  ctx.moveTo(x + s, y - s);
-  ctx.lineTo(x - s, y + s);
-  ctx.stroke();
-}
-
 function check(ctx, x, y, s) {
   ctx.beginPath();
   ctx.moveTo(x - s, y);
@@ -1929,5 +1701,7 @@ function roundRect(ctx, x, y, w, hgt, r) {
   }
   ctx.rect(x, y, w, hgt);
 }
+
+reflectAttributes(KafkaLadderElement, { scenario: String, readOnly: Boolean });
 
 if (globalThis.customElements) KafkaLadderElement.define();

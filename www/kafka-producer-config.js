@@ -11,17 +11,18 @@
 // the default, or "pre-3.0"). Form edits rewrite `properties` (and `client`); the form follows
 // the attribute. Event (bubbling, composed): `eoslab-config` {properties, client, result}.
 // Every value reaches the page through textContent, never innerHTML.
-import init, { resolveProducerConfig } from "../pkg/eoslab.js";
-
-const BaseElement = globalThis.HTMLElement ?? class {};
-const BaseEvent = globalThis.CustomEvent ?? class {};
+import { resolveProducerConfig } from "../pkg/eoslab.js";
+import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import {
+  BaseElement, ComposedEvent, attachStyledShadow, defineElement, hostCSS, microtaskUpdater, ready, reflectAttributes,
+} from "./lib/element.js";
 
 export const CONFIG_EVENT = "eoslab-config";
 
 /** `eoslab-config`: the config was resolved (result as resolveProducerConfig returns it). */
-export class ProducerConfigEvent extends BaseEvent {
+export class ProducerConfigEvent extends ComposedEvent {
   constructor(properties, client, result) {
-    super(CONFIG_EVENT, { bubbles: true, composed: true, detail: { properties, client, result } });
+    super(CONFIG_EVENT, { properties, client, result });
   }
 }
 
@@ -98,23 +99,7 @@ export function setProperty(text, key, value) {
 // --- element --------------------------------------------------------------------------------
 
 const CSS = `
-:host {
-  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
-  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
-  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828);
-  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
-  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
-    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
-    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149);
-  }
-}
-:host([hidden]) { display: none; }
-* { box-sizing: border-box; }
+${hostCSS()}
 .layout { display: grid; grid-template-columns: minmax(15rem, 1fr) minmax(15rem, 1.2fr); gap: .75rem; }
 @media (max-width: 40rem) { .layout { grid-template-columns: 1fr; } }
 form { display: grid; gap: .35rem; margin: 0; }
@@ -145,37 +130,12 @@ ul.rules li { margin: .1rem 0; }
 .source { font-family: var(--eos-mono); overflow-wrap: anywhere; }
 `;
 
-let sheet = null;
-function styleSheet() {
-  if (!sheet && typeof CSSStyleSheet === "function") {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
-
-let wasmReady = null;
-const ready = () => (wasmReady ??= init());
+const styleSheet = lazyStyleSheet(CSS);
 let uid = 0;
 
 export class KafkaProducerConfigElement extends BaseElement {
   static define(tag = "kafka-producer-config", registry = globalThis.customElements) {
-    if (registry && !registry.get(tag)) registry.define(tag, this);
-    return this;
+    return defineElement(this, tag, registry);
   }
 
   static get observedAttributes() {
@@ -184,16 +144,10 @@ export class KafkaProducerConfigElement extends BaseElement {
 
   #root = null;
   #ui = null;
-  #updating = null;
   #result = null;
   #id = ++uid;
 
-  get properties() {
-    return this.getAttribute("properties") ?? "";
-  }
-  set properties(v) {
-    this.setAttribute("properties", String(v));
-  }
+  // properties: the attribute (or ""), defined by reflectAttributes after the class.
   get client() {
     const v = this.getAttribute("client");
     return CLIENTS.includes(v) ? v : "4.x";
@@ -216,19 +170,10 @@ export class KafkaProducerConfigElement extends BaseElement {
     this.#schedule();
   }
 
-  #schedule() {
-    if (this.#updating || !this.isConnected) return;
-    this.#updating = (async () => {
-      await Promise.resolve();
-      this.#updating = null;
-      await this.#update();
-    })();
-  }
+  #schedule = microtaskUpdater(() => this.#update(), () => this.isConnected);
 
   #build() {
-    this.#root = this.attachShadow({ mode: "open" });
-    const s = styleSheet();
-    if (s) this.#root.adoptedStyleSheets = [s];
+    this.#root = attachStyledShadow(this, styleSheet());
     const ui = { fields: new Map() };
     const form = h("form", { part: "form", "aria-label": "Producer config" });
     const radios = CLIENTS.map((c) =>
@@ -332,5 +277,7 @@ export class KafkaProducerConfigElement extends BaseElement {
     out.replaceChildren(heading, table, rules, h("p", { class: "source" }, `source: ${PRODUCER_CONFIG_SOURCE}`));
   }
 }
+
+reflectAttributes(KafkaProducerConfigElement, { properties: String });
 
 if (globalThis.customElements) KafkaProducerConfigElement.define();

@@ -46,10 +46,14 @@
 // the step of its marker (closedAt) is reached. The lanes are one canvas (HiDPI, only the cells in
 // view drawn, redrawn on a dirty flag once per animation frame); all text a reader needs is DOM
 // text. Every value reaches the page as text: textContent or fillText, never innerHTML.
-import init, * as eoslab from "../pkg/eoslab.js";
-
-const BaseElement = globalThis.HTMLElement ?? class {};
-const BaseEvent = globalThis.CustomEvent ?? class {};
+import * as eoslab from "../pkg/eoslab.js";
+import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import {
+  BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
+  attachStyledShadow, backingSize, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater,
+  nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
+  scenarioSource, showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay,
+} from "./lib/element.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
 export const SCRIPT_EVENT = "kafka-timeline:script";
@@ -57,30 +61,30 @@ export const LOAD_EVENT = "kafka-timeline:load";
 export const OPEN_EVENT = "kafka-timeline:open";
 
 /** `kafka-timeline:step`: the timeline now shows step `step` (0-based) of `steps`. */
-export class TimelineStepEvent extends BaseEvent {
+export class TimelineStepEvent extends ComposedEvent {
   constructor(step, steps) {
-    super(STEP_EVENT, { bubbles: true, composed: true, detail: { step, steps } });
+    super(STEP_EVENT, { step, steps });
   }
 }
 
 /** `kafka-timeline:script`: the script changed from inside the element (a next-step button). */
-export class TimelineScriptEvent extends BaseEvent {
+export class TimelineScriptEvent extends ComposedEvent {
   constructor(script) {
-    super(SCRIPT_EVENT, { bubbles: true, composed: true, detail: { script } });
+    super(SCRIPT_EVENT, { script });
   }
 }
 
 /** `kafka-timeline:load`: a script was run (or failed: `error`). */
-export class TimelineLoadEvent extends BaseEvent {
+export class TimelineLoadEvent extends ComposedEvent {
   constructor(detail) {
-    super(LOAD_EVENT, { bubbles: true, composed: true, detail });
+    super(LOAD_EVENT, detail);
   }
 }
 
 /** `kafka-timeline:open`: a record was opened (its index in report.records, its label and bytes). */
-export class TimelineOpenEvent extends BaseEvent {
+export class TimelineOpenEvent extends ComposedEvent {
   constructor(detail) {
-    super(OPEN_EVENT, { bubbles: true, composed: true, detail });
+    super(OPEN_EVENT, detail);
   }
 }
 
@@ -336,25 +340,7 @@ export function niceTicks(max, count = 5) {
 // Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
 
 const CSS = `
-:host {
-  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
-  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
-  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828); --eos-warn: var(--warn, #9a6700);
-  --eos-dup: #8250df;
-  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
-  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
-    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
-    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149); --eos-warn: var(--warn, #d29922);
-    --eos-dup: #a371f7;
-  }
-}
-:host([hidden]) { display: none; }
-* { box-sizing: border-box; }
+${hostCSS(DRAWING_TOKENS)}
 .title { font-weight: 600; margin: 0 0 .2rem; }
 .about { margin: 0 0 .5rem; color: var(--eos-muted); font-size: 13px; }
 .about:empty, .title:empty { display: none; }
@@ -392,9 +378,7 @@ canvas { position: sticky; left: 0; display: block; }
 .detail { margin: .4rem 0 0; padding: .3rem .6rem; border: 1px dashed var(--eos-border); border-radius: 6px; font-size: 13px; }
 .detail[hidden] { display: none; }
 .hint { color: var(--eos-muted); font-size: 12px; margin: .3rem 0 0; }
-.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
-.next[hidden] { display: none; }
-.next .label { color: var(--eos-muted); font-size: 13px; margin-right: .2rem; }
+${NEXT_STEPS_CSS}
 .panels { display: grid; grid-template-columns: minmax(0, 2fr) minmax(14rem, 1fr); gap: .6rem; margin: .6rem 0 0; }
 @media (max-width: 48rem) { .panels { grid-template-columns: 1fr; } }
 /* A narrow element (two side by side on a wide screen) stacks its panels too. */
@@ -423,17 +407,7 @@ canvas { position: sticky; left: 0; display: block; }
 .error:empty { display: none; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
-dialog { max-width: min(60rem, 95vw); width: 100%; border: 1px solid var(--eos-border); border-radius: 8px;
-         background: var(--eos-bg); color: var(--eos-fg); padding: .75rem 1rem; }
-dialog::backdrop { background: rgb(0 0 0 / .35); }
-dialog h2 { margin: 0 0 .4rem; font-size: 15px; }
-dialog table { border-collapse: collapse; font-size: 13px; margin: .3rem 0 .6rem; }
-dialog th, dialog td { border: 1px solid var(--eos-border); padding: .1rem .45rem; text-align: left; }
-dialog th { background: var(--eos-panel); font-weight: 600; }
-dialog td { font-family: var(--eos-mono); }
-dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eos-panel); padding: .5rem; border-radius: 6px;
-             white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow: auto; }
-.dialog-actions { display: flex; justify-content: flex-end; gap: .5rem; }
+${DIALOG_CSS}
 .state section.metrics { grid-column: 1 / -1; }
 .state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
 .state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
@@ -455,42 +429,7 @@ dialog pre { font-family: var(--eos-mono); font-size: 12px; background: var(--eo
 .latency tr.now-row th, .latency tr.now-row td { color: var(--eos-accent); font-weight: 600; }
 `;
 
-let sheet = null;
-function styleSheet() {
-  if (!sheet && typeof CSSStyleSheet === "function") {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
-
-/** Builds an element; strings become Text nodes (never markup). */
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
-
-let wasmReady = null;
-const ready = () => (wasmReady ??= init());
-
-let batchInspector = null; // promise of the lazy import of <kafka-batch>
-function loadBatchInspector() {
-  if (customElements.get("kafka-batch")) return Promise.resolve(true);
-  batchInspector ??= import(new URL("./kafka-batch.js", import.meta.url).href).then(
-    () => !!customElements.get("kafka-batch"),
-    () => false,
-  );
-  return batchInspector;
-}
+const styleSheet = lazyStyleSheet(CSS);
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 
@@ -498,8 +437,7 @@ const SPEEDS = [0.5, 1, 2, 4, 8];
 
 export class KafkaTimelineElement extends BaseElement {
   static define(tag = "kafka-timeline", registry = globalThis.customElements) {
-    if (registry && !registry.get(tag)) registry.define(tag, this);
-    return this;
+    return defineElement(this, tag, registry);
   }
 
   static get observedAttributes() {
@@ -516,34 +454,21 @@ export class KafkaTimelineElement extends BaseElement {
   #step = 0;
   #dispatchedStep = -1;
   #loadToken = 0;
-  #updating = null;
-  #dirtySource = true;
-  #dirtyStep = true;
-  #stepAttrInitial = true;
-  #reflecting = false;
+  #changes = new PlayerChanges(this);
   #playTimer = null;
   #speed = 1;
   #mutation = null;
   #resize = null;
-  #schemeQuery = null;
-  #dprQuery = null;
-  #onScheme = () => {
-    this.#readTheme();
-    this.#invalidate();
-  };
-  #onDpr = () => {
-    this.#watchDpr();
-    this.#invalidate();
-  };
+  #unwatchDisplay = null;
 
   // drawing
   #theme = null;
-  #raf = 0;
+  #paint = frameRequester(() => this.#draw(), () => this.isConnected);
   #width = 0;
   #selected = -1; // record index
   #hover = -1;
   #hatch = null;
-  #ctxStyle = {};
+  #ctxStyle = new CanvasStyle();
   #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0 };
   // What the DOM panels show already (they are updated, not rebuilt, when the step changes).
   #nextCache = { report: undefined, canAppend: false, label: null };
@@ -558,12 +483,7 @@ export class KafkaTimelineElement extends BaseElement {
 
   // --- attributes as properties ------------------------------------------------------------
 
-  get scenario() {
-    return this.getAttribute("scenario") ?? "";
-  }
-  set scenario(v) {
-    this.setAttribute("scenario", String(v));
-  }
+  // scenario and readOnly: the attributes, defined by reflectAttributes after the class.
   get script() {
     return this.#sourceText ?? this.getAttribute("script") ?? "";
   }
@@ -590,13 +510,7 @@ export class KafkaTimelineElement extends BaseElement {
     return this.#step;
   }
   set step(v) {
-    this.setAttribute("step", String(Math.max(0, Math.trunc(Number(v)) || 0)));
-  }
-  get readOnly() {
-    return this.hasAttribute("readonly");
-  }
-  set readOnly(v) {
-    this.toggleAttribute("readonly", !!v);
+    this.setAttribute("step", stepValue(v));
   }
   /** Number of steps of the current run. */
   get steps() {
@@ -609,7 +523,7 @@ export class KafkaTimelineElement extends BaseElement {
   /** Shows a precomputed TxnRunReport (no script is run; attributes `script`/`scenario` are ignored until it is cleared). */
   set report(r) {
     this.#given = r ?? null;
-    this.#dirtySource = true;
+    this.#changes.source = true;
     this.#schedule();
   }
   /** Play speed multiplier (0.5 … 8). */
@@ -635,9 +549,13 @@ export class KafkaTimelineElement extends BaseElement {
   connectedCallback() {
     if (!this.#root) this.#build();
     this.#readTheme();
-    this.#schemeQuery = matchMedia("(prefers-color-scheme: dark)");
-    this.#schemeQuery.addEventListener("change", this.#onScheme);
-    this.#watchDpr();
+    this.#unwatchDisplay = watchDisplay({
+      scheme: () => {
+        this.#readTheme();
+        this.#invalidate();
+      },
+      dpr: () => this.#invalidate(),
+    });
     this.#resize = new ResizeObserver((entries) => {
       for (const e of entries) {
         if (e.target === this.#ui.latencyCanvas) {
@@ -651,13 +569,11 @@ export class KafkaTimelineElement extends BaseElement {
     });
     this.#resize.observe(this.#ui.viewport);
     this.#resize.observe(this.#ui.latencyCanvas);
-    this.#mutation = new MutationObserver(() => {
-      if (!this.hasAttribute("script") && !this.hasAttribute("scenario") && !this.#given) {
-        this.#dirtySource = true;
-        this.#schedule();
-      }
+    this.#mutation = observeScriptText(this, () => {
+      if (this.#given) return;
+      this.#changes.source = true;
+      this.#schedule();
     });
-    this.#mutation.observe(this, { childList: true, characterData: true, subtree: true });
     this.#invalidate();
     this.#schedule();
   }
@@ -666,61 +582,30 @@ export class KafkaTimelineElement extends BaseElement {
     this.pause();
     this.#resize?.disconnect();
     this.#mutation?.disconnect();
-    this.#schemeQuery?.removeEventListener("change", this.#onScheme);
-    this.#dprQuery?.removeEventListener("change", this.#onDpr);
-    if (this.#raf) cancelAnimationFrame(this.#raf);
-    this.#raf = 0;
+    this.#unwatchDisplay?.();
+    this.#unwatchDisplay = null;
+    this.#paint.cancel();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue === newValue) return;
-    if (name === "step") {
-      if (this.#reflecting) return;
-      this.#dirtyStep = true;
-    } else if (name === "readonly") {
-      this.#dirtyStep = true;
-    } else if (name === "inspector") {
-      return;
-    } else {
-      this.#dirtySource = true;
-    }
-    this.#schedule();
+    if (oldValue === newValue || name === "inspector") return; // read when a record is opened
+    if (this.#changes.attribute(name)) this.#schedule();
   }
 
   /** Coalesces attribute changes into one update in a microtask. */
-  #schedule() {
-    if (this.#updating || !this.isConnected) return;
-    this.#updating = (async () => {
-      await Promise.resolve();
-      this.#updating = null;
-      await this.#update();
-    })();
-  }
+  #schedule = microtaskUpdater(() => this.#update(), () => this.isConnected);
 
   async #update() {
     if (!this.#root) return;
-    if (this.#dirtySource) {
-      this.#dirtySource = false;
-      const stepFromAttr = this.#dirtyStep || (this.#stepAttrInitial && this.hasAttribute("step"));
-      this.#dirtyStep = false;
-      this.#stepAttrInitial = false;
+    if (this.#changes.source) {
+      const stepFromAttr = this.#changes.takeSource();
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      this.#setStep(stepFromAttr ? this.#attrStep(n) : n - 1, { follow: true });
+      this.#setStep(stepFromAttr ? stepAttribute(this, n - 1) : n - 1, { follow: true });
       return;
     }
-    if (this.#dirtyStep) {
-      this.#dirtyStep = false;
-      if (this.#report) this.#setStep(this.#attrStep(this.steps), { follow: true });
-    }
-  }
-
-  #attrStep(n) {
-    const raw = this.getAttribute("step");
-    if (raw === null || raw.trim() === "") return n - 1;
-    const v = Math.trunc(Number(raw));
-    return Number.isFinite(v) ? Math.min(n - 1, Math.max(0, v)) : n - 1;
+    if (this.#changes.takeStep() && this.#report) this.#setStep(stepAttribute(this, this.steps - 1), { follow: true });
   }
 
   // --- loading and running -----------------------------------------------------------------
@@ -735,7 +620,7 @@ export class KafkaTimelineElement extends BaseElement {
     const t0 = performance.now();
     try {
       if (!report) {
-        text = await this.#readSource();
+        text = await scenarioSource(this);
         await ready();
         if (token !== this.#loadToken) return false;
         const run = eoslab.runTxnScenario;
@@ -799,20 +684,6 @@ export class KafkaTimelineElement extends BaseElement {
     return false;
   }
 
-  async #readSource() {
-    const script = this.getAttribute("script");
-    if (script !== null) return script;
-    const name = this.getAttribute("scenario");
-    if (name !== null && name.trim() !== "") {
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
-      const url = new URL(`../scenarios/${name}.eos`, import.meta.url);
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
-      return await res.text();
-    }
-    return this.textContent ?? "";
-  }
-
   // --- stepping ----------------------------------------------------------------------------
 
   #setStep(k, { follow = true } = {}) {
@@ -820,11 +691,7 @@ export class KafkaTimelineElement extends BaseElement {
     k = Math.min(n - 1, Math.max(0, k | 0));
     const changed = k !== this.#step;
     this.#step = k;
-    if (this.getAttribute("step") !== String(k)) {
-      this.#reflecting = true;
-      this.setAttribute("step", String(k));
-      this.#reflecting = false;
-    }
+    reflectAttribute(this, "step", String(k));
     const sel = this.#tl?.records[this.#selected];
     if (sel && sel.step > k) this.#selected = -1;
     this.#renderAll();
@@ -878,22 +745,18 @@ export class KafkaTimelineElement extends BaseElement {
   // --- DOM skeleton ------------------------------------------------------------------------
 
   #build() {
-    this.#root = this.attachShadow({ mode: "open" });
-    const s = styleSheet();
-    if (s) this.#root.adoptedStyleSheets = [s];
-    const ui = {};
+    this.#root = attachStyledShadow(this, styleSheet());
+    const speed = h("select", { "data-action": "speed" }, SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)));
+    const scrub = h("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" });
+    const ui = stepControls(this, {
+      lastStep: () => this.steps - 1,
+      extra: [h("label", { class: "speed" }, "speed", speed), scrub],
+      ownKeys: (target) => target === scrub || target === speed, // they handle their own keys
+    });
+    ui.speed = speed;
+    ui.scrub = scrub;
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
-    ui.first = h("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«");
-    ui.back = h("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back");
-    ui.play = h("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play");
-    ui.forward = h("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›");
-    ui.last = h("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»");
-    ui.speed = h("select", { "data-action": "speed" }, SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)));
-    ui.scrub = h("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" });
-    ui.counter = h("span", { class: "counter", part: "counter" });
-    ui.controls = h("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
-      ui.first, ui.back, ui.play, ui.forward, ui.last, h("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter);
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "narration" });
     ui.error = h("div", { class: "error", role: "alert" });
     ui.canvas = h("canvas", { "aria-hidden": "true" });
@@ -913,7 +776,7 @@ export class KafkaTimelineElement extends BaseElement {
     ui.invariants = h("section", { class: "invariants", part: "invariants", "aria-labelledby": "inv-title" },
       h("p", { class: "state-title", id: "inv-title" }, "Invariants", ui.invariantsWhich), ui.invariantSummary, ui.invariantList);
     ui.panels = h("div", { class: "panels" }, ui.state, ui.invariants);
-    ui.next = h("div", { class: "next", role: "group", "aria-label": "What can happen next", part: "next" });
+    ui.next = nextStepsGroup(this);
     // Commit latency against partitions touched (report.completions), when the run completes ≥ 2
     // transactions: a plot (aria-hidden: the table below it is the accessible source of truth).
     ui.latencyCanvas = h("canvas", { class: "latency-plot", "aria-hidden": "true" });
@@ -938,22 +801,6 @@ export class KafkaTimelineElement extends BaseElement {
     this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog);
     this.#ui = ui;
 
-    ui.controls.addEventListener("click", (ev) => {
-      const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
-      if (action === "first") this.goTo(0);
-      else if (action === "back") this.stepBack();
-      else if (action === "forward") this.stepForward();
-      else if (action === "last") this.goTo(this.steps - 1);
-      else if (action === "play") this.playing ? this.pause() : this.play();
-    });
-    ui.controls.addEventListener("keydown", (ev) => {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target === ui.scrub || ev.target === ui.speed) return;
-      const map = { ArrowLeft: () => this.stepBack(), ArrowRight: () => this.stepForward(), Home: () => this.goTo(0), End: () => this.goTo(this.steps - 1) };
-      if (map[ev.key]) {
-        ev.preventDefault();
-        map[ev.key]();
-      }
-    });
     ui.scrub.addEventListener("input", () => {
       const k = Number(ui.scrub.value); // before pause() re-renders the controls
       this.pause();
@@ -975,10 +822,6 @@ export class KafkaTimelineElement extends BaseElement {
       this.goTo(to);
     });
     ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
-    ui.next.addEventListener("click", (ev) => {
-      const b = ev.target instanceof Element ? ev.target.closest("button[data-line]") : null;
-      if (b) this.appendStep(b.dataset.line);
-    });
     const openFromButton = (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-record]") : null;
       if (b) this.openRecord(Number(b.dataset.record));
@@ -1350,7 +1193,7 @@ export class KafkaTimelineElement extends BaseElement {
     const c = this.#nextCache;
     // The buttons depend on the run only: rebuilt when it changes, the label follows the step.
     if (c.report !== r || c.canAppend !== canAppend || !c.label) {
-      const buttons = (r?.nextSteps ?? []).map((n) => h("button", { type: "button", "data-line": n.line, title: n.line }, n.label));
+      const buttons = (r?.nextSteps ?? []).map(nextStepButton);
       c.report = r;
       c.canAppend = canAppend;
       c.label = h("span", { class: "label" }, label);
@@ -1542,9 +1385,7 @@ export class KafkaTimelineElement extends BaseElement {
       this.#latencySize = null;
       return;
     }
-    const dpr = globalThis.devicePixelRatio || 1;
-    const bw = Math.round(width * dpr);
-    const bh = Math.round(height * dpr);
+    const { width: bw, height: bh } = backingSize(width, height);
     // The plot changes with the completions shown and the one of this step, not with scrolling:
     // redraw only when that (or the size, the theme, the run) changes. A software canvas is
     // rasterized when the frame is committed, so an unchanged redraw is not free.
@@ -1556,12 +1397,7 @@ export class KafkaTimelineElement extends BaseElement {
         canvas.width === bw && canvas.height === bh) return;
     this.#latencyPlotKey = key ?? "";
     this.#latencyPlotFor = { report: this.#report, theme: this.#theme };
-    if (canvas.width !== bw || canvas.height !== bh) {
-      canvas.width = bw;
-      canvas.height = bh;
-    }
-    const ctx = canvas.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { ctx } = hidpiContext(canvas, width, height);
     const th = this.#theme;
     ctx.fillStyle = th.bg;
     ctx.fillRect(0, 0, width, height);
@@ -1693,8 +1529,6 @@ export class KafkaTimelineElement extends BaseElement {
       external.scrollIntoView?.({ block: "nearest" });
       return;
     }
-    const { dialog } = this.#ui;
-    const title = h("h2", { id: "record-title" }, `${recordLabel(rec)} · written at step ${rec.step + 1}`);
     let batch = null;
     try {
       batch = eoslab.decode(rec.hex).batches?.[0] ?? null;
@@ -1710,35 +1544,14 @@ export class KafkaTimelineElement extends BaseElement {
     if (batch?.control) rows.push(["marker", `${batch.control.type} (coordinatorEpoch ${batch.control.coordinatorEpoch})`]);
     rows.push(["status", isMarker(rec) ? rec.kind : recordStatus(rec, this.#step)]);
     if (!isMarker(rec) && rec.values?.length) rows.push(["values", rec.values.map((v) => v ?? "null").join(", ")]);
-    const fields = h("table", { class: "fields" }, h("tbody", {}, rows.map(([k, v]) => h("tr", { "data-field": k }, h("th", {}, k), h("td", {}, String(v))))));
-    const close = h("button", { type: "button", class: "close" }, "Close");
-    close.addEventListener("click", () => dialog.close());
-    const body = [title, fields];
-    if (await loadBatchInspector()) {
-      const inspector = document.createElement("kafka-batch");
-      inspector.setAttribute("hex", rec.hex);
-      inspector.setAttribute("readonly", "");
-      body.push(inspector);
-    } else {
-      body.push(h("pre", { class: "hex", "aria-label": "record batch bytes (hex)" }, (rec.hex.match(/.{1,2}/g) ?? []).join(" ")));
-    }
-    body.push(h("div", { class: "dialog-actions" }, close));
-    dialog.replaceChildren(...body);
-    if (!dialog.open) dialog.showModal();
-    close.focus();
+    const title = `${recordLabel(rec)} · written at step ${rec.step + 1}`;
+    await showBatchDialog(this.#ui.dialog, { title, rows, hex: rec.hex, hexLabel: "record batch bytes (hex)" });
   }
 
   // --- drawing -----------------------------------------------------------------------------
 
   #readTheme() {
-    const cs = getComputedStyle(this);
-    const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
-    this.#theme = {
-      bg: v("--eos-bg", "#fff"), fg: v("--eos-fg", "#1b1f24"), muted: v("--eos-muted", "#5b6570"),
-      border: v("--eos-border", "#d0d7de"), panel: v("--eos-panel", "#f6f8fa"), accent: v("--eos-accent", "#0b62c4"),
-      ok: v("--eos-ok", "#1a7f37"), bad: v("--eos-bad", "#c62828"), warn: v("--eos-warn", "#9a6700"), dup: v("--eos-dup", "#8250df"),
-      mono: v("--eos-mono", "monospace"),
-    };
+    this.#theme = readTheme(this);
     this.#hatch = null;
   }
 
@@ -1747,19 +1560,9 @@ export class KafkaTimelineElement extends BaseElement {
     this.#sizeTrack();
   }
 
-  #watchDpr() {
-    this.#dprQuery?.removeEventListener("change", this.#onDpr);
-    this.#dprQuery = matchMedia(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
-    this.#dprQuery.addEventListener("change", this.#onDpr);
-  }
-
   /** Marks the canvas dirty and draws once in the next animation frame. */
   #invalidate() {
-    if (this.#raf || !this.isConnected) return;
-    this.#raf = requestAnimationFrame(() => {
-      this.#raf = 0;
-      this.#draw();
-    });
+    this.#paint.request();
   }
 
   /** Columns: lane labels, the wire (this step's messages), the logs by offset (scrolled). */
@@ -1872,13 +1675,6 @@ export class KafkaTimelineElement extends BaseElement {
     return -1;
   }
 
-  #style(ctx, key, value) {
-    if (this.#ctxStyle[key] !== value) {
-      ctx[key] = value;
-      this.#ctxStyle[key] = value;
-    }
-  }
-
   #hatchPattern(ctx) {
     if (this.#hatch) return this.#hatch;
     const c = document.createElement("canvas");
@@ -1908,27 +1704,19 @@ export class KafkaTimelineElement extends BaseElement {
     if (width <= 0) return;
     const tl = this.#tl;
     const height = tl ? tl.height : 80;
-    const dpr = globalThis.devicePixelRatio || 1;
-    const bw = Math.round(width * dpr);
-    const bh = Math.round(height * dpr);
     const cssW = `${width}px`;
     const cssH = `${height}px`;
     if (canvas.style.width !== cssW) canvas.style.width = cssW;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
-    if (canvas.width !== bw || canvas.height !== bh) {
-      canvas.width = bw;
-      canvas.height = bh;
-      this.#ctxStyle = {};
-    }
-    const ctx = canvas.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { ctx, resized } = hidpiContext(canvas, width, height);
+    if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
-    this.#style(ctx, "fillStyle", th.bg);
+    this.#ctxStyle.set(ctx, "fillStyle", th.bg);
     ctx.fillRect(0, 0, width, height);
     if (!tl || !this.#report?.steps?.length) {
-      this.#style(ctx, "fillStyle", th.muted);
-      this.#style(ctx, "font", `13px ${th.mono}`);
-      this.#style(ctx, "textBaseline", "middle");
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `13px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "textBaseline", "middle");
       ctx.fillText(this.#ui.error.textContent ? "No timeline: the script has an error." : "Loading…", 12, 40);
       this.#finishStats(t0);
       return;
@@ -1944,12 +1732,12 @@ export class KafkaTimelineElement extends BaseElement {
     // Lane bands and separators.
     tl.lanes.forEach((l, i) => {
       if (i % 2 === 1) {
-        this.#style(ctx, "fillStyle", th.panel);
+        this.#ctxStyle.set(ctx, "fillStyle", th.panel);
         ctx.fillRect(0, l.y, width, l.h);
       }
     });
-    this.#style(ctx, "strokeStyle", th.border);
-    this.#style(ctx, "lineWidth", 1);
+    this.#ctxStyle.set(ctx, "strokeStyle", th.border);
+    this.#ctxStyle.set(ctx, "lineWidth", 1);
     ctx.beginPath();
     for (const l of tl.lanes) {
       ctx.moveTo(0, Math.round(l.y) + 0.5);
@@ -1976,15 +1764,15 @@ export class KafkaTimelineElement extends BaseElement {
       else if (l.kind === "external") this.#drawEffects(ctx, l, firstOff, lastOff, xOf);
     }
     ctx.restore();
-    this.#ctxStyle = {};
+    this.#ctxStyle.reset();
 
     // The gutter (lane names and a short state) and the wire (this step's messages).
     this.#drawGutter(ctx, g, st);
     this.#drawWire(ctx, g, this.#report.steps[k].messages ?? []);
     this.#drawLatency();
     if (this.#root.activeElement === viewport) {
-      this.#style(ctx, "strokeStyle", th.accent);
-      this.#style(ctx, "lineWidth", 2);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.accent);
+      this.#ctxStyle.set(ctx, "lineWidth", 2);
       ctx.strokeRect(1, 1, width - 2, height - 2);
     }
     this.#finishStats(t0);
@@ -1998,16 +1786,16 @@ export class KafkaTimelineElement extends BaseElement {
 
   #drawRuler(ctx, g, firstOff, lastOff, xOf, width) {
     const th = this.#theme;
-    this.#style(ctx, "fillStyle", th.panel);
+    this.#ctxStyle.set(ctx, "fillStyle", th.panel);
     ctx.fillRect(g.logX, 0, width - g.logX, RULER_H);
-    this.#style(ctx, "font", `10px ${th.mono}`);
-    this.#style(ctx, "textBaseline", "middle");
-    this.#style(ctx, "textAlign", "center");
-    this.#style(ctx, "fillStyle", th.muted);
+    this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "textAlign", "center");
+    this.#ctxStyle.set(ctx, "fillStyle", th.muted);
     const digits = String(lastOff).length;
     const every = digits * 6.5 + 6 > CELL_W ? Math.ceil((digits * 6.5 + 6) / CELL_W) : 1;
     for (let o = firstOff - (firstOff % every); o <= lastOff; o += every) ctx.fillText(String(o), xOf(o) + CELL_W / 2, RULER_H / 2);
-    this.#style(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
   }
 
   #drawRecordLane(ctx, l, firstOff, lastOff, xOf, pstate) {
@@ -2029,14 +1817,14 @@ export class KafkaTimelineElement extends BaseElement {
         if (r.kind !== "abort" || r.step > k) continue;
         const from = tl.abortFrom.get(idx) ?? r.offset;
         ctx.fillStyle = this.#hatchPattern(ctx);
-        this.#ctxStyle.fillStyle = null;
+        this.#ctxStyle.forget("fillStyle");
         ctx.globalAlpha = 0.5;
         ctx.fillRect(xOf(from), top - 4, (r.offset - from + 1) * CELL_W, ch + 8);
         ctx.globalAlpha = 1;
       }
-      this.#style(ctx, "font", `11px ${th.mono}`);
-      this.#style(ctx, "textBaseline", "middle");
-      this.#style(ctx, "textAlign", "center");
+      this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "textBaseline", "middle");
+      this.#ctxStyle.set(ctx, "textAlign", "center");
       for (let j = at; j < list.length; j++) {
         const idx = list[j];
         const r = recs[idx];
@@ -2048,20 +1836,20 @@ export class KafkaTimelineElement extends BaseElement {
         this.#drawCell(ctx, r, x, top, w, ch, mid, k);
         if (r.step === k) {
           // Written at this step.
-          this.#style(ctx, "fillStyle", th.accent);
+          this.#ctxStyle.set(ctx, "fillStyle", th.accent);
           ctx.fillRect(x, top + ch + 1, w, 3);
         }
         if (idx === this.#selected || idx === this.#hover) {
-          this.#style(ctx, "strokeStyle", idx === this.#selected ? th.accent : th.fg);
-          this.#style(ctx, "lineWidth", 2);
+          this.#ctxStyle.set(ctx, "strokeStyle", idx === this.#selected ? th.accent : th.fg);
+          this.#ctxStyle.set(ctx, "lineWidth", 2);
           ctx.strokeRect(x - 2, top - 2, w + 4, ch + 4);
         }
       }
-      this.#style(ctx, "textAlign", "left");
+      this.#ctxStyle.set(ctx, "textAlign", "left");
       if (!partition && l.rows.length > 1) {
-        this.#style(ctx, "font", `9.5px ${th.mono}`);
-        this.#style(ctx, "fillStyle", th.muted);
-        this.#style(ctx, "textBaseline", "alphabetic");
+        this.#ctxStyle.set(ctx, "font", `9.5px ${th.mono}`);
+        this.#ctxStyle.set(ctx, "fillStyle", th.muted);
+        this.#ctxStyle.set(ctx, "textBaseline", "alphabetic");
         ctx.fillText(row.partition, xOf(firstOff) + 3, top - 3);
       }
       if (partition && pstate) this.#drawPointers(ctx, l, pstate, xOf, top, ch);
@@ -2075,7 +1863,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (isMarker(r)) {
       // Markers: solid, with a notch (a flag) — shape as well as colour.
       const color = r.kind === "commit" ? th.ok : th.bad;
-      this.#style(ctx, "fillStyle", color);
+      this.#ctxStyle.set(ctx, "fillStyle", color);
       ctx.beginPath();
       ctx.moveTo(x, y);
       ctx.lineTo(x + w, y);
@@ -2084,10 +1872,10 @@ export class KafkaTimelineElement extends BaseElement {
       ctx.lineTo(x, y + hgt);
       ctx.closePath();
       ctx.fill();
-      this.#style(ctx, "fillStyle", th.bg);
-      this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.bg);
+      this.#ctxStyle.set(ctx, "font", `bold 9.5px ${th.mono}`);
       ctx.fillText(ellipsize(raw, Math.floor((w - 8) / 5.8)), x + (w - 4) / 2, mid);
-      this.#style(ctx, "font", `11px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
       return;
     }
     const status = r.kind === "txn-log" ? "log" : recordStatus(r, k);
@@ -2104,36 +1892,36 @@ export class KafkaTimelineElement extends BaseElement {
     } else if (status === "log") {
       stroke = th.accent;
     }
-    this.#style(ctx, "fillStyle", fill);
+    this.#ctxStyle.set(ctx, "fillStyle", fill);
     ctx.fillRect(x, y, w, hgt);
     if (status === "committed" || status === "open") {
       ctx.globalAlpha = 0.16;
-      this.#style(ctx, "fillStyle", stroke);
+      this.#ctxStyle.set(ctx, "fillStyle", stroke);
       ctx.fillRect(x, y, w, hgt);
       ctx.globalAlpha = 1;
     } else if (status === "aborted") {
       ctx.fillStyle = this.#hatchPattern(ctx);
-      this.#ctxStyle.fillStyle = null;
+      this.#ctxStyle.forget("fillStyle");
       ctx.fillRect(x, y, w, hgt);
     }
-    this.#style(ctx, "strokeStyle", stroke);
-    this.#style(ctx, "lineWidth", status === "open" ? 1.5 : 1);
+    this.#ctxStyle.set(ctx, "strokeStyle", stroke);
+    this.#ctxStyle.set(ctx, "lineWidth", status === "open" ? 1.5 : 1);
     if (dash) ctx.setLineDash([4, 3]);
     ctx.strokeRect(x + 0.5, y + 0.5, w - 1, hgt - 1);
     if (dash) ctx.setLineDash([]);
-    this.#style(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
+    this.#ctxStyle.set(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
     const lines = r.kind === "txn-log" && raw.length * 6.7 > w - 4 && hgt >= 22 ? TXN_LINES[raw] : null;
     if (lines && lines.length === 2) {
-      this.#style(ctx, "font", `9.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "font", `9.5px ${th.mono}`);
       ctx.fillText(ellipsize(lines[0], Math.floor((w - 2) / 5.9)), x + w / 2, mid - 6);
       ctx.fillText(ellipsize(lines[1], Math.floor((w - 2) / 5.9)), x + w / 2, mid + 6);
-      this.#style(ctx, "font", `11px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
     } else {
       ctx.fillText(text, x + w / 2, mid);
     }
     if (status === "aborted") {
       // Struck through: aborted, never returned to read_committed consumers.
-      this.#style(ctx, "strokeStyle", th.bad);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.bad);
       ctx.beginPath();
       ctx.moveTo(x + 4, mid);
       ctx.lineTo(x + w - 4, mid);
@@ -2144,10 +1932,10 @@ export class KafkaTimelineElement extends BaseElement {
   /** HW (▲ below the cells), LSO (▼ above), an open transaction's span between them. */
   #drawPointers(ctx, l, p, xOf, top, ch) {
     const th = this.#theme;
-    this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
-    this.#style(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "font", `bold 9.5px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
     const tri = (x, y, up, color) => {
-      this.#style(ctx, "fillStyle", color);
+      this.#ctxStyle.set(ctx, "fillStyle", color);
       ctx.beginPath();
       if (up) {
         ctx.moveTo(x, y);
@@ -2164,8 +1952,8 @@ export class KafkaTimelineElement extends BaseElement {
     const hwX = xOf(p.hw);
     const lsoX = xOf(p.lso);
     if (p.lso < p.hw) {
-      this.#style(ctx, "strokeStyle", th.warn);
-      this.#style(ctx, "lineWidth", 1.5);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.warn);
+      this.#ctxStyle.set(ctx, "lineWidth", 1.5);
       ctx.setLineDash([3, 3]);
       ctx.beginPath();
       ctx.moveTo(lsoX, top - 6);
@@ -2174,20 +1962,20 @@ export class KafkaTimelineElement extends BaseElement {
       ctx.setLineDash([]);
     }
     tri(lsoX, top - 1, false, th.dup);
-    this.#style(ctx, "fillStyle", th.dup);
+    this.#ctxStyle.set(ctx, "fillStyle", th.dup);
     ctx.fillText(p.lso < p.hw ? "LSO · open txn" : "LSO", lsoX + 7, l.y + 6);
     tri(hwX, top + ch + 6, true, th.accent);
-    this.#style(ctx, "fillStyle", th.accent);
+    this.#ctxStyle.set(ctx, "fillStyle", th.accent);
     ctx.fillText("HW", hwX + 7, top + ch + 12);
     if (p.logEnd !== p.hw) {
       const x = xOf(p.logEnd);
-      this.#style(ctx, "strokeStyle", th.muted);
-      this.#style(ctx, "lineWidth", 1);
+      this.#ctxStyle.set(ctx, "strokeStyle", th.muted);
+      this.#ctxStyle.set(ctx, "lineWidth", 1);
       ctx.beginPath();
       ctx.moveTo(x, top);
       ctx.lineTo(x, top + ch);
       ctx.stroke();
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       ctx.fillText("LEO", x + 3, top + ch + 12);
     }
   }
@@ -2195,14 +1983,14 @@ export class KafkaTimelineElement extends BaseElement {
   #drawConsumerLane(ctx, l, firstOff, lastOff, xOf, c) {
     const th = this.#theme;
     const k = this.#step;
-    this.#style(ctx, "font", `11px ${th.mono}`);
-    this.#style(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
     l.parts.forEach((part, row) => {
       const y = l.y + 18 + row * SUBROW_H;
       const mid = y + (SUBROW_H - 4) / 2;
       const list = l.deliveries.get(part) ?? [];
       const at = lowerBound(list, firstOff, (d) => d.offset);
-      this.#style(ctx, "textAlign", "center");
+      this.#ctxStyle.set(ctx, "textAlign", "center");
       for (let j = at; j < list.length; j++) {
         const d = list[j];
         if (d.offset > lastOff) break;
@@ -2212,36 +2000,36 @@ export class KafkaTimelineElement extends BaseElement {
         const rec = this.#tl.records[d.record];
         const status = rec ? recordStatus(rec, k) : "plain";
         const color = status === "aborted" ? th.bad : status === "committed" ? th.ok : status === "open" ? th.warn : th.fg;
-        this.#style(ctx, "fillStyle", d.step === k ? th.accent : color);
+        this.#ctxStyle.set(ctx, "fillStyle", d.step === k ? th.accent : color);
         ctx.globalAlpha = d.step === k ? 0.25 : 0.12;
         ctx.fillRect(x, y, w, SUBROW_H - 4);
         ctx.globalAlpha = 1;
         if (status === "aborted") {
           // An aborted record in a consumer's hands: hatched and struck through, as in the log.
           ctx.fillStyle = this.#hatchPattern(ctx);
-          this.#ctxStyle.fillStyle = null;
+          this.#ctxStyle.forget("fillStyle");
           ctx.fillRect(x, y, w, SUBROW_H - 4);
         }
-        this.#style(ctx, "strokeStyle", color);
-        this.#style(ctx, "lineWidth", status === "aborted" ? 2 : 1);
+        this.#ctxStyle.set(ctx, "strokeStyle", color);
+        this.#ctxStyle.set(ctx, "lineWidth", status === "aborted" ? 2 : 1);
         if (status === "open") ctx.setLineDash([4, 3]);
         ctx.strokeRect(x + 0.5, y + 0.5, w - 1, SUBROW_H - 5);
         if (status === "open") ctx.setLineDash([]);
-        this.#style(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
+        this.#ctxStyle.set(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
         ctx.fillText(ellipsize(d.value === null ? "∅" : String(d.value), Math.floor((w - 4) / 6.7)), x + w / 2, mid);
         if (status === "aborted") {
-          this.#style(ctx, "lineWidth", 1);
+          this.#ctxStyle.set(ctx, "lineWidth", 1);
           ctx.beginPath();
           ctx.moveTo(x + 4, mid);
           ctx.lineTo(x + w - 4, mid);
           ctx.stroke();
         }
       }
-      this.#style(ctx, "textAlign", "left");
+      this.#ctxStyle.set(ctx, "textAlign", "left");
       const pos = c?.positions?.find((p) => p.partition === part)?.position;
       if (pos !== undefined && pos !== null) {
         const x = xOf(pos);
-        this.#style(ctx, "fillStyle", th.accent);
+        this.#ctxStyle.set(ctx, "fillStyle", th.accent);
         ctx.beginPath();
         ctx.moveTo(x + 1, y - 1);
         ctx.lineTo(x + 8, mid);
@@ -2251,8 +2039,8 @@ export class KafkaTimelineElement extends BaseElement {
         ctx.fillText(`${part} pos ${pos}`, x + 10, mid);
       }
     });
-    this.#style(ctx, "fillStyle", th.muted);
-    this.#style(ctx, "font", `10px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "fillStyle", th.muted);
+    this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
     ctx.fillText(c?.isolation ?? "", xOf(firstOff) + 4, l.y + 9);
   }
 
@@ -2262,42 +2050,42 @@ export class KafkaTimelineElement extends BaseElement {
     const effects = this.#tl.effects;
     const top = l.y + 7;
     const hgt = l.h - 14;
-    this.#style(ctx, "font", `11px ${th.mono}`);
-    this.#style(ctx, "textBaseline", "middle");
-    this.#style(ctx, "textAlign", "center");
+    this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "textAlign", "center");
     for (let i = firstOff; i <= Math.min(lastOff, effects.length - 1); i++) {
       const e = effects[i];
       if (e.step > k) break;
       const x = xOf(i) + 2;
       const w = CELL_W - 4;
-      this.#style(ctx, "fillStyle", e.duplicate ? th.bad : th.dup);
+      this.#ctxStyle.set(ctx, "fillStyle", e.duplicate ? th.bad : th.dup);
       ctx.globalAlpha = e.duplicate ? 0.3 : 0.15;
       ctx.beginPath();
       ctx.arc(x + w / 2, top + hgt / 2, Math.min(w, hgt) / 2, 0, Math.PI * 2);
       ctx.fill();
       ctx.globalAlpha = 1;
-      this.#style(ctx, "strokeStyle", e.duplicate ? th.bad : th.dup);
-      this.#style(ctx, "lineWidth", e.duplicate ? 2 : 1);
+      this.#ctxStyle.set(ctx, "strokeStyle", e.duplicate ? th.bad : th.dup);
+      this.#ctxStyle.set(ctx, "lineWidth", e.duplicate ? 2 : 1);
       ctx.stroke();
-      this.#style(ctx, "fillStyle", e.duplicate ? th.bad : th.fg);
+      this.#ctxStyle.set(ctx, "fillStyle", e.duplicate ? th.bad : th.fg);
       ctx.fillText(ellipsize(e.duplicate ? `2×${e.key ?? e.name}` : e.key ?? e.name, Math.floor((w - 2) / 6.7)), x + w / 2, top + hgt / 2);
     }
-    this.#style(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
   }
 
   #drawGutter(ctx, g, st) {
     const th = this.#theme;
     const cols = Math.floor((g.gutterW - 12) / 6.6);
-    this.#style(ctx, "textBaseline", "alphabetic");
-    this.#style(ctx, "textAlign", "left");
-    this.#style(ctx, "font", `10px ${th.mono}`);
-    this.#style(ctx, "fillStyle", th.muted);
+    this.#ctxStyle.set(ctx, "textBaseline", "alphabetic");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "fillStyle", th.muted);
     ctx.fillText("lane", 8, 15);
     ctx.fillText(`messages of step ${this.#step + 1}`, g.gutterW + 8, 15);
     const find = (list, id) => (list ?? []).find((x) => x.lane === id);
     for (const l of this.#tl.lanes) {
-      this.#style(ctx, "font", `bold 12px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.fg);
+      this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.fg);
       ctx.fillText(ellipsize(l.label, cols - 1), 8, l.y + 16);
       let line2 = l.kind;
       let line3 = "";
@@ -2330,11 +2118,11 @@ export class KafkaTimelineElement extends BaseElement {
       } else if (l.kind === "external") {
         line2 = "external effects";
       }
-      this.#style(ctx, "font", `10.5px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       if (l.h >= 36) ctx.fillText(ellipsize(line2, cols), 8, l.y + 29);
       if (line3 && l.h >= 44) {
-        this.#style(ctx, "fillStyle", warn ? th.warn : th.muted);
+        this.#ctxStyle.set(ctx, "fillStyle", warn ? th.warn : th.muted);
         ctx.fillText(ellipsize(line3, cols), 8, l.y + 41);
       }
     }
@@ -2345,9 +2133,9 @@ export class KafkaTimelineElement extends BaseElement {
     const th = this.#theme;
     const tl = this.#tl;
     if (!msgs.length) {
-      this.#style(ctx, "font", `11px ${th.mono}`);
-      this.#style(ctx, "fillStyle", th.muted);
-      this.#style(ctx, "textBaseline", "middle");
+      this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "fillStyle", th.muted);
+      this.#ctxStyle.set(ctx, "textBaseline", "middle");
       ctx.fillText("(no messages)", g.gutterW + 10, RULER_H + 18);
       return;
     }
@@ -2358,9 +2146,9 @@ export class KafkaTimelineElement extends BaseElement {
       const l = tl.byId.get(id);
       return l ? l.y + l.h / 2 : null;
     };
-    this.#style(ctx, "font", `bold 9.5px ${th.mono}`);
-    this.#style(ctx, "textBaseline", "middle");
-    this.#style(ctx, "textAlign", "center");
+    this.#ctxStyle.set(ctx, "font", `bold 9.5px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "textBaseline", "middle");
+    this.#ctxStyle.set(ctx, "textAlign", "center");
     for (let j = 0; j < n; j++) {
       const m = msgs[j];
       const x = g.gutterW + pad + j * spacing;
@@ -2368,9 +2156,9 @@ export class KafkaTimelineElement extends BaseElement {
       const y2 = centre(m.to);
       if (y1 === null || y2 === null) continue;
       const color = m.lost || m.error ? th.bad : m.kind === "response" ? th.ok : m.kind === "effect" ? th.dup : th.fg;
-      this.#style(ctx, "strokeStyle", color);
-      this.#style(ctx, "fillStyle", color);
-      this.#style(ctx, "lineWidth", 1.5);
+      this.#ctxStyle.set(ctx, "strokeStyle", color);
+      this.#ctxStyle.set(ctx, "fillStyle", color);
+      this.#ctxStyle.set(ctx, "lineWidth", 1.5);
       if (y1 === y2) {
         // A lane acting on itself (a coordinator's log write): a loop.
         ctx.beginPath();
@@ -2390,13 +2178,8 @@ export class KafkaTimelineElement extends BaseElement {
         ctx.lineTo(x, ym);
         ctx.stroke();
         ctx.setLineDash([]);
-        this.#style(ctx, "lineWidth", 2);
-        ctx.beginPath();
-        ctx.moveTo(x - 5, ym - 5);
-        ctx.lineTo(x + 5, ym + 5);
-        ctx.moveTo(x + 5, ym - 5);
-        ctx.lineTo(x - 5, ym + 5);
-        ctx.stroke();
+        this.#ctxStyle.set(ctx, "lineWidth", 2);
+        cross(ctx, x, ym, 5);
       } else {
         const dir = y2 > y1 ? 1 : -1;
         ctx.beginPath();
@@ -2411,17 +2194,19 @@ export class KafkaTimelineElement extends BaseElement {
         ctx.fill();
       }
       // The number, as in the narration's list.
-      this.#style(ctx, "fillStyle", th.bg);
+      this.#ctxStyle.set(ctx, "fillStyle", th.bg);
       ctx.beginPath();
       ctx.arc(x, y1, 7, 0, Math.PI * 2);
       ctx.fill();
-      this.#style(ctx, "lineWidth", 1);
+      this.#ctxStyle.set(ctx, "lineWidth", 1);
       ctx.stroke();
-      this.#style(ctx, "fillStyle", color);
+      this.#ctxStyle.set(ctx, "fillStyle", color);
       ctx.fillText(String(j + 1), x, y1 + 0.5);
     }
-    this.#style(ctx, "textAlign", "left");
+    this.#ctxStyle.set(ctx, "textAlign", "left");
   }
 }
+
+reflectAttributes(KafkaTimelineElement, { scenario: String, readOnly: Boolean });
 
 if (globalThis.customElements) KafkaTimelineElement.define();

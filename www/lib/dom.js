@@ -35,6 +35,22 @@ export function toggle(node, cls, on) {
 /** Visually hidden but read by screen readers. */
 export const SR_ONLY = "sr-only";
 
+/**
+ * A getter of one constructed stylesheet for `css`, built on its first call and then shared by every
+ * shadow root that adopts it (no <style> element, so a strict style-src CSP is fine); null where
+ * CSSStyleSheet cannot be constructed (Node, which imports the element modules for their helpers).
+ */
+export function lazyStyleSheet(css) {
+  let sheet = null;
+  return () => {
+    if (!sheet && typeof CSSStyleSheet === "function") {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+    }
+    return sheet;
+  };
+}
+
 /** replaceChildren that skips null/undefined/false and flattens arrays (plain replaceChildren writes "null"). */
 export function replace(node, ...children) {
   node.replaceChildren();

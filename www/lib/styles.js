@@ -7,6 +7,7 @@
 // contrast, and no kind relies on its tint alone: field starts have a left rule, records a thick
 // one, bytes outside the CRC a dashed top edge, the compressed payload a hatch, problems a wavy
 // underline, and the label column names the fields that start on each row.
+import { lazyStyleSheet } from "./dom.js";
 
 const CSS = `
 :host {
@@ -194,12 +195,4 @@ table.records tr.formatted td.formatted-text { max-width: none; white-space: pre
 .drop-hint.on { display: flex; }
 `;
 
-let sheet = null;
-
-export function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
+export const styleSheet = lazyStyleSheet(CSS);
