@@ -516,16 +516,14 @@ impl Partition {
         out
     }
 
-    /// [`Partition::fetch`] without building anything: each record the consumer gets is handed
-    /// to `deliver` as (offset, producer id, transactional, value) in offset order. Batches are
-    /// read in place (header fields, then each record with the codec's record reader); a batch
-    /// that is compressed or not shaped as one whole v2 batch goes through the full decoder.
-    pub fn fetch_each(&self, isolation: Isolation, from_offset: i64, mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>)) {
+    /// Where a fetch from `from_offset` stops (the high watermark for read_uncommitted, the LSO
+    /// for read_committed) and, for read_committed, the aborted transactions that overlap what
+    /// it returns, by first offset (R1).
+    fn fetch_bounds(&self, isolation: Isolation, from_offset: i64) -> (i64, Vec<AbortedTxn>) {
         let upper = match isolation {
             Isolation::ReadUncommitted => self.high_watermark(),
             Isolation::ReadCommitted => self.last_stable_offset(),
         };
-        // R1: aborted transactions that overlap what is returned, by first offset.
         let mut aborted: Vec<AbortedTxn> = match isolation {
             Isolation::ReadUncommitted => Vec::new(),
             Isolation::ReadCommitted => {
@@ -533,6 +531,15 @@ impl Partition {
             }
         };
         aborted.sort_by_key(|a| a.first_offset);
+        (upper, aborted)
+    }
+
+    /// [`Partition::fetch`] without building anything: each record the consumer gets is handed
+    /// to `deliver` as (offset, producer id, transactional, value) in offset order. Batches are
+    /// read in place with the codec's view (compressed ones decompressed into one scratch
+    /// buffer); an entry that is not one whole v2 batch goes through the full decoder.
+    pub fn fetch_each(&self, isolation: Isolation, from_offset: i64, mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>)) {
+        let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         // Start at the batch holding `from_offset` (the log is in offset order) and stop at
@@ -618,17 +625,7 @@ impl Partition {
     /// against in debug builds.
     #[cfg(debug_assertions)]
     fn fetch_decoded(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
-        let upper = match isolation {
-            Isolation::ReadUncommitted => self.high_watermark(),
-            Isolation::ReadCommitted => self.last_stable_offset(),
-        };
-        let mut aborted: Vec<AbortedTxn> = match isolation {
-            Isolation::ReadUncommitted => Vec::new(),
-            Isolation::ReadCommitted => {
-                self.aborted_txns.iter().filter(|a| a.last_offset >= from_offset && a.first_offset < upper).copied().collect()
-            }
-        };
-        aborted.sort_by_key(|a| a.first_offset);
+        let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         let mut out = Vec::new();
