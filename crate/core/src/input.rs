@@ -1787,6 +1787,24 @@ fn decode_escape(t: &[u8], p: usize, e: usize) -> PResult<(Option<u8>, usize)> {
     }
 }
 
+/// One character of string contents at `p` (not a quote or a line break): an escape (when
+/// `escapes`) or a printable ASCII byte, appended to `out`; returns where the next one starts.
+fn literal_char(t: &[u8], p: usize, e: usize, escapes: bool, out: &mut Vec<u8>) -> PResult<usize> {
+    let c = t[p];
+    if c == b'\\' && escapes {
+        let (b, np) = decode_escape(t, p, e)?;
+        if let Some(b) = b {
+            out.push(b);
+        }
+        return Ok(np);
+    }
+    if c >= 0x80 || (c < 0x20 && c != b'\t') {
+        return Err(perr(p, format!("character '{}' is not a byte", char_at(t, p))));
+    }
+    out.push(c);
+    Ok(p + 1)
+}
+
 /// Decode a quoted literal whose opening quote is at `q`; returns the position after the
 /// closing quote.
 fn decode_quoted(t: &[u8], q: usize, e: usize, raw: bool, out: &mut Vec<u8>) -> PResult<usize> {
@@ -1800,19 +1818,7 @@ fn decode_quoted(t: &[u8], q: usize, e: usize, raw: bool, out: &mut Vec<u8>) -> 
         if c == b'\n' {
             break;
         }
-        if c == b'\\' && !raw {
-            let (b, np) = decode_escape(t, p, e)?;
-            if let Some(b) = b {
-                out.push(b);
-            }
-            p = np;
-            continue;
-        }
-        if c >= 0x80 || (c < 0x20 && c != b'\t') {
-            return Err(perr(p, format!("character '{}' is not a byte", char_at(t, p))));
-        }
-        out.push(c);
-        p += 1;
+        p = literal_char(t, p, e, !raw, out)?;
     }
     Err(perr(q, "unterminated string literal"))
 }
@@ -1900,19 +1906,7 @@ fn decode_unquoted(t: &[u8], s: usize, e: usize, out: &mut Vec<u8>, notes: &mut 
             p = skip_hs(t, if c == b'\r' { p + 2 } else { p + 1 }, e);
             continue;
         }
-        if c == b'\\' {
-            let (b, np) = decode_escape(t, p, e)?;
-            if let Some(b) = b {
-                out.push(b);
-            }
-            p = np;
-            continue;
-        }
-        if c >= 0x80 || (c < 0x20 && c != b'\t') {
-            return Err(perr(p, format!("character '{}' is not a byte", char_at(t, p))));
-        }
-        out.push(c);
-        p += 1;
+        p = literal_char(t, p, e, true, out)?;
     }
     Ok(())
 }
