@@ -1376,7 +1376,7 @@ export class KafkaLadderElement extends BaseElement {
     ctx.fillText("time", 8, 24);
     ctx.fillText("what happens", g.textX, 24);
     if (!ladder) {
-        return;
+      return;
     }
     const cols = Math.max(3, Math.floor((g.laneW - 6) / 7));
     this.#ctxStyle.set(ctx, "textAlign", "center");
@@ -1468,7 +1468,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#ctxStyle.set(ctx, "textAlign", dir > 0 ? "left" : "right");
       ctx.fillText(label, x1 + dir * 8, y1 - 3);
       this.#ctxStyle.set(ctx, "textAlign", "left");
-      }
+    }
   }
 
   #drawRow(ctx, g, row, r, y, width) {
@@ -1499,7 +1499,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#ctxStyle.set(ctx, "font", mono);
       this.#ctxStyle.set(ctx, "fillStyle", expect ? (s.ok ? th.muted : th.bad) : th.fg);
       ctx.fillText(ellipsize(`line ${s.line}: ${s.text}${extra}`, cols), x, mid);
-        return;
+      return;
     }
     const e = row.e;
     const mid = y + EVENT_H / 2;
