@@ -1,8 +1,8 @@
 // Module worker: the headers-only pass over a big input (a whole .log segment), off the main
-// thread. It frames the bytes, decodes them in ~1 MB chunks with {records: false, spans: false}
-// and posts every problem found (with absolute byte positions and batch indexes) plus running
-// counts, so the page stays responsive while 100 MB are checked. Records are decoded by the page
-// only for the batch the user opens.
+// thread. It frames the bytes, decodes them in ~1 MB chunks with {records: false, spans: false,
+// summary: true} (counts instead of an object per batch) and posts every problem found (with
+// absolute byte positions and batch indexes) plus running counts, so the page stays responsive
+// while 100 MB are checked. Records are decoded by the page only for the batch the user opens.
 //
 // in:  {type: "index", id, blob?: Blob, buffer?: ArrayBuffer}
 // out: {type: "progress", id, done, total, errors, stats} ... {type: "done", id, ms, stats}
@@ -11,6 +11,7 @@ import init, { decode } from "../pkg/eoslab-decode.js";
 import { scanFrames, frameChunks, shiftResult } from "./lib/segment.js";
 
 const CHUNK = 1 << 20;
+const HEADERS_ONLY = { records: false, spans: false, summary: true };
 const ready = init();
 
 self.onmessage = async (event) => {
@@ -27,16 +28,14 @@ self.onmessage = async (event) => {
     let errors = [];
     let lastPost = performance.now();
     for (const chunk of frameChunks(frames, CHUNK)) {
-      const result = shiftResult(decode(bytes.subarray(chunk.start, chunk.end), { records: false, spans: false }), chunk.start, chunk.first);
-      for (const b of result.batches) {
-        const h = b.header;
-        if (!h.crcValid) stats.crcInvalid++;
-        if (h.attributes.control) stats.control++;
-        if (h.attributes.transactional) stats.transactional++;
-        if (h.producerId !== "-1") stats.idempotent++;
-        stats.records += Math.max(0, h.recordsCount);
-        stats.codecs[h.attributes.compression] = (stats.codecs[h.attributes.compression] ?? 0) + 1;
-      }
+      const result = shiftResult(decode(bytes.subarray(chunk.start, chunk.end), HEADERS_ONLY), chunk.start, chunk.first);
+      const s = result.summary;
+      stats.crcInvalid += s.crcInvalid;
+      stats.control += s.control;
+      stats.transactional += s.transactional;
+      stats.idempotent += s.idempotent;
+      stats.records += s.records;
+      for (const [codec, n] of s.codecs) stats.codecs[codec] = (stats.codecs[codec] ?? 0) + n;
       if (result.errors.length) errors.push(...result.errors);
       const now = performance.now();
       if (now - lastPost > 100) {
@@ -51,7 +50,7 @@ self.onmessage = async (event) => {
     // decoder's own report.
     const tailStart = frames.count && !frames.truncatedLast ? frames.ends[frames.count - 1] : frames.count ? bytes.length : 0;
     if (tailStart < bytes.length) {
-      const tail = shiftResult(decode(bytes.subarray(tailStart), { records: false, spans: false }), tailStart, frames.count);
+      const tail = shiftResult(decode(bytes.subarray(tailStart), HEADERS_ONLY), tailStart, frames.count);
       errors.push(...tail.errors);
     }
     self.postMessage({ type: "done", id, done: frames.count, total: frames.count, errors, stats, ms: performance.now() - t0 });

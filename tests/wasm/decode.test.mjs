@@ -129,6 +129,45 @@ test("decode options: records:false skips records; bad options throw", () => {
   assertExampleA(decode(EXAMPLE_A, { maxDecompressed: Infinity }));
 });
 
+test("decode with summary: the counts a segment overview shows, the same errors, no batches", () => {
+  const specs = [];
+  for (let i = 0; i < 40; i++) {
+    const compression = ["none", "gzip", "zstd"][i % 3];
+    const transactional = i % 4 === 0;
+    specs.push(i % 10 === 9
+      ? { header: { producerId: "5", attributes: { transactional: true } }, control: { type: i % 20 === 9 ? "ABORT" : "COMMIT", coordinatorEpoch: 1 } }
+      : { header: { producerId: i % 2 ? "5" : "-1", attributes: { compression, transactional: transactional && i % 2 === 1 } }, records: Array.from({ length: 1 + (i % 4) }, (_, k) => ({ value: "0a".repeat(k) })) });
+  }
+  const bytes = encodeSegment(specs);
+  bytes[bytes.length - 1] ^= 1; // the last batch's CRC no longer matches
+  const input = new Uint8Array([...bytes, 0, 0, 0]); // and a truncated tail
+  const full = decode(input, { records: false, spans: false });
+  const got = decode(input, { records: false, spans: false, summary: true });
+  assert.deepEqual(got.batches, []);
+  assert.deepEqual(got.errors, full.errors);
+  assert.ok(got.errors.some((e) => e.kind === "CorruptRecordException"));
+  const codecs = [];
+  for (const b of full.batches) {
+    const c = codecs.find((x) => x[0] === b.header.attributes.compression);
+    if (c) c[1]++;
+    else codecs.push([b.header.attributes.compression, 1]);
+  }
+  const count = (f) => full.batches.filter(f).length;
+  assert.deepEqual(got.summary, {
+    batches: full.batches.length,
+    crcInvalid: count((b) => !b.header.crcValid),
+    control: count((b) => b.header.attributes.control),
+    transactional: count((b) => b.header.attributes.transactional),
+    idempotent: count((b) => b.header.producerId !== "-1"),
+    records: full.batches.reduce((n, b) => n + Math.max(0, b.header.recordsCount), 0),
+    codecs,
+  });
+  assert.equal(got.summary.batches, 40);
+  assert.equal(got.summary.crcInvalid, 1);
+  assert.equal(got.summary.control, 4);
+  assert.deepEqual(decode(input, { records: false, spans: false, summary: false }).batches.length, 40);
+});
+
 test("decode rejects inputs that are neither bytes nor text", () => {
   assert.throws(() => decode(42), /Uint8Array/);
   assert.throws(() => decode({}), /Uint8Array/);

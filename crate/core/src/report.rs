@@ -33,6 +33,46 @@ impl Report {
     }
 }
 
+/// Counts over a report's entries: what an overview of a whole segment shows (the inspector's
+/// headers pass; the wasm `decode` with `summary: true` returns it instead of the batches).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Summary {
+    /// Entries (v2 batches and legacy messages).
+    pub batches: u64,
+    /// Entries whose stored CRC does not match the computed one.
+    pub crc_invalid: u64,
+    pub control: u64,
+    pub transactional: u64,
+    /// Entries written with a producer id (`producerId` ≠ −1): idempotent or transactional.
+    pub idempotent: u64,
+    /// The entries' `recordsCount` summed (negative counts as 0), records not read.
+    pub records: u64,
+    /// Entries per codec name (`attributes.compression`), in order of first appearance.
+    pub codecs: Vec<(Cow<'static, str>, u64)>,
+}
+
+impl Summary {
+    pub fn of(batches: &[BatchReport]) -> Summary {
+        let mut s = Summary::default();
+        for b in batches {
+            let h = &b.header;
+            let a = &h.attributes;
+            s.batches += 1;
+            s.crc_invalid += u64::from(!h.crc_valid);
+            s.control += u64::from(a.control);
+            s.transactional += u64::from(a.transactional);
+            s.idempotent += u64::from(h.producer_id != -1);
+            s.records += h.records_count.max(0) as u64;
+            match s.codecs.iter_mut().find(|(name, _)| *name == a.compression) {
+                Some((_, n)) => *n += 1,
+                None => s.codecs.push((a.compression.clone(), 1)),
+            }
+        }
+        s
+    }
+}
+
 /// One log entry: a v2 batch, or a legacy magic 0/1 message (`legacy: true`).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
@@ -270,5 +310,47 @@ mod ser {
             Some(b) => s.serialize_str(&super::to_hex(b)),
             None => s.serialize_none(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Summary;
+    use crate::{decode_bytes, encode_batch, encode_segment, BatchSpec, DecodeOptions};
+    use alloc::vec;
+
+    fn spec(v: serde_json::Value) -> BatchSpec {
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// The overview counts each kind of entry once, from the headers alone.
+    #[test]
+    fn summary_counts_every_kind_of_entry() {
+        let mut bytes = encode_segment(&[
+            spec(serde_json::json!({"header": {"producerId": "7", "attributes": {"compression": "gzip"}}, "records": [{"value": "01"}, {"value": "02"}]})),
+            spec(serde_json::json!({"header": {"producerId": "7", "attributes": {"transactional": true}}, "records": [{"value": "03"}]})),
+            spec(serde_json::json!({"header": {"producerId": "7", "attributes": {"transactional": true}}, "control": {"type": "COMMIT", "coordinatorEpoch": 1}})),
+            spec(serde_json::json!({"records": [{"value": "04"}, {"value": "05"}, {"value": "06"}]})),
+        ])
+        .unwrap();
+        let mut legacy = spec(serde_json::json!({"header": {"attributes": {"compression": "gzip"}}, "records": [{"value": "07"}]}));
+        legacy.magic = Some(1);
+        bytes.extend(encode_batch(&legacy).unwrap());
+        let last_v2 = bytes.len() - encode_batch(&legacy).unwrap().len() - 1;
+        bytes[last_v2] ^= 1; // the fourth batch's last byte: its CRC no longer matches
+        let report = decode_bytes(&bytes, &DecodeOptions { records: false, spans: false, ..Default::default() });
+        let s = Summary::of(&report.batches);
+        assert_eq!(
+            s,
+            Summary {
+                batches: 5,
+                crc_invalid: 1,
+                control: 1,
+                transactional: 2,
+                idempotent: 3,
+                records: 2 + 1 + 1 + 3 + 1,
+                codecs: vec![("gzip".into(), 2), ("none".into(), 3)],
+            }
+        );
     }
 }

@@ -61,6 +61,9 @@ export interface DecodeOptions {
    *  ("offsets") record and put what `kafka-console-consumer --formatter` prints in each
    *  record's `formatted` (default: off). */
   formatter?: "transaction-log" | "offsets" | null;
+  /** Return `summary` (counts over the entries) and no batches: an overview of a whole segment
+   *  for the cost of its checks, without an object per batch (default false). */
+  summary?: boolean;
 }
 
 /** 64-bit integers (offsets, timestamps, producer ids) are decimal strings: JS numbers lose precision past 2^53. */
@@ -75,6 +78,23 @@ export interface DecodeResult {
   length: number;
   batches: Batch[];
   errors: DecodeError[];
+  /** With `summary: true` (then `batches` is empty). */
+  summary?: DecodeSummary;
+}
+
+/** Counts over the entries (eoslab_core::report::Summary). */
+export interface DecodeSummary {
+  batches: number;
+  /** Entries whose stored CRC does not match the computed one. */
+  crcInvalid: number;
+  control: number;
+  transactional: number;
+  /** Entries with a producer id (producerId != -1). */
+  idempotent: number;
+  /** The entries' recordsCount summed (negative counts as 0). */
+  records: number;
+  /** [codec name, entries], in order of first appearance. */
+  codecs: [string, number][];
 }
 
 export interface Batch {
@@ -301,9 +321,17 @@ pub fn decode(
 ) -> Result<JsValue, JsError> {
     let bytes = input_bytes(&input)?;
     let options: DecodeOptionsDto = from_js_or_default(options, "invalid decode options")?;
+    let summary = options.summary == Some(true);
     let options = options.into_core().map_err(js_error)?;
-    let report = eoslab_core::decode::decode(&bytes, &options);
-    to_js(&report)
+    let mut report = eoslab_core::decode::decode(&bytes, &options);
+    if !summary {
+        return to_js(&report);
+    }
+    let counts = eoslab_core::report::Summary::of(&report.batches);
+    report.batches = Vec::new();
+    let out = to_js(&report)?;
+    js_sys::Reflect::set(&out, &JsValue::from_str("summary"), &to_js(&counts)?).map_err(|_| js_error("cannot build result"))?;
+    Ok(out)
 }
 
 /// Encodes one record batch; throws an `Error` carrying the core's message when the spec is invalid.
@@ -338,6 +366,8 @@ struct DecodeOptionsDto {
     spans: Option<bool>,
     /// "transaction-log" | "offsets" (or the topic names); absent/null: off.
     formatter: Option<String>,
+    /// Return counts instead of the batches (not a core option: only what crosses the boundary).
+    summary: Option<bool>,
 }
 
 impl DecodeOptionsDto {
@@ -438,6 +468,7 @@ mod tests {
             include_decompressed: Some(true),
             spans: Some(false),
             formatter: Some("offsets".into()),
+            summary: Some(true),
         };
         let core = dto.into_core().unwrap();
         assert_eq!(core.max_decompressed, 1024);
