@@ -96,15 +96,7 @@ struct ErrorRow {
 impl PackedColumns {
     fn decode(input: &[u8], options: JsValue) -> Result<PackedColumns, JsError> {
         let options: ColumnsOptionsDto = from_js_or_default(options, "invalid decodeColumns options")?;
-        let max = match options.max_decompressed {
-            None => 64 << 20,
-            Some(m) if m.is_nan() || m < 0.0 || (m.is_finite() && m.fract() != 0.0) => {
-                return Err(js_error(format!(
-                    "invalid decodeColumns options: maxDecompressed must be a non-negative integer, got {m}"
-                )))
-            }
-            Some(m) => m as usize,
-        };
+        let max = crate::max_decompressed(options.max_decompressed, "decodeColumns").map_err(js_error)?;
         let mut c = columns(input, max);
         let (buffer, layout) = pack(&mut c);
         let errors = c

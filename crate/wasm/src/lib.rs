@@ -370,19 +370,22 @@ struct DecodeOptionsDto {
     summary: Option<bool>,
 }
 
+/// The `maxDecompressed` option of `fn_name` (a JS number; absent: the core's default, 64 MiB).
+pub(crate) fn max_decompressed(max: Option<f64>, fn_name: &str) -> Result<usize, String> {
+    let Some(max) = max else { return Ok(DecodeOptions::default().max_decompressed) };
+    if max.is_nan() || max < 0.0 || (max.is_finite() && max.fract() != 0.0) {
+        return Err(format!("invalid {fn_name} options: maxDecompressed must be a non-negative integer, got {max}"));
+    }
+    // Float-to-int `as` saturates: Infinity and anything past usize::MAX become usize::MAX.
+    Ok(max as usize)
+}
+
 impl DecodeOptionsDto {
     fn into_core(self) -> Result<DecodeOptions, String> {
-        let mut options = DecodeOptions::default();
-        if let Some(max) = self.max_decompressed {
-            let invalid = max.is_nan() || max < 0.0 || (max.is_finite() && max.fract() != 0.0);
-            if invalid {
-                return Err(format!(
-                    "invalid decode options: maxDecompressed must be a non-negative integer, got {max}"
-                ));
-            }
-            // Float-to-int `as` saturates: Infinity and anything past usize::MAX become usize::MAX.
-            options.max_decompressed = max as usize;
-        }
+        let mut options = DecodeOptions {
+            max_decompressed: max_decompressed(self.max_decompressed, "decode")?,
+            ..DecodeOptions::default()
+        };
         if let Some(records) = self.records {
             options.records = records;
         }
