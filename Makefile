@@ -1,9 +1,9 @@
 # eoslab: every recipe is one line; the logic lives in scripts/*.sh.
 #   make serve   build pkg/ and serve the page on http://127.0.0.1:8080/ (PORT=... to change)
-#   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke)
+#   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke, kafka)
 #   make pkg     build pkg/ only (wasm-bindgen --target web output + package.json)
 #   make bench   benches/run.sh
-.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke bench tools test-tools clean
+.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools clean
 
 serve:
 	@bash scripts/serve.sh
@@ -32,6 +32,13 @@ test-browser: pkg
 
 fuzz-smoke:
 	@bash scripts/test.sh fuzz
+
+# The simulator against real Kafka brokers (tests/kafka/README.md); kafka-nightly: 20,000 schedules.
+test-kafka:
+	@bash scripts/test.sh kafka
+
+kafka-nightly:
+	@EOSLAB_KAFKA_SCHEDULES=20000 bash scripts/test.sh kafka
 
 bench:
 	@if [ -f benches/run.sh ]; then bash benches/run.sh; else echo "bench: benches/run.sh not present"; fi

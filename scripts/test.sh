@@ -6,7 +6,8 @@
 #
 # Steps: rust (cargo test --workspace), nostd (core without std on wasm32), pkg (build pkg/),
 # wasm (node tests of pkg/), diff (tests/diff/run.sh), browser (Chromium smoke test of the page),
-# fuzz (tests/fuzz-smoke.sh). A failing step does not stop the later ones (so one run reports
+# fuzz (tests/fuzz-smoke.sh), kafka (the simulator against real Kafka 4.3.1 and 4.1.2 brokers:
+# scripts/ensure-kafka.sh, then tests/kafka/run.py). A failing step does not stop the later ones (so one run reports
 # everything), except that steps needing pkg/ are skipped when it failed to build. Each step runs
 # under a time limit (seconds, override with e.g. TIMEOUT_BROWSER=600). The run ends with one
 # summary line per step and a closing "steps: N passed, N failed, N skipped" line, and exits
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-ALL_STEPS=(rust nostd pkg wasm diff browser fuzz)
+ALL_STEPS=(rust nostd pkg wasm diff browser fuzz kafka)
 if [ $# -gt 0 ]; then STEPS=("$@"); else STEPS=("${ALL_STEPS[@]}"); fi
 for s in "${STEPS[@]}"; do
   case " ${ALL_STEPS[*]} " in *" $s "*) ;; *) echo "test.sh: unknown step '$s' (known: ${ALL_STEPS[*]})" >&2; exit 2 ;; esac
@@ -24,7 +25,7 @@ done
 declare -A TIMEOUT=(
   [rust]=${TIMEOUT_RUST:-3600} [nostd]=${TIMEOUT_NOSTD:-1200} [pkg]=${TIMEOUT_PKG:-1800}
   [wasm]=${TIMEOUT_WASM:-300} [diff]=${TIMEOUT_DIFF:-1800} [browser]=${TIMEOUT_BROWSER:-300}
-  [fuzz]=${TIMEOUT_FUZZ:-1800}
+  [fuzz]=${TIMEOUT_FUZZ:-1800} [kafka]=${TIMEOUT_KAFKA:-2400}
 )
 
 step_cmd() {
@@ -36,6 +37,7 @@ step_cmd() {
     diff) echo "tests/diff/run.sh" ;;
     browser) echo "node --test --test-concurrency=1 tests/browser/" ;;
     fuzz) echo "tests/fuzz-smoke.sh" ;;
+    kafka) echo "scripts/ensure-kafka.sh && tests/kafka/run.py" ;;
   esac
 }
 
@@ -48,6 +50,7 @@ run_step() {
     diff) PATH="$ROOT/.venv/bin:$PATH" VIRTUAL_ENV="$ROOT/.venv" bash tests/diff/run.sh ;;
     browser) node --test --test-concurrency=1 tests/browser/ ;;
     fuzz) bash tests/fuzz-smoke.sh ;;
+    kafka) bash scripts/ensure-kafka.sh && python3 tests/kafka/run.py ;;
   esac
 }
 

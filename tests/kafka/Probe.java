@@ -16,6 +16,7 @@
 //   {"op":"recv","conn":"c1"}                                               -> the oldest outstanding answer on c1
 //   {"op":"close","conn":"c1"}   (drops the connection and whatever answers were still due on it)
 //   {"op":"client", ...}         (the Java-client harness: see Clients.java)
+//   {"op":"errors"}              -> {"errors":{"45":"OUT_OF_ORDER_SEQUENCE_NUMBER", ...}} (Errors.java)
 // Errors never kill the harness: {"ok":false,"error":"<exception class>: <message>"}.
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -129,6 +130,14 @@ public final class Probe {
             }
             case "client":
                 return clients.handle(cmd);
+            case "errors": {
+                // Kafka's error codes by number, with their names (Errors.java).
+                ObjectNode names = a.putObject("errors");
+                for (org.apache.kafka.common.protocol.Errors e : org.apache.kafka.common.protocol.Errors.values())
+                    names.put(String.valueOf(e.code()), e.name());
+                a.put("ok", true);
+                return a;
+            }
             default:
                 throw new IllegalArgumentException("unknown op '" + op + "'");
         }
@@ -176,6 +185,35 @@ public final class Probe {
         return new Pending(api, version, correlationId);
     }
 
+    /**
+     * The generated JSON converters write a records field as an empty binary (they exist for
+     * request logging, which never prints records): put the bytes in, base64 as they read them.
+     * Walks the message and its JSON side by side (a JSON key is its field's accessor name).
+     */
+    static void withRecords(Object msg, JsonNode json) throws Exception {
+        if (!(json instanceof ObjectNode)) return;
+        for (Method m : msg.getClass().getMethods()) {
+            if (m.getParameterCount() != 0 || !json.has(m.getName())) continue;
+            if (m.getReturnType().getSimpleName().equals("BaseRecords")) {
+                // org.apache.kafka.common.record (4.1) or ….record.internal (4.3): by name.
+                Object r = m.invoke(msg);
+                if (r != null && r.getClass().getSimpleName().equals("MemoryRecords")) {
+                    ByteBuffer b = ((ByteBuffer) r.getClass().getMethod("buffer").invoke(r)).duplicate();
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    ((ObjectNode) json).put(m.getName(), java.util.Base64.getEncoder().encodeToString(bytes));
+                }
+            } else if (java.util.List.class.isAssignableFrom(m.getReturnType())) {
+                Object list = m.invoke(msg);
+                JsonNode arr = json.get(m.getName());
+                if (!(list instanceof java.util.List) || !arr.isArray()) continue;
+                java.util.List<?> l = (java.util.List<?>) list;
+                for (int i = 0; i < l.size() && i < arr.size(); i++)
+                    if (l.get(i) instanceof org.apache.kafka.common.protocol.Message) withRecords(l.get(i), arr.get(i));
+            }
+        }
+    }
+
     ObjectNode recv(Conn c, Pending p) throws Exception {
         int size = c.in.readInt();
         byte[] bytes = new byte[size];
@@ -189,6 +227,7 @@ public final class Probe {
         ApiMessage data = ApiMessageType.fromApiKey(p.api.id).newResponse();
         data.read(acc, p.version);
         JsonNode json = (JsonNode) converter(p.api.name + "ResponseData", "write", 3).invoke(null, data, p.version, true);
+        withRecords(data, json);
         ObjectNode a = JSON.createObjectNode();
         a.put("ok", true);
         a.put("api", p.api.name);

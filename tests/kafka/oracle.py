@@ -246,6 +246,15 @@ class Probe:
     def drop(self, conn="default"):
         return self.call(op="close", conn=conn)
 
+    def error_names(self):
+        """Kafka's error names by code (Errors.java of the broker's own jars)."""
+        if not hasattr(self, "_errors"):
+            self._errors = {int(k): v for k, v in self.call(op="errors")["errors"].items()}
+        return self._errors
+
+    def error_name(self, code):
+        return f"{self.error_names().get(code, 'UNKNOWN')}({code})"
+
     def client(self, action, name, **kw):
         return self.call(op="client", action=action, name=name, **kw)
 

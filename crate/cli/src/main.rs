@@ -21,7 +21,8 @@ use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
-  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2]";
+  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
+  eoslab schedule --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         Some("decode") => cmd_decode(&args[1..]),
         Some("encode") => cmd_encode(&args[1..]),
         Some("run") => cmd_run(&args[1..]),
+        Some("schedule") => cmd_schedule(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -47,7 +49,9 @@ fn main() -> ExitCode {
 fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     match path {
-        None | Some("-") => std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("stdin: {e}"))?,
+        None | Some("-") => std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("stdin: {e}"))?,
         Some(p) => return std::fs::read(p).map_err(|e| format!("{p}: {e}")),
     };
     Ok(buf)
@@ -67,10 +71,13 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
                 opts.max_decompressed = v.parse().map_err(|_| format!("not a byte count: {v}"))?;
             }
             "--formatter" => {
-                let v = it.next().ok_or("--formatter needs transaction-log or offsets")?;
+                let v = it
+                    .next()
+                    .ok_or("--formatter needs transaction-log or offsets")?;
                 opts.formatter = Some(
-                    eoslab_core::internal::InternalTopic::from_name(v)
-                        .ok_or_else(|| format!("unknown formatter {v}: transaction-log or offsets"))?,
+                    eoslab_core::internal::InternalTopic::from_name(v).ok_or_else(|| {
+                        format!("unknown formatter {v}: transaction-log or offsets")
+                    })?,
                 );
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
@@ -87,7 +94,11 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
         write_listing(&mut out, &report).map_err(|e| e.to_string())?;
     }
     out.flush().ok();
-    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Text as `DumpLogSegments` prints it, made terminal-safe: valid UTF-8 without control
@@ -127,7 +138,15 @@ fn write_listing(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             writeln!(out, " {}: {}", e.kind, e.message)?;
         }
     }
-    writeln!(out, "{} batch(es), {} error(s)", r.batches.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
+    writeln!(
+        out,
+        "{} batch(es), {} error(s)",
+        r.batches.len(),
+        r.errors
+            .iter()
+            .filter(|e| e.severity == Severity::Error)
+            .count()
+    )
 }
 
 fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
@@ -142,7 +161,11 @@ fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
             a.compression, h.crc, h.crc_valid, h.magic
         )?;
     } else {
-        let horizon = if a.delete_horizon { format!("OptionalLong[{}]", h.base_timestamp) } else { "OptionalLong.empty".into() };
+        let horizon = if a.delete_horizon {
+            format!("OptionalLong[{}]", h.base_timestamp)
+        } else {
+            "OptionalLong.empty".into()
+        };
         writeln!(
             out,
             "baseOffset: {} lastOffset: {} count: {} baseSequence: {} lastSequence: {} producerId: {} producerEpoch: {} partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: {horizon} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {}{}",
@@ -199,7 +222,8 @@ fn cmd_encode(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let text = read_input(path)?;
-    let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| format!("spec is not JSON: {e}"))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| format!("spec is not JSON: {e}"))?;
     let specs: Vec<BatchSpec> = if value.is_array() {
         serde_json::from_value(value).map_err(|e| format!("bad spec: {e}"))?
     } else {
@@ -221,7 +245,9 @@ fn cmd_encode(args: &[String]) -> Result<ExitCode, String> {
     };
     match out_path {
         Some(p) => std::fs::write(&p, rendered).map_err(|e| format!("{p}: {e}"))?,
-        None => std::io::stdout().write_all(&rendered).map_err(|e| e.to_string())?,
+        None => std::io::stdout()
+            .write_all(&rendered)
+            .map_err(|e| e.to_string())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -230,7 +256,9 @@ fn base64(b: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
     for c in b.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
         for i in 0..4 {
             if i <= c.len() {
                 s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
@@ -245,12 +273,14 @@ fn base64(b: &[u8]) -> String {
 fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::model::scenario;
     let mut json = false;
+    let mut leader_log = false;
     let mut path = None;
     let mut tv = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
+            "--leader-log" => leader_log = true,
             "--transaction-version" => {
                 tv = Some(
                     it.next()
@@ -269,41 +299,207 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         return run_transactions(&text, path, json, tv);
     }
     if tv.is_some() {
-        return Err(String::from("--transaction-version applies to `model transactions` scripts"));
+        return Err(String::from(
+            "--transaction-version applies to `model transactions` scripts",
+        ));
     }
     let sc = match text.trim_start().starts_with('{') {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
         false => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
     };
+    if leader_log {
+        let run = scenario::run_logged(&sc);
+        println!(
+            "{}",
+            serde_json::to_string(&leader_log_json(&run)).map_err(|e| e.to_string())?
+        );
+        return Ok(if run.passed() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let run = scenario::run(&sc);
     if json {
         let report = eoslab_core::model::report::run_report(&run);
-        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
     } else {
         print!("{}", scenario::ladder(&run));
-        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
-        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
+        let n = run
+            .steps
+            .iter()
+            .filter(|s| s.text.starts_with("expect"))
+            .count();
+        println!(
+            "{} expectation(s): {} passed, {} failed",
+            n,
+            n - run.failures.len(),
+            run.failures.len()
+        );
     }
-    Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if run.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `eoslab run --leader-log`: what reached each partition leader, in order (the exact batch
+/// bytes, the decision, the rule), every producer-state expiration check, and each
+/// partition's final log and producer state: what `tests/kafka/idempotence.py` replays
+/// against a real broker and compares.
+fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value {
+    use eoslab_core::model::idempotence::LeaderEvent;
+    use eoslab_core::model::partition::Outcome;
+    use serde_json::json;
+    let hex = eoslab_core::report::to_hex;
+    let sim = &run.sim;
+    let line_of = |event: usize| {
+        run.steps
+            .iter()
+            .rev()
+            .find(|s| s.events.contains(&event))
+            .map(|s| s.line)
+    };
+    let events: Vec<serde_json::Value> = sim
+        .leader_log
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|e| match e {
+            LeaderEvent::Produce { event, partition, bytes, verdict } => {
+                let (outcome, offsets) = match verdict.outcome() {
+                    Outcome::Appended { base_offset, last_offset } => ("append", Some((base_offset, last_offset))),
+                    Outcome::Duplicate { base_offset, last_offset } => ("duplicate", Some((base_offset, last_offset))),
+                    Outcome::Rejected(_) => ("rejected", None),
+                };
+                json!({
+                    "kind": "produce", "line": line_of(*event), "partition": sim.partitions[*partition].name,
+                    "bytes": hex(bytes), "outcome": outcome, "errorCode": verdict.error().0,
+                    "errorName": verdict.error().name(), "baseOffset": offsets.map(|o| o.0),
+                    "lastOffset": offsets.map(|o| o.1), "rule": verdict.rule(),
+                    "why": verdict.decision(&sim.partitions[*partition].name).why,
+                })
+            }
+            LeaderEvent::ExpirationCheck { event, now_ms } => json!({"kind": "expiration-check", "line": line_of(*event), "nowMs": now_ms}),
+        })
+        .collect();
+    let partitions: Vec<serde_json::Value> = sim
+        .partitions
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name, "logEndOffset": p.log_end_offset, "producerIdExpirationMs": p.producer_id_expiration_ms,
+                "log": p.log.iter().map(|e| json!({"baseOffset": e.base_offset, "bytes": hex(&e.bytes)})).collect::<Vec<_>>(),
+                "producers": p.producers.iter().map(|(pid, s)| json!({
+                    "producerId": pid, "producerEpoch": s.producer_epoch, "lastSequence": s.last_seq(),
+                    "lastTimestamp": s.last_timestamp, "coordinatorEpoch": s.coordinator_epoch,
+                    "currentTxnStartOffset": s.current_txn_first_offset.unwrap_or(-1),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "passed": run.passed(), "error": run.error.as_ref().map(|e| e.to_string()),
+        "failures": run.failures.len(), "nowMs": sim.now_ms, "events": events, "partitions": partitions,
+    })
+}
+
+/// `eoslab schedule`: random schedules of the idempotence model as scripts (one JSON object
+/// per line: `{"seed", "script"}`), reproducible from their seed.
+fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::model::schedule::{random_script, ScheduleShape};
+    let mut seed = 0u64;
+    let mut count = 1u64;
+    let mut shape = ScheduleShape {
+        steps: 25,
+        producers: 2,
+        partitions: 2,
+        first_producer_id: 1000,
+        start_ms: 1_700_000_000_000,
+        producer_id_expiration_ms: 86_400_000,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut num = |name: &str| -> Result<i64, String> {
+            it.next()
+                .and_then(|v| v.parse::<i64>().ok())
+                .ok_or_else(|| format!("{name} takes a number\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--seed" => seed = num("--seed")? as u64,
+            "--count" => count = num("--count")?.max(1) as u64,
+            "--steps" => shape.steps = num("--steps")?.clamp(0, 10_000) as usize,
+            "--producers" => shape.producers = num("--producers")?.clamp(1, 16) as usize,
+            "--partitions" => shape.partitions = num("--partitions")?.clamp(1, 16) as usize,
+            "--first-producer-id" => shape.first_producer_id = num("--first-producer-id")?,
+            "--time" => shape.start_ms = num("--time")?,
+            "--producer-id-expiration-ms" => {
+                shape.producer_id_expiration_ms = num("--producer-id-expiration-ms")?
+            }
+            s => return Err(format!("unknown option {s}\n{USAGE}")),
+        }
+    }
+    let first = shape.first_producer_id;
+    for i in 0..count {
+        // Producer ids never overlap between the schedules of one call (each schedule's
+        // producers restart at most a few times): 100 ids each.
+        shape.first_producer_id = first + 100 * i as i64;
+        let s = seed + i;
+        println!(
+            "{}",
+            serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": random_script(s, &shape)})
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `eoslab run` on a `model transactions` script: the text timeline, or `--json` (the
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
-fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) -> Result<ExitCode, String> {
+fn run_transactions(
+    text: &str,
+    path: Option<&str>,
+    json: bool,
+    tv: Option<u8>,
+) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
     let mut sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
     if let Some(v) = tv {
         sc.transaction_version = v;
     }
     let run = txn_scenario::run(&sc, None, true);
-    let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();
+    let broken = run
+        .steps
+        .iter()
+        .flat_map(|s| s.invariants.iter())
+        .filter(|i| !i.1)
+        .count();
     if json {
         let report = eoslab_core::model::txn_report::txn_run_report(&run);
-        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
     } else {
         print!("{}", txn_scenario::timeline_text(&run));
-        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
-        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
+        let n = run
+            .steps
+            .iter()
+            .filter(|s| s.text.starts_with("expect"))
+            .count();
+        println!(
+            "{} expectation(s): {} passed, {} failed",
+            n,
+            n - run.failures.len(),
+            run.failures.len()
+        );
     }
-    Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if run.passed() && broken == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

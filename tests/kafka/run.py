@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""`make test`'s kafka step: the simulator against real Kafka brokers (tests/kafka/README.md).
+
+  1. Kafka 4.3.1: every idempotence scenario and fixture, and N random schedules (default
+     1000; EOSLAB_KAFKA_SCHEDULES), replayed at the partition leader (idempotence.py).
+  2. The sabotage self-test: a deliberately wrong model must fail and shrink to a script.
+  3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules.
+  4. The transactions scenarios through the Java client (txn_scenarios.py), when present.
+
+Prints the time of each part and of the whole step; exits non-zero on any disagreement.
+Writes a summary to target/kafka-differential.json (the README's Fidelity figures).
+"""
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from oracle import ROOT, Broker  # noqa: E402
+import idempotence  # noqa: E402
+
+
+def part(title):
+    print(f"\n--- {title}", flush=True)
+    return time.monotonic()
+
+
+def main():
+    t0 = time.monotonic()
+    print("building the CLI (cargo build --release -p eoslab-cli)", flush=True)
+    subprocess.run(["cargo", "build", "--quiet", "--release", "-p", "eoslab-cli"], cwd=ROOT, check=True)
+    schedules = int(os.environ.get("EOSLAB_KAFKA_SCHEDULES", "1000"))
+    seed = int(os.environ.get("EOSLAB_KAFKA_SEED", str(int(time.strftime("%Y%m%d")))))
+    failures = 0
+    summary = {"seed": seed, "parts": []}
+    times = []
+
+    t = part(f"Kafka 4.3.1: idempotence scenarios and {schedules} random schedules (seed {seed})")
+    with Broker("4.3.1", idempotence.BROKER_CONFIG) as b:
+        print(f"broker up in {b.start_seconds:.1f}s", flush=True)
+        f, s = idempotence.run_all(b, schedules, seed)
+        failures += f
+        summary["parts"].append({"part": "idempotence", **s})
+        times.append(("idempotence 4.3.1", time.monotonic() - t))
+        t = part("sabotage self-test (Kafka 4.3.1)")
+        failures += idempotence.self_test(b)
+        times.append(("self-test", time.monotonic() - t))
+
+    t = part("Kafka 4.1.2: idempotence scenarios and 200 random schedules")
+    with Broker("4.1.2", idempotence.BROKER_CONFIG) as b:
+        f, s = idempotence.run_all(b, 200, seed)
+        failures += f
+        summary["parts"].append({"part": "idempotence", **s})
+        times.append(("idempotence 4.1.2", time.monotonic() - t))
+
+    if os.path.exists(os.path.join(HERE, "txn_scenarios.py")):
+        t = part("Kafka 4.3.1: transactions scenarios through the Java client")
+        txn = importlib.import_module("txn_scenarios")
+        rc = txn.main([])
+        failures += 1 if rc else 0
+        times.append(("transactions 4.3.1", time.monotonic() - t))
+
+    os.makedirs(os.path.join(ROOT, "target"), exist_ok=True)
+    with open(os.path.join(ROOT, "target", "kafka-differential.json"), "w") as fh:
+        json.dump(summary, fh, indent=1)
+    print("\nkafka step times: " + ", ".join(f"{n} {s:.0f}s" for n, s in times)
+          + f"; total {time.monotonic() - t0:.0f}s")
+    print("KAFKA DIFFERENTIAL: " + ("PASSED" if failures == 0 else f"{failures} FAILURE(S)"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
