@@ -33,10 +33,14 @@ CTP_CONSUMER = {"group.id": "fx-ctp-group", "isolation.level": "read_committed",
 CODECS = ["gzip", "snappy", "lz4", "zstd"]
 # Topic configs: an index entry per batch, so .index/.timeindex have entries to compare.
 TOPIC_CONFIG = {"index.interval.bytes": "1"}
-TOPICS = {"idempotent": 1, "txn": 2, "ctp-in": 1, "ctp-out": 1, "compressed": 1}
+TOPICS = {"idempotent": 1, "txn": 2, "ctp-in": 1, "ctp-out": 1, "compressed": 1, "logappend": 1}
+# Per-topic configs besides TOPIC_CONFIG.
+TOPIC_EXTRA = {"logappend": {"message.timestamp.type": "LogAppendTime"}}
 SCENARIO_SUMMARY = """\
 - idempotent-0: an idempotent producer (IDEMPOTENT), three batches: 3 records (keys, one with
-  headers), 1 record (null key), 2 records.
+  headers), 1 record (null key), 3 records (an empty value, a null value).
+- logappend-0: the same producer, one batch of 2 records on a topic with
+  `message.timestamp.type=LogAppendTime`.
 - txn-0, txn-1: a transactional producer (TXN): a transaction with records on both partitions,
   committed; a second one on both partitions, flushed then aborted (COMMIT / ABORT markers,
   the aborted one in .txnindex).
@@ -65,7 +69,7 @@ def scenarios(b):
     p = b.probe()
     boot = {"bootstrap.servers": f"127.0.0.1:{b.port}"}
     for t, n in TOPICS.items():
-        p.create_topic(t, partitions=n, configs=TOPIC_CONFIG)
+        p.create_topic(t, partitions=n, configs={**TOPIC_CONFIG, **TOPIC_EXTRA.get(t, {})})
         for part in range(1, n):  # create_topic waits for partition 0 only
             while p.list_offsets(t, part)["errorCode"] != 0:
                 pass
@@ -80,6 +84,11 @@ def scenarios(b):
     call(p, "send", "idem", topic="idempotent", partition=0, key=None, value="only value")
     call(p, "send-async", "idem", topic="idempotent", partition=0, key="k4", value="")
     call(p, "send-async", "idem", topic="idempotent", partition=0, key="k5", value="v5")
+    call(p, "send-async", "idem", topic="idempotent", partition=0, key="k6", value=None)
+    call(p, "flush", "idem")
+    # The same producer on a LogAppendTime topic: the broker stamps the batch.
+    call(p, "send-async", "idem", topic="logappend", partition=0, key="t0", value="stamped by the broker")
+    call(p, "send-async", "idem", topic="logappend", partition=0, key="t1", value="stamped too")
     call(p, "flush", "idem")
     call(p, "close", "idem")
 
@@ -264,7 +273,8 @@ run in this directory, ARGS being
 ## Scenarios (tests/kafka/make_fixtures.py `scenarios`)
 
 Topics (partitions): {", ".join(f"`{t}` ({n})" for t, n in TOPICS.items())}, each created with
-{fmt(TOPIC_CONFIG)} (an index entry for every batch).
+{fmt(TOPIC_CONFIG)} (an index entry for every batch); `logappend` also with
+`message.timestamp.type=LogAppendTime`.
 
 Producer / consumer configs (besides `bootstrap.servers`, String serializers):
 - IDEMPOTENT: {fmt(IDEMPOTENT)}
