@@ -198,6 +198,8 @@ def main():
     b = oracle.Broker(args.version, keep=args.keep)
     try:
         b.start()
+        av = b.probe().request("ApiVersions", 3, {"clientSoftwareName": "eoslab", "clientSoftwareVersion": "1"})
+        features = {f["name"]: f["maxVersionLevel"] for f in av.get("finalizedFeatures", [])}
         scenarios(b)
         b.stop()  # SIGTERM: a clean shutdown trims the indexes and writes producer snapshots
         if os.path.exists(out):
@@ -223,7 +225,7 @@ def main():
             example_cmd = example_cmd or cmd
             with open(os.path.join(out, d, f + ".dump-log.txt"), "w") as fh:
                 fh.write(text)
-    write_provenance(out, args.version, copied)
+    write_provenance(out, args.version, copied, features)
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(out) for f in fs)
     print(f"kafka-fixtures: {len(copied)} partition directories in {os.path.relpath(out, ROOT)} ({total} bytes)")
 
@@ -238,7 +240,7 @@ def java_version():
     return (r.stderr or r.stdout).splitlines()[0].strip()
 
 
-def write_provenance(out, version, copied):
+def write_provenance(out, version, copied, features):
     libs = os.path.join(oracle.TOOLS, version, "libs")
     jars = [j for j in sorted(os.listdir(libs)) if j.startswith(("kafka", "lz4", "snappy", "zstd"))]
     fmt = lambda d: ", ".join(f"`{k}={v}`" for k, v in d.items())  # noqa: E731
@@ -247,7 +249,8 @@ def write_provenance(out, version, copied):
 
 Generated {today} by `make kafka-fixtures` (`python3 tests/kafka/make_fixtures.py`, which
 imports `tests/kafka/oracle.py`; the Java client harness is `tests/kafka/Clients.java`).
-Do not edit by hand: regenerate.
+Do not edit by hand: regenerate. The generating sources, sha256:
+{chr(10).join(f"- `tests/kafka/{n}` `{sha256(os.path.join(ROOT, 'tests', 'kafka', n))}`" for n in ("make_fixtures.py", "oracle.py", "Clients.java", "Probe.java"))}
 
 ## Kafka
 
@@ -260,7 +263,8 @@ Java: `{java_version()}`.
 Broker: a fresh single-node KRaft cluster (`oracle.Broker("{version}")`, combined
 broker+controller, the server.properties of `oracle.Broker.properties()`: 50 partitions for
 `__transaction_state` and `__consumer_offsets`, replication factor 1, feature levels the
-release defaults). Stopped with SIGTERM (a clean shutdown) before the files were copied.
+release defaults; ApiVersions reported finalized features
+{", ".join(f"`{k}={v}`" for k, v in sorted(features.items()))}). Stopped with SIGTERM (a clean shutdown) before the files were copied.
 
 Dumps: `<file>.dump-log.txt` is the standard output of
 `java -cp '.tools/kafka/{version}/libs/*' org.apache.kafka.tools.DumpLogSegments --files <dir>/<file> ARGS`
