@@ -117,7 +117,13 @@ def scenarios(b):
         for i in range(2):
             call(p, "send-async", "plain", topic="ctp-in", partition=0, key=f"in-{rnd}-{i}", value=f"input {rnd}.{i}")
         call(p, "flush", "plain")
-        got = call(p, "poll", "ctp-c", quietMs=500, maxMs=10000)["records"]
+        # A poll ends 500 ms after its last new record (or its start): the first one may end
+        # before the fresh consumer's first fetch answers, so poll until both records are in.
+        got = []
+        for _ in range(20):
+            got += call(p, "poll", "ctp-c", quietMs=500, maxMs=10000)["records"]
+            if len(got) >= 2:
+                break
         if len(got) != 2:
             raise ScenarioError(f"ctp round {rnd}: polled {got}")
         call(p, "begin", "ctp")
@@ -206,8 +212,9 @@ def main():
             shutil.rmtree(out)
         os.makedirs(out)
         copied = copy_partitions(b.data, out)
-    except BaseException:
+    except BaseException as e:
         sys.stderr.write(b.tail())
+        sys.stderr.write(f"\nmake_fixtures: failed: {e!r}\n")
         raise
     finally:
         b.stop()
