@@ -3,7 +3,8 @@
 #   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke, kafka)
 #   make pkg     build pkg/ only (wasm-bindgen --target web output + package.json)
 #   make bench   benches/run.sh
-.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools clean
+#   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
+.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures clean
 
 serve:
 	@bash scripts/serve.sh
@@ -48,6 +49,9 @@ tools:
 
 test-tools:
 	@bash scripts/ensure-tools.sh && bash scripts/ensure-test-tools.sh
+
+kafka-fixtures:
+	@KAFKA_VERSIONS=4.3.1 bash scripts/ensure-kafka.sh && python3 tests/kafka/make_fixtures.py
 
 clean:
 	rm -rf pkg

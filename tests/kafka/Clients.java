@@ -4,6 +4,7 @@
 //   {"op":"client","action":"producer","name":"p","config":{"transactional.id":"t", ...}}
 //   {"op":"client","action":"init"|"begin"|"commit"|"abort"|"close"|"flush","name":"p"}
 //   {"op":"client","action":"send","name":"p","topic":"t","partition":0,"value":"v","key":null}
+//   {"op":"client","action":"send-async","name":"p","topic":"t","partition":0,"value":"v","key":null,"headers":{"h":"x"}}
 //   {"op":"client","action":"send-offsets","name":"p","consumer":"c"}
 //   {"op":"client","action":"consumer","name":"c","config":{...},"assign":[["t",0]],"from":"beginning"|"committed"}
 //   {"op":"client","action":"poll","name":"c","quietMs":300,"maxMs":5000}
@@ -95,6 +96,19 @@ final class Clients {
                         threw = e.getCause();
                         a.put("failedFuture", true);
                     }
+                    break;
+                }
+                case "send-async": {
+                    // Appends to the accumulator without waiting, so that several records share a
+                    // batch (linger.ms, then "flush"); "headers": {"k": "v"} adds record headers.
+                    ProducerRecord<String, String> r = new ProducerRecord<>(cmd.path("topic").asText(),
+                            cmd.path("partition").asInt(), text(cmd.path("key")), text(cmd.path("value")));
+                    for (Iterator<Map.Entry<String, JsonNode>> it = cmd.path("headers").fields(); it.hasNext(); ) {
+                        Map.Entry<String, JsonNode> h = it.next();
+                        r.headers().add(h.getKey(), h.getValue().isNull() ? null
+                                : h.getValue().asText().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    producer(name).send(r);
                     break;
                 }
                 case "send-offsets": {

@@ -176,27 +176,35 @@ fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
         )?;
     }
     for r in &b.records {
-        write!(out, "| offset: {} {ts_type}: {}", r.offset, r.timestamp)?;
-        if let Some(c) = &b.control {
-            write!(out, " controlType: {}({})", c.type_name, c.type_id)?;
-            if let Some(e) = c.coordinator_epoch {
-                write!(out, " endTxnMarker: {} coordinatorEpoch: {e}", c.type_name)?;
-            }
-            writeln!(out)?;
-            continue;
-        }
+        // DumpLogSegments.dumpLog: the same fields for data and control records; then an
+        // end-transaction marker, another control type, or (data) `key:` / `payload:` each only
+        // when the record has one (a null key or value prints nothing, not "null").
         let size = |v: &Option<Vec<u8>>| v.as_ref().map_or(-1, |v| v.len() as i64);
         let header_keys: Vec<&str> = r.headers.iter().map(|h| h.key.as_str()).collect();
-        writeln!(
+        write!(
             out,
-            " keySize: {} valueSize: {} sequence: {} headerKeys: [{}] key: {} payload: {}",
+            "| offset: {} {ts_type}: {} keySize: {} valueSize: {} sequence: {} headerKeys: [{}]",
+            r.offset,
+            r.timestamp,
             size(&r.key),
             size(&r.value),
             r.sequence,
-            header_keys.join(","),
-            printable(&r.key),
-            printable(&r.value)
+            header_keys.join(",")
         )?;
+        if let Some(c) = &b.control {
+            match c.coordinator_epoch {
+                Some(e) => writeln!(out, " endTxnMarker: {} coordinatorEpoch: {e}", c.type_name)?,
+                None => writeln!(out, " controlType: {}({})", c.type_name, c.type_id)?,
+            }
+            continue;
+        }
+        if r.key.is_some() {
+            write!(out, " key: {}", printable(&r.key))?;
+        }
+        if r.value.is_some() {
+            write!(out, " payload: {}", printable(&r.value))?;
+        }
+        writeln!(out)?;
         match r.formatted.as_deref() {
             None => {}
             Some("") => writeln!(out, "|   formatter: (prints nothing for this record)")?,
