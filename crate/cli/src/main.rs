@@ -49,9 +49,7 @@ fn main() -> ExitCode {
 fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     match path {
-        None | Some("-") => std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("stdin: {e}"))?,
+        None | Some("-") => std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("stdin: {e}"))?,
         Some(p) => return std::fs::read(p).map_err(|e| format!("{p}: {e}")),
     };
     Ok(buf)
@@ -71,13 +69,10 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
                 opts.max_decompressed = v.parse().map_err(|_| format!("not a byte count: {v}"))?;
             }
             "--formatter" => {
-                let v = it
-                    .next()
-                    .ok_or("--formatter needs transaction-log or offsets")?;
+                let v = it.next().ok_or("--formatter needs transaction-log or offsets")?;
                 opts.formatter = Some(
-                    eoslab_core::internal::InternalTopic::from_name(v).ok_or_else(|| {
-                        format!("unknown formatter {v}: transaction-log or offsets")
-                    })?,
+                    eoslab_core::internal::InternalTopic::from_name(v)
+                        .ok_or_else(|| format!("unknown formatter {v}: transaction-log or offsets"))?,
                 );
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
@@ -94,11 +89,7 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
         write_listing(&mut out, &report).map_err(|e| e.to_string())?;
     }
     out.flush().ok();
-    Ok(if report.is_clean() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// Text as `DumpLogSegments` prints it, made terminal-safe: valid UTF-8 without control
@@ -138,15 +129,7 @@ fn write_listing(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             writeln!(out, " {}: {}", e.kind, e.message)?;
         }
     }
-    writeln!(
-        out,
-        "{} batch(es), {} error(s)",
-        r.batches.len(),
-        r.errors
-            .iter()
-            .filter(|e| e.severity == Severity::Error)
-            .count()
-    )
+    writeln!(out, "{} batch(es), {} error(s)", r.batches.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
 }
 
 fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
@@ -161,11 +144,7 @@ fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
             a.compression, h.crc, h.crc_valid, h.magic
         )?;
     } else {
-        let horizon = if a.delete_horizon {
-            format!("OptionalLong[{}]", h.base_timestamp)
-        } else {
-            "OptionalLong.empty".into()
-        };
+        let horizon = if a.delete_horizon { format!("OptionalLong[{}]", h.base_timestamp) } else { "OptionalLong.empty".into() };
         writeln!(
             out,
             "baseOffset: {} lastOffset: {} count: {} baseSequence: {} lastSequence: {} producerId: {} producerEpoch: {} partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: {horizon} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {}{}",
@@ -230,8 +209,7 @@ fn cmd_encode(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let text = read_input(path)?;
-    let value: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| format!("spec is not JSON: {e}"))?;
+    let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| format!("spec is not JSON: {e}"))?;
     let specs: Vec<BatchSpec> = if value.is_array() {
         serde_json::from_value(value).map_err(|e| format!("bad spec: {e}"))?
     } else {
@@ -253,9 +231,7 @@ fn cmd_encode(args: &[String]) -> Result<ExitCode, String> {
     };
     match out_path {
         Some(p) => std::fs::write(&p, rendered).map_err(|e| format!("{p}: {e}"))?,
-        None => std::io::stdout()
-            .write_all(&rendered)
-            .map_err(|e| e.to_string())?,
+        None => std::io::stdout().write_all(&rendered).map_err(|e| e.to_string())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -264,9 +240,7 @@ fn base64(b: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
     for c in b.chunks(3) {
-        let n = (c[0] as u32) << 16
-            | (*c.get(1).unwrap_or(&0) as u32) << 8
-            | *c.get(2).unwrap_or(&0) as u32;
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
         for i in 0..4 {
             if i <= c.len() {
                 s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
@@ -307,9 +281,7 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         return run_transactions(&text, path, json, tv);
     }
     if tv.is_some() {
-        return Err(String::from(
-            "--transaction-version applies to `model transactions` scripts",
-        ));
+        return Err(String::from("--transaction-version applies to `model transactions` scripts"));
     }
     let sc = match text.trim_start().starts_with('{') {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
@@ -317,42 +289,19 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     };
     if leader_log {
         let run = scenario::run_logged(&sc);
-        println!(
-            "{}",
-            serde_json::to_string(&leader_log_json(&run)).map_err(|e| e.to_string())?
-        );
-        return Ok(if run.passed() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        });
+        println!("{}", serde_json::to_string(&leader_log_json(&run)).map_err(|e| e.to_string())?);
+        return Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     let run = scenario::run(&sc);
     if json {
         let report = eoslab_core::model::report::run_report(&run);
-        println!(
-            "{}",
-            serde_json::to_string(&report).map_err(|e| e.to_string())?
-        );
+        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
     } else {
         print!("{}", scenario::ladder(&run));
-        let n = run
-            .steps
-            .iter()
-            .filter(|s| s.text.starts_with("expect"))
-            .count();
-        println!(
-            "{} expectation(s): {} passed, {} failed",
-            n,
-            n - run.failures.len(),
-            run.failures.len()
-        );
+        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
+        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
-    Ok(if run.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// `eoslab run --leader-log`: what reached each partition leader, in order (the exact batch
@@ -365,13 +314,7 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
     use serde_json::json;
     let hex = eoslab_core::report::to_hex;
     let sim = &run.sim;
-    let line_of = |event: usize| {
-        run.steps
-            .iter()
-            .rev()
-            .find(|s| s.events.contains(&event))
-            .map(|s| s.line)
-    };
+    let line_of = |event: usize| run.steps.iter().rev().find(|s| s.events.contains(&event)).map(|s| s.line);
     let events: Vec<serde_json::Value> = sim
         .leader_log
         .as_deref()
@@ -433,9 +376,7 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut num = |name: &str| -> Result<i64, String> {
-            it.next()
-                .and_then(|v| v.parse::<i64>().ok())
-                .ok_or_else(|| format!("{name} takes a number\n{USAGE}"))
+            it.next().and_then(|v| v.parse::<i64>().ok()).ok_or_else(|| format!("{name} takes a number\n{USAGE}"))
         };
         match a.as_str() {
             "--seed" => seed = num("--seed")? as u64,
@@ -445,9 +386,7 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
             "--partitions" => shape.partitions = num("--partitions")?.clamp(1, 16) as usize,
             "--first-producer-id" => shape.first_producer_id = num("--first-producer-id")?,
             "--time" => shape.start_ms = num("--time")?,
-            "--producer-id-expiration-ms" => {
-                shape.producer_id_expiration_ms = num("--producer-id-expiration-ms")?
-            }
+            "--producer-id-expiration-ms" => shape.producer_id_expiration_ms = num("--producer-id-expiration-ms")?,
             s => return Err(format!("unknown option {s}\n{USAGE}")),
         }
     }
@@ -457,57 +396,28 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         // producers restart at most a few times): 100 ids each.
         shape.first_producer_id = first + 100 * i as i64;
         let s = seed + i;
-        println!(
-            "{}",
-            serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": random_script(s, &shape)})
-        );
+        println!("{}", serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": random_script(s, &shape)}));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `eoslab run` on a `model transactions` script: the text timeline, or `--json` (the
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
-fn run_transactions(
-    text: &str,
-    path: Option<&str>,
-    json: bool,
-    tv: Option<u8>,
-) -> Result<ExitCode, String> {
+fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
     let mut sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
     if let Some(v) = tv {
         sc.transaction_version = v;
     }
     let run = txn_scenario::run(&sc, None, true);
-    let broken = run
-        .steps
-        .iter()
-        .flat_map(|s| s.invariants.iter())
-        .filter(|i| !i.1)
-        .count();
+    let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();
     if json {
         let report = eoslab_core::model::txn_report::txn_run_report(&run);
-        println!(
-            "{}",
-            serde_json::to_string(&report).map_err(|e| e.to_string())?
-        );
+        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
     } else {
         print!("{}", txn_scenario::timeline_text(&run));
-        let n = run
-            .steps
-            .iter()
-            .filter(|s| s.text.starts_with("expect"))
-            .count();
-        println!(
-            "{} expectation(s): {} passed, {} failed",
-            n,
-            n - run.failures.len(),
-            run.failures.len()
-        );
+        let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
+        println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
-    Ok(if run.passed() && broken == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

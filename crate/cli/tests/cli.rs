@@ -40,10 +40,7 @@ fn decode_prints_a_dump_log_style_listing_and_exits_0() {
 
 #[test]
 fn decode_of_binary_bytes_works_too() {
-    let bytes: Vec<u8> = EXAMPLE_A
-        .split_whitespace()
-        .map(|h| u8::from_str_radix(h, 16).unwrap())
-        .collect();
+    let bytes: Vec<u8> = EXAMPLE_A.split_whitespace().map(|h| u8::from_str_radix(h, 16).unwrap()).collect();
     let o = eoslab(&["decode"], &bytes);
     assert!(o.status.success());
     assert!(text(&o.stdout).starts_with("Input: binary (70 bytes)"));
@@ -54,9 +51,7 @@ fn a_corrupt_batch_exits_1_and_names_the_kafka_exception_and_byte() {
     let bad = EXAMPLE_A.replacen("6b 02 76", "6c 02 76", 1);
     let o = eoslab(&["decode", "-"], bad.as_bytes());
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains(
-        "! error at byte 17 CorruptRecordException: Record is corrupt (stored crc = 2353681502"
-    ));
+    assert!(text(&o.stdout).contains("! error at byte 17 CorruptRecordException: Record is corrupt (stored crc = 2353681502"));
 }
 
 #[test]
@@ -64,10 +59,7 @@ fn json_output_is_the_decode_contract() {
     let o = eoslab(&["decode", "--json", "-"], EXAMPLE_A.as_bytes());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["format"], "hex");
-    assert_eq!(
-        v["batches"][0]["header"]["producerId"], "4242",
-        "int64 as an exact decimal string"
-    );
+    assert_eq!(v["batches"][0]["header"]["producerId"], "4242", "int64 as an exact decimal string");
     assert_eq!(v["batches"][0]["records"][0]["value"], "76");
 }
 
@@ -89,9 +81,7 @@ fn run_prints_the_ladder_and_fails_on_a_broken_expectation() {
     let bad = "partition p\nproducer a\nsend a p x\nflush\nexpect b1 duplicate\n";
     let o = eoslab(&["run", "-"], bad.as_bytes());
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stdout).contains("FAILED line 5: expected b1 duplicate, got appended 0..0 [A6]")
-    );
+    assert!(text(&o.stdout).contains("FAILED line 5: expected b1 duplicate, got appended 0..0 [A6]"));
 }
 
 #[test]
@@ -102,18 +92,10 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
-    use eoslab_core::internal::{
-        offset_commit_key, offset_commit_value, txn_log_key, txn_log_value, OffsetCommit,
-        TxnLogValue,
-    };
+    use eoslab_core::internal::{offset_commit_key, offset_commit_value, txn_log_key, txn_log_value, OffsetCommit, TxnLogValue};
     use eoslab_core::report::to_hex;
     let spec = |k: Vec<u8>, v: Vec<u8>| {
-        format!(
-            r#"{{"records":[{{"key":"{}","value":"{}"}},{{"key":"{}","value":null}}]}}"#,
-            to_hex(&k),
-            to_hex(&v),
-            to_hex(&k)
-        )
+        format!(r#"{{"records":[{{"key":"{}","value":"{}"}},{{"key":"{}","value":null}}]}}"#, to_hex(&k), to_hex(&v), to_hex(&k))
     };
     let encode = |spec: String| {
         let o = eoslab(&["encode", "-"], spec.as_bytes());
@@ -134,26 +116,10 @@ fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
     assert!(o.status.success(), "{}", text(&o.stdout));
     let out = text(&o.stdout);
     assert!(out.contains(r#"|   formatter: {"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":{"version":1,"data":{"producerId":100,"producerEpoch":50,"transactionTimeoutMs":500,"transactionStatus":4,"transactionPartitions":[],"transactionLastUpdateTimestampMs":1000,"transactionStartTimestampMs":750}}}"#), "{out}");
-    assert!(
-        out.contains(
-            r#"|   formatter: {"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":null}"#
-        ),
-        "{out}"
-    );
+    assert!(out.contains(r#"|   formatter: {"key":{"type":0,"data":{"transactionalId":"TXNID"}},"value":null}"#), "{out}");
 
-    let c = OffsetCommit {
-        group: "g".into(),
-        topic: "t".into(),
-        partition: 0,
-        offset: 5,
-        leader_epoch: -1,
-        metadata: String::new(),
-        commit_timestamp_ms: 9,
-    };
-    let hex = encode(spec(
-        offset_commit_key("g", "t", 0),
-        offset_commit_value(&c),
-    ));
+    let c = OffsetCommit { group: "g".into(), topic: "t".into(), partition: 0, offset: 5, leader_epoch: -1, metadata: String::new(), commit_timestamp_ms: 9 };
+    let hex = encode(spec(offset_commit_key("g", "t", 0), offset_commit_value(&c)));
     let o = eoslab(&["decode", "--json", "--formatter", "offsets", "-"], &hex);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
@@ -167,11 +133,7 @@ fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
     // An offset commit (type 1) is not a transaction-log record: the formatter prints nothing.
     let o = eoslab(&["decode", "--formatter", "transaction-log", "-"], &hex);
     assert!(o.status.success());
-    assert!(
-        text(&o.stdout).contains("|   formatter: (prints nothing for this record)"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert!(text(&o.stdout).contains("|   formatter: (prints nothing for this record)"), "{}", text(&o.stdout));
     // A transaction-log key (type 0) read as a legacy offset commit key ends early: exit 1,
     // the error pinned on a key byte.
     let o = eoslab(&["decode", "--formatter", "offsets", "-"], &txn_hex);
@@ -188,36 +150,16 @@ fn run_of_a_transactions_script_prints_the_timeline_and_checks_it() {
     let o = eoslab(&["run", "-"], script.as_bytes());
     assert!(o.status.success(), "{}", text(&o.stdout));
     let out = text(&o.stdout);
-    assert!(
-        out.contains(
-            "WriteTxnMarkers(COMMIT, producer 1000 epoch 1, coordinator epoch 0, p-0) [K2]"
-        ),
-        "{out}"
-    );
+    assert!(out.contains("WriteTxnMarkers(COMMIT, producer 1000 epoch 1, coordinator epoch 0, p-0) [K2]"), "{out}");
     assert!(out.contains("invariant read-committed-sees-only-committed: holds"));
     assert!(out.contains("2 expectation(s): 2 passed, 0 failed"));
     // The same script on a transactions-V1 cluster: the epoch does not bump, so `expect a epoch 1` fails.
-    let o = eoslab(
-        &["run", "-", "--transaction-version", "1"],
-        script.as_bytes(),
-    );
+    let o = eoslab(&["run", "-", "--transaction-version", "1"], script.as_bytes());
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stdout).contains("FAILED line 9: expected a epoch 1, got 0"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert!(text(&o.stdout).contains("FAILED line 9: expected a epoch 1, got 0"), "{}", text(&o.stdout));
     let o = eoslab(&["run", "-", "--json"], script.as_bytes());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["model"], "transactions");
     assert_eq!(v["steps"].as_array().unwrap().len(), 7);
-    assert_eq!(
-        eoslab(
-            &["run", "-", "--transaction-version", "5"],
-            script.as_bytes()
-        )
-        .status
-        .code(),
-        Some(2)
-    );
+    assert_eq!(eoslab(&["run", "-", "--transaction-version", "5"], script.as_bytes()).status.code(), Some(2));
 }

@@ -171,10 +171,7 @@ impl<T: AsRef<[u8]>> Batch<T> {
     #[inline]
     pub fn attributes(&self) -> Attributes {
         let d = self.buffer.as_ref();
-        Attributes(u16::from_be_bytes([
-            d[field::ATTRIBUTES.start],
-            d[field::ATTRIBUTES.start + 1],
-        ]))
+        Attributes(u16::from_be_bytes([d[field::ATTRIBUTES.start], d[field::ATTRIBUTES.start + 1]]))
     }
 
     /// CRC-32C over `[21, len)` of the buffer as given (the caller slices to the batch).
@@ -252,8 +249,7 @@ impl HeaderRepr {
     pub fn emit(&self, out: &mut [u8; HEADER_LEN]) {
         out[field::BASE_OFFSET].copy_from_slice(&self.base_offset.to_be_bytes());
         out[field::BATCH_LENGTH].copy_from_slice(&self.batch_length.to_be_bytes());
-        out[field::PARTITION_LEADER_EPOCH]
-            .copy_from_slice(&self.partition_leader_epoch.to_be_bytes());
+        out[field::PARTITION_LEADER_EPOCH].copy_from_slice(&self.partition_leader_epoch.to_be_bytes());
         out[field::MAGIC] = self.magic as u8;
         out[field::CRC].copy_from_slice(&self.crc.to_be_bytes());
         out[field::ATTRIBUTES].copy_from_slice(&self.attributes.0.to_be_bytes());

@@ -115,9 +115,7 @@ pub fn parse(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<Control, Contro
             in_value: false,
             at: 0,
             kind: kind::INVALID_RECORD,
-            message: format!(
-                "Invalid version found for control record: {version}. May indicate data corruption"
-            ),
+            message: format!("Invalid version found for control record: {version}. May indicate data corruption"),
         });
     }
     let ty = ControlType::from_id(i16::from_be_bytes([key[2], key[3]]));
@@ -194,32 +192,18 @@ mod tests {
     fn negative_key_version_is_invalid_record() {
         let e = parse(Some(&[0xff, 0xff, 0, 1]), Some(&[0, 0, 0, 0, 0, 7])).unwrap_err();
         assert_eq!(e.kind, "InvalidRecordException");
-        assert!(e
-            .message
-            .contains("Invalid version found for control record: -1"));
+        assert!(e.message.contains("Invalid version found for control record: -1"));
     }
 
     #[test]
     fn higher_key_version_is_read_as_version_0() {
         let c = parse(Some(&[0, 3, 0, 0]), Some(&[0, 0, 0, 0, 0, 1, 0xaa])).unwrap();
-        assert_eq!(
-            (c.type_name.as_str(), c.version, c.coordinator_epoch),
-            ("ABORT", 3, Some(1))
-        );
+        assert_eq!((c.type_name.as_str(), c.version, c.coordinator_epoch), ("ABORT", 3, Some(1)));
     }
 
     #[test]
     fn every_kraft_control_type_has_its_kafka_name() {
         let names: Vec<_> = (2..=6).map(|i| ControlType::from_id(i).name()).collect();
-        assert_eq!(
-            names,
-            [
-                "LEADER_CHANGE",
-                "SNAPSHOT_HEADER",
-                "SNAPSHOT_FOOTER",
-                "KRAFT_VERSION",
-                "KRAFT_VOTERS"
-            ]
-        );
+        assert_eq!(names, ["LEADER_CHANGE", "SNAPSHOT_HEADER", "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"]);
     }
 }

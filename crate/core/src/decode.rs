@@ -40,13 +40,7 @@ pub struct DecodeOptions {
 
 impl Default for DecodeOptions {
     fn default() -> Self {
-        DecodeOptions {
-            max_decompressed: 64 << 20,
-            records: true,
-            include_decompressed: false,
-            spans: true,
-            formatter: None,
-        }
+        DecodeOptions { max_decompressed: 64 << 20, records: true, include_decompressed: false, spans: true, formatter: None }
     }
 }
 
@@ -77,25 +71,14 @@ pub fn decode(input: &[u8], opts: &DecodeOptions) -> Report {
 
 /// Decode raw bytes (no text detection).
 pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
-    let mut rep = Report {
-        format: String::from("binary"),
-        length: bytes.len(),
-        ..Report::default()
-    };
+    let mut rep = Report { format: String::from("binary"), length: bytes.len(), ..Report::default() };
     let mut budget = Budget::new(bytes.len());
     let mut pos = 0usize;
     while pos < bytes.len() {
         let rem = &bytes[pos..];
         let bi = rep.batches.len();
         let mut issue = |at: usize, kind: &'static str, severity: Severity, message: String| {
-            rep.errors.push(Issue {
-                at,
-                kind,
-                message,
-                severity,
-                batch: Some(bi),
-                decompressed_at: None,
-            })
+            rep.errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None })
         };
         let (magic, total, truncated) = match crate::view::frame(rem) {
             Ok(f) => f,
@@ -114,25 +97,9 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         }
         let slice = &rem[..total.min(rem.len())];
         let b = if magic == 2 {
-            decode_v2(
-                slice,
-                pos,
-                truncated,
-                bi,
-                opts,
-                &mut rep.errors,
-                &mut budget,
-            )
+            decode_v2(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         } else {
-            crate::legacy::decode(
-                slice,
-                pos,
-                truncated,
-                bi,
-                opts,
-                &mut rep.errors,
-                &mut budget,
-            )
+            crate::legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         };
         rep.batches.push(b);
         if truncated {
@@ -159,15 +126,9 @@ fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTop
         type Span = Option<(usize, Option<&'static str>)>;
         let mut spans: Vec<(Span, Span)> = alloc::vec![(None, None); b.records.len()];
         for f in &b.fields {
-            let Some(rest) = f.name.strip_prefix("records[") else {
-                continue;
-            };
-            let Some((idx, field)) = rest.split_once("].") else {
-                continue;
-            };
-            let Some(slot) = idx.parse::<usize>().ok().and_then(|i| spans.get_mut(i)) else {
-                continue;
-            };
+            let Some(rest) = f.name.strip_prefix("records[") else { continue };
+            let Some((idx, field)) = rest.split_once("].") else { continue };
+            let Some(slot) = idx.parse::<usize>().ok().and_then(|i| spans.get_mut(i)) else { continue };
             match field {
                 "key" => slot.0 = Some((f.start, f.buffer)),
                 "value" => slot.1 = Some((f.start, f.buffer)),
@@ -182,19 +143,14 @@ fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTop
                 Err(e) => {
                     let span = if e.in_value { spans[i].1 } else { spans[i].0 };
                     let (at, decompressed_at) = match span {
-                        Some((start, Some(_))) => {
-                            (compressed_at.unwrap_or(b.start), Some(start + e.at))
-                        }
+                        Some((start, Some(_))) => (compressed_at.unwrap_or(b.start), Some(start + e.at)),
                         Some((start, None)) => (start + e.at, None),
                         None => (b.start, None),
                     };
                     rep.errors.push(Issue {
                         at,
                         kind: kind::RUNTIME,
-                        message: format!(
-                            "Could not read record at offset {} due to: {}",
-                            rec.offset, e.message
-                        ),
+                        message: format!("Could not read record at offset {} due to: {}", rec.offset, e.message),
                         severity: Severity::Error,
                         batch: Some(bi),
                         decompressed_at,
@@ -220,32 +176,19 @@ pub(crate) struct Budget {
 
 impl Budget {
     fn new(input: usize) -> Self {
-        Budget {
-            input,
-            decompressed: 0,
-            spent: 0,
-        }
+        Budget { input, decompressed: 0, spent: 0 }
     }
     pub(crate) fn add_decompressed(&mut self, n: usize) {
         self.decompressed = self.decompressed.saturating_add(n);
     }
     pub(crate) fn allows(&self) -> bool {
-        self.spent
-            < self
-                .input
-                .saturating_mul(64)
-                .saturating_add(self.decompressed.saturating_mul(2))
-                .saturating_add(1 << 20)
+        self.spent < self.input.saturating_mul(64).saturating_add(self.decompressed.saturating_mul(2)).saturating_add(1 << 20)
     }
     /// Charge one listed record: its bytes, its fixed size, and its spans.
     pub(crate) fn charge(&mut self, rec: &RecordReport, spans: usize) {
         let data = rec.key.as_ref().map_or(0, Vec::len)
             + rec.value.as_ref().map_or(0, Vec::len)
-            + rec
-                .headers
-                .iter()
-                .map(|h| 48 + h.key.len() + h.value.as_ref().map_or(0, Vec::len))
-                .sum::<usize>();
+            + rec.headers.iter().map(|h| 48 + h.key.len() + h.value.as_ref().map_or(0, Vec::len)).sum::<usize>();
         self.spent = self.spent.saturating_add(200 + data + 96 * spans);
     }
 }
@@ -265,13 +208,7 @@ pub(crate) fn record_limit_note(errors: &mut Vec<Issue>, bi: usize, at: usize, f
 
 /// A failed decompression of the payload at `start` (`len` bytes): Kafka's
 /// `KafkaException("Failed to decompress record stream")`, or our cap.
-pub(crate) fn push_decompress_error(
-    errors: &mut Vec<Issue>,
-    bi: usize,
-    start: usize,
-    len: usize,
-    e: compression::DecompressError,
-) {
+pub(crate) fn push_decompress_error(errors: &mut Vec<Issue>, bi: usize, start: usize, len: usize, e: compression::DecompressError) {
     let at = start + e.at.min(len);
     let (k, msg) = decompress_failure(e);
     push(errors, bi, at, k, Severity::Error, msg);
@@ -282,29 +219,12 @@ pub(crate) fn decompress_failure(e: compression::DecompressError) -> (&'static s
     if e.limit_exceeded {
         (kind::DECOMPRESSION_LIMIT, e.message)
     } else {
-        (
-            kind::KAFKA,
-            format!("Failed to decompress record stream: {}", e.message),
-        )
+        (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
     }
 }
 
-pub(crate) fn push(
-    errors: &mut Vec<Issue>,
-    bi: usize,
-    at: usize,
-    kind: &'static str,
-    severity: Severity,
-    message: String,
-) {
-    errors.push(Issue {
-        at,
-        kind,
-        message,
-        severity,
-        batch: Some(bi),
-        decompressed_at: None,
-    });
+pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {
+    errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None });
 }
 
 pub(crate) fn attributes_report(a: Attributes) -> AttributesReport {
@@ -345,11 +265,7 @@ fn decode_v2(
             }
         }
     }
-    let crc_computed = if slice.len() > field::CRC_START {
-        crate::crc::crc32c(&slice[field::CRC_START..])
-    } else {
-        0
-    };
+    let crc_computed = if slice.len() > field::CRC_START { crate::crc::crc32c(&slice[field::CRC_START..]) } else { 0 };
     let size_ok = slice.len() >= HEADER_LEN;
     let crc_valid = !truncated && size_ok && h.crc == crc_computed;
     let mut out = BatchReport {
@@ -410,10 +326,7 @@ fn decode_v2(
             base + field::CRC.start,
             kind::CORRUPT_RECORD,
             Severity::Error,
-            format!(
-                "Record is corrupt (stored crc = {}, computed crc = {crc_computed})",
-                h.crc
-            ),
+            format!("Record is corrupt (stored crc = {}, computed crc = {crc_computed})", h.crc),
         );
     }
     let attrs = h.attributes;
@@ -428,14 +341,7 @@ fn decode_v2(
     let payload = &slice[HEADER_LEN..];
     let payload_span = base + HEADER_LEN..base + slice.len();
     if opts.spans {
-        fields.push(Field::new(
-            if codec == Codec::None {
-                "records"
-            } else {
-                "compressedRecords"
-            },
-            payload_span.clone(),
-        ));
+        fields.push(Field::new(if codec == Codec::None { "records" } else { "compressedRecords" }, payload_span.clone()));
     }
 
     validate_like_log_validator(&h, base, bi, errors);
@@ -453,36 +359,31 @@ fn decode_v2(
 
     let mut ctx = Context::of_batch(&h, codec != Codec::None, opts.spans);
     let decompressed;
-    let (records_buf, span_base, buffer): (&[u8], usize, Option<&'static str>) =
-        if codec == Codec::None {
-            (payload, base + HEADER_LEN, None)
-        } else {
-            match compression::decompress(codec, payload, 2, opts.max_decompressed) {
-                Ok(d) => {
-                    decompressed = d;
-                    budget.add_decompressed(decompressed.len());
-                    out.decompressed = Some(Decompressed {
-                        codec: String::from(codec.name()),
-                        compressed_start: payload_span.start,
-                        compressed_end: payload_span.end,
-                        size: decompressed.len(),
-                        data: opts.include_decompressed.then(|| decompressed.clone()),
-                    });
-                    (&decompressed[..], 0, Some("decompressed"))
-                }
-                Err(e) => {
-                    push_decompress_error(errors, bi, payload_span.start, payload.len(), e);
-                    out.fields = fields;
-                    return out;
-                }
+    let (records_buf, span_base, buffer): (&[u8], usize, Option<&'static str>) = if codec == Codec::None {
+        (payload, base + HEADER_LEN, None)
+    } else {
+        match compression::decompress(codec, payload, 2, opts.max_decompressed) {
+            Ok(d) => {
+                decompressed = d;
+                budget.add_decompressed(decompressed.len());
+                out.decompressed = Some(Decompressed {
+                    codec: String::from(codec.name()),
+                    compressed_start: payload_span.start,
+                    compressed_end: payload_span.end,
+                    size: decompressed.len(),
+                    data: opts.include_decompressed.then(|| decompressed.clone()),
+                });
+                (&decompressed[..], 0, Some("decompressed"))
             }
-        };
+            Err(e) => {
+                push_decompress_error(errors, bi, payload_span.start, payload.len(), e);
+                out.fields = fields;
+                return out;
+            }
+        }
+    };
     let fault = |e: record::RecordError, errors: &mut Vec<Issue>| {
-        let (at, dat) = if buffer.is_some() {
-            (payload_span.start, Some(e.at))
-        } else {
-            (span_base + e.at, None)
-        };
+        let (at, dat) = if buffer.is_some() { (payload_span.start, Some(e.at)) } else { (span_base + e.at, None) };
         errors.push(Issue {
             at,
             kind: e.kind,
@@ -523,21 +424,13 @@ fn decode_v2(
             record::RecordError {
                 at: r.pos(),
                 kind: kind::INVALID_RECORD,
-                message: String::from(
-                    "Incorrect declared batch size, records still remaining in file",
-                ),
+                message: String::from("Incorrect declared batch size, records still remaining in file"),
             },
             errors,
         );
     }
     if attrs.is_control() {
-        out.control = decode_control(
-            &records,
-            &mut fields,
-            bi,
-            errors,
-            buffer.is_some().then_some(payload_span.start),
-        );
+        out.control = decode_control(&records, &mut fields, bi, errors, buffer.is_some().then_some(payload_span.start));
     }
     out.records = records;
     out.fields = fields;
@@ -553,37 +446,17 @@ fn decode_control(
     compressed_at: Option<usize>,
 ) -> Option<Control> {
     let rec = records.first()?;
-    let find = |fields: &[Field], n: &str| {
-        fields
-            .iter()
-            .find(|f| f.name == n)
-            .map(|f| (f.start, f.buffer))
-    };
+    let find = |fields: &[Field], n: &str| fields.iter().find(|f| f.name == n).map(|f| (f.start, f.buffer));
     let key_at = find(fields, "records[0].key");
     let value_at = find(fields, "records[0].value");
     match control::parse(rec.key.as_deref(), rec.value.as_deref()) {
         Ok(c) => {
             if let Some((k, buf)) = key_at {
-                fields.push(Field {
-                    name: "records[0].key.version".into(),
-                    start: k,
-                    end: k + 2,
-                    buffer: buf,
-                });
-                fields.push(Field {
-                    name: "records[0].key.type".into(),
-                    start: k + 2,
-                    end: k + 4,
-                    buffer: buf,
-                });
+                fields.push(Field { name: "records[0].key.version".into(), start: k, end: k + 2, buffer: buf });
+                fields.push(Field { name: "records[0].key.type".into(), start: k + 2, end: k + 4, buffer: buf });
             }
             if let (Some((v, buf)), true) = (value_at, c.coordinator_epoch.is_some()) {
-                fields.push(Field {
-                    name: "records[0].value.version".into(),
-                    start: v,
-                    end: v + 2,
-                    buffer: buf,
-                });
+                fields.push(Field { name: "records[0].value.version".into(), start: v, end: v + 2, buffer: buf });
                 fields.push(Field {
                     name: "records[0].value.coordinatorEpoch".into(),
                     start: v + 2,

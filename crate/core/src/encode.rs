@@ -54,24 +54,17 @@ impl<'de> Deserialize<'de> for I64 {
                 Ok(I64(v))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<I64, E> {
-                i64::try_from(v)
-                    .map(I64)
-                    .map_err(|_| E::custom("int64 out of range"))
+                i64::try_from(v).map(I64).map_err(|_| E::custom("int64 out of range"))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<I64, E> {
                 if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 {
                     Ok(I64(v as i64))
                 } else {
-                    Err(E::custom(
-                        "int64 given as an inexact number: pass it as a decimal string",
-                    ))
+                    Err(E::custom("int64 given as an inexact number: pass it as a decimal string"))
                 }
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<I64, E> {
-                v.trim()
-                    .parse::<i64>()
-                    .map(I64)
-                    .map_err(|_| E::custom(format!("not an int64: {v:?}")))
+                v.trim().parse::<i64>().map(I64).map_err(|_| E::custom(format!("not an int64: {v:?}")))
             }
         }
         d.deserialize_any(V)
@@ -81,11 +74,7 @@ impl<'de> Deserialize<'de> for I64 {
 /// A batch to encode. Every field is optional; missing ones default as a Java producer
 /// would set them.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct BatchSpec {
     /// 2 (default), or 0/1 for legacy messages.
     pub magic: Option<i8>,
@@ -98,11 +87,7 @@ pub struct BatchSpec {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct HeaderSpec {
     pub base_offset: Option<I64>,
     pub partition_leader_epoch: Option<i32>,
@@ -116,11 +101,7 @@ pub struct HeaderSpec {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct AttributesSpec {
     /// "none" | "gzip" | "snappy" | "lz4" | "zstd"
     pub compression: Option<String>,
@@ -132,11 +113,7 @@ pub struct AttributesSpec {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct RecordSpec {
     pub offset_delta: Option<i32>,
     pub timestamp_delta: Option<I64>,
@@ -154,11 +131,7 @@ pub struct RecordSpec {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct HeaderKvSpec {
     pub key: String,
     /// Hex or null.
@@ -167,11 +140,7 @@ pub struct HeaderKvSpec {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Deserialize), serde(rename_all = "camelCase", default))]
 pub struct ControlSpec {
     /// Kafka's name ("COMMIT", "ABORT", "LEADER_CHANGE" …).
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
@@ -196,22 +165,13 @@ pub fn parse_hex(s: &str) -> Result<Vec<u8>, EncodeError> {
             _ => err(format!("invalid hex digit {:?}", c as char)),
         }
     };
-    digits
-        .chunks(2)
-        .map(|p| Ok(val(p[0])? << 4 | val(p[1])?))
-        .collect()
+    digits.chunks(2).map(|p| Ok(val(p[0])? << 4 | val(p[1])?)).collect()
 }
 
-fn bytes_of(
-    hex: &Option<String>,
-    text: &Option<String>,
-    what: &str,
-) -> Result<Option<Vec<u8>>, EncodeError> {
+fn bytes_of(hex: &Option<String>, text: &Option<String>, what: &str) -> Result<Option<Vec<u8>>, EncodeError> {
     match (hex, text) {
         (Some(_), Some(_)) => err(format!("give either {what} (hex) or {what}Text, not both")),
-        (Some(h), None) => parse_hex(h)
-            .map(Some)
-            .map_err(|e| EncodeError(format!("{what}: {}", e.0))),
+        (Some(h), None) => parse_hex(h).map(Some).map_err(|e| EncodeError(format!("{what}: {}", e.0))),
         (None, Some(t)) => Ok(Some(t.as_bytes().to_vec())),
         (None, None) => Ok(None),
     }
@@ -224,9 +184,7 @@ fn codec_of(name: Option<&str>) -> Result<Codec, EncodeError> {
         n if n.eq_ignore_ascii_case("snappy") => Ok(Codec::Snappy),
         n if n.eq_ignore_ascii_case("lz4") => Ok(Codec::Lz4),
         n if n.eq_ignore_ascii_case("zstd") => Ok(Codec::Zstd),
-        other => err(format!(
-            "unknown compression {other:?} (none, gzip, snappy, lz4, zstd)"
-        )),
+        other => err(format!("unknown compression {other:?} (none, gzip, snappy, lz4, zstd)")),
     }
 }
 
@@ -241,15 +199,11 @@ struct Resolved {
 fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     let h = &spec.header;
     let first_ts = spec.records.first().and_then(|r| r.timestamp.map(|t| t.0));
-    let base_timestamp =
-        h.base_timestamp
-            .map(|t| t.0)
-            .or(first_ts)
-            .unwrap_or(if spec.records.is_empty() {
-                crate::batch::NO_TIMESTAMP
-            } else {
-                0
-            });
+    let base_timestamp = h.base_timestamp.map(|t| t.0).or(first_ts).unwrap_or(if spec.records.is_empty() {
+        crate::batch::NO_TIMESTAMP
+    } else {
+        0
+    });
     let mut records = Vec::with_capacity(spec.records.len());
     let mut max_ts: Option<i64> = None;
     let mut last_delta: Option<i32> = None;
@@ -265,10 +219,7 @@ fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
         last_delta = Some(last_delta.map_or(od, |m| m.max(od)));
         let mut headers = Vec::with_capacity(r.headers.len());
         for hk in &r.headers {
-            headers.push((
-                hk.key.as_bytes().to_vec(),
-                bytes_of(&hk.value, &hk.value_text, "header value")?,
-            ));
+            headers.push((hk.key.as_bytes().to_vec(), bytes_of(&hk.value, &hk.value_text, "header value")?));
         }
         records.push(RecordRepr {
             attributes: r.attributes.unwrap_or(0),
@@ -282,11 +233,7 @@ fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     Ok(Resolved {
         records,
         base_timestamp,
-        max_timestamp: h
-            .max_timestamp
-            .map(|t| t.0)
-            .or(max_ts)
-            .unwrap_or(crate::batch::NO_TIMESTAMP),
+        max_timestamp: h.max_timestamp.map(|t| t.0).or(max_ts).unwrap_or(crate::batch::NO_TIMESTAMP),
         last_offset_delta: h.last_offset_delta.or(last_delta).unwrap_or(0),
     })
 }
@@ -326,21 +273,11 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
             key[..2].copy_from_slice(&v.to_be_bytes());
         }
         let value = if ty.is_end_txn_marker() {
-            Some(control::end_txn_marker_value(
-                c.coordinator_epoch.unwrap_or(0),
-            ))
+            Some(control::end_txn_marker_value(c.coordinator_epoch.unwrap_or(0)))
         } else {
-            spec.records
-                .first()
-                .and_then(|r| r.value.as_ref())
-                .map(|v| parse_hex(v))
-                .transpose()?
+            spec.records.first().and_then(|r| r.value.as_ref()).map(|v| parse_hex(v)).transpose()?
         };
-        let ts = spec
-            .records
-            .first()
-            .and_then(|r| r.timestamp)
-            .or(spec.header.base_timestamp);
+        let ts = spec.records.first().and_then(|r| r.timestamp).or(spec.header.base_timestamp);
         spec.records = alloc::vec![RecordSpec {
             key: Some(crate::report::to_hex(&key)),
             value: value.map(|v| crate::report::to_hex(&v)),
@@ -354,11 +291,7 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
     match a.timestamp_type.as_deref() {
         None | Some("CreateTime") => {}
         Some("LogAppendTime") => attrs |= field::ATTR_TIMESTAMP_TYPE,
-        Some(o) => {
-            return err(format!(
-                "unknown timestampType {o:?} (CreateTime, LogAppendTime)"
-            ))
-        }
+        Some(o) => return err(format!("unknown timestampType {o:?} (CreateTime, LogAppendTime)")),
     }
     let control_batch = spec.control.is_some() || a.control.unwrap_or(false);
     if a.transactional.unwrap_or(transactional_default) {
@@ -377,9 +310,7 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
     }
     let payload = match codec {
         Codec::None => body,
-        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => {
-            compression::compress_snappy_raw(&body)
-        }
+        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => compression::compress_snappy_raw(&body),
         c => compression::compress(c, &body, 2),
     };
     let total = HEADER_LEN + payload.len();
@@ -389,9 +320,7 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
     let repr = HeaderRepr {
         base_offset: h.base_offset.map_or(0, |o| o.0),
         batch_length: (total - field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: h
-            .partition_leader_epoch
-            .unwrap_or(crate::batch::NO_PARTITION_LEADER_EPOCH),
+        partition_leader_epoch: h.partition_leader_epoch.unwrap_or(crate::batch::NO_PARTITION_LEADER_EPOCH),
         magic: 2,
         crc: 0,
         attributes: Attributes(attrs),
@@ -412,15 +341,7 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
 }
 
 /// `LegacyRecord.write`: one message.
-fn legacy_message(
-    out: &mut Vec<u8>,
-    magic: i8,
-    offset: i64,
-    attributes: u8,
-    timestamp: i64,
-    key: Option<&[u8]>,
-    value: Option<&[u8]>,
-) {
+fn legacy_message(out: &mut Vec<u8>, magic: i8, offset: i64, attributes: u8, timestamp: i64, key: Option<&[u8]>, value: Option<&[u8]>) {
     let start = out.len();
     out.extend_from_slice(&offset.to_be_bytes());
     out.extend_from_slice(&[0; 8]); // size, crc: filled below
@@ -450,9 +371,7 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     }
     let codec = codec_of(spec.header.attributes.compression.as_deref())?;
     if codec == Codec::Zstd {
-        return err(format!(
-            "ZStandard compression is not supported for magic {magic}"
-        ));
+        return err(format!("ZStandard compression is not supported for magic {magic}"));
     }
     let lat = spec.header.attributes.timestamp_type.as_deref() == Some("LogAppendTime");
     if lat && magic == 0 {
@@ -464,20 +383,8 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
     if codec == Codec::None {
         for r in &res.records {
-            let ts = if magic == 0 {
-                crate::batch::NO_TIMESTAMP
-            } else {
-                res.base_timestamp.wrapping_add(r.timestamp_delta)
-            };
-            legacy_message(
-                &mut out,
-                magic,
-                base.wrapping_add(r.offset_delta as i64),
-                ts_attr,
-                ts,
-                r.key.as_deref(),
-                r.value.as_deref(),
-            );
+            let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
+            legacy_message(&mut out, magic, base.wrapping_add(r.offset_delta as i64), ts_attr, ts, r.key.as_deref(), r.value.as_deref());
         }
         return Ok(out);
     }
@@ -487,46 +394,16 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     // Inner set: v1 relative offsets 0..n−1 (KIP-31), v0 absolute offsets.
     let mut inner = Vec::new();
     for r in &res.records {
-        let ts = if magic == 0 {
-            crate::batch::NO_TIMESTAMP
-        } else {
-            res.base_timestamp.wrapping_add(r.timestamp_delta)
-        };
-        let off = if magic == 1 {
-            r.offset_delta as i64
-        } else {
-            base.wrapping_add(r.offset_delta as i64)
-        };
-        legacy_message(
-            &mut inner,
-            magic,
-            off,
-            0,
-            ts,
-            r.key.as_deref(),
-            r.value.as_deref(),
-        );
+        let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
+        let off = if magic == 1 { r.offset_delta as i64 } else { base.wrapping_add(r.offset_delta as i64) };
+        legacy_message(&mut inner, magic, off, 0, ts, r.key.as_deref(), r.value.as_deref());
     }
     let value = match codec {
-        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => {
-            compression::compress_snappy_raw(&inner)
-        }
+        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => compression::compress_snappy_raw(&inner),
         c => compression::compress(c, &inner, magic as u8),
     };
     let wrapper_offset = base.wrapping_add(res.last_offset_delta as i64);
-    let wrapper_ts = if magic == 0 {
-        crate::batch::NO_TIMESTAMP
-    } else {
-        res.max_timestamp
-    };
-    legacy_message(
-        &mut out,
-        magic,
-        wrapper_offset,
-        codec.id() | ts_attr,
-        wrapper_ts,
-        None,
-        Some(&value),
-    );
+    let wrapper_ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.max_timestamp };
+    legacy_message(&mut out, magic, wrapper_offset, codec.id() | ts_attr, wrapper_ts, None, Some(&value));
     Ok(out)
 }

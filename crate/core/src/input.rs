@@ -106,26 +106,15 @@ pub fn detect(input: &[u8]) -> Result<Detected, InputError> {
         return Err(empty_error());
     }
     if !is_text(input) {
-        return Ok(Detected {
-            format: Format::Binary,
-            bytes: input.to_vec(),
-            stripped: Vec::new(),
-        });
+        return Ok(Detected { format: Format::Binary, bytes: input.to_vec(), stripped: Vec::new() });
     }
     let mut notes = Notes(0);
     let normalized = needs_normalizing(input);
-    let text: Cow<'_, [u8]> = if normalized {
-        Cow::Owned(normalize(input, &mut notes))
-    } else {
-        Cow::Borrowed(input)
-    };
+    let text: Cow<'_, [u8]> =
+        if normalized { Cow::Owned(normalize(input, &mut notes)) } else { Cow::Borrowed(input) };
     let t: &[u8] = &text;
     match detect_text(t, &mut notes) {
-        Ok((format, bytes)) => Ok(Detected {
-            format,
-            bytes,
-            stripped: notes.list(),
-        }),
+        Ok((format, bytes)) => Ok(Detected { format, bytes, stripped: notes.list() }),
         Err(e) => Err(locate(input, t, normalized, e)),
     }
 }
@@ -224,19 +213,11 @@ struct PErr {
 type PResult<T> = Result<T, PErr>;
 
 fn perr(pos: usize, msg: impl Into<String>) -> PErr {
-    PErr {
-        pos,
-        msg: msg.into(),
-        bare: false,
-    }
+    PErr { pos, msg: msg.into(), bare: false }
 }
 
 fn empty_error() -> InputError {
-    InputError {
-        at: 0,
-        line: 1,
-        message: String::from("empty input"),
-    }
+    InputError { at: 0, line: 1, message: String::from("empty input") }
 }
 
 fn bad_char(t: &[u8], p: usize, what: &str) -> PErr {
@@ -245,35 +226,15 @@ fn bad_char(t: &[u8], p: usize, what: &str) -> PErr {
 
 fn locate(input: &[u8], t: &[u8], normalized: bool, e: PErr) -> InputError {
     if e.bare {
-        return InputError {
-            at: 0,
-            line: 1,
-            message: e.msg,
-        };
+        return InputError { at: 0, line: 1, message: e.msg };
     }
     let p = e.pos.min(t.len());
     let before = t.get(..p).unwrap_or(&[]);
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let ls = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = 1 + t
-        .get(ls..p)
-        .unwrap_or(&[])
-        .iter()
-        .filter(|&&b| (b & 0xC0) != 0x80)
-        .count();
-    let at = if normalized {
-        norm_to_orig(input, p)
-    } else {
-        p
-    };
-    InputError {
-        at,
-        line,
-        message: format!("{} at line {}, column {}", e.msg, line, col),
-    }
+    let ls = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let col = 1 + t.get(ls..p).unwrap_or(&[]).iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+    let at = if normalized { norm_to_orig(input, p) } else { p };
+    InputError { at, line, message: format!("{} at line {}, column {}", e.msg, line, col) }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -436,19 +397,11 @@ fn normalize(input: &[u8], notes: &mut Notes) -> Vec<u8> {
     for (i, c) in s.char_indices() {
         if c.is_ascii() {
             let b = c as u8;
-            out.push(if b == b'\r' && at(input, i + 1) != b'\n' {
-                b'\n'
-            } else {
-                b
-            });
+            out.push(if b == b'\r' && at(input, i + 1) != b'\n' { b'\n' } else { b });
             continue;
         }
         match uclass(c) {
-            UClass::Zero => notes.add(if c == '\u{feff}' {
-                Note::Bom
-            } else {
-                Note::UnicodeSpaces
-            }),
+            UClass::Zero => notes.add(if c == '\u{feff}' { Note::Bom } else { Note::UnicodeSpaces }),
             UClass::Space => {
                 out.push(b' ');
                 notes.add(Note::UnicodeSpaces);
@@ -493,11 +446,7 @@ fn norm_to_orig(input: &[u8], p: usize) -> usize {
 fn detect_text(t: &[u8], notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
     let (s, e) = trim(t, 0, t.len());
     if s >= e {
-        return Err(PErr {
-            pos: 0,
-            msg: String::from("empty input"),
-            bare: true,
-        });
+        return Err(PErr { pos: 0, msg: String::from("empty input"), bare: true });
     }
     if let Some(d) = detect_dump(t)? {
         return parse_dump(t, d, notes);
@@ -533,10 +482,7 @@ fn detect_text(t: &[u8], notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
         return Ok((Format::Hex, parse_hex(t, is, ie, notes)?));
     }
     let region = t.get(s..e).unwrap_or(&[]);
-    if region
-        .iter()
-        .any(|&b| matches!(b, b'{' | b'[' | b'(' | b'"' | b'\''))
-    {
+    if region.iter().any(|&b| matches!(b, b'{' | b'[' | b'(' | b'"' | b'\'')) {
         return parse_literal(t, s, e, notes);
     }
     if region.contains(&b'\\') {
@@ -650,16 +596,8 @@ fn parse_hex(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<Vec<u8>
             continue;
         }
         let mut prefixed = false;
-        if (c == b'0' || c == b'\\')
-            && matches!(at(t, p + 1), b'x' | b'X')
-            && p + 2 < e
-            && is_hex(at(t, p + 2))
-        {
-            notes.add(if c == b'0' {
-                Note::ZeroX
-            } else {
-                Note::BackslashX
-            });
+        if (c == b'0' || c == b'\\') && matches!(at(t, p + 1), b'x' | b'X') && p + 2 < e && is_hex(at(t, p + 2)) {
+            notes.add(if c == b'0' { Note::ZeroX } else { Note::BackslashX });
             prefixed = true;
             p += 2;
         }
@@ -716,12 +654,7 @@ fn only_backslash_x(t: &[u8], s: usize, e: usize) -> bool {
         let c = t[p];
         if is_ws(c) || c == b',' {
             p += 1;
-        } else if c == b'\\'
-            && at(t, p + 1) == b'x'
-            && is_hex(at(t, p + 2))
-            && is_hex(at(t, p + 3))
-            && p + 3 < e
-        {
+        } else if c == b'\\' && at(t, p + 1) == b'x' && is_hex(at(t, p + 2)) && is_hex(at(t, p + 3)) && p + 3 < e {
             p += 4;
         } else {
             return false;
@@ -793,10 +726,7 @@ fn parse_base64(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<Vec<
         }
     }
     if n % 4 == 1 {
-        return Err(perr(
-            last,
-            format!("truncated base64: {} characters leave a dangling 6 bits", n),
-        ));
+        return Err(perr(last, format!("truncated base64: {} characters leave a dangling 6 bits", n)));
     }
     if pad > 0 && (n + pad) % 4 != 0 {
         return Err(perr(pad_pos, "wrong amount of base64 padding '='"));
@@ -805,10 +735,7 @@ fn parse_base64(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<Vec<
 }
 
 fn parse_data_url(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
-    let comma = t
-        .get(s..e)
-        .and_then(|r| r.iter().position(|&b| b == b','))
-        .map(|i| s + i);
+    let comma = t.get(s..e).and_then(|r| r.iter().position(|&b| b == b',')).map(|i| s + i);
     let c = match comma {
         Some(c) => c,
         None => return Err(perr(s, "data: URL without ','")),
@@ -932,11 +859,7 @@ fn dump_line_shape(t: &[u8], ls: usize, te: usize) -> PResult<Option<Flavor>> {
     let tl = tend - tok;
     if tl == 2 {
         if w >= 2 {
-            return Ok(Some(if n >= 6 {
-                Flavor::HexdumpC
-            } else {
-                Flavor::Wireshark
-            }));
+            return Ok(Some(if n >= 6 { Flavor::HexdumpC } else { Flavor::Wireshark }));
         }
         if w == 1 && (n == 6 || n == 7) {
             let (_, tok2) = gap_width(t, tend, te);
@@ -994,9 +917,7 @@ fn od_radix(t: &[u8], first: usize) -> u32 {
         let q2 = hex_run_end(t, p2, te2);
         if q2 - p2 >= 4 {
             for radix in [default, 8, 10, 16] {
-                if let (Some(a), Some(b)) =
-                    (parse_radix(t, p, q, radix), parse_radix(t, p2, q2, radix))
-                {
+                if let (Some(a), Some(b)) = (parse_radix(t, p, q, radix), parse_radix(t, p2, q2, radix)) {
                     if count > 0 && b > a && (b - a) % count == 0 {
                         return radix;
                     }
@@ -1016,11 +937,7 @@ enum Kind {
     Header(Option<u64>),
     Text(usize),
     Lone(u64, usize),
-    Data {
-        off: u64,
-        off_pos: usize,
-        data: usize,
-    },
+    Data { off: u64, off_pos: usize, data: usize },
 }
 
 fn classify(t: &[u8], ls: usize, te: usize, d: Dump) -> PResult<Kind> {
@@ -1042,10 +959,7 @@ fn classify(t: &[u8], ls: usize, te: usize, d: Dump) -> PResult<Kind> {
             }
             let off = || match parse_radix(t, p, q, d.radix) {
                 Some(v) => Ok(v),
-                None => Err(perr(
-                    p,
-                    format!("offset is not a valid base-{} number", d.radix),
-                )),
+                None => Err(perr(p, format!("offset is not a valid base-{} number", d.radix))),
             };
             if r >= te {
                 return Ok(Kind::Lone(off()?, p));
@@ -1053,11 +967,7 @@ fn classify(t: &[u8], ls: usize, te: usize, d: Dump) -> PResult<Kind> {
             if is_hs(at(t, r)) {
                 let tok = skip_hs(t, r, te);
                 if is_hex(at(t, tok)) && is_hex(at(t, tok + 1)) && tok + 1 < te {
-                    return Ok(Kind::Data {
-                        off: off()?,
-                        off_pos: p,
-                        data: r,
-                    });
+                    return Ok(Kind::Data { off: off()?, off_pos: p, data: r });
                 }
             }
         }
@@ -1126,14 +1036,7 @@ struct LineOut {
     ascii: bool,
 }
 
-fn parse_dump_line(
-    t: &[u8],
-    data: usize,
-    te: usize,
-    fl: Flavor,
-    limit: Limit,
-    out: &mut Vec<u8>,
-) -> PResult<LineOut> {
+fn parse_dump_line(t: &[u8], data: usize, te: usize, fl: Flavor, limit: Limit, out: &mut Vec<u8>) -> PResult<LineOut> {
     let thr = fl.gap();
     let mut p = data;
     let mut count = 0usize;
@@ -1155,13 +1058,7 @@ fn parse_dump_line(
                     // collapsed; the byte-per-column dumps delimit it or use a wide gap.
                     let extra = fl != Flavor::Xxd && !delim && w < thr && valid_token(t, p, q, fl);
                     if extra {
-                        return Err(perr(
-                            p,
-                            format!(
-                                "more bytes on this line than the next offset allows ({})",
-                                n
-                            ),
-                        ));
+                        return Err(perr(p, format!("more bytes on this line than the next offset allows ({})", n)));
                     }
                     break;
                 }
@@ -1169,8 +1066,7 @@ fn parse_dump_line(
                 if delim {
                     break;
                 }
-                if !first && w >= thr && !(fl == Flavor::Xxd && w == 2 && valid_token(t, p, q, fl))
-                {
+                if !first && w >= thr && !(fl == Flavor::Xxd && w == 2 && valid_token(t, p, q, fl)) {
                     break;
                 }
                 n
@@ -1203,10 +1099,7 @@ fn parse_dump_line(
             let msg = if len == 1 {
                 String::from("odd number of hex digits (1)")
             } else {
-                format!(
-                    "expected one byte (two hex digits) per column, found {} digits",
-                    len
-                )
+                format!("expected one byte (two hex digits) per column, found {} digits", len)
             };
             return Err(perr(if len == 1 { p } else { p + 2 }, msg));
         }
@@ -1214,10 +1107,7 @@ fn parse_dump_line(
             return Err(perr(q - 1, format!("odd number of hex digits ({})", len)));
         }
         if count + len / 2 > cap {
-            return Err(perr(
-                p,
-                format!("more bytes on this line than the offsets allow ({})", cap),
-            ));
+            return Err(perr(p, format!("more bytes on this line than the offsets allow ({})", cap)));
         }
         for pair in t.get(p..q).unwrap_or(&[]).chunks_exact(2) {
             out.push((hexval(pair[0]) << 4) | hexval(pair[1]));
@@ -1228,11 +1118,7 @@ fn parse_dump_line(
         p = q;
     }
     let ascii = skip_hs(t, hex_end, te) < te;
-    Ok(LineOut {
-        count,
-        hex_end,
-        ascii,
-    })
+    Ok(LineOut { count, hex_end, ascii })
 }
 
 /// Cross-check a line's bytes against its ASCII column: every printable byte must be
@@ -1252,12 +1138,7 @@ fn check_ascii(t: &[u8], bytes: &[u8], hex_end: usize, te: usize) -> PResult<()>
         z -= 1;
     }
     let visible = |b: u8| !is_ws(b);
-    let shown = t
-        .get(a..z)
-        .unwrap_or(&[])
-        .iter()
-        .filter(|&&b| visible(b))
-        .count();
+    let shown = t.get(a..z).unwrap_or(&[]).iter().filter(|&&b| visible(b)).count();
     if shown != bytes.iter().filter(|&&b| b != b' ').count() {
         return Ok(());
     }
@@ -1283,12 +1164,7 @@ fn check_ascii(t: &[u8], bytes: &[u8], hex_end: usize, te: usize) -> PResult<()>
 }
 
 fn valid_token(t: &[u8], p: usize, q: usize, fl: Flavor) -> bool {
-    all_hex(t, p, q)
-        && if fl == Flavor::Xxd {
-            (q - p) % 2 == 0
-        } else {
-            q - p == 2
-        }
+    all_hex(t, p, q) && if fl == Flavor::Xxd { (q - p) % 2 == 0 } else { q - p == 2 }
 }
 
 struct DumpState {
@@ -1461,10 +1337,7 @@ fn parse_dump(t: &[u8], d: Dump, notes: &mut Notes) -> PResult<(Format, Vec<u8>)
 
 fn no_pending_star(st: &DumpState) -> PResult<()> {
     match st.star {
-        Some(pos) => Err(perr(
-            pos,
-            "'*' repeat line must be followed by an offset line",
-        )),
+        Some(pos) => Err(perr(pos, "'*' repeat line must be followed by an offset line")),
         None => Ok(()),
     }
 }
@@ -1472,14 +1345,7 @@ fn no_pending_star(st: &DumpState) -> PResult<()> {
 fn finish_block(st: &mut DumpState) -> PResult<()> {
     if let Some((n, pos)) = st.header {
         if n != st.out.len() as u64 {
-            return Err(perr(
-                pos,
-                format!(
-                    "header announces {} bytes but its dump holds {}",
-                    n,
-                    st.out.len()
-                ),
-            ));
+            return Err(perr(pos, format!("header announces {} bytes but its dump holds {}", n, st.out.len())));
         }
     }
     st.blocks_done += 1;
@@ -1487,13 +1353,7 @@ fn finish_block(st: &mut DumpState) -> PResult<()> {
 }
 
 /// Expand a pending `*` line: the previous line repeats up to offset `off`.
-fn expand(
-    st: &mut DumpState,
-    off: u64,
-    off_pos: usize,
-    radix: u32,
-    notes: &mut Notes,
-) -> PResult<()> {
+fn expand(st: &mut DumpState, off: u64, off_pos: usize, radix: u32, notes: &mut Notes) -> PResult<()> {
     let star = st.star.take().unwrap_or(off_pos);
     let (ls, cnt) = match st.last_line {
         Some(x) if x.1 > 0 => x,
@@ -1504,31 +1364,20 @@ fn expand(
         None => {
             return Err(perr(
                 off_pos,
-                format!(
-                    "offset {} after '*' goes backwards (expected at least {})",
-                    fmt_off(off, radix),
-                    fmt_off(st.expect, radix)
-                ),
+                format!("offset {} after '*' goes backwards (expected at least {})", fmt_off(off, radix), fmt_off(st.expect, radix)),
             ))
         }
     };
     if gap % cnt as u64 != 0 {
         return Err(perr(
             off_pos,
-            format!(
-                "offset {} after '*' is not a whole number of {}-byte lines on",
-                fmt_off(off, radix),
-                cnt
-            ),
+            format!("offset {} after '*' is not a whole number of {}-byte lines on", fmt_off(off, radix), cnt),
         ));
     }
     let total = st.expanded.saturating_add(gap);
     let max = MAX_REPEAT_EXPANSION as u64;
     if total > max || (st.out.len() as u64).saturating_add(gap) > max {
-        return Err(perr(
-            star,
-            "'*' repeat expansion would exceed the 64 MiB limit",
-        ));
+        return Err(perr(star, "'*' repeat expansion would exceed the 64 MiB limit"));
     }
     st.expanded = total;
     let gap = gap as usize; // <= 64 MiB
@@ -1580,10 +1429,7 @@ fn skip_comment(t: &[u8], p: usize, e: usize) -> PResult<Option<usize>> {
 
 /// A `'` that starts a Rust lifetime (`&'static`) rather than a literal.
 fn is_lifetime(t: &[u8], q: usize) -> bool {
-    at(t, q) == b'\''
-        && is_ident_start(at(t, q + 1))
-        && at(t, q + 2) != b'\''
-        && !is_ident(at(t, q.wrapping_sub(1)))
+    at(t, q) == b'\'' && is_ident_start(at(t, q + 1)) && at(t, q + 2) != b'\'' && !is_ident(at(t, q.wrapping_sub(1)))
 }
 
 fn skip_quoted(t: &[u8], q: usize, e: usize) -> PResult<usize> {
@@ -1592,11 +1438,7 @@ fn skip_quoted(t: &[u8], q: usize, e: usize) -> PResult<usize> {
     while p < e {
         let c = t[p];
         if c == b'\\' {
-            p += if at(t, p + 1) == b'\r' && at(t, p + 2) == b'\n' {
-                3
-            } else {
-                2
-            };
+            p += if at(t, p + 1) == b'\r' && at(t, p + 2) == b'\n' { 3 } else { 2 };
             continue;
         }
         if c == quote {
@@ -1654,10 +1496,7 @@ fn scan_structure(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<St
                     None => return Err(perr(p, format!("unbalanced '{}'", c as char))),
                 };
                 if open != want {
-                    return Err(perr(
-                        p,
-                        format!("'{}' does not match '{}'", c as char, open as char),
-                    ));
+                    return Err(perr(p, format!("'{}' does not match '{}'", c as char, open as char)));
                 }
                 match c {
                     b'}' => {
@@ -1707,10 +1546,7 @@ fn parse_literal(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<(Fo
         notes.add(Note::Code);
     }
     let brace = matches!(note, Note::CArray);
-    Ok((
-        Format::ByteArray,
-        parse_elements(t, o + 1, c, brace, notes)?,
-    ))
+    Ok((Format::ByteArray, parse_elements(t, o + 1, c, brace, notes)?))
 }
 
 fn skip_ws_comments(t: &[u8], mut p: usize, e: usize, notes: &mut Notes) -> PResult<usize> {
@@ -1726,13 +1562,7 @@ fn skip_ws_comments(t: &[u8], mut p: usize, e: usize, notes: &mut Notes) -> PRes
     }
 }
 
-fn parse_elements(
-    t: &[u8],
-    bs: usize,
-    be: usize,
-    brace: bool,
-    notes: &mut Notes,
-) -> PResult<Vec<u8>> {
+fn parse_elements(t: &[u8], bs: usize, be: usize, brace: bool, notes: &mut Notes) -> PResult<Vec<u8>> {
     let mut out = Vec::with_capacity((be.saturating_sub(bs)) / 2 + 1);
     let mut scratch = Vec::new();
     let mut p = bs;
@@ -1751,10 +1581,7 @@ fn parse_elements(
             break;
         }
         if at(t, p) != b',' {
-            return Err(perr(
-                p,
-                format!("expected ',' between values, found '{}'", char_at(t, p)),
-            ));
+            return Err(perr(p, format!("expected ',' between values, found '{}'", char_at(t, p))));
         }
         p += 1;
     }
@@ -1782,10 +1609,7 @@ fn parse_element(
             q = skip_hs(t, q, be);
         }
         if idents == 0 || at(t, q) != b')' || q >= be {
-            return Err(perr(
-                p,
-                "unexpected '(' (only casts like (byte) are understood)",
-            ));
+            return Err(perr(p, "unexpected '(' (only casts like (byte) are understood)"));
         }
         notes.add(if brace { Note::CArray } else { Note::Casts });
         p = skip_ws(t, q + 1, be);
@@ -1809,10 +1633,7 @@ fn parse_element(
     } else if p >= be {
         return Err(perr(be.saturating_sub(1), "missing value"));
     } else {
-        return Err(perr(
-            p,
-            format!("expected a number, found '{}'", char_at(t, p)),
-        ));
+        return Err(perr(p, format!("expected a number, found '{}'", char_at(t, p))));
     };
     // Type suffix: 0xffu8, 58L, 255_u8 ...
     let ss = np;
@@ -1824,26 +1645,10 @@ fn parse_element(
         let suf = suf.strip_prefix(b"_").unwrap_or(suf);
         let ok = matches!(
             suf,
-            b"u8"
-                | b"i8"
-                | b"u16"
-                | b"i16"
-                | b"u32"
-                | b"i32"
-                | b"u64"
-                | b"i64"
-                | b"u128"
-                | b"i128"
-                | b"usize"
-                | b"isize"
-        ) || (!suf.is_empty()
-            && suf.len() <= 3
-            && suf.iter().all(|&b| matches!(b, b'u' | b'U' | b'l' | b'L')));
+            b"u8" | b"i8" | b"u16" | b"i16" | b"u32" | b"i32" | b"u64" | b"i64" | b"u128" | b"i128" | b"usize" | b"isize"
+        ) || (!suf.is_empty() && suf.len() <= 3 && suf.iter().all(|&b| matches!(b, b'u' | b'U' | b'l' | b'L')));
         if !ok {
-            return Err(perr(
-                ss,
-                format!("unexpected '{}' after number", char_at(t, ss)),
-            ));
+            return Err(perr(ss, format!("unexpected '{}' after number", char_at(t, ss))));
         }
         notes.add(Note::Suffixes);
     }
@@ -1866,21 +1671,10 @@ fn parse_element(
             notes.add(Note::Casts);
         }
     }
-    let v: i64 = if neg {
-        -(mag.min(1 << 40) as i64)
-    } else {
-        mag.min(1 << 40) as i64
-    };
+    let v: i64 = if neg { -(mag.min(1 << 40) as i64) } else { mag.min(1 << 40) as i64 };
     if !(-128..=255).contains(&v) {
-        let shown = if mag >= 1 << 40 {
-            String::from("too large")
-        } else {
-            format!("{}", v)
-        };
-        return Err(perr(
-            start,
-            format!("value {} is out of byte range (-128..=255)", shown),
-        ));
+        let shown = if mag >= 1 << 40 { String::from("too large") } else { format!("{}", v) };
+        return Err(perr(start, format!("value {} is out of byte range (-128..=255)", shown)));
     }
     Ok(((v & 0xff) as u8, np))
 }
@@ -1921,18 +1715,10 @@ fn parse_number(t: &[u8], p: usize, be: usize) -> PResult<(u64, usize)> {
         q += 1;
     }
     if digits == 0 {
-        return Err(perr(
-            ds.min(be.saturating_sub(1)),
-            "missing digits after number prefix",
-        ));
+        return Err(perr(ds.min(be.saturating_sub(1)), "missing digits after number prefix"));
     }
     if radix == 10 && at(t, p) == b'0' && digits > 1 && octal_ok && octal != v {
-        let lit: String = t
-            .get(p..q)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&b| b as char)
-            .collect();
+        let lit: String = t.get(p..q).unwrap_or(&[]).iter().map(|&b| b as char).collect();
         return Err(perr(
             p,
             format!("ambiguous number '{}': a leading zero means octal in C and Java; drop the zero or use 0x", lit),
@@ -1997,10 +1783,7 @@ fn decode_escape(t: &[u8], p: usize, e: usize) -> PResult<(Option<u8>, usize)> {
             }
             Ok((None, skip_hs(t, q, e)))
         }
-        _ => Err(perr(
-            p,
-            format!("unsupported escape '\\{}'", char_at(t, p + 1)),
-        )),
+        _ => Err(perr(p, format!("unsupported escape '\\{}'", char_at(t, p + 1)))),
     }
 }
 
@@ -2016,10 +1799,7 @@ fn literal_char(t: &[u8], p: usize, e: usize, escapes: bool, out: &mut Vec<u8>) 
         return Ok(np);
     }
     if c >= 0x80 || (c < 0x20 && c != b'\t') {
-        return Err(perr(
-            p,
-            format!("character '{}' is not a byte", char_at(t, p)),
-        ));
+        return Err(perr(p, format!("character '{}' is not a byte", char_at(t, p))));
     }
     out.push(c);
     Ok(p + 1)
@@ -2066,15 +1846,10 @@ fn parse_strings(t: &[u8], s: usize, e: usize, notes: &mut Notes) -> PResult<Vec
                 let prefix = t.get(is_..p).unwrap_or(&[]);
                 let raw = prefix.iter().any(|&b| b == b'r' || b == b'R');
                 let valid = prefix.len() <= 2
-                    && prefix
-                        .iter()
-                        .all(|&b| matches!(b, b'b' | b'B' | b'r' | b'R'))
+                    && prefix.iter().all(|&b| matches!(b, b'b' | b'B' | b'r' | b'R'))
                     && !(prefix.len() == 2 && prefix[0].eq_ignore_ascii_case(&prefix[1]));
                 if !valid {
-                    return Err(perr(
-                        is_,
-                        "unsupported string prefix (only b'', r'', rb'' byte strings)",
-                    ));
+                    return Err(perr(is_, "unsupported string prefix (only b'', r'', rb'' byte strings)"));
                 }
                 p = string_literal(t, p, e, raw, &mut out)?;
             } else {
@@ -2122,13 +1897,7 @@ fn string_literal(t: &[u8], q: usize, e: usize, raw: bool, out: &mut Vec<u8>) ->
 
 /// Unquoted escaped text such as `\x00\x00:\xff` (string contents without the quotes):
 /// line breaks and the indentation after them are dropped, everything else is a byte.
-fn decode_unquoted(
-    t: &[u8],
-    s: usize,
-    e: usize,
-    out: &mut Vec<u8>,
-    notes: &mut Notes,
-) -> PResult<()> {
+fn decode_unquoted(t: &[u8], s: usize, e: usize, out: &mut Vec<u8>, notes: &mut Notes) -> PResult<()> {
     let mut p = s;
     while p < e {
         let c = t[p];
@@ -2152,10 +1921,7 @@ mod tests {
     const BATCH_HEX: &str = "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 00 02 6b 02 76 00";
 
     fn batch() -> Vec<u8> {
-        BATCH_HEX
-            .split(' ')
-            .map(|h| (hexval(h.as_bytes()[0]) << 4) | hexval(h.as_bytes()[1]))
-            .collect()
+        BATCH_HEX.split(' ').map(|h| (hexval(h.as_bytes()[0]) << 4) | hexval(h.as_bytes()[1])).collect()
     }
 
     fn ok(s: &str) -> Detected {
@@ -2388,10 +2154,7 @@ mod tests {
 
         let colons = BATCH_HEX.replace(' ', ":");
         assert_eq!(notes(&check(&colons, Format::Hex)), ["colons"]);
-        assert_eq!(
-            notes(&check(&BATCH_HEX.replace(' ', "-"), Format::Hex)),
-            ["dashes"]
-        );
+        assert_eq!(notes(&check(&BATCH_HEX.replace(' ', "-"), Format::Hex)), ["dashes"]);
         check(&BATCH_HEX.replace(' ', ", "), Format::Hex);
         check(&BATCH_HEX.replace(' ', "\t"), Format::Hex);
 
@@ -2399,34 +2162,20 @@ mod tests {
         let grouped: Vec<String> = continuous
             .as_bytes()
             .chunks(32)
-            .map(|line| {
-                line.chunks(4)
-                    .map(|g| core::str::from_utf8(g).unwrap())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|line| line.chunks(4).map(|g| core::str::from_utf8(g).unwrap()).collect::<Vec<_>>().join(" "))
             .collect();
         check(&grouped.join("\n"), Format::Hex);
 
         // xxd -p: 60 digits per line; and continuous hex hard-wrapped at an odd column
         assert_eq!(notes(&check(XXD_P, Format::Hex)), ["line breaks"]);
-        let odd_wrapped: Vec<&str> = continuous
-            .as_bytes()
-            .chunks(75)
-            .map(|c| core::str::from_utf8(c).unwrap())
-            .collect();
+        let odd_wrapped: Vec<&str> =
+            continuous.as_bytes().chunks(75).map(|c| core::str::from_utf8(c).unwrap()).collect();
         check(&odd_wrapped.join("\n"), Format::Hex);
 
         // quoted (JSON / shell) and Node.js Buffer inspection
-        assert_eq!(
-            notes(&check(&format!("\"{}\"", continuous), Format::Hex)),
-            ["quotes"]
-        );
+        assert_eq!(notes(&check(&format!("\"{}\"", continuous), Format::Hex)), ["quotes"]);
         let node = format!("<Buffer {}>", BATCH_HEX);
-        assert_eq!(
-            notes(&check(&node, Format::Hex)),
-            ["Node.js Buffer wrapper", "whitespace"]
-        );
+        assert_eq!(notes(&check(&node, Format::Hex)), ["Node.js Buffer wrapper", "whitespace"]);
         let e = err("<Buffer 00 00 00 00 ... 20 more bytes>");
         assert!(e.message.contains("truncated"), "{}", e.message);
 
@@ -2445,10 +2194,7 @@ mod tests {
         check(&indented, Format::Xxd);
         // a shell prompt and command around the dump
         let d = check(&format!("$ xxd batch.bin\n{}$ \n", XXD), Format::Xxd);
-        assert_eq!(
-            notes(&d),
-            ["surrounding text", "offset column", "ASCII column"]
-        );
+        assert_eq!(notes(&d), ["surrounding text", "offset column", "ASCII column"]);
         // hex-only (ASCII column removed)
         let hex_only: String = XXD.lines().map(|l| format!("{}\n", &l[..49])).collect();
         assert_eq!(notes(&check(&hex_only, Format::Xxd)), ["offset column"]);
@@ -2457,10 +2203,7 @@ mod tests {
     #[test]
     fn xxd_options() {
         // xxd -u: upper-case hex, ASCII column unchanged
-        let upper: String = XXD
-            .lines()
-            .map(|l| format!("{}{}\n", l[..49].to_uppercase(), &l[49..]))
-            .collect();
+        let upper: String = XXD.lines().map(|l| format!("{}{}\n", l[..49].to_uppercase(), &l[49..])).collect();
         check(&upper, Format::Xxd);
         let g4 = concat!(
             "00000000: 00000000 00000000 0000003a ffffffff  ...........:....\n",
@@ -2515,18 +2258,11 @@ mod tests {
     #[test]
     fn hexdump_c() {
         let d = check(HEXDUMP, Format::HexdumpC);
-        assert_eq!(
-            notes(&d),
-            ["offset column", "ASCII column", "final offset line"]
-        );
+        assert_eq!(notes(&d), ["offset column", "ASCII column", "final offset line"]);
         let d = ok(HEXDUMP_ASC);
         assert_eq!((d.format, d.bytes.as_slice()), (Format::HexdumpC, ASC));
         // without the final offset line, the last line is bounded by the column layout
-        let no_final: String = HEXDUMP
-            .lines()
-            .take(5)
-            .map(|l| format!("{}\n", l))
-            .collect();
+        let no_final: String = HEXDUMP.lines().take(5).map(|l| format!("{}\n", l)).collect();
         check(&no_final, Format::HexdumpC);
         // wrong final offset (a line went missing) is an error
         let e = err(&HEXDUMP.replace("00000046", "00000056"));
@@ -2539,15 +2275,7 @@ mod tests {
         let d = ok(HEXDUMP_REP);
         assert_eq!(d.format, Format::HexdumpC);
         assert_eq!(d.bytes, rep());
-        assert_eq!(
-            notes(&d),
-            [
-                "offset column",
-                "ASCII column",
-                "'*' repeat lines (expanded)",
-                "final offset line"
-            ]
-        );
+        assert_eq!(notes(&d), ["offset column", "ASCII column", "'*' repeat lines (expanded)", "final offset line"]);
         // od shares the format and the '*' convention
         let d = ok(OD_REP);
         assert_eq!(d.bytes, rep());
@@ -2560,8 +2288,7 @@ mod tests {
 
     #[test]
     fn hexdump_repeat_is_capped() {
-        let line =
-            "00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|\n";
+        let line = "00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|\n";
         // exactly 64 MiB is fine
         let fine = format!("{}*\n04000000\n", line);
         assert_eq!(ok(&fine).bytes.len(), MAX_REPEAT_EXPANSION);
@@ -2575,22 +2302,15 @@ mod tests {
         let two = format!("{}*\n03000000\n{}*\n03000000\n", line, line);
         assert!(err(&two).message.contains("64 MiB"));
         // not a whole number of lines
-        assert!(err(&format!("{}*\n00000038\n", line))
-            .message
-            .contains("whole number"));
+        assert!(err(&format!("{}*\n00000038\n", line)).message.contains("whole number"));
         // '*' with no offset after it
-        assert!(err(&format!("{}*\n", line))
-            .message
-            .contains("followed by an offset"));
+        assert!(err(&format!("{}*\n", line)).message.contains("followed by an offset"));
     }
 
     #[test]
     fn od() {
         let d = check(OD_X1Z, Format::HexdumpC);
-        assert_eq!(
-            notes(&d),
-            ["offset column", "ASCII column", "final offset line"]
-        );
+        assert_eq!(notes(&d), ["offset column", "ASCII column", "final offset line"]);
         // default od: octal offsets (0000020 = 16)
         let d = check(OD_X1, Format::HexdumpC);
         assert_eq!(notes(&d), ["offset column", "final offset line"]);
@@ -2613,10 +2333,7 @@ mod tests {
         assert_eq!(notes(&d), ["offset column", "ASCII column"]);
         check(TSHARK_DELIM, Format::Wireshark);
         check(WS_GUI, Format::Wireshark);
-        assert_eq!(
-            notes(&check(WS_GUI_HEX, Format::Wireshark)),
-            ["offset column"]
-        );
+        assert_eq!(notes(&check(WS_GUI_HEX, Format::Wireshark)), ["offset column"]);
         // older layout with an extra space after the 8th byte
         let mid = "0000  00 00 00 00 00 00 00 00  00 00 00 3a ff ff ff ff   ........ ...:....\n";
         assert_eq!(ok(mid).bytes, batch()[..16].to_vec());
@@ -2626,10 +2343,7 @@ mod tests {
             TSHARK
         );
         let d = check(&with_summary, Format::Wireshark);
-        assert_eq!(
-            notes(&d),
-            ["surrounding text", "offset column", "ASCII column"]
-        );
+        assert_eq!(notes(&d), ["surrounding text", "offset column", "ASCII column"]);
     }
 
     #[test]
@@ -2649,11 +2363,7 @@ mod tests {
         let one = "0000  61 62 20 63 64                                    ab cd\n";
         assert_eq!(ok(one).bytes, b"ab cd");
         // the frame block of the multi-block sample has such a last line
-        let frame: String = TSHARK_MULTI
-            .lines()
-            .take(6)
-            .map(|l| format!("{}\n", l))
-            .collect();
+        let frame: String = TSHARK_MULTI.lines().take(6).map(|l| format!("{}\n", l)).collect();
         let d = ok(&frame);
         assert_eq!(d.bytes.len(), 71);
         assert_eq!(&d.bytes[54..], b"ab cd ef 01 23 45");
@@ -2662,30 +2372,10 @@ mod tests {
     #[test]
     fn tshark_multiple_blocks_takes_last() {
         let d = check(TSHARK_MULTI, Format::Wireshark);
-        assert_eq!(
-            notes(&d),
-            [
-                "earlier dump blocks",
-                "frame header lines",
-                "offset column",
-                "ASCII column"
-            ]
-        );
+        assert_eq!(notes(&d), ["earlier dump blocks", "frame header lines", "offset column", "ASCII column"]);
         // packets separated only by blank lines (offsets restart at 0000)
-        let two = format!(
-            "{}\n{}",
-            TSHARK_MULTI
-                .lines()
-                .skip(1)
-                .take(5)
-                .map(|l| format!("{}\n", l))
-                .collect::<String>(),
-            TSHARK
-        );
-        assert_eq!(
-            notes(&check(&two, Format::Wireshark)),
-            ["earlier dump blocks", "offset column", "ASCII column"]
-        );
+        let two = format!("{}\n{}", TSHARK_MULTI.lines().skip(1).take(5).map(|l| format!("{}\n", l)).collect::<String>(), TSHARK);
+        assert_eq!(notes(&check(&two, Format::Wireshark)), ["earlier dump blocks", "offset column", "ASCII column"]);
         // a header whose byte count disagrees with its block (truncated paste)
         let e = err(&TSHARK_MULTI.replace("(70 bytes)", "(1234 bytes)"));
         assert!(e.message.contains("1234"), "{}", e.message);
@@ -2699,34 +2389,18 @@ mod tests {
         let one_line: String = B64.split_whitespace().collect();
         check(&one_line, Format::Base64);
         // URL-safe alphabet without padding
-        let url = one_line
-            .replace('+', "-")
-            .replace('/', "_")
-            .replace('=', "");
+        let url = one_line.replace('+', "-").replace('/', "_").replace('=', "");
         check(&url, Format::Base64);
         // data: URL
-        let d = check(
-            &format!("data:application/octet-stream;base64,{}", one_line),
-            Format::Base64,
-        );
+        let d = check(&format!("data:application/octet-stream;base64,{}", one_line), Format::Base64);
         assert_eq!(notes(&d), ["data: URL prefix"]);
         // wrapped at 64 columns with indentation
-        let wrapped: String = one_line
-            .as_bytes()
-            .chunks(64)
-            .map(|c| format!("  {}\n", core::str::from_utf8(c).unwrap()))
-            .collect();
-        assert_eq!(
-            notes(&check(&wrapped, Format::Base64)),
-            ["whitespace", "line breaks"]
-        );
+        let wrapped: String =
+            one_line.as_bytes().chunks(64).map(|c| format!("  {}\n", core::str::from_utf8(c).unwrap())).collect();
+        assert_eq!(notes(&check(&wrapped, Format::Base64)), ["whitespace", "line breaks"]);
         // errors
         let e = err(&format!("{}!", &one_line[..20]));
-        assert!(
-            e.message.starts_with("invalid base64 character '!'"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.starts_with("invalid base64 character '!'"), "{}", e.message);
         assert!(err("AAAAAAAAAAAA/////w=").message.contains("padding"));
         assert!(err("data:text/plain,hello").message.contains("base64"));
     }
@@ -2765,24 +2439,13 @@ mod tests {
         assert_eq!(d.bytes, vec![0x00, 0x3a, 0xff, 0xff, 58]);
         let d = ok("unsigned char buf[] = {\n  0x00, 0x3a, // header\n  0xFF, /* crc */ 255u, 'k', '\\x76',\n};");
         assert_eq!(d.bytes, vec![0x00, 0x3a, 0xff, 0xff, b'k', b'v']);
-        assert_eq!(
-            notes(&d),
-            [
-                "C array braces and casts",
-                "type suffixes",
-                "comments",
-                "surrounding code"
-            ]
-        );
+        assert_eq!(notes(&d), ["C array braces and casts", "type suffixes", "comments", "surrounding code"]);
         let d = ok("let b: &[u8] = &[0u8, 0x3a_u8, 255 as u8, b'k'];");
         assert_eq!(d.bytes, vec![0, 0x3a, 255, b'k']);
         assert_eq!(ok("[]").bytes, Vec::<u8>::new());
         // errors
         let e = err("{0x00, 256}");
-        assert_eq!(
-            e.message,
-            "value 256 is out of byte range (-128..=255) at line 1, column 8"
-        );
+        assert_eq!(e.message, "value 256 is out of byte range (-128..=255) at line 1, column 8");
         assert!(err("{0x00, -129}").message.contains("out of byte range"));
         assert!(err("{0x00,, 0x01}").message.contains("empty element"));
         assert!(err("{0x00 0x01}").message.contains("expected ','"));
@@ -2804,10 +2467,7 @@ mod tests {
         assert_eq!(d.bytes, b"\x00\x00:\xff'k");
         // unquoted string contents: ':' and 'k' are bytes here, not separators
         let d = ok("\\x00\\x00:\\xffJT^k");
-        assert_eq!(
-            (d.format, d.bytes.as_slice()),
-            (Format::ByteArray, &b"\x00\x00:\xffJT^k"[..])
-        );
+        assert_eq!((d.format, d.bytes.as_slice()), (Format::ByteArray, &b"\x00\x00:\xffJT^k"[..]));
         assert!(err("b'\\x0'").message.contains("two hex digits"));
         assert!(err("b'\\x00").message.contains("unterminated"));
         assert!(err("b'''\\x00'''").message.contains("triple"));
@@ -2824,36 +2484,20 @@ mod tests {
         let continuous: String = BATCH_HEX.split(' ').collect();
         let odd = &continuous[..continuous.len() - 1];
         let e = err(odd);
-        assert_eq!(
-            e.message,
-            "odd number of hex digits (139) at line 1, column 139"
-        );
+        assert_eq!(e.message, "odd number of hex digits (139) at line 1, column 139");
         assert_eq!((e.at, e.line), (138, 1));
         // in a spaced list the odd group is named
         let e = err("00 3a f ff");
-        assert_eq!(
-            e.message,
-            "odd number of hex digits (1) at line 1, column 7"
-        );
+        assert_eq!(e.message, "odd number of hex digits (1) at line 1, column 7");
 
         // a bad digit inside a dump, and a missing dump line
         let bad = XXD.replace("028c 4a54", "028c 4x54");
         let e = err(&bad);
         assert_eq!(e.message, "invalid hex digit 'x' at line 2, column 17");
         assert_eq!(bad.as_bytes()[e.at], b'x');
-        let missing: String = XXD
-            .lines()
-            .enumerate()
-            .filter(|(i, _)| *i != 2)
-            .map(|(_, l)| format!("{}\n", l))
-            .collect();
+        let missing: String = XXD.lines().enumerate().filter(|(i, _)| *i != 2).map(|(_, l)| format!("{}\n", l)).collect();
         let e = err(&missing);
-        assert!(
-            e.message
-                .starts_with("offset 30 does not follow the previous line (expected 20)"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.starts_with("offset 30 does not follow the previous line (expected 20)"), "{}", e.message);
         assert_eq!(e.line, 3);
 
         // positions are byte offsets even after non-ASCII characters
@@ -2871,19 +2515,13 @@ mod tests {
     fn unicode_whitespace_is_whitespace() {
         let nbsp = BATCH_HEX.replace(' ', "\u{a0}");
         let d = check(&format!("\u{feff}{}", nbsp), Format::Hex);
-        assert_eq!(
-            notes(&d),
-            ["whitespace", "byte order mark", "non-ASCII spaces"]
-        );
+        assert_eq!(notes(&d), ["whitespace", "byte order mark", "non-ASCII spaces"]);
     }
 
     #[test]
     fn binary_is_passed_through() {
         let d = detect(&batch()).unwrap();
-        assert_eq!(
-            (d.format, d.bytes, d.stripped),
-            (Format::Binary, batch(), Vec::new())
-        );
+        assert_eq!((d.format, d.bytes, d.stripped), (Format::Binary, batch(), Vec::new()));
         // invalid UTF-8 / control characters
         assert_eq!(detect(&[0x30, 0x30, 0xff]).unwrap().format, Format::Binary);
         assert_eq!(detect(b"00 3a\x01").unwrap().format, Format::Binary);
@@ -2909,36 +2547,9 @@ mod tests {
 
     fn samples() -> Vec<String> {
         let mut v: Vec<String> = [
-            XXD,
-            XXD_G1,
-            XXD_P,
-            XXD_I,
-            XXD_ASC,
-            XXD_REP,
-            HEXDUMP,
-            HEXDUMP_ASC,
-            HEXDUMP_REP,
-            OD_X1Z,
-            OD_X1,
-            OD_REP,
-            HEXDUMP_WORDS,
-            B64,
-            TSHARK,
-            TSHARK_DELIM,
-            WS_GUI,
-            WS_GUI_HEX,
-            TSHARK_MULTI,
-            C_STRING,
-            WS_C_ARRAY,
-            GO,
-            PY_REPR,
-            PY_LIST,
-            JAVA,
-            JAVA_SIGNED,
-            RUST_ARR,
-            RUST_BSTR,
-            KOTLIN,
-            JS,
+            XXD, XXD_G1, XXD_P, XXD_I, XXD_ASC, XXD_REP, HEXDUMP, HEXDUMP_ASC, HEXDUMP_REP, OD_X1Z, OD_X1, OD_REP,
+            HEXDUMP_WORDS, B64, TSHARK, TSHARK_DELIM, WS_GUI, WS_GUI_HEX, TSHARK_MULTI, C_STRING, WS_C_ARRAY, GO,
+            PY_REPR, PY_LIST, JAVA, JAVA_SIGNED, RUST_ARR, RUST_BSTR, KOTLIN, JS,
         ]
         .iter()
         .map(|s| s.to_string())
@@ -2946,10 +2557,7 @@ mod tests {
         v.push(BATCH_HEX.to_string());
         v.push(format!("data:;base64,{}", B64));
         v.push("\u{feff}00\u{a0}3a \u{2192} 'x' \"y\" {[(".to_string());
-        v.push(
-            "{0x00, (byte)-1, 'k', b'\\x00', 0b101, 0o7, 1_0u8, 0xffu8.toByte()} /* c */ // d"
-                .to_string(),
-        );
+        v.push("{0x00, (byte)-1, 'k', b'\\x00', 0b101, 0o7, 1_0u8, 0xffu8.toByte()} /* c */ // d".to_string());
         v
     }
 
@@ -2975,9 +2583,7 @@ mod tests {
                 // arbitrary bytes
                 0 => (0..len).map(|_| rng.next() as u8).collect(),
                 // dump-ish characters
-                1 => (0..len)
-                    .map(|_| alphabet[rng.below(alphabet.len())])
-                    .collect(),
+                1 => (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect(),
                 // mutated real samples
                 _ => {
                     let mut v = samples[rng.below(samples.len())].as_bytes().to_vec();
@@ -2995,12 +2601,7 @@ mod tests {
                 }
             };
             if let Err(e) = detect(&bytes) {
-                assert!(
-                    e.at <= bytes.len() && e.line >= 1,
-                    "{:?} for {:?}",
-                    e,
-                    bytes
-                );
+                assert!(e.at <= bytes.len() && e.line >= 1, "{:?} for {:?}", e, bytes);
             }
         }
     }
@@ -3013,10 +2614,7 @@ mod tests {
         assert_eq!(ok(&big_hex).bytes.len(), n);
         let mut dump = String::new();
         for i in 0..(n / 16) {
-            dump.push_str(&format!(
-                "{:08x}  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|\n",
-                i * 16
-            ));
+            dump.push_str(&format!("{:08x}  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|\n", i * 16));
         }
         assert_eq!(ok(&dump).bytes.len(), n);
         let _ = detect("*\n".repeat(n).as_bytes());
@@ -3034,4 +2632,5 @@ mod tests {
         let _ = detect(format!("<Buffer {}>", "0".repeat(n)).as_bytes());
         let _ = detect("Frame (1 byte):\n".repeat(n / 16).as_bytes());
     }
+
 }

@@ -9,14 +9,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{
-    Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE,
-    NO_TIMESTAMP,
-};
+use crate::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
 use crate::compression::{self, Codec};
-use crate::decode::{
-    attributes_report, push, push_decompress_error, record_limit_note, Budget, DecodeOptions,
-};
+use crate::decode::{attributes_report, push, push_decompress_error, record_limit_note, Budget, DecodeOptions};
 use crate::reader::{ReadError, Reader};
 use crate::report::*;
 
@@ -45,11 +40,7 @@ struct Fault {
 }
 
 fn structure(e: ReadError) -> Fault {
-    Fault {
-        at: e.at(),
-        kind: kind::INVALID_RECORD,
-        message: format!("Found invalid record structure ({e})"),
-    }
+    Fault { at: e.at(), kind: kind::INVALID_RECORD, message: format!("Found invalid record structure ({e})") }
 }
 
 /// Parse one complete message from `buf` (exactly `size + 12` bytes).
@@ -83,10 +74,7 @@ fn parse_message(buf: &[u8]) -> Result<Message<'_>, Fault> {
     let crc_computed = crate::crc::crc32_ieee(buf.get(16..).unwrap_or(&[]));
     let mut key = None;
     let mut value = None;
-    for (slot, len_name, name) in [
-        (&mut key, "keyLength", "key"),
-        (&mut value, "valueLength", "value"),
-    ] {
+    for (slot, len_name, name) in [(&mut key, "keyLength", "key"), (&mut value, "valueLength", "value")] {
         let len = r.i32().map_err(structure)?;
         spans.push((len_name, p, r.pos()));
         p = r.pos();
@@ -100,24 +88,10 @@ fn parse_message(buf: &[u8]) -> Result<Message<'_>, Fault> {
         return Err(Fault {
             at: r.pos(),
             kind: kind::INVALID_RECORD,
-            message: format!(
-                "{} byte(s) left over after the value: the message size does not match its fields",
-                r.remaining()
-            ),
+            message: format!("{} byte(s) left over after the value: the message size does not match its fields", r.remaining()),
         });
     }
-    Ok(Message {
-        offset,
-        size,
-        crc,
-        crc_computed,
-        magic,
-        attributes,
-        timestamp,
-        key,
-        value,
-        spans,
-    })
+    Ok(Message { offset, size, crc, crc_computed, magic, attributes, timestamp, key, value, spans })
 }
 
 fn header_for(m: &Message<'_>, records_count: i32, last_offset_delta: i32) -> Header {
@@ -170,14 +144,7 @@ pub(crate) fn decode(
     budget: &mut Budget,
 ) -> BatchReport {
     let magic = slice.get(16).map_or(0, |&m| m as i8);
-    let mut out = BatchReport {
-        start: base,
-        end: base + slice.len(),
-        magic,
-        legacy: true,
-        truncated,
-        ..Default::default()
-    };
+    let mut out = BatchReport { start: base, end: base + slice.len(), magic, legacy: true, truncated, ..Default::default() };
     if truncated {
         return out;
     }
@@ -189,11 +156,7 @@ pub(crate) fn decode(
         }
     };
     if opts.spans {
-        out.fields = m
-            .spans
-            .iter()
-            .map(|&(n, a, b)| Field::new(n, base + a..base + b))
-            .collect();
+        out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
     }
     if m.crc != m.crc_computed {
         // LegacyRecord.ensureValid.
@@ -203,10 +166,7 @@ pub(crate) fn decode(
             base + 12,
             kind::CORRUPT_RECORD,
             Severity::Error,
-            format!(
-                "Record is corrupt (stored crc = {}, computed crc = {})",
-                m.crc, m.crc_computed
-            ),
+            format!("Record is corrupt (stored crc = {}, computed crc = {})", m.crc, m.crc_computed),
         );
     }
     let codec_id = m.attributes & 0x07;
@@ -228,10 +188,7 @@ pub(crate) fn decode(
                 base + 17,
                 kind::ILLEGAL_ARGUMENT,
                 Severity::Error,
-                format!(
-                    "Compression type id {codec_id} is not supported for magic {}",
-                    m.magic
-                ),
+                format!("Compression type id {codec_id} is not supported for magic {}", m.magic),
             );
             return out;
         }
@@ -243,10 +200,7 @@ pub(crate) fn decode(
             base + 17,
             kind::INVALID_RECORD,
             Severity::Error,
-            format!(
-                "Found invalid compressed record set with null value (magic = {})",
-                m.magic
-            ),
+            format!("Found invalid compressed record set with null value (magic = {})", m.magic),
         );
         return out;
     };
@@ -276,12 +230,7 @@ pub(crate) fn decode(
     };
     let mut ok = true;
     while pos + 12 <= inner.len() {
-        let size = i32::from_be_bytes([
-            inner[pos + 8],
-            inner[pos + 9],
-            inner[pos + 10],
-            inner[pos + 11],
-        ]);
+        let size = i32::from_be_bytes([inner[pos + 8], inner[pos + 9], inner[pos + 10], inner[pos + 11]]);
         if size < RECORD_OVERHEAD_V0 as i32 || pos + 12 + size as usize > inner.len() {
             inner_fault(
                 pos + 8,
@@ -299,10 +248,7 @@ pub(crate) fn decode(
                     inner_fault(
                         pos + 16,
                         kind::INVALID_RECORD,
-                        format!(
-                            "Compressed message magic {} does not match wrapper magic {}",
-                            im.magic, m.magic
-                        ),
+                        format!("Compressed message magic {} does not match wrapper magic {}", im.magic, m.magic),
                         errors,
                     );
                     ok = false;
@@ -322,10 +268,7 @@ pub(crate) fn decode(
                     inner_fault(
                         pos + 12,
                         kind::CORRUPT_RECORD,
-                        format!(
-                            "Record is corrupt (stored crc = {}, computed crc = {})",
-                            im.crc, im.crc_computed
-                        ),
+                        format!("Record is corrupt (stored crc = {}, computed crc = {})", im.crc, im.crc_computed),
                         errors,
                     );
                 }
@@ -340,12 +283,7 @@ pub(crate) fn decode(
         pos += 12 + size as usize;
     }
     if ok && pos < inner.len() {
-        inner_fault(
-            pos,
-            kind::INVALID_RECORD,
-            String::from("Incorrect declared batch size, premature EOF reached"),
-            errors,
-        );
+        inner_fault(pos, kind::INVALID_RECORD, String::from("Incorrect declared batch size, premature EOF reached"), errors);
     }
     if msgs.is_empty() {
         if ok {
@@ -385,11 +323,7 @@ pub(crate) fn decode(
         None
     };
     let first_offset = abs_base.map_or(msgs[0].1.offset, |b| b.wrapping_add(msgs[0].1.offset));
-    out.header = header_for(
-        &m,
-        msgs.len() as i32,
-        (m.offset.wrapping_sub(first_offset)) as i32,
-    );
+    out.header = header_for(&m, msgs.len() as i32, (m.offset.wrapping_sub(first_offset)) as i32);
     out.header.base_offset = first_offset;
     out.header.last_offset = m.offset;
     out.decompressed = Some(Decompressed {
@@ -406,11 +340,7 @@ pub(crate) fn decode(
                 break;
             }
             let off = abs_base.map_or(im.offset, |b| b.wrapping_add(im.offset));
-            let ts = if log_append {
-                m.timestamp
-            } else {
-                im.timestamp
-            };
+            let ts = if log_append { m.timestamp } else { im.timestamp };
             let rec = record_of(im, off, off.wrapping_sub(first_offset) as i32, ts);
             budget.charge(&rec, if opts.spans { 1 + im.spans.len() } else { 0 });
             out.records.push(rec);

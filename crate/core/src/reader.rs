@@ -18,9 +18,7 @@ impl ReadError {
     /// Offset (relative to the reader's buffer) where the problem was found.
     pub fn at(self) -> usize {
         match self {
-            ReadError::Eof { at, .. }
-            | ReadError::VarintTooLong { at }
-            | ReadError::VarlongTooLong { at } => at,
+            ReadError::Eof { at, .. } | ReadError::VarintTooLong { at } | ReadError::VarlongTooLong { at } => at,
         }
     }
 }
@@ -28,9 +26,7 @@ impl ReadError {
 impl core::fmt::Display for ReadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            ReadError::Eof { need, .. } => {
-                write!(f, "needed {need} more byte(s) but the buffer ended")
-            }
+            ReadError::Eof { need, .. } => write!(f, "needed {need} more byte(s) but the buffer ended"),
             ReadError::VarintTooLong { .. } => {
                 f.write_str("Varint is too long, the most significant bit in the 5th byte is set")
             }
@@ -74,10 +70,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(ReadError::Eof {
-                at: self.pos,
-                need: n - self.remaining(),
-            });
+            return Err(ReadError::Eof { at: self.pos, need: n - self.remaining() });
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;
@@ -99,10 +92,7 @@ impl<'a> Reader<'a> {
                 self.pos += 1;
                 Ok(b)
             }
-            None => Err(ReadError::Eof {
-                at: self.pos,
-                need: 1,
-            }),
+            None => Err(ReadError::Eof { at: self.pos, need: 1 }),
         }
     }
 
@@ -263,14 +253,8 @@ mod tests {
     fn varlong_examples_from_the_reference() {
         let cases: &[(i64, &[u8])] = &[
             (250, &[0xf4, 0x03]),
-            (
-                i64::MAX,
-                &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-            ),
-            (
-                i64::MIN,
-                &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-            ),
+            (i64::MAX, &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
+            (i64::MIN, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
         ];
         for &(v, bytes) in cases {
             assert_eq!(enc_varlong(v), bytes);
@@ -287,10 +271,7 @@ mod tests {
     #[test]
     fn varint_drops_high_bits_of_fifth_byte_like_java() {
         // 0x7f in the 5th byte: Java keeps only the low 4 bits (tmp << 28 in an int).
-        assert_eq!(
-            Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x7f]).unsigned_varint(),
-            Ok(u32::MAX)
-        );
+        assert_eq!(Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x7f]).unsigned_varint(), Ok(u32::MAX));
     }
 
     #[test]
@@ -302,10 +283,7 @@ mod tests {
     #[test]
     fn varlong_with_msb_on_tenth_byte_is_rejected_like_java() {
         let bytes = [0x80u8; 11];
-        assert_eq!(
-            Reader::new(&bytes).varlong(),
-            Err(ReadError::VarlongTooLong { at: 0 })
-        );
+        assert_eq!(Reader::new(&bytes).varlong(), Err(ReadError::VarlongTooLong { at: 0 }));
     }
 
     #[test]

@@ -43,11 +43,7 @@ impl RecordRepr {
     fn body_size_hint(&self) -> usize {
         21 + self.key.as_ref().map_or(0, Vec::len)
             + self.value.as_ref().map_or(0, Vec::len)
-            + self
-                .headers
-                .iter()
-                .map(|(k, v)| 10 + k.len() + v.as_ref().map_or(0, Vec::len))
-                .sum::<usize>()
+            + self.headers.iter().map(|(k, v)| 10 + k.len() + v.as_ref().map_or(0, Vec::len)).sum::<usize>()
     }
 }
 
@@ -85,8 +81,7 @@ impl Context {
             base_offset: h.base_offset,
             base_timestamp: h.base_timestamp,
             base_sequence: h.base_sequence,
-            log_append_time: (h.attributes.timestamp_type()
-                == crate::batch::TimestampType::LogAppendTime)
+            log_append_time: (h.attributes.timestamp_type() == crate::batch::TimestampType::LogAppendTime)
                 .then_some(h.max_timestamp),
             bounded_body: compressed,
             spans,
@@ -108,11 +103,7 @@ use crate::report::kind;
 fn structure(e: ReadError) -> RecordError {
     // `DefaultRecord.readFrom`: BufferUnderflowException | IllegalArgumentException →
     // InvalidRecordException("Found invalid record structure", e).
-    RecordError {
-        at: e.at(),
-        kind: kind::INVALID_RECORD,
-        message: format!("Found invalid record structure ({e})"),
-    }
+    RecordError { at: e.at(), kind: kind::INVALID_RECORD, message: format!("Found invalid record structure ({e})") }
 }
 
 /// A record read in place: every field of `DefaultRecord`, the byte fields borrowed from
@@ -175,11 +166,7 @@ impl<'a> Iterator for HeadersView<'a> {
         let klen = r.varint().ok()?;
         let k = r.take(usize::try_from(klen).ok()?).ok()?;
         let vlen = r.varint().ok()?;
-        let v = if vlen >= 0 {
-            Some(r.take(vlen as usize).ok()?)
-        } else {
-            None
-        };
+        let v = if vlen >= 0 { Some(r.take(vlen as usize).ok()?) } else { None };
         self.raw = &self.raw[r.pos()..];
         self.count -= 1;
         Some((k, v))
@@ -222,11 +209,7 @@ impl SpanSink for () {
 
 /// Read one record at the reader's position, zero-copy, with `DefaultRecord.readFrom`'s
 /// checks and messages; spans go to `sink`. On success the reader stands after the record.
-pub fn read<'a, S: SpanSink>(
-    r: &mut Reader<'a>,
-    ctx: &Context,
-    sink: &mut S,
-) -> Result<RecordView<'a>, RecordError> {
+pub fn read<'a, S: SpanSink>(r: &mut Reader<'a>, ctx: &Context, sink: &mut S) -> Result<RecordView<'a>, RecordError> {
     let start = r.pos();
     // The length varint is read outside Java's try block: underflow there is the batch
     // iterator's "premature EOF"; an over-long varint surfaces as IllegalArgumentException.
@@ -239,13 +222,7 @@ pub fn read<'a, S: SpanSink>(
                 message: String::from("Incorrect declared batch size, premature EOF reached"),
             })
         }
-        Err(e) => {
-            return Err(RecordError {
-                at: e.at(),
-                kind: kind::ILLEGAL_ARGUMENT,
-                message: format!("{e}"),
-            })
-        }
+        Err(e) => return Err(RecordError { at: e.at(), kind: kind::ILLEGAL_ARGUMENT, message: format!("{e}") }),
     };
     let body_start = r.pos();
     let remaining = r.remaining();
@@ -277,11 +254,7 @@ pub fn read<'a, S: SpanSink>(
     }
     // The body reader: exactly `length` bytes on the compressed path, the rest of the
     // buffer on the uncompressed one (Java checks the consumed size afterwards).
-    let body_len = if ctx.bounded_body {
-        length as usize
-    } else {
-        remaining
-    };
+    let body_len = if ctx.bounded_body { length as usize } else { remaining };
     let mut body = Reader::new(r.take(body_len).map_err(structure)?);
     if S::ON {
         sink.span(Span::Length, start, body_start);
@@ -307,14 +280,9 @@ pub fn read<'a, S: SpanSink>(
     let offset_delta = body.varint().map_err(at_body)?;
     span(sink, Span::OffsetDelta, p, body.pos());
 
-    let key = read_bytes(&mut body, Span::KeyLength, Span::Key, &mut |n, a, b| {
-        span(sink, n, a, b)
-    })
-    .map_err(at_body)?;
-    let value = read_bytes(&mut body, Span::ValueLength, Span::Value, &mut |n, a, b| {
-        span(sink, n, a, b)
-    })
-    .map_err(at_body)?;
+    let key = read_bytes(&mut body, Span::KeyLength, Span::Key, &mut |n, a, b| span(sink, n, a, b)).map_err(at_body)?;
+    let value =
+        read_bytes(&mut body, Span::ValueLength, Span::Value, &mut |n, a, b| span(sink, n, a, b)).map_err(at_body)?;
 
     p = body.pos();
     let headers_count = body.varint().map_err(at_body)?;
@@ -360,10 +328,7 @@ pub fn read<'a, S: SpanSink>(
         }
     }
     let consumed = body.pos();
-    let headers = HeadersView {
-        raw: body.slice(headers_start, consumed),
-        count: headers_count as usize,
-    };
+    let headers = HeadersView { raw: body.slice(headers_start, consumed), count: headers_count as usize };
 
     if consumed as i64 != length as i64 {
         return Err(RecordError {
@@ -462,10 +427,7 @@ impl RecordView<'_> {
             value: self.value.map(<[u8]>::to_vec),
             headers: self
                 .headers()
-                .map(|(k, v)| RecordHeader {
-                    key: String::from_utf8_lossy(k).into_owned(),
-                    value: v.map(<[u8]>::to_vec),
-                })
+                .map(|(k, v)| RecordHeader { key: String::from_utf8_lossy(k).into_owned(), value: v.map(<[u8]>::to_vec) })
                 .collect(),
             offset: self.offset,
             timestamp: self.timestamp,
@@ -494,22 +456,8 @@ pub fn parse(
     }
     let mark = fields.len();
     let start = r.pos();
-    fields.push(Field {
-        name: format!("records[{index}]").into(),
-        start: span_base + start,
-        end: 0,
-        buffer,
-    });
-    let result = read(
-        r,
-        ctx,
-        &mut ReportSpans {
-            index,
-            span_base,
-            buffer,
-            fields,
-        },
-    );
+    fields.push(Field { name: format!("records[{index}]").into(), start: span_base + start, end: 0, buffer });
+    let result = read(r, ctx, &mut ReportSpans { index, span_base, buffer, fields });
     match result {
         Ok(v) => {
             fields[mark].end = span_base + r.pos();
@@ -523,11 +471,7 @@ pub fn parse(
         Err(e) => {
             // A record that failed part-way keeps the spans it did decode; its own span
             // ends where the last of them ends.
-            let end = fields[mark..]
-                .iter()
-                .map(|f| f.end)
-                .max()
-                .unwrap_or(fields[mark].start);
+            let end = fields[mark..].iter().map(|f| f.end).max().unwrap_or(fields[mark].start);
             fields[mark].end = end.max(fields[mark].start);
             Err(e)
         }

@@ -211,12 +211,7 @@ pub struct Field {
 
 impl Field {
     pub fn new(name: impl Into<Cow<'static, str>>, r: Range<usize>) -> Self {
-        Field {
-            name: name.into(),
-            start: r.start,
-            end: r.end,
-            buffer: None,
-        }
+        Field { name: name.into(), start: r.start, end: r.end, buffer: None }
     }
 }
 
@@ -231,13 +226,7 @@ pub struct Decompressed {
     /// Decompressed size in bytes.
     pub size: usize,
     /// The decompressed bytes as hex (only with `DecodeOptions::include_decompressed`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            serialize_with = "ser::opt_hex",
-            skip_serializing_if = "Option::is_none"
-        )
-    )]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hex", skip_serializing_if = "Option::is_none"))]
     pub data: Option<Vec<u8>>,
 }
 
@@ -344,21 +333,12 @@ mod tests {
             spec(serde_json::json!({"records": [{"value": "04"}, {"value": "05"}, {"value": "06"}]})),
         ])
         .unwrap();
-        let mut legacy = spec(
-            serde_json::json!({"header": {"attributes": {"compression": "gzip"}}, "records": [{"value": "07"}]}),
-        );
+        let mut legacy = spec(serde_json::json!({"header": {"attributes": {"compression": "gzip"}}, "records": [{"value": "07"}]}));
         legacy.magic = Some(1);
         bytes.extend(encode_batch(&legacy).unwrap());
         let last_v2 = bytes.len() - encode_batch(&legacy).unwrap().len() - 1;
         bytes[last_v2] ^= 1; // the fourth batch's last byte: its CRC no longer matches
-        let report = decode_bytes(
-            &bytes,
-            &DecodeOptions {
-                records: false,
-                spans: false,
-                ..Default::default()
-            },
-        );
+        let report = decode_bytes(&bytes, &DecodeOptions { records: false, spans: false, ..Default::default() });
         let s = Summary::of(&report.batches);
         assert_eq!(
             s,

@@ -6,9 +6,7 @@
 #[inline]
 pub fn increment(sequence: i32, increment: i32) -> i32 {
     if sequence > i32::MAX.wrapping_sub(increment) {
-        increment
-            .wrapping_sub(i32::MAX.wrapping_sub(sequence))
-            .wrapping_sub(1)
+        increment.wrapping_sub(i32::MAX.wrapping_sub(sequence)).wrapping_sub(1)
     } else {
         sequence.wrapping_add(increment)
     }
@@ -18,9 +16,7 @@ pub fn increment(sequence: i32, increment: i32) -> i32 {
 #[inline]
 pub fn decrement(sequence: i32, decrement: i32) -> i32 {
     if sequence < decrement {
-        i32::MAX
-            .wrapping_sub(decrement.wrapping_sub(sequence))
-            .wrapping_add(1)
+        i32::MAX.wrapping_sub(decrement.wrapping_sub(sequence)).wrapping_add(1)
     } else {
         sequence.wrapping_sub(decrement)
     }

@@ -75,20 +75,12 @@ pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), Stop> {
             0,
             kind::PARTIAL_BATCH,
             Severity::Info,
-            format!(
-                "{} trailing byte(s) end before the magic byte; Java's log readers stop here",
-                rem.len()
-            ),
+            format!("{} trailing byte(s) end before the magic byte; Java's log readers stop here", rem.len()),
         ));
     }
     let magic = rem[field::MAGIC] as i8;
     if !(0..=2).contains(&magic) {
-        return Err((
-            field::MAGIC,
-            kind::CORRUPT_RECORD,
-            Severity::Error,
-            format!("Invalid magic found in record: {magic}"),
-        ));
+        return Err((field::MAGIC, kind::CORRUPT_RECORD, Severity::Error, format!("Invalid magic found in record: {magic}")));
     }
     let total = size as usize + field::LOG_OVERHEAD;
     Ok((magic, total, rem.len() < total))
@@ -107,11 +99,7 @@ pub(crate) fn partial_batch_message(total: usize, remaining: usize) -> String {
 /// The walk ends after the first error, as Java's log readers stop there; a trailing
 /// partial entry is a `PartialBatch` error (Java consumers skip it, KIP-74).
 pub fn entries(bytes: &[u8]) -> Entries<'_> {
-    Entries {
-        bytes,
-        pos: 0,
-        done: false,
-    }
+    Entries { bytes, pos: 0, done: false }
 }
 
 /// Iterator of [`entries`].
@@ -129,11 +117,7 @@ pub enum Entry<'a> {
     V2(BatchView<'a>),
     /// A magic 0/1 message (with its wrapped messages): read it with
     /// [`crate::decode_bytes`] on `bytes`.
-    Legacy {
-        start: usize,
-        magic: i8,
-        bytes: &'a [u8],
-    },
+    Legacy { start: usize, magic: i8, bytes: &'a [u8] },
 }
 
 impl<'a> Iterator for Entries<'a> {
@@ -145,14 +129,7 @@ impl<'a> Iterator for Entries<'a> {
         }
         let rem = &self.bytes[self.pos..];
         let start = self.pos;
-        let stop = |at: usize, kind, message| {
-            Err(ViewError {
-                at,
-                decompressed_at: None,
-                kind,
-                message,
-            })
-        };
+        let stop = |at: usize, kind, message| Err(ViewError { at, decompressed_at: None, kind, message });
         let (magic, total, truncated) = match frame(rem) {
             Ok(f) => f,
             Err((at, kind, _, message)) => {
@@ -171,11 +148,7 @@ impl<'a> Iterator for Entries<'a> {
         self.pos += total;
         let bytes = &rem[..total];
         if magic != 2 {
-            return Some(Ok(Entry::Legacy {
-                start,
-                magic,
-                bytes,
-            }));
+            return Some(Ok(Entry::Legacy { start, magic, bytes }));
         }
         match BatchView::new(start, bytes) {
             Ok(b) => Some(Ok(Entry::V2(b))),
@@ -212,12 +185,7 @@ impl<'a> BatchView<'a> {
                 ),
             });
         };
-        Ok(BatchView {
-            start,
-            header: HeaderRepr::parse(&b),
-            crc_computed: b.compute_crc(),
-            bytes,
-        })
+        Ok(BatchView { start, header: HeaderRepr::parse(&b), crc_computed: b.compute_crc(), bytes })
     }
 
     /// The batch's bytes.
@@ -238,11 +206,7 @@ impl<'a> BatchView<'a> {
     /// The records, read in place (uncompressed) or from `scratch`, which receives the
     /// decompressed records (at most `max_decompressed` bytes; reuse it across batches).
     /// Control batches yield their control record (see [`crate::control::parse`]).
-    pub fn records<'b>(
-        &'b self,
-        scratch: &'b mut Vec<u8>,
-        max_decompressed: usize,
-    ) -> Result<Records<'b>, ViewError>
+    pub fn records<'b>(&'b self, scratch: &'b mut Vec<u8>, max_decompressed: usize) -> Result<Records<'b>, ViewError>
     where
         'a: 'b,
     {
@@ -252,11 +216,7 @@ impl<'a> BatchView<'a> {
 
     /// [`Self::records`], the decompressed records appended to `out` (which keeps what it
     /// held; on failure it is left as it was).
-    pub fn records_appending<'b>(
-        &'b self,
-        out: &'b mut Vec<u8>,
-        max_decompressed: usize,
-    ) -> Result<Records<'b>, ViewError>
+    pub fn records_appending<'b>(&'b self, out: &'b mut Vec<u8>, max_decompressed: usize) -> Result<Records<'b>, ViewError>
     where
         'a: 'b,
     {
@@ -276,22 +236,11 @@ impl<'a> BatchView<'a> {
                 Err(e) => {
                     let at = payload_at + e.at.min(payload.len());
                     let (kind, message) = crate::decode::decompress_failure(e);
-                    return Err(ViewError {
-                        at,
-                        decompressed_at: None,
-                        kind,
-                        message,
-                    });
+                    return Err(ViewError { at, decompressed_at: None, kind, message });
                 }
             }
         };
-        Ok(Records {
-            r: Reader::new(buf),
-            ctx,
-            left,
-            done: false,
-            payload_at,
-        })
+        Ok(Records { r: Reader::new(buf), ctx, left, done: false, payload_at })
     }
 }
 
@@ -316,10 +265,7 @@ pub(crate) fn check_records_count(h: &HeaderRepr, start: usize) -> Result<(), Vi
         at: start + field::RECORDS_COUNT.start,
         decompressed_at: None,
         kind: kind::INVALID_RECORD,
-        message: format!(
-            "Found invalid record count {} in magic v2 batch",
-            h.records_count
-        ),
+        message: format!("Found invalid record count {} in magic v2 batch", h.records_count),
     })
 }
 
@@ -337,17 +283,9 @@ pub struct Records<'b> {
 impl Records<'_> {
     fn fault(&mut self, e: record::RecordError) -> ViewError {
         self.done = true;
-        let (at, decompressed_at) = if self.ctx.bounded_body {
-            (self.payload_at, Some(e.at))
-        } else {
-            (self.payload_at + e.at, None)
-        };
-        ViewError {
-            at,
-            decompressed_at,
-            kind: e.kind,
-            message: e.message,
-        }
+        let (at, decompressed_at) =
+            if self.ctx.bounded_body { (self.payload_at, Some(e.at)) } else { (self.payload_at + e.at, None) };
+        ViewError { at, decompressed_at, kind: e.kind, message: e.message }
     }
 }
 
@@ -366,9 +304,7 @@ impl<'b> Iterator for Records<'b> {
                 let e = record::RecordError {
                     at: self.r.pos(),
                     kind: kind::INVALID_RECORD,
-                    message: String::from(
-                        "Incorrect declared batch size, records still remaining in file",
-                    ),
+                    message: String::from("Incorrect declared batch size, records still remaining in file"),
                 };
                 return Some(Err(self.fault(e)));
             }
@@ -491,11 +427,7 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                         let shift = if compressed { shift } else { 0 };
                         // Positions: in the input, or in the batch's decompressed bytes (then
                         // shifted to where they land in `decompressed`).
-                        let base = if compressed {
-                            records.r.slice(0, 0).as_ptr()
-                        } else {
-                            bytes.as_ptr()
-                        } as usize;
+                        let base = if compressed { records.r.slice(0, 0).as_ptr() } else { bytes.as_ptr() } as usize;
                         let pos = |s: &[u8]| (s.as_ptr() as usize - base + shift) as u32;
                         for r in records {
                             match r {
@@ -503,12 +435,10 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                                     c.offset.push(r.offset);
                                     c.timestamp.push(r.timestamp);
                                     c.sequence.push(r.sequence);
-                                    let (ks, kl) =
-                                        r.key.map_or((0, -1), |k| (pos(k), k.len() as i32));
+                                    let (ks, kl) = r.key.map_or((0, -1), |k| (pos(k), k.len() as i32));
                                     c.key_start.push(ks);
                                     c.key_length.push(kl);
-                                    let (vs, vl) =
-                                        r.value.map_or((0, -1), |v| (pos(v), v.len() as i32));
+                                    let (vs, vl) = r.value.map_or((0, -1), |v| (pos(v), v.len() as i32));
                                     c.value_start.push(vs);
                                     c.value_length.push(vl);
                                     for (k, v) in r.headers() {
@@ -520,14 +450,12 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                                                 let id = key_ids.len() as u32;
                                                 key_ids.insert(k.to_vec(), id);
                                                 c.header_key_bytes.extend_from_slice(k);
-                                                c.header_key_at
-                                                    .push(c.header_key_bytes.len() as u32);
+                                                c.header_key_at.push(c.header_key_bytes.len() as u32);
                                                 id
                                             }
                                         };
                                         c.header_key.push(id);
-                                        let (vs, vl) =
-                                            v.map_or((0, -1), |v| (pos(v), v.len() as i32));
+                                        let (vs, vl) = v.map_or((0, -1), |v| (pos(v), v.len() as i32));
                                         c.header_value_start.push(vs);
                                         c.header_value_length.push(vl);
                                     }
@@ -547,34 +475,16 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                 c.in_decompressed.push(0);
                 c.first_record.push(c.offset.len() as u32);
             }
-            Ok(Entry::Legacy {
-                start,
-                magic,
-                bytes: entry,
-            }) => {
+            Ok(Entry::Legacy { start, magic, bytes: entry }) => {
                 // Magic 0/1: read by the report's legacy path; the fields are copied.
-                let rep = crate::decode_bytes(
-                    entry,
-                    &crate::DecodeOptions {
-                        spans: false,
-                        max_decompressed,
-                        ..Default::default()
-                    },
-                );
+                let rep = crate::decode_bytes(entry, &crate::DecodeOptions { spans: false, max_decompressed, ..Default::default() });
                 for e in rep.errors.iter().filter(|e| e.severity == Severity::Error) {
                     c.errors.push((
                         Some(bi),
-                        ViewError {
-                            at: start + e.at,
-                            decompressed_at: e.decompressed_at,
-                            kind: e.kind,
-                            message: e.message.clone(),
-                        },
+                        ViewError { at: start + e.at, decompressed_at: e.decompressed_at, kind: e.kind, message: e.message.clone() },
                     ));
                 }
-                let Some(b) = rep.batches.first() else {
-                    continue;
-                };
+                let Some(b) = rep.batches.first() else { continue };
                 let h = &b.header;
                 let header = HeaderRepr {
                     base_offset: h.base_offset,
@@ -596,11 +506,9 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                     c.offset.push(r.offset);
                     c.timestamp.push(r.timestamp);
                     c.sequence.push(r.sequence);
-                    for (field, (starts, lengths)) in
-                        [r.key.as_deref(), r.value.as_deref()].into_iter().zip([
-                            (&mut c.key_start, &mut c.key_length),
-                            (&mut c.value_start, &mut c.value_length),
-                        ])
+                    for (field, (starts, lengths)) in [r.key.as_deref(), r.value.as_deref()]
+                        .into_iter()
+                        .zip([(&mut c.key_start, &mut c.key_length), (&mut c.value_start, &mut c.value_length)])
                     {
                         starts.push(c.decompressed.len() as u32);
                         lengths.push(field.map_or(-1, |f| f.len() as i32));
@@ -667,18 +575,9 @@ mod tests {
             let mut scratch = Vec::new();
             let mut n = 0;
             for (entry, b) in entries(&bytes).zip(&report.batches) {
-                let Entry::V2(v) = entry.unwrap() else {
-                    panic!("v2")
-                };
-                assert_eq!(
-                    (v.start, v.end(), v.crc_valid()),
-                    (b.start, b.end, b.header.crc_valid)
-                );
-                let records: Vec<_> = v
-                    .records(&mut scratch, 64 << 20)
-                    .unwrap()
-                    .map(|r| r.unwrap().to_report())
-                    .collect();
+                let Entry::V2(v) = entry.unwrap() else { panic!("v2") };
+                assert_eq!((v.start, v.end(), v.crc_valid()), (b.start, b.end, b.header.crc_valid));
+                let records: Vec<_> = v.records(&mut scratch, 64 << 20).unwrap().map(|r| r.unwrap().to_report()).collect();
                 assert_eq!(records, b.records, "{codec}");
                 n += 1;
             }
@@ -717,10 +616,10 @@ mod tests {
         for bytes in cases {
             let report = decode_bytes(&bytes, &DecodeOptions::default());
             // The view leaves the CRC verdict to `crc_valid()` and has no warnings.
-            let want = report.errors.iter().find(|e| {
-                e.severity != Severity::Warning
-                    && !e.message.starts_with("Record is corrupt (stored crc")
-            });
+            let want = report
+                .errors
+                .iter()
+                .find(|e| e.severity != Severity::Warning && !e.message.starts_with("Record is corrupt (stored crc"));
             let mut scratch = Vec::new();
             let mut got = None;
             'walk: for entry in entries(&bytes) {
@@ -748,10 +647,7 @@ mod tests {
             }
             match (want, got) {
                 (Some(w), Some(g)) => {
-                    assert_eq!(
-                        (w.at, w.decompressed_at, w.kind, &w.message),
-                        (g.at, g.decompressed_at, g.kind, &g.message)
-                    );
+                    assert_eq!((w.at, w.decompressed_at, w.kind, &w.message), (g.at, g.decompressed_at, g.kind, &g.message));
                     both += 1;
                 }
                 (None, None) => {}
@@ -766,8 +662,7 @@ mod tests {
     #[test]
     fn columns_match_report() {
         for codec in ["none", "gzip", "lz4", "zstd", "snappy"] {
-            let mut bytes =
-                encode_segment(&[spec(codec, 5), spec("none", 0), spec(codec, 40)]).unwrap();
+            let mut bytes = encode_segment(&[spec(codec, 5), spec("none", 0), spec(codec, 40)]).unwrap();
             // A legacy wrapper too (zstd is magic-2 only: KIP-110).
             let mut legacy = spec(if codec == "zstd" { "gzip" } else { codec }, 3);
             legacy.magic = Some(1);
@@ -776,90 +671,35 @@ mod tests {
             let c = columns(&bytes, 64 << 20);
             assert!(c.errors.is_empty(), "{:?}", c.errors);
             assert_eq!(c.batch_start.len(), report.batches.len());
-            assert_eq!(
-                (&c.header_key_at[..], &c.header_key_bytes[..]),
-                (&[0, 1, 6][..], &b"htrace"[..]),
-                "each distinct key once"
-            );
+            assert_eq!((&c.header_key_at[..], &c.header_key_bytes[..]), (&[0, 1, 6][..], &b"htrace"[..]), "each distinct key once");
             let bytes_at = |inside: bool, start: u32, len: i32| -> Option<Vec<u8>> {
-                let buf = if inside {
-                    &c.decompressed[..]
-                } else {
-                    &bytes[..]
-                };
+                let buf = if inside { &c.decompressed[..] } else { &bytes[..] };
                 (len >= 0).then(|| buf[start as usize..start as usize + len as usize].to_vec())
             };
             for (i, b) in report.batches.iter().enumerate() {
                 let h = &b.header;
                 assert_eq!(
-                    (
-                        c.batch_start[i] as usize,
-                        c.batch_end[i] as usize,
-                        c.magic[i],
-                        c.base_offset[i],
-                        c.crc[i],
-                        c.crc_computed[i]
-                    ),
-                    (
-                        b.start,
-                        b.end,
-                        b.magic,
-                        h.base_offset,
-                        h.crc,
-                        h.crc_computed
-                    )
+                    (c.batch_start[i] as usize, c.batch_end[i] as usize, c.magic[i], c.base_offset[i], c.crc[i], c.crc_computed[i]),
+                    (b.start, b.end, b.magic, h.base_offset, h.crc, h.crc_computed)
                 );
-                assert_eq!(
-                    (
-                        c.attributes[i],
-                        c.max_timestamp[i],
-                        c.producer_id[i],
-                        c.records_count[i]
-                    ),
-                    (
-                        h.attributes.raw,
-                        h.max_timestamp,
-                        h.producer_id,
-                        h.records_count
-                    )
-                );
+                assert_eq!((c.attributes[i], c.max_timestamp[i], c.producer_id[i], c.records_count[i]), (h.attributes.raw, h.max_timestamp, h.producer_id, h.records_count));
                 let records = c.first_record[i] as usize..c.first_record[i + 1] as usize;
                 assert_eq!(records.len(), b.records.len(), "{codec} batch {i}");
                 let inside = c.in_decompressed[i] == 1;
                 for (j, r) in records.zip(&b.records) {
-                    assert_eq!(
-                        (c.offset[j], c.timestamp[j], c.sequence[j]),
-                        (r.offset, r.timestamp, r.sequence)
-                    );
+                    assert_eq!((c.offset[j], c.timestamp[j], c.sequence[j]), (r.offset, r.timestamp, r.sequence));
                     assert_eq!(bytes_at(inside, c.key_start[j], c.key_length[j]), r.key);
-                    assert_eq!(
-                        bytes_at(inside, c.value_start[j], c.value_length[j]),
-                        r.value
-                    );
+                    assert_eq!(bytes_at(inside, c.value_start[j], c.value_length[j]), r.value);
                     let hs: Vec<_> = (c.first_header[j] as usize..c.first_header[j + 1] as usize)
                         .map(|k| {
-                            let key =
-                                bytes_at(inside, c.header_key_start[k], c.header_key_length[k])
-                                    .unwrap();
+                            let key = bytes_at(inside, c.header_key_start[k], c.header_key_length[k]).unwrap();
                             let id = c.header_key[k] as usize;
-                            let distinct = &c.header_key_bytes
-                                [c.header_key_at[id] as usize..c.header_key_at[id + 1] as usize];
-                            assert_eq!(
-                                distinct,
-                                &key[..],
-                                "header {k}: its key id names its bytes"
-                            );
-                            (
-                                String::from_utf8(key).unwrap(),
-                                bytes_at(inside, c.header_value_start[k], c.header_value_length[k]),
-                            )
+                            let distinct = &c.header_key_bytes[c.header_key_at[id] as usize..c.header_key_at[id + 1] as usize];
+                            assert_eq!(distinct, &key[..], "header {k}: its key id names its bytes");
+                            (String::from_utf8(key).unwrap(), bytes_at(inside, c.header_value_start[k], c.header_value_length[k]))
                         })
                         .collect();
-                    let want: Vec<_> = r
-                        .headers
-                        .iter()
-                        .map(|h| (h.key.clone(), h.value.clone()))
-                        .collect();
+                    let want: Vec<_> = r.headers.iter().map(|h| (h.key.clone(), h.value.clone())).collect();
                     assert_eq!(hs, want);
                 }
             }
@@ -892,13 +732,6 @@ mod tests {
         bytes.extend_from_slice(&0i64.to_be_bytes());
         bytes.extend_from_slice(&[0xff; 8]);
         let mut it = entries(&bytes);
-        assert!(matches!(
-            it.next(),
-            Some(Ok(Entry::Legacy {
-                start: 0,
-                magic: 1,
-                ..
-            }))
-        ));
+        assert!(matches!(it.next(), Some(Ok(Entry::Legacy { start: 0, magic: 1, .. }))));
     }
 }

@@ -83,29 +83,13 @@ fn bound(input_len: usize) -> usize {
 /// stays under `limit`. Returns the worst peak.
 fn assert_peak(name: &str, input: &[u8], opts: &DecodeOptions, limit: usize) -> usize {
     let mut worst = 0;
-    for (how, spans) in [
-        ("decode_bytes", true),
-        ("decode_bytes", false),
-        ("decode", true),
-    ] {
-        let o = DecodeOptions {
-            spans: spans && opts.spans,
-            ..opts.clone()
-        };
-        let (peak, rep) = peak_during(|| {
-            if how == "decode" {
-                decode(input, &o)
-            } else {
-                decode_bytes(input, &o)
-            }
-        });
+    for (how, spans) in [("decode_bytes", true), ("decode_bytes", false), ("decode", true)] {
+        let o = DecodeOptions { spans: spans && opts.spans, ..opts.clone() };
+        let (peak, rep) = peak_during(|| if how == "decode" { decode(input, &o) } else { decode_bytes(input, &o) });
         let nbatches = rep.batches.len();
         let nrecords: usize = rep.batches.iter().map(|b| b.records.len()).sum();
-        let first_error = rep
-            .errors
-            .iter()
-            .find(|e| e.severity == eoslab_core::report::Severity::Error)
-            .map(|e| e.kind);
+        let first_error =
+            rep.errors.iter().find(|e| e.severity == eoslab_core::report::Severity::Error).map(|e| e.kind);
         drop(rep);
         eprintln!(
             "{name:<40} {how:<12} spans={:<5} input {:>8} B  peak {:>10} B  ({:>6.1}× input)  batches {nbatches} records {nrecords} error {first_error:?}",
@@ -168,10 +152,7 @@ fn record_with_key_len(key_len: i32, length: i32) -> Vec<u8> {
 fn spec(records: Vec<RecordSpec>, codec: &str) -> BatchSpec {
     BatchSpec {
         header: HeaderSpec {
-            attributes: AttributesSpec {
-                compression: Some(codec.into()),
-                ..Default::default()
-            },
+            attributes: AttributesSpec { compression: Some(codec.into()), ..Default::default() },
             ..Default::default()
         },
         records,
@@ -205,30 +186,14 @@ fn huge_records_count_allocates_nothing_big() {
     let opts = DecodeOptions::default();
     // Header only, recordsCount 2^31−1.
     let b = v2_with_body(i32::MAX, &[]);
-    assert_peak(
-        "header-only, recordsCount i32::MAX",
-        &b,
-        &opts,
-        bound(b.len()),
-    );
+    assert_peak("header-only, recordsCount i32::MAX", &b, &opts, bound(b.len()));
     // One real record, recordsCount 2^31−1, every codec.
     for codec in ["none", "gzip", "snappy", "lz4", "zstd"] {
-        let mut b = encode_batch(&spec(
-            vec![RecordSpec {
-                value: Some("76".into()),
-                ..Default::default()
-            }],
-            codec,
-        ))
-        .unwrap();
+        let mut b =
+            encode_batch(&spec(vec![RecordSpec { value: Some("76".into()), ..Default::default() }], codec)).unwrap();
         set_i32(&mut b, 57, i32::MAX);
         fix_crc(&mut b);
-        assert_peak(
-            &format!("1 record, recordsCount i32::MAX, {codec}"),
-            &b,
-            &opts,
-            bound(b.len()),
-        );
+        assert_peak(&format!("1 record, recordsCount i32::MAX, {codec}"), &b, &opts, bound(b.len()));
     }
 }
 
@@ -251,12 +216,7 @@ fn huge_lengths_allocate_nothing_big() {
     // batchLength claims 2 GiB; the input has 61 bytes.
     let mut b = v2_with_body(1, &[]);
     set_i32(&mut b, 8, i32::MAX);
-    assert_peak(
-        "batchLength i32::MAX (truncated)",
-        &b,
-        &opts,
-        bound(b.len()),
-    );
+    assert_peak("batchLength i32::MAX (truncated)", &b, &opts, bound(b.len()));
     // Legacy: keyLength / valueLength i32::MAX.
     let mut l = legacy_v0(0, 0, Some(b"v"));
     set_i32(&mut l, 18, i32::MAX);
@@ -286,33 +246,15 @@ fn repeated_legacy_entries_and_wrappers_stay_bounded() {
     let opts = DecodeOptions::default();
     // 10 000 back-to-back minimal v0 messages (26 bytes each).
     let one = legacy_v0(0, 0, None);
-    let many: Vec<u8> = one
-        .iter()
-        .copied()
-        .cycle()
-        .take(one.len() * 10_000)
-        .collect();
+    let many: Vec<u8> = one.iter().copied().cycle().take(one.len() * 10_000).collect();
     assert_peak("10k legacy v0 messages", &many, &opts, bound(many.len()));
     // A gzip wrapper whose inner set is 2 000 wrappers (each rejected: no recursion).
     let inner_wrapper = legacy_v0(0, 1, Some(&[0u8; 32]));
-    let set: Vec<u8> = inner_wrapper
-        .iter()
-        .copied()
-        .cycle()
-        .take(inner_wrapper.len() * 2_000)
-        .collect();
+    let set: Vec<u8> = inner_wrapper.iter().copied().cycle().take(inner_wrapper.len() * 2_000).collect();
     let z = eoslab_core::compression::compress(eoslab_core::compression::Codec::Gzip, &set, 0);
     let w = legacy_v0(0, 1, Some(&z));
-    let small = DecodeOptions {
-        max_decompressed: 256 << 10,
-        ..opts.clone()
-    };
-    assert_peak(
-        "gzip wrapper of 2k wrappers",
-        &w,
-        &small,
-        bound(w.len()) + 4 * small.max_decompressed,
-    );
+    let small = DecodeOptions { max_decompressed: 256 << 10, ..opts.clone() };
+    assert_peak("gzip wrapper of 2k wrappers", &w, &small, bound(w.len()) + 4 * small.max_decompressed);
 }
 
 /// Many tiny entries/records: the report is proportional to what the input *has*. Spans cost
@@ -323,40 +265,16 @@ fn dense_inputs_stay_within_a_fixed_multiple() {
     let opts = DecodeOptions::default();
     // 5 000 empty v2 batches back to back.
     let empty = encode_batch(&BatchSpec::default()).unwrap();
-    let seg: Vec<u8> = empty
-        .iter()
-        .copied()
-        .cycle()
-        .take(empty.len() * 5_000)
-        .collect();
+    let seg: Vec<u8> = empty.iter().copied().cycle().take(empty.len() * 5_000).collect();
     assert_peak("5k empty v2 batches", &seg, &opts, bound(seg.len()));
     // One batch of 20 000 minimal records (7 bytes each).
     let recs = vec![RecordSpec::default(); 20_000];
     let b = encode_batch(&spec(recs, "none")).unwrap();
     assert_peak("20k minimal records", &b, &opts, 256 * b.len() + MIB);
     // One record with 20 000 empty headers (2 bytes each).
-    let hdrs = vec![
-        HeaderKvSpec {
-            key: String::new(),
-            value: None,
-            value_text: None
-        };
-        20_000
-    ];
-    let b = encode_batch(&spec(
-        vec![RecordSpec {
-            headers: hdrs,
-            ..Default::default()
-        }],
-        "none",
-    ))
-    .unwrap();
-    assert_peak(
-        "1 record, 20k empty headers",
-        &b,
-        &opts,
-        256 * b.len() + MIB,
-    );
+    let hdrs = vec![HeaderKvSpec { key: String::new(), value: None, value_text: None }; 20_000];
+    let b = encode_batch(&spec(vec![RecordSpec { headers: hdrs, ..Default::default() }], "none")).unwrap();
+    assert_peak("1 record, 20k empty headers", &b, &opts, 256 * b.len() + MIB);
 }
 
 /// Compressed input: the decompressed size is capped by `max_decompressed`; what is decoded
@@ -365,23 +283,12 @@ fn dense_inputs_stay_within_a_fixed_multiple() {
 fn compression_bombs_are_capped() {
     let _serial = serial();
     let cap = 256 << 10;
-    let opts = DecodeOptions {
-        max_decompressed: cap,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions { max_decompressed: cap, ..DecodeOptions::default() };
     for codec in ["gzip", "snappy", "lz4", "zstd"] {
         // 8 MiB of value bytes compress to a few KiB; the cap stops decompression.
-        let big = RecordSpec {
-            value: Some("00".repeat(8 << 20)),
-            ..Default::default()
-        };
+        let big = RecordSpec { value: Some("00".repeat(8 << 20)), ..Default::default() };
         let b = encode_batch(&spec(vec![big], codec)).unwrap();
-        assert_peak(
-            &format!("8 MiB value bomb, {codec}"),
-            &b,
-            &opts,
-            bound(b.len()) + 4 * cap,
-        );
+        assert_peak(&format!("8 MiB value bomb, {codec}"), &b, &opts, bound(b.len()) + 4 * cap);
     }
 }
 
@@ -389,13 +296,7 @@ fn compression_bombs_are_capped() {
 /// to just under `cap`: a few hundred input bytes.
 fn compressed_dense(codec: &str, cap: usize) -> Vec<u8> {
     let n = (cap - 1024) / 8;
-    let recs = vec![
-        RecordSpec {
-            offset_delta: Some(0),
-            ..Default::default()
-        };
-        n
-    ];
+    let recs = vec![RecordSpec { offset_delta: Some(0), ..Default::default() }; n];
     encode_batch(&spec(recs, codec)).unwrap()
 }
 
@@ -405,18 +306,10 @@ fn compressed_dense(codec: &str, cap: usize) -> Vec<u8> {
 fn compressed_dense_records_stay_within_a_multiple_of_the_cap() {
     let _serial = serial();
     let cap = 256 << 10;
-    let opts = DecodeOptions {
-        max_decompressed: cap,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions { max_decompressed: cap, ..DecodeOptions::default() };
     for codec in ["gzip", "zstd"] {
         let b = compressed_dense(codec, cap);
-        assert_peak(
-            &format!("dense records under the cap, {codec}"),
-            &b,
-            &opts,
-            bound(b.len()) + 128 * cap,
-        );
+        assert_peak(&format!("dense records under the cap, {codec}"), &b, &opts, bound(b.len()) + 128 * cap);
     }
 }
 
@@ -429,17 +322,9 @@ fn compressed_dense_records_stay_within_a_multiple_of_the_cap() {
 fn compressed_dense_records_are_bounded_by_a_small_multiple_of_the_cap() {
     let _serial = serial();
     let cap = 256 << 10;
-    let opts = DecodeOptions {
-        max_decompressed: cap,
-        ..DecodeOptions::default()
-    };
+    let opts = DecodeOptions { max_decompressed: cap, ..DecodeOptions::default() };
     for codec in ["gzip", "zstd"] {
         let b = compressed_dense(codec, cap);
-        assert_peak(
-            &format!("dense records under the cap, {codec}"),
-            &b,
-            &opts,
-            bound(b.len()) + 8 * cap,
-        );
+        assert_peak(&format!("dense records under the cap, {codec}"), &b, &opts, bound(b.len()) + 8 * cap);
     }
 }

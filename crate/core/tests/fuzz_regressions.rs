@@ -38,11 +38,7 @@ fn every_fuzz_crasher_stays_fixed() {
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            failed.push(format!(
-                "{name} ({} bytes): {}",
-                data.len(),
-                msg.lines().next().unwrap_or("")
-            ));
+            failed.push(format!("{name} ({} bytes): {}", data.len(), msg.lines().next().unwrap_or("")));
         }
     }
     eprintln!("fuzz regressions: {} input(s) checked", files.len());

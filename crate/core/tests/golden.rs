@@ -17,21 +17,18 @@ fn dec(b: &[u8]) -> Report {
 }
 
 /// §9.1 Example A — idempotent data batch, 1 record key "k" value "v" (70 bytes).
-const EXAMPLE_A: &str =
-    "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00
+const EXAMPLE_A: &str = "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00
 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00
 00 00 07 00 00 00 01 10 00 00 00 02 6b 02 76 00";
 
 /// §9.2 Example B — transactional, 2 records, a header and a null value (84 bytes).
-const EXAMPLE_B: &str =
-    "00 00 00 00 00 00 00 00 00 00 00 48 ff ff ff ff 02 95 13 a2 2f 00 10 00 00 00 01
+const EXAMPLE_B: &str = "00 00 00 00 00 00 00 00 00 00 00 48 ff ff ff ff 02 95 13 a2 2f 00 10 00 00 00 01
 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 fa 00 00 00 00 00 00 10 92 00 01 00
 00 00 08 00 00 00 02 18 00 00 00 02 6b 02 76 02 02 68 02 78 12 00 f4 03 02 04 6b
 32 01 00";
 
 /// §9.3 Example C — COMMIT marker control batch (78 bytes).
-const EXAMPLE_C: &str =
-    "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 14 49 b2 00 30 00 00 00 00
+const EXAMPLE_C: &str = "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 14 49 b2 00 30 00 00 00 00
 00 00 01 8b cf e5 69 f4 00 00 01 8b cf e5 69 f4 00 00 00 00 00 00 10 92 00 01 ff
 ff ff ff 00 00 00 01 20 00 00 00 08 00 00 00 01 0c 00 00 00 00 00 07 00";
 
@@ -62,30 +59,13 @@ fn example_a_decodes_field_exact() {
     let b = &r.batches[0];
     let h = &b.header;
     assert_eq!((b.start, b.end, b.magic, b.legacy), (0, 70, 2, false));
-    assert_eq!(
-        (h.base_offset, h.batch_length, h.partition_leader_epoch),
-        (0, 58, -1)
-    );
-    assert_eq!(
-        (h.crc, h.crc_computed, h.crc_valid),
-        (0x8C4A_545E, 0x8C4A_545E, true)
-    );
+    assert_eq!((h.base_offset, h.batch_length, h.partition_leader_epoch), (0, 58, -1));
+    assert_eq!((h.crc, h.crc_computed, h.crc_valid), (0x8C4A_545E, 0x8C4A_545E, true));
     assert_eq!((h.base_timestamp, h.max_timestamp), (T0, T0));
-    assert_eq!(
-        (
-            h.producer_id,
-            h.producer_epoch,
-            h.base_sequence,
-            h.last_sequence
-        ),
-        (4242, 1, 7, 7)
-    );
+    assert_eq!((h.producer_id, h.producer_epoch, h.base_sequence, h.last_sequence), (4242, 1, 7, 7));
     assert_eq!(h.attributes.compression, "none");
     let rec = &b.records[0];
-    assert_eq!(
-        (rec.key.as_deref(), rec.value.as_deref()),
-        (Some(&b"k"[..]), Some(&b"v"[..]))
-    );
+    assert_eq!((rec.key.as_deref(), rec.value.as_deref()), (Some(&b"k"[..]), Some(&b"v"[..])));
     assert_eq!((rec.offset, rec.timestamp, rec.sequence), (0, T0, 7));
 }
 
@@ -113,15 +93,9 @@ fn flipping_any_crc_covered_byte_is_a_corrupt_record() {
         let mut b = good.clone();
         b[i] ^= 0x01;
         let r = dec(&b);
-        let e = r
-            .errors
-            .iter()
-            .find(|e| e.kind == "CorruptRecordException")
-            .unwrap_or_else(|| panic!("byte {i}"));
+        let e = r.errors.iter().find(|e| e.kind == "CorruptRecordException").unwrap_or_else(|| panic!("byte {i}"));
         assert_eq!(e.at, 17, "pinned on the crc field");
-        assert!(e
-            .message
-            .starts_with("Record is corrupt (stored crc = 2353681502, computed crc = "));
+        assert!(e.message.starts_with("Record is corrupt (stored crc = 2353681502, computed crc = "));
         assert!(!r.batches[0].header.crc_valid);
     }
 }
@@ -132,44 +106,18 @@ fn example_b_decodes_field_exact() {
     assert!(r.errors.is_empty(), "{:?}", r.errors);
     let b = &r.batches[0];
     let h = &b.header;
-    assert_eq!(
-        (h.batch_length, h.crc, h.crc_valid),
-        (72, 0x9513_A22F, true)
-    );
+    assert_eq!((h.batch_length, h.crc, h.crc_valid), (72, 0x9513_A22F, true));
     assert!(h.attributes.transactional && !h.attributes.control);
-    assert_eq!(
-        (
-            h.last_offset_delta,
-            h.max_timestamp,
-            h.base_sequence,
-            h.last_sequence
-        ),
-        (1, T0 + 250, 8, 9)
-    );
+    assert_eq!((h.last_offset_delta, h.max_timestamp, h.base_sequence, h.last_sequence), (1, T0 + 250, 8, 9));
     assert_eq!(b.records.len(), 2);
     let r0 = &b.records[0];
     assert_eq!(r0.headers.len(), 1);
-    assert_eq!(
-        (r0.headers[0].key.as_str(), r0.headers[0].value.as_deref()),
-        ("h", Some(&b"x"[..]))
-    );
+    assert_eq!((r0.headers[0].key.as_str(), r0.headers[0].value.as_deref()), ("h", Some(&b"x"[..])));
     let r1 = &b.records[1];
-    assert_eq!(
-        (r1.key.as_deref(), r1.value.as_deref()),
-        (Some(&b"k2"[..]), None)
-    );
-    assert_eq!(
-        (r1.timestamp_delta, r1.timestamp, r1.offset, r1.sequence),
-        (250, T0 + 250, 1, 9)
-    );
+    assert_eq!((r1.key.as_deref(), r1.value.as_deref()), (Some(&b"k2"[..]), None));
+    assert_eq!((r1.timestamp_delta, r1.timestamp, r1.offset, r1.sequence), (250, T0 + 250, 1, 9));
     // Byte spans of r1 (§9.2 table).
-    let span = |n: &str| {
-        b.fields
-            .iter()
-            .find(|f| f.name == n)
-            .map(|f| (f.start, f.end))
-            .unwrap()
-    };
+    let span = |n: &str| b.fields.iter().find(|f| f.name == n).map(|f| (f.start, f.end)).unwrap();
     assert_eq!(span("records[1].length"), (74, 75));
     assert_eq!(span("records[1].timestampDelta"), (76, 78));
     assert_eq!(span("records[1].key"), (80, 82));
@@ -184,10 +132,7 @@ fn example_b_encodes_byte_exact() {
             producer_id: Some(I64(4242)),
             producer_epoch: Some(1),
             base_sequence: Some(8),
-            attributes: AttributesSpec {
-                transactional: Some(true),
-                ..Default::default()
-            },
+            attributes: AttributesSpec { transactional: Some(true), ..Default::default() },
             ..Default::default()
         },
         records: vec![
@@ -195,18 +140,10 @@ fn example_b_encodes_byte_exact() {
                 timestamp: Some(I64(T0)),
                 key_text: Some("k".into()),
                 value_text: Some("v".into()),
-                headers: vec![HeaderKvSpec {
-                    key: "h".into(),
-                    value_text: Some("x".into()),
-                    value: None,
-                }],
+                headers: vec![HeaderKvSpec { key: "h".into(), value_text: Some("x".into()), value: None }],
                 ..Default::default()
             },
-            RecordSpec {
-                timestamp: Some(I64(T0 + 250)),
-                key_text: Some("k2".into()),
-                ..Default::default()
-            },
+            RecordSpec { timestamp: Some(I64(T0 + 250)), key_text: Some("k2".into()), ..Default::default() },
         ],
         ..Default::default()
     };
@@ -219,31 +156,10 @@ fn example_c_commit_marker_decodes() {
     assert!(r.errors.is_empty(), "{:?}", r.errors);
     let b = &r.batches[0];
     assert!(b.header.attributes.control && b.header.attributes.transactional);
-    assert_eq!(
-        (
-            b.header.base_offset,
-            b.header.partition_leader_epoch,
-            b.header.crc
-        ),
-        (10, 3, 0xAB14_49B2)
-    );
+    assert_eq!((b.header.base_offset, b.header.partition_leader_epoch, b.header.crc), (10, 3, 0xAB14_49B2));
     let c = b.control.as_ref().unwrap();
-    assert_eq!(
-        (
-            c.type_name.as_str(),
-            c.type_id,
-            c.version,
-            c.coordinator_epoch
-        ),
-        ("COMMIT", 1, 0, Some(7))
-    );
-    let span = |n: &str| {
-        b.fields
-            .iter()
-            .find(|f| f.name == n)
-            .map(|f| (f.start, f.end))
-            .unwrap()
-    };
+    assert_eq!((c.type_name.as_str(), c.type_id, c.version, c.coordinator_epoch), ("COMMIT", 1, 0, Some(7)));
+    let span = |n: &str| b.fields.iter().find(|f| f.name == n).map(|f| (f.start, f.end)).unwrap();
     assert_eq!(span("records[0].key.type"), (68, 70));
     assert_eq!(span("records[0].value.coordinatorEpoch"), (73, 77));
 }
@@ -259,11 +175,7 @@ fn example_c_commit_marker_encodes_byte_exact() {
             producer_epoch: Some(1),
             ..Default::default()
         },
-        control: Some(ControlSpec {
-            type_name: "COMMIT".into(),
-            coordinator_epoch: Some(7),
-            ..Default::default()
-        }),
+        control: Some(ControlSpec { type_name: "COMMIT".into(), coordinator_epoch: Some(7), ..Default::default() }),
         ..Default::default()
     };
     assert_eq!(encode_batch(&spec).unwrap(), hex(EXAMPLE_C));
@@ -298,19 +210,10 @@ fn compressed_variants_decode_to_example_a_record() {
         assert!(bt.header.crc_valid, "{codec}");
         assert_eq!(bt.header.attributes.compression, codec);
         assert_eq!(bt.records.len(), 1);
-        assert_eq!(
-            (bt.records[0].key.as_deref(), bt.records[0].sequence),
-            (Some(&b"k"[..]), 7),
-            "{codec}"
-        );
+        assert_eq!((bt.records[0].key.as_deref(), bt.records[0].sequence), (Some(&b"k"[..]), 7), "{codec}");
         let d = bt.decompressed.as_ref().unwrap();
-        assert_eq!(
-            (d.size, d.compressed_start, d.compressed_end),
-            (9, 61, b.len())
-        );
-        assert!(bt.fields.iter().any(|f| f.name == "records[0].value"
-            && f.buffer == Some("decompressed")
-            && (f.start, f.end) == (7, 8)));
+        assert_eq!((d.size, d.compressed_start, d.compressed_end), (9, 61, b.len()));
+        assert!(bt.fields.iter().any(|f| f.name == "records[0].value" && f.buffer == Some("decompressed") && (f.start, f.end) == (7, 8)));
     }
 }
 
@@ -327,11 +230,7 @@ fn lz4_and_snappy_encode_byte_exact_like_kafka() {
         let mut spec = spec_a();
         spec.header.attributes.compression = Some(codec.into());
         spec.snappy_framing = framing;
-        assert_eq!(
-            encode_batch(&spec).unwrap(),
-            compressed_batch(attr, len, crc, section),
-            "{codec} #{i}"
-        );
+        assert_eq!(encode_batch(&spec).unwrap(), compressed_batch(attr, len, crc, section), "{codec} #{i}");
     }
 }
 
@@ -347,8 +246,7 @@ fn every_codec_round_trips_through_encode() {
 }
 
 /// §9.5 legacy messages (verified with kafka-python's LegacyRecordBatch).
-const LEGACY_V0: &str =
-    "00 00 00 00 00 00 00 00 00 00 00 10 1f ec d7 0a 00 00 00 00 00 01 6b 00 00 00 01 76";
+const LEGACY_V0: &str = "00 00 00 00 00 00 00 00 00 00 00 10 1f ec d7 0a 00 00 00 00 00 01 6b 00 00 00 01 76";
 const LEGACY_V1: &str =
     "00 00 00 00 00 00 00 00 00 00 00 18 39 26 8c 33 01 00 00 00 01 8b cf e5 68 00 00 00 00 01 6b 00 00 00 01 76";
 
@@ -359,14 +257,8 @@ fn legacy_messages_decode_and_are_labelled_legacy() {
         assert!(r.errors.is_empty(), "v{m}: {:?}", r.errors);
         let b = &r.batches[0];
         assert!(b.legacy);
-        assert_eq!(
-            (b.magic, b.header.crc_valid, b.header.producer_id),
-            (m, true, -1)
-        );
-        assert_eq!(
-            (b.records[0].key.as_deref(), b.records[0].timestamp),
-            (Some(&b"k"[..]), ts)
-        );
+        assert_eq!((b.magic, b.header.crc_valid, b.header.producer_id), (m, true, -1));
+        assert_eq!((b.records[0].key.as_deref(), b.records[0].timestamp), (Some(&b"k"[..]), ts));
     }
     assert_eq!(dec(&hex(LEGACY_V0)).batches[0].header.crc, 0x1FEC_D70A);
     assert_eq!(dec(&hex(LEGACY_V1)).batches[0].header.crc, 0x3926_8C33);
@@ -383,22 +275,12 @@ fn legacy_messages_encode_byte_exact() {
 
 #[test]
 fn compressed_legacy_wrappers_round_trip_with_relative_offsets() {
-    for (m, codec) in [
-        (1i8, "gzip"),
-        (1, "snappy"),
-        (1, "lz4"),
-        (0, "lz4"),
-        (0, "gzip"),
-    ] {
+    for (m, codec) in [(1i8, "gzip"), (1, "snappy"), (1, "lz4"), (0, "lz4"), (0, "gzip")] {
         let mut spec = spec_a();
         spec.magic = Some(m);
         spec.header.base_offset = Some(I64(100));
         spec.header.attributes.compression = Some(codec.into());
-        spec.records.push(RecordSpec {
-            timestamp: Some(I64(T0 + 1)),
-            value_text: Some("w".into()),
-            ..Default::default()
-        });
+        spec.records.push(RecordSpec { timestamp: Some(I64(T0 + 1)), value_text: Some("w".into()), ..Default::default() });
         let r = dec(&encode_batch(&spec).unwrap());
         assert!(r.errors.is_empty(), "v{m} {codec}: {:?}", r.errors);
         let b = &r.batches[0];
@@ -427,15 +309,9 @@ fn trailing_partial_batch_is_shown_and_noted_not_failed() {
     let r = dec(&seg);
     assert_eq!(r.batches.len(), 2);
     assert!(r.batches[1].truncated);
-    assert_eq!(
-        r.batches[1].header.producer_id, 4242,
-        "header fields present before the cut are decoded"
-    );
+    assert_eq!(r.batches[1].header.producer_id, 4242, "header fields present before the cut are decoded");
     let e = &r.errors[0];
-    assert_eq!(
-        (e.at, e.kind, e.severity),
-        (70, "PartialBatch", Severity::Info)
-    );
+    assert_eq!((e.at, e.kind, e.severity), (70, "PartialBatch", Severity::Info));
     assert!(r.is_clean());
 }
 
@@ -445,30 +321,15 @@ fn a_dense_compressed_batch_lists_what_fits_and_still_checks_every_record() {
     // the report ~100× the decompressed size. The listing stops, every record is checked.
     let n = 200_000;
     let spec = BatchSpec {
-        header: HeaderSpec {
-            attributes: AttributesSpec {
-                compression: Some("gzip".into()),
-                ..Default::default()
-            },
-            ..Default::default()
-        },
-        records: (0..n)
-            .map(|_| RecordSpec {
-                timestamp: Some(I64(T0)),
-                ..Default::default()
-            })
-            .collect(),
+        header: HeaderSpec { attributes: AttributesSpec { compression: Some("gzip".into()), ..Default::default() }, ..Default::default() },
+        records: (0..n).map(|_| RecordSpec { timestamp: Some(I64(T0)), ..Default::default() }).collect(),
         ..Default::default()
     };
     let bytes = encode_batch(&spec).unwrap();
     assert!(bytes.len() < 600 * 1024, "{} bytes", bytes.len());
     let r = dec(&bytes);
     assert!(r.is_clean(), "{:?}", r.errors);
-    let note = r
-        .errors
-        .iter()
-        .find(|e| e.kind == "RecordListingLimit")
-        .expect("the limit is said");
+    let note = r.errors.iter().find(|e| e.kind == "RecordListingLimit").expect("the limit is said");
     assert_eq!(note.severity, Severity::Info);
     let listed = r.batches[0].records.len();
     assert!(listed > 1000 && listed < n, "{listed} listed");
@@ -494,14 +355,7 @@ fn a_legacy_wrapper_whose_inner_magic_differs_is_an_invalid_record() {
     let crc = eoslab_core::crc::crc32_ieee(&m[16..]);
     m[12..16].copy_from_slice(&crc.to_be_bytes());
     let r = dec(&m);
-    let e = r
-        .errors
-        .iter()
-        .find(|e| e.kind == "InvalidRecordException")
-        .expect("refused");
-    assert_eq!(
-        e.message,
-        "Compressed message magic 0 does not match wrapper magic 1"
-    );
+    let e = r.errors.iter().find(|e| e.kind == "InvalidRecordException").expect("refused");
+    assert_eq!(e.message, "Compressed message magic 0 does not match wrapper magic 1");
     assert_eq!(e.decompressed_at, Some(16));
 }

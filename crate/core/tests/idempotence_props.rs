@@ -21,13 +21,7 @@ fn build(producers: usize, partitions: usize, max_in_flight: usize) -> Sim {
         sim.add_partition(&format!("t-{i}"));
     }
     for i in 0..producers {
-        sim.add_producer(
-            &format!("p{i}"),
-            ProducerConfig {
-                max_in_flight,
-                ..Default::default()
-            },
-        );
+        sim.add_producer(&format!("p{i}"), ProducerConfig { max_in_flight, ..Default::default() });
     }
     sim
 }
@@ -37,10 +31,7 @@ fn pick(sim: &Sim, choice: usize, allow_restart: bool) -> Option<Action> {
     let v: Vec<Action> = sim
         .enabled_actions()
         .into_iter()
-        .filter(|a| {
-            !matches!(a, Action::Advance { .. })
-                && (allow_restart || !matches!(a, Action::Restart { .. }))
-        })
+        .filter(|a| !matches!(a, Action::Advance { .. }) && (allow_restart || !matches!(a, Action::Restart { .. })))
         .collect();
     if v.is_empty() {
         None
@@ -55,9 +46,7 @@ fn settle(sim: &mut Sim) {
         if let Some(&m) = sim.deliverable().first() {
             sim.step(&Action::Deliver { message: m }).unwrap();
         } else if let Some(p) = (0..sim.producers.len()).find(|&p| {
-            sim.batches.iter().any(|b| {
-                b.producer == p && matches!(b.state, BatchState::InFlight | BatchState::Queued)
-            })
+            sim.batches.iter().any(|b| b.producer == p && matches!(b.state, BatchState::InFlight | BatchState::Queued))
         }) {
             if sim.step(&Action::Timeout { producer: p }).is_err() {
                 break;
@@ -72,38 +61,20 @@ fn settle(sim: &mut Sim) {
 fn warm_up(sim: &mut Sim) {
     for p in 0..sim.producers.len() {
         for q in 0..sim.partitions.len() {
-            let a = unique_values(
-                sim,
-                Action::Send {
-                    producer: p,
-                    partition: q,
-                    values: vec![],
-                },
-            );
+            let a = unique_values(sim, Action::Send { producer: p, partition: q, values: vec![] });
             sim.step(&a).unwrap();
             settle(sim);
         }
     }
-    assert!(sim
-        .batches
-        .iter()
-        .all(|b| matches!(b.state, BatchState::Acked { .. })));
+    assert!(sim.batches.iter().all(|b| matches!(b.state, BatchState::Acked { .. })));
 }
 
 /// Values are unique per send: "b{id}r{i}".
 fn unique_values(sim: &Sim, a: Action) -> Action {
     match a {
-        Action::Send {
-            producer,
-            partition,
-            ..
-        } => {
+        Action::Send { producer, partition, .. } => {
             let id = sim.batches.len() + 1;
-            Action::Send {
-                producer,
-                partition,
-                values: (0..1 + id % 3).map(|i| format!("b{id}r{i}")).collect(),
-            }
+            Action::Send { producer, partition, values: (0..1 + id % 3).map(|i| format!("b{id}r{i}")).collect() }
         }
         other => other,
     }
@@ -117,16 +88,10 @@ fn check_exactly_once_in_order(sim: &Sim) -> Result<(), String> {
                 for (i, v) in b.values.iter().enumerate() {
                     let n = log.iter().filter(|x| *x == v).count();
                     if n != 1 {
-                        return Err(format!(
-                            "acked record {v} of b{} is in the log {n} times",
-                            b.id
-                        ));
+                        return Err(format!("acked record {v} of b{} is in the log {n} times", b.id));
                     }
                     if log.get(base_offset as usize + i) != Some(v) {
-                        return Err(format!(
-                            "b{} acked at offset {base_offset} but {v} is elsewhere",
-                            b.id
-                        ));
+                        return Err(format!("b{} acked at offset {base_offset} but {v} is elsewhere", b.id));
                     }
                 }
             }
@@ -135,25 +100,15 @@ fn check_exactly_once_in_order(sim: &Sim) -> Result<(), String> {
             let acked: Vec<usize> = sim
                 .batches
                 .iter()
-                .filter(|b| {
-                    b.partition == pi
-                        && b.producer == p
-                        && matches!(b.state, BatchState::Acked { .. })
-                })
+                .filter(|b| b.partition == pi && b.producer == p && matches!(b.state, BatchState::Acked { .. }))
                 .map(|b| b.id)
                 .collect();
             let positions: Vec<usize> = acked
                 .iter()
-                .map(|id| {
-                    log.iter()
-                        .position(|v| v == &sim.batches[id - 1].values[0])
-                        .unwrap()
-                })
+                .map(|id| log.iter().position(|v| v == &sim.batches[id - 1].values[0]).unwrap())
                 .collect();
             if positions.windows(2).any(|w| w[0] > w[1]) {
-                return Err(format!(
-                    "producer {p} acked batches {acked:?} appear out of send order in t-{pi}"
-                ));
+                return Err(format!("producer {p} acked batches {acked:?} appear out of send order in t-{pi}"));
             }
         }
     }
@@ -163,25 +118,12 @@ fn check_exactly_once_in_order(sim: &Sim) -> Result<(), String> {
 /// A runner with a fixed seed: the same schedules every run (PROPTEST_RNG_SEED and
 /// PROPTEST_CASES override).
 fn runner() -> TestRunner {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(400);
-    let seed: u64 = std::env::var("PROPTEST_RNG_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20261202);
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(400);
+    let seed: u64 = std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(20261202);
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
-    TestRunner::new_with_rng(
-        ProptestConfig {
-            cases,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        },
-        rng,
-    )
+    TestRunner::new_with_rng(ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }, rng)
 }
 
 fn report(r: Result<(), proptest::test_runner::TestError<impl std::fmt::Debug>>) {
@@ -192,83 +134,55 @@ fn report(r: Result<(), proptest::test_runner::TestError<impl std::fmt::Debug>>)
 
 #[test]
 fn idempotence_delivers_acknowledged_records_exactly_once_in_order() {
-    let strategy = (
-        1usize..=2,
-        1usize..=2,
-        1usize..=5,
-        proptest::collection::vec(any::<usize>(), 1..60),
-    );
-    report(runner().run(
-        &strategy,
-        |(producers, partitions, max_in_flight, choices)| {
-            let mut sim = build(producers, partitions, max_in_flight);
-            warm_up(&mut sim);
-            let mut script = Vec::new();
-            for c in choices {
-                let Some(a) = pick(&sim, c, false) else { break };
-                let a = unique_values(&sim, a);
-                script.push(a.clone());
-                sim.step(&a).unwrap();
-            }
-            settle(&mut sim);
-            let verdict = check_exactly_once_in_order(&sim);
-            let trace: Vec<String> = sim
-                .trace
-                .iter()
-                .map(|e| format!("[{}] {}", e.step(), e.text(&sim)))
-                .collect();
-            prop_assert!(
-                verdict.is_ok(),
-                "{}\nschedule: {:?}\ntrace:\n{}",
-                verdict.unwrap_err(),
-                script,
-                trace.join("\n")
-            );
-            Ok(())
-        },
-    ));
+    let strategy = (1usize..=2, 1usize..=2, 1usize..=5, proptest::collection::vec(any::<usize>(), 1..60));
+    report(runner().run(&strategy, |(producers, partitions, max_in_flight, choices)| {
+        let mut sim = build(producers, partitions, max_in_flight);
+        warm_up(&mut sim);
+        let mut script = Vec::new();
+        for c in choices {
+            let Some(a) = pick(&sim, c, false) else { break };
+            let a = unique_values(&sim, a);
+            script.push(a.clone());
+            sim.step(&a).unwrap();
+        }
+        settle(&mut sim);
+        let verdict = check_exactly_once_in_order(&sim);
+        let trace: Vec<String> = sim.trace.iter().map(|e| format!("[{}] {}", e.step(), e.text(&sim))).collect();
+        prop_assert!(verdict.is_ok(), "{}\nschedule: {:?}\ntrace:\n{}", verdict.unwrap_err(), script, trace.join("\n"));
+        Ok(())
+    }));
 }
 
 #[test]
 fn after_a_restart_duplicates_are_only_writes_of_another_producer_session() {
-    report(runner().run(
-        &proptest::collection::vec(any::<usize>(), 1..60),
-        |choices| {
-            let mut sim = build(1, 1, 5);
-            for c in choices {
-                let Some(a) = pick(&sim, c, true) else { break };
-                let a = unique_values(&sim, a);
-                sim.step(&a).unwrap();
-            }
-            settle(&mut sim);
-            // A value stored twice must have been written under two different producer
-            // sessions (a restart gave a new id, or a KIP-360 epoch bump) — never twice by one
-            // producer id and epoch.
-            let mut seen: std::collections::BTreeMap<String, (i64, i16)> = Default::default();
-            for e in &sim.partitions[0].log {
-                let r = eoslab_core::decode_bytes(&e.bytes, &Default::default());
-                let h = &r.batches[0].header;
-                for rec in &r.batches[0].records {
-                    let v = String::from_utf8(rec.value.clone().unwrap()).unwrap();
-                    if let Some(prev) = seen.insert(v.clone(), (h.producer_id, h.producer_epoch)) {
-                        prop_assert!(
-                            prev != (h.producer_id, h.producer_epoch),
-                            "{v} written twice by one producer session"
-                        );
-                    }
+    report(runner().run(&proptest::collection::vec(any::<usize>(), 1..60), |choices| {
+        let mut sim = build(1, 1, 5);
+        for c in choices {
+            let Some(a) = pick(&sim, c, true) else { break };
+            let a = unique_values(&sim, a);
+            sim.step(&a).unwrap();
+        }
+        settle(&mut sim);
+        // A value stored twice must have been written under two different producer
+        // sessions (a restart gave a new id, or a KIP-360 epoch bump) — never twice by one
+        // producer id and epoch.
+        let mut seen: std::collections::BTreeMap<String, (i64, i16)> = Default::default();
+        for e in &sim.partitions[0].log {
+            let r = eoslab_core::decode_bytes(&e.bytes, &Default::default());
+            let h = &r.batches[0].header;
+            for rec in &r.batches[0].records {
+                let v = String::from_utf8(rec.value.clone().unwrap()).unwrap();
+                if let Some(prev) = seen.insert(v.clone(), (h.producer_id, h.producer_epoch)) {
+                    prop_assert!(prev != (h.producer_id, h.producer_epoch), "{v} written twice by one producer session");
                 }
             }
-            let log = sim.log_values(0);
-            for b in &sim.batches {
-                if matches!(b.state, BatchState::Acked { .. }) {
-                    prop_assert!(
-                        b.values.iter().all(|v| log.contains(v)),
-                        "acked b{} missing from the log",
-                        b.id
-                    );
-                }
+        }
+        let log = sim.log_values(0);
+        for b in &sim.batches {
+            if matches!(b.state, BatchState::Acked { .. }) {
+                prop_assert!(b.values.iter().all(|v| log.contains(v)), "acked b{} missing from the log", b.id);
             }
-            Ok(())
-        },
-    ));
+        }
+        Ok(())
+    }));
 }

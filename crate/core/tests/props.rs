@@ -124,17 +124,7 @@ fn edge_i64(edges: &'static [i64]) -> impl Strategy<Value = i64> {
 const T0: i64 = 1_700_000_000_000;
 static TIMESTAMPS: &[i64] = &[-1, 0, 1, T0, i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
 static TS_DELTAS: &[i64] = &[0, 1, -1, 250, i64::MIN, i64::MAX, i32::MAX as i64 + 1];
-static SEQUENCES: &[i32] = &[
-    0,
-    1,
-    -1,
-    i32::MAX - 5,
-    i32::MAX - 4,
-    i32::MAX - 3,
-    i32::MAX - 2,
-    i32::MAX - 1,
-    i32::MAX,
-];
+static SEQUENCES: &[i32] = &[0, 1, -1, i32::MAX - 5, i32::MAX - 4, i32::MAX - 3, i32::MAX - 2, i32::MAX - 1, i32::MAX];
 
 fn bytes_strategy() -> impl Strategy<Value = Bytes> {
     prop_oneof![
@@ -163,13 +153,7 @@ fn ts_strategy() -> impl Strategy<Value = Ts> {
 
 /// Offset deltas for `n` records: none (0..n), or explicit with gaps, possibly near i32::MAX.
 fn offset_deltas(n: usize) -> impl Strategy<Value = Vec<Option<i32>>> {
-    let start = prop_oneof![
-        Just(0i32),
-        Just(1),
-        Just(i32::MAX - 25),
-        Just(i32::MAX),
-        0i32..1000
-    ];
+    let start = prop_oneof![Just(0i32), Just(1), Just(i32::MAX - 25), Just(i32::MAX), 0i32..1000];
     let gap = prop_oneof![4 => Just(1i32), 2 => Just(0), 2 => 2i32..5, 1 => 0i32..=i32::MAX];
     prop_oneof![
         Just(vec![None; n]),
@@ -200,16 +184,14 @@ fn records_strategy() -> impl Strategy<Value = Vec<Rec>> {
         (vec(rec, n), offset_deltas(n)).prop_map(|(recs, ods)| {
             recs.into_iter()
                 .zip(ods)
-                .map(
-                    |((ts, key, value, headers, attributes), offset_delta)| Rec {
-                        offset_delta,
-                        ts,
-                        key,
-                        value,
-                        headers,
-                        attributes,
-                    },
-                )
+                .map(|((ts, key, value, headers, attributes), offset_delta)| Rec {
+                    offset_delta,
+                    ts,
+                    key,
+                    value,
+                    headers,
+                    attributes,
+                })
                 .collect()
         })
     })
@@ -281,15 +263,9 @@ fn model_strategy() -> impl Strategy<Value = Model> {
 
 fn spec_of(m: &Model) -> BatchSpec {
     let records = match &m.control {
-        Some(c) => c
-            .timestamp
-            .map(|t| {
-                vec![RecordSpec {
-                    timestamp: Some(I64(t)),
-                    ..Default::default()
-                }]
-            })
-            .unwrap_or_default(),
+        Some(c) => {
+            c.timestamp.map(|t| vec![RecordSpec { timestamp: Some(I64(t)), ..Default::default() }]).unwrap_or_default()
+        }
         None => m
             .records
             .iter()
@@ -314,11 +290,7 @@ fn spec_of(m: &Model) -> BatchSpec {
                         .iter()
                         .map(|(k, v)| {
                             let (value, value_text) = v.spec();
-                            HeaderKvSpec {
-                                key: k.clone(),
-                                value,
-                                value_text,
-                            }
+                            HeaderKvSpec { key: k.clone(), value, value_text }
                         })
                         .collect(),
                     attributes: r.attributes,
@@ -359,9 +331,7 @@ fn spec_of(m: &Model) -> BatchSpec {
 /// `DefaultRecordBatch.incrementSequence`, with Java's wrapping int arithmetic.
 fn java_increment_sequence(sequence: i32, increment: i32) -> i32 {
     if sequence > i32::MAX.wrapping_sub(increment) {
-        increment
-            .wrapping_sub(i32::MAX.wrapping_sub(sequence))
-            .wrapping_sub(1)
+        increment.wrapping_sub(i32::MAX.wrapping_sub(sequence)).wrapping_sub(1)
     } else {
         sequence.wrapping_add(increment)
     }
@@ -401,14 +371,7 @@ struct Expected {
 /// What Kafka's reader reports for the batch a Java producer (or broker) writes from `m`.
 fn expected(m: &Model, batch_length: i32) -> Expected {
     // (offset delta, timestamp source, key, value, headers, attributes)
-    type Raw = (
-        Option<i32>,
-        Ts,
-        Option<Vec<u8>>,
-        Option<Vec<u8>>,
-        Vec<RecordHeader>,
-        i8,
-    );
+    type Raw = (Option<i32>, Ts, Option<Vec<u8>>, Option<Vec<u8>>, Vec<RecordHeader>, i8);
     let raw: Vec<Raw> = match &m.control {
         Some(c) => {
             let mut key = c.version.unwrap_or(0).to_be_bytes().to_vec();
@@ -426,22 +389,8 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
             .records
             .iter()
             .map(|r| {
-                let headers = r
-                    .headers
-                    .iter()
-                    .map(|(k, v)| RecordHeader {
-                        key: k.clone(),
-                        value: v.get(),
-                    })
-                    .collect();
-                (
-                    r.offset_delta,
-                    r.ts.clone(),
-                    r.key.get(),
-                    r.value.get(),
-                    headers,
-                    r.attributes.unwrap_or(0),
-                )
+                let headers = r.headers.iter().map(|(k, v)| RecordHeader { key: k.clone(), value: v.get() }).collect();
+                (r.offset_delta, r.ts.clone(), r.key.get(), r.value.get(), headers, r.attributes.unwrap_or(0))
             })
             .collect(),
     };
@@ -449,10 +398,7 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
         Some((_, Ts::Absolute(t), ..)) => Some(*t),
         _ => None,
     };
-    let base_timestamp =
-        m.base_timestamp
-            .or(first_abs)
-            .unwrap_or(if raw.is_empty() { -1 } else { 0 });
+    let base_timestamp = m.base_timestamp.or(first_abs).unwrap_or(if raw.is_empty() { -1 } else { 0 });
     let base_offset = m.base_offset.unwrap_or(0);
     let base_sequence = m.base_sequence.unwrap_or(-1);
     let mut records = Vec::new();
@@ -486,11 +432,7 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
             headers,
             offset: base_offset.wrapping_add(od as i64),
             timestamp: t, // LogAppendTime fixed below, once maxTimestamp is known
-            sequence: if base_sequence >= 0 {
-                java_increment_sequence(base_sequence, od)
-            } else {
-                -1
-            },
+            sequence: if base_sequence >= 0 { java_increment_sequence(base_sequence, od) } else { -1 },
             attributes,
             length: length as i32,
             formatted: None,
@@ -528,11 +470,7 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
         attributes: eoslab_core::report::AttributesReport {
             raw: raw_attrs,
             compression: m.codec.to_string().into(),
-            timestamp_type: if m.log_append_time {
-                "LogAppendTime"
-            } else {
-                "CreateTime"
-            },
+            timestamp_type: if m.log_append_time { "LogAppendTime" } else { "CreateTime" },
             transactional,
             control: control_bit,
             delete_horizon: m.delete_horizon,
@@ -544,11 +482,7 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
         producer_epoch: m.producer_epoch.unwrap_or(-1),
         base_sequence,
         records_count: records.len() as i32,
-        last_sequence: if base_sequence == -1 {
-            -1
-        } else {
-            java_increment_sequence(base_sequence, last_offset_delta)
-        },
+        last_sequence: if base_sequence == -1 { -1 } else { java_increment_sequence(base_sequence, last_offset_delta) },
         last_offset: base_offset.wrapping_add(last_offset_delta as i64),
     };
     let control = m.control.as_ref().map(|c| Control {
@@ -558,37 +492,22 @@ fn expected(m: &Model, batch_length: i32) -> Expected {
         coordinator_epoch: Some(c.coordinator_epoch.unwrap_or(0)),
         marker_version: Some(0),
     });
-    Expected {
-        header,
-        records,
-        control,
-    }
+    Expected { header, records, control }
 }
 
 fn errors_of(r: &Report) -> Vec<&eoslab_core::report::Issue> {
-    r.errors
-        .iter()
-        .filter(|e| e.severity == Severity::Error)
-        .collect()
+    r.errors.iter().filter(|e| e.severity == Severity::Error).collect()
 }
 
 fn check_roundtrip(m: &Model) -> Result<(), TestCaseError> {
     let spec = spec_of(m);
-    let bytes =
-        encode_batch(&spec).map_err(|e| TestCaseError::fail(format!("encode failed: {e}")))?;
+    let bytes = encode_batch(&spec).map_err(|e| TestCaseError::fail(format!("encode failed: {e}")))?;
     let rep = decode_bytes(&bytes, &DecodeOptions::default());
-    prop_assert!(
-        errors_of(&rep).is_empty(),
-        "decode errors: {:#?}",
-        rep.errors
-    );
+    prop_assert!(errors_of(&rep).is_empty(), "decode errors: {:#?}", rep.errors);
     check_report(&rep, bytes.len()).map_err(TestCaseError::fail)?;
     prop_assert_eq!(rep.batches.len(), 1);
     let b = &rep.batches[0];
-    prop_assert_eq!(
-        (b.start, b.end, b.magic, b.legacy, b.truncated),
-        (0, bytes.len(), 2, false, false)
-    );
+    prop_assert_eq!((b.start, b.end, b.magic, b.legacy, b.truncated), (0, bytes.len(), 2, false, false));
     prop_assert!(b.header.crc_valid, "crc invalid: {:?}", b.header);
     prop_assert_eq!(b.header.crc, b.header.crc_computed);
 
@@ -603,10 +522,7 @@ fn check_roundtrip(m: &Model) -> Result<(), TestCaseError> {
     }
     prop_assert_eq!(&b.control, &exp.control);
     // recordsCount 0: like Java, the decoder does not look at the (compressed) records section.
-    prop_assert_eq!(
-        b.decompressed.is_some(),
-        m.codec != "none" && !exp.records.is_empty()
-    );
+    prop_assert_eq!(b.decompressed.is_some(), m.codec != "none" && !exp.records.is_empty());
 
     // The text-detecting entry point must see a binary batch as binary.
     let rep2 = decode(&bytes, &DecodeOptions::default());
@@ -620,14 +536,8 @@ fn check_roundtrip(m: &Model) -> Result<(), TestCaseError> {
     // Re-encoding the decoded values reproduces the bytes.
     let mut again = spec_of_report(b);
     again.snappy_framing = spec.snappy_framing.clone();
-    let bytes2 =
-        encode_batch(&again).map_err(|e| TestCaseError::fail(format!("re-encode failed: {e}")))?;
-    prop_assert!(
-        bytes2 == bytes,
-        "re-encoded bytes differ:\n  {}\n  {}",
-        to_hex(&bytes),
-        to_hex(&bytes2)
-    );
+    let bytes2 = encode_batch(&again).map_err(|e| TestCaseError::fail(format!("re-encode failed: {e}")))?;
+    prop_assert!(bytes2 == bytes, "re-encoded bytes differ:\n  {}\n  {}", to_hex(&bytes), to_hex(&bytes2));
     Ok(())
 }
 
@@ -651,26 +561,16 @@ fn legacy_strategy() -> impl Strategy<Value = LegacyModel> {
         any::<bool>(),
         prop_oneof![Just(0i64), Just(1), 0i64..(1 << 40)],
         prop_oneof![Just(T0), Just(0i64), Just(-1i64)],
-        vec(
-            (
-                prop_oneof![3 => Just(1i32), 1 => 0i32..100],
-                -1000i64..1000,
-                bytes_strategy(),
-                bytes_strategy(),
-            ),
-            1..=8,
-        ),
+        vec((prop_oneof![3 => Just(1i32), 1 => 0i32..100], -1000i64..1000, bytes_strategy(), bytes_strategy()), 1..=8),
     )
-        .prop_map(
-            |(magic, codec, lat, base_offset, base_timestamp, records)| LegacyModel {
-                magic,
-                codec,
-                log_append_time: lat && magic == 1,
-                base_offset,
-                base_timestamp,
-                records,
-            },
-        )
+        .prop_map(|(magic, codec, lat, base_offset, base_timestamp, records)| LegacyModel {
+            magic,
+            codec,
+            log_append_time: lat && magic == 1,
+            base_offset,
+            base_timestamp,
+            records,
+        })
 }
 
 fn check_legacy_roundtrip(m: &LegacyModel) -> Result<(), TestCaseError> {
@@ -713,17 +613,11 @@ fn check_legacy_roundtrip(m: &LegacyModel) -> Result<(), TestCaseError> {
         records: recs,
         ..Default::default()
     };
-    let bytes =
-        encode_batch(&spec).map_err(|e| TestCaseError::fail(format!("encode failed: {e}")))?;
+    let bytes = encode_batch(&spec).map_err(|e| TestCaseError::fail(format!("encode failed: {e}")))?;
     let rep = decode_bytes(&bytes, &DecodeOptions::default());
     prop_assert!(rep.errors.is_empty(), "decode issues: {:#?}", rep.errors);
     check_report(&rep, bytes.len()).map_err(TestCaseError::fail)?;
-    let max_ts = m
-        .records
-        .iter()
-        .map(|r| m.base_timestamp + r.1)
-        .max()
-        .unwrap();
+    let max_ts = m.records.iter().map(|r| m.base_timestamp + r.1).max().unwrap();
     let got: Vec<&RecordReport> = rep.batches.iter().flat_map(|b| &b.records).collect();
     prop_assert_eq!(got.len(), m.records.len());
     for (i, (g, (_, td, k, v))) in got.iter().zip(&m.records).enumerate() {
@@ -747,10 +641,7 @@ fn check_legacy_roundtrip(m: &LegacyModel) -> Result<(), TestCaseError> {
     } else {
         prop_assert_eq!(rep.batches.len(), 1);
         let h = &rep.batches[0].header;
-        prop_assert_eq!(
-            (h.base_offset, h.records_count),
-            (m.base_offset, m.records.len() as i32)
-        );
+        prop_assert_eq!((h.base_offset, h.records_count), (m.base_offset, m.records.len() as i32));
         prop_assert_eq!(h.last_offset, m.base_offset + *ods.last().unwrap() as i64);
     }
     Ok(())
@@ -778,33 +669,19 @@ enum Mutation {
     FixCrcs,
 }
 
-static LENGTH_EDGES: &[i32] = &[
-    -1,
-    0,
-    13,
-    14,
-    48,
-    49,
-    61,
-    i32::MAX,
-    i32::MIN,
-    60,
-    62,
-    26,
-    34,
-];
+static LENGTH_EDGES: &[i32] = &[-1, 0, 13, 14, 48, 49, 61, i32::MAX, i32::MIN, 60, 62, 26, 34];
 
 fn mutation_strategy() -> impl Strategy<Value = Mutation> {
     // Header int32 fields: batchLength 8, partitionLeaderEpoch 12, lastOffsetDelta 23,
     // baseSequence 53, recordsCount 57; legacy keyLength (v0) 18.
     let i32_field = select(&[8usize, 8, 8, 12, 23, 53, 57, 57, 18, 26][..]);
     let varints: Vec<Vec<u8>> = vec![
-        vec![0xfe, 0xff, 0xff, 0xff, 0x0f], // i32::MAX
-        vec![0xff, 0xff, 0xff, 0xff, 0x0f], // i32::MIN
-        vec![0x80, 0x80, 0x80, 0x80, 0x80], // too long
-        vec![0x01],                         // -1
-        vec![0x03],                         // -2
-        vec![0xfe, 0xff, 0xff, 0xff, 0x07], // 2^30-ish
+        vec![0xfe, 0xff, 0xff, 0xff, 0x0f],                               // i32::MAX
+        vec![0xff, 0xff, 0xff, 0xff, 0x0f],                               // i32::MIN
+        vec![0x80, 0x80, 0x80, 0x80, 0x80],                               // too long
+        vec![0x01],                                                       // -1
+        vec![0x03],                                                       // -2
+        vec![0xfe, 0xff, 0xff, 0xff, 0x07],                               // 2^30-ish
         vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], // varlong i64::MIN
     ];
     prop_oneof![
@@ -822,8 +699,7 @@ fn fix_crcs(buf: &mut [u8], starts: &[usize]) {
     for &s in starts {
         if s + 61 <= buf.len() && buf[s + 16] == 2 {
             let len = i32::from_be_bytes([buf[s + 8], buf[s + 9], buf[s + 10], buf[s + 11]]);
-            let end =
-                (s as i64 + 12 + len as i64).clamp((s + 21) as i64, buf.len() as i64) as usize;
+            let end = (s as i64 + 12 + len as i64).clamp((s + 21) as i64, buf.len() as i64) as usize;
             let crc = eoslab_core::crc::crc32c(&buf[s + 21..end]);
             buf[s + 17..s + 21].copy_from_slice(&crc.to_be_bytes());
         }
@@ -915,32 +791,27 @@ fn segment_strategy() -> impl Strategy<Value = (Vec<u8>, Vec<usize>)> {
 /// A batch whose *decompressed* records section is hostile: encode uncompressed, mutate the
 /// records bytes, then compress them with a real codec and fix length, attributes and CRC.
 fn compressed_hostile_strategy() -> impl Strategy<Value = Vec<u8>> {
-    (
-        model_strategy(),
-        select(&[1u16, 2, 3, 4][..]),
-        vec(mutation_strategy(), 1..4),
-    )
-        .prop_map(|(mut m, codec, muts)| {
-            m.codec = "none";
-            m.snappy_raw = false;
-            m.control = None;
-            m.records.truncate(6);
-            let plain = encode_batch(&spec_of(&m)).expect("encodes");
-            let mut body = plain[61..].to_vec();
-            for mu in &muts {
-                apply(&mut body, &[], mu);
-            }
-            let c = eoslab_core::compression::Codec::from_id(codec as u8).unwrap();
-            let z = eoslab_core::compression::compress(c, &body, 2);
-            let mut out = plain[..61].to_vec();
-            out.extend_from_slice(&z);
-            let len = (out.len() - 12) as i32;
-            out[8..12].copy_from_slice(&len.to_be_bytes());
-            let attrs = u16::from_be_bytes([out[21], out[22]]) & !7 | codec;
-            out[21..23].copy_from_slice(&attrs.to_be_bytes());
-            fix_crcs(&mut out, &[0]);
-            out
-        })
+    (model_strategy(), select(&[1u16, 2, 3, 4][..]), vec(mutation_strategy(), 1..4)).prop_map(|(mut m, codec, muts)| {
+        m.codec = "none";
+        m.snappy_raw = false;
+        m.control = None;
+        m.records.truncate(6);
+        let plain = encode_batch(&spec_of(&m)).expect("encodes");
+        let mut body = plain[61..].to_vec();
+        for mu in &muts {
+            apply(&mut body, &[], mu);
+        }
+        let c = eoslab_core::compression::Codec::from_id(codec as u8).unwrap();
+        let z = eoslab_core::compression::compress(c, &body, 2);
+        let mut out = plain[..61].to_vec();
+        out.extend_from_slice(&z);
+        let len = (out.len() - 12) as i32;
+        out[8..12].copy_from_slice(&len.to_be_bytes());
+        let attrs = u16::from_be_bytes([out[21], out[22]]) & !7 | codec;
+        out[21..23].copy_from_slice(&attrs.to_be_bytes());
+        fix_crcs(&mut out, &[0]);
+        out
+    })
 }
 
 /// `LegacyRecord.write` with a chosen offset, attributes and timestamp.
@@ -1024,22 +895,16 @@ fn legacy_wrapper_strategy() -> impl Strategy<Value = Vec<u8>> {
 /// An arbitrary 61-byte-ish header that frames (magic 0/1/2, batchLength = what follows)
 /// over arbitrary bytes, CRC fixed or not.
 fn framed_garbage_strategy() -> impl Strategy<Value = Vec<u8>> {
-    (
-        vec(any::<u8>(), 61..200),
-        0u8..=2,
-        any::<bool>(),
-        vec(any::<u8>(), 0..4),
-    )
-        .prop_map(|(mut b, magic, fix, tail)| {
-            let len = (b.len() - 12) as i32;
-            b[8..12].copy_from_slice(&len.to_be_bytes());
-            b[16] = magic;
-            if fix {
-                fix_crcs(&mut b, &[0]);
-            }
-            b.extend(tail);
-            b
-        })
+    (vec(any::<u8>(), 61..200), 0u8..=2, any::<bool>(), vec(any::<u8>(), 0..4)).prop_map(|(mut b, magic, fix, tail)| {
+        let len = (b.len() - 12) as i32;
+        b[8..12].copy_from_slice(&len.to_be_bytes());
+        b[16] = magic;
+        if fix {
+            fix_crcs(&mut b, &[0]);
+        }
+        b.extend(tail);
+        b
+    })
 }
 
 /// Text renderings of bytes (what `decode`'s text detection must handle).
@@ -1047,13 +912,9 @@ fn textify(bytes: &[u8], how: u8) -> Vec<u8> {
     let hex = to_hex(bytes);
     match how % 4 {
         0 => hex.into_bytes(),
-        1 => hex
-            .as_bytes()
-            .chunks(2)
-            .map(|c| std::str::from_utf8(c).unwrap())
-            .collect::<Vec<_>>()
-            .join(" ")
-            .into_bytes(),
+        1 => {
+            hex.as_bytes().chunks(2).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(" ").into_bytes()
+        }
         2 => hex
             .as_bytes()
             .chunks(32)
@@ -1062,12 +923,7 @@ fn textify(bytes: &[u8], how: u8) -> Vec<u8> {
             .join("\n")
             .to_uppercase()
             .into_bytes(),
-        _ => bytes
-            .iter()
-            .map(|b| format!("0x{b:02x}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-            .into_bytes(),
+        _ => bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(", ").into_bytes(),
     }
 }
 
@@ -1212,19 +1068,12 @@ fn reports_of_hostile_input_serialize() {
 #[test]
 fn regression_last_sequence_with_negative_last_offset_delta() {
     let spec = BatchSpec {
-        header: HeaderSpec {
-            base_sequence: Some(0),
-            last_offset_delta: Some(-1),
-            ..Default::default()
-        },
+        header: HeaderSpec { base_sequence: Some(0), last_offset_delta: Some(-1), ..Default::default() },
         ..Default::default()
     };
     let bytes = encode_batch(&spec).unwrap();
     let rep = decode_bytes(&bytes, &DecodeOptions::default());
-    assert_eq!(
-        rep.batches[0].header.last_sequence,
-        java_increment_sequence(0, -1)
-    );
+    assert_eq!(rep.batches[0].header.last_sequence, java_increment_sequence(0, -1));
     assert_eq!(rep.batches[0].header.last_sequence, i32::MAX);
 }
 
@@ -1267,10 +1116,7 @@ fn regression_legacy_encode_offset_overflow() {
             magic: Some(1),
             header: HeaderSpec {
                 base_offset: Some(I64(i64::MAX)),
-                attributes: AttributesSpec {
-                    compression: Some(codec.into()),
-                    ..Default::default()
-                },
+                attributes: AttributesSpec { compression: Some(codec.into()), ..Default::default() },
                 ..Default::default()
             },
             records: vec![RecordSpec::default(), RecordSpec::default()],

@@ -13,9 +13,7 @@ fn scenario_files() -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "eos"))
         // `model transactions` scripts are run by tests/txn_scenarios.rs.
-        .filter(|p| {
-            !eoslab_core::model::txn_scenario::is_transactions(&std::fs::read_to_string(p).unwrap())
-        })
+        .filter(|p| !eoslab_core::model::txn_scenario::is_transactions(&std::fs::read_to_string(p).unwrap()))
         .collect();
     v.sort();
     v
@@ -24,18 +22,11 @@ fn scenario_files() -> Vec<PathBuf> {
 #[test]
 fn every_shipped_scenario_passes_its_expectations() {
     let files = scenario_files();
-    assert!(
-        files.len() >= 9,
-        "the idempotence lessons ship as scenario files"
-    );
+    assert!(files.len() >= 9, "the idempotence lessons ship as scenario files");
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let sc = parse(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        assert!(
-            !sc.title.is_empty(),
-            "{}: every scenario has a title",
-            f.display()
-        );
+        assert!(!sc.title.is_empty(), "{}: every scenario has a title", f.display());
         let r = run(&sc);
         assert!(r.passed(), "{}:\n{}", f.display(), ladder(&r));
         let name = f.file_stem().unwrap().to_string_lossy().into_owned();
@@ -63,8 +54,7 @@ fn the_json_twin_runs_the_same_scenario() {
 
 #[test]
 fn a_failing_expectation_is_reported_with_its_line() {
-    let sc =
-        parse("partition p\nproducer a\nsend a p x\nflush\nexpect b1 duplicate 0..0\n").unwrap();
+    let sc = parse("partition p\nproducer a\nsend a p x\nflush\nexpect b1 duplicate 0..0\n").unwrap();
     let r = run(&sc);
     assert!(!r.passed());
     assert_eq!(r.failures[0].line, 5);
@@ -86,20 +76,11 @@ fn every_offered_next_step_runs_when_appended() {
         let text = std::fs::read_to_string(&f).unwrap();
         let r = run(&parse(&text).unwrap());
         let lines = next_lines(&r.sim);
-        assert!(
-            lines.iter().any(|(_, l)| l.starts_with("send ")),
-            "{}",
-            f.display()
-        );
+        assert!(lines.iter().any(|(_, l)| l.starts_with("send ")), "{}", f.display());
         for (label, line) in lines {
             let more = format!("{text}\n{line}\n");
             let r2 = run(&parse(&more).unwrap_or_else(|e| panic!("{}: {line}: {e}", f.display())));
-            assert!(
-                r2.error.is_none(),
-                "{}: `{line}` ({label}) did not run: {:?}",
-                f.display(),
-                r2.error
-            );
+            assert!(r2.error.is_none(), "{}: `{line}` ({label}) did not run: {:?}", f.display(), r2.error);
         }
     }
 }

@@ -13,12 +13,7 @@ fn txn_files() -> Vec<(String, String)> {
         .expect("scenarios/ exists")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "eos"))
-        .map(|p| {
-            (
-                p.file_stem().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
         .filter(|(_, t)| is_transactions(t))
         .collect();
     v.sort();
@@ -28,11 +23,7 @@ fn txn_files() -> Vec<(String, String)> {
 #[test]
 fn every_transactions_scenario_passes_with_invariants_after_every_step() {
     let files = txn_files();
-    assert!(
-        files.len() >= 12,
-        "the transactions lessons ship as scenario files ({} found)",
-        files.len()
-    );
+    assert!(files.len() >= 12, "the transactions lessons ship as scenario files ({} found)", files.len());
     for (name, text) in files {
         let sc = parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!sc.title.is_empty(), "{name}: every scenario has a title");
@@ -40,11 +31,7 @@ fn every_transactions_scenario_passes_with_invariants_after_every_step() {
         assert!(r.passed(), "{name}:\n{}", timeline_text(&r));
         for (k, s) in r.steps.iter().enumerate() {
             for (inv, holds, detail) in &s.invariants {
-                assert!(
-                    holds,
-                    "{name}: step {k} ({}) breaks {inv}: {detail}",
-                    s.text
-                );
+                assert!(holds, "{name}: step {k} ({}) breaks {inv}: {detail}", s.text);
             }
         }
         insta::assert_snapshot!(format!("txn-{name}"), timeline_text(&r));
@@ -55,11 +42,7 @@ fn every_transactions_scenario_passes_with_invariants_after_every_step() {
 fn a_transactions_scenario_replays_identically() {
     for (name, text) in txn_files() {
         let sc = parse(&text).unwrap();
-        assert_eq!(
-            timeline_text(&run(&sc, None, true)),
-            timeline_text(&run(&sc, None, true)),
-            "{name}"
-        );
+        assert_eq!(timeline_text(&run(&sc, None, true)), timeline_text(&run(&sc, None, true)), "{name}");
     }
 }
 
@@ -68,13 +51,8 @@ fn the_json_twin_runs_the_same_scenario() {
     for (name, text) in txn_files() {
         let sc = parse(&text).unwrap();
         let json = serde_json::to_string(&sc).unwrap();
-        let back: eoslab_core::model::txn_scenario::TxnScenario =
-            serde_json::from_str(&json).unwrap();
-        assert_eq!(
-            timeline_text(&run(&back, None, true)),
-            timeline_text(&run(&sc, None, true)),
-            "{name}"
-        );
+        let back: eoslab_core::model::txn_scenario::TxnScenario = serde_json::from_str(&json).unwrap();
+        assert_eq!(timeline_text(&run(&back, None, true)), timeline_text(&run(&sc, None, true)), "{name}");
     }
 }
 
@@ -82,22 +60,10 @@ fn the_json_twin_runs_the_same_scenario() {
 /// read_committed consumer receives aborted records and the checker says so.
 #[test]
 fn the_invariant_checker_catches_a_sabotaged_read_path() {
-    let text = txn_files()
-        .into_iter()
-        .find(|(n, _)| n == "txn-abort-offset-gaps")
-        .unwrap()
-        .1;
-    let r = run(
-        &parse(&text).unwrap(),
-        Some(Sabotage::ReadCommittedSeesAborted),
-        true,
-    );
+    let text = txn_files().into_iter().find(|(n, _)| n == "txn-abort-offset-gaps").unwrap().1;
+    let r = run(&parse(&text).unwrap(), Some(Sabotage::ReadCommittedSeesAborted), true);
     let last = r.steps.last().unwrap();
-    let inv = last
-        .invariants
-        .iter()
-        .find(|i| i.0 == "read-committed-sees-only-committed")
-        .unwrap();
+    let inv = last.invariants.iter().find(|i| i.0 == "read-committed-sees-only-committed").unwrap();
     assert!(!inv.1, "the sabotaged run must break the invariant");
     assert!(inv.2.contains("aborted"), "{}", inv.2);
 }

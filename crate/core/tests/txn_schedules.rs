@@ -37,11 +37,7 @@ fn header(shared_id: bool, tv: u8) -> String {
 }
 
 /// Run a schedule step by step; the first broken invariant, with the step index.
-fn first_violation(
-    head: &str,
-    lines: &[String],
-    sabotage: Option<Sabotage>,
-) -> Option<(usize, String)> {
+fn first_violation(head: &str, lines: &[String], sabotage: Option<Sabotage>) -> Option<(usize, String)> {
     let sc = parse(head).expect("header parses");
     let mut w: World = setup(&sc, sabotage);
     w.trace = false;
@@ -56,11 +52,7 @@ fn first_violation(
     None
 }
 
-fn generate(
-    rng: &mut Rng,
-    depth: usize,
-    sabotage: Option<Sabotage>,
-) -> (String, Vec<String>, Option<(usize, String)>) {
+fn generate(rng: &mut Rng, depth: usize, sabotage: Option<Sabotage>) -> (String, Vec<String>, Option<(usize, String)>) {
     let head = header(rng.below(2) == 0, if rng.below(3) == 0 { 1 } else { 2 });
     let sc = parse(&head).unwrap();
     let mut w = setup(&sc, sabotage);
@@ -72,12 +64,7 @@ fn generate(
             break;
         }
         let line = options[rng.below(options.len())].1.clone();
-        apply_line(&mut w, &line).unwrap_or_else(|e| {
-            panic!(
-                "an enabled action must apply: {line}: {e}\n{head}{}",
-                lines.join("\n")
-            )
-        });
+        apply_line(&mut w, &line).unwrap_or_else(|e| panic!("an enabled action must apply: {line}: {e}\n{head}{}", lines.join("\n")));
         lines.push(line);
         if let Some(b) = w.invariants().into_iter().find(|i| !i.1) {
             let k = lines.len() - 1;
@@ -106,14 +93,7 @@ fn shrink(head: &str, mut lines: Vec<String>, sabotage: Option<Sabotage>) -> Vec
 
 #[test]
 fn every_invariant_holds_on_random_schedules() {
-    let n: usize = std::env::var("EOSLAB_SCHEDULES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) {
-            2_000
-        } else {
-            100_000
-        });
+    let n: usize = std::env::var("EOSLAB_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 2_000 } else { 100_000 });
     let mut rng = Rng(0x5eed_0000_e051_u64.wrapping_add(0x9e37_79b9));
     let mut steps = 0usize;
     for _ in 0..n {
@@ -121,16 +101,10 @@ fn every_invariant_holds_on_random_schedules() {
         steps += lines.len();
         if let Some((_, why)) = bad {
             let min = shrink(&head, lines, None);
-            panic!(
-                "invariant broken ({why}); minimal scenario:\n{head}{}\n",
-                min.join("\n")
-            );
+            panic!("invariant broken ({why}); minimal scenario:\n{head}{}\n", min.join("\n"));
         }
     }
-    assert!(
-        steps > n * 5,
-        "schedules are not trivially short ({steps} steps over {n})"
-    );
+    assert!(steps > n * 5, "schedules are not trivially short ({steps} steps over {n})");
     eprintln!("{n} schedules, {steps} steps, every invariant held after every step");
 }
 
@@ -145,30 +119,12 @@ fn a_sabotaged_model_is_caught_and_shrunk_to_a_short_script() {
         if bad.is_none() {
             continue;
         }
-        let min = shrink(
-            &head,
-            lines.clone(),
-            Some(Sabotage::ReadCommittedSeesAborted),
-        );
-        assert!(
-            min.len() <= lines.len() && min.len() <= 8,
-            "shrunk to {} lines:\n{}",
-            min.len(),
-            min.join("\n")
-        );
+        let min = shrink(&head, lines.clone(), Some(Sabotage::ReadCommittedSeesAborted));
+        assert!(min.len() <= lines.len() && min.len() <= 8, "shrunk to {} lines:\n{}", min.len(), min.join("\n"));
         let script = format!("{head}{}\n", min.join("\n"));
-        let r = run(
-            &parse(&script).unwrap(),
-            Some(Sabotage::ReadCommittedSeesAborted),
-            true,
-        );
+        let r = run(&parse(&script).unwrap(), Some(Sabotage::ReadCommittedSeesAborted), true);
         let last = r.steps.last().unwrap();
-        assert!(
-            last.invariants
-                .iter()
-                .any(|i| i.0 == "read-committed-sees-only-committed" && !i.1),
-            "{script}"
-        );
+        assert!(last.invariants.iter().any(|i| i.0 == "read-committed-sees-only-committed" && !i.1), "{script}");
         return;
     }
     panic!("no schedule exercised the sabotaged read path");

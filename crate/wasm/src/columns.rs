@@ -53,16 +53,9 @@ pub fn decode_columns(
     #[wasm_bindgen(unchecked_optional_param_type = "DecodeColumnsOptions")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     let packed = PackedColumns::decode(input, options)?;
-    let out = to_js(&ResultDto {
-        layout: &packed.layout,
-        errors: &packed.errors,
-    })?;
-    Reflect::set(
-        &out,
-        &JsValue::from_str("buffer"),
-        &Uint8Array::from(&packed.buffer[..]),
-    )
-    .map_err(|_| js_error("cannot build result"))?;
+    let out = to_js(&ResultDto { layout: &packed.layout, errors: &packed.errors })?;
+    Reflect::set(&out, &JsValue::from_str("buffer"), &Uint8Array::from(&packed.buffer[..]))
+        .map_err(|_| js_error("cannot build result"))?;
     Ok(out)
 }
 
@@ -102,28 +95,16 @@ struct ErrorRow {
 #[wasm_bindgen]
 impl PackedColumns {
     fn decode(input: &[u8], options: JsValue) -> Result<PackedColumns, JsError> {
-        let options: ColumnsOptionsDto =
-            from_js_or_default(options, "invalid decodeColumns options")?;
-        let max =
-            crate::max_decompressed(options.max_decompressed, "decodeColumns").map_err(js_error)?;
+        let options: ColumnsOptionsDto = from_js_or_default(options, "invalid decodeColumns options")?;
+        let max = crate::max_decompressed(options.max_decompressed, "decodeColumns").map_err(js_error)?;
         let mut c = columns(input, max);
         let (buffer, layout) = pack(&mut c);
         let errors = c
             .errors
             .into_iter()
-            .map(|(batch, e)| ErrorRow {
-                at: e.at,
-                kind: e.kind,
-                message: e.message,
-                decompressed_at: e.decompressed_at,
-                batch,
-            })
+            .map(|(batch, e)| ErrorRow { at: e.at, kind: e.kind, message: e.message, decompressed_at: e.decompressed_at, batch })
             .collect();
-        Ok(PackedColumns {
-            buffer,
-            layout,
-            errors,
-        })
+        Ok(PackedColumns { buffer, layout, errors })
     }
 
     /// The packed columns: a view onto the package's memory (see the type's note).
@@ -178,9 +159,7 @@ fn column<T: Elem>(buf: &mut Vec<u8>, layout: &mut Layout, name: &'static str, v
 
 /// The decompressed bytes go first, moved rather than copied (they can be most of the result).
 fn pack(c: &mut Columns) -> (Vec<u8>, Layout) {
-    let size = 8
-        * (c.batch_start.len() * 20 + c.offset.len() * 9 + c.header_key_start.len() * 5 + 64)
-        + c.header_key_bytes.len();
+    let size = 8 * (c.batch_start.len() * 20 + c.offset.len() * 9 + c.header_key_start.len() * 5 + 64) + c.header_key_bytes.len();
     let mut b = core::mem::take(&mut c.decompressed);
     let mut l = Layout::with_capacity(32);
     l.push(("decompressed", "u8", 0, b.len()));
@@ -189,12 +168,7 @@ fn pack(c: &mut Columns) -> (Vec<u8>, Layout) {
     column(&mut b, &mut l, "batchEnd", &c.batch_end);
     column(&mut b, &mut l, "magic", &c.magic);
     column(&mut b, &mut l, "baseOffset", &c.base_offset);
-    column(
-        &mut b,
-        &mut l,
-        "partitionLeaderEpoch",
-        &c.partition_leader_epoch,
-    );
+    column(&mut b, &mut l, "partitionLeaderEpoch", &c.partition_leader_epoch);
     column(&mut b, &mut l, "crc", &c.crc);
     column(&mut b, &mut l, "crcComputed", &c.crc_computed);
     column(&mut b, &mut l, "attributes", &c.attributes);
@@ -231,12 +205,7 @@ mod tests {
 
     #[test]
     fn columns_are_aligned_little_endian_and_complete() {
-        let c = Columns {
-            offset: vec![-2, 1 << 40],
-            magic: vec![2],
-            decompressed: vec![9, 8, 7],
-            ..Columns::default()
-        };
+        let c = Columns { offset: vec![-2, 1 << 40], magic: vec![2], decompressed: vec![9, 8, 7], ..Columns::default() };
         let mut c = c;
         let (b, l) = pack(&mut c);
         assert_eq!(l.len(), 33);
@@ -244,10 +213,7 @@ mod tests {
         let (_, t, off, len) = l.iter().find(|x| x.0 == "offset").copied().unwrap();
         assert_eq!((t, len), ("i64", 2));
         assert_eq!(i64::from_le_bytes(b[off..off + 8].try_into().unwrap()), -2);
-        assert_eq!(
-            i64::from_le_bytes(b[off + 8..off + 16].try_into().unwrap()),
-            1 << 40
-        );
+        assert_eq!(i64::from_le_bytes(b[off + 8..off + 16].try_into().unwrap()), 1 << 40);
         let (_, _, off, len) = l.iter().find(|x| x.0 == "decompressed").copied().unwrap();
         assert_eq!(&b[off..off + len], &[9, 8, 7]);
     }

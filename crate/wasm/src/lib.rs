@@ -23,10 +23,10 @@
 //! `encodeBatch` and `encodeSegment` need the `encode` feature (default): without it the encoders
 //! (and the compressors' compression halves) are not linked, and pkg/eoslab-decode.js lacks them.
 
-#[cfg(feature = "columns")]
-mod columns;
 #[cfg(feature = "models")]
 mod model;
+#[cfg(feature = "columns")]
+mod columns;
 
 use core::fmt::Display;
 
@@ -330,8 +330,7 @@ pub fn decode(
     let counts = eoslab_core::report::Summary::of(&report.batches);
     report.batches = Vec::new();
     let out = to_js(&report)?;
-    js_sys::Reflect::set(&out, &JsValue::from_str("summary"), &to_js(&counts)?)
-        .map_err(|_| js_error("cannot build result"))?;
+    js_sys::Reflect::set(&out, &JsValue::from_str("summary"), &to_js(&counts)?).map_err(|_| js_error("cannot build result"))?;
     Ok(out)
 }
 
@@ -373,13 +372,9 @@ struct DecodeOptionsDto {
 
 /// The `maxDecompressed` option of `fn_name` (a JS number; absent: the core's default, 64 MiB).
 pub(crate) fn max_decompressed(max: Option<f64>, fn_name: &str) -> Result<usize, String> {
-    let Some(max) = max else {
-        return Ok(DecodeOptions::default().max_decompressed);
-    };
+    let Some(max) = max else { return Ok(DecodeOptions::default().max_decompressed) };
     if max.is_nan() || max < 0.0 || (max.is_finite() && max.fract() != 0.0) {
-        return Err(format!(
-            "invalid {fn_name} options: maxDecompressed must be a non-negative integer, got {max}"
-        ));
+        return Err(format!("invalid {fn_name} options: maxDecompressed must be a non-negative integer, got {max}"));
     }
     // Float-to-int `as` saturates: Infinity and anything past usize::MAX become usize::MAX.
     Ok(max as usize)
@@ -483,18 +478,12 @@ mod tests {
         assert!(!core.records);
         assert!(core.include_decompressed);
         assert!(!core.spans);
-        assert_eq!(
-            core.formatter,
-            Some(eoslab_core::internal::InternalTopic::ConsumerOffsets)
-        );
+        assert_eq!(core.formatter, Some(eoslab_core::internal::InternalTopic::ConsumerOffsets));
     }
 
     #[test]
     fn unknown_formatter_is_rejected() {
-        let dto = DecodeOptionsDto {
-            formatter: Some("json".into()),
-            ..Default::default()
-        };
+        let dto = DecodeOptionsDto { formatter: Some("json".into()), ..Default::default() };
         assert!(dto.into_core().unwrap_err().contains("formatter"));
     }
 

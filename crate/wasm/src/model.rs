@@ -13,9 +13,7 @@ use crate::{from_js, js_error, to_js};
 /// and `nextSteps` (script lines to append for the step buttons). Throws on a script
 /// error ("line N: …"); a failing `expect` is reported in `failures`, not thrown.
 #[wasm_bindgen(js_name = runScenario)]
-pub fn run_scenario(
-    #[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue,
-) -> Result<JsValue, JsError> {
+pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue) -> Result<JsValue, JsError> {
     let sc: Scenario = match script.as_string() {
         Some(text) => scenario::parse(&text).map_err(js_error)?,
         None => from_js(script, "invalid scenario")?,
@@ -35,19 +33,14 @@ pub fn run_scenario(
 #[wasm_bindgen(js_name = runTxnScenario)]
 pub fn run_txn_scenario(
     script: &str,
-    #[wasm_bindgen(
-        unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, trace?: boolean}"
-    )]
-    options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, trace?: boolean}")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
     let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
-        Some(s) => Some(
-            Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?,
-        ),
+        Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
     };
     let mut sc = txn_scenario::parse(script).map_err(js_error)?;
     if let Some(v) = opts.transaction_version {
@@ -56,12 +49,7 @@ pub fn run_txn_scenario(
         }
         sc.transaction_version = v;
     }
-    let run = txn_scenario::run_with(
-        &sc,
-        sabotage,
-        opts.snapshots.unwrap_or(true),
-        opts.trace.unwrap_or(true),
-    );
+    let run = txn_scenario::run_with(&sc, sabotage, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true));
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
 }
 
@@ -80,15 +68,8 @@ pub fn run_txn_scenario_summary(script: &str) -> Result<JsValue, JsError> {
     }
     let sc = txn_scenario::parse(script).map_err(js_error)?;
     let run = txn_scenario::run_with(&sc, None, false, false);
-    let invariants_hold = run
-        .steps
-        .last()
-        .is_none_or(|s| s.invariants.iter().all(|i| i.1));
-    to_js(&Summary {
-        passed: run.passed(),
-        steps: run.steps.len(),
-        invariants_hold,
-    })
+    let invariants_hold = run.steps.last().is_none_or(|s| s.invariants.iter().all(|i| i.1));
+    to_js(&Summary { passed: run.passed(), steps: run.steps.len(), invariants_hold })
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -112,11 +93,7 @@ pub fn resolve_producer_config(properties: &str, line: Option<String>) -> Result
     let line = match line.as_deref() {
         None | Some("4.x") => ClientLine::V4,
         Some("pre-3.0") => ClientLine::Pre30,
-        Some(other) => {
-            return Err(js_error(format!(
-                "unknown client line {other:?} (4.x, pre-3.0)"
-            )))
-        }
+        Some(other) => return Err(js_error(format!("unknown client line {other:?} (4.x, pre-3.0)"))),
     };
     let result = resolve(&UserConfig::parse_properties(properties), line);
     #[derive(serde::Serialize)]
@@ -134,16 +111,8 @@ pub fn resolve_producer_config(properties: &str, line: Option<String>) -> Result
         resolved: &'a T,
     }
     match &result {
-        Result::Ok(r) => to_js(&Ok {
-            ok: true,
-            resolved: r,
-        }),
-        Err(e) => to_js(&Failed {
-            ok: false,
-            exception: "ConfigException",
-            message: &e.message,
-            rule: e.rule,
-        }),
+        Result::Ok(r) => to_js(&Ok { ok: true, resolved: r }),
+        Err(e) => to_js(&Failed { ok: false, exception: "ConfigException", message: &e.message, rule: e.rule }),
     }
 }
 
@@ -163,16 +132,8 @@ pub fn run_scenario_summary(script: &str) -> Result<JsValue, JsError> {
         .sim
         .trace
         .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                eoslab_core::model::idempotence::EventKind::Decision(_)
-            )
-        })
+        .filter(|e| matches!(e.kind, eoslab_core::model::idempotence::EventKind::Decision(_)))
         .count();
-    to_js(&Summary {
-        passed: run.passed(),
-        steps: run.sim.steps,
-        decisions,
-    })
+    to_js(&Summary { passed: run.passed(), steps: run.sim.steps, decisions })
 }
+

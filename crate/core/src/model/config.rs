@@ -46,11 +46,7 @@ impl UserConfig {
     }
 
     pub fn get(&self, k: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .rev()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.trim())
+        self.entries.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.trim())
     }
 }
 
@@ -80,15 +76,10 @@ pub struct ConfigException {
 fn int(cfg: &UserConfig, key: &str, default: i64) -> Result<i64, ConfigException> {
     match cfg.get(key) {
         None => Ok(default),
-        Some(v) => v
-            .parse::<i32>()
-            .map(|v| v as i64)
-            .map_err(|_| ConfigException {
-                message: format!(
-                    "Invalid value {v} for configuration {key}: Not a number of type INT"
-                ),
-                rule: "P1",
-            }),
+        Some(v) => v.parse::<i32>().map(|v| v as i64).map_err(|_| ConfigException {
+            message: format!("Invalid value {v} for configuration {key}: Not a number of type INT"),
+            rule: "P1",
+        }),
     }
 }
 
@@ -108,29 +99,21 @@ fn boolean(cfg: &UserConfig, key: &str) -> Result<Option<bool>, ConfigException>
 pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigException> {
     let mut rules = Vec::new();
     // P1: the acks validator is case-sensitive; then "all" → "-1".
-    let acks_raw = cfg
-        .get("acks")
-        .unwrap_or(if line == ClientLine::V4 { "all" } else { "1" });
+    let acks_raw = cfg.get("acks").unwrap_or(if line == ClientLine::V4 { "all" } else { "1" });
     if !["all", "-1", "0", "1"].contains(&acks_raw) {
         return Err(ConfigException {
             message: format!("Invalid value {acks_raw} for configuration acks: String must be one of: all, -1, 0, 1"),
             rule: "P1",
         });
     }
-    let acks = if acks_raw == "all" {
-        String::from("-1")
-    } else {
-        acks_raw.to_string()
-    };
+    let acks = if acks_raw == "all" { String::from("-1") } else { acks_raw.to_string() };
     rules.push("P1");
     let retries = int(cfg, "retries", i32::MAX as i64)?;
     let max_in_flight = int(cfg, "max.in.flight.requests.per.connection", 5)?;
     let txn_id = cfg.get("transactional.id").map(ToString::to_string);
     if txn_id.as_deref() == Some("") {
         return Err(ConfigException {
-            message: String::from(
-                "Invalid value  for configuration transactional.id: String may not be empty",
-            ),
+            message: String::from("Invalid value  for configuration transactional.id: String may not be empty"),
             rule: "P7",
         });
     }
@@ -148,9 +131,7 @@ pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigExc
         });
         if explicit == Some(false) && txn_id.is_some() {
             return Err(ConfigException {
-                message: String::from(
-                    "Cannot set a transactional.id without also enabling idempotence.",
-                ),
+                message: String::from("Cannot set a transactional.id without also enabling idempotence."),
                 rule: "P7",
             });
         }
@@ -163,9 +144,7 @@ pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigExc
             }
             if retries == 0 {
                 return Err(ConfigException {
-                    message: String::from(
-                        "Must set retries to non-zero when using the idempotent producer.",
-                    ),
+                    message: String::from("Must set retries to non-zero when using the idempotent producer."),
                     rule: "P3",
                 });
             }
@@ -176,26 +155,14 @@ pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigExc
                 });
             }
         }
-        return Ok(Resolved {
-            idempotence: on,
-            reason,
-            acks,
-            retries,
-            max_in_flight,
-            transactional_id: txn_id,
-            rules,
-        });
+        return Ok(Resolved { idempotence: on, reason, acks, retries, max_in_flight, transactional_id: txn_id, rules });
     }
 
     // P2
     let user_set = explicit.is_some();
     let mut enabled = explicit.unwrap_or(true);
     rules.push("P2");
-    reason = String::from(if user_set {
-        "set by the user"
-    } else {
-        "default since 3.0 (KIP-679)"
-    });
+    reason = String::from(if user_set { "set by the user" } else { "default since 3.0 (KIP-679)" });
     let mut disable = false;
     if enabled {
         // P3
@@ -203,16 +170,12 @@ pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigExc
             rules.push("P3");
             if user_set {
                 return Err(ConfigException {
-                    message: String::from(
-                        "Must set retries to non-zero when using the idempotent producer.",
-                    ),
+                    message: String::from("Must set retries to non-zero when using the idempotent producer."),
                     rule: "P3",
                 });
             }
             disable = true;
-            reason = String::from(
-                "silently disabled: retries is 0 and enable.idempotence was not set (P3)",
-            );
+            reason = String::from("silently disabled: retries is 0 and enable.idempotence was not set (P3)");
         }
         // P4
         if acks != "-1" {
@@ -248,32 +211,20 @@ pub fn resolve(cfg: &UserConfig, line: ClientLine) -> Result<Resolved, ConfigExc
     if !enabled && txn_id.is_some() {
         rules.push("P7");
         return Err(ConfigException {
-            message: String::from(
-                "Cannot set a transactional.id without also enabling idempotence.",
-            ),
+            message: String::from("Cannot set a transactional.id without also enabling idempotence."),
             rule: "P7",
         });
     }
     // P8 (4.1+). Kafka's own test only checks that the message names both keys; the
     // wording here is ours.
-    if boolean(cfg, "transaction.two.phase.commit.enable")? == Some(true)
-        && cfg.get("transaction.timeout.ms").is_some()
-    {
+    if boolean(cfg, "transaction.two.phase.commit.enable")? == Some(true) && cfg.get("transaction.timeout.ms").is_some() {
         rules.push("P8");
         return Err(ConfigException {
             message: String::from("Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true."),
             rule: "P8",
         });
     }
-    Ok(Resolved {
-        idempotence: enabled,
-        reason,
-        acks,
-        retries,
-        max_in_flight,
-        transactional_id: txn_id,
-        rules,
-    })
+    Ok(Resolved { idempotence: enabled, reason, acks, retries, max_in_flight, transactional_id: txn_id, rules })
 }
 
 #[cfg(test)]
@@ -282,12 +233,7 @@ mod tests {
     use alloc::vec;
 
     fn cfg(pairs: &[(&str, &str)]) -> UserConfig {
-        UserConfig {
-            entries: pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
+        UserConfig { entries: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
     }
 
     fn err(pairs: &[(&str, &str)]) -> ConfigException {
@@ -298,26 +244,17 @@ mod tests {
     fn p2_defaults_turn_idempotence_on_in_4x() {
         let r = resolve(&cfg(&[]), ClientLine::V4).unwrap();
         assert!(r.idempotence);
-        assert_eq!(
-            (r.acks.as_str(), r.retries, r.max_in_flight),
-            ("-1", 2147483647, 5)
-        );
+        assert_eq!((r.acks.as_str(), r.retries, r.max_in_flight), ("-1", 2147483647, 5));
     }
 
     #[test]
     fn p1_acks_is_case_sensitive() {
-        assert_eq!(
-            err(&[("acks", "ALL")]).message,
-            "Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1"
-        );
+        assert_eq!(err(&[("acks", "ALL")]).message, "Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1");
     }
 
     #[test]
     fn p3_p4_explicit_idempotence_conflicts_throw() {
-        assert_eq!(
-            err(&[("acks", "1"), ("enable.idempotence", "true")]).rule,
-            "P4"
-        );
+        assert_eq!(err(&[("acks", "1"), ("enable.idempotence", "true")]).rule, "P4");
         assert_eq!(
             err(&[("retries", "0"), ("enable.idempotence", "true")]).message,
             "Must set retries to non-zero when using the idempotent producer."
@@ -329,20 +266,13 @@ mod tests {
         let r = resolve(&cfg(&[("acks", "1")]), ClientLine::V4).unwrap();
         assert!(!r.idempotence);
         assert_eq!(r.rules, vec!["P1", "P2", "P4", "P6"]);
-        assert!(
-            !resolve(&cfg(&[("retries", "0")]), ClientLine::V4)
-                .unwrap()
-                .idempotence
-        );
+        assert!(!resolve(&cfg(&[("retries", "0")]), ClientLine::V4).unwrap().idempotence);
     }
 
     #[test]
     fn p5_max_in_flight_above_5_throws_even_when_implicit() {
         // KAFKA-17927 (4.0): acks=1 + max.in.flight=10 with enable.idempotence unset throws.
-        let e = err(&[
-            ("acks", "1"),
-            ("max.in.flight.requests.per.connection", "10"),
-        ]);
+        let e = err(&[("acks", "1"), ("max.in.flight.requests.per.connection", "10")]);
         assert_eq!(
             e.message,
             "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 10."
@@ -360,24 +290,13 @@ mod tests {
 
     #[test]
     fn p9_disabled_idempotence_allows_anything() {
-        let r = resolve(
-            &cfg(&[
-                ("enable.idempotence", "false"),
-                ("max.in.flight.requests.per.connection", "10"),
-                ("acks", "0"),
-                ("retries", "0"),
-            ]),
-            ClientLine::V4,
-        )
-        .unwrap();
+        let r = resolve(&cfg(&[("enable.idempotence", "false"), ("max.in.flight.requests.per.connection", "10"), ("acks", "0"), ("retries", "0")]), ClientLine::V4).unwrap();
         assert!(!r.idempotence);
     }
 
     #[test]
     fn properties_text_is_read_like_java_properties() {
-        let c = UserConfig::parse_properties(
-            "# comment\nacks = 1\nretries: 0\n\n! also a comment\nenable.idempotence=true\n",
-        );
+        let c = UserConfig::parse_properties("# comment\nacks = 1\nretries: 0\n\n! also a comment\nenable.idempotence=true\n");
         assert_eq!(c.get("acks"), Some("1"));
         assert_eq!(c.get("retries"), Some("0"));
         assert_eq!(resolve(&c, ClientLine::V4).unwrap_err().rule, "P3");
@@ -388,13 +307,6 @@ mod tests {
         let r = resolve(&cfg(&[]), ClientLine::Pre30).unwrap();
         assert!(!r.idempotence);
         assert_eq!(r.acks, "1");
-        assert!(
-            resolve(
-                &cfg(&[("transactional.id", "t"), ("acks", "all")]),
-                ClientLine::Pre30
-            )
-            .unwrap()
-            .idempotence
-        );
+        assert!(resolve(&cfg(&[("transactional.id", "t"), ("acks", "all")]), ClientLine::Pre30).unwrap().idempotence);
     }
 }

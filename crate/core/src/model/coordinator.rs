@@ -33,8 +33,7 @@ const TMD: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordi
 
 /// Java's `String.hashCode` over UTF-16 code units.
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32))
+    s.encode_utf16().fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32))
 }
 
 /// `Utils.abs`: 0 for i32::MIN (not `& 0x7fffffff`).
@@ -85,13 +84,7 @@ impl TxnState {
             Empty => &[Empty, CompleteCommit, CompleteAbort],
             Ongoing => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
             PrepareCommit => &[Ongoing],
-            PrepareAbort => &[
-                Ongoing,
-                PrepareEpochFence,
-                Empty,
-                CompleteCommit,
-                CompleteAbort,
-            ],
+            PrepareAbort => &[Ongoing, PrepareEpochFence, Empty, CompleteCommit, CompleteAbort],
             CompleteCommit => &[PrepareCommit],
             CompleteAbort => &[PrepareAbort],
             Dead => &[Empty, CompleteAbort, CompleteCommit],
@@ -100,10 +93,7 @@ impl TxnState {
     }
 
     fn is_complete_or_empty(self) -> bool {
-        matches!(
-            self,
-            TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort
-        )
+        matches!(self, TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort)
     }
 }
 
@@ -196,11 +186,7 @@ pub enum Why {
     /// F2.
     EpochMismatch { epoch: i16, current: i16 },
     /// F4.
-    PreparedBumped {
-        commit: bool,
-        state: TxnState,
-        epoch: i16,
-    },
+    PreparedBumped { commit: bool, state: TxnState, epoch: i16 },
     /// F5, a retry.
     RetryCompleted { commit: bool },
     /// F5, refused.
@@ -261,15 +247,7 @@ impl Why {
 }
 
 fn answer(error: ErrorCode, rule: &'static str, why: Why) -> Answer {
-    Answer {
-        error,
-        producer_id: -1,
-        producer_epoch: -1,
-        rule,
-        why,
-        source: TC,
-        wrote: None,
-    }
+    Answer { error, producer_id: -1, producer_epoch: -1, rule, why, source: TC, wrote: None }
 }
 
 /// The coordinator's view of every transactional.id it owns.
@@ -303,18 +281,10 @@ impl Coordinator {
         now_ms: i64,
     ) -> Answer {
         if id.is_empty() {
-            return answer(
-                INVALID_REQUEST,
-                "I2",
-                Why::Fixed("an empty transactional.id is an invalid request"),
-            );
+            return answer(INVALID_REQUEST, "I2", Why::Fixed("an empty transactional.id is an invalid request"));
         }
         if timeout_ms <= 0 || timeout_ms > TRANSACTION_MAX_TIMEOUT_MS {
-            return answer(
-                INVALID_TRANSACTION_TIMEOUT,
-                "I3",
-                Why::BadTimeout { timeout_ms },
-            );
+            return answer(INVALID_TRANSACTION_TIMEOUT, "I3", Why::BadTimeout { timeout_ms });
         }
         if self.get(id).is_none() {
             // I5
@@ -338,26 +308,15 @@ impl Coordinator {
             return answer(CONCURRENT_TRANSACTIONS, "I6", Why::InProgress);
         }
         if let Some((pid, epoch)) = current {
-            let ok = m.producer_epoch == -1
-                || pid == m.producer_id
-                || (pid == m.prev_producer_id && epoch >= EPOCH_EXHAUSTED);
+            let ok = m.producer_epoch == -1 || pid == m.producer_id || (pid == m.prev_producer_id && epoch >= EPOCH_EXHAUSTED);
             if !ok {
-                return answer(
-                    ErrorCode::PRODUCER_FENCED,
-                    "I7",
-                    Why::NotCurrentProducer {
-                        pid,
-                        current: m.producer_id,
-                    },
-                );
+                return answer(ErrorCode::PRODUCER_FENCED, "I7", Why::NotCurrentProducer { pid, current: m.producer_id });
             }
         }
         match m.state {
-            TxnState::PrepareCommit | TxnState::PrepareAbort => answer(
-                CONCURRENT_TRANSACTIONS,
-                "I8",
-                Why::Fixed("the previous transaction is completing: retry"),
-            ),
+            TxnState::PrepareCommit | TxnState::PrepareAbort => {
+                answer(CONCURRENT_TRANSACTIONS, "I8", Why::Fixed("the previous transaction is completing: retry"))
+            }
             TxnState::Ongoing => {
                 // I11: fence the old producer: bump the epoch and abort its transaction.
                 m.producer_epoch = m.producer_epoch.saturating_add(1);
@@ -365,27 +324,16 @@ impl Coordinator {
                 m.state = TxnState::PrepareAbort;
                 m.pending_state = Some(TxnState::CompleteAbort);
                 m.last_update_ms = now_ms;
-                let mut a = answer(
-                    CONCURRENT_TRANSACTIONS,
-                    "I11",
-                    Why::FenceOpen {
-                        epoch: m.producer_epoch,
-                    },
-                );
+                let mut a = answer(CONCURRENT_TRANSACTIONS, "I11", Why::FenceOpen { epoch: m.producer_epoch });
                 a.wrote = Some(TxnState::PrepareAbort);
                 a
             }
             s if s.is_complete_or_empty() => {
                 let given = current.map(|c| c.1);
-                let rotate = m.producer_epoch >= EPOCH_EXHAUSTED
-                    && (given.is_none() || given == Some(m.producer_epoch));
+                let rotate = m.producer_epoch >= EPOCH_EXHAUSTED && (given.is_none() || given == Some(m.producer_epoch));
                 if rotate {
                     // I9: rotate to a new producer id.
-                    m.last_producer_epoch = if given.is_some() {
-                        m.producer_epoch
-                    } else {
-                        -1
-                    };
+                    m.last_producer_epoch = if given.is_some() { m.producer_epoch } else { -1 };
                     m.prev_producer_id = m.producer_id;
                     m.producer_id = new_pid;
                     m.producer_epoch = 0;
@@ -402,11 +350,7 @@ impl Coordinator {
                         }
                         Some(e) if e == m.last_producer_epoch => {}
                         Some(e) => {
-                            return answer(
-                                ErrorCode::PRODUCER_FENCED,
-                                "I10",
-                                Why::NeitherEpoch { epoch: e },
-                            )
+                            return answer(ErrorCode::PRODUCER_FENCED, "I10", Why::NeitherEpoch { epoch: e })
                         }
                     }
                 }
@@ -419,10 +363,7 @@ impl Coordinator {
                     producer_id: m.producer_id,
                     producer_epoch: m.producer_epoch,
                     rule: if rotate { "I9" } else { "I10" },
-                    why: Why::Initialized {
-                        pid: m.producer_id,
-                        epoch: m.producer_epoch,
-                    },
+                    why: Why::Initialized { pid: m.producer_id, epoch: m.producer_epoch },
                     source: TMD,
                     wrote: Some(TxnState::Empty),
                 }
@@ -432,47 +373,21 @@ impl Coordinator {
     }
 
     /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8).
-    pub fn add_partitions<P: AsRef<str> + Clone + Into<Name>>(
-        &mut self,
-        id: &str,
-        pid: i64,
-        epoch: i16,
-        parts: &[P],
-        now_ms: i64,
-    ) -> Answer {
+    pub fn add_partitions<P: AsRef<str> + Clone + Into<Name>>(&mut self, id: &str, pid: i64, epoch: i16, parts: &[P], now_ms: i64) -> Answer {
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", Why::NoState);
         };
         if m.pending_state.is_some() {
-            return answer(
-                CONCURRENT_TRANSACTIONS,
-                "AP3",
-                Why::Fixed("a transition is in progress: retry"),
-            );
+            return answer(CONCURRENT_TRANSACTIONS, "AP3", Why::Fixed("a transition is in progress: retry"));
         }
         if pid != m.producer_id {
             return answer(INVALID_PRODUCER_ID_MAPPING, "AP4", Why::NotOwner { pid });
         }
         if epoch != m.producer_epoch {
-            return answer(
-                ErrorCode::PRODUCER_FENCED,
-                "AP5",
-                Why::NotCurrentEpoch {
-                    epoch,
-                    current: m.producer_epoch,
-                },
-            );
+            return answer(ErrorCode::PRODUCER_FENCED, "AP5", Why::NotCurrentEpoch { epoch, current: m.producer_epoch });
         }
         if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(p.as_ref())) {
-            return Answer {
-                error: ErrorCode::NONE,
-                producer_id: pid,
-                producer_epoch: epoch,
-                rule: "AP7",
-                why: Why::Fixed("already in the transaction"),
-                source: TC,
-                wrote: None,
-            };
+            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: Why::Fixed("already in the transaction"), source: TC, wrote: None };
         }
         if m.state != TxnState::Ongoing {
             m.txn_start_ms = now_ms;
@@ -495,37 +410,16 @@ impl Coordinator {
 
     /// EndTxn (E0–E7 for TV0/1, F0–F6 for TV2). On success the state is Prepare* with
     /// a pending Complete*; call [`Coordinator::complete`] once every marker is written.
-    pub fn end_txn(
-        &mut self,
-        id: &str,
-        pid: i64,
-        epoch: i16,
-        commit: bool,
-        tv: Tv,
-        now_ms: i64,
-    ) -> Answer {
+    pub fn end_txn(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64) -> Answer {
         self.end_txn_alloc(id, pid, epoch, commit, tv, now_ms, -1)
     }
 
     /// [`Coordinator::end_txn`] with the producer id to hand out if a TV2 commit or abort
     /// exhausts the epoch (F4: `nextProducerId`; the client gets (new pid, 0)).
     #[allow(clippy::too_many_arguments)]
-    pub fn end_txn_alloc(
-        &mut self,
-        id: &str,
-        pid: i64,
-        epoch: i16,
-        commit: bool,
-        tv: Tv,
-        now_ms: i64,
-        new_pid: i64,
-    ) -> Answer {
+    pub fn end_txn_alloc(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64, new_pid: i64) -> Answer {
         let Some(m) = self.get_mut(id) else {
-            return answer(
-                INVALID_PRODUCER_ID_MAPPING,
-                if tv == Tv::Tv1 { "E0" } else { "F0" },
-                Why::NoState,
-            );
+            return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, Why::NoState);
         };
         match tv {
             Tv::Tv1 => {
@@ -533,72 +427,31 @@ impl Coordinator {
                     return answer(INVALID_PRODUCER_ID_MAPPING, "E0", Why::NotOwner { pid });
                 }
                 if epoch != m.producer_epoch {
-                    return answer(
-                        ErrorCode::PRODUCER_FENCED,
-                        "E1",
-                        Why::EpochNe {
-                            epoch,
-                            current: m.producer_epoch,
-                        },
-                    );
+                    return answer(ErrorCode::PRODUCER_FENCED, "E1", Why::EpochNe { epoch, current: m.producer_epoch });
                 }
                 if m.pending_state.is_some() {
-                    return answer(
-                        CONCURRENT_TRANSACTIONS,
-                        "E2",
-                        Why::Fixed("the transaction is completing: retry"),
-                    );
+                    return answer(CONCURRENT_TRANSACTIONS, "E2", Why::Fixed("the transaction is completing: retry"));
                 }
                 match (m.state, commit) {
                     (TxnState::Ongoing, _) => {
-                        m.state = if commit {
-                            TxnState::PrepareCommit
-                        } else {
-                            TxnState::PrepareAbort
-                        };
-                        m.pending_state = Some(if commit {
-                            TxnState::CompleteCommit
-                        } else {
-                            TxnState::CompleteAbort
-                        });
+                        m.state = if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort };
+                        m.pending_state = Some(if commit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                         m.last_update_ms = now_ms;
-                        let mut a = answer(
-                            ErrorCode::NONE,
-                            "E3",
-                            Why::Prepared {
-                                commit,
-                                state: m.state,
-                            },
-                        );
+                        let mut a = answer(ErrorCode::NONE, "E3", Why::Prepared { commit, state: m.state });
                         a.wrote = Some(m.state);
                         a
                     }
-                    (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => answer(
-                        ErrorCode::NONE,
-                        if commit { "E4" } else { "E5" },
-                        Why::Already { state: m.state },
-                    ),
-                    (TxnState::CompleteCommit, false) | (TxnState::CompleteAbort, true) => answer(
-                        ErrorCode::INVALID_TXN_STATE,
-                        if commit { "E5" } else { "E4" },
-                        Why::EndedAs {
-                            commit,
-                            state: m.state,
-                        },
-                    ),
-                    _ => answer(
-                        ErrorCode::INVALID_TXN_STATE,
-                        "E7",
-                        Why::NoTxn {
-                            commit,
-                            state: m.state,
-                        },
-                    ),
+                    (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => {
+                        answer(ErrorCode::NONE, if commit { "E4" } else { "E5" }, Why::Already { state: m.state })
+                    }
+                    (TxnState::CompleteCommit, false) | (TxnState::CompleteAbort, true) => {
+                        answer(ErrorCode::INVALID_TXN_STATE, if commit { "E5" } else { "E4" }, Why::EndedAs { commit, state: m.state })
+                    }
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "E7", Why::NoTxn { commit, state: m.state }),
                 }
             }
             Tv::Tv2 => {
-                let retry_overflow =
-                    m.prev_producer_id == pid && epoch == EPOCH_EXHAUSTED && m.producer_epoch == 0;
+                let retry_overflow = m.prev_producer_id == pid && epoch == EPOCH_EXHAUSTED && m.producer_epoch == 0;
                 let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1 || retry_overflow;
                 if pid != m.producer_id && !retry_overflow {
                     return answer(INVALID_PRODUCER_ID_MAPPING, "F1", Why::NotOwner { pid });
@@ -609,21 +462,10 @@ impl Coordinator {
                     _ => retry_bump || epoch == m.producer_epoch,
                 };
                 if !epoch_ok {
-                    return answer(
-                        ErrorCode::PRODUCER_FENCED,
-                        "F2",
-                        Why::EpochMismatch {
-                            epoch,
-                            current: m.producer_epoch,
-                        },
-                    );
+                    return answer(ErrorCode::PRODUCER_FENCED, "F2", Why::EpochMismatch { epoch, current: m.producer_epoch });
                 }
                 if m.pending_state.is_some() {
-                    return answer(
-                        CONCURRENT_TRANSACTIONS,
-                        "F3",
-                        Why::Fixed("the transaction is completing: retry"),
-                    );
+                    return answer(CONCURRENT_TRANSACTIONS, "F3", Why::Fixed("the transaction is completing: retry"));
                 }
                 let bump = |m: &mut TxnMetadata, st: TxnState| {
                     // F4: at an exhausted epoch the markers carry 32767 under the old id and
@@ -634,25 +476,13 @@ impl Coordinator {
                     m.last_producer_epoch = m.producer_epoch;
                     m.producer_epoch = m.producer_epoch.saturating_add(1);
                     m.state = st;
-                    m.pending_state = Some(if st == TxnState::PrepareCommit {
-                        TxnState::CompleteCommit
-                    } else {
-                        TxnState::CompleteAbort
-                    });
+                    m.pending_state = Some(if st == TxnState::PrepareCommit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                     m.last_update_ms = now_ms;
                 };
                 let ok = |m: &TxnMetadata, rule, why: Why, wrote| Answer {
                     error: ErrorCode::NONE,
-                    producer_id: if m.next_producer_id >= 0 {
-                        m.next_producer_id
-                    } else {
-                        m.producer_id
-                    },
-                    producer_epoch: if m.next_producer_id >= 0 {
-                        0
-                    } else {
-                        m.producer_epoch
-                    },
+                    producer_id: if m.next_producer_id >= 0 { m.next_producer_id } else { m.producer_id },
+                    producer_epoch: if m.next_producer_id >= 0 { 0 } else { m.producer_epoch },
                     rule,
                     why,
                     source: TC,
@@ -660,48 +490,19 @@ impl Coordinator {
                 };
                 match (m.state, commit, retry_bump) {
                     (TxnState::Ongoing, _, _) => {
-                        bump(
-                            m,
-                            if commit {
-                                TxnState::PrepareCommit
-                            } else {
-                                TxnState::PrepareAbort
-                            },
-                        );
+                        bump(m, if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort });
                         let st = m.state;
-                        ok(
-                            m,
-                            "F4",
-                            Why::PreparedBumped {
-                                commit,
-                                state: st,
-                                epoch: m.producer_epoch,
-                            },
-                            Some(st),
-                        )
+                        ok(m, "F4", Why::PreparedBumped { commit, state: st, epoch: m.producer_epoch }, Some(st))
                     }
-                    (TxnState::CompleteAbort, false, true)
-                    | (TxnState::CompleteCommit, true, true) => {
+                    (TxnState::CompleteAbort, false, true) | (TxnState::CompleteCommit, true, true) => {
                         ok(m, "F5", Why::RetryCompleted { commit }, None)
                     }
                     (_, false, false) => {
                         m.txn_start_ms = now_ms;
                         bump(m, TxnState::PrepareAbort);
-                        ok(
-                            m,
-                            "F5",
-                            Why::Fixed("an empty abort: the epoch is bumped"),
-                            Some(TxnState::PrepareAbort),
-                        )
+                        ok(m, "F5", Why::Fixed("an empty abort: the epoch is bumped"), Some(TxnState::PrepareAbort))
                     }
-                    _ => answer(
-                        ErrorCode::INVALID_TXN_STATE,
-                        "F5",
-                        Why::InState {
-                            commit,
-                            state: m.state,
-                        },
-                    ),
+                    _ => answer(ErrorCode::INVALID_TXN_STATE, "F5", Why::InState { commit, state: m.state }),
                 }
             }
         }
@@ -730,11 +531,7 @@ impl Coordinator {
     pub fn timed_out(&self, now_ms: i64) -> Vec<String> {
         self.txns
             .iter()
-            .filter(|m| {
-                m.state == TxnState::Ongoing
-                    && m.pending_state.is_none()
-                    && m.txn_start_ms + (m.txn_timeout_ms as i64) < now_ms
-            })
+            .filter(|m| m.state == TxnState::Ongoing && m.pending_state.is_none() && m.txn_start_ms + (m.txn_timeout_ms as i64) < now_ms)
             .map(|m| String::from(m.transactional_id.as_str()))
             .collect()
     }
@@ -756,9 +553,7 @@ impl Coordinator {
             producer_id: m.producer_id,
             producer_epoch: m.producer_epoch,
             rule: "T2",
-            why: Why::TimedOut {
-                epoch: m.producer_epoch,
-            },
+            why: Why::TimedOut { epoch: m.producer_epoch },
             source: TC,
             wrote: Some(TxnState::PrepareAbort),
         })
@@ -781,19 +576,9 @@ mod tests {
 
     #[test]
     fn every_state_lists_kafkas_valid_previous_states() {
-        assert_eq!(
-            TxnState::PrepareCommit.valid_previous(),
-            &[TxnState::Ongoing]
-        );
-        assert!(
-            TxnState::PrepareAbort
-                .valid_previous()
-                .contains(&TxnState::Empty),
-            "TV2 empty aborts"
-        );
-        assert!(!TxnState::CompleteCommit
-            .valid_previous()
-            .contains(&TxnState::Ongoing));
+        assert_eq!(TxnState::PrepareCommit.valid_previous(), &[TxnState::Ongoing]);
+        assert!(TxnState::PrepareAbort.valid_previous().contains(&TxnState::Empty), "TV2 empty aborts");
+        assert!(!TxnState::CompleteCommit.valid_previous().contains(&TxnState::Ongoing));
     }
 
     #[test]
@@ -807,22 +592,11 @@ mod tests {
     fn i10_each_init_bumps_the_epoch_and_fences_the_previous_instance() {
         let mut c = Coordinator::default();
         let a = c.init_producer_id("t", 60_000, None, 7, 0);
-        assert_eq!(
-            (a.error, a.producer_id, a.producer_epoch),
-            (ErrorCode::NONE, 7, 0)
-        );
+        assert_eq!((a.error, a.producer_id, a.producer_epoch), (ErrorCode::NONE, 7, 0));
         let b = c.init_producer_id("t", 60_000, None, 8, 0);
-        assert_eq!(
-            (b.producer_id, b.producer_epoch),
-            (7, 1),
-            "same id, epoch + 1"
-        );
+        assert_eq!((b.producer_id, b.producer_epoch), (7, 1), "same id, epoch + 1");
         let z = c.add_partitions("t", 7, 0, &["p-0"], 0);
-        assert_eq!(
-            (z.error, z.rule),
-            (ErrorCode::PRODUCER_FENCED, "AP5"),
-            "the zombie is fenced (90)"
-        );
+        assert_eq!((z.error, z.rule), (ErrorCode::PRODUCER_FENCED, "AP5"), "the zombie is fenced (90)");
     }
 
     #[test]
@@ -831,22 +605,11 @@ mod tests {
         c.init_producer_id("t", 60_000, None, 7, 0);
         c.add_partitions("t", 7, 0, &["p-0"], 0);
         let a = c.init_producer_id("t", 60_000, None, 8, 0);
-        assert_eq!(
-            (a.error, a.rule, a.wrote),
-            (CONCURRENT_TRANSACTIONS, "I11", Some(TxnState::PrepareAbort))
-        );
-        assert_eq!(
-            c.init_producer_id("t", 60_000, None, 8, 0).rule,
-            "I6",
-            "while completing: retry"
-        );
+        assert_eq!((a.error, a.rule, a.wrote), (CONCURRENT_TRANSACTIONS, "I11", Some(TxnState::PrepareAbort)));
+        assert_eq!(c.init_producer_id("t", 60_000, None, 8, 0).rule, "I6", "while completing: retry");
         c.complete("t", 1);
         let r = c.init_producer_id("t", 60_000, None, 8, 1);
-        assert_eq!(
-            (r.error, r.producer_epoch),
-            (ErrorCode::NONE, 2),
-            "abort at E+1, retry returns E+2"
-        );
+        assert_eq!((r.error, r.producer_epoch), (ErrorCode::NONE, 2), "abort at E+1, retry returns E+2");
     }
 
     #[test]
@@ -864,30 +627,12 @@ mod tests {
         c.init_producer_id("t", 60_000, None, 7, 0);
         c.add_partitions("t", 7, 0, &["p-0", "p-1"], 0);
         let a = c.end_txn("t", 7, 0, true, Tv::Tv1, 1);
-        assert_eq!(
-            (a.error, a.rule, a.wrote),
-            (ErrorCode::NONE, "E3", Some(TxnState::PrepareCommit))
-        );
-        assert_eq!(
-            c.end_txn("t", 7, 0, true, Tv::Tv1, 1).error,
-            CONCURRENT_TRANSACTIONS,
-            "E6: while markers are written"
-        );
+        assert_eq!((a.error, a.rule, a.wrote), (ErrorCode::NONE, "E3", Some(TxnState::PrepareCommit)));
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 1).error, CONCURRENT_TRANSACTIONS, "E6: while markers are written");
         assert_eq!(c.complete("t", 2), Some(TxnState::CompleteCommit));
-        assert_eq!(
-            c.end_txn("t", 7, 0, true, Tv::Tv1, 3).rule,
-            "E4",
-            "a retried commit after completion is NONE"
-        );
-        assert_eq!(
-            c.end_txn("t", 7, 0, false, Tv::Tv1, 3).error,
-            ErrorCode::INVALID_TXN_STATE,
-            "never switch the outcome"
-        );
-        assert_eq!(
-            c.end_txn("t", 7, 1, true, Tv::Tv1, 3).error,
-            ErrorCode::PRODUCER_FENCED
-        );
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 3).rule, "E4", "a retried commit after completion is NONE");
+        assert_eq!(c.end_txn("t", 7, 0, false, Tv::Tv1, 3).error, ErrorCode::INVALID_TXN_STATE, "never switch the outcome");
+        assert_eq!(c.end_txn("t", 7, 1, true, Tv::Tv1, 3).error, ErrorCode::PRODUCER_FENCED);
     }
 
     #[test]
@@ -897,17 +642,9 @@ mod tests {
         c.add_partitions("t", 7, 0, &["p-0"], 0);
         let a = c.end_txn("t", 7, 0, true, Tv::Tv2, 1);
         assert_eq!((a.rule, a.producer_epoch), ("F4", 1));
-        assert_eq!(
-            c.end_txn("t", 7, 0, true, Tv::Tv2, 1).rule,
-            "F3",
-            "retry epoch while completing → 51"
-        );
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 1).rule, "F3", "retry epoch while completing → 51");
         c.complete("t", 2);
-        assert_eq!(
-            c.end_txn("t", 7, 0, true, Tv::Tv2, 3).error,
-            ErrorCode::NONE,
-            "retry after completion"
-        );
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 3).error, ErrorCode::NONE, "retry after completion");
         let empty_abort = c.end_txn("t", 7, 1, false, Tv::Tv2, 3);
         assert_eq!((empty_abort.rule, empty_abort.producer_epoch), ("F5", 2));
     }
@@ -917,17 +654,10 @@ mod tests {
         let mut c = Coordinator::default();
         c.init_producer_id("t", 1_000, None, 7, 0);
         c.add_partitions("t", 7, 0, &["p-0"], 100);
-        assert!(
-            c.timed_out(1_100).is_empty(),
-            "strictly after start + timeout"
-        );
+        assert!(c.timed_out(1_100).is_empty(), "strictly after start + timeout");
         assert_eq!(c.timed_out(1_101), ["t"]);
         let a = c.abort_timed_out("t", 1_101).unwrap();
         assert_eq!((a.rule, a.producer_epoch), ("T2", 1));
-        assert_eq!(
-            c.end_txn("t", 7, 0, true, Tv::Tv1, 1_200).error,
-            ErrorCode::PRODUCER_FENCED,
-            "T3"
-        );
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv1, 1_200).error, ErrorCode::PRODUCER_FENCED, "T3");
     }
 }

@@ -103,11 +103,6 @@ impl ErrorCode {
         if let Ok(n) = s.parse::<i16>() {
             return Some(ErrorCode(n));
         }
-        [
-            0i16, 2, 6, 7, 13, 19, 22, 25, 42, 45, 46, 47, 48, 49, 50, 51, 52, 59, 87, 88, 90, 120,
-        ]
-        .into_iter()
-        .map(ErrorCode)
-        .find(|c| c.name() == s)
+        [0i16, 2, 6, 7, 13, 19, 22, 25, 42, 45, 46, 47, 48, 49, 50, 51, 52, 59, 87, 88, 90, 120].into_iter().map(ErrorCode).find(|c| c.name() == s)
     }
 }

@@ -64,11 +64,7 @@ pub enum BatchState {
     /// A Produce request for it is outstanding.
     InFlight,
     /// Acknowledged to the application with these offsets.
-    Acked {
-        base_offset: i64,
-        last_offset: i64,
-        duplicate: bool,
-    },
+    Acked { base_offset: i64, last_offset: i64, duplicate: bool },
     /// Failed to the application with this error.
     Failed(ErrorCode),
     /// The producer was restarted before the batch completed: the application never
@@ -125,14 +121,9 @@ pub struct Message {
 /// [`Sim::leader_log`] is `Some`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LeaderEvent {
-    /// A Produce the leader decided: the exact batch bytes it received and its verdict.
+    /// A Produce the leader decided: the exact batch bytes it received and its verdict;
     /// `event`: the index in [`Sim::trace`] of the decision's event.
-    Produce {
-        event: usize,
-        partition: usize,
-        bytes: Vec<u8>,
-        verdict: Verdict,
-    },
+    Produce { event: usize, partition: usize, bytes: Vec<u8>, verdict: Verdict },
     /// The producer-state expiration check (X1) ran at `now_ms` (model time); `event`: the
     /// index of the time event in [`Sim::trace`].
     ExpirationCheck { event: usize, now_ms: i64 },
@@ -172,11 +163,7 @@ pub struct PartSeq {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// The application calls `send()`: one batch of these record values.
-    Send {
-        producer: usize,
-        partition: usize,
-        values: Vec<String>,
-    },
+    Send { producer: usize, partition: usize, values: Vec<String> },
     /// The network delivers a message (a request to its leader, a response to its client).
     Deliver { message: usize },
     /// A message vanishes (a broker crash or a network partition); nobody is told.
@@ -223,63 +210,33 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// The application sends a batch of `records` records.
-    Send {
-        records: u32,
-    },
+    Send { records: u32 },
     /// A Produce request carrying the batch under this producer id, epoch and sequences.
-    Request {
-        producer_id: i64,
-        epoch: i16,
-        base_sequence: i32,
-        records: i32,
-        request: u32,
-    },
+    Request { producer_id: i64, epoch: i16, base_sequence: i32, records: i32, request: u32 },
     /// The leader's decision (its sentence: [`Verdict::decision`], or the event's text).
     Decision(Verdict),
     Response,
     /// The client acknowledges the batch to the application.
-    Ack {
-        base_offset: i64,
-        last_offset: i64,
-        duplicate: bool,
-    },
+    Ack { base_offset: i64, last_offset: i64, duplicate: bool },
     /// A retriable error: the batch is queued again.
-    Retry {
-        code: ErrorCode,
-    },
+    Retry { code: ErrorCode },
     /// The batch fails to the application with `code` (`expired`: delivery.timeout.ms passed).
-    Fail {
-        code: ErrorCode,
-        expired: bool,
-    },
+    Fail { code: ErrorCode, expired: bool },
     /// A message is lost with its connection; `others` more messages on it with it.
-    Lost {
-        others: u32,
-    },
+    Lost { others: u32 },
     /// A request is held up in the network.
     Delayed,
     /// request.timeout.ms (`ms`) passed.
-    Timeout {
-        ms: i64,
-    },
+    Timeout { ms: i64 },
     /// The producer restarted with a new producer id.
-    Restart {
-        producer_id: i64,
-    },
+    Restart { producer_id: i64 },
     EpochBump(Bump),
     /// Time passes.
-    Time {
-        ms: i64,
-    },
+    Time { ms: i64 },
     /// X1: producer state expired.
-    Expired {
-        producer_ids: Box<[i64]>,
-        ttl_ms: i64,
-    },
+    Expired { producer_ids: Box<[i64]>, ttl_ms: i64 },
     /// A new leader with this leader epoch.
-    LeaderChange {
-        leader_epoch: i32,
-    },
+    LeaderChange { leader_epoch: i32 },
 }
 
 /// The KIP-360 epoch-bump events.
@@ -292,11 +249,7 @@ pub enum Bump {
     /// An expired batch's sequence is unresolved: bump.
     Unresolved,
     /// The bump happened; these partitions restart at sequence 0.
-    Bumped {
-        producer_id: i64,
-        epoch: i16,
-        partitions: Box<[usize]>,
-    },
+    Bumped { producer_id: i64, epoch: i16, partitions: Box<[usize]> },
 }
 
 fn opt(v: u32) -> Option<usize> {
@@ -304,14 +257,7 @@ fn opt(v: u32) -> Option<usize> {
 }
 
 impl Event {
-    fn new(
-        kind: EventKind,
-        step: usize,
-        time_ms: i64,
-        producer: Option<usize>,
-        partition: Option<usize>,
-        batch: Option<usize>,
-    ) -> Self {
+    fn new(kind: EventKind, step: usize, time_ms: i64, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>) -> Self {
         let idx = |v: Option<usize>| v.map_or(NONE, |v| v as u32);
         Event {
             kind,
@@ -359,10 +305,7 @@ impl Event {
 
     /// [`Event::text`] into `out`.
     pub fn write_text(&self, out: &mut impl Write, sim: &Sim) -> fmt::Result {
-        let pname = self
-            .partition()
-            .and_then(|p| sim.partitions.get(p))
-            .map_or("", |p| p.name.as_str());
+        let pname = self.partition().and_then(|p| sim.partitions.get(p)).map_or("", |p| p.name.as_str());
         let b = self.batch;
         let attempt = self.attempt;
         match &self.kind {
@@ -461,17 +404,8 @@ impl Event {
 /// [`outcome_label`] into `out`.
 fn write_outcome(out: &mut impl Write, o: &Outcome) -> fmt::Result {
     match o {
-        Outcome::Appended {
-            base_offset,
-            last_offset,
-        } => write!(out, "APPEND {base_offset}..{last_offset}"),
-        Outcome::Duplicate {
-            base_offset,
-            last_offset,
-        } => write!(
-            out,
-            "DUPLICATE → NONE, offsets {base_offset}..{last_offset}"
-        ),
+        Outcome::Appended { base_offset, last_offset } => write!(out, "APPEND {base_offset}..{last_offset}"),
+        Outcome::Duplicate { base_offset, last_offset } => write!(out, "DUPLICATE → NONE, offsets {base_offset}..{last_offset}"),
         Outcome::Rejected(e) => write!(out, "{e}"),
     }
 }
@@ -525,11 +459,7 @@ impl Sim {
     }
 
     pub fn add_producer(&mut self, name: &str, config: ProducerConfig) -> usize {
-        let (pid, epoch) = if config.idempotence {
-            (self.alloc_pid(), 0)
-        } else {
-            (-1, -1)
-        };
+        let (pid, epoch) = if config.idempotence { (self.alloc_pid(), 0) } else { (-1, -1) };
         let conn = self.alloc_conn();
         self.producers.push(Producer {
             name: name.into(),
@@ -558,21 +488,8 @@ impl Sim {
         c
     }
 
-    fn event(
-        &mut self,
-        kind: EventKind,
-        producer: Option<usize>,
-        partition: Option<usize>,
-        batch: Option<usize>,
-    ) {
-        self.trace.push(Event::new(
-            kind,
-            self.steps,
-            self.now_ms,
-            producer,
-            partition,
-            batch,
-        ));
+    fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>) {
+        self.trace.push(Event::new(kind, self.steps, self.now_ms, producer, partition, batch));
     }
 
     /// Tag the last event with the message it is about.
@@ -616,19 +533,13 @@ impl Sim {
 
     /// Whether message `id` may be delivered now ([`Sim::deliverable`] without the list).
     pub fn is_deliverable(&self, id: usize) -> bool {
-        let Some(i) = self.wire.iter().position(|m| m.id == id) else {
-            return false;
-        };
+        let Some(i) = self.wire.iter().position(|m| m.id == id) else { return false };
         let m = &self.wire[i];
         if self.dead_conns.contains(&m.conn) {
             return true;
         }
         let response = matches!(m.kind, MessageKind::Response(_));
-        !self.wire[..i].iter().any(|o| {
-            !self.dead_conns.contains(&o.conn)
-                && o.conn == m.conn
-                && matches!(o.kind, MessageKind::Response(_)) == response
-        })
+        !self.wire[..i].iter().any(|o| !self.dead_conns.contains(&o.conn) && o.conn == m.conn && matches!(o.kind, MessageKind::Response(_)) == response)
     }
 
     /// The first of [`Sim::deliverable`] (the oldest message in the network), if any.
@@ -645,10 +556,7 @@ impl Sim {
         for m in &self.wire {
             v.push(Action::Lose { message: m.id });
             if matches!(m.kind, MessageKind::Request) {
-                v.push(Action::Refuse {
-                    message: m.id,
-                    code: ErrorCode::NOT_ENOUGH_REPLICAS,
-                });
+                v.push(Action::Refuse { message: m.id, code: ErrorCode::NOT_ENOUGH_REPLICAS });
                 if !m.delayed {
                     v.push(Action::Delay { message: m.id });
                 }
@@ -660,11 +568,7 @@ impl Sim {
             }
             for part in 0..self.partitions.len() {
                 let n = self.batches.len() + 1;
-                v.push(Action::Send {
-                    producer: p,
-                    partition: part,
-                    values: alloc::vec![format!("v{n}")],
-                });
+                v.push(Action::Send { producer: p, partition: part, values: alloc::vec![format!("v{n}")] });
             }
             if prod.config.idempotence {
                 v.push(Action::Restart { producer: p });
@@ -673,9 +577,7 @@ impl Sim {
         for part in 0..self.partitions.len() {
             v.push(Action::LeaderChange { partition: part });
         }
-        v.push(Action::Advance {
-            ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS,
-        });
+        v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
         v
     }
 
@@ -685,8 +587,7 @@ impl Sim {
         self.open_batches().iter().any(|b| {
             b.producer == producer
                 && b.partition == partition
-                && (b.state == BatchState::InFlight
-                    || (b.state == BatchState::Queued && b.base_sequence >= 0))
+                && (b.state == BatchState::InFlight || (b.state == BatchState::Queued && b.base_sequence >= 0))
         })
     }
 
@@ -696,10 +597,7 @@ impl Sim {
     }
 
     fn in_flight(&self, producer: usize) -> usize {
-        self.open_batches()
-            .iter()
-            .filter(|b| b.producer == producer && b.state == BatchState::InFlight)
-            .count()
+        self.open_batches().iter().filter(|b| b.producer == producer && b.state == BatchState::InFlight).count()
     }
 
     /// Apply one action. Returns an error (and changes nothing) when it is not enabled.
@@ -707,19 +605,11 @@ impl Sim {
         self.validate(action)?;
         self.steps += 1;
         match *action {
-            Action::Send {
-                producer,
-                partition,
-                ref values,
-            } => self.handle_send(producer, partition, values.clone()),
+            Action::Send { producer, partition, ref values } => self.handle_send(producer, partition, values.clone()),
             Action::Deliver { message } => self.handle_deliver(message),
             Action::Lose { message } => {
                 let m = self.take_message(message);
-                let what = if matches!(m.kind, MessageKind::Request) {
-                    "request"
-                } else {
-                    "response"
-                };
+                let what = if matches!(m.kind, MessageKind::Request) { "request" } else { "response" };
                 let p = self.batches[m.batch - 1].producer;
                 let part = self.batches[m.batch - 1].partition;
                 // A message lost on a TCP connection means the connection is broken: whatever
@@ -729,14 +619,7 @@ impl Sim {
                 self.dead_conns.push(m.conn);
                 let others = before - self.wire.len();
                 let response = what == "response";
-                self.event(
-                    EventKind::Lost {
-                        others: others as u32,
-                    },
-                    Some(p),
-                    Some(part),
-                    Some(m.batch),
-                );
+                self.event(EventKind::Lost { others: others as u32 }, Some(p), Some(part), Some(m.batch));
                 self.tag(m.attempt, response, m.conn);
             }
             Action::Refuse { message, code } => {
@@ -764,19 +647,11 @@ impl Sim {
             Action::LeaderChange { partition } => {
                 self.partitions[partition].leader_epoch += 1;
                 let e = self.partitions[partition].leader_epoch;
-                self.event(
-                    EventKind::LeaderChange { leader_epoch: e },
-                    None,
-                    Some(partition),
-                    None,
-                );
+                self.event(EventKind::LeaderChange { leader_epoch: e }, None, Some(partition), None);
             }
         }
         while self.batches.get(self.first_open).is_some_and(|b| {
-            matches!(
-                b.state,
-                BatchState::Acked { .. } | BatchState::Failed(_) | BatchState::Abandoned
-            )
+            matches!(b.state, BatchState::Acked { .. } | BatchState::Failed(_) | BatchState::Abandoned)
         }) {
             self.first_open += 1;
         }
@@ -787,11 +662,7 @@ impl Sim {
         let np = self.producers.len();
         let nq = self.partitions.len();
         match a {
-            Action::Send {
-                producer,
-                partition,
-                values,
-            } => {
+            Action::Send { producer, partition, values } => {
                 if *producer >= np || *partition >= nq {
                     return Err(String::from("no such producer or partition"));
                 }
@@ -805,10 +676,7 @@ impl Sim {
                 }
             }
             Action::Refuse { message, .. } => {
-                if !self
-                    .message(*message)
-                    .is_some_and(|m| matches!(m.kind, MessageKind::Request))
-                {
+                if !self.message(*message).is_some_and(|m| matches!(m.kind, MessageKind::Request)) {
                     return Err(format!("request {message} is not in the network"));
                 }
             }
@@ -842,11 +710,7 @@ impl Sim {
     }
 
     fn take_message(&mut self, id: usize) -> Message {
-        let i = self
-            .wire
-            .iter()
-            .position(|m| m.id == id)
-            .expect("validated");
+        let i = self.wire.iter().position(|m| m.id == id).expect("validated");
         self.wire.remove(i)
     }
 
@@ -866,12 +730,7 @@ impl Sim {
             bytes: Vec::new(),
         });
         let n = self.batches[id - 1].values.len();
-        self.event(
-            EventKind::Send { records: n as u32 },
-            Some(producer),
-            Some(partition),
-            Some(id),
-        );
+        self.event(EventKind::Send { records: n as u32 }, Some(producer), Some(partition), Some(id));
         self.producers[producer].queue.push_back(id);
         self.drain(producer);
     }
@@ -895,17 +754,13 @@ impl Sim {
             let b = self.producers[producer].queue[i];
             let part = self.batches[b - 1].partition;
             let is_retry = self.batches[b - 1].base_sequence >= 0;
-            let part_in_flight = self.open_batches().iter().any(|o| {
-                o.producer == producer && o.partition == part && o.state == BatchState::InFlight
-            });
+            let part_in_flight =
+                self.open_batches().iter().any(|o| o.producer == producer && o.partition == part && o.state == BatchState::InFlight);
             // New batches wait while the partition has an unresolved sequence, and while
             // batches sent under an older epoch are unfinished (`hasStaleProducerIdAndEpoch`).
             let prod = &self.producers[producer];
             let unresolved = !is_retry && prod.unresolved.contains(&part);
-            let stale = prod
-                .seqs
-                .get(&part)
-                .is_some_and(|e| (e.producer_id, e.epoch) != (prod.producer_id, prod.epoch));
+            let stale = prod.seqs.get(&part).is_some_and(|e| (e.producer_id, e.epoch) != (prod.producer_id, prod.epoch));
             let stale_wait = !is_retry && stale && self.has_unfinished_sent(producer, part);
             if blocked.contains(&part) || (is_retry && part_in_flight) || unresolved || stale_wait {
                 blocked.push(part);
@@ -916,16 +771,8 @@ impl Sim {
             let prod = &mut self.producers[producer];
             let batch = &mut self.batches[b - 1];
             if prod.config.idempotence && batch.base_sequence < 0 {
-                let fresh = PartSeq {
-                    producer_id: prod.producer_id,
-                    epoch: prod.epoch,
-                    next: 0,
-                    last_acked: -1,
-                };
-                let entry = prod.seqs.entry(batch.partition).or_insert(PartSeq {
-                    next: prod.config.start_sequence,
-                    ..fresh
-                });
+                let fresh = PartSeq { producer_id: prod.producer_id, epoch: prod.epoch, next: 0, last_acked: -1 };
+                let entry = prod.seqs.entry(batch.partition).or_insert(PartSeq { next: prod.config.start_sequence, ..fresh });
                 if (entry.producer_id, entry.epoch) != (fresh.producer_id, fresh.epoch) {
                     // `maybeUpdateProducerIdAndEpoch`: the old epoch's batches are done,
                     // so this partition starts again at 0 under the new epoch.
@@ -961,11 +808,7 @@ impl Sim {
         }
         // Debug builds (the tests) check every attempt against the codec's encoder.
         #[cfg(debug_assertions)]
-        assert_eq!(
-            batch.bytes,
-            spec_bytes(batch),
-            "b{b}: the model's batch bytes and encode_batch disagree"
-        );
+        assert_eq!(batch.bytes, spec_bytes(batch), "b{b}: the model's batch bytes and encode_batch disagree");
     }
 
     fn transmit(&mut self, b: usize) {
@@ -976,35 +819,15 @@ impl Sim {
         batch.attempts += 1;
         batch.state = BatchState::InFlight;
         let attempt = batch.attempts;
-        let (pid, epoch, seq, n) = (
-            batch.producer_id,
-            batch.producer_epoch,
-            batch.base_sequence,
-            batch.values.len() as i32,
-        );
+        let (pid, epoch, seq, n) = (batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.values.len() as i32);
         let id = self.next_message;
         self.next_message += 1;
         let leader_epoch = self.partitions[partition].leader_epoch;
         if !self.dead_conns.contains(&conn) {
             let header = (pid, epoch, seq);
-            self.wire.push(Message {
-                id,
-                batch: b,
-                attempt,
-                conn,
-                kind: MessageKind::Request,
-                delayed: false,
-                leader_epoch,
-                header,
-            });
+            self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch, header });
         }
-        let kind = EventKind::Request {
-            producer_id: pid,
-            epoch,
-            base_sequence: seq,
-            records: n,
-            request: id as u32,
-        };
+        let kind = EventKind::Request { producer_id: pid, epoch, base_sequence: seq, records: n, request: id as u32 };
         self.event(kind, Some(producer), Some(partition), Some(b));
         self.tag(attempt, false, conn);
     }
@@ -1027,21 +850,11 @@ impl Sim {
                     let bytes = sent.as_deref().unwrap_or(current);
                     let v = part.append_client_verdict(bytes);
                     if let Some(log) = self.leader_log.as_mut() {
-                        log.push(LeaderEvent::Produce {
-                            event: self.trace.len(),
-                            partition,
-                            bytes: bytes.to_vec(),
-                            verdict: v,
-                        });
+                        log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes: bytes.to_vec(), verdict: v });
                     }
                     v
                 };
-                self.event(
-                    EventKind::Decision(decision),
-                    Some(producer),
-                    Some(partition),
-                    Some(b),
-                );
+                self.event(EventKind::Decision(decision), Some(producer), Some(partition), Some(b));
                 self.tag(m.attempt, false, m.conn);
                 self.respond(&m, decision, partition);
             }
@@ -1050,15 +863,7 @@ impl Sim {
                 self.handle_response(b, m.attempt, decision);
                 // The client's reactions to this response are about it.
                 for e in &mut self.trace[from..] {
-                    if e.batch() == Some(b)
-                        && e.message().is_none()
-                        && matches!(
-                            e.kind,
-                            EventKind::Ack { .. }
-                                | EventKind::Retry { .. }
-                                | EventKind::Fail { .. }
-                        )
-                    {
+                    if e.batch() == Some(b) && e.message().is_none() && matches!(e.kind, EventKind::Ack { .. } | EventKind::Retry { .. } | EventKind::Fail { .. }) {
                         e.set_message(m.attempt, true, m.conn);
                     }
                 }
@@ -1089,33 +894,17 @@ impl Sim {
     fn handle_response(&mut self, b: usize, attempt: u32, d: Verdict) {
         let producer = self.batches[b - 1].producer;
         let partition = self.batches[b - 1].partition;
-        if self.batches[b - 1].attempts != attempt
-            || self.batches[b - 1].state != BatchState::InFlight
-        {
+        if self.batches[b - 1].attempts != attempt || self.batches[b - 1].state != BatchState::InFlight {
             return;
         }
         let outcome = d.outcome();
         match outcome {
-            Outcome::Appended {
-                base_offset,
-                last_offset,
-            }
-            | Outcome::Duplicate {
-                base_offset,
-                last_offset,
-            } => {
+            Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset } => {
                 let dup = matches!(outcome, Outcome::Duplicate { .. });
                 let batch = &mut self.batches[b - 1];
-                batch.state = BatchState::Acked {
-                    base_offset,
-                    last_offset,
-                    duplicate: dup,
-                };
+                batch.state = BatchState::Acked { base_offset, last_offset, duplicate: dup };
                 if batch.base_sequence >= 0 {
-                    let last = crate::sequence::increment(
-                        batch.base_sequence,
-                        batch.values.len() as i32 - 1,
-                    );
+                    let last = crate::sequence::increment(batch.base_sequence, batch.values.len() as i32 - 1);
                     let key = (batch.producer_id, batch.producer_epoch);
                     if let Some(e) = self.producers[producer].seqs.get_mut(&partition) {
                         if (e.producer_id, e.epoch) == key {
@@ -1123,16 +912,7 @@ impl Sim {
                         }
                     }
                 }
-                self.event(
-                    EventKind::Ack {
-                        base_offset,
-                        last_offset,
-                        duplicate: dup,
-                    },
-                    Some(producer),
-                    Some(partition),
-                    Some(b),
-                );
+                self.event(EventKind::Ack { base_offset, last_offset, duplicate: dup }, Some(producer), Some(partition), Some(b));
             }
             Outcome::Rejected(code) => {
                 // retry.backoff.ms passes before a refused batch can be sent again.
@@ -1168,47 +948,25 @@ impl Sim {
                 if !self.producers[producer].rewrite.contains(&partition) {
                     self.producers[producer].rewrite.push(partition);
                 }
-                self.event(
-                    EventKind::EpochBump(Bump::ForGap),
-                    Some(producer),
-                    Some(partition),
-                    Some(b),
-                );
+                self.event(EventKind::EpochBump(Bump::ForGap), Some(producer), Some(partition), Some(b));
             }
             true
         } else {
             code.is_retriable()
         };
         if retry {
-            self.event(
-                EventKind::Retry { code },
-                Some(producer),
-                Some(partition),
-                Some(b),
-            );
+            self.event(EventKind::Retry { code }, Some(producer), Some(partition), Some(b));
             self.batches[b - 1].state = BatchState::Queued;
             self.requeue(producer, b);
         } else {
-            let code = if expired {
-                ErrorCode::REQUEST_TIMED_OUT
-            } else {
-                code
-            };
+            let code = if expired { ErrorCode::REQUEST_TIMED_OUT } else { code };
             self.batches[b - 1].state = BatchState::Failed(code);
-            if expired
-                && cfg.idempotence
-                && !self.producers[producer].unresolved.contains(&partition)
-            {
+            if expired && cfg.idempotence && !self.producers[producer].unresolved.contains(&partition) {
                 // Sent, then expired: it may or may not be in the log, its sequence is
                 // unresolved (TransactionManager.markSequenceUnresolved).
                 self.producers[producer].unresolved.push(partition);
             }
-            self.event(
-                EventKind::Fail { code, expired },
-                Some(producer),
-                Some(partition),
-                Some(b),
-            );
+            self.event(EventKind::Fail { code, expired }, Some(producer), Some(partition), Some(b));
         }
     }
 
@@ -1230,9 +988,8 @@ impl Sim {
         // sequence is the last one sent is resolved (all sent batches were acked); otherwise
         // the producer bumps its epoch.
         let unresolved = core::mem::take(&mut self.producers[producer].unresolved);
-        let (waiting, ready): (Vec<usize>, Vec<usize>) = unresolved
-            .into_iter()
-            .partition(|&part| self.has_unfinished_sent(producer, part));
+        let (waiting, ready): (Vec<usize>, Vec<usize>) =
+            unresolved.into_iter().partition(|&part| self.has_unfinished_sent(producer, part));
         self.producers[producer].unresolved = waiting;
         for part in ready {
             let prod = &self.producers[producer];
@@ -1240,23 +997,13 @@ impl Sim {
             let next = e.map_or(0, |e| e.next);
             let last_acked = e.map_or(-1, |e| e.last_acked);
             if last_acked >= 0 && crate::sequence::increment(last_acked, 1) == next {
-                self.event(
-                    EventKind::EpochBump(Bump::Resolved { last_acked }),
-                    Some(producer),
-                    Some(part),
-                    None,
-                );
+                self.event(EventKind::EpochBump(Bump::Resolved { last_acked }), Some(producer), Some(part), None);
             } else {
                 self.producers[producer].epoch_bump_pending = true;
                 if !self.producers[producer].rewrite.contains(&part) {
                     self.producers[producer].rewrite.push(part);
                 }
-                self.event(
-                    EventKind::EpochBump(Bump::Unresolved),
-                    Some(producer),
-                    Some(part),
-                    None,
-                );
+                self.event(EventKind::EpochBump(Bump::Unresolved), Some(producer), Some(part), None);
             }
         }
         if !self.producers[producer].epoch_bump_pending {
@@ -1277,15 +1024,7 @@ impl Sim {
         // finish their sent batches under the old epoch first.
         let rewrite = core::mem::take(&mut prod.rewrite);
         for &part in &rewrite {
-            prod.seqs.insert(
-                part,
-                PartSeq {
-                    producer_id: pid,
-                    epoch: e,
-                    next: 0,
-                    last_acked: -1,
-                },
-            );
+            prod.seqs.insert(part, PartSeq { producer_id: pid, epoch: e, next: 0, last_acked: -1 });
         }
         let queued: Vec<usize> = prod.queue.iter().copied().collect();
         for b in queued {
@@ -1293,16 +1032,7 @@ impl Sim {
                 self.batches[b - 1].base_sequence = -1;
             }
         }
-        self.event(
-            EventKind::EpochBump(Bump::Bumped {
-                producer_id: pid,
-                epoch: e,
-                partitions: rewrite.into(),
-            }),
-            Some(producer),
-            None,
-            None,
-        );
+        self.event(EventKind::EpochBump(Bump::Bumped { producer_id: pid, epoch: e, partitions: rewrite.into() }), Some(producer), None, None);
     }
 
     fn handle_timeout(&mut self, producer: usize) {
@@ -1312,16 +1042,8 @@ impl Sim {
         self.producers[producer].conn = self.alloc_conn();
         self.dead_conns.push(old);
         // Undelivered messages on the closed connection are gone, except held requests.
-        self.wire
-            .retain(|m| m.conn != old || (m.delayed && matches!(m.kind, MessageKind::Request)));
-        self.event(
-            EventKind::Timeout {
-                ms: cfg.request_timeout_ms,
-            },
-            Some(producer),
-            None,
-            None,
-        );
+        self.wire.retain(|m| m.conn != old || (m.delayed && matches!(m.kind, MessageKind::Request)));
+        self.event(EventKind::Timeout { ms: cfg.request_timeout_ms }, Some(producer), None, None);
         let stuck: Vec<usize> = self
             .batches
             .iter()
@@ -1342,11 +1064,7 @@ impl Sim {
             }
         }
         let conn = self.alloc_conn();
-        let pid = if self.producers[producer].config.idempotence {
-            self.alloc_pid()
-        } else {
-            -1
-        };
+        let pid = if self.producers[producer].config.idempotence { self.alloc_pid() } else { -1 };
         let prod = &mut self.producers[producer];
         prod.queue.clear();
         prod.producer_id = pid;
@@ -1356,36 +1074,20 @@ impl Sim {
         prod.conn = conn;
         prod.epoch_bump_pending = false;
         prod.unresolved.clear();
-        self.event(
-            EventKind::Restart { producer_id: pid },
-            Some(producer),
-            None,
-            None,
-        );
+        self.event(EventKind::Restart { producer_id: pid }, Some(producer), None, None);
     }
 
     fn handle_advance(&mut self, ms: i64) {
         self.now_ms += ms;
         self.event(EventKind::Time { ms }, None, None, None);
         if let Some(log) = self.leader_log.as_mut() {
-            log.push(LeaderEvent::ExpirationCheck {
-                event: self.trace.len() - 1,
-                now_ms: self.now_ms,
-            });
+            log.push(LeaderEvent::ExpirationCheck { event: self.trace.len() - 1, now_ms: self.now_ms });
         }
         for i in 0..self.partitions.len() {
             let removed = self.partitions[i].remove_expired_producers(self.now_ms);
             if !removed.is_empty() {
                 let ttl = self.partitions[i].producer_id_expiration_ms;
-                self.event(
-                    EventKind::Expired {
-                        producer_ids: removed.into(),
-                        ttl_ms: ttl,
-                    },
-                    None,
-                    Some(i),
-                    None,
-                );
+                self.event(EventKind::Expired { producer_ids: removed.into(), ttl_ms: ttl }, None, Some(i), None);
             }
         }
     }
@@ -1394,20 +1096,10 @@ impl Sim {
     pub fn log_values(&self, partition: usize) -> Vec<String> {
         let mut out = Vec::new();
         for e in &self.partitions[partition].log {
-            let r = crate::decode::decode_bytes(
-                &e.bytes,
-                &crate::decode::DecodeOptions {
-                    spans: false,
-                    ..Default::default()
-                },
-            );
+            let r = crate::decode::decode_bytes(&e.bytes, &crate::decode::DecodeOptions { spans: false, ..Default::default() });
             for b in r.batches {
                 for rec in b.records {
-                    out.push(
-                        rec.value
-                            .map(|v| String::from_utf8_lossy(&v).into_owned())
-                            .unwrap_or_default(),
-                    );
+                    out.push(rec.value.map(|v| String::from_utf8_lossy(&v).into_owned()).unwrap_or_default());
                 }
             }
         }
@@ -1423,16 +1115,9 @@ fn batch_bytes(batch: &SimBatch) -> Vec<u8> {
     use crate::batch::{HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
     use crate::reader::write::{size_of_varint, varint};
     // attributes, timestampDelta 0, offsetDelta, key −1, value length, value, 0 headers.
-    let body_len = |i: usize, v: &str| {
-        1 + 1 + size_of_varint(i as i32) + 1 + size_of_varint(v.len() as i32) + v.len() + 1
-    };
+    let body_len = |i: usize, v: &str| 1 + 1 + size_of_varint(i as i32) + 1 + size_of_varint(v.len() as i32) + v.len() + 1;
     let len = HEADER_LEN
-        + batch
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| size_of_varint(body_len(i, v) as i32) + body_len(i, v))
-            .sum::<usize>();
+        + batch.values.iter().enumerate().map(|(i, v)| size_of_varint(body_len(i, v) as i32) + body_len(i, v)).sum::<usize>();
     let mut out = Vec::with_capacity(len);
     out.resize(HEADER_LEN, 0);
     let n = batch.values.len() as i32;
@@ -1460,9 +1145,7 @@ fn batch_bytes(batch: &SimBatch) -> Vec<u8> {
         base_sequence: batch.base_sequence,
         records_count: n,
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN])
-        .try_into()
-        .expect("HEADER_LEN bytes");
+    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
     repr.emit(hdr);
     Batch::new_unchecked(&mut out[..]).fill_crc();
     out
@@ -1495,11 +1178,7 @@ pub fn spec_bytes(batch: &SimBatch) -> Vec<u8> {
         records: batch
             .values
             .iter()
-            .map(|v| RecordSpec {
-                timestamp: Some(I64(batch.created_ms)),
-                value_text: Some(v.clone()),
-                ..Default::default()
-            })
+            .map(|v| RecordSpec { timestamp: Some(I64(batch.created_ms)), value_text: Some(v.clone()), ..Default::default() })
             .collect(),
         ..Default::default()
     };

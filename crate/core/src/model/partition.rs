@@ -72,10 +72,7 @@ impl ProducerStateEntry {
         if epoch != self.producer_epoch {
             return None;
         }
-        self.batches
-            .iter()
-            .find(|b| b.first_seq() == first_seq && b.last_seq == last_seq)
-            .copied()
+        self.batches.iter().find(|b| b.first_seq() == first_seq && b.last_seq == last_seq).copied()
     }
 
     /// `maybeUpdateProducerEpoch` + `addBatchMetadata`.
@@ -158,16 +155,11 @@ pub struct AbortedTxn {
     pub last_stable_offset: i64,
 }
 
-pub(super) const PAI: &str =
-    "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
-pub(super) const PSE: &str =
-    "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
-pub(super) const UL: &str =
-    "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
-const PSM: &str =
-    "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
-pub(super) const LV: &str =
-    "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
+pub(super) const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
+pub(super) const PSE: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
+pub(super) const UL: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
+const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
+pub(super) const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
 
 impl Partition {
     pub fn new(name: impl Into<String>) -> Self {
@@ -200,14 +192,10 @@ impl Partition {
             return Verdict::NotMagic2;
         }
         if b.base_offset() != 0 {
-            return Verdict::BaseOffset {
-                base_offset: b.base_offset(),
-            };
+            return Verdict::BaseOffset { base_offset: b.base_offset() };
         }
         if b.batch_length() as usize + 12 != bytes.len() || b.compute_crc() != b.crc() {
-            return Verdict::Corrupt {
-                stored_crc: b.crc(),
-            };
+            return Verdict::Corrupt { stored_crc: b.crc() };
         }
         let count = b.records_count();
         if count <= 0 || b.last_offset_delta() + 1 != count {
@@ -226,132 +214,63 @@ impl Partition {
         if pid < 0 {
             // No producer id: not idempotent, no producer-state checks at all.
             let (base, _) = self.write(bytes, delta);
-            return Verdict::NotIdempotent {
-                base_offset: base,
-                delta,
-            };
+            return Verdict::NotIdempotent { base_offset: base, delta };
         }
         if first_seq < 0 {
-            return Verdict::InvalidSequence {
-                sequence: first_seq,
-                producer_id: pid,
-            };
+            return Verdict::InvalidSequence { sequence: first_seq, producer_id: pid };
         }
 
         // The producer's entry as it stands (no entry: `ProducerStateEntry::empty`).
         let (exists, state_epoch, expected, txn_open, dup) = match self.producers.get(&pid) {
-            Some(e) => (
-                true,
-                e.producer_epoch,
-                e.last_seq(),
-                e.current_txn_first_offset.is_some(),
-                e.find_duplicate(epoch, first_seq, last_seq),
-            ),
+            Some(e) => (true, e.producer_epoch, e.last_seq(), e.current_txn_first_offset.is_some(), e.find_duplicate(epoch, first_seq, last_seq)),
             None => (false, NO_PRODUCER_EPOCH, -1, false, None),
         };
         let leo = self.log_end_offset;
         // A1: duplicate of a retained batch (UnifiedLog.analyzeAndValidateProducerState,
         // ProducerStateEntry.findDuplicateBatch).
         if let Some(dup) = dup {
-            return Verdict::Duplicate {
-                producer_id: pid,
-                epoch,
-                first_seq,
-                last_seq,
-                base_offset: dup.first_offset(),
-                delta: dup.offset_delta,
-            };
+            return Verdict::Duplicate { producer_id: pid, epoch, first_seq, last_seq, base_offset: dup.first_offset(), delta: dup.offset_delta };
         }
         let known = exists && state_epoch != NO_PRODUCER_EPOCH;
         // A2: a transactional batch needs an open transaction at this epoch.
         if txn && !(txn_open && state_epoch == epoch) && known && epoch < state_epoch {
-            return Verdict::StaleTxnEpoch {
-                producer_id: pid,
-                log_end_offset: leo,
-                epoch,
-                last_epoch: state_epoch,
-            };
+            return Verdict::StaleTxnEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch };
         }
         // A3: epoch fencing.
         if known && epoch < state_epoch {
-            return Verdict::StaleEpoch {
-                producer_id: pid,
-                log_end_offset: leo,
-                epoch,
-                last_epoch: state_epoch,
-            };
+            return Verdict::StaleEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch };
         }
         if known && epoch != state_epoch {
             // A6: a new epoch must start at sequence 0.
             if first_seq != 0 {
-                return Verdict::NewEpochNotAtZero {
-                    producer_id: pid,
-                    log_end_offset: leo,
-                    first_seq,
-                    epoch,
-                };
+                return Verdict::NewEpochNotAtZero { producer_id: pid, log_end_offset: leo, first_seq, epoch };
             }
         } else if known {
             // A7: same epoch: the next sequence after the last retained batch.
-            let in_seq =
-                first_seq as i64 == expected as i64 + 1 || (first_seq == 0 && expected == i32::MAX);
+            let in_seq = first_seq as i64 == expected as i64 + 1 || (first_seq == 0 && expected == i32::MAX);
             if !in_seq {
-                return Verdict::OutOfOrder {
-                    producer_id: pid,
-                    log_end_offset: leo,
-                    first_seq,
-                    expected,
-                };
+                return Verdict::OutOfOrder { producer_id: pid, log_end_offset: leo, first_seq, expected };
             }
         }
         // A9: a non-transactional write while this producer has a transaction open.
         if txn_open && !txn {
-            return Verdict::TxnExpected {
-                producer_id: pid,
-                log_end_offset: leo,
-            };
+            return Verdict::TxnExpected { producer_id: pid, log_end_offset: leo };
         }
         // A8 (+ A10): record it.
         let (base, last) = self.write(bytes, delta);
-        let s = self
-            .producers
-            .entry(pid)
-            .or_insert_with(ProducerStateEntry::empty);
-        s.add_batch(
-            epoch,
-            BatchMetadata {
-                last_seq,
-                last_offset: last,
-                offset_delta: delta,
-                timestamp: max_ts,
-            },
-        );
+        let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
+        s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
         if txn && s.current_txn_first_offset.is_none() {
             // A10: the first transactional batch opens the transaction on this partition.
             s.current_txn_first_offset = Some(base);
             self.ongoing_txns.insert(base, pid);
         }
         if !known {
-            Verdict::UnknownProducer {
-                producer_id: pid,
-                first_seq,
-                last_seq,
-                base_offset: base,
-                delta,
-            }
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta }
         } else if exists && state_epoch != epoch {
-            Verdict::NewEpoch {
-                producer_id: pid,
-                epoch,
-                base_offset: base,
-                delta,
-            }
+            Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, delta }
         } else {
-            Verdict::InOrder {
-                first_seq,
-                base_offset: base,
-                delta,
-            }
+            Verdict::InOrder { first_seq, base_offset: base, delta }
         }
     }
 
@@ -367,10 +286,7 @@ impl Partition {
         let mut v = Batch::new_unchecked(&mut stored[..]);
         v.set_base_offset(base);
         v.set_partition_leader_epoch(self.leader_epoch);
-        self.log.push(LogEntry {
-            base_offset: base,
-            bytes: stored,
-        });
+        self.log.push(LogEntry { base_offset: base, bytes: stored });
         let last = base + delta as i64;
         self.log_end_offset = last + 1;
         (base, last)
@@ -384,9 +300,7 @@ impl Partition {
         let expired: Vec<i64> = self
             .producers
             .iter()
-            .filter(|(_, s)| {
-                s.current_txn_first_offset.is_none() && now_ms - s.last_timestamp >= ttl
-            })
+            .filter(|(_, s)| s.current_txn_first_offset.is_none() && now_ms - s.last_timestamp >= ttl)
             .map(|(&pid, _)| pid)
             .collect();
         for pid in &expired {
@@ -417,32 +331,20 @@ pub enum MarkerVersion {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkerVerdict {
     /// M1: a TV0/TV1 marker older than the producer's epoch.
-    StaleEpoch {
-        producer_id: i64,
-        marker_epoch: i16,
-        epoch: i16,
-    },
+    StaleEpoch { producer_id: i64, marker_epoch: i16, epoch: i16 },
     /// M2: a TV2 marker that does not carry a bumped epoch.
     NotBumped { marker_epoch: i16, epoch: i16 },
     /// M3: a marker from an older coordinator epoch.
     ZombieCoordinator { coordinator_epoch: i32, seen: i32 },
     /// M4 (M6): written at `offset`, completing the transaction that opened at `first`.
-    Written {
-        producer_id: i64,
-        commit: bool,
-        offset: i64,
-        first: Option<i64>,
-    },
+    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64> },
 }
 
 impl MarkerVerdict {
     /// Appended, or rejected with an error.
     pub fn outcome(&self) -> Outcome {
         match *self {
-            MarkerVerdict::Written { offset, .. } => Outcome::Appended {
-                base_offset: offset,
-                last_offset: offset,
-            },
+            MarkerVerdict::Written { offset, .. } => Outcome::Appended { base_offset: offset, last_offset: offset },
             _ => Outcome::Rejected(self.error()),
         }
     }
@@ -450,9 +352,7 @@ impl MarkerVerdict {
     /// The error code the WriteTxnMarkers response carries for this partition.
     pub fn error(&self) -> ErrorCode {
         match self {
-            MarkerVerdict::StaleEpoch { .. } | MarkerVerdict::NotBumped { .. } => {
-                ErrorCode::INVALID_PRODUCER_EPOCH
-            }
+            MarkerVerdict::StaleEpoch { .. } | MarkerVerdict::NotBumped { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
             MarkerVerdict::ZombieCoordinator { .. } => ErrorCode::TRANSACTION_COORDINATOR_FENCED,
             MarkerVerdict::Written { .. } => ErrorCode::NONE,
         }
@@ -475,12 +375,7 @@ impl MarkerVerdict {
 
     /// The decision with its sentence, as the leader of `partition` explains it.
     pub fn decision(&self, partition: &str) -> Decision {
-        Decision {
-            outcome: self.outcome(),
-            rule: self.rule(),
-            why: self.why(partition),
-            source: self.source(),
-        }
+        Decision { outcome: self.outcome(), rule: self.rule(), why: self.why(partition), source: self.source() }
     }
 
     /// The sentence, for the leader of `partition`.
@@ -551,15 +446,7 @@ impl Partition {
         version: MarkerVersion,
         timestamp_ms: i64,
     ) -> Decision {
-        self.append_marker_verdict(
-            producer_id,
-            marker_epoch,
-            commit,
-            coordinator_epoch,
-            version,
-            timestamp_ms,
-        )
-        .decision(&self.name)
+        self.append_marker_verdict(producer_id, marker_epoch, commit, coordinator_epoch, version, timestamp_ms).decision(&self.name)
     }
 
     /// [`Partition::append_marker`] with the explanation kept as data ([`MarkerVerdict`]): the
@@ -575,67 +462,34 @@ impl Partition {
     ) -> MarkerVerdict {
         // The producer's entry as it stands (no entry: `ProducerStateEntry::empty`).
         let (state_epoch, state_coordinator_epoch, first) = match self.producers.get(&producer_id) {
-            Some(s) => (
-                s.producer_epoch,
-                s.coordinator_epoch,
-                s.current_txn_first_offset,
-            ),
+            Some(s) => (s.producer_epoch, s.coordinator_epoch, s.current_txn_first_offset),
             None => (NO_PRODUCER_EPOCH, -1, None),
         };
         let known = state_epoch != NO_PRODUCER_EPOCH;
         match version {
             MarkerVersion::Tv1 if known && marker_epoch < state_epoch => {
-                return MarkerVerdict::StaleEpoch {
-                    producer_id,
-                    marker_epoch,
-                    epoch: state_epoch,
-                };
+                return MarkerVerdict::StaleEpoch { producer_id, marker_epoch, epoch: state_epoch };
             }
             MarkerVersion::Tv2 if known && marker_epoch <= state_epoch => {
-                return MarkerVerdict::NotBumped {
-                    marker_epoch,
-                    epoch: state_epoch,
-                };
+                return MarkerVerdict::NotBumped { marker_epoch, epoch: state_epoch };
             }
             _ => {}
         }
         if coordinator_epoch < state_coordinator_epoch {
-            return MarkerVerdict::ZombieCoordinator {
-                coordinator_epoch,
-                seen: state_coordinator_epoch,
-            };
+            return MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen: state_coordinator_epoch };
         }
-        let bytes = marker_bytes(
-            producer_id,
-            marker_epoch,
-            commit,
-            coordinator_epoch,
-            timestamp_ms,
-        );
+        let bytes = marker_bytes(producer_id, marker_epoch, commit, coordinator_epoch, timestamp_ms);
         let (offset, _) = self.write_vec(bytes, 0);
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
         if let Some(first) = first {
             self.ongoing_txns.remove(&first);
             if !commit {
-                let lso = self
-                    .ongoing_txns
-                    .keys()
-                    .next()
-                    .copied()
-                    .unwrap_or(offset + 1);
-                self.aborted_txns.push(AbortedTxn {
-                    producer_id,
-                    first_offset: first,
-                    last_offset: offset,
-                    last_stable_offset: lso,
-                });
+                let lso = self.ongoing_txns.keys().next().copied().unwrap_or(offset + 1);
+                self.aborted_txns.push(AbortedTxn { producer_id, first_offset: first, last_offset: offset, last_stable_offset: lso });
             }
         }
         // M5
-        let s = self
-            .producers
-            .entry(producer_id)
-            .or_insert_with(ProducerStateEntry::empty);
+        let s = self.producers.entry(producer_id).or_insert_with(ProducerStateEntry::empty);
         if s.producer_epoch != marker_epoch {
             s.batches.clear();
             s.producer_epoch = marker_epoch;
@@ -643,12 +497,7 @@ impl Partition {
         s.coordinator_epoch = coordinator_epoch;
         s.current_txn_first_offset = None;
         s.last_timestamp = timestamp_ms;
-        MarkerVerdict::Written {
-            producer_id,
-            commit,
-            offset,
-            first,
-        }
+        MarkerVerdict::Written { producer_id, commit, offset, first }
     }
 
     /// A consumer's fetch from `from_offset` (L4, R1–R5): read_uncommitted gets every data
@@ -656,26 +505,13 @@ impl Partition {
     /// drops the records of aborted transactions. Control records are never returned.
     pub fn fetch(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
         let mut out = Vec::new();
-        self.fetch_each(
-            isolation,
-            from_offset,
-            |offset, producer_id, transactional, value| {
-                out.push(Consumed {
-                    offset,
-                    producer_id,
-                    transactional,
-                    value: value.map(<[u8]>::to_vec),
-                })
-            },
-        );
+        self.fetch_each(isolation, from_offset, |offset, producer_id, transactional, value| {
+            out.push(Consumed { offset, producer_id, transactional, value: value.map(<[u8]>::to_vec) })
+        });
         #[cfg(debug_assertions)]
         {
             // The bytes are the truth: the light path returns what a full decode returns.
-            assert_eq!(
-                out,
-                self.fetch_decoded(isolation, from_offset),
-                "fetch must equal the decoded fetch"
-            );
+            assert_eq!(out, self.fetch_decoded(isolation, from_offset), "fetch must equal the decoded fetch");
         }
         out
     }
@@ -690,12 +526,9 @@ impl Partition {
         };
         let mut aborted: Vec<AbortedTxn> = match isolation {
             Isolation::ReadUncommitted => Vec::new(),
-            Isolation::ReadCommitted => self
-                .aborted_txns
-                .iter()
-                .filter(|a| a.last_offset >= from_offset && a.first_offset < upper)
-                .copied()
-                .collect(),
+            Isolation::ReadCommitted => {
+                self.aborted_txns.iter().filter(|a| a.last_offset >= from_offset && a.first_offset < upper).copied().collect()
+            }
         };
         aborted.sort_by_key(|a| a.first_offset);
         (upper, aborted)
@@ -705,12 +538,7 @@ impl Partition {
     /// to `deliver` as (offset, producer id, transactional, value) in offset order. Batches are
     /// read in place with the codec's view (compressed ones decompressed into one scratch
     /// buffer); an entry that is not one whole v2 batch goes through the full decoder.
-    pub fn fetch_each(
-        &self,
-        isolation: Isolation,
-        from_offset: i64,
-        mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>),
-    ) {
+    pub fn fetch_each(&self, isolation: Isolation, from_offset: i64, mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>)) {
         let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
@@ -718,11 +546,7 @@ impl Partition {
         // `upper`: read only the batches the fetch returns. The batches' offset ranges follow
         // one another, so the first one ending at or after `from_offset` is the last one
         // starting at or before it (if it reaches `from_offset`), else the next one.
-        let last = |e: &LogEntry| {
-            Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| {
-                e.base_offset + b.last_offset_delta() as i64
-            })
-        };
+        let last = |e: &LogEntry| Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
         let after = self.log.partition_point(|e| e.base_offset <= from_offset);
         let start = match after.checked_sub(1) {
             Some(k) if last(&self.log[k]) >= from_offset => k,
@@ -730,30 +554,19 @@ impl Partition {
         };
         debug_assert_eq!(start, self.log.partition_point(|e| last(e) < from_offset));
         let mut scratch = Vec::new();
-        for e in self.log[start..]
-            .iter()
-            .take_while(|e| e.base_offset < upper)
-        {
+        for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
             let decoded;
             let view;
             let (h, records) = match crate::view::entries(&e.bytes).next() {
                 Some(Ok(crate::view::Entry::V2(b))) => {
                     view = b;
-                    (
-                        FetchHeader::of(&view.header),
-                        FetchRecords::View(view.records(&mut scratch, MAX_DECOMPRESSED).ok()),
-                    )
+                    (FetchHeader::of(&view.header), FetchRecords::View(view.records(&mut scratch, MAX_DECOMPRESSED).ok()))
                 }
                 _ => {
                     // Not one whole v2 batch (the models write none): the full decoder.
-                    let opts = crate::decode::DecodeOptions {
-                        spans: false,
-                        ..Default::default()
-                    };
+                    let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
                     decoded = crate::decode::decode_bytes(&e.bytes, &opts);
-                    let Some(b) = decoded.batches.first() else {
-                        continue;
-                    };
+                    let Some(b) = decoded.batches.first() else { continue };
                     let h = &b.header;
                     let head = FetchHeader {
                         base_offset: h.base_offset,
@@ -770,10 +583,7 @@ impl Partition {
                 continue;
             }
             if isolation == Isolation::ReadCommitted && h.producer_id >= 0 {
-                while queue
-                    .peek()
-                    .is_some_and(|a| a.first_offset <= h.last_offset)
-                {
+                while queue.peek().is_some_and(|a| a.first_offset <= h.last_offset) {
                     aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
                 }
                 if h.control {
@@ -803,12 +613,7 @@ impl Partition {
                 FetchRecords::Decoded(records) => {
                     for rec in records {
                         if rec.offset >= from_offset && rec.offset < upper {
-                            deliver(
-                                rec.offset,
-                                h.producer_id,
-                                h.transactional,
-                                rec.value.as_deref(),
-                            );
+                            deliver(rec.offset, h.producer_id, h.transactional, rec.value.as_deref());
                         }
                     }
                 }
@@ -824,20 +629,12 @@ impl Partition {
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         let mut out = Vec::new();
-        let opts = crate::decode::DecodeOptions {
-            spans: false,
-            ..Default::default()
-        };
+        let opts = crate::decode::DecodeOptions { spans: false, ..Default::default() };
         let start = self.log.partition_point(|e| {
-            let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| {
-                e.base_offset + b.last_offset_delta() as i64
-            });
+            let last = Batch::new_checked(&e.bytes[..]).map_or(e.base_offset, |b| e.base_offset + b.last_offset_delta() as i64);
             last < from_offset
         });
-        for e in self.log[start..]
-            .iter()
-            .take_while(|e| e.base_offset < upper)
-        {
+        for e in self.log[start..].iter().take_while(|e| e.base_offset < upper) {
             let r = crate::decode::decode_bytes(&e.bytes, &opts);
             let Some(b) = r.batches.first() else { continue };
             let h = &b.header;
@@ -845,10 +642,7 @@ impl Partition {
                 continue;
             }
             if isolation == Isolation::ReadCommitted && h.producer_id >= 0 {
-                while queue
-                    .peek()
-                    .is_some_and(|a| a.first_offset <= h.last_offset)
-                {
+                while queue.peek().is_some_and(|a| a.first_offset <= h.last_offset) {
                     aborted_pids.push(queue.next().map_or(0, |a| a.producer_id));
                 }
                 if h.attributes.control {
@@ -866,12 +660,7 @@ impl Partition {
             }
             for rec in &b.records {
                 if rec.offset >= from_offset && rec.offset < upper {
-                    out.push(Consumed {
-                        offset: rec.offset,
-                        producer_id: h.producer_id,
-                        transactional: h.attributes.transactional,
-                        value: rec.value.clone(),
-                    });
+                    out.push(Consumed { offset: rec.offset, producer_id: h.producer_id, transactional: h.attributes.transactional, value: rec.value.clone() });
                 }
             }
         }
@@ -909,10 +698,7 @@ impl FetchHeader {
             (Some(abort), _) => abort,
             (None, FetchRecords::View(records)) => {
                 self.control
-                    && records
-                        .clone()
-                        .and_then(|mut r| r.next())
-                        .is_some_and(|rec| rec.is_ok_and(|rec| is_abort_marker(rec.key, rec.value)))
+                    && records.clone().and_then(|mut r| r.next()).is_some_and(|rec| rec.is_ok_and(|rec| is_abort_marker(rec.key, rec.value)))
             }
             (None, FetchRecords::Decoded(_)) => false,
         }
@@ -938,14 +724,10 @@ fn is_abort_marker(key: Option<&[u8]>, value: Option<&[u8]>) -> bool {
     let v = value.unwrap_or(&[]);
     let abort = k.len() >= 4
         && i16::from_be_bytes([k[0], k[1]]) >= 0
-        && crate::control::ControlType::from_id(i16::from_be_bytes([k[2], k[3]]))
-            == crate::control::ControlType::Abort
+        && crate::control::ControlType::from_id(i16::from_be_bytes([k[2], k[3]])) == crate::control::ControlType::Abort
         && v.len() >= 6
         && i16::from_be_bytes([v[0], v[1]]) >= 0;
-    debug_assert_eq!(
-        abort,
-        crate::control::parse(key, value).is_ok_and(|c| c.type_name == "ABORT")
-    );
+    debug_assert_eq!(abort, crate::control::parse(key, value).is_ok_and(|c| c.type_name == "ABORT"));
     abort
 }
 
@@ -953,30 +735,17 @@ fn is_abort_marker(key: Option<&[u8]>, value: Option<&[u8]>) -> bool {
 /// one record, key = (version 0, type 0 ABORT / 1 COMMIT), value = (version 0, coordinator
 /// epoch), transactional and control bits set, written straight into one buffer. Debug builds
 /// check it byte for byte against the codec's encoder.
-fn marker_bytes(
-    producer_id: i64,
-    epoch: i16,
-    commit: bool,
-    coordinator_epoch: i32,
-    timestamp_ms: i64,
-) -> Vec<u8> {
+fn marker_bytes(producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, timestamp_ms: i64) -> Vec<u8> {
     use crate::batch::{field, Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
     // Key (version 0, type) and value (version 0, coordinator epoch): what
     // `control::key_bytes` and `control::end_txn_marker_value` write (checked in debug builds).
-    let ty = if commit {
-        crate::control::ControlType::Commit
-    } else {
-        crate::control::ControlType::Abort
-    };
+    let ty = if commit { crate::control::ControlType::Commit } else { crate::control::ControlType::Abort };
     let [t0, t1] = ty.id().to_be_bytes();
     let key = [0, 0, t0, t1];
     let [e0, e1, e2, e3] = coordinator_epoch.to_be_bytes();
     let value = [0, 0, e0, e1, e2, e3];
     debug_assert_eq!(key[..], crate::control::key_bytes(ty)[..]);
-    debug_assert_eq!(
-        value[..],
-        crate::control::end_txn_marker_value(coordinator_epoch)[..]
-    );
+    debug_assert_eq!(value[..], crate::control::end_txn_marker_value(coordinator_epoch)[..]);
     // record: length, attributes, timestampDelta 0, offsetDelta 0, key, value, 0 headers
     let body = 3 + 1 + key.len() + 1 + value.len() + 1;
     let mut out = Vec::with_capacity(HEADER_LEN + 1 + body);
@@ -1003,9 +772,7 @@ fn marker_bytes(
         base_sequence: crate::batch::NO_SEQUENCE,
         records_count: 1,
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN])
-        .try_into()
-        .expect("HEADER_LEN bytes");
+    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
     repr.emit(hdr);
     Batch::new_unchecked(&mut out[..]).fill_crc();
     debug_assert_eq!(
@@ -1053,19 +820,10 @@ mod tests {
                 producer_id: Some(I64(pid)),
                 producer_epoch: Some(epoch),
                 base_sequence: Some(seq),
-                attributes: AttributesSpec {
-                    transactional: Some(txn),
-                    ..Default::default()
-                },
+                attributes: AttributesSpec { transactional: Some(txn), ..Default::default() },
                 ..Default::default()
             },
-            records: (0..n)
-                .map(|i| RecordSpec {
-                    timestamp: Some(I64(ts)),
-                    value_text: Some(format!("r{i}")),
-                    ..Default::default()
-                })
-                .collect(),
+            records: (0..n).map(|i| RecordSpec { timestamp: Some(I64(ts)), value_text: Some(format!("r{i}")), ..Default::default() }).collect(),
             ..Default::default()
         })
         .unwrap()
@@ -1073,10 +831,7 @@ mod tests {
 
     fn appended(d: &Decision) -> (i64, i64) {
         match d.outcome {
-            Outcome::Appended {
-                base_offset,
-                last_offset,
-            } => (base_offset, last_offset),
+            Outcome::Appended { base_offset, last_offset } => (base_offset, last_offset),
             ref o => panic!("expected an append, got {o:?}: {}", d.why),
         }
     }
@@ -1086,11 +841,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         let b = batch(-1, -1, -1, 1, 0);
         assert_eq!(appended(&p.append_client(&b)), (0, 0));
-        assert_eq!(
-            appended(&p.append_client(&b)),
-            (1, 1),
-            "no producer id: a retry is written again"
-        );
+        assert_eq!(appended(&p.append_client(&b)), (1, 1), "no producer id: a retry is written again");
     }
 
     #[test]
@@ -1100,13 +851,7 @@ mod tests {
         p.append_client(&batch(7, 0, 2, 1, 0));
         let d = p.append_client(&batch(7, 0, 0, 2, 0));
         assert_eq!((d.rule, d.error()), ("A1", ErrorCode::NONE));
-        assert_eq!(
-            d.outcome,
-            Outcome::Duplicate {
-                base_offset: 0,
-                last_offset: 1
-            }
-        );
+        assert_eq!(d.outcome, Outcome::Duplicate { base_offset: 0, last_offset: 1 });
         assert_eq!(p.log_end_offset, 3);
     }
 
@@ -1122,10 +867,7 @@ mod tests {
         // The second batch (seq 3..5) is still retained; the first (0..2) fell out.
         assert_eq!(p.append_client(&batch(7, 0, 3, 3, 0)).rule, "A1");
         let d = p.append_client(&batch(7, 0, 0, 3, 0));
-        assert_eq!(
-            (d.rule, d.error()),
-            ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER)
-        );
+        assert_eq!((d.rule, d.error()), ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER));
     }
 
     #[test]
@@ -1141,10 +883,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         p.append_client(&batch(7, 3, 0, 1, 0));
         let d = p.append_client(&batch(7, 2, 1, 1, 0));
-        assert_eq!(
-            (d.rule, d.error(), d.error().0),
-            ("A3", ErrorCode::INVALID_PRODUCER_EPOCH, 47)
-        );
+        assert_eq!((d.rule, d.error(), d.error().0), ("A3", ErrorCode::INVALID_PRODUCER_EPOCH, 47));
     }
 
     #[test]
@@ -1152,10 +891,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         p.append_client(&batch(7, 3, 0, 1, 0));
         let d = p.append_client(&batch_txn(7, 2, 1, 1, 0, true));
-        assert_eq!(
-            (d.rule, d.error()),
-            ("A2", ErrorCode::INVALID_PRODUCER_EPOCH)
-        );
+        assert_eq!((d.rule, d.error()), ("A2", ErrorCode::INVALID_PRODUCER_EPOCH));
     }
 
     #[test]
@@ -1163,17 +899,10 @@ mod tests {
         let mut p = Partition::new("t-0");
         p.append_client(&batch(7, 0, 0, 1, 0));
         let d = p.append_client(&batch(7, 1, 5, 1, 0));
-        assert_eq!(
-            (d.rule, d.error()),
-            ("A6", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER)
-        );
+        assert_eq!((d.rule, d.error()), ("A6", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER));
         let ok = p.append_client(&batch(7, 1, 0, 1, 0));
         assert_eq!((ok.rule, appended(&ok)), ("A6", (1, 1)));
-        assert_eq!(
-            p.producers[&7].batches.len(),
-            1,
-            "an epoch change clears the retained batches"
-        );
+        assert_eq!(p.producers[&7].batches.len(), 1, "an epoch change clears the retained batches");
         assert_eq!(p.producers[&7].producer_epoch, 1);
     }
 
@@ -1189,10 +918,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         p.append_client(&batch(7, 0, 0, 1, 0));
         let d = p.append_client(&batch(7, 0, 2, 1, 0));
-        assert_eq!(
-            (d.rule, d.error(), d.error().0),
-            ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER, 45)
-        );
+        assert_eq!((d.rule, d.error(), d.error().0), ("A7", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER, 45));
         assert_eq!(p.log_end_offset, 1, "nothing written");
     }
 
@@ -1210,11 +936,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         let t = p.append_client(&batch_txn(7, 0, 0, 1, 0, true));
         assert_eq!(appended(&t), (0, 0));
-        assert_eq!(
-            p.producers[&7].current_txn_first_offset,
-            Some(0),
-            "A10: the first transactional batch opens the txn"
-        );
+        assert_eq!(p.producers[&7].current_txn_first_offset, Some(0), "A10: the first transactional batch opens the txn");
         let d = p.append_client(&batch(7, 0, 1, 1, 0));
         assert_eq!((d.rule, d.error()), ("A9", ErrorCode::INVALID_TXN_STATE));
     }
@@ -1224,20 +946,11 @@ mod tests {
         let mut p = Partition::new("t-0");
         p.append_client(&batch(7, 0, 0, 1, 1_000));
         p.append_client(&batch_txn(8, 0, 0, 1, 1_000, true));
-        assert_eq!(
-            p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS - 1),
-            Vec::<i64>::new()
-        );
-        assert_eq!(
-            p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS),
-            vec![7]
-        );
+        assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS - 1), Vec::<i64>::new());
+        assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS), vec![7]);
         assert_eq!(p.producer_count(), 1);
         // X2: the forgotten producer's retry is written again.
-        assert_eq!(
-            appended(&p.append_client(&batch(7, 0, 0, 1, 1_000))),
-            (2, 2)
-        );
+        assert_eq!(appended(&p.append_client(&batch(7, 0, 0, 1, 1_000))), (2, 2));
     }
 
     #[test]
@@ -1245,10 +958,7 @@ mod tests {
         let mut p = Partition::new("t-0");
         let mut b = batch(7, 0, 0, 1, 0);
         b[7] = 1; // baseOffset 1
-        assert_eq!(
-            (p.append_client(&b).rule, p.append_client(&b).error()),
-            ("V0", ErrorCode::INVALID_RECORD)
-        );
+        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("V0", ErrorCode::INVALID_RECORD));
         let mut c = batch(7, 0, 0, 1, 0);
         let last = c.len() - 1;
         c[last] ^= 1;
@@ -1256,15 +966,8 @@ mod tests {
         let d = p.append_client(&batch(7, 0, -1, 1, 0));
         assert_eq!((d.rule, d.error()), ("V4", ErrorCode::INVALID_RECORD));
         let marker = encode_batch(&BatchSpec {
-            header: HeaderSpec {
-                producer_id: Some(I64(7)),
-                producer_epoch: Some(0),
-                ..Default::default()
-            },
-            control: Some(crate::encode::ControlSpec {
-                type_name: "COMMIT".into(),
-                ..Default::default()
-            }),
+            header: HeaderSpec { producer_id: Some(I64(7)), producer_epoch: Some(0), ..Default::default() },
+            control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
             ..Default::default()
         })
         .unwrap();
@@ -1272,14 +975,7 @@ mod tests {
     }
 
     fn values(c: &[Consumed]) -> Vec<(i64, String)> {
-        c.iter()
-            .map(|r| {
-                (
-                    r.offset,
-                    String::from_utf8(r.value.clone().unwrap_or_default()).unwrap(),
-                )
-            })
-            .collect()
+        c.iter().map(|r| (r.offset, String::from_utf8(r.value.clone().unwrap_or_default()).unwrap())).collect()
     }
 
     #[test]
@@ -1289,24 +985,12 @@ mod tests {
         p.append_client(&batch_txn(7, 0, 0, 2, 0, true)); // 1..2, open txn
         p.append_client(&batch(2, 0, 0, 1, 0)); // 3, committed-by-nature
         assert_eq!((p.high_watermark(), p.last_stable_offset()), (4, 1));
-        assert_eq!(
-            values(&p.fetch(Isolation::ReadCommitted, 0)),
-            vec![(0, "r0".into())],
-            "head-of-line blocked"
-        );
-        assert_eq!(
-            p.fetch(Isolation::ReadUncommitted, 0).len(),
-            4,
-            "read_uncommitted sees the open txn"
-        );
+        assert_eq!(values(&p.fetch(Isolation::ReadCommitted, 0)), vec![(0, "r0".into())], "head-of-line blocked");
+        assert_eq!(p.fetch(Isolation::ReadUncommitted, 0).len(), 4, "read_uncommitted sees the open txn");
         let d = p.append_marker(7, 0, true, 0, MarkerVersion::Tv1, 0);
         assert_eq!((d.rule, p.last_stable_offset()), ("M4", 5));
         let seen = values(&p.fetch(Isolation::ReadCommitted, 0));
-        assert_eq!(
-            seen.iter().map(|v| v.0).collect::<Vec<_>>(),
-            vec![0, 1, 2, 3],
-            "the marker at offset 4 is never returned (R3)"
-        );
+        assert_eq!(seen.iter().map(|v| v.0).collect::<Vec<_>>(), vec![0, 1, 2, 3], "the marker at offset 4 is never returned (R3)");
     }
 
     #[test]
@@ -1316,70 +1000,26 @@ mod tests {
         p.append_client(&batch(2, 0, 0, 1, 0)); // 2
         p.append_marker(7, 0, false, 0, MarkerVersion::Tv1, 0); // 3
         p.append_client(&batch(2, 0, 1, 1, 0)); // 4
-        assert_eq!(
-            p.aborted_txns,
-            vec![AbortedTxn {
-                producer_id: 7,
-                first_offset: 0,
-                last_offset: 3,
-                last_stable_offset: 4
-            }]
-        );
-        let rc: Vec<i64> = p
-            .fetch(Isolation::ReadCommitted, 0)
-            .iter()
-            .map(|c| c.offset)
-            .collect();
-        assert_eq!(
-            rc,
-            vec![2, 4],
-            "aborted 0..1 filtered, marker 3 skipped: gaps in offsets (R5)"
-        );
-        let ru: Vec<i64> = p
-            .fetch(Isolation::ReadUncommitted, 0)
-            .iter()
-            .map(|c| c.offset)
-            .collect();
-        assert_eq!(
-            ru,
-            vec![0, 1, 2, 4],
-            "read_uncommitted returns aborted data (R4)"
-        );
+        assert_eq!(p.aborted_txns, vec![AbortedTxn { producer_id: 7, first_offset: 0, last_offset: 3, last_stable_offset: 4 }]);
+        let rc: Vec<i64> = p.fetch(Isolation::ReadCommitted, 0).iter().map(|c| c.offset).collect();
+        assert_eq!(rc, vec![2, 4], "aborted 0..1 filtered, marker 3 skipped: gaps in offsets (R5)");
+        let ru: Vec<i64> = p.fetch(Isolation::ReadUncommitted, 0).iter().map(|c| c.offset).collect();
+        assert_eq!(ru, vec![0, 1, 2, 4], "read_uncommitted returns aborted data (R4)");
     }
 
     #[test]
     fn m1_m2_m3_markers_are_fenced_by_producer_and_coordinator_epochs() {
         let mut p = Partition::new("t-0");
         p.append_client(&batch_txn(7, 3, 0, 1, 0, true));
-        assert_eq!(
-            p.append_marker(7, 2, true, 5, MarkerVersion::Tv1, 0).rule,
-            "M1"
-        );
-        assert_eq!(
-            p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule,
-            "M2",
-            "TV2 markers carry the bumped epoch"
-        );
-        assert_eq!(
-            p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0).rule,
-            "M4"
-        );
+        assert_eq!(p.append_marker(7, 2, true, 5, MarkerVersion::Tv1, 0).rule, "M1");
+        assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "TV2 markers carry the bumped epoch");
+        assert_eq!(p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0).rule, "M4");
         let d = p.append_marker(7, 5, false, 4, MarkerVersion::Tv2, 0);
-        assert_eq!(
-            (d.rule, d.error()),
-            ("M3", ErrorCode::TRANSACTION_COORDINATOR_FENCED)
-        );
+        assert_eq!((d.rule, d.error()), ("M3", ErrorCode::TRANSACTION_COORDINATOR_FENCED));
         // The marker is a real control batch with the coordinator epoch.
         let r = crate::decode::decode_bytes(&p.log[1].bytes, &Default::default());
         let c = r.batches[0].control.as_ref().unwrap();
-        assert_eq!(
-            (
-                c.type_name.as_str(),
-                c.coordinator_epoch,
-                r.batches[0].header.producer_epoch
-            ),
-            ("COMMIT", Some(5), 4)
-        );
+        assert_eq!((c.type_name.as_str(), c.coordinator_epoch, r.batches[0].header.producer_epoch), ("COMMIT", Some(5), 4));
     }
 
     #[test]
@@ -1390,13 +1030,7 @@ mod tests {
         p.append_client(&batch(-1, -1, -1, 1, 0));
         let r = crate::decode::decode_bytes(&p.log[1].bytes, &Default::default());
         assert!(r.is_clean());
-        assert_eq!(
-            (
-                r.batches[0].header.base_offset,
-                r.batches[0].header.partition_leader_epoch
-            ),
-            (2, 4)
-        );
+        assert_eq!((r.batches[0].header.base_offset, r.batches[0].header.partition_leader_epoch), (2, 4));
         assert!(r.batches[0].header.crc_valid);
     }
 }

@@ -164,14 +164,8 @@ pub fn run_report(run: &Run) -> RunReport {
                         _ => None,
                     };
                     let (outcome, offsets) = match d.map(|d| d.outcome()).as_ref() {
-                        Some(Outcome::Appended {
-                            base_offset,
-                            last_offset,
-                        }) => (Some("append"), Some((*base_offset, *last_offset))),
-                        Some(Outcome::Duplicate {
-                            base_offset,
-                            last_offset,
-                        }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
+                        Some(Outcome::Appended { base_offset, last_offset }) => (Some("append"), Some((*base_offset, *last_offset))),
+                        Some(Outcome::Duplicate { base_offset, last_offset }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Rejected(_)) => (Some("reject"), None),
                         None => (None, None),
                     };
@@ -189,9 +183,7 @@ pub fn run_report(run: &Run) -> RunReport {
                         source: d.map(|d| d.source()),
                         offsets,
                         attempt: e.message().map(|m| m.0),
-                        message: e
-                            .message()
-                            .map(|m| if m.1 { "response" } else { "request" }),
+                        message: e.message().map(|m| if m.1 { "response" } else { "request" }),
                         conn: e.message().map(|m| m.2),
                     }
                 })
@@ -205,11 +197,7 @@ pub fn run_report(run: &Run) -> RunReport {
             let (state, offsets, error) = match &b.state {
                 BatchState::Queued => ("queued", None, None),
                 BatchState::InFlight => ("in-flight", None, None),
-                BatchState::Acked {
-                    base_offset,
-                    last_offset,
-                    ..
-                } => ("acked", Some((*base_offset, *last_offset)), None),
+                BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some((*base_offset, *last_offset)), None),
                 BatchState::Failed(c) => ("failed", None, Some(c.exception())),
                 BatchState::Abandoned => ("abandoned", None, None),
             };
@@ -241,11 +229,7 @@ pub fn run_report(run: &Run) -> RunReport {
         .map(|(i, p)| PartitionState {
             name: p.name.clone(),
             log_end_offset: p.log_end_offset,
-            log: p
-                .log
-                .iter()
-                .map(|e| (e.base_offset, to_hex(&e.bytes)))
-                .collect(),
+            log: p.log.iter().map(|e| (e.base_offset, to_hex(&e.bytes))).collect(),
             values: sim.log_values(i),
             producers: p
                 .producers
@@ -253,11 +237,7 @@ pub fn run_report(run: &Run) -> RunReport {
                 .map(|(pid, e)| ProducerEntry {
                     producer_id: *pid,
                     epoch: e.producer_epoch,
-                    batches: e
-                        .batches
-                        .iter()
-                        .map(|b| (b.first_seq(), b.last_seq, b.first_offset(), b.last_offset))
-                        .collect(),
+                    batches: e.batches.iter().map(|b| (b.first_seq(), b.last_seq, b.first_offset(), b.last_offset)).collect(),
                 })
                 .collect(),
         })
@@ -270,18 +250,10 @@ pub fn run_report(run: &Run) -> RunReport {
         failures: run.failures.clone(),
         error: run.error.as_ref().map(|e| format!("{e}")),
         partitions: run.scenario.partitions.clone(),
-        producers: run
-            .scenario
-            .producers
-            .iter()
-            .map(|p| p.name.clone())
-            .collect(),
+        producers: run.scenario.producers.iter().map(|p| p.name.clone()).collect(),
         steps,
         batches,
         final_state,
-        next_steps: super::scenario::next_lines(sim)
-            .into_iter()
-            .map(|(label, line)| NextStep { label, line })
-            .collect(),
+        next_steps: super::scenario::next_lines(sim).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
     }
 }

@@ -26,11 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// A parsed scenario.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct Scenario {
     pub title: String,
     pub about: String,
@@ -43,11 +39,7 @@ pub struct Scenario {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct ProducerDecl {
     pub name: String,
     /// `key=value` settings: idempotence, max.in.flight, retries, delivery.timeout.ms,
@@ -57,80 +49,27 @@ pub struct ProducerDecl {
 
 /// One line of the script after `#` comments are removed.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(tag = "op", rename_all = "kebab-case")
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
 pub enum Step {
-    Send {
-        line: usize,
-        producer: String,
-        partition: String,
-        values: Vec<String>,
-    },
+    Send { line: usize, producer: String, partition: String, values: Vec<String> },
     /// `attempt`: which attempt's message (`b1#2`); the latest when absent.
-    Deliver {
-        line: usize,
-        what: Direction,
-        batch: usize,
-        #[cfg_attr(feature = "serde", serde(default))]
-        attempt: Option<u32>,
-    },
-    Lose {
-        line: usize,
-        what: Direction,
-        batch: usize,
-        #[cfg_attr(feature = "serde", serde(default))]
-        attempt: Option<u32>,
-    },
-    Delay {
-        line: usize,
-        batch: usize,
-    },
+    Deliver { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
+    Lose { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
+    Delay { line: usize, batch: usize },
     /// The leader answers the request with a retriable error (NOT_ENOUGH_REPLICAS …).
-    Refuse {
-        line: usize,
-        batch: usize,
-        error: String,
-    },
-    Timeout {
-        line: usize,
-        producer: String,
-    },
-    Restart {
-        line: usize,
-        producer: String,
-    },
-    Advance {
-        line: usize,
-        ms: i64,
-    },
-    LeaderChange {
-        line: usize,
-        partition: String,
-    },
+    Refuse { line: usize, batch: usize, error: String },
+    Timeout { line: usize, producer: String },
+    Restart { line: usize, producer: String },
+    Advance { line: usize, ms: i64 },
+    LeaderChange { line: usize, partition: String },
     /// Deliver everything deliverable, oldest first, until the network is quiet.
-    Flush {
-        line: usize,
-    },
-    Repeat {
-        line: usize,
-        times: usize,
-        steps: Vec<Step>,
-    },
-    Expect {
-        line: usize,
-        check: Expect,
-    },
+    Flush { line: usize },
+    Repeat { line: usize, times: usize, steps: Vec<Step> },
+    Expect { line: usize, check: Expect },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "lowercase")
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "lowercase"))]
 pub enum Direction {
     Request,
     Response,
@@ -138,37 +77,18 @@ pub enum Direction {
 
 /// A self-check.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(tag = "what", rename_all = "kebab-case")
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "what", rename_all = "kebab-case"))]
 pub enum Expect {
     /// The leader's latest decision on batch `b`: "appended" | "duplicate" | an error name.
-    Decision {
-        batch: usize,
-        outcome: String,
-        offsets: Option<(i64, i64)>,
-    },
+    Decision { batch: usize, outcome: String, offsets: Option<(i64, i64)> },
     /// The batch's state at the client: "acked" | "failed" | "abandoned" | "in-flight" | "queued".
-    Client {
-        batch: usize,
-        state: String,
-        detail: Option<String>,
-    },
+    Client { batch: usize, state: String, detail: Option<String> },
     /// Record values in a partition's log, in offset order.
-    Log {
-        partition: String,
-        values: Vec<String>,
-    },
+    Log { partition: String, values: Vec<String> },
     /// Producer-state entries held by a partition.
     Producers { partition: String, count: usize },
     /// A producer's id and epoch.
-    Producer {
-        producer: String,
-        pid: Option<i64>,
-        epoch: Option<i16>,
-    },
+    Producer { producer: String, pid: Option<i64>, epoch: Option<i16> },
 }
 
 /// A parse error, with its 1-based line.
@@ -185,10 +105,7 @@ impl core::fmt::Display for ParseError {
 }
 
 fn perr<T>(line: usize, m: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError {
-        line,
-        message: m.into(),
-    })
+    Err(ParseError { line, message: m.into() })
 }
 
 /// `30s`, `500ms`, `2h`, `1d`, `15m` or plain milliseconds.
@@ -222,10 +139,7 @@ fn message_ref(line: usize, s: &str) -> Result<(usize, Option<u32>), ParseError>
         None => Ok((batch_ref(line, s)?, None)),
         Some((b, a)) => match a.parse::<u32>() {
             Ok(a) if a >= 1 => Ok((batch_ref(line, b)?, Some(a))),
-            _ => perr(
-                line,
-                format!("expected an attempt number after #, found {a:?}"),
-            ),
+            _ => perr(line, format!("expected an attempt number after #, found {a:?}")),
         },
     }
 }
@@ -248,20 +162,14 @@ fn range(line: usize, s: &str) -> Result<(i64, i64), ParseError> {
 
 /// Parse a scenario script.
 pub fn parse(text: &str) -> Result<Scenario, ParseError> {
-    let mut sc = Scenario {
-        start_ms: 1_700_000_000_000,
-        first_producer_id: 1000,
-        ..Default::default()
-    };
+    let mut sc = Scenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, ..Default::default() };
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let content = strip_comment(raw).trim();
         if content.is_empty() {
             continue;
         }
-        let (word, rest) = content
-            .split_once(char::is_whitespace)
-            .unwrap_or((content, ""));
+        let (word, rest) = content.split_once(char::is_whitespace).unwrap_or((content, ""));
         let rest = rest.trim();
         match word {
             "title" => sc.title = rest.to_string(),
@@ -271,32 +179,16 @@ pub fn parse(text: &str) -> Result<Scenario, ParseError> {
                 }
                 sc.about.push_str(rest);
             }
-            "time" => {
-                sc.start_ms = rest
-                    .parse()
-                    .or_else(|_| perr(line, "time needs epoch milliseconds"))?
-            }
-            "first-producer-id" => {
-                sc.first_producer_id = rest.parse().or_else(|_| perr(line, "expected a number"))?
-            }
+            "time" => sc.start_ms = rest.parse().or_else(|_| perr(line, "time needs epoch milliseconds"))?,
+            "first-producer-id" => sc.first_producer_id = rest.parse().or_else(|_| perr(line, "expected a number"))?,
             "broker" => {
                 for kv in rest.split_whitespace() {
                     match kv.split_once('=') {
                         Some(("producer.id.expiration.ms", v)) => {
                             sc.producer_id_expiration_ms =
-                                Some(parse_duration(v).ok_or_else(|| ParseError {
-                                    line,
-                                    message: format!("bad duration {v:?}"),
-                                })?)
+                                Some(parse_duration(v).ok_or_else(|| ParseError { line, message: format!("bad duration {v:?}") })?)
                         }
-                        _ => {
-                            return perr(
-                                line,
-                                format!(
-                                    "unknown broker setting {kv:?} (producer.id.expiration.ms)"
-                                ),
-                            )
-                        }
+                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms)")),
                     }
                 }
             }
@@ -307,21 +199,13 @@ pub fn parse(text: &str) -> Result<Scenario, ParseError> {
             }
             "producer" => {
                 let mut it = rest.split_whitespace();
-                let name = it.next().ok_or(ParseError {
-                    line,
-                    message: "producer needs a name".into(),
-                })?;
+                let name = it.next().ok_or(ParseError { line, message: "producer needs a name".into() })?;
                 let mut settings = Vec::new();
                 for kv in it {
-                    let Some((k, v)) = kv.split_once('=') else {
-                        return perr(line, format!("expected key=value, found {kv:?}"));
-                    };
+                    let Some((k, v)) = kv.split_once('=') else { return perr(line, format!("expected key=value, found {kv:?}")) };
                     settings.push((k.to_string(), v.to_string()));
                 }
-                let decl = ProducerDecl {
-                    name: name.to_string(),
-                    settings,
-                };
+                let decl = ProducerDecl { name: name.to_string(), settings };
                 producer_config(&decl).map_err(|m| ParseError { line, message: m })?;
                 sc.producers.push(decl);
             }
@@ -359,20 +243,14 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
         if sc.producers.iter().any(|p| p.name == s) {
             Ok(s.to_string())
         } else {
-            perr(
-                line,
-                format!("unknown producer {s:?}: declare it with `producer {s}`"),
-            )
+            perr(line, format!("unknown producer {s:?}: declare it with `producer {s}`"))
         }
     };
     let partition = |s: &str| -> Result<String, ParseError> {
         if sc.partitions.iter().any(|p| p == s) {
             Ok(s.to_string())
         } else {
-            perr(
-                line,
-                format!("unknown partition {s:?}: declare it with `partition {s}`"),
-            )
+            perr(line, format!("unknown partition {s:?}: declare it with `partition {s}`"))
         }
     };
     Ok(match words[0] {
@@ -388,32 +266,19 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
         "deliver" => {
             need(3)?;
             let (batch, attempt) = message_ref(line, words[2])?;
-            Step::Deliver {
-                line,
-                what: direction(line, words[1])?,
-                batch,
-                attempt,
-            }
+            Step::Deliver { line, what: direction(line, words[1])?, batch, attempt }
         }
         "lose" => {
             need(3)?;
             let (batch, attempt) = message_ref(line, words[2])?;
-            Step::Lose {
-                line,
-                what: direction(line, words[1])?,
-                batch,
-                attempt,
-            }
+            Step::Lose { line, what: direction(line, words[1])?, batch, attempt }
         }
         "delay" => {
             need(3)?;
             if direction(line, words[1])? != Direction::Request {
                 return perr(line, "only requests can be delayed");
             }
-            Step::Delay {
-                line,
-                batch: batch_ref(line, words[2])?,
-            }
+            Step::Delay { line, batch: batch_ref(line, words[2])? }
         }
         "refuse" => {
             need(4)?;
@@ -423,54 +288,30 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
             if super::errors::ErrorCode::from_name(words[3]).is_none() {
                 return perr(line, format!("unknown error {:?}", words[3]));
             }
-            Step::Refuse {
-                line,
-                batch: batch_ref(line, words[2])?,
-                error: words[3].to_string(),
-            }
+            Step::Refuse { line, batch: batch_ref(line, words[2])?, error: words[3].to_string() }
         }
         "timeout" => {
             need(2)?;
-            Step::Timeout {
-                line,
-                producer: producer(words[1])?,
-            }
+            Step::Timeout { line, producer: producer(words[1])? }
         }
         "restart" => {
             need(2)?;
-            Step::Restart {
-                line,
-                producer: producer(words[1])?,
-            }
+            Step::Restart { line, producer: producer(words[1])? }
         }
         "advance" => {
             need(2)?;
-            Step::Advance {
-                line,
-                ms: parse_duration(words[1]).ok_or(ParseError {
-                    line,
-                    message: format!("bad duration {:?}", words[1]),
-                })?,
-            }
+            Step::Advance { line, ms: parse_duration(words[1]).ok_or(ParseError { line, message: format!("bad duration {:?}", words[1]) })? }
         }
         "leader-change" => {
             need(2)?;
-            Step::LeaderChange {
-                line,
-                partition: partition(words[1])?,
-            }
+            Step::LeaderChange { line, partition: partition(words[1])? }
         }
         "flush" => Step::Flush { line },
         "repeat" => {
             // repeat N: step; step; …
             let rest = content["repeat".len()..].trim();
-            let Some((n, body)) = rest.split_once(':') else {
-                return perr(line, "expected `repeat N: step; step`");
-            };
-            let times = n
-                .trim()
-                .parse::<usize>()
-                .or_else(|_| perr(line, "repeat needs a count"))?;
+            let Some((n, body)) = rest.split_once(':') else { return perr(line, "expected `repeat N: step; step`") };
+            let times = n.trim().parse::<usize>().or_else(|_| perr(line, "repeat needs a count"))?;
             if times > 100_000 {
                 return perr(line, "repeat at most 100000 times");
             }
@@ -480,10 +321,7 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
             }
             Step::Repeat { line, times, steps }
         }
-        "expect" => Step::Expect {
-            line,
-            check: parse_expect(line, &words[1..], sc)?,
-        },
+        "expect" => Step::Expect { line, check: parse_expect(line, &words[1..], sc)? },
         other => return perr(line, format!("unknown command {other:?}")),
     })
 }
@@ -497,10 +335,7 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
             if w.len() < 2 || !sc.partitions.iter().any(|p| p == w[1]) {
                 return perr(line, "expect log PARTITION VALUE…");
             }
-            Ok(Expect::Log {
-                partition: w[1].to_string(),
-                values: w[2..].iter().map(|s| s.to_string()).collect(),
-            })
+            Ok(Expect::Log { partition: w[1].to_string(), values: w[2..].iter().map(|s| s.to_string()).collect() })
         }
         "producers" => {
             if w.len() != 3 {
@@ -515,21 +350,13 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
             if w.len() < 2 {
                 return perr(line, "expect producer NAME [pid N] [epoch E]");
             }
-            let mut e = Expect::Producer {
-                producer: w[1].to_string(),
-                pid: None,
-                epoch: None,
-            };
+            let mut e = Expect::Producer { producer: w[1].to_string(), pid: None, epoch: None };
             let mut i = 2;
             while i + 1 < w.len() + 1 && i < w.len() {
                 let v = w.get(i + 1).copied().unwrap_or("");
                 match (&mut e, w[i]) {
-                    (Expect::Producer { pid, .. }, "pid") => {
-                        *pid = Some(v.parse().or_else(|_| perr(line, "pid needs a number"))?)
-                    }
-                    (Expect::Producer { epoch, .. }, "epoch") => {
-                        *epoch = Some(v.parse().or_else(|_| perr(line, "epoch needs a number"))?)
-                    }
+                    (Expect::Producer { pid, .. }, "pid") => *pid = Some(v.parse().or_else(|_| perr(line, "pid needs a number"))?),
+                    (Expect::Producer { epoch, .. }, "epoch") => *epoch = Some(v.parse().or_else(|_| perr(line, "epoch needs a number"))?),
                     _ => return perr(line, format!("unexpected {:?}", w[i])),
                 }
                 i += 2;
@@ -562,10 +389,7 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
 fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
     let mut c = ProducerConfig::default();
     for (k, v) in &d.settings {
-        let num = || {
-            v.parse::<i64>()
-                .map_err(|_| format!("{k} needs a number, found {v:?}"))
-        };
+        let num = || v.parse::<i64>().map_err(|_| format!("{k} needs a number, found {v:?}"));
         match k.as_str() {
             "idempotence" | "enable.idempotence" => {
                 c.idempotence = match v.as_str() {
@@ -589,12 +413,8 @@ fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
                 }
                 c.start_sequence = n as i32
             }
-            "delivery.timeout.ms" => {
-                c.delivery_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?
-            }
-            "request.timeout.ms" => {
-                c.request_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?
-            }
+            "delivery.timeout.ms" => c.delivery_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
+            "request.timeout.ms" => c.request_timeout_ms = parse_duration(v).ok_or(format!("bad duration {v:?}"))?,
             _ => return Err(format!("unknown producer setting {k:?}")),
         }
     }
@@ -668,13 +488,7 @@ pub fn run_logged(sc: &Scenario) -> Run {
 }
 
 fn run_sim(sc: &Scenario, mut sim: Sim) -> Run {
-    let mut out = Run {
-        scenario: sc.clone(),
-        sim: Sim::new(0, 0),
-        steps: Vec::new(),
-        failures: Vec::new(),
-        error: None,
-    };
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
         if let Err(e) = exec(&mut sim, s, &mut out, &mut budget, false) {
@@ -686,18 +500,9 @@ fn run_sim(sc: &Scenario, mut sim: Sim) -> Run {
     out
 }
 
-pub(super) fn exec(
-    sim: &mut Sim,
-    s: &Step,
-    out: &mut Run,
-    budget: &mut usize,
-    nested: bool,
-) -> Result<(), ParseError> {
+pub(super) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool) -> Result<(), ParseError> {
     if *budget == 0 {
-        return perr(
-            step_line(s),
-            "step budget exhausted (the scenario is too long)",
-        );
+        return perr(step_line(s), "step budget exhausted (the scenario is too long)");
     }
     *budget -= 1;
     let start = sim.trace.len();
@@ -705,57 +510,23 @@ pub(super) fn exec(
     let act = |sim: &mut Sim, a: Action| sim.step(&a).map_err(|m| ParseError { line, message: m });
     let mut ok = true;
     match s {
-        Step::Send {
-            producer,
-            partition,
-            values,
-            ..
-        } => {
+        Step::Send { producer, partition, values, .. } => {
             let (p, q) = (producer_idx(sim, producer), partition_idx(sim, partition));
-            act(
-                sim,
-                Action::Send {
-                    producer: p,
-                    partition: q,
-                    values: values.clone(),
-                },
-            )?;
+            act(sim, Action::Send { producer: p, partition: q, values: values.clone() })?;
         }
-        Step::Deliver {
-            what,
-            batch,
-            attempt,
-            ..
-        }
-        | Step::Lose {
-            what,
-            batch,
-            attempt,
-            ..
-        } => {
+        Step::Deliver { what, batch, attempt, .. } | Step::Lose { what, batch, attempt, .. } => {
             let resp = *what == Direction::Response;
             let found = match attempt {
-                Some(a) => sim.wire.iter().find(|m| {
-                    m.batch == *batch
-                        && m.attempt == *a
-                        && matches!(m.kind, MessageKind::Response(_)) == resp
-                }),
+                Some(a) => sim
+                    .wire
+                    .iter()
+                    .find(|m| m.batch == *batch && m.attempt == *a && matches!(m.kind, MessageKind::Response(_)) == resp),
                 None => sim.latest_message(*batch, resp),
             };
             let Some(m) = found.map(|m| m.id) else {
-                return perr(
-                    line,
-                    format!(
-                        "b{batch} has no {} in the network",
-                        if resp { "response" } else { "request" }
-                    ),
-                );
+                return perr(line, format!("b{batch} has no {} in the network", if resp { "response" } else { "request" }));
             };
-            let a = if matches!(s, Step::Deliver { .. }) {
-                Action::Deliver { message: m }
-            } else {
-                Action::Lose { message: m }
-            };
+            let a = if matches!(s, Step::Deliver { .. }) { Action::Deliver { message: m } } else { Action::Lose { message: m } };
             act(sim, a)?;
         }
         Step::Delay { batch, .. } => {
@@ -768,29 +539,13 @@ pub(super) fn exec(
             let Some(m) = sim.latest_message(*batch, false).map(|m| m.id) else {
                 return perr(line, format!("b{batch} has no request in the network"));
             };
-            let code = super::errors::ErrorCode::from_name(error)
-                .unwrap_or(super::errors::ErrorCode::NOT_ENOUGH_REPLICAS);
+            let code = super::errors::ErrorCode::from_name(error).unwrap_or(super::errors::ErrorCode::NOT_ENOUGH_REPLICAS);
             act(sim, Action::Refuse { message: m, code })?;
         }
-        Step::Timeout { producer, .. } => act(
-            sim,
-            Action::Timeout {
-                producer: producer_idx(sim, producer),
-            },
-        )?,
-        Step::Restart { producer, .. } => act(
-            sim,
-            Action::Restart {
-                producer: producer_idx(sim, producer),
-            },
-        )?,
+        Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
+        Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
         Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
-        Step::LeaderChange { partition, .. } => act(
-            sim,
-            Action::LeaderChange {
-                partition: partition_idx(sim, partition),
-            },
-        )?,
+        Step::LeaderChange { partition, .. } => act(sim, Action::LeaderChange { partition: partition_idx(sim, partition) })?,
         Step::Flush { .. } => {
             let mut n = 0;
             while let Some(m) = sim.first_deliverable() {
@@ -813,11 +568,7 @@ pub(super) fn exec(
         Step::Expect { check, .. } => {
             if let Err((expected, got)) = check_expect(sim, check) {
                 ok = false;
-                out.failures.push(Failure {
-                    line,
-                    expected,
-                    got,
-                });
+                out.failures.push(Failure { line, expected, got });
             }
         }
     }
@@ -825,29 +576,17 @@ pub(super) fn exec(
         // Only top-level steps are recorded: a `repeat` body's steps are not described.
         let text = describe(s);
         let producer_entries = sim.partitions.iter().map(|p| p.producer_count()).collect();
-        out.steps.push(StepRun {
-            line,
-            text,
-            events: start..sim.trace.len(),
-            ok,
-            producer_entries,
-        });
+        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries });
     }
     Ok(())
 }
 
 fn producer_idx(sim: &Sim, name: &str) -> usize {
-    sim.producers
-        .iter()
-        .position(|p| p.name == name)
-        .unwrap_or(0)
+    sim.producers.iter().position(|p| p.name == name).unwrap_or(0)
 }
 
 fn partition_idx(sim: &Sim, name: &str) -> usize {
-    sim.partitions
-        .iter()
-        .position(|p| p.name == name)
-        .unwrap_or(0)
+    sim.partitions.iter().position(|p| p.name == name).unwrap_or(0)
 }
 
 pub fn step_line(s: &Step) -> usize {
@@ -869,32 +608,11 @@ pub fn step_line(s: &Step) -> usize {
 
 /// The step as script text (the text twin of the JSON form).
 pub fn describe(s: &Step) -> String {
-    let dir = |d: &Direction| {
-        if *d == Direction::Request {
-            "request"
-        } else {
-            "response"
-        }
-    };
+    let dir = |d: &Direction| if *d == Direction::Request { "request" } else { "response" };
     match s {
-        Step::Send {
-            producer,
-            partition,
-            values,
-            ..
-        } => format!("send {producer} {partition} {}", values.join(" ")),
-        Step::Deliver {
-            what,
-            batch,
-            attempt,
-            ..
-        } => format!("deliver {} {}", dir(what), msg_name(*batch, *attempt)),
-        Step::Lose {
-            what,
-            batch,
-            attempt,
-            ..
-        } => format!("lose {} {}", dir(what), msg_name(*batch, *attempt)),
+        Step::Send { producer, partition, values, .. } => format!("send {producer} {partition} {}", values.join(" ")),
+        Step::Deliver { what, batch, attempt, .. } => format!("deliver {} {}", dir(what), msg_name(*batch, *attempt)),
+        Step::Lose { what, batch, attempt, .. } => format!("lose {} {}", dir(what), msg_name(*batch, *attempt)),
         Step::Delay { batch, .. } => format!("delay request b{batch}"),
         Step::Refuse { batch, error, .. } => format!("refuse request b{batch} {error}"),
         Step::Timeout { producer, .. } => format!("timeout {producer}"),
@@ -903,10 +621,7 @@ pub fn describe(s: &Step) -> String {
         Step::LeaderChange { partition, .. } => format!("leader-change {partition}"),
         Step::Flush { .. } => String::from("flush"),
         Step::Repeat { times, steps, .. } => {
-            format!(
-                "repeat {times}: {}",
-                steps.iter().map(describe).collect::<Vec<_>>().join("; ")
-            )
+            format!("repeat {times}: {}", steps.iter().map(describe).collect::<Vec<_>>().join("; "))
         }
         Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
     }
@@ -928,75 +643,37 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
         let resp = matches!(m.kind, MessageKind::Response(_));
         let latest = sim.latest_message(m.batch, resp).map(|l| l.id) == Some(id);
         let name = msg_name(m.batch, if latest { None } else { Some(m.attempt) });
-        Some((
-            name,
-            if resp { "response" } else { "request" },
-            m.attempt,
-            m.batch,
-        ))
+        Some((name, if resp { "response" } else { "request" }, m.attempt, m.batch))
     };
     for a in sim.enabled_actions() {
         let item = match a {
             Action::Deliver { message } => msg(message).map(|(n, d, at, b)| {
-                (
-                    format!("deliver b{b} {d} (attempt {at})"),
-                    format!("deliver {d} {n}"),
-                )
+                (format!("deliver b{b} {d} (attempt {at})"), format!("deliver {d} {n}"))
             }),
-            Action::Lose { message } => msg(message).map(|(n, d, at, b)| {
-                (
-                    format!("lose b{b} {d} (attempt {at})"),
-                    format!("lose {d} {n}"),
-                )
-            }),
+            Action::Lose { message } => msg(message).map(|(n, d, at, b)| (format!("lose b{b} {d} (attempt {at})"), format!("lose {d} {n}"))),
             Action::Delay { message } => msg(message).and_then(|(n, _, at, b)| {
-                (!n.contains('#')).then(|| {
-                    (
-                        format!("hold up b{b} request (attempt {at})"),
-                        format!("delay request b{b}"),
-                    )
-                })
+                (!n.contains('#')).then(|| (format!("hold up b{b} request (attempt {at})"), format!("delay request b{b}")))
             }),
             Action::Refuse { message, code } => msg(message).and_then(|(n, _, at, b)| {
-                (!n.contains('#')).then(|| {
-                    (
-                        format!("refuse b{b} request (attempt {at}) with {}", code.name()),
-                        format!("refuse request b{b} {}", code.name()),
-                    )
-                })
+                (!n.contains('#')).then(|| (format!("refuse b{b} request (attempt {at}) with {}", code.name()), format!("refuse request b{b} {}", code.name())))
             }),
             Action::Timeout { producer } => {
                 let p = &sim.producers[producer].name;
                 Some((format!("{p}: request times out"), format!("timeout {p}")))
             }
-            Action::Send {
-                producer,
-                partition,
-                values,
-            } => {
+            Action::Send { producer, partition, values } => {
                 let p = &sim.producers[producer].name;
                 let q = &sim.partitions[partition].name;
-                Some((
-                    format!("{p} sends to {q}"),
-                    format!("send {p} {q} {}", values.join(" ")),
-                ))
+                Some((format!("{p} sends to {q}"), format!("send {p} {q} {}", values.join(" "))))
             }
             Action::Restart { producer } => {
                 let p = &sim.producers[producer].name;
-                Some((
-                    format!("restart {p} (new producer id)"),
-                    format!("restart {p}"),
-                ))
+                Some((format!("restart {p} (new producer id)"), format!("restart {p}")))
             }
-            Action::Advance { ms } => {
-                Some((String::from("a day passes"), format!("advance {ms}ms")))
-            }
+            Action::Advance { ms } => Some((String::from("a day passes"), format!("advance {ms}ms"))),
             Action::LeaderChange { partition } => {
                 let q = &sim.partitions[partition].name;
-                Some((
-                    format!("leader of {q} changes"),
-                    format!("leader-change {q}"),
-                ))
+                Some((format!("leader of {q} changes"), format!("leader-change {q}")))
             }
         };
         if let Some(i) = item {
@@ -1011,30 +688,18 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
 
 fn describe_expect(e: &Expect) -> String {
     match e {
-        Expect::Decision {
-            batch,
-            outcome,
-            offsets,
-        } => match (outcome.as_str(), offsets) {
+        Expect::Decision { batch, outcome, offsets } => match (outcome.as_str(), offsets) {
             ("appended" | "duplicate", Some((a, b))) => format!("b{batch} {outcome} {a}..{b}"),
             ("appended" | "duplicate", None) => format!("b{batch} {outcome}"),
             _ => format!("b{batch} rejected {outcome}"),
         },
-        Expect::Client {
-            batch,
-            state,
-            detail,
-        } => match detail {
+        Expect::Client { batch, state, detail } => match detail {
             Some(d) => format!("b{batch} {state} {d}"),
             None => format!("b{batch} {state}"),
         },
         Expect::Log { partition, values } => format!("log {partition} {}", values.join(" ")),
         Expect::Producers { partition, count } => format!("producers {partition} {count}"),
-        Expect::Producer {
-            producer,
-            pid,
-            epoch,
-        } => {
+        Expect::Producer { producer, pid, epoch } => {
             let mut s = format!("producer {producer}");
             if let Some(p) = pid {
                 s.push_str(&format!(" pid {p}"));
@@ -1050,31 +715,15 @@ fn describe_expect(e: &Expect) -> String {
 fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
     let want = describe_expect(e);
     match e {
-        Expect::Decision {
-            batch,
-            outcome,
-            offsets,
-        } => {
-            let last = sim
-                .trace
-                .iter()
-                .rev()
-                .find_map(|ev| match (&ev.kind, ev.batch()) {
-                    (EventKind::Decision(d), Some(b)) if b == *batch => Some(*d),
-                    _ => None,
-                });
-            let Some(d) = last else {
-                return Err((want, format!("b{batch} never reached a leader")));
-            };
+        Expect::Decision { batch, outcome, offsets } => {
+            let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch()) {
+                (EventKind::Decision(d), Some(b)) if b == *batch => Some(*d),
+                _ => None,
+            });
+            let Some(d) = last else { return Err((want, format!("b{batch} never reached a leader"))) };
             let (got_kind, got_offsets) = match d.outcome() {
-                Outcome::Appended {
-                    base_offset,
-                    last_offset,
-                } => ("appended".to_string(), Some((base_offset, last_offset))),
-                Outcome::Duplicate {
-                    base_offset,
-                    last_offset,
-                } => ("duplicate".to_string(), Some((base_offset, last_offset))),
+                Outcome::Appended { base_offset, last_offset } => ("appended".to_string(), Some((base_offset, last_offset))),
+                Outcome::Duplicate { base_offset, last_offset } => ("duplicate".to_string(), Some((base_offset, last_offset))),
                 Outcome::Rejected(code) => (code.name().to_string(), None),
             };
             let got = match got_offsets {
@@ -1085,22 +734,12 @@ fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
                 return Err((want, got));
             }
         }
-        Expect::Client {
-            batch,
-            state,
-            detail,
-        } => {
-            let Some(b) = sim.batches.get(batch.wrapping_sub(1)) else {
-                return Err((want, format!("there is no b{batch}")));
-            };
+        Expect::Client { batch, state, detail } => {
+            let Some(b) = sim.batches.get(batch.wrapping_sub(1)) else { return Err((want, format!("there is no b{batch}"))) };
             let (got, got_detail) = match &b.state {
                 BatchState::Queued => ("queued", None),
                 BatchState::InFlight => ("in-flight", None),
-                BatchState::Acked {
-                    base_offset,
-                    last_offset,
-                    ..
-                } => ("acked", Some(format!("{base_offset}..{last_offset}"))),
+                BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some(format!("{base_offset}..{last_offset}"))),
                 BatchState::Failed(c) => ("failed", Some(c.exception().to_string())),
                 BatchState::Abandoned => ("abandoned", None),
             };
@@ -1124,20 +763,10 @@ fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
                 return Err((want, format!("producers {partition} {got}")));
             }
         }
-        Expect::Producer {
-            producer,
-            pid,
-            epoch,
-        } => {
+        Expect::Producer { producer, pid, epoch } => {
             let p = &sim.producers[producer_idx(sim, producer)];
             if pid.is_some_and(|x| x != p.producer_id) || epoch.is_some_and(|x| x != p.epoch) {
-                return Err((
-                    want,
-                    format!(
-                        "producer {producer} pid {} epoch {}",
-                        p.producer_id, p.epoch
-                    ),
-                ));
+                return Err((want, format!("producer {producer} pid {} epoch {}", p.producer_id, p.epoch)));
             }
         }
     }
@@ -1158,20 +787,11 @@ pub fn ladder(run: &Run) -> String {
         s.push_str(&format!("{:>4}  {}{mark}\n", st.line, st.text));
         let events = &sim.trace[st.events.clone()];
         // Long stretches (a `repeat`) show their first and last events.
-        let (head, tail) = if events.len() > 40 {
-            (16, 8)
-        } else {
-            (events.len(), 0)
-        };
-        let shown = events[..head]
-            .iter()
-            .chain(events[events.len() - tail..].iter());
+        let (head, tail) = if events.len() > 40 { (16, 8) } else { (events.len(), 0) };
+        let shown = events[..head].iter().chain(events[events.len() - tail..].iter());
         for (i, ev) in shown.enumerate() {
             if i == head && tail > 0 {
-                s.push_str(&format!(
-                    "      … {} more events …\n",
-                    events.len() - head - tail
-                ));
+                s.push_str(&format!("      … {} more events …\n", events.len() - head - tail));
             }
             let arrow = match &ev.kind {
                 EventKind::Send { .. } => "app",
@@ -1187,41 +807,21 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::Time { .. } | EventKind::Expired { .. } => "⌛",
                 EventKind::LeaderChange { .. } => "⇄",
             };
-            s.push_str(&format!(
-                "      +{}ms {arrow} {}\n",
-                ev.time_ms - t0,
-                ev.text(sim)
-            ));
+            s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }
     }
     for f in &run.failures {
-        s.push_str(&format!(
-            "FAILED line {}: expected {}, got {}\n",
-            f.line, f.expected, f.got
-        ));
+        s.push_str(&format!("FAILED line {}: expected {}, got {}\n", f.line, f.expected, f.got));
     }
     if let Some(e) = &run.error {
         s.push_str(&format!("STOPPED {e}\n"));
     }
     for (i, p) in sim.partitions.iter().enumerate() {
         let vals = sim.log_values(i);
-        s.push_str(&format!(
-            "log {} (end offset {}): {}\n",
-            p.name,
-            p.log_end_offset,
-            vals.join(" ")
-        ));
+        s.push_str(&format!("log {} (end offset {}): {}\n", p.name, p.log_end_offset, vals.join(" ")));
         for (pid, e) in &p.producers {
-            let window: Vec<String> = e
-                .batches
-                .iter()
-                .map(|b| format!("{}..{}@{}", b.first_seq(), b.last_seq, b.first_offset()))
-                .collect();
-            s.push_str(&format!(
-                "  producer {pid} epoch {}: last 5 batches [{}]\n",
-                e.producer_epoch,
-                window.join(", ")
-            ));
+            let window: Vec<String> = e.batches.iter().map(|b| format!("{}..{}@{}", b.first_seq(), b.last_seq, b.first_offset())).collect();
+            s.push_str(&format!("  producer {pid} epoch {}: last 5 batches [{}]\n", e.producer_epoch, window.join(", ")));
         }
     }
     s

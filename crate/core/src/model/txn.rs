@@ -62,19 +62,14 @@ pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
 pub const DEFAULT_TXN_TIMEOUT_MS: i32 = 60_000;
 
-const TM: &str =
-    "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java";
+const TM: &str = "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java";
 const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
-const TMCM: &str =
-    "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
+const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
 const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
 const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
-const OMM: &str =
-    "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
-const CFE: &str =
-    "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
-const FEAT: &str =
-    "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
+const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
+const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
+const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
 const KIP939: &str = "KIP-939 (transaction.two.phase.commit.enable)";
 
 /// The client's `TransactionManager.State` (semantics.md §6.1).
@@ -391,9 +386,7 @@ impl From<Vec<Option<Name>>> for Values {
 impl FromIterator<Option<Name>> for Values {
     fn from_iter<I: IntoIterator<Item = Option<Name>>>(it: I) -> Values {
         let mut it = it.into_iter();
-        let Some(first) = it.next() else {
-            return Values::default();
-        };
+        let Some(first) = it.next() else { return Values::default() };
         match it.next() {
             None => Values::one(first),
             Some(second) => {
@@ -423,32 +416,20 @@ pub struct RecordText(TextRepr);
 enum TextRepr {
     Text(String),
     /// `format!("{} @{base_offset}", values.join(" "))`.
-    Data {
-        values: Values,
-        base_offset: i64,
-    },
+    Data { values: Values, base_offset: i64 },
     /// `format!("{COMMIT|ABORT} marker (coordinator epoch {coordinator_epoch})")`.
-    Marker {
-        commit: bool,
-        coordinator_epoch: i32,
-    },
+    Marker { commit: bool, coordinator_epoch: i32 },
 }
 
 impl RecordText {
     /// A data record's text: its values, then `@base offset`.
     pub fn data(values: Values, base_offset: i64) -> RecordText {
-        RecordText(TextRepr::Data {
-            values,
-            base_offset,
-        })
+        RecordText(TextRepr::Data { values, base_offset })
     }
 
     /// A marker record's text.
     pub fn marker(commit: bool, coordinator_epoch: i32) -> RecordText {
-        RecordText(TextRepr::Marker {
-            commit,
-            coordinator_epoch,
-        })
+        RecordText(TextRepr::Marker { commit, coordinator_epoch })
     }
 
     /// Whether the written text contains `pat` (`str::contains`).
@@ -470,10 +451,7 @@ impl fmt::Display for RecordText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             TextRepr::Text(s) => f.write_str(s),
-            TextRepr::Data {
-                values,
-                base_offset,
-            } => {
+            TextRepr::Data { values, base_offset } => {
                 for (k, v) in values.iter().enumerate() {
                     if k > 0 {
                         f.write_str(" ")?;
@@ -482,15 +460,8 @@ impl fmt::Display for RecordText {
                 }
                 write!(f, " @{base_offset}")
             }
-            TextRepr::Marker {
-                commit,
-                coordinator_epoch,
-            } => {
-                write!(
-                    f,
-                    "{} marker (coordinator epoch {coordinator_epoch})",
-                    if *commit { "COMMIT" } else { "ABORT" }
-                )
+            TextRepr::Marker { commit, coordinator_epoch } => {
+                write!(f, "{} marker (coordinator epoch {coordinator_epoch})", if *commit { "COMMIT" } else { "ABORT" })
             }
         }
     }
@@ -589,13 +560,7 @@ pub struct ClusterConfig {
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig {
-            transaction_version: 2,
-            two_phase_commit: false,
-            rtt_ms: 1,
-            append_ms: 2,
-            brokers: 3,
-        }
+        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3 }
     }
 }
 
@@ -683,10 +648,7 @@ pub struct Metrics(pub [i64; METRIC_NAMES.len()]);
 impl Metrics {
     /// The counter named `name` (one of [`METRIC_NAMES`]).
     pub fn get(&self, name: &str) -> Option<i64> {
-        METRIC_NAMES
-            .iter()
-            .position(|m| *m == name)
-            .map(|k| self.0[k])
+        METRIC_NAMES.iter().position(|m| *m == name).map(|k| self.0[k])
     }
 
     /// (name, value) in [`METRIC_NAMES`] order.
@@ -789,10 +751,7 @@ impl World {
     /// records by partition and producer id) and for consumers (data batches by base offset).
     fn push_record(&mut self, rec: LogRecord) -> usize {
         let k = self.records.len();
-        if rec.transactional
-            && rec.closed_at.is_none()
-            && (rec.kind == "data" || rec.kind == "offset-commit")
-        {
+        if rec.transactional && rec.closed_at.is_none() && (rec.kind == "data" || rec.kind == "offset-commit") {
             let by_pid = match self.open_records.get_mut(rec.partition.as_str()) {
                 Some(m) => m,
                 None => self.open_records.entry(rec.partition.clone()).or_default(),
@@ -823,8 +782,7 @@ impl World {
         }
         // First use (or the partition list changed): name it.
         if self.partition_names.len() <= pi {
-            self.partition_names
-                .resize(pi + 1, (Name::fixed(""), Name::fixed("")));
+            self.partition_names.resize(pi + 1, (Name::fixed(""), Name::fixed("")));
         }
         self.partition_names[pi] = (Name::from(name), Name::from(lane_partition(name)));
         self.partition_names[pi].clone()
@@ -833,11 +791,7 @@ impl World {
     /// The shared lane of consumer `ci`.
     fn consumer_lane_at(&mut self, ci: usize) -> Name {
         let name = self.consumers[ci].name.as_str();
-        if let Some(lane) = self
-            .consumer_lanes
-            .get(ci)
-            .filter(|l| l.strip_prefix("consumer:") == Some(name))
-        {
+        if let Some(lane) = self.consumer_lanes.get(ci).filter(|l| l.strip_prefix("consumer:") == Some(name)) {
             return lane.clone();
         }
         if self.consumer_lanes.len() <= ci {
@@ -849,11 +803,7 @@ impl World {
 
     /// The lane of producer `name` (shared when it is one of the world's producers).
     fn producer_lane(&self, name: &str) -> Name {
-        match self
-            .producer_lanes
-            .iter()
-            .find(|l| l.strip_prefix("producer:") == Some(name))
-        {
+        match self.producer_lanes.iter().find(|l| l.strip_prefix("producer:") == Some(name)) {
             Some(l) => l.clone(),
             None => Name::from(lane_producer(name)),
         }
@@ -869,11 +819,7 @@ impl World {
 
     /// The lane of consumer `name` (shared once the consumer is named).
     fn consumer_lane(&self, name: &str) -> Name {
-        match self
-            .consumer_lanes
-            .iter()
-            .find(|l| l.strip_prefix("consumer:") == Some(name))
-        {
+        match self.consumer_lanes.iter().find(|l| l.strip_prefix("consumer:") == Some(name)) {
             Some(l) => l.clone(),
             None => Name::from(lane_consumer(name)),
         }
@@ -903,18 +849,8 @@ impl World {
         self.partition_names(self.partitions.len() - 1);
     }
 
-    pub fn add_client(
-        &mut self,
-        name: &str,
-        transactional_id: &str,
-        timeout_ms: i32,
-        two_phase_commit: bool,
-    ) {
-        if !self
-            .producer_lanes
-            .iter()
-            .any(|l| l.strip_prefix("producer:") == Some(name))
-        {
+    pub fn add_client(&mut self, name: &str, transactional_id: &str, timeout_ms: i32, two_phase_commit: bool) {
+        if !self.producer_lanes.iter().any(|l| l.strip_prefix("producer:") == Some(name)) {
             self.producer_lanes.push(Name::from(lane_producer(name)));
         }
         self.clients.push(Client {
@@ -958,26 +894,13 @@ impl World {
         self.next_pid = self.next_pid.max(pid + 1);
     }
 
-    pub fn add_consumer(
-        &mut self,
-        name: &str,
-        isolation: Isolation,
-        group: Option<&str>,
-        partitions: Vec<String>,
-    ) {
+    pub fn add_consumer(&mut self, name: &str, isolation: Isolation, group: Option<&str>, partitions: Vec<String>) {
         if let Some(g) = group {
             if !self.groups.iter().any(|x| x.name == g) {
-                self.groups.push(Group {
-                    name: g.into(),
-                    generation: 1,
-                    committed: BTreeMap::new(),
-                    pending: Vec::new(),
-                });
+                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new() });
             }
         }
-        let generation = group
-            .and_then(|g| self.groups.iter().find(|x| x.name == g))
-            .map_or(-1, |g| g.generation);
+        let generation = group.and_then(|g| self.groups.iter().find(|x| x.name == g)).map_or(-1, |g| g.generation);
         let positions = partitions.iter().map(|p| (p.clone(), 0)).collect();
         self.consumers.push(Consumer {
             name: name.into(),
@@ -992,30 +915,15 @@ impl World {
     }
 
     fn client_index(&self, name: &str) -> Result<usize, String> {
-        self.clients
-            .iter()
-            .position(|c| c.name == name)
-            .ok_or_else(|| format!("no producer named {name:?}"))
+        self.clients.iter().position(|c| c.name == name).ok_or_else(|| format!("no producer named {name:?}"))
     }
 
     fn partition_index(&self, name: &str) -> Result<usize, String> {
-        self.partitions
-            .iter()
-            .position(|p| p.name == name)
-            .ok_or_else(|| format!("no partition named {name:?}"))
+        self.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_msg(
-        &mut self,
-        from: Name,
-        to: Name,
-        kind: &'static str,
-        text: String,
-        rule: Option<&'static str>,
-        source: Option<&'static str>,
-        error: ErrorCode,
-    ) -> usize {
+    fn push_msg(&mut self, from: Name, to: Name, kind: &'static str, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode) -> usize {
         self.messages.push(Message {
             from,
             to,
@@ -1023,11 +931,7 @@ impl World {
             text,
             rule,
             source,
-            error: if error == ErrorCode::NONE {
-                None
-            } else {
-                Some(error)
-            },
+            error: if error == ErrorCode::NONE { None } else { Some(error) },
             lost: false,
             record: None,
         });
@@ -1092,29 +996,10 @@ impl World {
         let text = if !self.trace {
             String::new()
         } else {
-            format!(
-                "{id}: {} pid {} epoch {}{}",
-                m.state.name(),
-                m.producer_id,
-                m.producer_epoch,
-                if m.partitions.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " [{}]",
-                        m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")
-                    )
-                }
-            )
+            format!("{id}: {} pid {} epoch {}{}", m.state.name(), m.producer_id, m.producer_epoch, if m.partitions.is_empty() { String::new() } else { format!(" [{}]", m.partitions.iter().cloned().collect::<Vec<_>>().join(", ")) })
         };
-        let log = self
-            .txn_logs
-            .entry(n)
-            .or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
-        let Outcome::Appended { base_offset, .. } = log.append_client_verdict(&bytes).outcome()
-        else {
-            return None;
-        };
+        let log = self.txn_logs.entry(n).or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
+        let Outcome::Appended { base_offset, .. } = log.append_client_verdict(&bytes).outcome() else { return None };
         let stored = as_stored(bytes, log);
         debug_assert_eq!(log.name, format!("__transaction_state-{n}"));
         let partition = self.txn_log_name(n);
@@ -1141,33 +1026,13 @@ impl World {
 
     /// The coordinator's answer to `producer` about `id` (`parts`: the partitions it added), as
     /// a message (tracing only).
-    fn coordinator_answer_msg(
-        &mut self,
-        producer: &str,
-        kind: &'static str,
-        a: &Answer,
-        id: &str,
-        parts: &[&str],
-    ) {
+    fn coordinator_answer_msg(&mut self, producer: &str, kind: &'static str, a: &Answer, id: &str, parts: &[&str]) {
         if !self.trace {
             return;
         }
         let why = a.why(id, parts);
-        let text = if a.error == ErrorCode::NONE {
-            format!("{kind} response NONE: {why}")
-        } else {
-            format!("{kind} response {}: {why}", a.error)
-        };
-        msg_rule!(
-            self,
-            COORD_LANE,
-            self.producer_lane(producer),
-            "response",
-            text,
-            a.rule,
-            a.source,
-            a.error
-        );
+        let text = if a.error == ErrorCode::NONE { format!("{kind} response NONE: {why}") } else { format!("{kind} response {}: {why}", a.error) };
+        msg_rule!(self, COORD_LANE, self.producer_lane(producer), "response", text, a.rule, a.source, a.error);
     }
 
     // ----- the application's calls -----------------------------------------------------
@@ -1184,16 +1049,7 @@ impl World {
                 "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
             );
             self.outside_model = Some(why.clone());
-            msg_rule!(
-                self,
-                self.producer_lane(name),
-                COORD_LANE,
-                "InitProducerId",
-                String::from("InitProducerId(enable2Pc=true)"),
-                "I13",
-                KIP939,
-                ErrorCode::NONE
-            );
+            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
             say!(self, why);
             return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
         }
@@ -1226,46 +1082,22 @@ impl World {
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
         let new_pid = self.next_pid;
-        msg!(
-            self,
+        msg!(self, 
             self.producer_lane(&name),
             COORD_LANE,
             "InitProducerId",
-            format!(
-                "InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{})",
-                current.map_or(String::new(), |(p, e)| format!(
-                    ", producerId={p}, producerEpoch={e}"
-                ))
-            ),
+            format!("InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))),
         );
-        let before = self
-            .coordinator
-            .get(&id)
-            .map(|m| (m.producer_id, m.producer_epoch, m.state));
-        let a = self
-            .coordinator
-            .init_producer_id(&id, timeout, current, new_pid, self.now_ms);
-        if self
-            .coordinator
-            .get(&id)
-            .is_some_and(|m| m.producer_id == new_pid)
-        {
+        let before = self.coordinator.get(&id).map(|m| (m.producer_id, m.producer_epoch, m.state));
+        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.now_ms);
+        if self.coordinator.get(&id).is_some_and(|m| m.producer_id == new_pid) {
             self.next_pid += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
         self.metric(Metric::InitTime, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = msg!(
-                self,
-                COORD_LANE,
-                COORD_LANE,
-                "append",
-                format!(
-                    "__transaction_state: {} for {id}",
-                    a.wrote.map_or("", |s| s.name())
-                )
-            );
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
             self.link(k, r);
         }
         self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
@@ -1309,14 +1141,7 @@ impl World {
                 c.pending = None;
                 c.state = ClientState::FatalError;
                 c.last_error = Some(format!("{}: {}", e.exception(), a.why(&id, &[])));
-                say!(
-                    self,
-                    format!(
-                        "{name}.initTransactions() fails with {} — fatal ({})",
-                        e.exception(),
-                        a.rule
-                    )
-                );
+                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception(), a.rule));
                 Ok(CallResult::Thrown(String::from(e.exception())))
             }
         }
@@ -1326,12 +1151,7 @@ impl World {
         let names: Vec<String> = self
             .clients
             .iter()
-            .filter(|c| {
-                c.transactional_id == id
-                    && Some(c.name.as_str()) != except
-                    && c.pid >= 0
-                    && !self.fenced.contains(c.name.as_str())
-            })
+            .filter(|c| c.transactional_id == id && Some(c.name.as_str()) != except && c.pid >= 0 && !self.fenced.contains(c.name.as_str()))
             .map(|c| String::from(c.name.as_str()))
             .collect();
         for n in names {
@@ -1345,24 +1165,15 @@ impl World {
         let thrown = if c.crashed {
             Some(format!("{} has crashed", c.name))
         } else if c.state == ClientState::FatalError {
-            Some(format!(
-                "{}: the producer is in FATAL_ERROR ({}); only close() is meaningful",
-                call,
-                c.last_error.clone().unwrap_or_default()
-            ))
+            Some(format!("{}: the producer is in FATAL_ERROR ({}); only close() is meaningful", call, c.last_error.clone().unwrap_or_default()))
         } else if let Some(p) = c.pending.filter(|p| *p != PendingOp::Init) {
-            if (call == "commitTransaction" && p == PendingOp::Commit)
-                || (call == "abortTransaction" && p == PendingOp::Abort)
-            {
+            if (call == "commitTransaction" && p == PendingOp::Commit) || (call == "abortTransaction" && p == PendingOp::Abort) {
                 None
             } else {
                 Some(format!("IllegalStateException: The previous call to `{}` timed out and must be retried (TransactionManager)", p.method()))
             }
         } else if c.state == ClientState::AbortableError && call != "abortTransaction" {
-            Some(format!(
-                "KafkaException: cannot {call} in ABORTABLE_ERROR ({}); call abortTransaction()",
-                c.last_error.clone().unwrap_or_default()
-            ))
+            Some(format!("KafkaException: cannot {call} in ABORTABLE_ERROR ({}); call abortTransaction()", c.last_error.clone().unwrap_or_default()))
         } else {
             None
         };
@@ -1381,16 +1192,7 @@ impl World {
         }
         if self.clients[i].state != ClientState::Ready {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
-            msg_rule!(
-                self,
-                self.producer_lane(name),
-                self.producer_lane(name),
-                "call",
-                format!("beginTransaction() throws {e}"),
-                "C6.1",
-                TM,
-                ErrorCode::NONE
-            );
+            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
             say!(self, format!("{name}.beginTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
@@ -1427,43 +1229,16 @@ impl World {
     }
 
     /// TV1 AddPartitionsToTxn (or AddOffsetsToTxn for the offsets partition).
-    fn add_partition_tv1(
-        &mut self,
-        i: usize,
-        partition: Name,
-        kind: &'static str,
-    ) -> Result<(), ErrorCode> {
+    fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
-        let (id, pid, epoch) = (
-            self.clients[i].transactional_id.clone(),
-            self.clients[i].pid,
-            self.clients[i].epoch,
-        );
-        msg!(
-            self,
-            self.producer_lane(&name),
-            COORD_LANE,
-            kind,
-            format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})")
-        );
+        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         self.metric(Metric::AddPartitionsRequests, 1);
-        let a = self.coordinator.add_partitions(
-            &id,
-            pid,
-            epoch,
-            core::slice::from_ref(&partition),
-            self.now_ms,
-        );
+        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
-            let k = msg!(
-                self,
-                COORD_LANE,
-                COORD_LANE,
-                "append",
-                format!("__transaction_state: Ongoing with {partition}")
-            );
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
             self.link(k, r);
         }
         self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
@@ -1477,8 +1252,7 @@ impl World {
 
     /// A transactional error reaching the client (§6.3): fatal or abortable.
     fn client_error(&mut self, i: usize, e: ErrorCode, during: &str) {
-        let fatal = matches!(e.0, 90 | 49 | 53)
-            || (e == ErrorCode::INVALID_TXN_STATE && during != "Produce");
+        let fatal = matches!(e.0, 90 | 49 | 53) || (e == ErrorCode::INVALID_TXN_STATE && during != "Produce");
         let c = &mut self.clients[i];
         c.last_error = Some(format!("{} during {during}", e.exception()));
         let name = c.name.clone();
@@ -1493,22 +1267,14 @@ impl World {
     }
 
     /// `send(record)` inside a transaction; the batch is sent at once.
-    pub fn send(
-        &mut self,
-        name: &str,
-        partition: &str,
-        values: &[String],
-    ) -> Result<CallResult, String> {
+    pub fn send(&mut self, name: &str, partition: &str, values: &[String]) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
         let pi = self.partition_index(partition)?;
         if let Some(r) = self.check_usable(i, "send") {
             return Ok(r);
         }
         if self.clients[i].state != ClientState::InTransaction {
-            let e = format!(
-                "IllegalStateException: Cannot call send in state {}",
-                self.clients[i].state.name()
-            );
+            let e = format!("IllegalStateException: Cannot call send in state {}", self.clients[i].state.name());
             say!(self, format!("{name}.send() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
@@ -1545,12 +1311,7 @@ impl World {
                 self.txns[t].records.push(r);
                 Ok(CallResult::Ok)
             }
-            Err(e)
-                if e == ErrorCode::CONCURRENT_TRANSACTIONS
-                    || e == ErrorCode::NOT_ENOUGH_REPLICAS =>
-            {
-                Ok(self.hold(i, partition, values, "Produce"))
-            }
+            Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => Ok(self.hold(i, partition, values, "Produce")),
             Err(e) => {
                 self.client_error(i, e, "Produce");
                 Ok(CallResult::Ok)
@@ -1562,9 +1323,7 @@ impl World {
     /// leader maps it to, V5): the client keeps the batch and sends it again once the
     /// previous transaction has completed (TransactionManager retries; `RecordAccumulator`).
     fn hold(&mut self, i: usize, partition: &str, values: &[String], during: &str) -> CallResult {
-        self.clients[i]
-            .held
-            .push((partition.into(), values.to_vec()));
+        self.clients[i].held.push((partition.into(), values.to_vec()));
         say!(self, format!("{}: {during} answered with a retriable error while the previous transaction of {} completes; the client retries the send", self.clients[i].name, self.clients[i].transactional_id));
         CallResult::Pending
     }
@@ -1572,21 +1331,11 @@ impl World {
     /// The leader's side of a transactional Produce: verification or implicit add
     /// (KIP-890, §2), then the append decision (§1). `bytes` becomes the record's copy of
     /// what the log stores.
-    fn leader_append(
-        &mut self,
-        pi: usize,
-        bytes: Vec<u8>,
-        tv2: bool,
-        t: usize,
-        values: &[String],
-    ) -> Result<usize, ErrorCode> {
+    fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
         let b = crate::batch::Batch::new_unchecked(&bytes[..]);
         let (pid, epoch) = (b.producer_id(), b.producer_epoch());
         // (transaction open here, epoch) of the producer's state on this partition.
-        let st = self.partitions[pi]
-            .producers
-            .get(&pid)
-            .map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
+        let st = self.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
         let open_here = st.is_some_and(|(open, e)| open && e == epoch);
         if !open_here {
             // V2: early epoch check.
@@ -1617,29 +1366,11 @@ impl World {
                 );
                 self.metric(Metric::AddPartitionsRequests, 1);
                 let pname = self.partition_names(pi).0;
-                let a = self.coordinator.add_partitions(
-                    &self.txns[t].transactional_id,
-                    pid,
-                    epoch,
-                    core::slice::from_ref(&pname),
-                    self.now_ms,
-                );
+                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms);
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
-                    let r = self
-                        .coordinator
-                        .index(&self.txns[t].transactional_id)
-                        .and_then(|ci| self.write_txn_log_at(ci));
-                    let k = msg!(
-                        self,
-                        COORD_LANE,
-                        COORD_LANE,
-                        "append",
-                        format!(
-                            "__transaction_state: Ongoing with {}",
-                            self.partitions[pi].name
-                        )
-                    );
+                    let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
+                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
                     self.link(k, r);
                 }
                 msg_rule!(
@@ -1647,25 +1378,14 @@ impl World {
                     COORD_LANE,
                     self.partition_lane(&self.partitions[pi].name),
                     "response",
-                    format!(
-                        "{}: {}",
-                        a.error,
-                        a.why(
-                            &self.txns[t].transactional_id,
-                            &[self.partitions[pi].name.as_str()]
-                        )
-                    ),
+                    format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
                     a.rule,
                     a.source,
                     a.error
                 );
                 if a.error != ErrorCode::NONE {
                     // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
-                    let mapped = if a.error == ErrorCode::PRODUCER_FENCED {
-                        ErrorCode::INVALID_PRODUCER_EPOCH
-                    } else {
-                        a.error
-                    };
+                    let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
                     msg_rule!(
                         self,
                         self.partition_lane(&self.partitions[pi].name),
@@ -1680,19 +1400,12 @@ impl World {
                 }
             } else {
                 // V3: verify only.
-                let (id, pname) = (
-                    self.txns[t].transactional_id.as_str(),
-                    self.partitions[pi].name.as_str(),
-                );
+                let (id, pname) = (self.txns[t].transactional_id.as_str(), self.partitions[pi].name.as_str());
                 let verdict = match self.coordinator.get(id) {
                     None => Verify::NoState,
                     Some(m) if m.producer_id != pid => Verify::NotOwner,
                     Some(m) if m.producer_epoch != epoch => Verify::Fenced(m.producer_epoch),
-                    Some(m)
-                        if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) =>
-                    {
-                        Verify::Completing
-                    }
+                    Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => Verify::Completing,
                     Some(m) if m.partitions.contains(pname) => Verify::Added,
                     Some(_) => Verify::NotAdded,
                 };
@@ -1702,30 +1415,13 @@ impl World {
                     self.partition_lane(&self.partitions[pi].name),
                     COORD_LANE,
                     "AddPartitionsToTxn",
-                    format!(
-                        "AddPartitionsToTxn v4 verifyOnly=true: {}",
-                        verdict.why(
-                            pid,
-                            epoch,
-                            &self.txns[t].transactional_id,
-                            &self.partitions[pi].name
-                        )
-                    ),
+                    format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
                     "V3",
                     TC,
                     err
                 );
                 if err != ErrorCode::NONE {
-                    msg_rule!(
-                        self,
-                        self.partition_lane(&self.partitions[pi].name),
-                        self.producer_lane(&self.txns[t].producer),
-                        "response",
-                        format!("Produce response {err}"),
-                        "V5",
-                        RM,
-                        err
-                    );
+                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
                     return Err(err);
                 }
             }
@@ -1734,14 +1430,7 @@ impl World {
         let d = self.partitions[pi].append_client_verdict(&bytes);
         self.tick(1);
         match d.outcome() {
-            o @ (Outcome::Appended {
-                base_offset,
-                last_offset,
-            }
-            | Outcome::Duplicate {
-                base_offset,
-                last_offset,
-            }) => {
+            o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
                 let log = &self.partitions[pi];
                 let stored = match o {
                     Outcome::Appended { .. } => as_stored(bytes, log),
@@ -1749,10 +1438,7 @@ impl World {
                     _ => log.log.last().map(|e| e.bytes.clone()).unwrap_or_default(),
                 };
                 let (partition, lane) = self.partition_names(pi);
-                let values: Values = values
-                    .iter()
-                    .map(|v| Some(Name::from(v.as_str())))
-                    .collect();
+                let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
                 let r = self.push_record(LogRecord {
                     lane,
                     partition,
@@ -1806,50 +1492,27 @@ impl World {
     /// `sendOffsetsToTransaction(consumer's positions, consumer.groupMetadata())`.
     pub fn send_offsets(&mut self, name: &str, consumer: &str) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
-        let ci = self
-            .consumers
-            .iter()
-            .position(|c| c.name == consumer)
-            .ok_or_else(|| format!("no consumer named {consumer:?}"))?;
-        let group = self.consumers[ci]
-            .group
-            .clone()
-            .ok_or_else(|| format!("consumer {consumer} has no group"))?;
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
         if let Some(r) = self.check_usable(i, "sendOffsetsToTransaction") {
             return Ok(r);
         }
         if self.clients[i].state != ClientState::InTransaction {
-            let e = format!(
-                "IllegalStateException: Cannot send offsets in state {}",
-                self.clients[i].state.name()
-            );
-            say!(
-                self,
-                format!("{name}.sendOffsetsToTransaction() throws {e}")
-            );
+            let e = format!("IllegalStateException: Cannot send offsets in state {}", self.clients[i].state.name());
+            say!(self, format!("{name}.sendOffsetsToTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
         let offsets_part = Self::offsets_name(&group);
         let tv2 = self.clients[i].tv2;
-        let (id, pid, epoch) = (
-            self.clients[i].transactional_id.clone(),
-            self.clients[i].pid,
-            self.clients[i].epoch,
-        );
+        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
         if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
-            if let Err(e) =
-                self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn")
-            {
+            if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
                 self.client_error(i, e, "AddOffsetsToTxn");
                 return Ok(CallResult::Ok);
             }
         }
         let generation = self.consumers[ci].generation;
-        let positions: Vec<(String, i64)> = self.consumers[ci]
-            .positions
-            .iter()
-            .map(|(p, o)| (p.clone(), *o))
-            .collect();
+        let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
         msg!(self, 
             self.producer_lane(name),
             OFFSETS_LANE,
@@ -1861,25 +1524,11 @@ impl World {
             ),
         );
         // G1/G2: generation fencing (KIP-447).
-        let gi = self
-            .groups
-            .iter()
-            .position(|g| g.name == group)
-            .ok_or("group vanished")?;
+        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
         if self.groups[gi].generation != generation {
             let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            msg_rule!(
-                self,
-                OFFSETS_LANE,
-                self.producer_lane(name),
-                "response",
-                format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"),
-                "G2",
-                OMM,
-                ErrorCode::ILLEGAL_GENERATION
-            );
-            self.clients[i].last_error =
-                Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
+            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
             self.clients[i].state = ClientState::AbortableError;
             say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
             return Ok(CallResult::Ok);
@@ -1888,47 +1537,15 @@ impl World {
         if tv2 {
             // G3: the group coordinator adds its partition (TxnOffsetCommit v5).
             self.metric(Metric::AddPartitionsRequests, 1);
-            let a = self.coordinator.add_partitions(
-                &id,
-                pid,
-                epoch,
-                &[offsets_part.as_str()],
-                self.now_ms,
-            );
+            let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
-                let k = msg!(
-                    self,
-                    COORD_LANE,
-                    COORD_LANE,
-                    "append",
-                    format!("__transaction_state: Ongoing with {offsets_part}")
-                );
+                let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
                 self.link(k, r);
             }
-            msg_rule!(
-                self,
-                OFFSETS_LANE,
-                COORD_LANE,
-                "AddPartitionsToTxn",
-                format!(
-                    "the group coordinator adds {offsets_part} to {id}: {}",
-                    a.why(&id, &[offsets_part.as_str()])
-                ),
-                "G3",
-                a.source,
-                a.error
-            );
+            msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
-                self.client_error(
-                    i,
-                    if a.error == ErrorCode::PRODUCER_FENCED {
-                        ErrorCode::PRODUCER_FENCED
-                    } else {
-                        a.error
-                    },
-                    "TxnOffsetCommit",
-                );
+                self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
                 return Ok(CallResult::Ok);
             }
         }
@@ -1952,29 +1569,15 @@ impl World {
         let n = Self::offsets_partition(&group);
         let bytes = records_batch(pid, epoch, seq, true, &recs, self.now_ms);
         let (d, stored) = {
-            let log = self
-                .offsets_logs
-                .entry(n)
-                .or_insert_with(|| Partition::new(format!("__consumer_offsets-{n}")));
+            let log = self.offsets_logs.entry(n).or_insert_with(|| Partition::new(format!("__consumer_offsets-{n}")));
             let d = log.append_client(&bytes);
-            (
-                d,
-                log.log.last().map(|e| e.bytes.clone()).unwrap_or_default(),
-            )
+            (d, log.log.last().map(|e| e.bytes.clone()).unwrap_or_default())
         };
         self.tick(1);
-        self.metric(
-            Metric::SendOffsetsTime,
-            (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000,
-        );
+        self.metric(Metric::SendOffsetsTime, (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
         match d.outcome {
-            Outcome::Appended {
-                base_offset,
-                last_offset,
-            } => {
-                self.clients[i]
-                    .sequences
-                    .insert(offsets_part.clone(), seq + recs.len() as i32);
+            Outcome::Appended { base_offset, last_offset } => {
+                self.clients[i].sequences.insert(offsets_part.clone(), seq + recs.len() as i32);
                 self.clients[i].started = true;
                 for (p, o) in &positions {
                     self.groups[gi].pending.push((pid, p.clone(), *o));
@@ -1989,19 +1592,8 @@ impl World {
                     pid,
                     epoch,
                     transactional: true,
-                    values: positions
-                        .iter()
-                        .map(|(p, o)| Some(Name::from(format!("{group} {p}={o}"))))
-                        .collect(),
-                    text: format!(
-                        "{group}: {}",
-                        positions
-                            .iter()
-                            .map(|(p, o)| format!("{p}={o}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                    .into(),
+                    values: positions.iter().map(|(p, o)| Some(Name::from(format!("{group} {p}={o}")))).collect(),
+                    text: format!("{group}: {}", positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")).into(),
                     step: self.step,
                     closed_at: None,
                     outcome: None,
@@ -2015,16 +1607,7 @@ impl World {
             }
             Outcome::Duplicate { .. } => {}
             Outcome::Rejected(e) => {
-                msg_rule!(
-                    self,
-                    OFFSETS_LANE,
-                    self.producer_lane(name),
-                    "response",
-                    format!("TxnOffsetCommit response {e}: {}", d.why),
-                    d.rule,
-                    d.source,
-                    e
-                );
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
                 self.client_error(i, e, "TxnOffsetCommit");
             }
         }
@@ -2033,41 +1616,18 @@ impl World {
 
     /// `commitTransaction()` / `abortTransaction()`: EndTxn (E/F rules). With
     /// `lose_response` the coordinator acts but the answer never arrives.
-    pub fn end(
-        &mut self,
-        name: &str,
-        commit: bool,
-        lose_response: bool,
-    ) -> Result<CallResult, String> {
+    pub fn end(&mut self, name: &str, commit: bool, lose_response: bool) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
-        let call = if commit {
-            "commitTransaction"
-        } else {
-            "abortTransaction"
-        };
+        let call = if commit { "commitTransaction" } else { "abortTransaction" };
         if let Some(r) = self.check_usable(i, call) {
             return Ok(r);
         }
-        let op = if commit {
-            PendingOp::Commit
-        } else {
-            PendingOp::Abort
-        };
+        let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         let st = self.clients[i].state;
         let retrying = self.clients[i].pending == Some(op);
-        let allowed = retrying
-            || st == ClientState::InTransaction
-            || (!commit && st == ClientState::AbortableError);
+        let allowed = retrying || st == ClientState::InTransaction || (!commit && st == ClientState::AbortableError);
         if !allowed {
-            let e = format!(
-                "IllegalStateException: Invalid transition attempted from state {} to state {}",
-                st.name(),
-                if commit {
-                    "COMMITTING_TRANSACTION"
-                } else {
-                    "ABORTING_TRANSACTION"
-                }
-            );
+            let e = format!("IllegalStateException: Invalid transition attempted from state {} to state {}", st.name(), if commit { "COMMITTING_TRANSACTION" } else { "ABORTING_TRANSACTION" });
             say!(self, format!("{name}.{call}() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
@@ -2082,11 +1642,7 @@ impl World {
             }
             self.clients[i].held.clear();
         }
-        self.clients[i].state = if commit {
-            ClientState::CommittingTransaction
-        } else {
-            ClientState::AbortingTransaction
-        };
+        self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
         if !self.clients[i].started && !retrying {
             // Nothing reached Kafka: no EndTxn (§6.2).
             self.clients[i].state = ClientState::Ready;
@@ -2097,17 +1653,8 @@ impl World {
         self.do_end(i, commit, lose_response)
     }
 
-    fn do_end(
-        &mut self,
-        i: usize,
-        commit: bool,
-        lose_response: bool,
-    ) -> Result<CallResult, String> {
-        let (pid, epoch, tv2) = (
-            self.clients[i].pid,
-            self.clients[i].epoch,
-            self.clients[i].tv2,
-        );
+    fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
+        let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };
         msg!(
@@ -2115,59 +1662,26 @@ impl World {
             self.producer_lane(&self.clients[i].name),
             COORD_LANE,
             "EndTxn",
-            format!(
-                "EndTxn{}({}, producer {pid} epoch {epoch}, {result})",
-                if tv2 { " v5" } else { " v4" },
-                self.clients[i].transactional_id
-            )
+            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id)
         );
         self.metric(Metric::EndTxnRequests, 1);
         // Completion time is measured from the first EndTxn of the transaction (retries keep it).
         if let Some(&t) = self.open_txn.get(self.clients[i].transactional_id.as_str()) {
             self.end_txn_at.entry(t).or_insert(self.now_ms);
         }
-        let a = self.coordinator.end_txn_alloc(
-            &self.clients[i].transactional_id,
-            pid,
-            epoch,
-            commit,
-            tv,
-            self.now_ms,
-            self.next_pid,
-        );
+        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
         let ci = self.coordinator.index(&self.clients[i].transactional_id);
         if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
             self.next_pid += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        self.metric(
-            if commit {
-                Metric::CommitTime
-            } else {
-                Metric::AbortTime
-            },
-            elapsed * 1_000_000,
-        );
+        self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
         if a.wrote.is_some() {
             let r = ci.and_then(|ci| self.write_txn_log_at(ci));
-            let k = msg!(
-                self,
-                COORD_LANE,
-                COORD_LANE,
-                "append",
-                format!(
-                    "__transaction_state: {} for {} (K1)",
-                    a.wrote.map_or("", |s| s.name()),
-                    self.clients[i].transactional_id
-                )
-            );
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
             self.link(k, r);
             // None: a TV2 empty abort, a transaction with no partitions.
-            let t = match self
-                .open_txn
-                .get(self.clients[i].transactional_id.as_str())
-                .copied()
-            {
+            let t = match self.open_txn.get(self.clients[i].transactional_id.as_str()).copied() {
                 Some(t) => t,
                 None => self.current_instance(i),
             };
@@ -2178,24 +1692,9 @@ impl World {
                 self.queue_markers_at(ci, t, commit);
             }
         }
-        let op = if commit {
-            PendingOp::Commit
-        } else {
-            PendingOp::Abort
-        };
-        if lose_response
-            && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS)
-        {
-            let k = msg_rule!(
-                self,
-                COORD_LANE,
-                self.producer_lane(&self.clients[i].name),
-                "response",
-                format!("EndTxn response {} — lost on the way back", a.error),
-                a.rule,
-                a.source,
-                a.error
-            );
+        let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
+        if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
+            let k = msg_rule!(self, COORD_LANE, self.producer_lane(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
             if let Some(m) = self.messages.get_mut(k) {
                 m.lost = true;
             }
@@ -2212,19 +1711,13 @@ impl World {
             return Ok(CallResult::Pending);
         }
         if self.trace {
-            let (name, id) = (
-                self.clients[i].name.clone(),
-                self.clients[i].transactional_id.clone(),
-            );
+            let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
             self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
         }
         match a.error {
             ErrorCode::NONE => {
                 let c = &mut self.clients[i];
-                if tv2
-                    && a.producer_id >= 0
-                    && (c.pid, c.epoch) != (a.producer_id, a.producer_epoch)
-                {
+                if tv2 && a.producer_id >= 0 && (c.pid, c.epoch) != (a.producer_id, a.producer_epoch) {
                     // TV2: adopt the bumped epoch (or the next producer id) and restart
                     // sequences at 0. Under TV1 the epoch stays and sequences continue.
                     c.pid = a.producer_id;
@@ -2288,14 +1781,9 @@ impl World {
 
     /// Queue a marker for each partition of the coordinator's `ci`-th transaction (K2).
     fn queue_markers_at(&mut self, ci: usize, t: usize, commit: bool) {
-        let version = if self.cluster.transaction_version >= 2 {
-            MarkerVersion::Tv2
-        } else {
-            MarkerVersion::Tv1
-        };
+        let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
         let m = &self.coordinator.txns[ci];
-        self.markers
-            .retain(|x| x.transactional_id != m.transactional_id || x.held);
+        self.markers.retain(|x| x.transactional_id != m.transactional_id || x.held);
         for p in &m.partitions {
             self.markers.push(MarkerReq {
                 transactional_id: m.transactional_id.clone(),
@@ -2321,29 +1809,16 @@ impl World {
         if let Some(s) = self.coordinator.complete(id, self.now_ms) {
             self.tick(1);
             let r = self.write_txn_log(id);
-            let k = msg!(
-                self,
-                COORD_LANE,
-                COORD_LANE,
-                "append",
-                format!(
-                    "__transaction_state: {} for {id}: every marker is written (K5)",
-                    s.name()
-                )
-            );
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
             self.link(k, r);
             if self.open_txn.get(id) == Some(&t) {
                 self.open_txn.remove(id);
             }
             let parts = distinct_partitions(&self.records, &self.txns[t].records);
             if let Some(start) = self.end_txn_at.remove(&t) {
-                self.completions
-                    .push((parts, start, self.now_ms, self.step));
+                self.completions.push((parts, start, self.now_ms, self.step));
             }
-            say!(
-                self,
-                format!("{id} is {} (K5): the transaction is over", s.name())
-            );
+            say!(self, format!("{id} is {} (K5): the transaction is over", s.name()));
         }
     }
 
@@ -2375,19 +1850,11 @@ impl World {
             }));
         }
         let nb = self.cluster.brokers.max(1);
-        let broker = |m: &MarkerReq| {
-            self.partitions
-                .iter()
-                .position(|p| p.name == m.partition)
-                .map_or(0, |bi| bi % nb)
-        };
+        let broker = |m: &MarkerReq| self.partitions.iter().position(|p| p.name == m.partition).map_or(0, |bi| bi % nb);
         let brokers = if nb == 1 {
             1 // one broker leads every partition
         } else if nb <= 128 {
-            batch
-                .iter()
-                .fold(0u128, |mask, m| mask | 1 << broker(m))
-                .count_ones() as usize
+            batch.iter().fold(0u128, |mask, m| mask | 1 << broker(m)).count_ones() as usize
         } else {
             batch.iter().map(broker).collect::<BTreeSet<usize>>().len()
         };
@@ -2402,20 +1869,9 @@ impl World {
         // K5: complete transactions with no marker left (current coordinator's).
         for m in &batch {
             let (id, t) = (m.transactional_id.as_str(), m.txn);
-            let left = self.markers.iter().any(|x| {
-                x.transactional_id == id
-                    && x.txn == t
-                    && x.coordinator_epoch == self.coordinator_epoch
-            });
-            let pending = self
-                .coordinator
-                .get(id)
-                .is_some_and(|m| m.pending_state.is_some());
-            if !left
-                && pending
-                && self.txns[t].outcome.is_some()
-                && self.open_txn.get(id).is_none_or(|&o| o == t)
-            {
+            let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == self.coordinator_epoch);
+            let pending = self.coordinator.get(id).is_some_and(|m| m.pending_state.is_some());
+            if !left && pending && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
                 self.complete_txn(id, t);
             }
         }
@@ -2428,15 +1884,11 @@ impl World {
     fn write_marker(&mut self, m: &MarkerReq) {
         let result = if m.commit { "COMMIT" } else { "ABORT" };
         let is_offsets = m.partition.starts_with("__consumer_offsets-");
-        msg_rule!(
-            self,
+        msg_rule!(self,
             COORD_LANE,
             self.marker_lane(&m.partition, is_offsets),
             "WriteTxnMarkers",
-            format!(
-                "WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})",
-                m.pid, m.epoch, m.coordinator_epoch, m.partition
-            ),
+            format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
             "K2",
             TMCM,
             ErrorCode::NONE,
@@ -2456,27 +1908,13 @@ impl World {
         };
         let log: &mut Partition = match pi {
             None => {
-                let n: i32 = m
-                    .partition
-                    .rsplit('-')
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .unwrap_or(0);
-                self.offsets_logs
-                    .entry(n)
-                    .or_insert_with(|| Partition::new(m.partition.clone()))
+                let n: i32 = m.partition.rsplit('-').next().and_then(|x| x.parse().ok()).unwrap_or(0);
+                self.offsets_logs.entry(n).or_insert_with(|| Partition::new(m.partition.clone()))
             }
             Some(pi) => &mut self.partitions[pi],
         };
         // The decision as data; its sentence is rendered only when tracing.
-        let d = log.append_marker_verdict(
-            m.pid,
-            m.epoch,
-            m.commit,
-            m.coordinator_epoch,
-            m.version,
-            now,
-        );
+        let d = log.append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, now);
         match d.outcome() {
             Outcome::Appended { base_offset, .. } => {
                 let stored = log.log.last().map(|e| e.bytes.clone()).unwrap_or_default();
@@ -2502,11 +1940,7 @@ impl World {
                 // transaction instance of this producer id still open there.
                 let step = self.step;
                 let outcome = Some(if m.commit { "committed" } else { "aborted" });
-                if let Some(open) = self
-                    .open_records
-                    .get_mut(m.partition.as_str())
-                    .and_then(|by_pid| by_pid.get_mut(&m.pid))
-                {
+                if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {
                     for k in open.drain(..) {
                         let rec = &mut self.records[k];
                         if rec.closed_at.is_none() && rec.offset < base_offset {
@@ -2516,16 +1950,7 @@ impl World {
                     }
                 }
                 self.txns[m.txn].markers.push(m.commit);
-                let k = msg_rule!(
-                    self,
-                    self.marker_lane(&m.partition, is_offsets),
-                    COORD_LANE,
-                    "response",
-                    format!("marker written: {}; LSO now {lso}", d.why(&m.partition)),
-                    d.rule(),
-                    d.source(),
-                    ErrorCode::NONE
-                );
+                let k = msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker written: {}; LSO now {lso}", d.why(&m.partition)), d.rule(), d.source(), ErrorCode::NONE);
                 self.link(k, Some(r));
                 if is_offsets {
                     // K3/G4: materialize or discard this producer's pending offsets.
@@ -2533,8 +1958,7 @@ impl World {
                         if Self::offsets_name(&g.name) != m.partition {
                             continue;
                         }
-                        let mine: Vec<(i64, String, i64)> =
-                            g.pending.iter().filter(|x| x.0 == m.pid).cloned().collect();
+                        let mine: Vec<(i64, String, i64)> = g.pending.iter().filter(|x| x.0 == m.pid).cloned().collect();
                         g.pending.retain(|x| x.0 != m.pid);
                         if m.commit {
                             for (_, p, o) in mine {
@@ -2542,49 +1966,22 @@ impl World {
                             }
                         }
                     }
-                    say!(
-                        self,
-                        format!(
-                            "{result} reaches {}: the group's pending offsets are {}",
-                            m.partition,
-                            if m.commit {
-                                "materialized"
-                            } else {
-                                "discarded"
-                            }
-                        )
-                    );
+                    say!(self, format!("{result} reaches {}: the group's pending offsets are {}", m.partition, if m.commit { "materialized" } else { "discarded" }));
                 }
             }
             _ => {
                 let e = d.error();
                 msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why(&m.partition)), d.rule(), d.source(), e);
-                say!(
-                    self,
-                    format!(
-                        "a marker for {} from coordinator epoch {} is refused ({}): {}",
-                        m.partition,
-                        m.coordinator_epoch,
-                        d.rule(),
-                        d.why(&m.partition)
-                    )
-                );
+                say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule(), d.why(&m.partition)));
             }
         }
     }
 
     /// Hold the marker for `partition` in the network.
     pub fn delay_marker(&mut self, partition: &str) -> Result<(), String> {
-        let m = self
-            .markers
-            .iter_mut()
-            .find(|m| m.partition == partition && !m.held)
-            .ok_or("no marker is queued for that partition")?;
+        let m = self.markers.iter_mut().find(|m| m.partition == partition && !m.held).ok_or("no marker is queued for that partition")?;
         m.held = true;
-        say!(
-            self,
-            format!("the marker for {partition} is held up in the network")
-        );
+        say!(self, format!("the marker for {partition} is held up in the network"));
         Ok(())
     }
 
@@ -2595,10 +1992,7 @@ impl World {
             if c.crashed || c.outcome_unknown {
                 continue;
             }
-            let busy = self
-                .coordinator
-                .get(&c.transactional_id)
-                .is_some_and(|m| m.pending_state.is_some());
+            let busy = self.coordinator.get(&c.transactional_id).is_some_and(|m| m.pending_state.is_some());
             if busy {
                 continue;
             }
@@ -2612,10 +2006,7 @@ impl World {
                 for (p, v) in held {
                     let _ = self.send(&name, &p, &v);
                 }
-                if pending == Some(PendingOp::Commit)
-                    && self.clients[i].held.is_empty()
-                    && self.clients[i].state == ClientState::InTransaction
-                {
+                if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].state == ClientState::InTransaction {
                     let _ = self.end(&name, true, false);
                     continue;
                 }
@@ -2651,29 +2042,11 @@ impl World {
     /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2).
     pub fn advance(&mut self, ms: i64) {
         self.now_ms += ms;
-        msg!(
-            self,
-            COORD_LANE,
-            COORD_LANE,
-            "timeout",
-            format!("{} ms pass", ms)
-        );
+        msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
         for id in self.coordinator.timed_out(self.now_ms) {
             if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
                 let r = self.write_txn_log(&id);
-                let k = msg_rule!(
-                    self,
-                    COORD_LANE,
-                    COORD_LANE,
-                    "append",
-                    format!(
-                        "__transaction_state: PrepareAbort for {id}: {}",
-                        a.why(&id, &[])
-                    ),
-                    a.rule,
-                    a.source,
-                    ErrorCode::NONE
-                );
+                let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(&id, &[])), a.rule, a.source, ErrorCode::NONE);
                 self.link(k, r);
                 self.fence_instances(&id, None);
                 if let Some(t) = self.open_txn.get(id.as_str()).copied() {
@@ -2691,64 +2064,19 @@ impl World {
         self.coordinator_epoch += 1;
         let ep = self.coordinator_epoch;
         self.markers.retain(|m| m.held);
-        msg_rule!(
-            self,
-            COORD_LANE,
-            COORD_LANE,
-            "failover",
-            format!(
-                "a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"
-            ),
-            "K6",
-            TSM,
-            ErrorCode::NONE
-        );
-        let ids: Vec<Name> = self
-            .coordinator
-            .txns
-            .iter()
-            .filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort))
-            .map(|m| m.transactional_id.clone())
-            .collect();
+        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        let ids: Vec<Name> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
         for id in &ids {
-            let commit = self
-                .coordinator
-                .get(id)
-                .is_some_and(|m| m.state == TxnState::PrepareCommit);
+            let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
             if let Some(t) = self.open_txn.get(id.as_str()).copied() {
                 // Re-queue markers only for partitions that have not got theirs.
-                let done: BTreeSet<Name> = self
-                    .records
-                    .iter()
-                    .filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort"))
-                    .map(|r| r.partition.clone())
-                    .collect();
-                let Some(m) = self.coordinator.get(id).cloned() else {
-                    continue;
-                };
-                let version = if self.cluster.transaction_version >= 2 {
-                    MarkerVersion::Tv2
-                } else {
-                    MarkerVersion::Tv1
-                };
+                let done: BTreeSet<Name> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
+                let Some(m) = self.coordinator.get(id).cloned() else { continue };
+                let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
                 for p in m.partitions.iter().filter(|p| !done.contains(p.as_str())) {
-                    self.markers.push(MarkerReq {
-                        transactional_id: id.clone(),
-                        txn: t,
-                        pid: m.producer_id,
-                        epoch: m.producer_epoch,
-                        commit,
-                        coordinator_epoch: ep,
-                        partition: p.clone(),
-                        version,
-                        held: false,
-                    });
+                    self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }
-                if !self
-                    .markers
-                    .iter()
-                    .any(|x| x.txn == t && x.coordinator_epoch == ep)
-                {
+                if !self.markers.iter().any(|x| x.txn == t && x.coordinator_epoch == ep) {
                     self.complete_txn(id, t);
                 }
             }
@@ -2763,11 +2091,7 @@ impl World {
     /// A consumer polls every assigned partition (L4, R1–R5). Rejoining the group takes the
     /// current generation.
     pub fn poll(&mut self, name: &str) -> Result<usize, String> {
-        let ci = self
-            .consumers
-            .iter()
-            .position(|c| c.name == name)
-            .ok_or_else(|| format!("no consumer named {name:?}"))?;
+        let ci = self.consumers.iter().position(|c| c.name == name).ok_or_else(|| format!("no consumer named {name:?}"))?;
         if let Some(g) = self.consumers[ci].group.as_deref() {
             if let Some(gr) = self.groups.iter().find(|x| x.name == g) {
                 self.consumers[ci].generation = gr.generation;
@@ -2775,18 +2099,14 @@ impl World {
         }
         let iso = self.consumers[ci].isolation;
         let effective = match (iso, self.sabotage) {
-            (Isolation::ReadCommitted, Some(Sabotage::ReadCommittedSeesAborted)) => {
-                Isolation::ReadUncommitted
-            }
+            (Isolation::ReadCommitted, Some(Sabotage::ReadCommittedSeesAborted)) => Isolation::ReadUncommitted,
             _ => iso,
         };
         let mut total = 0;
         let mut got = core::mem::take(&mut self.fetched);
         for pk in 0..self.consumers[ci].partitions.len() {
             let p = self.consumers[ci].partitions[pk].as_str();
-            let Some(pi) = self.partitions.iter().position(|x| x.name == p) else {
-                continue;
-            };
+            let Some(pi) = self.partitions.iter().position(|x| x.name == p) else { continue };
             let from = *self.consumers[ci].positions.get(p).unwrap_or(&0);
             // The records the fetch returns, read from the stored bytes.
             got.clear();
@@ -2794,77 +2114,32 @@ impl World {
             let (records, index) = (&self.records, self.data_index.get(p));
             let written = |offset: i64, v: &[u8]| -> Option<Name> {
                 let index = index?;
-                let k = index[index
-                    .partition_point(|&(o, _)| o <= offset)
-                    .checked_sub(1)?]
-                .1;
-                let name = records[k]
-                    .values
-                    .get(usize::try_from(offset - records[k].offset).ok()?)?
-                    .as_ref()?;
+                let k = index[index.partition_point(|&(o, _)| o <= offset).checked_sub(1)?].1;
+                let name = records[k].values.get(usize::try_from(offset - records[k].offset).ok()?)?.as_ref()?;
                 (name.as_bytes() == v).then(|| name.clone())
             };
             self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| {
-                got.push((
-                    offset,
-                    value.map(|v| {
-                        written(offset, v)
-                            .unwrap_or_else(|| Name::from(String::from_utf8_lossy(v).into_owned()))
-                    }),
-                ))
+                got.push((offset, value.map(|v| written(offset, v).unwrap_or_else(|| Name::from(String::from_utf8_lossy(v).into_owned())))))
             });
             #[cfg(debug_assertions)]
             {
-                let full: Vec<(i64, Option<String>)> = self.partitions[pi]
-                    .fetch(effective, from)
-                    .into_iter()
-                    .map(|g| {
-                        (
-                            g.offset,
-                            g.value
-                                .as_ref()
-                                .map(|v| String::from_utf8_lossy(v).into_owned()),
-                        )
-                    })
-                    .collect();
-                let got: Vec<(i64, Option<String>)> = got
-                    .iter()
-                    .map(|(o, v)| (*o, v.as_deref().map(String::from)))
-                    .collect();
-                assert_eq!(
-                    got, full,
-                    "poll delivers what decoding the fetched bytes gives"
-                );
+                let full: Vec<(i64, Option<String>)> =
+                    self.partitions[pi].fetch(effective, from).into_iter().map(|g| (g.offset, g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()))).collect();
+                let got: Vec<(i64, Option<String>)> = got.iter().map(|(o, v)| (*o, v.as_deref().map(String::from))).collect();
+                assert_eq!(got, full, "poll delivers what decoding the fetched bytes gives");
             }
             let upper = match effective {
                 Isolation::ReadCommitted => self.partitions[pi].last_stable_offset(),
                 Isolation::ReadUncommitted => self.partitions[pi].high_watermark(),
             };
             let count = got.len();
-            let iso_name = if iso == Isolation::ReadCommitted {
-                "read_committed"
-            } else {
-                "read_uncommitted"
-            };
-            msg_rule!(
-                self,
+            let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
+            msg_rule!(self,
                 self.consumer_lane(name),
                 self.partition_lane(&self.consumers[ci].partitions[pk]),
                 "Fetch",
-                format!(
-                    "Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}",
-                    self.consumers[ci].partitions[pk],
-                    if iso == Isolation::ReadCommitted {
-                        "LSO"
-                    } else {
-                        "HW"
-                    }
-                ),
-                if iso == Isolation::ReadCommitted {
-                    "R1"
-                } else {
-                    "R4"
-                },
+                format!("Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}", self.consumers[ci].partitions[pk], if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
+                if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
                 CFE,
                 ErrorCode::NONE,
             );
@@ -2874,55 +2149,28 @@ impl World {
                 let record = self
                     .data_index
                     .get(p)
-                    .and_then(|index| {
-                        index
-                            .partition_point(|&(o, _)| o <= offset)
-                            .checked_sub(1)
-                            .map(|at| index[at].1)
-                    })
+                    .and_then(|index| index.partition_point(|&(o, _)| o <= offset).checked_sub(1).map(|at| index[at].1))
                     .filter(|&k| self.records[k].last_offset >= offset);
                 if iso == Isolation::ReadCommitted && self.read_committed_break.is_none() {
                     // Invariant 1, checked as each record is handed to the application.
                     if let Some(rec) = record.map(|k| &self.records[k]) {
-                        if rec.transactional
-                            && !(rec.outcome == Some("committed")
-                                && rec.closed_at.is_some_and(|s| s <= self.step))
-                        {
+                        if rec.transactional && !(rec.outcome == Some("committed") && rec.closed_at.is_some_and(|s| s <= self.step)) {
                             self.read_committed_break = Some(format!(
                                 "{name} got {p}@{offset} from a transaction that {}",
-                                if rec.outcome == Some("aborted") {
-                                    "aborted"
-                                } else {
-                                    "was open"
-                                }
+                                if rec.outcome == Some("aborted") { "aborted" } else { "was open" }
                             ));
                         }
                     }
                 }
-                self.deliveries.push(Delivery {
-                    consumer: consumer.clone(),
-                    partition: partition.clone(),
-                    offset,
-                    value: value.clone(),
-                    step: self.step,
-                    record,
-                });
-                self.consumers[ci]
-                    .received
-                    .push((partition.clone(), offset, value));
+                self.deliveries.push(Delivery { consumer: consumer.clone(), partition: partition.clone(), offset, value: value.clone(), step: self.step, record });
+                self.consumers[ci].received.push((partition.clone(), offset, value));
             }
             total += count;
             if upper > from {
-                let Consumer {
-                    positions,
-                    partitions,
-                    ..
-                } = &mut self.consumers[ci];
+                let Consumer { positions, partitions, .. } = &mut self.consumers[ci];
                 set_position(positions, &partitions[pk], upper);
             }
-            if iso == Isolation::ReadCommitted
-                && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark()
-            {
+            if iso == Isolation::ReadCommitted && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark() {
                 say!(self, format!(
                     "{name} (read_committed) stops at the LSO {} of {}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
                     self.partitions[pi].last_stable_offset(),
@@ -2936,20 +2184,10 @@ impl World {
 
     /// The group rebalances: a new generation (KIP-447 fencing of the old one).
     pub fn rebalance(&mut self, group: &str) -> Result<(), String> {
-        let g = self
-            .groups
-            .iter_mut()
-            .find(|g| g.name == group)
-            .ok_or_else(|| format!("no group named {group:?}"))?;
+        let g = self.groups.iter_mut().find(|g| g.name == group).ok_or_else(|| format!("no group named {group:?}"))?;
         g.generation += 1;
         let gen = g.generation;
-        msg!(
-            self,
-            OFFSETS_LANE,
-            OFFSETS_LANE,
-            "rebalance",
-            format!("{group} rebalances: generation {gen}")
-        );
+        msg!(self, OFFSETS_LANE, OFFSETS_LANE, "rebalance", format!("{group} rebalances: generation {gen}"));
         say!(self, format!("{group} rebalances to generation {gen}: a transactional offset commit carrying an older generation will be refused (KIP-447)"));
         Ok(())
     }
@@ -2958,34 +2196,13 @@ impl World {
     /// after an abort the consumer's position is not rewound by Kafka, so without this the
     /// aborted input would be skipped, not re-processed.
     pub fn seek_committed(&mut self, consumer: &str) -> Result<(), String> {
-        let ci = self
-            .consumers
-            .iter()
-            .position(|c| c.name == consumer)
-            .ok_or_else(|| format!("no consumer named {consumer:?}"))?;
-        let group = self.consumers[ci]
-            .group
-            .clone()
-            .ok_or("the consumer has no group")?;
-        let committed = self
-            .groups
-            .iter()
-            .find(|g| g.name == group)
-            .map(|g| g.committed.clone())
-            .unwrap_or_default();
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
+        let committed = self.groups.iter().find(|g| g.name == group).map(|g| g.committed.clone()).unwrap_or_default();
         for p in self.consumers[ci].partitions.clone() {
             let to = committed.get(&p).copied().unwrap_or(0);
-            let from = self.consumers[ci]
-                .positions
-                .insert(p.clone(), to)
-                .unwrap_or(0);
-            msg!(
-                self,
-                self.consumer_lane(consumer),
-                self.consumer_lane(consumer),
-                "seek",
-                format!("seek({p}) from {from} to the committed offset {to}")
-            );
+            let from = self.consumers[ci].positions.insert(p.clone(), to).unwrap_or(0);
+            msg!(self, self.consumer_lane(consumer), self.consumer_lane(consumer), "seek", format!("seek({p}) from {from} to the committed offset {to}"));
         }
         say!(self, format!("{consumer} seeks back to {group}'s committed offsets, so the input of the aborted transaction is read again"));
         Ok(())
@@ -2993,21 +2210,9 @@ impl World {
 
     /// OffsetFetch with requireStable (read_committed consumers, G5).
     pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, OffsetFetch)>, String> {
-        let ci = self
-            .consumers
-            .iter()
-            .position(|c| c.name == consumer)
-            .ok_or_else(|| format!("no consumer named {consumer:?}"))?;
-        let group = self.consumers[ci]
-            .group
-            .clone()
-            .ok_or("the consumer has no group")?;
-        let g = self
-            .groups
-            .iter()
-            .find(|g| g.name == group)
-            .cloned()
-            .ok_or("no group")?;
+        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
+        let g = self.groups.iter().find(|g| g.name == group).cloned().ok_or("no group")?;
         let mut out = Vec::new();
         for p in self.consumers[ci].partitions.clone() {
             let r = if g.pending.iter().any(|x| x.1 == p) {
@@ -3020,16 +2225,7 @@ impl World {
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
             let e = r.err().unwrap_or(ErrorCode::NONE);
-            msg_rule!(
-                self,
-                self.consumer_lane(consumer),
-                OFFSETS_LANE,
-                "OffsetFetch",
-                text,
-                "G5",
-                OMM,
-                e
-            );
+            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OMM, e);
             out.push((p, r));
         }
         Ok(out)
@@ -3038,73 +2234,29 @@ impl World {
     /// The application performs an external side effect (an HTTP payment): no Kafka abort
     /// can undo it. With an idempotency key the external service drops repeats.
     pub fn effect(&mut self, actor: &str, name: &str, key: Option<&str>) {
-        let lane = if self.consumers.iter().any(|c| c.name == actor) {
-            self.consumer_lane(actor)
-        } else {
-            self.producer_lane(actor)
-        };
+        let lane = if self.consumers.iter().any(|c| c.name == actor) { self.consumer_lane(actor) } else { self.producer_lane(actor) };
         let producer = actor;
-        let seen_key = key.is_some_and(|k| {
-            self.effects
-                .iter()
-                .any(|e| e.key.as_deref() == Some(k) && !e.duplicate)
-        });
+        let seen_key = key.is_some_and(|k| self.effects.iter().any(|e| e.key.as_deref() == Some(k) && !e.duplicate));
         let repeat = self.effects.iter().any(|e| e.name == name && !e.duplicate);
         let dup = if key.is_some() { false } else { repeat };
         if seen_key {
-            msg!(
-                self,
-                lane.clone(),
-                EXTERNAL_LANE,
-                "effect",
-                format!(
-                    "{name} (idempotency key {}) — the service has seen this key and does nothing",
-                    key.unwrap_or("")
-                )
-            );
+            msg!(self, lane.clone(), EXTERNAL_LANE, "effect", format!("{name} (idempotency key {}) — the service has seen this key and does nothing", key.unwrap_or("")));
             say!(self, format!("{producer} repeats {name}, but the idempotency key makes the external service answer with the first result: applied once"));
             return;
         }
-        self.effects.push(Effect {
-            name: name.into(),
-            key: key.map(String::from),
-            producer: producer.into(),
-            step: self.step,
-            duplicate: dup,
-        });
-        msg!(
-            self,
-            lane.clone(),
-            EXTERNAL_LANE,
-            "effect",
-            format!(
-                "{name}{}",
-                key.map_or(String::new(), |k| format!(" (idempotency key {k})"))
-            )
-        );
+        self.effects.push(Effect { name: name.into(), key: key.map(String::from), producer: producer.into(), step: self.step, duplicate: dup });
+        msg!(self, lane.clone(), EXTERNAL_LANE, "effect", format!("{name}{}", key.map_or(String::new(), |k| format!(" (idempotency key {k})"))));
         if dup {
             say!(self, format!("{producer} performs {name} again: outside Kafka nothing deduplicates it — the payment happened twice, whatever the transaction's outcome"));
         } else {
-            say!(
-                self,
-                format!("{producer} performs {name} outside Kafka: an abort will not undo it")
-            );
+            say!(self, format!("{producer} performs {name} outside Kafka: an abort will not undo it"));
         }
     }
 
     /// `kafka-features.sh upgrade --feature transaction.version=N`.
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
-        msg_rule!(
-            self,
-            COORD_LANE,
-            COORD_LANE,
-            "feature",
-            format!("transaction.version finalized at {level}"),
-            "TV",
-            FEAT,
-            ErrorCode::NONE
-        );
+        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
         say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
     }
 
@@ -3128,101 +2280,34 @@ impl World {
         for (k, t) in self.txns.iter().enumerate() {
             if let Some(o) = t.outcome {
                 if t.markers.iter().any(|&m| m != o) {
-                    bad = Some(format!(
-                        "transaction #{k} of {} has both COMMIT and ABORT markers",
-                        t.transactional_id
-                    ));
+                    bad = Some(format!("transaction #{k} of {} has both COMMIT and ABORT markers", t.transactional_id));
                 }
             }
         }
-        out.push((
-            "same-outcome-everywhere",
-            bad.is_none(),
-            bad.unwrap_or_else(|| {
-                String::from("every partition of a transaction got the same marker")
-            }),
-        ));
+        out.push(("same-outcome-everywhere", bad.is_none(), bad.unwrap_or_else(|| String::from("every partition of a transaction got the same marker"))));
         // 3. LSO ≤ HW.
-        let bad = self
-            .partitions
-            .iter()
-            .find(|p| p.last_stable_offset() > p.high_watermark())
-            .map(|p| {
-                format!(
-                    "{}: LSO {} > HW {}",
-                    p.name,
-                    p.last_stable_offset(),
-                    p.high_watermark()
-                )
-            });
-        out.push((
-            "lso-le-hw",
-            bad.is_none(),
-            bad.unwrap_or_else(|| String::from("LSO ≤ HW on every partition")),
-        ));
+        let bad = self.partitions.iter().find(|p| p.last_stable_offset() > p.high_watermark()).map(|p| format!("{}: LSO {} > HW {}", p.name, p.last_stable_offset(), p.high_watermark()));
+        out.push(("lso-le-hw", bad.is_none(), bad.unwrap_or_else(|| String::from("LSO ≤ HW on every partition"))));
         // 4. A fenced producer never commits.
-        let bad = self
-            .txns
-            .iter()
-            .find(|t| t.commit_by_fenced)
-            .map(|t| format!("{} committed after it was fenced", t.producer));
-        out.push((
-            "fenced-never-commits",
-            bad.is_none(),
-            bad.unwrap_or_else(|| String::from("no fenced producer's commit was accepted")),
-        ));
+        let bad = self.txns.iter().find(|t| t.commit_by_fenced).map(|t| format!("{} committed after it was fenced", t.producer));
+        out.push(("fenced-never-commits", bad.is_none(), bad.unwrap_or_else(|| String::from("no fenced producer's commit was accepted"))));
         // 5. Offsets committed in a transaction are visible iff its outputs are.
         let mut bad = None;
         for t in &self.txns {
             if t.offsets.is_empty() || t.markers.is_empty() {
                 continue;
             }
-            let outputs_committed = t.records.iter().any(|&r| {
-                self.records[r].kind == "data" && self.records[r].outcome == Some("committed")
-            });
+            let outputs_committed = t.records.iter().any(|&r| self.records[r].kind == "data" && self.records[r].outcome == Some("committed"));
             let outputs_any = t.records.iter().any(|&r| self.records[r].kind == "data");
-            let offsets_rec = t
-                .records
-                .iter()
-                .find(|&&r| self.records[r].kind == "offset-commit");
-            let offsets_committed =
-                offsets_rec.is_some_and(|&r| self.records[r].outcome == Some("committed"));
+            let offsets_rec = t.records.iter().find(|&&r| self.records[r].kind == "offset-commit");
+            let offsets_committed = offsets_rec.is_some_and(|&r| self.records[r].outcome == Some("committed"));
             let offsets_closed = offsets_rec.is_some_and(|&r| self.records[r].closed_at.is_some());
-            let outputs_closed = t
-                .records
-                .iter()
-                .filter(|&&r| self.records[r].kind == "data")
-                .all(|&r| self.records[r].closed_at.is_some());
-            if offsets_closed
-                && outputs_closed
-                && outputs_any
-                && offsets_committed != outputs_committed
-            {
-                bad = Some(format!(
-                    "{}: offsets {} but outputs {}",
-                    t.transactional_id,
-                    if offsets_committed {
-                        "committed"
-                    } else {
-                        "discarded"
-                    },
-                    if outputs_committed {
-                        "committed"
-                    } else {
-                        "aborted"
-                    }
-                ));
+            let outputs_closed = t.records.iter().filter(|&&r| self.records[r].kind == "data").all(|&r| self.records[r].closed_at.is_some());
+            if offsets_closed && outputs_closed && outputs_any && offsets_committed != outputs_committed {
+                bad = Some(format!("{}: offsets {} but outputs {}", t.transactional_id, if offsets_committed { "committed" } else { "discarded" }, if outputs_committed { "committed" } else { "aborted" }));
             }
         }
-        out.push((
-            "offsets-iff-outputs",
-            bad.is_none(),
-            bad.unwrap_or_else(|| {
-                String::from(
-                    "offsets committed in a transaction become visible exactly when its outputs do",
-                )
-            }),
-        ));
+        out.push(("offsets-iff-outputs", bad.is_none(), bad.unwrap_or_else(|| String::from("offsets committed in a transaction become visible exactly when its outputs do"))));
         out
     }
 }
@@ -3316,10 +2401,7 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     if !grouped {
         out.extend_from_slice(&crate::internal::txn_log_key(id));
         let at = out.len();
-        out.extend_from_slice(&crate::internal::txn_log_value(
-            &txn_log_value_spec(m, tv),
-            version,
-        ));
+        out.extend_from_slice(&crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version));
         return at;
     }
     let put_len = |out: &mut Vec<u8>, n: Option<usize>| match (n, flexible) {
@@ -3345,50 +2427,36 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     // Kafka writes null partitions for an Empty state with none.
     let null = status == crate::internal::txn_state::EMPTY && m.partitions.is_empty();
     put_len(out, (!null).then_some(topics));
-    let put_group =
-        |out: &mut Vec<u8>, topic: &str, parts: &mut dyn Iterator<Item = i32>, count: usize| {
-            if flexible {
-                unsigned_varint(out, topic.len() as u32 + 1);
-            } else {
-                out.extend_from_slice(&(topic.len() as i16).to_be_bytes());
-            }
-            out.extend_from_slice(topic.as_bytes());
-            put_len(out, Some(count));
-            for n in parts {
-                out.extend_from_slice(&n.to_be_bytes());
-            }
-            if flexible {
-                out.push(0); // PartitionsSchema's (empty) tagged fields
-            }
-        };
+    let put_group = |out: &mut Vec<u8>, topic: &str, parts: &mut dyn Iterator<Item = i32>, count: usize| {
+        if flexible {
+            unsigned_varint(out, topic.len() as u32 + 1);
+        } else {
+            out.extend_from_slice(&(topic.len() as i16).to_be_bytes());
+        }
+        out.extend_from_slice(topic.as_bytes());
+        put_len(out, Some(count));
+        for n in parts {
+            out.extend_from_slice(&n.to_be_bytes());
+        }
+        if flexible {
+            out.push(0); // PartitionsSchema's (empty) tagged fields
+        }
+    };
     if keep {
         let split = &split[..m.partitions.len()];
         let mut k = 0;
         while k < split.len() {
             let topic = split[k].0;
             let count = split[k..].iter().take_while(|x| x.0 == topic).count();
-            put_group(
-                out,
-                topic,
-                &mut split[k..k + count].iter().map(|x| x.1),
-                count,
-            );
+            put_group(out, topic, &mut split[k..k + count].iter().map(|x| x.1), count);
             k += count;
         }
     } else {
         let mut it = m.partitions.iter().peekable();
         while let Some(first) = it.peek() {
             let (topic, _) = split_partition_ref(first);
-            let count = it
-                .clone()
-                .take_while(|p| split_partition_ref(p).0 == topic)
-                .count();
-            put_group(
-                out,
-                topic,
-                &mut it.by_ref().take(count).map(|p| split_partition_ref(p).1),
-                count,
-            );
+            let count = it.clone().take_while(|p| split_partition_ref(p).0 == topic).count();
+            put_group(out, topic, &mut it.by_ref().take(count).map(|p| split_partition_ref(p).1), count);
         }
     }
     let mut times = [0u8; 16];
@@ -3407,16 +2475,8 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
             unsigned_varint(out, 0);
         }
     }
-    debug_assert_eq!(
-        out[..at],
-        crate::internal::txn_log_key(id)[..],
-        "txn log key"
-    );
-    debug_assert_eq!(
-        out[at..],
-        crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version)[..],
-        "txn log value"
-    );
+    debug_assert_eq!(out[..at], crate::internal::txn_log_key(id)[..], "txn log key");
+    debug_assert_eq!(out[at..], crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version)[..], "txn log value");
     at
 }
 
@@ -3428,11 +2488,7 @@ fn as_stored(mut bytes: Vec<u8>, log: &Partition) -> Vec<u8> {
     let mut b = crate::batch::Batch::new_unchecked(&mut bytes[..]);
     b.set_base_offset(base);
     b.set_partition_leader_epoch(log.leader_epoch);
-    debug_assert_eq!(
-        Some(&bytes),
-        log.log.last().map(|e| &e.bytes),
-        "the record keeps what the log stores"
-    );
+    debug_assert_eq!(Some(&bytes), log.log.last().map(|e| &e.bytes), "the record keeps what the log stores");
     bytes
 }
 
@@ -3445,18 +2501,9 @@ pub(super) fn empty_set<T: Ord>(set: &mut BTreeSet<T>) {
 /// How many distinct partitions the records `of` (indexes into `records`) were written to.
 fn distinct_partitions(records: &[LogRecord], of: &[usize]) -> usize {
     if of.len() <= 32 {
-        (0..of.len())
-            .filter(|&k| {
-                !of[..k]
-                    .iter()
-                    .any(|&j| records[j].partition == records[of[k]].partition)
-            })
-            .count()
+        (0..of.len()).filter(|&k| !of[..k].iter().any(|&j| records[j].partition == records[of[k]].partition)).count()
     } else {
-        of.iter()
-            .map(|&r| records[r].partition.as_str())
-            .collect::<BTreeSet<_>>()
-            .len()
+        of.iter().map(|&r| records[r].partition.as_str()).collect::<BTreeSet<_>>().len()
     }
 }
 
@@ -3522,37 +2569,12 @@ impl Verify {
     }
 }
 
-fn data_batch(
-    pid: i64,
-    epoch: i16,
-    seq: i32,
-    transactional: bool,
-    values: &[String],
-    now: i64,
-) -> Vec<u8> {
-    raw_batch_with(
-        pid,
-        epoch,
-        seq,
-        transactional,
-        values.len(),
-        |i| (None, Some(values[i].as_bytes())),
-        now,
-    )
+fn data_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, values: &[String], now: i64) -> Vec<u8> {
+    raw_batch_with(pid, epoch, seq, transactional, values.len(), |i| (None, Some(values[i].as_bytes())), now)
 }
 
-fn records_batch(
-    pid: i64,
-    epoch: i16,
-    seq: i32,
-    transactional: bool,
-    recs: &[(Vec<u8>, Vec<u8>)],
-    now: i64,
-) -> Vec<u8> {
-    let recs: Vec<KeyValue<'_>> = recs
-        .iter()
-        .map(|(k, v)| (Some(&k[..]), Some(&v[..])))
-        .collect();
+fn records_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[(Vec<u8>, Vec<u8>)], now: i64) -> Vec<u8> {
+    let recs: Vec<KeyValue<'_>> = recs.iter().map(|(k, v)| (Some(&k[..]), Some(&v[..]))).collect();
     raw_batch(pid, epoch, seq, transactional, &recs, now)
 }
 
@@ -3564,14 +2586,7 @@ fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
 /// The v2 batch (no compression, CreateTime, every record at `now`, no headers) written
 /// straight into one buffer — what [`encode_batch`] writes for the same [`BatchSpec`]
 /// ([`spec_batch`]), which debug builds check byte for byte.
-fn raw_batch(
-    pid: i64,
-    epoch: i16,
-    seq: i32,
-    transactional: bool,
-    recs: &[KeyValue<'_>],
-    now: i64,
-) -> Vec<u8> {
+fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
     raw_batch_with(pid, epoch, seq, transactional, recs.len(), |i| recs[i], now)
 }
 
@@ -3579,29 +2594,15 @@ fn raw_batch(
 type KeyValue<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
 
 /// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value).
-fn raw_batch_with<'a>(
-    pid: i64,
-    epoch: i16,
-    seq: i32,
-    transactional: bool,
-    n: usize,
-    rec: impl Fn(usize) -> KeyValue<'a>,
-    now: i64,
-) -> Vec<u8> {
+fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
     use crate::batch::{Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
     use crate::reader::write::{size_of_varint, varint};
     let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
     // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
-    let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| {
-        1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1
-    };
+    let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
     // At most 23 bytes of each record are not key or value bytes (its length, offset delta,
     // key and value lengths: up to 5 each; attributes, timestamp delta, header count: 1 each).
-    let bound = HEADER_LEN
-        + (0..n)
-            .map(&rec)
-            .map(|(k, v)| 23 + k.map_or(0, <[u8]>::len) + v.map_or(0, <[u8]>::len))
-            .sum::<usize>();
+    let bound = HEADER_LEN + (0..n).map(&rec).map(|(k, v)| 23 + k.map_or(0, <[u8]>::len) + v.map_or(0, <[u8]>::len)).sum::<usize>();
     let mut out = Vec::with_capacity(bound);
     out.resize(HEADER_LEN, 0);
     let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
@@ -3627,11 +2628,7 @@ fn raw_batch_with<'a>(
         partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
         magic: 2,
         crc: 0,
-        attributes: Attributes(if transactional {
-            crate::batch::field::ATTR_TRANSACTIONAL
-        } else {
-            0
-        }),
+        attributes: Attributes(if transactional { crate::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
         last_offset_delta: n - 1,
         base_timestamp: now,
         max_timestamp: now,
@@ -3640,51 +2637,28 @@ fn raw_batch_with<'a>(
         base_sequence: seq,
         records_count: n,
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN])
-        .try_into()
-        .expect("HEADER_LEN bytes");
+    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
     repr.emit(hdr);
     crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
     if cfg!(debug_assertions) {
         let recs: Vec<KeyValue<'_>> = (0..n as usize).map(&rec).collect();
-        assert_eq!(
-            out,
-            spec_batch(pid, epoch, seq, transactional, &recs, now),
-            "raw_batch must equal encode_batch"
-        );
+        assert_eq!(out, spec_batch(pid, epoch, seq, transactional, &recs, now), "raw_batch must equal encode_batch");
     }
     out
 }
 
 /// The same batch through the codec's encoder.
-fn spec_batch(
-    pid: i64,
-    epoch: i16,
-    seq: i32,
-    transactional: bool,
-    recs: &[KeyValue<'_>],
-    now: i64,
-) -> Vec<u8> {
+fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
     encode_batch(&BatchSpec {
         header: HeaderSpec {
             base_timestamp: Some(I64(now)),
             producer_id: Some(I64(pid)),
             producer_epoch: Some(epoch),
             base_sequence: Some(seq),
-            attributes: AttributesSpec {
-                transactional: Some(transactional),
-                ..Default::default()
-            },
+            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
             ..Default::default()
         },
-        records: recs
-            .iter()
-            .map(|(k, v)| RecordSpec {
-                key: k.map(to_hex),
-                value: v.map(to_hex),
-                ..Default::default()
-            })
-            .collect(),
+        records: recs.iter().map(|(k, v)| RecordSpec { key: k.map(to_hex), value: v.map(to_hex), ..Default::default() }).collect(),
         ..Default::default()
     })
     .expect("model batches are always encodable")

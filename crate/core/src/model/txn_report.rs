@@ -253,11 +253,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 pid: c.pid,
                 epoch: c.epoch,
                 protocol: if c.tv2 { "v2" } else { "v1" },
-                outcome: if c.outcome_unknown {
-                    Some("UNKNOWN")
-                } else {
-                    None
-                },
+                outcome: if c.outcome_unknown { Some("UNKNOWN") } else { None },
                 error: c.last_error.clone(),
                 fenced: w.fenced.contains(c.name.as_str()),
                 crashed: c.crashed,
@@ -277,38 +273,20 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                     pending_state: m.pending_state.map(|s| s.name()),
                     pid: m.producer_id,
                     epoch: m.producer_epoch,
-                    partitions: m
-                        .partitions
-                        .iter()
-                        .map(|p| String::from(p.as_str()))
-                        .collect(),
+                    partitions: m.partitions.iter().map(|p| String::from(p.as_str())).collect(),
                     timeout_ms: m.txn_timeout_ms,
                 })
                 .collect(),
             pending_markers: w
                 .markers
                 .iter()
-                .map(|m| {
-                    format!(
-                        "{} {} (coordinator epoch {}){}",
-                        if m.commit { "COMMIT" } else { "ABORT" },
-                        m.partition,
-                        m.coordinator_epoch,
-                        if m.held { " held" } else { "" }
-                    )
-                })
+                .map(|m| format!("{} {} (coordinator epoch {}){}", if m.commit { "COMMIT" } else { "ABORT" }, m.partition, m.coordinator_epoch, if m.held { " held" } else { "" }))
                 .collect(),
         },
         partitions: w
             .partitions
             .iter()
-            .map(|p| PartitionState {
-                lane: format!("partition:{}", p.name),
-                name: p.name.clone(),
-                hw: p.high_watermark(),
-                lso: p.last_stable_offset(),
-                log_end: p.log_end_offset,
-            })
+            .map(|p| PartitionState { lane: format!("partition:{}", p.name), name: p.name.clone(), hw: p.high_watermark(), lso: p.last_stable_offset(), log_end: p.log_end_offset })
             .collect(),
         offsets: w
             .groups
@@ -341,14 +319,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 name: c.name.clone(),
                 isolation: iso(c.isolation),
                 generation: c.generation,
-                positions: c
-                    .positions
-                    .iter()
-                    .map(|(p, o)| Position {
-                        partition: p.clone(),
-                        position: *o,
-                    })
-                    .collect(),
+                positions: c.positions.iter().map(|(p, o)| Position { partition: p.clone(), position: *o }).collect(),
                 received: c.received.len(),
             })
             .collect(),
@@ -359,64 +330,27 @@ pub fn snapshot(w: &World) -> StateSnapshot {
 fn lanes(w: &World) -> Vec<Lane> {
     let mut v = Vec::new();
     for c in &w.clients {
-        v.push(Lane {
-            id: format!("producer:{}", c.name),
-            kind: "producer",
-            label: format!("{} ({})", c.name, c.transactional_id),
-        });
+        v.push(Lane { id: format!("producer:{}", c.name), kind: "producer", label: format!("{} ({})", c.name, c.transactional_id) });
     }
     let mut parts: Vec<String> = Vec::new();
     for c in &w.clients {
-        let p = format!(
-            "__transaction_state-{}",
-            World::coordinator_partition(&c.transactional_id)
-        );
+        let p = format!("__transaction_state-{}", World::coordinator_partition(&c.transactional_id));
         if !parts.contains(&p) {
             parts.push(p);
         }
     }
-    v.push(Lane {
-        id: String::from("coordinator"),
-        kind: "coordinator",
-        label: format!("coordinator ({})", parts.join(", ")),
-    });
+    v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: format!("coordinator ({})", parts.join(", ")) });
     for p in &w.partitions {
-        v.push(Lane {
-            id: format!("partition:{}", p.name),
-            kind: "partition",
-            label: p.name.clone(),
-        });
+        v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });
     }
     if !w.groups.is_empty() {
-        let names: Vec<String> = w
-            .groups
-            .iter()
-            .map(|g| {
-                format!(
-                    "__consumer_offsets-{} ({})",
-                    World::offsets_partition(&g.name),
-                    g.name
-                )
-            })
-            .collect();
-        v.push(Lane {
-            id: String::from("offsets"),
-            kind: "offsets",
-            label: names.join(", "),
-        });
+        let names: Vec<String> = w.groups.iter().map(|g| format!("__consumer_offsets-{} ({})", World::offsets_partition(&g.name), g.name)).collect();
+        v.push(Lane { id: String::from("offsets"), kind: "offsets", label: names.join(", ") });
     }
     for c in &w.consumers {
-        v.push(Lane {
-            id: format!("consumer:{}", c.name),
-            kind: "consumer",
-            label: format!("{} ({})", c.name, iso(c.isolation)),
-        });
+        v.push(Lane { id: format!("consumer:{}", c.name), kind: "consumer", label: format!("{} ({})", c.name, iso(c.isolation)) });
     }
-    v.push(Lane {
-        id: String::from("external"),
-        kind: "external",
-        label: String::from("external system (outside Kafka)"),
-    });
+    v.push(Lane { id: String::from("external"), kind: "external", label: String::from("external system (outside Kafka)") });
     v
 }
 
@@ -428,15 +362,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         title: run.scenario.title.clone(),
         about: run.scenario.about.clone(),
         passed: run.passed(),
-        failures: run
-            .failures
-            .iter()
-            .map(|f: &Failure| FailureReport {
-                line: f.line,
-                expect: f.expected.clone(),
-                actual: f.got.clone(),
-            })
-            .collect(),
+        failures: run.failures.iter().map(|f: &Failure| FailureReport { line: f.line, expect: f.expected.clone(), actual: f.got.clone() }).collect(),
         error: run.error.as_ref().map(|e| format!("{e}")),
         outside_model: w.outside_model.clone(),
         transaction_version: w.cluster.transaction_version,
@@ -468,15 +394,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                     })
                     .collect(),
                 state: s.snapshot.clone(),
-                invariants: s
-                    .invariants
-                    .iter()
-                    .map(|(n, h, d)| InvariantReport {
-                        name: n,
-                        holds: *h,
-                        detail: d.clone(),
-                    })
-                    .collect(),
+                invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
             })
             .collect(),
         records: w
@@ -491,11 +409,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                 pid: r.pid,
                 epoch: r.epoch,
                 transactional: r.transactional,
-                values: r
-                    .values
-                    .iter()
-                    .map(|v| v.as_deref().map(String::from))
-                    .collect(),
+                values: r.values.iter().map(|v| v.as_deref().map(String::from)).collect(),
                 text: format!("{}", r.text),
                 step: r.step,
                 closed_at: r.closed_at,
@@ -506,37 +420,10 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         deliveries: w
             .deliveries
             .iter()
-            .map(|d| DeliveryReport {
-                consumer: String::from(d.consumer.as_str()),
-                partition: String::from(d.partition.as_str()),
-                offset: d.offset,
-                value: d.value.as_deref().map(String::from),
-                step: d.step,
-            })
+            .map(|d| DeliveryReport { consumer: String::from(d.consumer.as_str()), partition: String::from(d.partition.as_str()), offset: d.offset, value: d.value.as_deref().map(String::from), step: d.step })
             .collect(),
-        effects: w
-            .effects
-            .iter()
-            .map(|e| EffectReport {
-                name: e.name.clone(),
-                key: e.key.clone(),
-                producer: e.producer.clone(),
-                step: e.step,
-                duplicate: e.duplicate,
-            })
-            .collect(),
-        completions: w
-            .completions
-            .iter()
-            .map(|c| CompletionReport {
-                partitions: c.0,
-                ms: c.2 - c.1,
-                step: c.3,
-            })
-            .collect(),
-        next_steps: next_lines(w)
-            .into_iter()
-            .map(|(label, line)| NextStep { label, line })
-            .collect(),
+        effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
+        completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),
+        next_steps: next_lines(w).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
     }
 }

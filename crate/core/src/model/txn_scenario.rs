@@ -15,11 +15,7 @@ use super::txn::{CallResult, ClusterConfig, Sabotage, World, DEFAULT_TXN_TIMEOUT
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct TxnScenario {
     pub title: String,
     pub about: String,
@@ -39,11 +35,7 @@ pub struct TxnScenario {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct TxnProducerDecl {
     pub name: String,
     pub transactional_id: String,
@@ -52,11 +44,7 @@ pub struct TxnProducerDecl {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(rename_all = "camelCase", default)
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct ConsumerDecl {
     pub name: String,
     pub read_committed: bool,
@@ -66,114 +54,36 @@ pub struct ConsumerDecl {
 
 /// One step line.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(Serialize, Deserialize),
-    serde(tag = "op", rename_all = "kebab-case")
-)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
 pub enum TxnStep {
-    Init {
-        line: usize,
-        producer: String,
-    },
-    Begin {
-        line: usize,
-        producer: String,
-    },
-    Send {
-        line: usize,
-        producer: String,
-        partition: String,
-        values: Vec<String>,
-    },
+    Init { line: usize, producer: String },
+    Begin { line: usize, producer: String },
+    Send { line: usize, producer: String, partition: String, values: Vec<String> },
     /// One record to each of the first `count` partitions.
-    SendAll {
-        line: usize,
-        producer: String,
-        count: usize,
-        value: String,
-    },
-    SendOffsets {
-        line: usize,
-        producer: String,
-        consumer: String,
-    },
-    Commit {
-        line: usize,
-        producer: String,
-        lose_response: bool,
-    },
-    Abort {
-        line: usize,
-        producer: String,
-        lose_response: bool,
-    },
-    DeliverMarkers {
-        line: usize,
-        partition: Option<String>,
-    },
-    DelayMarker {
-        line: usize,
-        partition: String,
-    },
-    Crash {
-        line: usize,
-        producer: String,
-    },
-    Advance {
-        line: usize,
-        ms: i64,
-    },
-    Failover {
-        line: usize,
-    },
-    Poll {
-        line: usize,
-        consumer: String,
-    },
-    Rebalance {
-        line: usize,
-        group: String,
-    },
+    SendAll { line: usize, producer: String, count: usize, value: String },
+    SendOffsets { line: usize, producer: String, consumer: String },
+    Commit { line: usize, producer: String, lose_response: bool },
+    Abort { line: usize, producer: String, lose_response: bool },
+    DeliverMarkers { line: usize, partition: Option<String> },
+    DelayMarker { line: usize, partition: String },
+    Crash { line: usize, producer: String },
+    Advance { line: usize, ms: i64 },
+    Failover { line: usize },
+    Poll { line: usize, consumer: String },
+    Rebalance { line: usize, group: String },
     /// The application seeks the consumer back to its group's committed offsets (what it must
     /// do after an abort: Kafka does not rewind a consumer's position).
-    Seek {
-        line: usize,
-        consumer: String,
-    },
-    OffsetFetch {
-        line: usize,
-        consumer: String,
-    },
-    Effect {
-        line: usize,
-        producer: String,
-        name: String,
-        key: Option<String>,
-    },
-    Feature {
-        line: usize,
-        level: u8,
-    },
-    Flush {
-        line: usize,
-    },
-    Repeat {
-        line: usize,
-        times: usize,
-        steps: Vec<TxnStep>,
-    },
-    Expect {
-        line: usize,
-        words: Vec<String>,
-    },
+    Seek { line: usize, consumer: String },
+    OffsetFetch { line: usize, consumer: String },
+    Effect { line: usize, producer: String, name: String, key: Option<String> },
+    Feature { line: usize, level: u8 },
+    Flush { line: usize },
+    Repeat { line: usize, times: usize, steps: Vec<TxnStep> },
+    Expect { line: usize, words: Vec<String> },
 }
 
 fn perr<T>(line: usize, m: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError {
-        line,
-        message: m.into(),
-    })
+    Err(ParseError { line, message: m.into() })
 }
 
 /// Does this script use the transactions model (`model transactions` as its first directive)?
@@ -186,58 +96,29 @@ pub fn is_transactions(text: &str) -> bool {
 
 fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
     let w: Vec<&str> = content.split_whitespace().collect();
-    let need = |n: usize, usage: &str| {
-        if w.len() < n {
-            perr(line, format!("usage: {usage}"))
-        } else {
-            Ok(())
-        }
-    };
+    let need = |n: usize, usage: &str| if w.len() < n { perr(line, format!("usage: {usage}")) } else { Ok(()) };
     let s = |i: usize| w[i].to_string();
     Ok(match w[0] {
         "init" => {
             need(2, "init PRODUCER")?;
-            TxnStep::Init {
-                line,
-                producer: s(1),
-            }
+            TxnStep::Init { line, producer: s(1) }
         }
         "begin" => {
             need(2, "begin PRODUCER")?;
-            TxnStep::Begin {
-                line,
-                producer: s(1),
-            }
+            TxnStep::Begin { line, producer: s(1) }
         }
         "send" => {
             need(4, "send PRODUCER PARTITION VALUE …")?;
-            TxnStep::Send {
-                line,
-                producer: s(1),
-                partition: s(2),
-                values: w[3..].iter().map(|x| x.to_string()).collect(),
-            }
+            TxnStep::Send { line, producer: s(1), partition: s(2), values: w[3..].iter().map(|x| x.to_string()).collect() }
         }
         "send-all" => {
             need(4, "send-all PRODUCER COUNT VALUE")?;
-            let count = w[2].parse::<usize>().map_err(|_| ParseError {
-                line,
-                message: String::from("send-all needs a partition count"),
-            })?;
-            TxnStep::SendAll {
-                line,
-                producer: s(1),
-                count,
-                value: s(3),
-            }
+            let count = w[2].parse::<usize>().map_err(|_| ParseError { line, message: String::from("send-all needs a partition count") })?;
+            TxnStep::SendAll { line, producer: s(1), count, value: s(3) }
         }
         "send-offsets" => {
             need(3, "send-offsets PRODUCER CONSUMER")?;
-            TxnStep::SendOffsets {
-                line,
-                producer: s(1),
-                consumer: s(2),
-            }
+            TxnStep::SendOffsets { line, producer: s(1), consumer: s(2) }
         }
         "commit" | "abort" => {
             need(2, "commit|abort PRODUCER [lose-response]")?;
@@ -247,121 +128,62 @@ fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
                 Some(x) => return perr(line, format!("unknown option {x:?} (lose-response)")),
             };
             if w[0] == "commit" {
-                TxnStep::Commit {
-                    line,
-                    producer: s(1),
-                    lose_response: lose,
-                }
+                TxnStep::Commit { line, producer: s(1), lose_response: lose }
             } else {
-                TxnStep::Abort {
-                    line,
-                    producer: s(1),
-                    lose_response: lose,
-                }
+                TxnStep::Abort { line, producer: s(1), lose_response: lose }
             }
         }
         "deliver" => match (w.get(1).copied(), w.get(2)) {
-            (Some("markers"), None) => TxnStep::DeliverMarkers {
-                line,
-                partition: None,
-            },
-            (Some("marker"), Some(p)) => TxnStep::DeliverMarkers {
-                line,
-                partition: Some(p.to_string()),
-            },
+            (Some("markers"), None) => TxnStep::DeliverMarkers { line, partition: None },
+            (Some("marker"), Some(p)) => TxnStep::DeliverMarkers { line, partition: Some(p.to_string()) },
             _ => return perr(line, "usage: deliver markers | deliver marker PARTITION"),
         },
         "delay" => match (w.get(1).copied(), w.get(2)) {
-            (Some("marker"), Some(p)) => TxnStep::DelayMarker {
-                line,
-                partition: p.to_string(),
-            },
+            (Some("marker"), Some(p)) => TxnStep::DelayMarker { line, partition: p.to_string() },
             _ => return perr(line, "usage: delay marker PARTITION"),
         },
         "crash" => {
             need(2, "crash PRODUCER")?;
-            TxnStep::Crash {
-                line,
-                producer: s(1),
-            }
+            TxnStep::Crash { line, producer: s(1) }
         }
         "advance" => {
             need(2, "advance DURATION")?;
-            TxnStep::Advance {
-                line,
-                ms: parse_duration(w[1]).ok_or_else(|| ParseError {
-                    line,
-                    message: format!("bad duration {:?}", w[1]),
-                })?,
-            }
+            TxnStep::Advance { line, ms: parse_duration(w[1]).ok_or_else(|| ParseError { line, message: format!("bad duration {:?}", w[1]) })? }
         }
         "failover" => TxnStep::Failover { line },
         "poll" => {
             need(2, "poll CONSUMER")?;
-            TxnStep::Poll {
-                line,
-                consumer: s(1),
-            }
+            TxnStep::Poll { line, consumer: s(1) }
         }
         "rebalance" => {
             need(2, "rebalance GROUP")?;
             TxnStep::Rebalance { line, group: s(1) }
         }
         "seek" => match (w.get(1), w.get(2).copied()) {
-            (Some(c), Some("committed")) => TxnStep::Seek {
-                line,
-                consumer: c.to_string(),
-            },
+            (Some(c), Some("committed")) => TxnStep::Seek { line, consumer: c.to_string() },
             _ => return perr(line, "usage: seek CONSUMER committed"),
         },
         "offset-fetch" => {
             need(2, "offset-fetch CONSUMER")?;
-            TxnStep::OffsetFetch {
-                line,
-                consumer: s(1),
-            }
+            TxnStep::OffsetFetch { line, consumer: s(1) }
         }
         "effect" => {
             need(3, "effect PRODUCER NAME [key=KEY]")?;
             let key = match w.get(3) {
                 None => None,
-                Some(k) => Some(
-                    k.strip_prefix("key=")
-                        .ok_or_else(|| ParseError {
-                            line,
-                            message: String::from("expected key=KEY"),
-                        })?
-                        .to_string(),
-                ),
+                Some(k) => Some(k.strip_prefix("key=").ok_or_else(|| ParseError { line, message: String::from("expected key=KEY") })?.to_string()),
             };
-            TxnStep::Effect {
-                line,
-                producer: s(1),
-                name: s(2),
-                key,
-            }
+            TxnStep::Effect { line, producer: s(1), name: s(2), key }
         }
         "feature" => {
             need(2, "feature transaction.version=N")?;
-            let lvl = w[1]
-                .strip_prefix("transaction.version=")
-                .and_then(|v| v.parse::<u8>().ok())
-                .filter(|l| *l <= 2);
-            TxnStep::Feature {
-                line,
-                level: lvl.ok_or_else(|| ParseError {
-                    line,
-                    message: String::from("expected transaction.version=0|1|2"),
-                })?,
-            }
+            let lvl = w[1].strip_prefix("transaction.version=").and_then(|v| v.parse::<u8>().ok()).filter(|l| *l <= 2);
+            TxnStep::Feature { line, level: lvl.ok_or_else(|| ParseError { line, message: String::from("expected transaction.version=0|1|2") })? }
         }
         "flush" => TxnStep::Flush { line },
         "expect" => {
             need(2, "expect …")?;
-            TxnStep::Expect {
-                line,
-                words: w[1..].iter().map(|x| x.to_string()).collect(),
-            }
+            TxnStep::Expect { line, words: w[1..].iter().map(|x| x.to_string()).collect() }
         }
         other => return perr(line, format!("unknown step {other:?}")),
     })
@@ -369,15 +191,7 @@ fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
 
 /// Parse a transactions scenario.
 pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
-    let mut sc = TxnScenario {
-        start_ms: 1_700_000_000_000,
-        first_producer_id: 1000,
-        transaction_version: 2,
-        rtt_ms: 1,
-        append_ms: 2,
-        brokers: 3,
-        ..Default::default()
-    };
+    let mut sc = TxnScenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
     let mut seen_model = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -385,16 +199,11 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
         if content.is_empty() {
             continue;
         }
-        let (word, rest) = content
-            .split_once(char::is_whitespace)
-            .unwrap_or((content, ""));
+        let (word, rest) = content.split_once(char::is_whitespace).unwrap_or((content, ""));
         let rest = rest.trim();
         if !seen_model {
             if content.split_whitespace().collect::<Vec<_>>() != ["model", "transactions"] {
-                return perr(
-                    line,
-                    "a transactions scenario starts with `model transactions`",
-                );
+                return perr(line, "a transactions scenario starts with `model transactions`");
             }
             seen_model = true;
             continue;
@@ -407,20 +216,11 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                 }
                 sc.about.push_str(rest);
             }
-            "time" => {
-                sc.start_ms = rest
-                    .parse()
-                    .or_else(|_| perr(line, "time needs epoch milliseconds"))?
-            }
-            "first-producer-id" => {
-                sc.first_producer_id = rest.parse().or_else(|_| perr(line, "expected a number"))?
-            }
+            "time" => sc.start_ms = rest.parse().or_else(|_| perr(line, "time needs epoch milliseconds"))?,
+            "first-producer-id" => sc.first_producer_id = rest.parse().or_else(|_| perr(line, "expected a number"))?,
             "cluster" => {
                 for kv in rest.split_whitespace() {
-                    let bad = || ParseError {
-                        line,
-                        message: format!("bad cluster setting {kv:?}"),
-                    };
+                    let bad = || ParseError { line, message: format!("bad cluster setting {kv:?}") };
                     match kv.split_once('=') {
                         Some(("transaction.version", v)) => sc.transaction_version = v.parse::<u8>().ok().filter(|l| *l <= 2).ok_or_else(bad)?,
                         Some(("transaction.two.phase.commit.enable", v)) => sc.two_phase_commit_broker = v == "true",
@@ -434,27 +234,16 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
             "txn-state" => {
                 let w: Vec<&str> = rest.split_whitespace().collect();
                 let get = |k: &str| w.iter().find_map(|x| x.strip_prefix(k));
-                match (
-                    w.first(),
-                    get("pid=").and_then(|v| v.parse::<i64>().ok()),
-                    get("epoch=").and_then(|v| v.parse::<i16>().ok()),
-                ) {
-                    (Some(id), Some(pid), Some(epoch)) if pid >= 0 && epoch >= 0 => {
-                        sc.seeds.push((id.to_string(), pid, epoch))
-                    }
+                match (w.first(), get("pid=").and_then(|v| v.parse::<i64>().ok()), get("epoch=").and_then(|v| v.parse::<i16>().ok())) {
+                    (Some(id), Some(pid), Some(epoch)) if pid >= 0 && epoch >= 0 => sc.seeds.push((id.to_string(), pid, epoch)),
                     _ => return perr(line, "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E"),
                 }
             }
-            "partition" => sc
-                .partitions
-                .extend(rest.split_whitespace().map(String::from)),
+            "partition" => sc.partitions.extend(rest.split_whitespace().map(String::from)),
             "partitions" => {
                 // `partitions PREFIX N`: PREFIX-0 … PREFIX-(N-1)
                 let w: Vec<&str> = rest.split_whitespace().collect();
-                let n = w
-                    .get(1)
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|n| (1..=1000).contains(n));
+                let n = w.get(1).and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=1000).contains(n));
                 match (w.first(), n) {
                     (Some(p), Some(n)) => sc.partitions.extend((0..n).map(|k| format!("{p}-{k}"))),
                     _ => return perr(line, "usage: partitions PREFIX COUNT (1..1000)"),
@@ -462,16 +251,8 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
             }
             "producer" => {
                 let mut it = rest.split_whitespace();
-                let name = it.next().ok_or_else(|| ParseError {
-                    line,
-                    message: String::from("producer needs a name"),
-                })?;
-                let mut d = TxnProducerDecl {
-                    name: name.into(),
-                    transactional_id: String::new(),
-                    timeout_ms: DEFAULT_TXN_TIMEOUT_MS,
-                    two_phase_commit: false,
-                };
+                let name = it.next().ok_or_else(|| ParseError { line, message: String::from("producer needs a name") })?;
+                let mut d = TxnProducerDecl { name: name.into(), transactional_id: String::new(), timeout_ms: DEFAULT_TXN_TIMEOUT_MS, two_phase_commit: false };
                 for kv in it {
                     match kv.split_once('=') {
                         Some(("transactional.id", v)) => d.transactional_id = v.into(),
@@ -492,23 +273,12 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                 if w.len() < 3 {
                     return perr(line, "usage: consumer NAME read_committed|read_uncommitted [group=G] PARTITION …");
                 }
-                let read_committed =
-                    match w[1] {
-                        "read_committed" => true,
-                        "read_uncommitted" => false,
-                        x => return perr(
-                            line,
-                            format!(
-                                "isolation must be read_committed or read_uncommitted, not {x:?}"
-                            ),
-                        ),
-                    };
-                let mut d = ConsumerDecl {
-                    name: w[0].into(),
-                    read_committed,
-                    group: None,
-                    partitions: Vec::new(),
+                let read_committed = match w[1] {
+                    "read_committed" => true,
+                    "read_uncommitted" => false,
+                    x => return perr(line, format!("isolation must be read_committed or read_uncommitted, not {x:?}")),
                 };
+                let mut d = ConsumerDecl { name: w[0].into(), read_committed, group: None, partitions: Vec::new() };
                 for x in &w[2..] {
                     match x.strip_prefix("group=") {
                         Some(g) => d.group = Some(g.into()),
@@ -518,25 +288,9 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                 sc.consumers.push(d);
             }
             "repeat" => {
-                let (n, body) = rest.split_once(':').ok_or_else(|| ParseError {
-                    line,
-                    message: String::from("usage: repeat N: STEP; STEP …"),
-                })?;
-                let times = n
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| *n <= 100_000)
-                    .ok_or_else(|| ParseError {
-                        line,
-                        message: String::from("repeat needs a count up to 100000"),
-                    })?;
-                let steps = body
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(|s| step(line, s))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let (n, body) = rest.split_once(':').ok_or_else(|| ParseError { line, message: String::from("usage: repeat N: STEP; STEP …") })?;
+                let times = n.trim().parse::<usize>().ok().filter(|n| *n <= 100_000).ok_or_else(|| ParseError { line, message: String::from("repeat needs a count up to 100000") })?;
+                let steps = body.split(';').map(str::trim).filter(|s| !s.is_empty()).map(|s| step(line, s)).collect::<Result<Vec<_>, _>>()?;
                 sc.steps.push(TxnStep::Repeat { line, times, steps });
             }
             _ => sc.steps.push(step(line, content)?),
@@ -582,40 +336,20 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let mut w = World::new(
         sc.start_ms,
         sc.first_producer_id,
-        ClusterConfig {
-            transaction_version: sc.transaction_version,
-            two_phase_commit: sc.two_phase_commit_broker,
-            rtt_ms: sc.rtt_ms,
-            append_ms: sc.append_ms,
-            brokers: sc.brokers.max(1),
-        },
+        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1) },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
         w.add_partition(p);
     }
     for p in &sc.producers {
-        w.add_client(
-            &p.name,
-            &p.transactional_id,
-            p.timeout_ms,
-            p.two_phase_commit,
-        );
+        w.add_client(&p.name, &p.transactional_id, p.timeout_ms, p.two_phase_commit);
     }
     for (id, pid, epoch) in &sc.seeds {
         w.seed_txn(id, *pid, *epoch);
     }
     for c in &sc.consumers {
-        w.add_consumer(
-            &c.name,
-            if c.read_committed {
-                Isolation::ReadCommitted
-            } else {
-                Isolation::ReadUncommitted
-            },
-            c.group.as_deref(),
-            c.partitions.clone(),
-        );
+        w.add_consumer(&c.name, if c.read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted }, c.group.as_deref(), c.partitions.clone());
     }
     w
 }
@@ -635,21 +369,10 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
 
 /// [`run`] with tracing chosen: `trace: false` builds no messages or narration (the same
 /// decisions, states and invariants; for long runs and benchmarks).
-pub fn run_with(
-    sc: &TxnScenario,
-    sabotage: Option<Sabotage>,
-    snapshots: bool,
-    trace: bool,
-) -> TxnRun {
+pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
     let mut w = setup(sc, sabotage);
     w.trace = trace;
-    let mut out = TxnRun {
-        scenario: header(sc),
-        world: World::new(0, 0, ClusterConfig::default()),
-        steps: Vec::new(),
-        failures: Vec::new(),
-        error: None,
-    };
+    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
     let mut mem = Memory::default();
     let mut budget = 1_000_000usize;
     let mut flat = Vec::new();
@@ -668,11 +391,7 @@ pub fn run_with(
         match exec(&mut w, s, &mut mem) {
             Ok(Some(fail)) => {
                 ok = false;
-                out.failures.push(Failure {
-                    line,
-                    expected: fail.0,
-                    got: fail.1,
-                });
+                out.failures.push(Failure { line, expected: fail.0, got: fail.1 });
             }
             Ok(None) => {}
             Err(e) => {
@@ -683,24 +402,12 @@ pub fn run_with(
         let keep = snapshots || k + 1 == n || out.error.is_some();
         out.steps.push(TxnStepRun {
             line,
-            text: if w.trace || matches!(s, TxnStep::Expect { .. }) {
-                describe(s)
-            } else {
-                String::new()
-            },
+            text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() },
             ok,
             t: w.now_ms - w.start_ms,
-            narration: if w.narration.is_empty() {
-                String::new()
-            } else {
-                w.narration.join(" ")
-            },
+            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot: if keep {
-                super::txn_report::snapshot(&w)
-            } else {
-                super::txn_report::StateSnapshot::default()
-            },
+            snapshot: if keep { super::txn_report::snapshot(&w) } else { super::txn_report::StateSnapshot::default() },
             invariants: if keep { w.invariants() } else { Vec::new() },
         });
         if out.error.is_some() {
@@ -796,43 +503,13 @@ pub fn describe(s: &TxnStep) -> String {
     match s {
         TxnStep::Init { producer, .. } => format!("init {producer}"),
         TxnStep::Begin { producer, .. } => format!("begin {producer}"),
-        TxnStep::Send {
-            producer,
-            partition,
-            values,
-            ..
-        } => format!("send {producer} {partition} {}", values.join(" ")),
-        TxnStep::SendAll {
-            producer,
-            count,
-            value,
-            ..
-        } => format!("send-all {producer} {count} {value}"),
-        TxnStep::SendOffsets {
-            producer, consumer, ..
-        } => format!("send-offsets {producer} {consumer}"),
-        TxnStep::Commit {
-            producer,
-            lose_response,
-            ..
-        } => format!(
-            "commit {producer}{}",
-            if *lose_response { " lose-response" } else { "" }
-        ),
-        TxnStep::Abort {
-            producer,
-            lose_response,
-            ..
-        } => format!(
-            "abort {producer}{}",
-            if *lose_response { " lose-response" } else { "" }
-        ),
-        TxnStep::DeliverMarkers {
-            partition: None, ..
-        } => String::from("deliver markers"),
-        TxnStep::DeliverMarkers {
-            partition: Some(p), ..
-        } => format!("deliver marker {p}"),
+        TxnStep::Send { producer, partition, values, .. } => format!("send {producer} {partition} {}", values.join(" ")),
+        TxnStep::SendAll { producer, count, value, .. } => format!("send-all {producer} {count} {value}"),
+        TxnStep::SendOffsets { producer, consumer, .. } => format!("send-offsets {producer} {consumer}"),
+        TxnStep::Commit { producer, lose_response, .. } => format!("commit {producer}{}", if *lose_response { " lose-response" } else { "" }),
+        TxnStep::Abort { producer, lose_response, .. } => format!("abort {producer}{}", if *lose_response { " lose-response" } else { "" }),
+        TxnStep::DeliverMarkers { partition: None, .. } => String::from("deliver markers"),
+        TxnStep::DeliverMarkers { partition: Some(p), .. } => format!("deliver marker {p}"),
         TxnStep::DelayMarker { partition, .. } => format!("delay marker {partition}"),
         TxnStep::Crash { producer, .. } => format!("crash {producer}"),
         TxnStep::Advance { ms, .. } => format!("advance {ms}ms"),
@@ -841,21 +518,10 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::Rebalance { group, .. } => format!("rebalance {group}"),
         TxnStep::Seek { consumer, .. } => format!("seek {consumer} committed"),
         TxnStep::OffsetFetch { consumer, .. } => format!("offset-fetch {consumer}"),
-        TxnStep::Effect {
-            producer,
-            name,
-            key,
-            ..
-        } => format!(
-            "effect {producer} {name}{}",
-            key.as_ref().map_or(String::new(), |k| format!(" key={k}"))
-        ),
+        TxnStep::Effect { producer, name, key, .. } => format!("effect {producer} {name}{}", key.as_ref().map_or(String::new(), |k| format!(" key={k}"))),
         TxnStep::Feature { level, .. } => format!("feature transaction.version={level}"),
         TxnStep::Flush { .. } => String::from("flush"),
-        TxnStep::Repeat { times, steps, .. } => format!(
-            "repeat {times}: {}",
-            steps.iter().map(describe).collect::<Vec<_>>().join("; ")
-        ),
+        TxnStep::Repeat { times, steps, .. } => format!("repeat {times}: {}", steps.iter().map(describe).collect::<Vec<_>>().join("; ")),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
     }
 }
@@ -876,26 +542,13 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             let r = w.begin(producer)?;
             note_thrown(mem, producer, r);
         }
-        TxnStep::Send {
-            producer,
-            partition,
-            values,
-            ..
-        } => {
+        TxnStep::Send { producer, partition, values, .. } => {
             let r = w.send(producer, partition, values)?;
             note_thrown(mem, producer, r);
         }
-        TxnStep::SendAll {
-            producer,
-            count,
-            value,
-            ..
-        } => {
+        TxnStep::SendAll { producer, count, value, .. } => {
             if *count > w.partitions.len() {
-                return Err(format!(
-                    "send-all {count}: only {} partitions are declared",
-                    w.partitions.len()
-                ));
+                return Err(format!("send-all {count}: only {} partitions are declared", w.partitions.len()));
             }
             for k in 0..*count {
                 let p = w.partitions[k].name.clone();
@@ -903,25 +556,15 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
                 note_thrown(mem, producer, r);
             }
         }
-        TxnStep::SendOffsets {
-            producer, consumer, ..
-        } => {
+        TxnStep::SendOffsets { producer, consumer, .. } => {
             let r = w.send_offsets(producer, consumer)?;
             note_thrown(mem, producer, r);
         }
-        TxnStep::Commit {
-            producer,
-            lose_response,
-            ..
-        } => {
+        TxnStep::Commit { producer, lose_response, .. } => {
             let r = w.end(producer, true, *lose_response)?;
             note_thrown(mem, producer, r);
         }
-        TxnStep::Abort {
-            producer,
-            lose_response,
-            ..
-        } => {
+        TxnStep::Abort { producer, lose_response, .. } => {
             let r = w.end(producer, false, *lose_response)?;
             note_thrown(mem, producer, r);
         }
@@ -948,12 +591,7 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
                 mem.offset_fetch.push((consumer.clone(), p, v));
             }
         }
-        TxnStep::Effect {
-            producer,
-            name,
-            key,
-            ..
-        } => w.effect(producer, name, key.as_deref()),
+        TxnStep::Effect { producer, name, key, .. } => w.effect(producer, name, key.as_deref()),
         TxnStep::Feature { level, .. } => w.set_feature(*level),
         TxnStep::Flush { .. } => {
             for m in w.markers.iter_mut() {
@@ -995,69 +633,25 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
                 .flat_map(|r| match r.kind {
                     "commit" => alloc::vec![String::from("[COMMIT]")],
                     "abort" => alloc::vec![String::from("[ABORT]")],
-                    _ => r
-                        .values
-                        .iter()
-                        .map(|v| {
-                            v.as_deref()
-                                .map_or_else(|| String::from("null"), String::from)
-                        })
-                        .collect(),
+                    _ => r.values.iter().map(|v| v.as_deref().map_or_else(|| String::from("null"), String::from)).collect(),
                 })
                 .collect();
             (got.join(" ") != vals.join(" ")).then(|| (want.clone(), list(&got)))
         }
         ["lso", p, n] | ["hw", p, n] => {
-            let Some(pp) = part(p) else {
-                return fail(format!("no partition {p}"));
-            };
-            let got = if ws[0] == "lso" {
-                pp.last_stable_offset()
-            } else {
-                pp.high_watermark()
-            };
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let got = if ws[0] == "lso" { pp.last_stable_offset() } else { pp.high_watermark() };
             (got.to_string() != *n).then(|| (want.clone(), got.to_string()))
         }
         ["aborted", p, range] => {
-            let Some(pp) = part(p) else {
-                return fail(format!("no partition {p}"));
-            };
-            let got: Vec<String> = pp
-                .aborted_txns
-                .iter()
-                .map(|a| format!("{}..{}", a.first_offset, a.last_offset))
-                .collect();
-            (!got.iter().any(|g| g == range)).then(|| {
-                (
-                    want.clone(),
-                    if got.is_empty() {
-                        String::from("none")
-                    } else {
-                        list(&got)
-                    },
-                )
-            })
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let got: Vec<String> = pp.aborted_txns.iter().map(|a| format!("{}..{}", a.first_offset, a.last_offset)).collect();
+            (!got.iter().any(|g| g == range)).then(|| (want.clone(), if got.is_empty() { String::from("none") } else { list(&got) }))
         }
         [c, "received", vals @ ..] if w.consumers.iter().any(|x| x.name == *c) => {
             let con = w.consumers.iter().find(|x| x.name == *c)?;
-            let got: Vec<String> = con
-                .received
-                .iter()
-                .map(|(_, _, v)| {
-                    v.as_deref()
-                        .map_or_else(|| String::from("null"), String::from)
-                })
-                .collect();
-            (got.join(" ") != vals.join(" ")).then(|| {
-                (
-                    want.clone(),
-                    if got.is_empty() {
-                        String::from("nothing")
-                    } else {
-                        list(&got)
-                    },
-                )
-            })
+            let got: Vec<String> = con.received.iter().map(|(_, _, v)| v.as_deref().map_or_else(|| String::from("null"), String::from)).collect();
+            (got.join(" ") != vals.join(" ")).then(|| (want.clone(), if got.is_empty() { String::from("nothing") } else { list(&got) }))
         }
         [c, "position", p, n] if w.consumers.iter().any(|x| x.name == *c) => {
             let con = w.consumers.iter().find(|x| x.name == *c)?;
@@ -1065,43 +659,20 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
             (got != *n).then(|| (want.clone(), got))
         }
         ["offsets", g, p, n] => {
-            let Some(gr) = w.groups.iter().find(|x| x.name == *g) else {
-                return fail(format!("no group {g}"));
-            };
-            let got = gr
-                .committed
-                .get(*p)
-                .map_or(String::from("none"), |o| o.to_string());
+            let Some(gr) = w.groups.iter().find(|x| x.name == *g) else { return fail(format!("no group {g}")) };
+            let got = gr.committed.get(*p).map_or(String::from("none"), |o| o.to_string());
             (got != *n).then(|| (want.clone(), got))
         }
         ["offset-fetch", c, p, v] => {
-            let got = mem
-                .offset_fetch
-                .iter()
-                .find(|x| x.0 == *c && x.1 == *p)
-                .map_or(String::from("not fetched"), |x| x.2.clone());
+            let got = mem.offset_fetch.iter().find(|x| x.0 == *c && x.1 == *p).map_or(String::from("not fetched"), |x| x.2.clone());
             (got != *v).then(|| (want.clone(), got))
         }
         ["effects", names @ ..] => {
             let got: Vec<String> = w.effects.iter().map(|e| e.name.clone()).collect();
-            (got.join(" ") != names.join(" ")).then(|| {
-                (
-                    want.clone(),
-                    if got.is_empty() {
-                        String::from("none")
-                    } else {
-                        list(&got)
-                    },
-                )
-            })
+            (got.join(" ") != names.join(" ")).then(|| (want.clone(), if got.is_empty() { String::from("none") } else { list(&got) }))
         }
         ["invariants", "hold"] => {
-            let broken: Vec<String> = w
-                .invariants()
-                .into_iter()
-                .filter(|x| !x.1)
-                .map(|x| format!("{}: {}", x.0, x.2))
-                .collect();
+            let broken: Vec<String> = w.invariants().into_iter().filter(|x| !x.1).map(|x| format!("{}: {}", x.0, x.2)).collect();
             (!broken.is_empty()).then(|| (want.clone(), broken.join("; ")))
         }
         ["invariant", name, "broken"] => {
@@ -1112,10 +683,7 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
                 None => fail(format!("no invariant named {name}")),
             }
         }
-        ["outside-model"] => w
-            .outside_model
-            .is_none()
-            .then(|| (want.clone(), String::from("inside the model"))),
+        ["outside-model"] => w.outside_model.is_none().then(|| (want.clone(), String::from("inside the model"))),
         ["features", "transaction.version", n] => {
             let got = w.cluster.transaction_version.to_string();
             (got != *n).then(|| (want.clone(), got))
@@ -1130,58 +698,37 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
             }
         }
         [p, "state", st] => {
-            let Some(c) = client(p) else {
-                return fail(format!("no producer {p}"));
-            };
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
             (c.state.name() != *st).then(|| (want.clone(), c.state.name().to_string()))
         }
         [p, "epoch", e] => {
-            let Some(c) = client(p) else {
-                return fail(format!("no producer {p}"));
-            };
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
             (c.epoch.to_string() != *e).then(|| (want.clone(), c.epoch.to_string()))
         }
         [p, "pid", n] => {
-            let Some(c) = client(p) else {
-                return fail(format!("no producer {p}"));
-            };
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
             (c.pid.to_string() != *n).then(|| (want.clone(), c.pid.to_string()))
         }
         [p, "outcome", "unknown"] | [p, "outcome", "known"] => {
-            let Some(c) = client(p) else {
-                return fail(format!("no producer {p}"));
-            };
-            let got = if c.outcome_unknown {
-                "unknown"
-            } else {
-                "known"
-            };
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
+            let got = if c.outcome_unknown { "unknown" } else { "known" };
             (got != ws[2]).then(|| (want.clone(), got.to_string()))
         }
         [p, "error", e] => {
-            let Some(c) = client(p) else {
-                return fail(format!("no producer {p}"));
-            };
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
             let got = c.last_error.clone().unwrap_or_else(|| String::from("none"));
             (!got.contains(*e)).then(|| (want.clone(), got))
         }
         [p, "threw", text @ ..] => {
             let t = text.join(" ");
-            let got = mem
-                .thrown
-                .iter()
-                .rev()
-                .find(|x| x.0 == *p)
-                .map(|x| x.1.clone());
+            let got = mem.thrown.iter().rev().find(|x| x.0 == *p).map(|x| x.1.clone());
             match got {
                 Some(g) if g.contains(&t) => None,
                 Some(g) => fail(g),
                 None => fail(String::from("nothing thrown")),
             }
         }
-        [p, "fenced"] => {
-            (!w.fenced.contains(*p)).then(|| (want.clone(), String::from("not fenced")))
-        }
+        [p, "fenced"] => (!w.fenced.contains(*p)).then(|| (want.clone(), String::from("not fenced"))),
         _ => fail(String::from("unknown expect")),
     }
 }
@@ -1206,36 +753,20 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
             S::Ready => push(format!("{n}: beginTransaction()"), format!("begin {n}")),
             S::InTransaction => {
                 if let Some(p) = w.partitions.first() {
-                    push(
-                        format!("{n}: send to {}", p.name),
-                        format!("send {n} {} v{}", p.name, w.records.len() + 1),
-                    );
+                    push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
                 }
                 if let Some(p) = w.partitions.get(1) {
-                    push(
-                        format!("{n}: send to {}", p.name),
-                        format!("send {n} {} v{}", p.name, w.records.len() + 1),
-                    );
+                    push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
                 }
                 for con in w.consumers.iter().filter(|x| x.group.is_some()) {
-                    push(
-                        format!("{n}: sendOffsetsToTransaction({})", con.name),
-                        format!("send-offsets {n} {}", con.name),
-                    );
+                    push(format!("{n}: sendOffsetsToTransaction({})", con.name), format!("send-offsets {n} {}", con.name));
                 }
                 push(format!("{n}: commitTransaction()"), format!("commit {n}"));
-                push(
-                    format!("{n}: commit, response lost"),
-                    format!("commit {n} lose-response"),
-                );
+                push(format!("{n}: commit, response lost"), format!("commit {n} lose-response"));
                 push(format!("{n}: abortTransaction()"), format!("abort {n}"));
             }
             S::CommittingTransaction | S::AbortingTransaction if c.outcome_unknown => {
-                let op = if c.state == S::CommittingTransaction {
-                    "commit"
-                } else {
-                    "abort"
-                };
+                let op = if c.state == S::CommittingTransaction { "commit" } else { "abort" };
                 push(format!("{n}: retry {op} (same call)"), format!("{op} {n}"));
             }
             S::AbortableError => push(format!("{n}: abortTransaction()"), format!("abort {n}")),
@@ -1246,46 +777,25 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
         }
     }
     if w.markers.iter().any(|m| !m.held) {
-        push(
-            String::from("deliver every marker"),
-            String::from("deliver markers"),
-        );
+        push(String::from("deliver every marker"), String::from("deliver markers"));
     }
     for m in &w.markers {
-        push(
-            format!("deliver the marker to {}", m.partition),
-            format!("deliver marker {}", m.partition),
-        );
+        push(format!("deliver the marker to {}", m.partition), format!("deliver marker {}", m.partition));
         if !m.held {
-            push(
-                format!("delay the marker to {}", m.partition),
-                format!("delay marker {}", m.partition),
-            );
+            push(format!("delay the marker to {}", m.partition), format!("delay marker {}", m.partition));
         }
     }
-    push(
-        String::from("fail over the coordinator"),
-        String::from("failover coordinator"),
-    );
+    push(String::from("fail over the coordinator"), String::from("failover coordinator"));
     for con in &w.consumers {
         push(format!("{} polls", con.name), format!("poll {}", con.name));
         if con.group.is_some() {
-            push(
-                format!("{} seeks to the committed offsets", con.name),
-                format!("seek {} committed", con.name),
-            );
+            push(format!("{} seeks to the committed offsets", con.name), format!("seek {} committed", con.name));
         }
     }
     for g in &w.groups {
-        push(
-            format!("{} rebalances", g.name),
-            format!("rebalance {}", g.name),
-        );
+        push(format!("{} rebalances", g.name), format!("rebalance {}", g.name));
     }
-    push(
-        String::from("time passes (1 minute)"),
-        String::from("advance 1m"),
-    );
+    push(String::from("time passes (1 minute)"), String::from("advance 1m"));
     out
 }
 
@@ -1293,18 +803,9 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
 pub fn timeline_text(run: &TxnRun) -> String {
     let mut s = String::new();
     s.push_str(&format!("# {}\n", run.scenario.title));
-    s.push_str(&format!(
-        "# transaction.version={} (Kafka 4.3 model)\n",
-        run.scenario.transaction_version
-    ));
+    s.push_str(&format!("# transaction.version={} (Kafka 4.3 model)\n", run.scenario.transaction_version));
     for (k, st) in run.steps.iter().enumerate() {
-        s.push_str(&format!(
-            "\n[{k}] line {} t+{}ms  {}{}\n",
-            st.line,
-            st.t,
-            st.text,
-            if st.ok { "" } else { "   <-- FAILED" }
-        ));
+        s.push_str(&format!("\n[{k}] line {} t+{}ms  {}{}\n", st.line, st.t, st.text, if st.ok { "" } else { "   <-- FAILED" }));
         for m in &st.messages {
             s.push_str(&format!(
                 "    {} -> {} {}: {}{}{}\n",
@@ -1323,71 +824,30 @@ pub fn timeline_text(run: &TxnRun) -> String {
     let w = &run.world;
     s.push_str("\nfinal state:\n");
     for c in &w.clients {
-        s.push_str(&format!(
-            "  producer {} ({}): {} pid {} epoch {}{}\n",
-            c.name,
-            c.transactional_id,
-            c.state.name(),
-            c.pid,
-            c.epoch,
-            if c.outcome_unknown {
-                " outcome UNKNOWN"
-            } else {
-                ""
-            }
-        ));
+        s.push_str(&format!("  producer {} ({}): {} pid {} epoch {}{}\n", c.name, c.transactional_id, c.state.name(), c.pid, c.epoch, if c.outcome_unknown { " outcome UNKNOWN" } else { "" }));
     }
     for m in &w.coordinator.txns {
-        s.push_str(&format!(
-            "  coordinator {} : {} pid {} epoch {}\n",
-            m.transactional_id,
-            m.state.name(),
-            m.producer_id,
-            m.producer_epoch
-        ));
+        s.push_str(&format!("  coordinator {} : {} pid {} epoch {}\n", m.transactional_id, m.state.name(), m.producer_id, m.producer_epoch));
     }
     for p in &w.partitions {
-        s.push_str(&format!(
-            "  {}: HW {} LSO {} aborted {:?}\n",
-            p.name,
-            p.high_watermark(),
-            p.last_stable_offset(),
-            p.aborted_txns
-                .iter()
-                .map(|a| (a.first_offset, a.last_offset))
-                .collect::<Vec<_>>()
-        ));
+        s.push_str(&format!("  {}: HW {} LSO {} aborted {:?}\n", p.name, p.high_watermark(), p.last_stable_offset(), p.aborted_txns.iter().map(|a| (a.first_offset, a.last_offset)).collect::<Vec<_>>()));
     }
     for c in &w.consumers {
         s.push_str(&format!(
             "  consumer {} ({}): received [{}]\n",
             c.name,
-            if c.isolation == Isolation::ReadCommitted {
-                "read_committed"
-            } else {
-                "read_uncommitted"
-            },
-            c.received
-                .iter()
-                .map(|r| r.2.as_deref().unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join(" ")
+            if c.isolation == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" },
+            c.received.iter().map(|r| r.2.as_deref().unwrap_or_default()).collect::<Vec<_>>().join(" ")
         ));
     }
     for (name, holds, detail) in w.invariants() {
-        s.push_str(&format!(
-            "  invariant {name}: {} ({detail})\n",
-            if holds { "holds" } else { "BROKEN" }
-        ));
+        s.push_str(&format!("  invariant {name}: {} ({detail})\n", if holds { "holds" } else { "BROKEN" }));
     }
     if let Some(o) = &w.outside_model {
         s.push_str(&format!("  OUTSIDE_MODEL: {o}\n"));
     }
     for f in &run.failures {
-        s.push_str(&format!(
-            "FAILED line {}: expected {}, got {}\n",
-            f.line, f.expected, f.got
-        ));
+        s.push_str(&format!("FAILED line {}: expected {}, got {}\n", f.line, f.expected, f.got));
     }
     if let Some(e) = &run.error {
         s.push_str(&format!("ERROR {e}\n"));

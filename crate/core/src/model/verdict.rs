@@ -40,68 +40,23 @@ pub enum Verdict {
     /// V4: a negative sequence with a producer id.
     InvalidSequence { sequence: i32, producer_id: i64 },
     /// A1: a retry of a retained batch, written at `base_offset..=base_offset + delta`.
-    Duplicate {
-        producer_id: i64,
-        epoch: i16,
-        first_seq: i32,
-        last_seq: i32,
-        base_offset: i64,
-        delta: i32,
-    },
+    Duplicate { producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
     /// A2: a transactional batch with an epoch older than the last seen.
-    StaleTxnEpoch {
-        producer_id: i64,
-        log_end_offset: i64,
-        epoch: i16,
-        last_epoch: i16,
-    },
+    StaleTxnEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
     /// A3: epoch fencing.
-    StaleEpoch {
-        producer_id: i64,
-        log_end_offset: i64,
-        epoch: i16,
-        last_epoch: i16,
-    },
+    StaleEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
     /// A6: a new epoch that does not start at sequence 0.
-    NewEpochNotAtZero {
-        producer_id: i64,
-        log_end_offset: i64,
-        first_seq: i32,
-        epoch: i16,
-    },
+    NewEpochNotAtZero { producer_id: i64, log_end_offset: i64, first_seq: i32, epoch: i16 },
     /// A7: a gap (or a repeat that is not retained).
-    OutOfOrder {
-        producer_id: i64,
-        log_end_offset: i64,
-        first_seq: i32,
-        expected: i32,
-    },
+    OutOfOrder { producer_id: i64, log_end_offset: i64, first_seq: i32, expected: i32 },
     /// A9: a plain write while the producer's transaction is open.
-    TxnExpected {
-        producer_id: i64,
-        log_end_offset: i64,
-    },
+    TxnExpected { producer_id: i64, log_end_offset: i64 },
     /// A6 (KIP-360): an unknown producer, any first sequence accepted.
-    UnknownProducer {
-        producer_id: i64,
-        first_seq: i32,
-        last_seq: i32,
-        base_offset: i64,
-        delta: i32,
-    },
+    UnknownProducer { producer_id: i64, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
     /// A6: a new epoch starting at 0.
-    NewEpoch {
-        producer_id: i64,
-        epoch: i16,
-        base_offset: i64,
-        delta: i32,
-    },
+    NewEpoch { producer_id: i64, epoch: i16, base_offset: i64, delta: i32 },
     /// A7: the next sequence.
-    InOrder {
-        first_seq: i32,
-        base_offset: i64,
-        delta: i32,
-    },
+    InOrder { first_seq: i32, base_offset: i64, delta: i32 },
     /// L1: the request reached a broker that is no longer the leader.
     NotLeader,
     /// L2: refused before any producer-state check.
@@ -114,24 +69,10 @@ impl Verdict {
         use Verdict::*;
         match *self {
             NotIdempotent { base_offset, delta }
-            | UnknownProducer {
-                base_offset, delta, ..
-            }
-            | NewEpoch {
-                base_offset, delta, ..
-            }
-            | InOrder {
-                base_offset, delta, ..
-            } => Outcome::Appended {
-                base_offset,
-                last_offset: base_offset + delta as i64,
-            },
-            Duplicate {
-                base_offset, delta, ..
-            } => Outcome::Duplicate {
-                base_offset,
-                last_offset: base_offset + delta as i64,
-            },
+            | UnknownProducer { base_offset, delta, .. }
+            | NewEpoch { base_offset, delta, .. }
+            | InOrder { base_offset, delta, .. } => Outcome::Appended { base_offset, last_offset: base_offset + delta as i64 },
+            Duplicate { base_offset, delta, .. } => Outcome::Duplicate { base_offset, last_offset: base_offset + delta as i64 },
             _ => Outcome::Rejected(self.error()),
         }
     }
@@ -141,21 +82,13 @@ impl Verdict {
         use Verdict::*;
         match *self {
             Short | Corrupt { .. } => ErrorCode::CORRUPT_MESSAGE,
-            NotMagic2
-            | BaseOffset { .. }
-            | Inconsistent { .. }
-            | Control
-            | InvalidSequence { .. } => ErrorCode::INVALID_RECORD,
+            NotMagic2 | BaseOffset { .. } | Inconsistent { .. } | Control | InvalidSequence { .. } => ErrorCode::INVALID_RECORD,
             StaleTxnEpoch { .. } | StaleEpoch { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
             NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
             TxnExpected { .. } => ErrorCode::INVALID_TXN_STATE,
             NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
             Refused { code } => code,
-            NotIdempotent { .. }
-            | Duplicate { .. }
-            | UnknownProducer { .. }
-            | NewEpoch { .. }
-            | InOrder { .. } => ErrorCode::NONE,
+            NotIdempotent { .. } | Duplicate { .. } | UnknownProducer { .. } | NewEpoch { .. } | InOrder { .. } => ErrorCode::NONE,
         }
     }
 
@@ -184,12 +117,7 @@ impl Verdict {
     pub fn source(&self) -> &'static str {
         use Verdict::*;
         match self {
-            Short
-            | NotMagic2
-            | BaseOffset { .. }
-            | Corrupt { .. }
-            | NotIdempotent { .. }
-            | StaleTxnEpoch { .. } => UL,
+            Short | NotMagic2 | BaseOffset { .. } | Corrupt { .. } | NotIdempotent { .. } | StaleTxnEpoch { .. } => UL,
             Inconsistent { .. } | Control | InvalidSequence { .. } => LV,
             Duplicate { .. } => PSE,
             StaleEpoch { .. }
@@ -205,12 +133,7 @@ impl Verdict {
 
     /// The decision with its sentence, as the leader of partition `partition` explains it.
     pub fn decision(&self, partition: &str) -> Decision {
-        Decision {
-            outcome: self.outcome(),
-            rule: self.rule(),
-            why: self.why(partition),
-            source: self.source(),
-        }
+        Decision { outcome: self.outcome(), rule: self.rule(), why: self.why(partition), source: self.source() }
     }
 
     /// The sentence, for the leader of `partition`.
@@ -224,9 +147,7 @@ impl Verdict {
     pub fn write_why(&self, out: &mut impl Write, partition: &str) -> fmt::Result {
         let name = partition;
         let last = match self.outcome() {
-            Outcome::Appended { last_offset, .. } | Outcome::Duplicate { last_offset, .. } => {
-                last_offset
-            }
+            Outcome::Appended { last_offset, .. } | Outcome::Duplicate { last_offset, .. } => last_offset,
             Outcome::Rejected(_) => 0,
         };
         match *self {

@@ -12,19 +12,9 @@ pub fn option_sets() -> [DecodeOptions; 4] {
     let d = DecodeOptions::default();
     [
         d.clone(),
-        DecodeOptions {
-            spans: false,
-            ..d.clone()
-        },
-        DecodeOptions {
-            records: false,
-            ..d.clone()
-        },
-        DecodeOptions {
-            include_decompressed: true,
-            max_decompressed: 4096,
-            ..d
-        },
+        DecodeOptions { spans: false, ..d.clone() },
+        DecodeOptions { records: false, ..d.clone() },
+        DecodeOptions { include_decompressed: true, max_decompressed: 4096, ..d },
     ]
 }
 
@@ -36,53 +26,33 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
     if invalid_text {
         // Text that is not valid input: one issue, offsets into the text, nothing decoded.
         if !rep.batches.is_empty() {
-            return Err(format!(
-                "InvalidInput report with {} batches",
-                rep.batches.len()
-            ));
+            return Err(format!("InvalidInput report with {} batches", rep.batches.len()));
         }
         for e in &rep.errors {
             if e.at > input_len {
-                return Err(format!(
-                    "InvalidInput issue at {} past the input's {input_len} bytes: {e:?}",
-                    e.at
-                ));
+                return Err(format!("InvalidInput issue at {} past the input's {input_len} bytes: {e:?}", e.at));
             }
         }
         return Ok(());
     }
     if rep.format == "binary" && len != input_len {
-        return Err(format!(
-            "binary input of {input_len} bytes reported as length {len}"
-        ));
+        return Err(format!("binary input of {input_len} bytes reported as length {len}"));
     }
     let mut prev_end = 0usize;
     for (i, b) in rep.batches.iter().enumerate() {
         if !(b.start <= b.end && b.end <= len) {
-            return Err(format!(
-                "batch {i}: start {} end {} length {len}",
-                b.start, b.end
-            ));
+            return Err(format!("batch {i}: start {} end {} length {len}", b.start, b.end));
         }
         if b.start < prev_end {
-            return Err(format!(
-                "batch {i} starts at {} inside the previous batch (ends {prev_end})",
-                b.start
-            ));
+            return Err(format!("batch {i} starts at {} inside the previous batch (ends {prev_end})", b.start));
         }
         prev_end = b.end;
         if b.records.len() > len {
-            return Err(format!(
-                "batch {i}: {} records from {len} bytes",
-                b.records.len()
-            ));
+            return Err(format!("batch {i}: {} records from {len} bytes", b.records.len()));
         }
         let dsize = b.decompressed.as_ref().map(|d| d.size);
         if let Some(d) = &b.decompressed {
-            if !(b.start <= d.compressed_start
-                && d.compressed_start <= d.compressed_end
-                && d.compressed_end <= b.end)
-            {
+            if !(b.start <= d.compressed_start && d.compressed_start <= d.compressed_end && d.compressed_end <= b.end) {
                 return Err(format!(
                     "batch {i}: compressed span {}..{} outside batch {}..{}",
                     d.compressed_start, d.compressed_end, b.start, b.end
@@ -90,20 +60,13 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
             }
             if let Some(data) = &d.data {
                 if data.len() != d.size {
-                    return Err(format!(
-                        "batch {i}: decompressed data {} bytes, size says {}",
-                        data.len(),
-                        d.size
-                    ));
+                    return Err(format!("batch {i}: decompressed data {} bytes, size says {}", data.len(), d.size));
                 }
             }
         }
         for f in &b.fields {
             if f.start > f.end {
-                return Err(format!(
-                    "batch {i}: field {} has start {} > end {}",
-                    f.name, f.start, f.end
-                ));
+                return Err(format!("batch {i}: field {} has start {} > end {}", f.name, f.start, f.end));
             }
             match f.buffer {
                 None => {
@@ -124,42 +87,28 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
                     }
                     None => {
                         return Err(format!(
-                        "batch {i}: field {} indexes a decompressed buffer the batch does not have",
-                        f.name
-                    ))
+                            "batch {i}: field {} indexes a decompressed buffer the batch does not have",
+                            f.name
+                        ))
                     }
                 },
-                Some(other) => {
-                    return Err(format!(
-                        "batch {i}: field {} in unknown buffer {other:?}",
-                        f.name
-                    ))
-                }
+                Some(other) => return Err(format!("batch {i}: field {} in unknown buffer {other:?}", f.name)),
             }
         }
     }
     for e in &rep.errors {
         if e.at > len {
-            return Err(format!(
-                "issue at {} past the input length {len}: {e:?}",
-                e.at
-            ));
+            return Err(format!("issue at {} past the input length {len}: {e:?}", e.at));
         }
         if let Some(bi) = e.batch {
             // An issue may name the entry that could not be framed (index == batches.len()).
             if bi > rep.batches.len() {
-                return Err(format!(
-                    "issue names batch {bi} of {}: {e:?}",
-                    rep.batches.len()
-                ));
+                return Err(format!("issue names batch {bi} of {}: {e:?}", rep.batches.len()));
             }
             if let (Some(dat), Some(b)) = (e.decompressed_at, rep.batches.get(bi)) {
                 if let Some(d) = &b.decompressed {
                     if dat > d.size {
-                        return Err(format!(
-                            "issue decompressedAt {dat} past the decompressed size {}: {e:?}",
-                            d.size
-                        ));
+                        return Err(format!("issue decompressedAt {dat} past the decompressed size {}: {e:?}", d.size));
                     }
                 }
             }
@@ -172,10 +121,9 @@ pub fn check_report(rep: &Report, input_len: usize) -> Result<(), String> {
 /// fuzzer / test harness) on any insane report.
 pub fn decode_all_ways(data: &[u8]) {
     for opts in option_sets() {
-        for (how, rep) in [
-            ("decode", eoslab_core::decode(data, &opts)),
-            ("decode_bytes", eoslab_core::decode_bytes(data, &opts)),
-        ] {
+        for (how, rep) in
+            [("decode", eoslab_core::decode(data, &opts)), ("decode_bytes", eoslab_core::decode_bytes(data, &opts))]
+        {
             if let Err(e) = check_report(&rep, data.len()) {
                 panic!("{how} with {opts:?}: {e}\nreport: {rep:#?}");
             }
@@ -191,30 +139,17 @@ pub fn check_view_agrees(data: &[u8]) {
     use eoslab_core::view::{entries, Entry};
     let rep = eoslab_core::decode_bytes(data, &eoslab_core::DecodeOptions::default());
     let has = |e: &eoslab_core::view::ViewError| {
-        rep.errors.iter().any(|i| {
-            (i.at, i.decompressed_at, i.kind, i.message.as_str())
-                == (e.at, e.decompressed_at, e.kind, e.message.as_str())
-        })
+        rep.errors.iter().any(|i| (i.at, i.decompressed_at, i.kind, i.message.as_str()) == (e.at, e.decompressed_at, e.kind, e.message.as_str()))
     };
     // The columnar form: consistent lengths, every position inside its buffer.
     let c = eoslab_core::view::columns(data, 64 << 20);
     assert_eq!(c.first_record.len(), c.batch_start.len() + 1);
     assert_eq!(c.first_header.len(), c.offset.len() + 1);
     for (i, w) in c.first_record.windows(2).enumerate() {
-        let buf = if c.in_decompressed[i] == 1 {
-            c.decompressed.len()
-        } else {
-            data.len()
-        };
+        let buf = if c.in_decompressed[i] == 1 { c.decompressed.len() } else { data.len() };
         for j in w[0] as usize..w[1] as usize {
-            for (s, l) in [
-                (c.key_start[j], c.key_length[j]),
-                (c.value_start[j], c.value_length[j]),
-            ] {
-                assert!(
-                    l < 0 || s as usize + l as usize <= buf,
-                    "record {j}: {s}+{l} past {buf}"
-                );
+            for (s, l) in [(c.key_start[j], c.key_length[j]), (c.value_start[j], c.value_length[j])] {
+                assert!(l < 0 || s as usize + l as usize <= buf, "record {j}: {s}+{l} past {buf}");
             }
             for k in c.first_header[j] as usize..c.first_header[j + 1] as usize {
                 assert!(c.header_key_start[k] as usize + c.header_key_length[k] as usize <= buf);
@@ -227,72 +162,34 @@ pub fn check_view_agrees(data: &[u8]) {
     for entry in entries(data) {
         let v = match entry {
             Err(e) => {
-                assert!(
-                    has(&e),
-                    "view error {e:?} not in the report {:?}",
-                    rep.errors
-                );
+                assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors);
                 break;
             }
             Ok(Entry::Legacy { .. }) => continue,
             Ok(Entry::V2(v)) => v,
         };
-        let b = rep
-            .batches
-            .iter()
-            .find(|b| b.start == v.start)
-            .expect("the report has the batch");
-        assert_eq!(
-            (
-                v.end(),
-                v.header.crc,
-                v.crc_computed,
-                v.header.records_count
-            ),
-            (
-                b.end,
-                b.header.crc,
-                b.header.crc_computed,
-                b.header.records_count
-            )
-        );
+        let b = rep.batches.iter().find(|b| b.start == v.start).expect("the report has the batch");
+        assert_eq!((v.end(), v.header.crc, v.crc_computed, v.header.records_count), (b.end, b.header.crc, b.header.crc_computed, b.header.records_count));
         match v.records(&mut scratch, 64 << 20) {
-            Err(e) => assert!(
-                has(&e),
-                "view error {e:?} not in the report {:?}",
-                rep.errors
-            ),
+            Err(e) => assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors),
             Ok(records) => {
                 let mut n = 0;
                 for r in records {
                     match r {
                         Ok(r) => {
                             if let Some(listed) = b.records.get(n) {
-                                assert_eq!(
-                                    &r.to_report(),
-                                    listed,
-                                    "record {n} of the batch at {}",
-                                    v.start
-                                );
+                                assert_eq!(&r.to_report(), listed, "record {n} of the batch at {}", v.start);
                             }
                             n += 1;
                         }
                         Err(e) => {
-                            assert!(
-                                has(&e),
-                                "view error {e:?} not in the report {:?}",
-                                rep.errors
-                            );
+                            assert!(has(&e), "view error {e:?} not in the report {:?}", rep.errors);
                             break;
                         }
                     }
                 }
                 if !v.header.attributes.is_control() {
-                    assert!(
-                        n >= b.records.len(),
-                        "the view read {n} records, the report lists {}",
-                        b.records.len()
-                    );
+                    assert!(n >= b.records.len(), "the view read {n} records, the report lists {}", b.records.len());
                 }
             }
         }
