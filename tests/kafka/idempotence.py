@@ -50,6 +50,9 @@ CHECK_INTERVAL_MS = 100
 BROKER_CONFIG = {
     "producer.id.expiration.ms": INT_MAX,
     "producer.id.expiration.check.interval.ms": CHECK_INTERVAL_MS,
+    # The model's partition leader does no KIP-890 verification (that is the transactions
+    # model's): transactional batches are written without AddPartitionsToTxn.
+    "transaction.partition.verification.enable": "false",
 }
 PRODUCE_VERSION = 11
 SABOTAGE = os.environ.get("EOSLAB_SABOTAGE", "")
@@ -99,9 +102,23 @@ class Disagreement(Exception):
     pass
 
 
+def is_control(batch: bytes) -> bool:
+    return len(batch) > 22 and batch[22] & 0x20 != 0
+
+
+def is_transactional(batch: bytes) -> bool:
+    return len(batch) > 22 and batch[22] & 0x10 != 0
+
+
 def normalize(batch: bytes) -> bytes:
-    """A stored batch without the fields the broker assigns on append."""
-    return b"\0" * 8 + batch[8:12] + b"\0" * 4 + batch[16:]
+    """A stored batch without the fields the broker assigns on append: baseOffset and
+    partitionLeaderEpoch; for a control batch (a marker the broker writes itself) also its
+    timestamps, which are the broker's clock, and so the CRC that covers them."""
+    b = bytearray(b"\0" * 8 + batch[8:12] + b"\0" * 4 + batch[16:])
+    if is_control(batch):
+        b[17:21] = b"\0" * 4          # crc
+        b[27:43] = b"\0" * 16         # baseTimestamp, maxTimestamp
+    return bytes(b)
 
 
 def split_batches(records: bytes):
@@ -164,7 +181,24 @@ class Replayer:
         base = {p: self.probe.list_offsets(topic, i)["offset"] for i, p in enumerate(parts)}
         exp = expiration_of(script)
         expired_something = False
+        last_op = {}  # producer id -> "produce" | "marker": the last op that changed its entry
         for ev in run["events"]:
+            if ev["kind"] == "marker":
+                i = parts.index(ev["partition"])
+                self.requests += 1
+                body = {"markers": [{"producerId": ev["producerId"], "producerEpoch": ev["epoch"],
+                                     "transactionResult": ev["commit"], "topics": [{"name": topic, "partitionIndexes": [i]}],
+                                     "coordinatorEpoch": ev["coordinatorEpoch"],
+                                     "transactionVersion": ev["transactionVersion"]}]}
+                r = self.probe.request("WriteTxnMarkers", 2 if ev["transactionVersion"] == 2 else 1, body)
+                got = r["markers"][0]["topics"][0]["partitions"][0]["errorCode"]
+                where = f"line {ev['line']} (WriteTxnMarkers to {ev['partition']}, rule {ev['rule']})"
+                if got != ev["errorCode"]:
+                    raise Disagreement(f"{where}: the model answers {ev['errorName']}({ev['errorCode']}) [{ev['why']}]; "
+                                       f"Kafka answers {self.probe.error_name(got)}")
+                if got == 0:
+                    last_op[(ev["partition"], ev["producerId"])] = "marker"
+                continue
             if ev["kind"] == "expiration-check":
                 # The model's check at model time T expires entries with T - lastTs >= exp; the
                 # broker's expires those with now - lastTs >= E: E = now - T + exp.
@@ -177,7 +211,10 @@ class Replayer:
             i = parts.index(ev["partition"])
             batch = bytes.fromhex(ev["bytes"])
             self.requests += 1
-            got = self.probe.produce(topic, i, batch, version=PRODUCE_VERSION)
+            got = self.probe.produce(topic, i, batch, version=PRODUCE_VERSION,
+                                     transactional_id="eoslab-raw" if is_transactional(batch) else None)
+            if got["errorCode"] == 0 and ev["outcome"] == "append":
+                last_op[(ev["partition"], int.from_bytes(batch[43:51], "big", signed=True))] = "produce"
             where = f"line {ev['line']} (Produce to {ev['partition']}, rule {ev['rule']})"
             want_err = ev["errorName"]
             if got["errorCode"] != ev["errorCode"]:
@@ -203,12 +240,29 @@ class Replayer:
                 if int.from_bytes(b[:8], "big") - base[name] != int.from_bytes(a[:8], "big"):
                     raise Disagreement(f"{name}: stored batch {k} at offset {int.from_bytes(b[:8], 'big') - base[name]} "
                                        f"in Kafka, {int.from_bytes(a[:8], 'big')} in the model")
+            # The transaction state a read_committed consumer sees: LSO and aborted transactions.
+            fc = self.probe.fetch(topic, i, offset=base[name], isolation=1, max_bytes=64 << 20)
+            if fc["lastStableOffset"] - base[name] != p["lastStableOffset"]:
+                raise Disagreement(f"{name}: the model's last stable offset is {p['lastStableOffset']}, Kafka's "
+                                   f"{fc['lastStableOffset'] - base[name]}")
+            # Kafka lists every aborted transaction up to the end of the bytes the fetch reads
+            # (UnifiedLog.addAbortedTransactions: the segment position after maxBytes), not only
+            # below the LSO: with a fetch of the whole log that is all of them.
+            kafka_aborted = sorted((a["producerId"], a["firstOffset"] - base[name]) for a in fc["abortedTransactions"] or [])
+            model_aborted = sorted((a["producerId"], a["firstOffset"]) for a in p["abortedTransactions"])
+            if kafka_aborted != model_aborted:
+                raise Disagreement(f"{name}: aborted transactions (producer id, first offset) a read_committed fetch "
+                                   f"gets:\n  model {model_aborted}\n  kafka {kafka_aborted}")
             dp = self.probe.describe_producers(topic, i)
+
+            def ts(pid, t):
+                # After a marker the broker's lastTimestamp is its own clock; the model's is model time.
+                return None if last_op.get((name, pid)) == "marker" else t
             kafka_state = sorted(
-                (s["producerId"], s["producerEpoch"], s["lastSequence"], s["lastTimestamp"], s["coordinatorEpoch"],
-                 s["currentTxnStartOffset"] - (base[name] if s["currentTxnStartOffset"] >= 0 else 0))
+                (s["producerId"], s["producerEpoch"], s["lastSequence"], ts(s["producerId"], s["lastTimestamp"]),
+                 s["coordinatorEpoch"], s["currentTxnStartOffset"] - (base[name] if s["currentTxnStartOffset"] >= 0 else 0))
                 for s in dp["activeProducers"] if first_pid is None or first_pid <= s["producerId"] < first_pid + 100)
-            model_state = sorted((s["producerId"], s["producerEpoch"], s["lastSequence"], s["lastTimestamp"],
+            model_state = sorted((s["producerId"], s["producerEpoch"], s["lastSequence"], ts(s["producerId"], s["lastTimestamp"]),
                                   s["coordinatorEpoch"], s["currentTxnStartOffset"]) for s in p["producers"])
             if kafka_state != model_state:
                 raise Disagreement(f"{name}: producer state differs (pid, epoch, lastSequence, lastTimestamp, "
@@ -219,8 +273,16 @@ class Replayer:
 SETUP = re.compile(r"\s*(title|about|time|first-producer-id|broker|partition|producer)\b")
 
 
-def shrink(replayer, script):
-    """Remove step lines while the model and Kafka still disagree; each try on a fresh topic."""
+def signature(message):
+    """The kind of a disagreement, without its numbers and line: shrinking keeps a removal
+    only while the same kind of disagreement remains (not merely some disagreement)."""
+    return re.sub(r"-?\d+", "N", message.split("\n")[0])
+
+
+def shrink(replayer, script, first):
+    """Remove step lines while the model and Kafka still disagree in the same way; each try on
+    a fresh topic."""
+    want = signature(first)
     lines = script.splitlines()
     changed = True
     while changed:
@@ -234,8 +296,9 @@ def shrink(replayer, script):
                 if sim(text)["error"]:
                     continue
                 replayer.run(text)
-            except Disagreement:
-                lines, changed = trial, True
+            except Disagreement as d:
+                if signature(str(d)) == want:
+                    lines, changed = trial, True
             except (RuntimeError, ProbeError):
                 continue
     text = "\n".join(l for l in lines if not re.match(r"\s*time\s|# time set by the differential", l)) + "\n"
@@ -248,7 +311,7 @@ def shrink(replayer, script):
 
 def report_disagreement(replayer, name, script, err):
     print(f"\nDISAGREEMENT in {name}: {err}", flush=True)
-    small, why = shrink(replayer, script)
+    small, why = shrink(replayer, script, str(err))
     os.makedirs(os.path.join(ROOT, "tests", "kafka", "disagreements"), exist_ok=True)
     path = os.path.join(ROOT, "tests", "kafka", "disagreements", re.sub(r"[^\w.-]", "_", name) + ".eos")
     with open(path, "w") as f:
@@ -273,9 +336,10 @@ def scenario_files():
     return out
 
 
-def schedules(seed, count, first_pid):
-    r = subprocess.run([EOSLAB, "schedule", "--seed", str(seed), "--count", str(count), "--steps", "25",
-                        "--producers", "2", "--partitions", "2", "--first-producer-id", str(first_pid)],
+def schedules(seed, count, first_pid, requests=False):
+    extra = ["--requests", "--producers", "3", "--steps", "30"] if requests else ["--producers", "2", "--steps", "25"]
+    r = subprocess.run([EOSLAB, "schedule", "--seed", str(seed), "--count", str(count), "--partitions", "2",
+                        "--first-producer-id", str(first_pid), *extra],
                        capture_output=True, text=True, check=True)
     return [json.loads(l) for l in r.stdout.splitlines()]
 
@@ -305,6 +369,37 @@ def self_test(broker):
     print(f"self-test passed: the sabotaged model was caught and shrunk to {len(steps)} steps "
           f"({time.monotonic() - t0:.1f}s)")
     return 0
+
+
+def run_requests(broker, count, seed):
+    """`count` random request sequences (`produce`/`marker` lines: idempotent, transactional
+    and non-idempotent batches, markers of both transaction versions at chosen epochs and
+    coordinator epochs). Needs a broker with transaction.partition.verification.enable=false
+    (the model's leader here does no verification: a transactional batch needs no
+    AddPartitionsToTxn). Returns (disagreements, summary)."""
+    t0 = time.monotonic()
+    rp = Replayer(broker)
+    shared = rp.fresh_topic("requests", 2)
+    kinds, ran, failures = {}, 0, 0
+    for s in schedules(seed, count, 1_000_000, requests=True):
+        try:
+            run, _ = rp.run(s["script"], topic=shared, first_pid=s["firstProducerId"])
+            ran += 1
+            for e in run["events"]:
+                label = "marker" if e["kind"] == "marker" else "produce"
+                key = f"{label} {e['outcome'] if e['errorCode'] == 0 else e['errorName']} ({e.get('rule')})"
+                kinds[key] = kinds.get(key, 0) + 1
+        except Disagreement as d:
+            failures += 1
+            report_disagreement(rp, f"requests-seed-{s['seed']}", s["script"], d)
+            if failures >= 3:
+                print("stopping after 3 disagreements", flush=True)
+                break
+    print(f"\nrequests vs Kafka {broker.version}: {ran} random request sequences (seed {seed}, 30 requests, 3 producer "
+          f"ids, 2 partitions) agree, in {time.monotonic() - t0:.1f}s; {rp.requests} requests; decisions seen: "
+          + ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items())), flush=True)
+    return failures, {"version": broker.version, "requestSchedules": ran, "requests": rp.requests, "decisions": kinds,
+                      "seconds": round(time.monotonic() - t0, 1)}
 
 
 def run_all(broker, schedules_count, seed):
@@ -356,6 +451,7 @@ def main(argv=None):
     ap.add_argument("--version", default="4.3.1")
     ap.add_argument("--schedules", type=int, default=int(os.environ.get("EOSLAB_KAFKA_SCHEDULES", "1000")))
     ap.add_argument("--seed", type=int, default=int(os.environ.get("EOSLAB_KAFKA_SEED", "1")))
+    ap.add_argument("--requests", type=int, default=0, help="random request sequences to run")
     ap.add_argument("--self-test", action="store_true",
                     help="check that a sabotaged model fails the differential and shrinks to a small script")
     args = ap.parse_args(argv)
@@ -364,6 +460,8 @@ def main(argv=None):
         if args.self_test:
             return self_test(broker)
         failures, _ = run_all(broker, args.schedules, args.seed)
+        if args.requests:
+            failures += run_requests(broker, args.requests, args.seed)[0]
     return 1 if failures else 0
 
 

@@ -2,9 +2,12 @@
 """`make test`'s kafka step: the simulator against real Kafka brokers (tests/kafka/README.md).
 
   1. Kafka 4.3.1: every idempotence scenario and fixture, and N random schedules (default
-     1000; EOSLAB_KAFKA_SCHEDULES), replayed at the partition leader (idempotence.py).
+     1000; EOSLAB_KAFKA_SCHEDULES), replayed at the partition leader (idempotence.py); then
+     N random request sequences (produce/marker lines: idempotent, transactional and
+     non-idempotent batches, markers of both transaction versions).
   2. The sabotage self-test: a deliberately wrong model must fail and shrink to a script.
-  3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules.
+  3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
+     sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
   4. The transactions scenarios through the Java client (txn_scenarios.py), when present.
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
@@ -45,6 +48,11 @@ def main():
         failures += f
         summary["parts"].append({"part": "idempotence", **s})
         times.append(("idempotence 4.3.1", time.monotonic() - t))
+        t = part(f"Kafka 4.3.1: {schedules} random request sequences (produce and marker lines)")
+        f, s = idempotence.run_requests(b, schedules, seed)
+        failures += f
+        summary["parts"].append({"part": "requests", **s})
+        times.append(("requests 4.3.1", time.monotonic() - t))
         t = part("sabotage self-test (Kafka 4.3.1)")
         failures += idempotence.self_test(b)
         times.append(("self-test", time.monotonic() - t))

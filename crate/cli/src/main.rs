@@ -22,7 +22,7 @@ const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
-  eoslab schedule --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
+  eoslab schedule [--requests] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -336,6 +336,20 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
                 })
             }
             LeaderEvent::ExpirationCheck { event, now_ms } => json!({"kind": "expiration-check", "line": line_of(*event), "nowMs": now_ms}),
+            LeaderEvent::Marker { event, partition, producer_id, epoch, commit, coordinator_epoch, version, verdict } => {
+                let offset = match verdict.outcome() {
+                    Outcome::Appended { base_offset, .. } => Some(base_offset),
+                    _ => None,
+                };
+                json!({
+                    "kind": "marker", "line": line_of(*event), "partition": sim.partitions[*partition].name,
+                    "producerId": producer_id, "epoch": epoch, "commit": commit, "coordinatorEpoch": coordinator_epoch,
+                    "transactionVersion": if matches!(version, eoslab_core::model::partition::MarkerVersion::Tv2) { 2 } else { 1 },
+                    "outcome": if offset.is_some() { "append" } else { "rejected" }, "errorCode": verdict.error().0,
+                    "errorName": verdict.error().name(), "baseOffset": offset, "rule": verdict.rule(),
+                    "why": verdict.why(&sim.partitions[*partition].name),
+                })
+            }
         })
         .collect();
     let partitions: Vec<serde_json::Value> = sim
@@ -344,6 +358,11 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
         .map(|p| {
             json!({
                 "name": p.name, "logEndOffset": p.log_end_offset, "producerIdExpirationMs": p.producer_id_expiration_ms,
+                "lastStableOffset": p.last_stable_offset(),
+                "abortedTransactions": p.aborted_txns.iter().map(|a| json!({
+                    "producerId": a.producer_id, "firstOffset": a.first_offset, "lastOffset": a.last_offset,
+                    "lastStableOffset": a.last_stable_offset,
+                })).collect::<Vec<_>>(),
                 "log": p.log.iter().map(|e| json!({"baseOffset": e.base_offset, "bytes": hex(&e.bytes)})).collect::<Vec<_>>(),
                 "producers": p.producers.iter().map(|(pid, s)| json!({
                     "producerId": pid, "producerEpoch": s.producer_epoch, "lastSequence": s.last_seq(),
@@ -360,9 +379,11 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
 }
 
 /// `eoslab schedule`: random schedules of the idempotence model as scripts (one JSON object
-/// per line: `{"seed", "script"}`), reproducible from their seed.
+/// per line: `{"seed", "script"}`), reproducible from their seed; `--requests`: random
+/// `produce`/`marker` request sequences instead of client-level walks.
 fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
-    use eoslab_core::model::schedule::{random_script, ScheduleShape};
+    use eoslab_core::model::schedule::{random_request_script, random_script, ScheduleShape};
+    let mut requests = false;
     let mut seed = 0u64;
     let mut count = 1u64;
     let mut shape = ScheduleShape {
@@ -379,6 +400,7 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
             it.next().and_then(|v| v.parse::<i64>().ok()).ok_or_else(|| format!("{name} takes a number\n{USAGE}"))
         };
         match a.as_str() {
+            "--requests" => requests = true,
             "--seed" => seed = num("--seed")? as u64,
             "--count" => count = num("--count")?.max(1) as u64,
             "--steps" => shape.steps = num("--steps")?.clamp(0, 10_000) as usize,
@@ -396,7 +418,8 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         // producers restart at most a few times): 100 ids each.
         shape.first_producer_id = first + 100 * i as i64;
         let s = seed + i;
-        println!("{}", serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": random_script(s, &shape)}));
+        let script = if requests { random_request_script(s, &shape) } else { random_script(s, &shape) };
+        println!("{}", serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": script}));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
-use super::partition::{Decision, Outcome, Partition};
+use super::partition::{Decision, MarkerVerdict, MarkerVersion, Outcome, Partition};
 use super::verdict::Verdict;
 use crate::batch::{field, Batch};
 use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
@@ -127,6 +127,8 @@ pub enum LeaderEvent {
     /// The producer-state expiration check (X1) ran at `now_ms` (model time); `event`: the
     /// index of the time event in [`Sim::trace`].
     ExpirationCheck { event: usize, now_ms: i64 },
+    /// A WriteTxnMarkers request for one partition and the leader's decision (M1–M4).
+    Marker { event: usize, partition: usize, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, version: MarkerVersion, verdict: MarkerVerdict },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +186,13 @@ pub enum Action {
     /// The leader answers a request with a retriable error before looking at the batch
     /// (for example NOT_ENOUGH_REPLICAS while min.insync.replicas is not met).
     Refuse { message: usize, code: ErrorCode },
+    /// A Produce request with chosen fields sent straight to the leader of `partition` (no
+    /// client, no network): one batch of `values` under this producer id, epoch and base
+    /// sequence, transactional or not. The leader decides at once (A0–A10).
+    Produce { partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: Vec<String> },
+    /// A WriteTxnMarkers request for one partition, straight to its leader (M1–M4): the
+    /// marker a coordinator (or anybody allowed to send one) writes.
+    Marker { partition: usize, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, version: MarkerVersion },
 }
 
 /// One line of the trace, kept as data (72 bytes, no allocation for the common kinds): its
@@ -237,6 +246,13 @@ pub enum EventKind {
     Expired { producer_ids: Box<[i64]>, ttl_ms: i64 },
     /// A new leader with this leader epoch.
     LeaderChange { leader_epoch: i32 },
+    /// A Produce request written in the script (`produce`), with its fields; the leader's
+    /// [`EventKind::Decision`] follows (an event with no batch).
+    RawProduce { producer_id: i64, epoch: i16, base_sequence: i32, records: i32, transactional: bool },
+    /// A WriteTxnMarkers request written in the script (`marker`).
+    RawMarker { producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, tv2: bool },
+    /// The leader's decision on a marker.
+    MarkerDecision(MarkerVerdict),
 }
 
 /// The KIP-360 epoch-bump events.
@@ -323,6 +339,12 @@ impl Event {
                 }
                 write!(out, " (request #{id})")
             }
+            EventKind::Decision(v) if b == 0 => {
+                write!(out, "{pname}: Produce → ")?;
+                write_outcome(out, &v.outcome())?;
+                write!(out, " [{}] ", v.rule())?;
+                v.write_why(out, pname)
+            }
             EventKind::Decision(v) => {
                 write!(out, "{pname}: b{b} attempt {attempt} → ")?;
                 write_outcome(out, &v.outcome())?;
@@ -344,6 +366,26 @@ impl Event {
                 Ok(())
             }
             EventKind::Delayed => write!(out, "b{b} request (attempt {attempt}) held up in the network"),
+            EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional } => {
+                write!(out, "Produce → {pname}: pid {producer_id} epoch {epoch} ")?;
+                if *base_sequence < 0 {
+                    out.write_str("no sequence")?;
+                } else {
+                    write!(out, "seq {base_sequence}..{}", crate::sequence::increment(*base_sequence, records - 1))?;
+                }
+                write!(out, ", {records} record(s){}", if *transactional { ", transactional" } else { "" })
+            }
+            EventKind::RawMarker { producer_id, epoch, commit, coordinator_epoch, tv2 } => write!(
+                out,
+                "WriteTxnMarkers → {pname}: {} for pid {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, transaction version {}",
+                if *commit { "COMMIT" } else { "ABORT" },
+                if *tv2 { 2 } else { 1 }
+            ),
+            EventKind::MarkerDecision(v) => {
+                write!(out, "{pname}: marker → ")?;
+                write_outcome(out, &v.outcome())?;
+                write!(out, " [{}] {}", v.rule(), v.why(pname))
+            }
             EventKind::Retry { code } => {
                 write!(out, "client: {code} on b{b} is retriable: it goes back to the front of the queue with its sequence")
             }
@@ -643,6 +685,19 @@ impl Sim {
             }
             Action::Timeout { producer } => self.handle_timeout(producer),
             Action::Restart { producer } => self.handle_restart(producer),
+            Action::Produce { partition, producer_id, epoch, base_sequence, transactional, ref values } => {
+                self.handle_raw_produce(partition, producer_id, epoch, base_sequence, transactional, values)
+            }
+            Action::Marker { partition, producer_id, epoch, commit, coordinator_epoch, version } => {
+                let tv2 = matches!(version, MarkerVersion::Tv2);
+                self.event(EventKind::RawMarker { producer_id, epoch, commit, coordinator_epoch, tv2 }, None, Some(partition), None);
+                let now = self.now_ms;
+                let v = self.partitions[partition].append_marker_verdict(producer_id, epoch, commit, coordinator_epoch, version, now);
+                if let Some(log) = self.leader_log.as_mut() {
+                    log.push(LeaderEvent::Marker { event: self.trace.len(), partition, producer_id, epoch, commit, coordinator_epoch, version, verdict: v });
+                }
+                self.event(EventKind::MarkerDecision(v), None, Some(partition), None);
+            }
             Action::Advance { ms } => self.handle_advance(ms),
             Action::LeaderChange { partition } => {
                 self.partitions[partition].leader_epoch += 1;
@@ -700,9 +755,17 @@ impl Sim {
                     return Err(String::from("time only moves forward"));
                 }
             }
-            Action::LeaderChange { partition } => {
+            Action::LeaderChange { partition } | Action::Marker { partition, .. } => {
                 if *partition >= nq {
                     return Err(String::from("no such partition"));
+                }
+            }
+            Action::Produce { partition, values, .. } => {
+                if *partition >= nq {
+                    return Err(String::from("no such partition"));
+                }
+                if values.is_empty() {
+                    return Err(String::from("a batch needs at least one record"));
                 }
             }
         }
@@ -1075,6 +1138,31 @@ impl Sim {
         prod.epoch_bump_pending = false;
         prod.unresolved.clear();
         self.event(EventKind::Restart { producer_id: pid }, Some(producer), None, None);
+    }
+
+    /// [`Action::Produce`]: the batch a client with these fields would send (the codec's
+    /// encoder; CreateTime = the model's clock), decided by the leader at once.
+    fn handle_raw_produce(&mut self, partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: &[String]) {
+        let spec = BatchSpec {
+            header: HeaderSpec {
+                producer_id: Some(I64(producer_id)),
+                producer_epoch: Some(epoch),
+                base_sequence: Some(base_sequence),
+                attributes: crate::encode::AttributesSpec { transactional: Some(transactional), ..Default::default() },
+                ..Default::default()
+            },
+            records: values.iter().map(|v| RecordSpec { timestamp: Some(I64(self.now_ms)), value_text: Some(v.clone()), ..Default::default() }).collect(),
+            ..Default::default()
+        };
+        let bytes = encode_batch(&spec).expect("a produce line's batch is always encodable");
+        let records = values.len() as i32;
+        self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
+        let part = &mut self.partitions[partition];
+        let v = part.append_client_verdict(&bytes);
+        if let Some(log) = self.leader_log.as_mut() {
+            log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes, verdict: v });
+        }
+        self.event(EventKind::Decision(v), None, Some(partition), None);
     }
 
     fn handle_advance(&mut self, ms: i64) {

@@ -384,6 +384,9 @@ impl MarkerVerdict {
             MarkerVerdict::StaleEpoch { producer_id, marker_epoch, epoch } => {
                 format!("marker epoch {marker_epoch} is older than producer {producer_id}'s epoch {epoch} on {partition}")
             }
+            MarkerVerdict::NotBumped { marker_epoch, epoch } if marker_epoch == epoch => format!(
+                "a transactions-V2 marker must carry an epoch above the producer's ({epoch}) while its transaction is open here, got {marker_epoch}"
+            ),
             MarkerVerdict::NotBumped { marker_epoch, epoch } => {
                 format!("a transactions-V2 marker must carry an epoch above the producer's ({epoch}), got {marker_epoch}")
             }
@@ -470,7 +473,14 @@ impl Partition {
             MarkerVersion::Tv1 if known && marker_epoch < state_epoch => {
                 return MarkerVerdict::StaleEpoch { producer_id, marker_epoch, epoch: state_epoch };
             }
-            MarkerVersion::Tv2 if known && marker_epoch <= state_epoch => {
+            // M2 (Kafka 4.2+, KIP-1228): a TV2 marker must carry a bumped epoch, except the
+            // same epoch again when no transaction is open here (or at the epoch's maximum):
+            // a retried marker, written again (KAFKA-19999; in 4.3.1's
+            // `ProducerAppendInfo.checkProducerEpoch`, found by tests/kafka against a broker).
+            MarkerVersion::Tv2
+                if known
+                    && (marker_epoch < state_epoch || (marker_epoch == state_epoch && first.is_some() && marker_epoch != i16::MAX)) =>
+            {
                 return MarkerVerdict::NotBumped { marker_epoch, epoch: state_epoch };
             }
             _ => {}
@@ -1020,6 +1030,26 @@ mod tests {
         let r = crate::decode::decode_bytes(&p.log[1].bytes, &Default::default());
         let c = r.batches[0].control.as_ref().unwrap();
         assert_eq!((c.type_name.as_str(), c.coordinator_epoch, r.batches[0].header.producer_epoch), ("COMMIT", Some(5), 4));
+    }
+
+    #[test]
+    fn m2_a_tv2_marker_retried_at_the_same_epoch_is_written_again_once_the_transaction_is_closed() {
+        // Kafka 4.3.1 ProducerAppendInfo.checkProducerEpoch: with transaction version 2 the
+        // marker epoch must be above the producer's, but the same epoch is accepted when no
+        // transaction is open here (a retried marker, KAFKA-19999) or at Short.MAX_VALUE.
+        // Found by tests/kafka's random request sequences against a 4.3.1 broker.
+        let mut p = Partition::new("t-0");
+        p.append_client(&batch_txn(7, 3, 0, 1, 0, true));
+        assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "open: the epoch must be bumped");
+        assert_eq!(p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0).rule, "M4");
+        let again = p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0);
+        assert_eq!((again.rule, again.error()), ("M4", ErrorCode::NONE), "the retry is written again");
+        assert_eq!(p.log.len(), 3);
+        assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "an older epoch is still fenced");
+        // At the epoch's maximum the same epoch is accepted even with a transaction open.
+        let mut q = Partition::new("t-1");
+        q.append_client(&batch_txn(8, i16::MAX, 0, 1, 0, true));
+        assert_eq!(q.append_marker(8, i16::MAX, true, 0, MarkerVersion::Tv2, 0).rule, "M4");
     }
 
     #[test]

@@ -141,6 +141,9 @@ fn kind_name(k: &EventKind) -> &'static str {
         EventKind::Time { .. } => "time",
         EventKind::Expired { .. } => "expired",
         EventKind::LeaderChange { .. } => "leader-change",
+        EventKind::RawProduce { .. } => "produce-request",
+        EventKind::RawMarker { .. } => "marker-request",
+        EventKind::MarkerDecision(_) => "marker-decision",
     }
 }
 
@@ -159,11 +162,14 @@ pub fn run_report(run: &Run) -> RunReport {
             events: sim.trace[st.events.clone()]
                 .iter()
                 .map(|e| {
+                    // (outcome, error, rule, source) of a leader's decision, without its sentence.
                     let d = match &e.kind {
-                        EventKind::Decision(d) => Some(d),
+                        EventKind::Decision(d) => Some((d.outcome(), d.error(), d.rule(), d.source())),
+                        EventKind::MarkerDecision(m) => Some((m.outcome(), m.error(), m.rule(), m.source())),
                         _ => None,
                     };
-                    let (outcome, offsets) = match d.map(|d| d.outcome()).as_ref() {
+                    let d = d.as_ref();
+                    let (outcome, offsets) = match d.map(|d| &d.0) {
                         Some(Outcome::Appended { base_offset, last_offset }) => (Some("append"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Duplicate { base_offset, last_offset }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Rejected(_)) => (Some("reject"), None),
@@ -171,16 +177,18 @@ pub fn run_report(run: &Run) -> RunReport {
                     };
                     EventReport {
                         t: e.time_ms - t0,
-                        kind: kind_name(&e.kind),
+                        // A decision on a `produce` line has no batch: its own kind, so that
+                        // views drawing batch arrows leave it alone.
+                        kind: if e.batch().is_none() && matches!(e.kind, EventKind::Decision(_)) { "produce-decision" } else { kind_name(&e.kind) },
                         text: e.text(sim),
                         producer: e.producer(),
                         partition: e.partition(),
                         batch: e.batch(),
                         outcome,
-                        error_code: d.map(|d| d.error().0),
-                        error_name: d.map(|d| d.error().name()),
-                        rule: d.map(|d| d.rule()),
-                        source: d.map(|d| d.source()),
+                        error_code: d.map(|d| d.1 .0),
+                        error_name: d.map(|d| d.1.name()),
+                        rule: d.map(|d| d.2),
+                        source: d.map(|d| d.3),
                         offsets,
                         attempt: e.message().map(|m| m.0),
                         message: e.message().map(|m| if m.1 { "response" } else { "request" }),

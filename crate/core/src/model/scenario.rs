@@ -19,7 +19,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::idempotence::{Action, BatchState, EventKind, MessageKind, ProducerConfig, Sim};
-use super::partition::Outcome;
+use super::partition::{MarkerVersion, Outcome};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,12 @@ pub enum Step {
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<Step> },
     Expect { line: usize, check: Expect },
+    /// `produce PART pid=N epoch=E seq=S [txn] V …`: a Produce request with these fields,
+    /// straight to the partition's leader.
+    Produce { line: usize, partition: String, producer_id: i64, epoch: i16, base_sequence: i32, #[cfg_attr(feature = "serde", serde(default))] transactional: bool, values: Vec<String> },
+    /// `marker PART pid=N epoch=E commit|abort [coordinator-epoch=C] [tv=1|2]`: a
+    /// WriteTxnMarkers request for the partition.
+    Marker { line: usize, partition: String, producer_id: i64, epoch: i16, commit: bool, #[cfg_attr(feature = "serde", serde(default))] coordinator_epoch: i32, #[cfg_attr(feature = "serde", serde(default))] tv2: bool },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +95,11 @@ pub enum Expect {
     Producers { partition: String, count: usize },
     /// A producer's id and epoch.
     Producer { producer: String, pid: Option<i64>, epoch: Option<i16> },
+    /// The leader's answer to the latest `produce` or `marker` line: "appended" | "duplicate" |
+    /// an error name.
+    Last { outcome: String, offsets: Option<(i64, i64)> },
+    /// A partition's last stable offset.
+    Lso { partition: String, offset: i64 },
 }
 
 /// A parse error, with its 1-based line.
@@ -307,6 +318,43 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
             Step::LeaderChange { line, partition: partition(words[1])? }
         }
         "flush" => Step::Flush { line },
+        "produce" | "marker" => {
+            need(2)?;
+            let part = partition(words[1])?;
+            let (mut pid, mut epoch, mut seq, mut txn, mut commit, mut ce, mut tv2) = (None, None, None, false, None, 0i32, false);
+            let mut values = Vec::new();
+            for w in &words[2..] {
+                let num = |v: &str| v.parse::<i64>().or_else(|_| perr(line, format!("{w}: expected a number")));
+                match w.split_once('=') {
+                    Some(("pid", v)) => pid = Some(num(v)?),
+                    Some(("epoch", v)) => epoch = Some(i16::try_from(num(v)?).or_else(|_| perr(line, "epoch is a 16-bit number"))?),
+                    Some(("seq", v)) => seq = Some(i32::try_from(num(v)?).or_else(|_| perr(line, "seq is a 32-bit number"))?),
+                    Some(("coordinator-epoch", v)) if words[0] == "marker" => ce = i32::try_from(num(v)?).or_else(|_| perr(line, "coordinator-epoch is a 32-bit number"))?,
+                    Some(("tv", v)) if words[0] == "marker" => {
+                        tv2 = match v {
+                            "1" | "0" => false,
+                            "2" => true,
+                            _ => return perr(line, "tv is 1 or 2"),
+                        }
+                    }
+                    None if *w == "txn" && words[0] == "produce" => txn = true,
+                    None if (*w == "commit" || *w == "abort") && words[0] == "marker" => commit = Some(*w == "commit"),
+                    None if words[0] == "produce" => values.push(w.to_string()),
+                    _ => return perr(line, format!("unexpected {w:?}")),
+                }
+            }
+            let (Some(producer_id), Some(epoch)) = (pid, epoch) else { return perr(line, format!("`{}` needs pid=N and epoch=E", words[0])) };
+            if words[0] == "produce" {
+                let Some(base_sequence) = seq else { return perr(line, "`produce` needs seq=S (-1 for none)") };
+                if values.is_empty() {
+                    return perr(line, "`produce PART pid=N epoch=E seq=S [txn] VALUE…` needs at least one record value");
+                }
+                Step::Produce { line, partition: part, producer_id, epoch, base_sequence, transactional: txn, values }
+            } else {
+                let Some(commit) = commit else { return perr(line, "`marker` needs commit or abort") };
+                Step::Marker { line, partition: part, producer_id, epoch, commit, coordinator_epoch: ce, tv2 }
+            }
+        }
         "repeat" => {
             // repeat N: step; step; …
             let rest = content["repeat".len()..].trim();
@@ -345,6 +393,20 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
                 partition: w[1].to_string(),
                 count: w[2].parse().or_else(|_| perr(line, "expected a count"))?,
             })
+        }
+        "last" => {
+            let what = w.get(1).copied().unwrap_or("");
+            match what {
+                "appended" | "duplicate" => Ok(Expect::Last { outcome: what.to_string(), offsets: w.get(2).map(|r| range(line, r)).transpose()? }),
+                "rejected" => Ok(Expect::Last { outcome: w.get(2).ok_or(ParseError { line, message: "rejected with which error?".into() })?.to_string(), offsets: None }),
+                _ => perr(line, "expect last appended|duplicate [A..B] | rejected ERROR"),
+            }
+        }
+        "lso" => {
+            if w.len() != 3 || !sc.partitions.iter().any(|p| p == w[1]) {
+                return perr(line, "expect lso PARTITION OFFSET");
+            }
+            Ok(Expect::Lso { partition: w[1].to_string(), offset: w[2].parse().or_else(|_| perr(line, "expected an offset"))? })
         }
         "producer" => {
             if w.len() < 2 {
@@ -545,6 +607,28 @@ pub(super) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, n
         Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
         Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
         Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
+        Step::Produce { partition, producer_id, epoch, base_sequence, transactional, values, .. } => act(
+            sim,
+            Action::Produce {
+                partition: partition_idx(sim, partition),
+                producer_id: *producer_id,
+                epoch: *epoch,
+                base_sequence: *base_sequence,
+                transactional: *transactional,
+                values: values.clone(),
+            },
+        )?,
+        Step::Marker { partition, producer_id, epoch, commit, coordinator_epoch, tv2, .. } => act(
+            sim,
+            Action::Marker {
+                partition: partition_idx(sim, partition),
+                producer_id: *producer_id,
+                epoch: *epoch,
+                commit: *commit,
+                coordinator_epoch: *coordinator_epoch,
+                version: if *tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 },
+            },
+        )?,
         Step::LeaderChange { partition, .. } => act(sim, Action::LeaderChange { partition: partition_idx(sim, partition) })?,
         Step::Flush { .. } => {
             let mut n = 0;
@@ -602,7 +686,9 @@ pub fn step_line(s: &Step) -> usize {
         | Step::LeaderChange { line, .. }
         | Step::Flush { line }
         | Step::Repeat { line, .. }
-        | Step::Expect { line, .. } => *line,
+        | Step::Expect { line, .. }
+        | Step::Produce { line, .. }
+        | Step::Marker { line, .. } => *line,
     }
 }
 
@@ -624,6 +710,14 @@ pub fn describe(s: &Step) -> String {
             format!("repeat {times}: {}", steps.iter().map(describe).collect::<Vec<_>>().join("; "))
         }
         Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
+        Step::Produce { partition, producer_id, epoch, base_sequence, transactional, values, .. } => {
+            format!("produce {partition} pid={producer_id} epoch={epoch} seq={base_sequence}{} {}", if *transactional { " txn" } else { "" }, values.join(" "))
+        }
+        Step::Marker { partition, producer_id, epoch, commit, coordinator_epoch, tv2, .. } => format!(
+            "marker {partition} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
+            if *commit { "commit" } else { "abort" },
+            if *tv2 { 2 } else { 1 }
+        ),
     }
 }
 
@@ -675,6 +769,8 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
                 let q = &sim.partitions[partition].name;
                 Some((format!("leader of {q} changes"), format!("leader-change {q}")))
             }
+            // Requests with chosen fields are written, not offered.
+            Action::Produce { .. } | Action::Marker { .. } => None,
         };
         if let Some(i) = item {
             out.push(i);
@@ -699,6 +795,12 @@ fn describe_expect(e: &Expect) -> String {
         },
         Expect::Log { partition, values } => format!("log {partition} {}", values.join(" ")),
         Expect::Producers { partition, count } => format!("producers {partition} {count}"),
+        Expect::Last { outcome, offsets } => match (outcome.as_str(), offsets) {
+            ("appended" | "duplicate", Some((a, b))) => format!("last {outcome} {a}..{b}"),
+            ("appended" | "duplicate", None) => format!("last {outcome}"),
+            _ => format!("last rejected {outcome}"),
+        },
+        Expect::Lso { partition, offset } => format!("lso {partition} {offset}"),
         Expect::Producer { producer, pid, epoch } => {
             let mut s = format!("producer {producer}");
             if let Some(p) = pid {
@@ -763,6 +865,32 @@ fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
                 return Err((want, format!("producers {partition} {got}")));
             }
         }
+        Expect::Last { outcome, offsets } => {
+            let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch()) {
+                (EventKind::Decision(d), None) => Some((d.outcome(), d.rule())),
+                (EventKind::MarkerDecision(m), _) => Some((m.outcome(), m.rule())),
+                _ => None,
+            });
+            let Some((o, rule)) = last else { return Err((want, String::from("no produce or marker line has been answered"))) };
+            let (got_kind, got_offsets) = match o {
+                Outcome::Appended { base_offset, last_offset } => ("appended".to_string(), Some((base_offset, last_offset))),
+                Outcome::Duplicate { base_offset, last_offset } => ("duplicate".to_string(), Some((base_offset, last_offset))),
+                Outcome::Rejected(code) => (code.name().to_string(), None),
+            };
+            let got = match got_offsets {
+                Some((a, b)) => format!("last {got_kind} {a}..{b} [{rule}]"),
+                None => format!("last rejected {got_kind} [{rule}]"),
+            };
+            if got_kind != *outcome || (offsets.is_some() && *offsets != got_offsets) {
+                return Err((want, got));
+            }
+        }
+        Expect::Lso { partition, offset } => {
+            let got = sim.partitions[partition_idx(sim, partition)].last_stable_offset();
+            if got != *offset {
+                return Err((want, format!("lso {partition} {got}")));
+            }
+        }
         Expect::Producer { producer, pid, epoch } => {
             let p = &sim.producers[producer_idx(sim, producer)];
             if pid.is_some_and(|x| x != p.producer_id) || epoch.is_some_and(|x| x != p.epoch) {
@@ -806,6 +934,8 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::Restart { .. } => "⟲",
                 EventKind::Time { .. } | EventKind::Expired { .. } => "⌛",
                 EventKind::LeaderChange { .. } => "⇄",
+                EventKind::RawProduce { .. } | EventKind::RawMarker { .. } => "──▶",
+                EventKind::MarkerDecision(_) => "███",
             };
             s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }

@@ -119,6 +119,133 @@ pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
     text
 }
 
+/// A random sequence of requests with chosen fields (`produce` and `marker` lines), the
+/// request-level counterpart of [`random_script`]: producer ids, epochs, sequences,
+/// transactional bits, marker epochs, coordinator epochs and transaction versions are drawn
+/// around the leader's current state (the next sequence, a retained batch again, a gap, the
+/// current epoch, one above, one below …) so that every append and marker rule is reached.
+/// The script ends by aborting whatever transaction is still open (markers that succeed), so
+/// that schedules can share a partition without one's open transaction holding the next
+/// one's last stable offset.
+pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
+    use super::partition::MarkerVersion;
+    let mut head = format!("title random requests {seed}\n");
+    head.push_str(&format!("time {}\n", shape.start_ms));
+    let parts: Vec<String> = (0..shape.partitions.max(1)).map(|i| format!("p-{i}")).collect();
+    head.push_str(&format!("partition {}\n", parts.join(" ")));
+    let sc: Scenario = parse(&head).expect("the schedule's set-up parses");
+    let mut sim: Sim = setup(&sc);
+    let mut run = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None };
+    let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let pids = shape.producers.max(1) as u64;
+    let mut text = head;
+    let mut n = 0usize;
+    let mut lines: Vec<String> = Vec::new();
+    // Weighted pick among (weight, value).
+    fn pick<T: Copy>(rng: &mut XorShift, options: &[(u64, T)]) -> T {
+        let total: u64 = options.iter().map(|o| o.0).sum();
+        let mut x = rng.below(total.max(1));
+        for &(w, v) in options {
+            if x < w {
+                return v;
+            }
+            x -= w;
+        }
+        options[0].1
+    }
+    for _ in 0..shape.steps {
+        let part = rng.below(parts.len() as u64) as usize;
+        let pname = &parts[part];
+        let p = &sim.partitions[part];
+        let open: Vec<i64> = p.producers.iter().filter(|(_, e)| e.current_txn_first_offset.is_some()).map(|(pid, _)| *pid).collect();
+        let kind = pick(&mut rng, &[(13, 0u8), (5, 1), (1, 2)]);
+        let line = if kind == 1 {
+            // A marker, mostly for a producer with an open transaction here.
+            let pid = if !open.is_empty() && rng.below(10) < 7 {
+                open[rng.below(open.len() as u64) as usize]
+            } else {
+                shape.first_producer_id + rng.below(pids) as i64
+            };
+            let (cur, seen) = p.producers.get(&pid).map_or((0, 0), |e| (e.producer_epoch.max(0), e.coordinator_epoch.max(0)));
+            let epoch = pick(&mut rng, &[(4, cur), (3, cur.saturating_add(1)), (1, cur.saturating_sub(1).max(0))]);
+            let ce = pick(&mut rng, &[(4, seen), (2, seen + 1), (1, (seen - 1).max(0))]);
+            let commit = rng.below(2) == 0;
+            let tv = if rng.below(2) == 0 { MarkerVersion::Tv1 } else { MarkerVersion::Tv2 };
+            format!(
+                "marker {pname} pid={pid} epoch={epoch} {} coordinator-epoch={ce} tv={}",
+                if commit { "commit" } else { "abort" },
+                if matches!(tv, MarkerVersion::Tv2) { 2 } else { 1 }
+            )
+        } else if kind == 2 {
+            // No producer id: not idempotent (A0).
+            n += 1;
+            format!("produce {pname} pid=-1 epoch=-1 seq=-1 v{n}")
+        } else {
+            let pid = shape.first_producer_id + rng.below(pids) as i64;
+            let entry = p.producers.get(&pid);
+            let (epoch, seq, count) = match entry {
+                Some(e) => {
+                    let cur = e.producer_epoch.max(0);
+                    let epoch = pick(&mut rng, &[(6, cur), (2, cur.saturating_add(1)), (1, cur.saturating_sub(1).max(0))]);
+                    if epoch != cur {
+                        (epoch, pick(&mut rng, &[(5, 0), (1, 3)]), 1 + rng.below(3) as usize)
+                    } else {
+                        let next = crate::sequence::increment(e.last_seq(), 1);
+                        let retained: Vec<_> = e.batches.iter().copied().collect();
+                        match pick(&mut rng, &[(6, 0u8), (2, 1), (1, 2), (1, 3)]) {
+                            1 if !retained.is_empty() => {
+                                let b = retained[rng.below(retained.len() as u64) as usize];
+                                (epoch, b.first_seq(), b.offset_delta as usize + 1)
+                            }
+                            2 => (epoch, next.saturating_add(1 + rng.below(3) as i32), 1 + rng.below(3) as usize),
+                            3 => (epoch, 0, 1 + rng.below(3) as usize),
+                            _ => (epoch, next, 1 + rng.below(3) as usize),
+                        }
+                    }
+                }
+                None => {
+                    let (e, s) = (1 + rng.below(3) as i16, rng.below(50) as i32);
+                    (pick(&mut rng, &[(5, 0), (1, e)]), pick(&mut rng, &[(4, 0), (2, s)]), 1 + rng.below(3) as usize)
+                }
+            };
+            let txn = if entry.is_some_and(|e| e.current_txn_first_offset.is_some()) { rng.below(5) < 4 } else { rng.below(4) == 0 };
+            let values: Vec<String> = (0..count).map(|_| {
+                n += 1;
+                format!("v{n}")
+            }).collect();
+            format!("produce {pname} pid={pid} epoch={epoch} seq={seq}{} {}", if txn { " txn" } else { "" }, values.join(" "))
+        };
+        lines.push(line);
+        let l = lines.last().unwrap();
+        let Ok(step) = parse_step(text.lines().count() + 1, l, &sc) else { break };
+        let mut budget = 10_000;
+        if exec(&mut sim, &step, &mut run, &mut budget, false).is_err() {
+            break;
+        }
+        text.push_str(l);
+        text.push('\n');
+    }
+    // Close what is still open: an ABORT at an epoch and coordinator epoch the leader accepts.
+    for (part, pname) in parts.iter().enumerate() {
+        let open: Vec<(i64, i16, i32)> = sim.partitions[part]
+            .producers
+            .iter()
+            .filter(|(_, e)| e.current_txn_first_offset.is_some())
+            .map(|(pid, e)| (*pid, e.producer_epoch, e.coordinator_epoch.max(0)))
+            .collect();
+        for (pid, epoch, ce) in open {
+            let l = format!("marker {pname} pid={pid} epoch={epoch} abort coordinator-epoch={ce} tv=1");
+            let Ok(step) = parse_step(text.lines().count() + 1, &l, &sc) else { continue };
+            let mut budget = 10;
+            if exec(&mut sim, &step, &mut run, &mut budget, false).is_ok() {
+                text.push_str(&l);
+                text.push('\n');
+            }
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +296,35 @@ mod tests {
         }
         for rule in ["A1", "A6", "A7", "OUT_OF_ORDER_SEQUENCE_NUMBER"] {
             assert!(seen.contains(rule), "no schedule reached {rule}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn request_schedules_reach_every_append_and_marker_rule_and_end_with_no_open_transaction() {
+        use crate::model::idempotence::LeaderEvent;
+        let mut seen = alloc::collections::BTreeSet::new();
+        for seed in 0..300 {
+            let text = random_request_script(seed, &ScheduleShape { steps: 30, producers: 3, ..shape() });
+            let sc = parse(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+            let r = crate::model::scenario::run_logged(&sc);
+            assert!(r.error.is_none(), "seed {seed}: {:?}\n{text}", r.error);
+            for e in r.sim.leader_log.as_deref().unwrap_or(&[]) {
+                match e {
+                    LeaderEvent::Produce { verdict, .. } => {
+                        seen.insert(verdict.rule());
+                    }
+                    LeaderEvent::Marker { verdict, .. } => {
+                        seen.insert(verdict.rule());
+                    }
+                    LeaderEvent::ExpirationCheck { .. } => {}
+                }
+            }
+            for p in &r.sim.partitions {
+                assert_eq!(p.last_stable_offset(), p.high_watermark(), "seed {seed}: a transaction is left open\n{text}");
+            }
+        }
+        for rule in ["A0", "A1", "A2", "A3", "A6", "A7", "A9", "M1", "M2", "M3", "M4"] {
+            assert!(seen.contains(rule), "no request schedule reached {rule}: {seen:?}");
         }
     }
 
