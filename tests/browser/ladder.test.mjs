@@ -298,6 +298,31 @@ test("a script error is shown as text, and a fixed script runs", { timeout: 60_0
   assert.equal(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelectorAll("b, img").length), 0, "values stay text");
 });
 
+test("request lines (produce, marker) run in the ladder: their answers are listed, nothing breaks", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const script = [
+    "partition p",
+    "producer app",
+    "send app p a",
+    "flush",
+    "produce p pid=7 epoch=0 seq=0 txn x y",
+    "marker p pid=7 epoch=1 abort coordinator-epoch=0 tv=2",
+    "produce p pid=7 epoch=0 seq=2 z",
+    "expect last rejected INVALID_PRODUCER_EPOCH",
+  ].join("\n");
+  await page.evaluate((s) => document.querySelector("kafka-ladder").setAttribute("script", s), script);
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 6);
+  const run = await page.evaluate(() => document.querySelector("kafka-ladder").run);
+  assert.equal(run.passed, true, JSON.stringify(run.failures));
+  const kinds = run.steps.flatMap((s) => s.events.map((e) => e.kind));
+  for (const k of ["produce-request", "produce-decision", "marker-request", "marker-decision"]) assert.ok(kinds.includes(k), `${k} in ${kinds}`);
+  const rules = run.steps.flatMap((s) => s.events.filter((e) => e.rule).map((e) => e.rule));
+  assert.ok(rules.includes("M4") && rules.includes("A3"), rules.join(","));
+  // Step to the end: every row draws (the last test checks no console or page error).
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("step", "6"));
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 6);
+});
+
 test("embedding: the text content as the script, step from markup, readonly", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
   await page.evaluate(() => {
