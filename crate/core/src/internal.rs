@@ -757,71 +757,185 @@ pub fn format_record_detailed(
     };
     let t = read_version(key, false)?;
     let mut out = String::with_capacity(96 + key.len() * 2 + value.map_or(0, |v| v.len() * 3));
-    match topic {
-        InternalTopic::TransactionState => {
-            if t != TRANSACTION_LOG_RECORD_TYPE {
-                return Ok(Formatted::Skipped(format!(
-                    "record type {t} is unknown in __transaction_state (only 0, TransactionLog): the formatter prints nothing"
-                )));
-            }
-            let id = parse_txn_log_key(key)?;
-            out.push_str("{\"key\":{\"type\":0,\"data\":{\"transactionalId\":");
-            json_str(&mut out, &id);
-            out.push_str("}},\"value\":");
-            match value {
-                None => out.push_str("null"),
-                Some(v) => {
-                    let p = parse_txn_log_value(v)?;
-                    out.push_str(&format!("{{\"version\":{},\"data\":", p.version));
-                    txn_value_json(&mut out, &p);
-                    out.push('}');
-                }
-            }
-        }
+    let supported = match topic {
+        InternalTopic::TransactionState => t == TRANSACTION_LOG_RECORD_TYPE,
         InternalTopic::ConsumerOffsets => {
-            if t != LEGACY_OFFSET_COMMIT_RECORD_TYPE && t != OFFSET_COMMIT_RECORD_TYPE {
-                return Ok(Formatted::Skipped(match group_record_name(t) {
-                    Some(n) => format!("record type {t} ({n}) is not an offset commit: OffsetsMessageFormatter prints nothing"),
-                    None => format!(
-                        "record type {t} is not an offset commit (a consumer/share/streams group record, or unknown): OffsetsMessageFormatter prints nothing"
-                    ),
-                }));
-            }
-            let k = parse_offset_commit_key(key)?;
-            out.push_str(&format!("{{\"key\":{{\"type\":{t},\"data\":{{\"group\":"));
-            json_str(&mut out, &k.group);
-            out.push_str(",\"topic\":");
-            json_str(&mut out, &k.topic);
-            out.push_str(&format!(",\"partition\":{}}}}},\"value\":", k.partition));
-            match value {
-                None => out.push_str("null"),
-                Some(v) => {
-                    let p = parse_offset_commit_value(v)?;
-                    out.push_str(&format!(
-                        "{{\"version\":{},\"data\":{{\"offset\":{}",
-                        p.version, p.offset
-                    ));
-                    if p.version >= 3 {
-                        out.push_str(&format!(",\"leaderEpoch\":{}", p.leader_epoch));
-                    }
-                    out.push_str(",\"metadata\":");
-                    json_str(&mut out, &p.metadata);
-                    out.push_str(&format!(",\"commitTimestamp\":{}", p.commit_timestamp_ms));
-                    if p.version == 1 {
-                        out.push_str(&format!(",\"expireTimestamp\":{}", p.expire_timestamp_ms));
-                    }
-                    if let Some(id) = p.topic_id {
-                        out.push_str(",\"topicId\":\"");
-                        base64url(&mut out, &id);
-                        out.push('"');
-                    }
-                    out.push_str("}}");
-                }
-            }
+            t == LEGACY_OFFSET_COMMIT_RECORD_TYPE || t == OFFSET_COMMIT_RECORD_TYPE
+        }
+    };
+    if !supported {
+        return Ok(Formatted::Skipped(match topic {
+            InternalTopic::TransactionState => format!(
+                "record type {t} is unknown in __transaction_state (only 0, TransactionLog): the formatter prints nothing"
+            ),
+            InternalTopic::ConsumerOffsets => match group_record_name(t) {
+                Some(n) => format!("record type {t} ({n}) is not an offset commit: OffsetsMessageFormatter prints nothing"),
+                None => format!(
+                    "record type {t} is not an offset commit (a consumer/share/streams group record, or unknown): OffsetsMessageFormatter prints nothing"
+                ),
+            },
+        }));
+    }
+    out.push_str(&format!("{{\"key\":{{\"type\":{t},\"data\":"));
+    out.push_str(&key_data_json(topic, key)?);
+    out.push_str("},\"value\":");
+    match value {
+        None => out.push_str("null"),
+        Some(v) => {
+            let (version, data) = value_data_json(topic, v)?;
+            out.push_str(&format!("{{\"version\":{version},\"data\":{data}}}"));
         }
     }
     out.push('}');
     Ok(Formatted::Printed(out))
+}
+
+/// The `data` JSON of a supported key (`TransactionLogKey`, `OffsetCommitKey`), as the
+/// generated `*JsonConverter.write` prints it.
+fn key_data_json(topic: InternalTopic, key: &[u8]) -> Result<String, InternalError> {
+    let mut out = String::with_capacity(32 + key.len() * 2);
+    match topic {
+        InternalTopic::TransactionState => {
+            let id = parse_txn_log_key(key)?;
+            out.push_str("{\"transactionalId\":");
+            json_str(&mut out, &id);
+            out.push('}');
+        }
+        InternalTopic::ConsumerOffsets => {
+            let k = parse_offset_commit_key(key)?;
+            out.push_str("{\"group\":");
+            json_str(&mut out, &k.group);
+            out.push_str(",\"topic\":");
+            json_str(&mut out, &k.topic);
+            out.push_str(&format!(",\"partition\":{}}}", k.partition));
+        }
+    }
+    Ok(out)
+}
+
+/// The value version and `data` JSON of a supported value (`TransactionLogValue`,
+/// `OffsetCommitValue`).
+fn value_data_json(topic: InternalTopic, v: &[u8]) -> Result<(i16, String), InternalError> {
+    let mut out = String::with_capacity(64 + v.len() * 3);
+    match topic {
+        InternalTopic::TransactionState => {
+            let p = parse_txn_log_value(v)?;
+            txn_value_json(&mut out, &p);
+            Ok((p.version, out))
+        }
+        InternalTopic::ConsumerOffsets => {
+            let p = parse_offset_commit_value(v)?;
+            out.push_str(&format!("{{\"offset\":{}", p.offset));
+            if p.version >= 3 {
+                out.push_str(&format!(",\"leaderEpoch\":{}", p.leader_epoch));
+            }
+            out.push_str(",\"metadata\":");
+            json_str(&mut out, &p.metadata);
+            out.push_str(&format!(",\"commitTimestamp\":{}", p.commit_timestamp_ms));
+            if p.version == 1 {
+                out.push_str(&format!(",\"expireTimestamp\":{}", p.expire_timestamp_ms));
+            }
+            if let Some(id) = p.topic_id {
+                out.push_str(",\"topicId\":\"");
+                base64url(&mut out, &id);
+                out.push('"');
+            }
+            out.push('}');
+            Ok((p.version, out))
+        }
+    }
+}
+
+/// What `kafka-dump-log --transaction-log-decoder` / `--offsets-decoder` prints for one data
+/// record (`DumpLogSegments.CoordinatorRecordMessageParser.parse`): `key` and `payload`
+/// texts, each printed only when present.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpLogParsed {
+    pub key: Option<String>,
+    pub payload: Option<String>,
+    /// Set when eoslab cannot print this record as Kafka does (a `__consumer_offsets` record
+    /// type other than an offset commit: Kafka prints its JSON, eoslab does not know the
+    /// schema); `key` then says so.
+    pub unsupported: bool,
+}
+
+/// `CoordinatorRecordMessageParser.parse` for the record at `offset`: key
+/// `{"type":"T","data":{…}}`, payload `{"version":"V","data":{…}}` or `<DELETE>` for a
+/// tombstone; an unknown record type gives the key `Unknown record type T at offset O,
+/// skipping.`; a record that cannot be read gives `Error at offset O, skipping. <message>`.
+/// A record without a key is Kafka's fatal `RuntimeException` (returned as `Err`).
+pub fn dump_log_parse(
+    topic: InternalTopic,
+    offset: i64,
+    key: Option<&[u8]>,
+    value: Option<&[u8]>,
+) -> Result<DumpLogParsed, String> {
+    let Some(key) = key else {
+        return Err(format!(
+            "Failed to decode message at offset {offset} using the specified decoder (message had a missing key)"
+        ));
+    };
+    let error = |e: InternalError| DumpLogParsed {
+        key: Some(format!("Error at offset {offset}, skipping. {}", e.message)),
+        payload: None,
+        unsupported: false,
+    };
+    let t = match read_version(key, false) {
+        Ok(t) => t,
+        Err(e) => return Ok(error(e)),
+    };
+    let supported = match topic {
+        InternalTopic::TransactionState => t == TRANSACTION_LOG_RECORD_TYPE,
+        InternalTopic::ConsumerOffsets => {
+            t == LEGACY_OFFSET_COMMIT_RECORD_TYPE || t == OFFSET_COMMIT_RECORD_TYPE
+        }
+    };
+    if !supported {
+        // Kafka's group coordinator knows record types 0..=KNOWN_GROUP_RECORD_TYPES; the
+        // transaction coordinator only 0.
+        let known = matches!(topic, InternalTopic::ConsumerOffsets) && known_group_record_type(t);
+        if known {
+            return Ok(DumpLogParsed {
+                key: Some(format!(
+                    "[eoslab: record type {t}{} is not an offset commit; eoslab does not print its JSON]",
+                    group_record_name(t).map(|n| format!(" ({n})")).unwrap_or_default()
+                )),
+                payload: None,
+                unsupported: true,
+            });
+        }
+        return Ok(DumpLogParsed {
+            key: Some(format!(
+                "Unknown record type {t} at offset {offset}, skipping."
+            )),
+            payload: None,
+            unsupported: false,
+        });
+    }
+    let k = match key_data_json(topic, key) {
+        Ok(k) => k,
+        Err(e) => return Ok(error(e)),
+    };
+    let payload = match value {
+        None => String::from("<DELETE>"),
+        Some(v) => match value_data_json(topic, v) {
+            Ok((version, data)) => format!("{{\"version\":\"{version}\",\"data\":{data}}}"),
+            Err(e) => return Ok(error(e)),
+        },
+    };
+    Ok(DumpLogParsed {
+        key: Some(format!("{{\"type\":\"{t}\",\"data\":{k}}}")),
+        payload: Some(payload),
+        unsupported: false,
+    })
+}
+
+/// The `__consumer_offsets` record types Kafka 4.3.1's group coordinator reads (its generated
+/// `CoordinatorRecordType`: 0–8 offset commits, group metadata and consumer group records,
+/// 10–16 share group records and ConsumerGroupRegularExpression, 17 and 19–23 streams group
+/// records; 9 and 18 are unused).
+fn known_group_record_type(t: i16) -> bool {
+    (0..=23).contains(&t) && t != 9 && t != 18
 }
 
 /// `__consumer_offsets` record types other than offset commits that this module names
