@@ -583,38 +583,19 @@ fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {
             }
             _ => read(path),
         };
+        // Siblings by absolute path, as DumpLogSegments opens them.
         let sibling = |ext: &str| {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let stem = name.split('.').next().unwrap_or("");
-            read(
-                &path
-                    .parent()
-                    .unwrap_or(std::path::Path::new(""))
-                    .join(format!("{stem}.{ext}")),
-            )
+            read(std::path::Path::new(&eoslab_core::files::dump::sibling_path(&absolute, ext)))
         };
         let (log, index) = match kind {
             FileKind::Index => (Some(sibling("log")), None),
             FileKind::TimeIndex => (Some(sibling("log")), Some(sibling("index"))),
             _ => (None, None),
         };
-        let bytes = match bytes {
-            Ok(b) => b,
-            Err(m) => {
-                // Kafka: the exception's message (a NoSuchFileException's is the path), exit 1.
-                for (s, l) in dump.take_lines() {
-                    emit(&mut out, &stderr, s, &l);
-                }
-                writeln!(out, "Dumping {f}").ok();
-                out.flush().ok();
-                eprintln!("{m}");
-                return Ok(ExitCode::from(1));
-            }
-        };
         dump.dump(&DumpInput {
             path: f,
             absolute_path: &absolute,
-            bytes: &bytes,
+            bytes: bytes.as_deref().map_err(Clone::clone),
             log: contents(&log),
             index: contents(&index),
         });

@@ -91,7 +91,8 @@ pub struct DumpInput<'a> {
     pub path: &'a str,
     /// Its absolute path (Kafka names it in index errors and summaries).
     pub absolute_path: &'a str,
-    pub bytes: &'a [u8],
+    /// The file's bytes, or why it could not be read.
+    pub bytes: Contents<'a>,
     /// The sibling `<offset>.log` (needed by `.index` and `.timeindex`).
     pub log: Option<Contents<'a>>,
     /// The sibling `<offset>.index` (needed by `.timeindex`).
@@ -190,7 +191,8 @@ impl DumpLog {
     }
 
     fn fail(&mut self, path: &str, error: FileError) {
-        self.err(error.message.clone());
+        // Kafka 4.3.1's main lets the exception out: the JVM prints this line, then the trace.
+        self.err(format!("Exception in thread \"main\" {}: {}", super::java_class(error.kind), error.message));
         self.failed = Some(Failure {
             path: String::from(path),
             error,
@@ -271,7 +273,9 @@ impl DumpLog {
 
     fn dump_txn_index(&mut self, input: &DumpInput<'_>) -> Result<(), FileError> {
         let start = offset_from_name(input.path)?;
-        let ix = TransactionIndex::new(input.bytes, start);
+        // TransactionIndex: a missing file has no channel and no entries.
+        let bytes = input.bytes.as_ref().map_or(&[][..], |b| *b);
+        let ix = TransactionIndex::new(bytes, start);
         for t in ix.all_aborted_txns(input.absolute_path)? {
             self.out(format!(
                 "version: {} producerId: {} firstOffset: {} lastOffset: {} lastStableOffset: {}",
@@ -283,7 +287,8 @@ impl DumpLog {
 
     fn dump_snapshot(&mut self, input: &DumpInput<'_>) -> Result<(), FileError> {
         // A CorruptSnapshotException is caught and printed; the dump goes on.
-        match ProducerSnapshot::new_checked(input.bytes) {
+        let bytes = Self::sibling(&Some(input.bytes.clone()))?;
+        match ProducerSnapshot::new_checked(bytes) {
             Ok(s) => {
                 for e in s.iter() {
                     self.out(e.dump_line());
@@ -306,11 +311,21 @@ impl DumpLog {
         }
     }
 
+    /// An index file: a missing one is created by Kafka's `AbstractIndex` (`createNewFile`),
+    /// which then fails on the tool's max index size of -1.
+    fn index_file<'a>(c: &Contents<'a>) -> Result<&'a [u8], FileError> {
+        match c {
+            Ok(b) => Ok(b),
+            Err(_) => Err(FileError::new(0, kind::ILLEGAL_ARGUMENT, "Invalid max index size: -1")),
+        }
+    }
+
     fn dump_index(&mut self, input: &DumpInput<'_>) -> Result<(), FileError> {
         let opts = self.opts();
         let start = offset_from_name(input.path)?;
         let log = Self::sibling(&input.log)?;
-        let ix = OffsetIndex::new(input.bytes, start);
+        let ix = OffsetIndex::new(Self::index_file(&input.bytes)?, start);
+        let log_name = sibling_path(input.absolute_path, "log");
         if ix.entries() == 0 {
             self.out(format!("{} is empty.", input.path));
             return Ok(());
@@ -326,7 +341,7 @@ impl DumpLog {
                 return Ok(());
             }
             let at = i * super::index::field::ENTRY_SIZE + super::index::field::POSITION.start;
-            let last = first_batch_last_offset(log, e.position, opts.max_message_size, at)?;
+            let last = first_batch_last_offset(log, &log_name, e.position, opts.max_message_size, at)?;
             if last != e.offset {
                 entry_of(&mut self.index_mismatches, input.absolute_path).insert(e.offset, last);
             }
@@ -343,7 +358,8 @@ impl DumpLog {
         let log = Self::sibling(&input.log)?;
         let index = Self::sibling(&input.index)?;
         let oix = OffsetIndex::new(index, start);
-        let tix = TimeIndex::new(input.bytes, start);
+        let tix = TimeIndex::new(Self::index_file(&input.bytes)?, start);
+        let log_name = sibling_path(input.absolute_path, "log");
         if opts.index_sanity_check {
             tix.sanity_check(input.absolute_path)?;
             self.out(format!("{} passed sanity check.", input.path));
@@ -358,20 +374,7 @@ impl DumpLog {
                 return Ok(());
             }
             let pos = oix.lookup(e.offset).position;
-            if pos < 0 || pos as usize > log.len() {
-                return Err(FileError::new(
-                    i * super::timeindex::field::ENTRY_SIZE,
-                    kind::ILLEGAL_ARGUMENT,
-                    if pos < 0 {
-                        format!("Invalid position: {pos} in read from the log")
-                    } else {
-                        format!(
-                            "Slice from position {pos} exceeds end position of the log ({} bytes)",
-                            log.len()
-                        )
-                    },
-                ));
-            }
+            check_slice(log, &log_name, pos, i * super::timeindex::field::ENTRY_SIZE)?;
             if !cache.contains_key(&pos) {
                 let batches = file_batches(
                     &log[pos as usize..],
@@ -436,8 +439,9 @@ impl DumpLog {
         }
         let deep = opts.is_deep_iteration();
         let print = opts.should_print_data_log();
-        let end = input.bytes.len().min(opts.max_bytes.max(0) as usize);
-        let data = &input.bytes[..end];
+        let bytes = Self::sibling(&Some(input.bytes.clone()))?;
+        let end = bytes.len().min(opts.max_bytes.max(0) as usize);
+        let data = &bytes[..end];
         let mut pos = 0usize;
         let mut valid = 0usize;
         let mut last_offset: i64 = -1;
@@ -558,37 +562,55 @@ fn file_batches(
 }
 
 /// `fileRecords.slice(position, maxMessageSize).batches().iterator().next().lastOffset()`.
-fn first_batch_last_offset(
-    log: &[u8],
-    position: i32,
-    max: i32,
-    at: usize,
-) -> Result<i64, FileError> {
+/// `<dir of path>/<stem>.<ext>` (the sibling DumpLogSegments opens, by absolute path).
+pub fn sibling_path(absolute_path: &str, ext: &str) -> String {
+    let name = file_name(absolute_path);
+    let dir = &absolute_path[..absolute_path.len() - name.len()];
+    let stem = name.split('.').next().unwrap_or("");
+    format!("{dir}{stem}.{ext}")
+}
+
+/// `FileRecords.slice(position, …)`'s argument checks (`FileRecords.toString` in the message).
+fn check_slice(log: &[u8], log_name: &str, position: i32, at: usize) -> Result<(), FileError> {
+    let records = format!(
+        "FileRecords(size={}, file={log_name}, start=0, end=2147483647)",
+        log.len()
+    );
     if position < 0 {
         return Err(FileError::new(
             at,
             kind::ILLEGAL_ARGUMENT,
-            format!("Invalid position: {position} in read from the log"),
+            format!("Invalid position: {position} in read from {records}"),
         ));
     }
-    let p = position as usize;
-    if p > log.len() {
+    if position as usize > log.len() {
         return Err(FileError::new(
             at,
             kind::ILLEGAL_ARGUMENT,
-            format!(
-                "Slice from position {p} exceeds end position of the log ({} bytes)",
-                log.len()
-            ),
+            format!("Slice from position {position} exceeds end position of {records}"),
         ));
     }
+    Ok(())
+}
+
+/// `fileRecords.slice(position, maxMessageSize).batches().iterator().next().lastOffset()`.
+fn first_batch_last_offset(
+    log: &[u8],
+    log_name: &str,
+    position: i32,
+    max: i32,
+    at: usize,
+) -> Result<i64, FileError> {
+    check_slice(log, log_name, position, at)?;
+    let p = position as usize;
     let slice = &log[p..];
     let slice = &slice[..slice.len().min(max.max(0) as usize)];
     match next_batch(slice, 0, "")? {
         None => Err(FileError::new(
             at,
             kind::NO_SUCH_ELEMENT,
-            format!("no complete batch at log position {p}"),
+            // Kafka's iterator: a NoSuchElementException without a message.
+            "null",
         )),
         Some(_) => {
             let magic = slice[16] as i8;
@@ -758,7 +780,7 @@ mod tests {
             d.dump(&DumpInput {
                 path,
                 absolute_path: path,
-                bytes: &junk,
+                bytes: Ok(&junk),
                 log: Some(Ok(&junk)),
                 index: Some(Ok(&junk)),
             });

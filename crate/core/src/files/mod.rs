@@ -45,6 +45,24 @@ pub mod kind {
     pub const NO_SUCH_ELEMENT: &str = "NoSuchElementException";
 }
 
+/// The fully qualified Java class of an exception name used here (as the JVM prints it).
+pub fn java_class(kind: &str) -> &str {
+    match kind {
+        "CorruptIndexException" => "org.apache.kafka.storage.internals.log.CorruptIndexException",
+        "CorruptSnapshotException" => "org.apache.kafka.storage.internals.log.CorruptSnapshotException",
+        "KafkaException" => "org.apache.kafka.common.KafkaException",
+        "CorruptRecordException" => "org.apache.kafka.common.errors.CorruptRecordException",
+        "InvalidRecordException" => "org.apache.kafka.common.InvalidRecordException",
+        "IOException" => "java.io.IOException",
+        "NoSuchFileException" => "java.nio.file.NoSuchFileException",
+        "NumberFormatException" => "java.lang.NumberFormatException",
+        "IllegalArgumentException" => "java.lang.IllegalArgumentException",
+        "RuntimeException" => "java.lang.RuntimeException",
+        "NoSuchElementException" => "java.util.NoSuchElementException",
+        other => other,
+    }
+}
+
 /// A problem in one of these files: the byte offset it is pinned on (into that file), Kafka's
 /// exception name, and the message Kafka's exception carries.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -187,7 +187,7 @@ impl<T: AsRef<[u8]>> ProducerSnapshot<T> {
             return Err(schema(
                 field::ENTRY_COUNT.start,
                 &format!(
-                    "Tried to read {count} elements, but only {remaining} bytes are available."
+                    "Tried to allocate a collection of size {count}, but there are only {remaining} bytes remaining."
                 ),
             ));
         }
@@ -355,7 +355,7 @@ mod tests {
         n[6..10].copy_from_slice(&1000i32.to_be_bytes());
         assert_eq!(
             SnapshotRepr::parse(&n).unwrap_err().message,
-            "Snapshot failed schema validation: Tried to read 1000 elements, but only 46 bytes are available."
+            "Snapshot failed schema validation: Tried to allocate a collection of size 1000, but there are only 46 bytes remaining."
         );
         n[6..10].copy_from_slice(&(-1i32).to_be_bytes());
         assert_eq!(
