@@ -375,17 +375,19 @@ impl DumpLog {
             }
             let pos = oix.lookup(e.offset).position;
             check_slice(log, &log_name, pos, i * super::timeindex::field::ENTRY_SIZE)?;
-            if !cache.contains_key(&pos) {
-                let batches = file_batches(
-                    &log[pos as usize..],
-                    i32::MAX,
-                    opts.max_decompressed,
-                    true,
-                    pos as usize,
-                )?;
-                cache.insert(pos, batches.0);
-            }
-            let batches = &cache[&pos];
+            let batches = match cache.entry(pos) {
+                alloc::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                alloc::collections::btree_map::Entry::Vacant(v) => {
+                    let (batches, _) = file_batches(
+                        &log[pos as usize..],
+                        i32::MAX,
+                        opts.max_decompressed,
+                        true,
+                        pos as usize,
+                    )?;
+                    v.insert(batches)
+                }
+            };
             match batches.iter().find(|b| b.header.last_offset >= e.offset) {
                 None => {
                     entry_of(&mut self.time_not_found, input.absolute_path).push((e.offset, -1))
@@ -445,10 +447,7 @@ impl DumpLog {
         let mut pos = 0usize;
         let mut valid = 0usize;
         let mut last_offset: i64 = -1;
-        loop {
-            let Some((start, size)) = next_batch(data, pos, input.path)? else {
-                break;
-            };
+        while let Some((start, size)) = next_batch(data, pos, input.path)? {
             let slice = &data[start..start + size];
             let (batches, stop) =
                 file_batches(slice, i32::MAX, opts.max_decompressed, deep, start)?;
@@ -467,7 +466,7 @@ impl DumpLog {
                     if !opts.skip_record_metadata {
                         line.push_str(&record_line(&b, r));
                     }
-                    if print && !(b.header.attributes.control && !b.legacy) {
+                    if print && (b.legacy || !b.header.attributes.control) {
                         let prefix = if opts.skip_record_metadata { "| " } else { " " };
                         match contents(opts.decoder, r, prefix) {
                             Ok(s) => line.push_str(&s),
