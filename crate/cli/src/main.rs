@@ -3,7 +3,11 @@
 //! ```text
 //! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
+//! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! ```
+//! `dump-log` prints what Kafka 4.3.1's `kafka-dump-log` prints for `.log`, `.index`,
+//! `.timeindex`, `.txnindex` and `.snapshot` files (same lines on the same streams; exit 1 where
+//! Kafka's tool throws), from eoslab_core::files::dump.
 //! `decode` takes binary (a `.log` segment, a dumped `records` field) or text (hex in any
 //! common layout, base64, byte-array literals) and prints a `kafka-dump-log
 //! --print-data-log`-style listing, or with `--json` the same object the wasm `decode`
@@ -21,6 +25,7 @@ use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
+  eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
   eoslab schedule [--requests] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
@@ -29,6 +34,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("decode") => cmd_decode(&args[1..]),
         Some("encode") => cmd_encode(&args[1..]),
+        Some("dump-log") => cmd_dump_log(&args[1..]),
         Some("run") => cmd_run(&args[1..]),
         Some("schedule") => cmd_schedule(&args[1..]),
         Some("-h" | "--help" | "help") => {
@@ -443,4 +449,121 @@ fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) 
         println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
     Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `eoslab dump-log`: `kafka-dump-log` (DumpLogSegments) over the files named by `--files`.
+/// Reads each file (and an index's sibling `.log` / `.index`) and prints the lines
+/// `eoslab_core::files::dump` produces on the stream Kafka prints them on.
+fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::files::dump::{DumpInput, DumpLog, DumpOptions, Stream};
+    use eoslab_core::files::FileKind;
+    use eoslab_core::internal::InternalTopic;
+    let mut opts = DumpOptions::default();
+    let mut files: Option<String> = None;
+    let mut it = args.iter();
+    let num = |name: &str, v: Option<&String>| -> Result<i32, String> {
+        v.and_then(|v| v.parse::<i32>().ok())
+            .ok_or_else(|| format!("{name} takes a number (an int)\n{USAGE}"))
+    };
+    while let Some(a) = it.next() {
+        let (a, inline) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let value =
+            |it: &mut std::slice::Iter<String>| inline.clone().or_else(|| it.next().cloned());
+        match a {
+            "--files" => {
+                files = Some(value(&mut it).ok_or("--files needs a comma separated list of files")?)
+            }
+            "--print-data-log" => opts.print_data_log = true,
+            "--deep-iteration" => opts.deep_iteration = true,
+            "--transaction-log-decoder" => opts.decoder = Some(InternalTopic::TransactionState),
+            "--offsets-decoder" => opts.decoder = Some(InternalTopic::ConsumerOffsets),
+            "--index-sanity-check" => opts.index_sanity_check = true,
+            "--verify-index-only" => opts.verify_index_only = true,
+            "--skip-record-metadata" => opts.skip_record_metadata = true,
+            "--max-bytes" => opts.max_bytes = num("--max-bytes", value(&mut it).as_ref())?,
+            "--max-message-size" => {
+                opts.max_message_size = num("--max-message-size", value(&mut it).as_ref())?
+            }
+            s => return Err(format!("unknown option {s}\n{USAGE}")),
+        }
+    }
+    // Kafka: `offsetsOpt` is checked first when both decoders are given.
+    if args.iter().any(|a| a == "--offsets-decoder") {
+        opts.decoder = Some(InternalTopic::ConsumerOffsets);
+    }
+    let files = files.ok_or_else(|| format!("Missing required argument \"[files]\"\n{USAGE}"))?;
+    let mut dump = DumpLog::new(opts);
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let read = |p: &std::path::Path| {
+        std::fs::read(p).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => p.display().to_string(),
+            _ => format!("{}: {e}", p.display()),
+        })
+    };
+    for f in files.split(',') {
+        let path = std::path::Path::new(f);
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = absolute.display().to_string();
+        let kind = FileKind::of(f);
+        let bytes = match kind {
+            FileKind::Unknown | FileKind::LeaderEpochCheckpoint | FileKind::PartitionMetadata => {
+                Ok(Vec::new())
+            }
+            _ => read(path),
+        };
+        // Siblings by absolute path, as DumpLogSegments opens them.
+        let sibling = |ext: &str| {
+            read(std::path::Path::new(&eoslab_core::files::dump::sibling_path(&absolute, ext)))
+        };
+        let (log, index) = match kind {
+            FileKind::Index => (Some(sibling("log")), None),
+            FileKind::TimeIndex => (Some(sibling("log")), Some(sibling("index"))),
+            _ => (None, None),
+        };
+        dump.dump(&DumpInput {
+            path: f,
+            absolute_path: &absolute,
+            bytes: bytes.as_deref().map_err(Clone::clone),
+            log: contents(&log),
+            index: contents(&index),
+        });
+        for (s, l) in dump.take_lines() {
+            emit(&mut out, &stderr, s, &l);
+        }
+        if dump.failed().is_some() {
+            break;
+        }
+    }
+    dump.finish();
+    for (s, l) in dump.take_lines() {
+        emit(&mut out, &stderr, s, &l);
+    }
+    out.flush().ok();
+    if let Some(f) = dump.failed() {
+        eprintln!(
+            "eoslab: {} at byte {} of {}",
+            f.error.kind, f.error.at, f.path
+        );
+        return Ok(ExitCode::from(1));
+    }
+    fn contents(c: &Option<Result<Vec<u8>, String>>) -> Option<Result<&[u8], String>> {
+        c.as_ref().map(|r| r.as_deref().map_err(Clone::clone))
+    }
+    fn emit(out: &mut impl Write, err: &std::io::Stderr, s: Stream, l: &str) {
+        match s {
+            Stream::Out => {
+                writeln!(out, "{l}").ok();
+            }
+            Stream::Err => {
+                out.flush().ok();
+                writeln!(err.lock(), "{l}").ok();
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -185,7 +185,13 @@ pub struct InternalError {
 
 impl core::fmt::Display for InternalError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{} byte {}: {}", if self.in_value { "value" } else { "key" }, self.at, self.message)
+        write!(
+            f,
+            "{} byte {}: {}",
+            if self.in_value { "value" } else { "key" },
+            self.at,
+            self.message
+        )
     }
 }
 
@@ -248,14 +254,24 @@ pub fn txn_log_key(transactional_id: &str) -> Vec<u8> {
 pub fn txn_log_value(v: &TxnLogValue, version: i16) -> Vec<u8> {
     let version = version.clamp(0, TXN_LOG_VALUE_MAX_VERSION);
     let flexible = version >= 1;
-    let mut out = Vec::with_capacity(64 + v.transaction_partitions.iter().map(|(t, p)| 8 + t.len() + 4 * p.len()).sum::<usize>());
+    let mut out = Vec::with_capacity(
+        64 + v
+            .transaction_partitions
+            .iter()
+            .map(|(t, p)| 8 + t.len() + 4 * p.len())
+            .sum::<usize>(),
+    );
     out.extend_from_slice(&version.to_be_bytes());
     out.extend_from_slice(&v.producer_id.to_be_bytes());
     out.extend_from_slice(&v.producer_epoch.to_be_bytes());
     out.extend_from_slice(&v.transaction_timeout_ms.to_be_bytes());
     out.push(v.transaction_status as u8);
     let null = v.transaction_status == txn_state::EMPTY && v.transaction_partitions.is_empty();
-    put_array_len(&mut out, (!null).then_some(v.transaction_partitions.len()), flexible);
+    put_array_len(
+        &mut out,
+        (!null).then_some(v.transaction_partitions.len()),
+        flexible,
+    );
     if !null {
         for (topic, parts) in &v.transaction_partitions {
             put_string(&mut out, topic, flexible);
@@ -364,16 +380,29 @@ impl<'a> Msg<'a> {
     /// A non-nullable string field named `name` (`MessageDataGenerator` checks and texts).
     fn string(&mut self, name: &str) -> Result<String, Fault> {
         let at = self.r.pos();
-        let len = if self.flexible { self.uvarint()?.wrapping_sub(1) } else { self.i16()? as i32 };
+        let len = if self.flexible {
+            self.uvarint()?.wrapping_sub(1)
+        } else {
+            self.i16()? as i32
+        };
         if len < 0 {
-            return Err((at, format!("non-nullable field {name} was serialized as null")));
+            return Err((
+                at,
+                format!("non-nullable field {name} was serialized as null"),
+            ));
         }
         if len > 0x7fff {
             return Err((at, format!("string field {name} had invalid length {len}")));
         }
         let data_at = self.r.pos();
         let b = self.r.take(len as usize).map_err(|_| {
-            (data_at, format!("Error reading string of length {len}, only {} bytes available", self.r.remaining()))
+            (
+                data_at,
+                format!(
+                    "Error reading string of length {len}, only {} bytes available",
+                    self.r.remaining()
+                ),
+            )
         })?;
         // Java: new String(bytes, UTF_8) — malformed input becomes U+FFFD.
         Ok(String::from_utf8_lossy(b).into_owned())
@@ -382,9 +411,20 @@ impl<'a> Msg<'a> {
     /// An array length: `Ok(None)` for null (only when `nullable`), capped by the bytes left.
     fn array_len(&mut self, name: &str, nullable: bool) -> Result<Option<usize>, Fault> {
         let at = self.r.pos();
-        let n = if self.flexible { self.uvarint()?.wrapping_sub(1) } else { self.i32()? };
+        let n = if self.flexible {
+            self.uvarint()?.wrapping_sub(1)
+        } else {
+            self.i32()?
+        };
         if n < 0 {
-            return if nullable { Ok(None) } else { Err((at, format!("non-nullable field {name} was serialized as null"))) };
+            return if nullable {
+                Ok(None)
+            } else {
+                Err((
+                    at,
+                    format!("non-nullable field {name} was serialized as null"),
+                ))
+            };
         }
         if n as usize > self.r.remaining() {
             return Err((
@@ -400,7 +440,10 @@ impl<'a> Msg<'a> {
 
     /// A tagged-fields section: `known(self, tag, size)` reads a known tag and returns true,
     /// or returns false to have it skipped as an unknown tag (`readUnknownTaggedField`).
-    fn tagged(&mut self, mut known: impl FnMut(&mut Self, i32) -> Result<bool, Fault>) -> Result<(), Fault> {
+    fn tagged(
+        &mut self,
+        mut known: impl FnMut(&mut Self, i32) -> Result<bool, Fault>,
+    ) -> Result<(), Fault> {
         let n = self.uvarint()?;
         let mut i = 0;
         while i < n {
@@ -426,11 +469,19 @@ impl<'a> Msg<'a> {
 }
 
 fn key_error(at: usize, msg: String) -> InternalError {
-    InternalError { at, in_value: false, message: msg }
+    InternalError {
+        at,
+        in_value: false,
+        message: msg,
+    }
 }
 
 fn value_error(at: usize, msg: String) -> InternalError {
-    InternalError { at, in_value: true, message: msg }
+    InternalError {
+        at,
+        in_value: true,
+        message: msg,
+    }
 }
 
 /// `CoordinatorRecordSerde.readVersion`.
@@ -440,7 +491,10 @@ fn read_version(buf: &[u8], in_value: bool) -> Result<i16, InternalError> {
         _ => Err(InternalError {
             at: 0,
             in_value,
-            message: format!("Could not read version from {}'s buffer.", if in_value { "value" } else { "key" }),
+            message: format!(
+                "Could not read version from {}'s buffer.",
+                if in_value { "value" } else { "key" }
+            ),
         }),
     }
 }
@@ -463,9 +517,15 @@ fn wrap(f: Fault, version: i16, in_value: bool) -> InternalError {
 pub fn parse_txn_log_key(key: &[u8]) -> Result<String, InternalError> {
     let t = read_version(key, false)?;
     if t != TRANSACTION_LOG_RECORD_TYPE {
-        return Err(key_error(0, format!("Unknown version {t} from the transaction log message key")));
+        return Err(key_error(
+            0,
+            format!("Unknown version {t} from the transaction log message key"),
+        ));
     }
-    let mut m = Msg { r: Reader::new(key), flexible: false };
+    let mut m = Msg {
+        r: Reader::new(key),
+        flexible: false,
+    };
     m.r.take(2).map_err(|e| wrap(eof(e), t, false))?;
     m.string("transactionalId").map_err(|f| wrap(f, 0, false))
 }
@@ -489,12 +549,18 @@ pub fn parse_txn_log_value(value: &[u8]) -> Result<ParsedTxnLogValue, InternalEr
             format!("Unknown value version {version} for record type 0: TransactionLogValue has versions 0-1 (UnknownRecordVersionException)"),
         ));
     }
-    let mut m = Msg { r: Reader::new(&value[2..]), flexible: version >= 1 };
+    let mut m = Msg {
+        r: Reader::new(&value[2..]),
+        flexible: version >= 1,
+    };
     read_txn_value_body(&mut m, version).map_err(|(at, msg)| wrap((at + 2, msg), version, true))
 }
 
 fn read_txn_value_body(m: &mut Msg<'_>, version: i16) -> Result<ParsedTxnLogValue, Fault> {
-    let mut v = TxnLogValue { producer_id: m.i64()?, ..TxnLogValue::default() };
+    let mut v = TxnLogValue {
+        producer_id: m.i64()?,
+        ..TxnLogValue::default()
+    };
     v.producer_epoch = m.i16()?;
     v.transaction_timeout_ms = m.i32()?;
     v.transaction_status = m.i8()?;
@@ -538,7 +604,11 @@ fn read_txn_value_body(m: &mut Msg<'_>, version: i16) -> Result<ParsedTxnLogValu
         v.next_producer_id = next;
         v.client_transaction_version = ctv;
     }
-    Ok(ParsedTxnLogValue { version, value: v, partitions_null: parts.is_none() })
+    Ok(ParsedTxnLogValue {
+        version,
+        value: v,
+        partitions_null: parts.is_none(),
+    })
 }
 
 /// A parsed `__consumer_offsets` offset-commit key.
@@ -556,12 +626,23 @@ pub struct ParsedOffsetCommitKey {
 pub fn parse_offset_commit_key(key: &[u8]) -> Result<ParsedOffsetCommitKey, InternalError> {
     let t = read_version(key, false)?;
     if t != LEGACY_OFFSET_COMMIT_RECORD_TYPE && t != OFFSET_COMMIT_RECORD_TYPE {
-        return Err(key_error(0, format!("record type {t} is not an offset commit (0 or 1)")));
+        return Err(key_error(
+            0,
+            format!("record type {t} is not an offset commit (0 or 1)"),
+        ));
     }
-    let mut m = Msg { r: Reader::new(key), flexible: false };
+    let mut m = Msg {
+        r: Reader::new(key),
+        flexible: false,
+    };
     let body = |m: &mut Msg<'_>| -> Result<ParsedOffsetCommitKey, Fault> {
         m.r.take(2).map_err(eof)?;
-        Ok(ParsedOffsetCommitKey { record_type: t, group: m.string("group")?, topic: m.string("topic")?, partition: m.i32()? })
+        Ok(ParsedOffsetCommitKey {
+            record_type: t,
+            group: m.string("group")?,
+            topic: m.string("topic")?,
+            partition: m.i32()?,
+        })
     };
     body(&mut m).map_err(|f| wrap(f, t, false))
 }
@@ -591,7 +672,10 @@ pub fn parse_offset_commit_value(value: &[u8]) -> Result<ParsedOffsetCommitValue
             format!("Unknown value version {version}: OffsetCommitValue has versions 0-4 (UnknownRecordVersionException)"),
         ));
     }
-    let mut m = Msg { r: Reader::new(&value[2..]), flexible: version >= 4 };
+    let mut m = Msg {
+        r: Reader::new(&value[2..]),
+        flexible: version >= 4,
+    };
     let body = |m: &mut Msg<'_>| -> Result<ParsedOffsetCommitValue, Fault> {
         let offset = m.i64()?;
         let leader_epoch = if version >= 3 { m.i32()? } else { -1 };
@@ -639,7 +723,11 @@ pub enum Formatted {
 /// precise error with byte offset; never panics on arbitrary bytes. A record the formatter
 /// prints nothing for (no key, a record type it does not show) gives an empty string; see
 /// [`format_record_detailed`] for the reason.
-pub fn format_record(topic: InternalTopic, key: Option<&[u8]>, value: Option<&[u8]>) -> Result<String, InternalError> {
+pub fn format_record(
+    topic: InternalTopic,
+    key: Option<&[u8]>,
+    value: Option<&[u8]>,
+) -> Result<String, InternalError> {
     format_record_detailed(topic, key, value).map(|f| match f {
         Formatted::Printed(s) => s,
         Formatted::Skipped(_) => String::new(),
@@ -663,72 +751,191 @@ pub fn format_record_detailed(
     value: Option<&[u8]>,
 ) -> Result<Formatted, InternalError> {
     let Some(key) = key else {
-        return Ok(Formatted::Skipped(String::from("the record has no key: the formatter prints nothing")));
+        return Ok(Formatted::Skipped(String::from(
+            "the record has no key: the formatter prints nothing",
+        )));
     };
     let t = read_version(key, false)?;
     let mut out = String::with_capacity(96 + key.len() * 2 + value.map_or(0, |v| v.len() * 3));
-    match topic {
-        InternalTopic::TransactionState => {
-            if t != TRANSACTION_LOG_RECORD_TYPE {
-                return Ok(Formatted::Skipped(format!(
-                    "record type {t} is unknown in __transaction_state (only 0, TransactionLog): the formatter prints nothing"
-                )));
-            }
-            let id = parse_txn_log_key(key)?;
-            out.push_str("{\"key\":{\"type\":0,\"data\":{\"transactionalId\":");
-            json_str(&mut out, &id);
-            out.push_str("}},\"value\":");
-            match value {
-                None => out.push_str("null"),
-                Some(v) => {
-                    let p = parse_txn_log_value(v)?;
-                    out.push_str(&format!("{{\"version\":{},\"data\":", p.version));
-                    txn_value_json(&mut out, &p);
-                    out.push('}');
-                }
-            }
-        }
+    let supported = match topic {
+        InternalTopic::TransactionState => t == TRANSACTION_LOG_RECORD_TYPE,
         InternalTopic::ConsumerOffsets => {
-            if t != LEGACY_OFFSET_COMMIT_RECORD_TYPE && t != OFFSET_COMMIT_RECORD_TYPE {
-                return Ok(Formatted::Skipped(match group_record_name(t) {
-                    Some(n) => format!("record type {t} ({n}) is not an offset commit: OffsetsMessageFormatter prints nothing"),
-                    None => format!(
-                        "record type {t} is not an offset commit (a consumer/share/streams group record, or unknown): OffsetsMessageFormatter prints nothing"
-                    ),
-                }));
-            }
-            let k = parse_offset_commit_key(key)?;
-            out.push_str(&format!("{{\"key\":{{\"type\":{t},\"data\":{{\"group\":"));
-            json_str(&mut out, &k.group);
-            out.push_str(",\"topic\":");
-            json_str(&mut out, &k.topic);
-            out.push_str(&format!(",\"partition\":{}}}}},\"value\":", k.partition));
-            match value {
-                None => out.push_str("null"),
-                Some(v) => {
-                    let p = parse_offset_commit_value(v)?;
-                    out.push_str(&format!("{{\"version\":{},\"data\":{{\"offset\":{}", p.version, p.offset));
-                    if p.version >= 3 {
-                        out.push_str(&format!(",\"leaderEpoch\":{}", p.leader_epoch));
-                    }
-                    out.push_str(",\"metadata\":");
-                    json_str(&mut out, &p.metadata);
-                    out.push_str(&format!(",\"commitTimestamp\":{}", p.commit_timestamp_ms));
-                    if p.version == 1 {
-                        out.push_str(&format!(",\"expireTimestamp\":{}", p.expire_timestamp_ms));
-                    }
-                    if let Some(id) = p.topic_id {
-                        out.push_str(",\"topicId\":\"");
-                        base64url(&mut out, &id);
-                        out.push('"');
-                    }
-                    out.push_str("}}");
-                }
-            }
+            t == LEGACY_OFFSET_COMMIT_RECORD_TYPE || t == OFFSET_COMMIT_RECORD_TYPE
+        }
+    };
+    if !supported {
+        return Ok(Formatted::Skipped(match topic {
+            InternalTopic::TransactionState => format!(
+                "record type {t} is unknown in __transaction_state (only 0, TransactionLog): the formatter prints nothing"
+            ),
+            InternalTopic::ConsumerOffsets => match group_record_name(t) {
+                Some(n) => format!("record type {t} ({n}) is not an offset commit: OffsetsMessageFormatter prints nothing"),
+                None => format!(
+                    "record type {t} is not an offset commit (a consumer/share/streams group record, or unknown): OffsetsMessageFormatter prints nothing"
+                ),
+            },
+        }));
+    }
+    out.push_str(&format!("{{\"key\":{{\"type\":{t},\"data\":"));
+    out.push_str(&key_data_json(topic, key)?);
+    out.push_str("},\"value\":");
+    match value {
+        None => out.push_str("null"),
+        Some(v) => {
+            let (version, data) = value_data_json(topic, v)?;
+            out.push_str(&format!("{{\"version\":{version},\"data\":{data}}}"));
         }
     }
     out.push('}');
     Ok(Formatted::Printed(out))
+}
+
+/// The `data` JSON of a supported key (`TransactionLogKey`, `OffsetCommitKey`), as the
+/// generated `*JsonConverter.write` prints it.
+fn key_data_json(topic: InternalTopic, key: &[u8]) -> Result<String, InternalError> {
+    let mut out = String::with_capacity(32 + key.len() * 2);
+    match topic {
+        InternalTopic::TransactionState => {
+            let id = parse_txn_log_key(key)?;
+            out.push_str("{\"transactionalId\":");
+            json_str(&mut out, &id);
+            out.push('}');
+        }
+        InternalTopic::ConsumerOffsets => {
+            let k = parse_offset_commit_key(key)?;
+            out.push_str("{\"group\":");
+            json_str(&mut out, &k.group);
+            out.push_str(",\"topic\":");
+            json_str(&mut out, &k.topic);
+            out.push_str(&format!(",\"partition\":{}}}", k.partition));
+        }
+    }
+    Ok(out)
+}
+
+/// The value version and `data` JSON of a supported value (`TransactionLogValue`,
+/// `OffsetCommitValue`).
+fn value_data_json(topic: InternalTopic, v: &[u8]) -> Result<(i16, String), InternalError> {
+    let mut out = String::with_capacity(64 + v.len() * 3);
+    match topic {
+        InternalTopic::TransactionState => {
+            let p = parse_txn_log_value(v)?;
+            txn_value_json(&mut out, &p);
+            Ok((p.version, out))
+        }
+        InternalTopic::ConsumerOffsets => {
+            let p = parse_offset_commit_value(v)?;
+            out.push_str(&format!("{{\"offset\":{}", p.offset));
+            if p.version >= 3 {
+                out.push_str(&format!(",\"leaderEpoch\":{}", p.leader_epoch));
+            }
+            out.push_str(",\"metadata\":");
+            json_str(&mut out, &p.metadata);
+            out.push_str(&format!(",\"commitTimestamp\":{}", p.commit_timestamp_ms));
+            if p.version == 1 {
+                out.push_str(&format!(",\"expireTimestamp\":{}", p.expire_timestamp_ms));
+            }
+            if let Some(id) = p.topic_id {
+                out.push_str(",\"topicId\":\"");
+                base64url(&mut out, &id);
+                out.push('"');
+            }
+            out.push('}');
+            Ok((p.version, out))
+        }
+    }
+}
+
+/// What `kafka-dump-log --transaction-log-decoder` / `--offsets-decoder` prints for one data
+/// record (`DumpLogSegments.CoordinatorRecordMessageParser.parse`): `key` and `payload`
+/// texts, each printed only when present.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpLogParsed {
+    pub key: Option<String>,
+    pub payload: Option<String>,
+    /// Set when eoslab cannot print this record as Kafka does (a `__consumer_offsets` record
+    /// type other than an offset commit: Kafka prints its JSON, eoslab does not know the
+    /// schema); `key` then says so.
+    pub unsupported: bool,
+}
+
+/// `CoordinatorRecordMessageParser.parse` for the record at `offset`: key
+/// `{"type":"T","data":{…}}`, payload `{"version":"V","data":{…}}` or `<DELETE>` for a
+/// tombstone; an unknown record type gives the key `Unknown record type T at offset O,
+/// skipping.`; a record that cannot be read gives `Error at offset O, skipping. <message>`.
+/// A record without a key is Kafka's fatal `RuntimeException` (returned as `Err`).
+pub fn dump_log_parse(
+    topic: InternalTopic,
+    offset: i64,
+    key: Option<&[u8]>,
+    value: Option<&[u8]>,
+) -> Result<DumpLogParsed, String> {
+    let Some(key) = key else {
+        return Err(format!(
+            "Failed to decode message at offset {offset} using the specified decoder (message had a missing key)"
+        ));
+    };
+    let error = |e: InternalError| DumpLogParsed {
+        key: Some(format!("Error at offset {offset}, skipping. {}", e.message)),
+        payload: None,
+        unsupported: false,
+    };
+    let t = match read_version(key, false) {
+        Ok(t) => t,
+        Err(e) => return Ok(error(e)),
+    };
+    let supported = match topic {
+        InternalTopic::TransactionState => t == TRANSACTION_LOG_RECORD_TYPE,
+        InternalTopic::ConsumerOffsets => {
+            t == LEGACY_OFFSET_COMMIT_RECORD_TYPE || t == OFFSET_COMMIT_RECORD_TYPE
+        }
+    };
+    if !supported {
+        // Kafka's group coordinator knows record types 0..=KNOWN_GROUP_RECORD_TYPES; the
+        // transaction coordinator only 0.
+        let known = matches!(topic, InternalTopic::ConsumerOffsets) && known_group_record_type(t);
+        if known {
+            return Ok(DumpLogParsed {
+                key: Some(format!(
+                    "[eoslab: record type {t}{} is not an offset commit; eoslab does not print its JSON]",
+                    group_record_name(t).map(|n| format!(" ({n})")).unwrap_or_default()
+                )),
+                payload: None,
+                unsupported: true,
+            });
+        }
+        return Ok(DumpLogParsed {
+            key: Some(format!(
+                "Unknown record type {t} at offset {offset}, skipping."
+            )),
+            payload: None,
+            unsupported: false,
+        });
+    }
+    let k = match key_data_json(topic, key) {
+        Ok(k) => k,
+        Err(e) => return Ok(error(e)),
+    };
+    let payload = match value {
+        None => String::from("<DELETE>"),
+        Some(v) => match value_data_json(topic, v) {
+            Ok((version, data)) => format!("{{\"version\":\"{version}\",\"data\":{data}}}"),
+            Err(e) => return Ok(error(e)),
+        },
+    };
+    Ok(DumpLogParsed {
+        key: Some(format!("{{\"type\":\"{t}\",\"data\":{k}}}")),
+        payload: Some(payload),
+        unsupported: false,
+    })
+}
+
+/// The `__consumer_offsets` record types Kafka 4.3.1's group coordinator reads (its generated
+/// `CoordinatorRecordType`: 0–8 offset commits, group metadata and consumer group records,
+/// 10–16 share group records and ConsumerGroupRegularExpression, 17 and 19–23 streams group
+/// records; 9 and 18 are unused).
+fn known_group_record_type(t: i16) -> bool {
+    (0..=23).contains(&t) && t != 9 && t != 18
 }
 
 /// `__consumer_offsets` record types other than offset commits that this module names
@@ -747,7 +954,10 @@ fn txn_value_json(out: &mut String, p: &ParsedTxnLogValue) {
     let v = &p.value;
     out.push_str(&format!("{{\"producerId\":{}", v.producer_id));
     if p.version >= 1 && v.previous_producer_id != -1 {
-        out.push_str(&format!(",\"previousProducerId\":{}", v.previous_producer_id));
+        out.push_str(&format!(
+            ",\"previousProducerId\":{}",
+            v.previous_producer_id
+        ));
     }
     if p.version >= 1 && v.next_producer_id != -1 {
         out.push_str(&format!(",\"nextProducerId\":{}", v.next_producer_id));
@@ -782,7 +992,10 @@ fn txn_value_json(out: &mut String, p: &ParsedTxnLogValue) {
         v.transaction_last_update_timestamp_ms, v.transaction_start_timestamp_ms
     ));
     if p.version >= 1 && v.client_transaction_version != 0 {
-        out.push_str(&format!(",\"clientTransactionVersion\":{}", v.client_transaction_version));
+        out.push_str(&format!(
+            ",\"clientTransactionVersion\":{}",
+            v.client_transaction_version
+        ));
     }
     out.push('}');
 }
@@ -817,7 +1030,10 @@ fn json_str(out: &mut String, s: &str) {
 fn base64url(out: &mut String, b: &[u8]) {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     for chunk in b.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &x)| n | (x as u32) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &x)| n | (x as u32) << (16 - 8 * i));
         for i in 0..=chunk.len() {
             out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
         }
@@ -832,7 +1048,10 @@ mod tests {
 
     fn hex(s: &str) -> Vec<u8> {
         let s: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
     }
 
     /// The value of Kafka's `TransactionLogMessageFormatterTest` (`TXN_LOG_VALUE`).
@@ -866,7 +1085,8 @@ mod tests {
         // TransactionLastUpdateTimestampMs 1000   00 00 00 00 00 00 03 e8
         // TransactionStartTimestampMs 750         00 00 00 00 00 00 02 ee
         // tagged fields: prev/next = −1 and clientTransactionVersion = 0 are defaults → count 00
-        let want = hex("0001 0000000000000064 0032 000001f4 04 01 00000000000003e8 00000000000002ee 00");
+        let want =
+            hex("0001 0000000000000064 0032 000001f4 04 01 00000000000003e8 00000000000002ee 00");
         assert_eq!(txn_log_value(&kafka_test_txn_value(), 1), want);
     }
 
@@ -901,14 +1121,23 @@ mod tests {
 
     #[test]
     fn empty_state_writes_null_partitions() {
-        let v = TxnLogValue { transaction_status: txn_state::EMPTY, transaction_start_timestamp_ms: -1, ..TxnLogValue::default() };
+        let v = TxnLogValue {
+            transaction_status: txn_state::EMPTY,
+            transaction_start_timestamp_ms: -1,
+            ..TxnLogValue::default()
+        };
         let b0 = txn_log_value(&v, 0);
         assert_eq!(&b0[2 + 8 + 2 + 4 + 1..][..4], &[0xff, 0xff, 0xff, 0xff]);
         let b1 = txn_log_value(&v, 1);
         assert_eq!(b1[2 + 8 + 2 + 4 + 1], 0);
         let p = parse_txn_log_value(&b1).unwrap();
         assert!(p.partitions_null);
-        let s = format_record(InternalTopic::TransactionState, Some(&txn_log_key("x")), Some(&b1)).unwrap();
+        let s = format_record(
+            InternalTopic::TransactionState,
+            Some(&txn_log_key("x")),
+            Some(&b1),
+        )
+        .unwrap();
         assert!(s.contains("\"transactionPartitions\":null"), "{s}");
     }
 
@@ -927,11 +1156,17 @@ mod tests {
             "{\"key\":{\"type\":0,\"data\":{\"transactionalId\":\"TXNID\"}},\"value\":null}"
         );
         // No key, unknown record types (1, 10, Short.MAX_VALUE): nothing.
-        assert_eq!(format_record(InternalTopic::TransactionState, None, Some(&value)).unwrap(), "");
+        assert_eq!(
+            format_record(InternalTopic::TransactionState, None, Some(&value)).unwrap(),
+            ""
+        );
         for t in [1i16, 10, i16::MAX] {
             let mut k = key.clone();
             k[..2].copy_from_slice(&t.to_be_bytes());
-            assert_eq!(format_record(InternalTopic::TransactionState, Some(&k), Some(&value)).unwrap(), "");
+            assert_eq!(
+                format_record(InternalTopic::TransactionState, Some(&k), Some(&value)).unwrap(),
+                ""
+            );
         }
     }
 
@@ -946,14 +1181,27 @@ mod tests {
             client_transaction_version: 2,
             ..TxnLogValue::default()
         };
-        let s = format_record(InternalTopic::TransactionState, Some(&txn_log_key("id")), Some(&txn_log_value(&v, 1))).unwrap();
+        let s = format_record(
+            InternalTopic::TransactionState,
+            Some(&txn_log_key("id")),
+            Some(&txn_log_value(&v, 1)),
+        )
+        .unwrap();
         assert_eq!(
             s,
             "{\"key\":{\"type\":0,\"data\":{\"transactionalId\":\"id\"}},\"value\":{\"version\":1,\"data\":{\"producerId\":7,\"previousProducerId\":6,\"nextProducerId\":8,\"producerEpoch\":0,\"transactionTimeoutMs\":0,\"transactionStatus\":2,\"transactionPartitions\":[{\"topic\":\"a\\\"b\",\"partitionIds\":[0,2]},{\"topic\":\"c\",\"partitionIds\":[]}],\"transactionLastUpdateTimestampMs\":0,\"transactionStartTimestampMs\":0,\"clientTransactionVersion\":2}}}"
         );
         // v0 has no tagged fields: they are not written, not printed.
-        let s0 = format_record(InternalTopic::TransactionState, Some(&txn_log_key("id")), Some(&txn_log_value(&v, 0))).unwrap();
-        assert!(!s0.contains("previousProducerId") && !s0.contains("clientTransactionVersion"), "{s0}");
+        let s0 = format_record(
+            InternalTopic::TransactionState,
+            Some(&txn_log_key("id")),
+            Some(&txn_log_value(&v, 0)),
+        )
+        .unwrap();
+        assert!(
+            !s0.contains("previousProducerId") && !s0.contains("clientTransactionVersion"),
+            "{s0}"
+        );
     }
 
     #[test]
@@ -965,7 +1213,10 @@ mod tests {
             producer_epoch: -1,
             transaction_timeout_ms: i32::MIN,
             transaction_status: txn_state::PREPARE_ABORT,
-            transaction_partitions: vec![("é🦀".into(), vec![i32::MAX, -1]), (String::new(), vec![])],
+            transaction_partitions: vec![
+                ("é🦀".into(), vec![i32::MAX, -1]),
+                (String::new(), vec![]),
+            ],
             transaction_last_update_timestamp_ms: -5,
             transaction_start_timestamp_ms: 1 << 40,
             client_transaction_version: 2,
@@ -973,7 +1224,12 @@ mod tests {
         let p = parse_txn_log_value(&txn_log_value(&v, 1)).unwrap();
         assert_eq!((p.version, &p.value, p.partitions_null), (1, &v, false));
         let p0 = parse_txn_log_value(&txn_log_value(&v, 0)).unwrap();
-        let v0 = TxnLogValue { previous_producer_id: -1, next_producer_id: -1, client_transaction_version: 0, ..v.clone() };
+        let v0 = TxnLogValue {
+            previous_producer_id: -1,
+            next_producer_id: -1,
+            client_transaction_version: 0,
+            ..v.clone()
+        };
         assert_eq!((p0.version, &p0.value), (0, &v0));
         assert_eq!(parse_txn_log_key(&txn_log_key("é🦀")).unwrap(), "é🦀");
     }
@@ -982,7 +1238,10 @@ mod tests {
     fn golden_offset_commit_key_and_value() {
         // type 1 = 00 01; group "group-id" = 00 08 67726f75702d6964; topic "foo" = 00 03
         // 666f6f; partition 1 = 00 00 00 01.
-        assert_eq!(offset_commit_key("group-id", "foo", 1), hex("0001 0008 67726f75702d6964 0003 666f6f 00000001"));
+        assert_eq!(
+            offset_commit_key("group-id", "foo", 1),
+            hex("0001 0008 67726f75702d6964 0003 666f6f 00000001")
+        );
         let c = OffsetCommit {
             group: "group-id".into(),
             topic: "foo".into(),
@@ -994,7 +1253,10 @@ mod tests {
         };
         // version 3 = 00 03; offset 100 = 00..64; leaderEpoch 10 = 00 00 00 0a;
         // metadata "metadata" = 00 08 6d65746164617461; commitTimestamp 1234 = 00..04 d2.
-        assert_eq!(offset_commit_value(&c), hex("0003 0000000000000064 0000000a 0008 6d65746164617461 00000000000004d2"));
+        assert_eq!(
+            offset_commit_value(&c),
+            hex("0003 0000000000000064 0000000a 0008 6d65746164617461 00000000000004d2")
+        );
     }
 
     #[test]
@@ -1016,7 +1278,10 @@ mod tests {
             format_record(InternalTopic::ConsumerOffsets, Some(&key), Some(&value)).unwrap(),
             format!("{k}\"value\":{{\"version\":3,\"data\":{{\"offset\":100,\"leaderEpoch\":10,\"metadata\":\"metadata\",\"commitTimestamp\":1234}}}}}}")
         );
-        assert_eq!(format_record(InternalTopic::ConsumerOffsets, Some(&key), None).unwrap(), format!("{k}\"value\":null}}"));
+        assert_eq!(
+            format_record(InternalTopic::ConsumerOffsets, Some(&key), None).unwrap(),
+            format!("{k}\"value\":null}}")
+        );
         // Value versions 0, 1, 2 and 4 (hand-built), key type 0.
         let mut key0 = key.clone();
         key0[1] = 0;
@@ -1025,14 +1290,16 @@ mod tests {
             format_record(InternalTopic::ConsumerOffsets, Some(&key0), Some(&v0)).unwrap(),
             "{\"key\":{\"type\":0,\"data\":{\"group\":\"group-id\",\"topic\":\"foo\",\"partition\":1}},\"value\":{\"version\":0,\"data\":{\"offset\":100,\"metadata\":\"metadata\",\"commitTimestamp\":1234}}}"
         );
-        let v1 = hex("0001 0000000000000064 0008 6d65746164617461 00000000000004d2 000000000000162e");
+        let v1 =
+            hex("0001 0000000000000064 0008 6d65746164617461 00000000000004d2 000000000000162e");
         assert!(format_record(InternalTopic::ConsumerOffsets, Some(&key), Some(&v1))
             .unwrap()
             .ends_with("\"value\":{\"version\":1,\"data\":{\"offset\":100,\"metadata\":\"metadata\",\"commitTimestamp\":1234,\"expireTimestamp\":5678}}}"));
         // v4: compact string 09 "metadata", tagged fields: 1 field, tag 0, size 16, the
         // uuid MKXx1fIkQy2J9jXHhK8m1w (Kafka's test id).
         let id = hex("30a5f1d5f224432d89f635c784af26d7");
-        let mut v4 = hex("0004 0000000000000064 0000000a 09 6d65746164617461 00000000000004d2 01 00 10");
+        let mut v4 =
+            hex("0004 0000000000000064 0000000a 09 6d65746164617461 00000000000004d2 01 00 10");
         v4.extend_from_slice(&id);
         let mut s = String::new();
         base64url(&mut s, &id);
@@ -1048,7 +1315,10 @@ mod tests {
             Formatted::Skipped("record type 2 (GroupMetadata) is not an offset commit: OffsetsMessageFormatter prints nothing".into())
         );
         gk[..2].copy_from_slice(&i16::MAX.to_be_bytes());
-        assert_eq!(format_record(InternalTopic::ConsumerOffsets, Some(&gk), Some(&value)).unwrap(), "");
+        assert_eq!(
+            format_record(InternalTopic::ConsumerOffsets, Some(&gk), Some(&value)).unwrap(),
+            ""
+        );
     }
 
     #[test]
@@ -1062,8 +1332,17 @@ mod tests {
             metadata: String::new(),
             commit_timestamp_ms: i64::MIN,
         };
-        let k = parse_offset_commit_key(&offset_commit_key(&c.group, &c.topic, c.partition)).unwrap();
-        assert_eq!((k.record_type, k.group.as_str(), k.topic.as_str(), k.partition), (1, "g\u{1}", "t", -3));
+        let k =
+            parse_offset_commit_key(&offset_commit_key(&c.group, &c.topic, c.partition)).unwrap();
+        assert_eq!(
+            (
+                k.record_type,
+                k.group.as_str(),
+                k.topic.as_str(),
+                k.partition
+            ),
+            (1, "g\u{1}", "t", -3)
+        );
         let v = parse_offset_commit_value(&offset_commit_value(&c)).unwrap();
         assert_eq!(
             v,
@@ -1077,7 +1356,12 @@ mod tests {
                 topic_id: None
             }
         );
-        let s = format_record(InternalTopic::ConsumerOffsets, Some(&offset_commit_key(&c.group, "t", 0)), None).unwrap();
+        let s = format_record(
+            InternalTopic::ConsumerOffsets,
+            Some(&offset_commit_key(&c.group, "t", 0)),
+            None,
+        )
+        .unwrap();
         assert!(s.contains("\"group\":\"g\\u0001\""), "{s}");
     }
 
@@ -1093,7 +1377,10 @@ mod tests {
         let key = txn_log_key("TXNID");
         // Key too short for the type.
         let e = format_record(InternalTopic::TransactionState, Some(&[0]), None).unwrap_err();
-        assert_eq!((e.at, e.in_value, e.message.as_str()), (0, false, "Could not read version from key's buffer."));
+        assert_eq!(
+            (e.at, e.in_value, e.message.as_str()),
+            (0, false, "Could not read version from key's buffer.")
+        );
         // Key string cut short: the data starts at byte 4.
         let e = format_record(InternalTopic::TransactionState, Some(&key[..6]), None).unwrap_err();
         assert_eq!((e.at, e.in_value), (4, false));
@@ -1101,24 +1388,50 @@ mod tests {
         // Negative string length.
         let e = parse_txn_log_key(&hex("0000 ffff")).unwrap_err();
         assert_eq!(e.at, 2);
-        assert!(e.message.contains("non-nullable field transactionalId was serialized as null"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("non-nullable field transactionalId was serialized as null"),
+            "{}",
+            e.message
+        );
         // Unknown value version.
-        let e = format_record(InternalTopic::TransactionState, Some(&key), Some(&hex("0005 00"))).unwrap_err();
+        let e = format_record(
+            InternalTopic::TransactionState,
+            Some(&key),
+            Some(&hex("0005 00")),
+        )
+        .unwrap_err();
         assert_eq!((e.at, e.in_value), (0, true));
         // Truncated value: the start timestamp (bytes 26..34 of the value) is cut.
         let v = txn_log_value(&kafka_test_txn_value(), 1);
-        let e = format_record(InternalTopic::TransactionState, Some(&key), Some(&v[..30])).unwrap_err();
+        let e =
+            format_record(InternalTopic::TransactionState, Some(&key), Some(&v[..30])).unwrap_err();
         assert_eq!((e.at, e.in_value), (26, true));
-        assert!(e.message.contains("BufferUnderflowException"), "{}", e.message);
+        assert!(
+            e.message.contains("BufferUnderflowException"),
+            "{}",
+            e.message
+        );
         // A huge array count is refused before allocating.
-        let e = parse_txn_log_value(&hex("0000 0000000000000064 0032 000001f4 04 7fffffff")).unwrap_err();
+        let e = parse_txn_log_value(&hex("0000 0000000000000064 0032 000001f4 04 7fffffff"))
+            .unwrap_err();
         assert_eq!(e.at, 17);
         assert!(e.message.contains("Tried to allocate a collection of size 2147483647, but there are only 0 bytes remaining."), "{}", e.message);
-        let e = parse_txn_log_value(&hex("0001 0000000000000064 0032 000001f4 04 ffffffff07")).unwrap_err();
+        let e = parse_txn_log_value(&hex("0001 0000000000000064 0032 000001f4 04 ffffffff07"))
+            .unwrap_err();
         assert_eq!(e.at, 17);
         // Offset commit with an unknown value version.
-        let e = format_record(InternalTopic::ConsumerOffsets, Some(&offset_commit_key("g", "t", 0)), Some(&hex("0009"))).unwrap_err();
-        assert!(e.message.contains("Unknown value version 9"), "{}", e.to_string());
+        let e = format_record(
+            InternalTopic::ConsumerOffsets,
+            Some(&offset_commit_key("g", "t", 0)),
+            Some(&hex("0009")),
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("Unknown value version 9"),
+            "{}",
+            e.to_string()
+        );
     }
 
     #[test]
@@ -1126,10 +1439,19 @@ mod tests {
         let mut v = txn_log_value(&kafka_test_txn_value(), 1);
         *v.last_mut().unwrap() = 1; // one tagged field
         v.extend_from_slice(&hex("05 02 abcd"));
-        assert!(format_record(InternalTopic::TransactionState, Some(&txn_log_key("x")), Some(&v)).is_ok());
+        assert!(format_record(
+            InternalTopic::TransactionState,
+            Some(&txn_log_key("x")),
+            Some(&v)
+        )
+        .is_ok());
         v.truncate(v.len() - 1);
         let e = parse_txn_log_value(&v).unwrap_err();
-        assert!(e.message.contains("unknown tagged field 5"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown tagged field 5"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -1146,34 +1468,69 @@ mod tests {
             ..RecordSpec::default()
         };
         let spec = BatchSpec {
-            records: vec![rec(&key, Some(&good)), rec(&key, None), rec(&key, Some(bad)), rec(&[0, 7], None)],
+            records: vec![
+                rec(&key, Some(&good)),
+                rec(&key, None),
+                rec(&key, Some(bad)),
+                rec(&[0, 7], None),
+            ],
             ..BatchSpec::default()
         };
         let bytes = encode_batch(&spec).unwrap();
         let off = decode_bytes(&bytes, &DecodeOptions::default());
         assert!(off.batches[0].records.iter().all(|r| r.formatted.is_none()));
-        let opts = DecodeOptions { formatter: Some(InternalTopic::TransactionState), ..DecodeOptions::default() };
+        let opts = DecodeOptions {
+            formatter: Some(InternalTopic::TransactionState),
+            ..DecodeOptions::default()
+        };
         let r = decode_bytes(&bytes, &opts);
         let recs = &r.batches[0].records;
-        assert!(recs[0].formatted.as_deref().unwrap().contains("\"transactionStartTimestampMs\":750"));
-        assert!(recs[1].formatted.as_deref().unwrap().ends_with("\"value\":null}"));
+        assert!(recs[0]
+            .formatted
+            .as_deref()
+            .unwrap()
+            .contains("\"transactionStartTimestampMs\":750"));
+        assert!(recs[1]
+            .formatted
+            .as_deref()
+            .unwrap()
+            .ends_with("\"value\":null}"));
         assert_eq!(recs[2].formatted, None);
         assert_eq!(recs[3].formatted.as_deref(), Some(""));
         assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
         let e = &r.errors[0];
-        let value_start = r.batches[0].fields.iter().find(|f| f.name == "records[2].value").unwrap().start;
+        let value_start = r.batches[0]
+            .fields
+            .iter()
+            .find(|f| f.name == "records[2].value")
+            .unwrap()
+            .start;
         assert_eq!((e.kind, e.at), ("RuntimeException", value_start + 26));
         assert!(e.message.starts_with("Could not read record at offset 2 due to: Could not read record with version 1 from value's buffer"));
         // Without spans the issue falls back to the batch start.
-        let r = decode_bytes(&bytes, &DecodeOptions { spans: false, ..opts.clone() });
+        let r = decode_bytes(
+            &bytes,
+            &DecodeOptions {
+                spans: false,
+                ..opts.clone()
+            },
+        );
         assert_eq!(r.errors[0].at, 0);
         // Compressed: pinned on the payload, with the offset inside the decompressed bytes.
         let mut gz = spec.clone();
         gz.header.attributes.compression = Some("gzip".into());
         let r = decode_bytes(&encode_batch(&gz).unwrap(), &opts);
         let e = &r.errors[0];
-        assert_eq!(e.at, r.batches[0].decompressed.as_ref().unwrap().compressed_start);
-        let dv = r.batches[0].fields.iter().find(|f| f.name == "records[2].value").unwrap().start;
+        assert_eq!(
+            e.at,
+            r.batches[0].decompressed.as_ref().unwrap().compressed_start
+        );
+        let dv = r.batches[0]
+            .fields
+            .iter()
+            .find(|f| f.name == "records[2].value")
+            .unwrap()
+            .start;
         assert_eq!(e.decompressed_at, Some(dv + 26));
     }
 
@@ -1189,7 +1546,10 @@ mod tests {
                 any::<i16>(),
                 any::<i32>(),
                 1i8..8,
-                proptest::collection::vec((".{0,8}", proptest::collection::vec(any::<i32>(), 0..4)), 0..4),
+                proptest::collection::vec(
+                    (".{0,8}", proptest::collection::vec(any::<i32>(), 0..4)),
+                    0..4,
+                ),
                 any::<i64>(),
                 any::<i64>(),
                 any::<i16>(),

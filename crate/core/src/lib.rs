@@ -25,6 +25,7 @@ pub mod control;
 pub mod crc;
 pub mod decode;
 pub mod encode;
+pub mod files;
 pub mod input;
 pub mod internal;
 pub mod legacy;
