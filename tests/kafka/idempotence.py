@@ -371,6 +371,37 @@ def self_test(broker):
     return 0
 
 
+def decision_key(e):
+    """How a replayed event is counted in the summary: kind, outcome or error, rule."""
+    if e["kind"] == "expiration-check":
+        return "expiration check"
+    what = e["outcome"] if e["errorCode"] == 0 else e["errorName"]
+    return f"{'marker ' if e['kind'] == 'marker' else ''}{what} ({e['rule']})"
+
+
+def run_random(rp, label, scripts, topic):
+    """Replay random scripts on one shared topic; shrink and report up to 3 disagreements.
+    Returns (disagreements, runs that agreed, decisions seen by kind)."""
+    kinds, ran, failures = {}, 0, 0
+    for s in scripts:
+        try:
+            run, _ = rp.run(s["script"], topic=topic, first_pid=s["firstProducerId"])
+            ran += 1
+            for e in run["events"]:
+                kinds[decision_key(e)] = kinds.get(decision_key(e), 0) + 1
+        except Disagreement as d:
+            failures += 1
+            report_disagreement(rp, f"{label}-seed-{s['seed']}", s["script"], d)
+            if failures >= 3:
+                print("stopping after 3 disagreements", flush=True)
+                break
+    return failures, ran, kinds
+
+
+def seen(kinds):
+    return ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items()))
+
+
 def run_requests(broker, count, seed):
     """`count` random request sequences (`produce`/`marker` lines: idempotent, transactional
     and non-idempotent batches, markers of both transaction versions at chosen epochs and
@@ -379,25 +410,11 @@ def run_requests(broker, count, seed):
     AddPartitionsToTxn). Returns (disagreements, summary)."""
     t0 = time.monotonic()
     rp = Replayer(broker)
-    shared = rp.fresh_topic("requests", 2)
-    kinds, ran, failures = {}, 0, 0
-    for s in schedules(seed, count, 1_000_000, requests=True):
-        try:
-            run, _ = rp.run(s["script"], topic=shared, first_pid=s["firstProducerId"])
-            ran += 1
-            for e in run["events"]:
-                label = "marker" if e["kind"] == "marker" else "produce"
-                key = f"{label} {e['outcome'] if e['errorCode'] == 0 else e['errorName']} ({e.get('rule')})"
-                kinds[key] = kinds.get(key, 0) + 1
-        except Disagreement as d:
-            failures += 1
-            report_disagreement(rp, f"requests-seed-{s['seed']}", s["script"], d)
-            if failures >= 3:
-                print("stopping after 3 disagreements", flush=True)
-                break
+    scripts = schedules(seed, count, 1_000_000, requests=True)
+    failures, ran, kinds = run_random(rp, "requests", scripts, rp.fresh_topic("requests", 2))
     print(f"\nrequests vs Kafka {broker.version}: {ran} random request sequences (seed {seed}, 30 requests, 3 producer "
           f"ids, 2 partitions) agree, in {time.monotonic() - t0:.1f}s; {rp.requests} requests; decisions seen: "
-          + ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items())), flush=True)
+          + seen(kinds), flush=True)
     return failures, {"version": broker.version, "requestSchedules": ran, "requests": rp.requests, "decisions": kinds,
                       "seconds": round(time.monotonic() - t0, 1)}
 
@@ -417,31 +434,12 @@ def run_all(broker, schedules_count, seed):
             failures += 1
             report_disagreement(rp, os.path.basename(name)[:-4], text, d)
     t1 = time.monotonic()
-    shared = rp.fresh_topic("schedules", 2)
-    kinds = {}
-    ran = 0
-    for s in schedules(seed, schedules_count, 100_000):
-        try:
-            run, _ = rp.run(s["script"], topic=shared, first_pid=s["firstProducerId"])
-            ran += 1
-            for e in run["events"]:
-                if e["kind"] != "produce":
-                    key = "expiration check"
-                elif e["errorCode"] == 0:
-                    key = f"{e['outcome']} ({e['rule']})"
-                else:
-                    key = f"{e['errorName']} ({e['rule']})"
-                kinds[key] = kinds.get(key, 0) + 1
-        except Disagreement as d:
-            failures += 1
-            report_disagreement(rp, f"schedule-seed-{s['seed']}", s["script"], d)
-            if failures >= 3:
-                print("stopping after 3 disagreements", flush=True)
-                break
+    f, ran, kinds = run_random(rp, "schedule", schedules(seed, schedules_count, 100_000), rp.fresh_topic("schedules", 2))
+    failures += f
     print(f"\nidempotence vs Kafka {broker.version}: {len(checked)} scenarios agree; {ran} random schedules "
           f"(seed {seed}, 25 steps, 2 producers, 2 partitions) agree, in {time.monotonic() - t1:.1f}s; "
           f"{rp.requests} Produce requests, {rp.expiry_checks} expiration checks; leader decisions seen: "
-          + ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items())), flush=True)
+          + seen(kinds), flush=True)
     return failures, {"version": broker.version, "scenarios": checked, "schedules": ran, "requests": rp.requests,
                       "decisions": kinds, "seconds": round(time.monotonic() - t0, 1)}
 
