@@ -317,6 +317,8 @@ def report_disagreement(replayer, name, script, err):
     with open(path, "w") as f:
         f.write(f"# Kafka {replayer.broker.version} and the model disagree: {why}\n" + small)
     print(f"shrunk to ({path}):\n# {why}\n{small}", flush=True)
+    if not name.startswith("self-test"):
+        print(f"=== the broker's log ===\n{replayer.broker.tail(40)}", flush=True)
     return small, why
 
 
