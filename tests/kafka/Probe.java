@@ -176,6 +176,32 @@ public final class Probe {
         return new Pending(api, version, correlationId);
     }
 
+    /** The JSON converters write records as an empty string; a Fetch answer carries the bytes (base64). */
+    static void fetchRecords(org.apache.kafka.common.message.FetchResponseData data, JsonNode json) {
+        // (reflection: the records class is not in the same package in every Kafka version)
+        int t = 0;
+        for (org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse topic : data.responses()) {
+            int i = 0;
+            for (org.apache.kafka.common.message.FetchResponseData.PartitionData pd : topic.partitions()) {
+                Object records = pd.records();  // MemoryRecords (moved to common.record.internal in 4.3)
+                ByteBuffer b = null;
+                try {
+                    if (records != null) b = ((ByteBuffer) records.getClass().getMethod("buffer").invoke(records)).duplicate();
+                } catch (ReflectiveOperationException e) {
+                    b = null;
+                }
+                if (b != null) {
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    ((ObjectNode) json.get("responses").get(t).get("partitions").get(i))
+                            .put("records", java.util.Base64.getEncoder().encodeToString(bytes));
+                }
+                i++;
+            }
+            t++;
+        }
+    }
+
     ObjectNode recv(Conn c, Pending p) throws Exception {
         int size = c.in.readInt();
         byte[] bytes = new byte[size];
@@ -189,6 +215,7 @@ public final class Probe {
         ApiMessage data = ApiMessageType.fromApiKey(p.api.id).newResponse();
         data.read(acc, p.version);
         JsonNode json = (JsonNode) converter(p.api.name + "ResponseData", "write", 3).invoke(null, data, p.version, true);
+        if (p.api == ApiKeys.FETCH) fetchRecords((org.apache.kafka.common.message.FetchResponseData) data, json);
         ObjectNode a = JSON.createObjectNode();
         a.put("ok", true);
         a.put("api", p.api.name);
