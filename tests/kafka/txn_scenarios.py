@@ -714,6 +714,7 @@ class Run:
             elif ws[1] == "epoch":
                 got = str(st.get("epoch"))
                 ok = got == ws[2]
+                note = f"the Java client's isTransactionV2Enabled: {st.get('transactionV2')}"
             elif ws[1] == "pid":
                 got = str(self.rel_pid(st.get("pid")))
                 ok = got == ws[2]
@@ -867,7 +868,8 @@ def main():
                         extra = "" if r[4] in r[1] else f"   [kafka: {r[4]}]"
                         print(f"   line {r[0]:>3} agree    {r[1]}{extra}" + (f"  ({r[5]})" if r[5] else ""))
                     elif r[2] != "skip":
-                        print(f"   line {r[0]:>3} {r[2]:<8} {r[1]}\n        simulator: {r[3]}\n        kafka:     {r[4]}")
+                        print(f"   line {r[0]:>3} {r[2]:<8} {r[1]}\n        simulator: {r[3]}\n        kafka:     {r[4]}"
+                              + (f"\n        ({r[5]})" if r[5] else ""))
                 if detail:
                     print(f"   note: {detail}")
                 if bad or status == "ERROR":
