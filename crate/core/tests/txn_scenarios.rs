@@ -122,3 +122,24 @@ fn a_connected_client_keeps_its_protocol_until_it_reconnects() {
     let r = run(&sc, None, true);
     assert!(r.passed(), "{}", timeline_text(&r));
 }
+
+/// Rule C6 (TransactionManager.maybeFailWithError), as Kafka 4.3.1 does it
+/// (tests/kafka/txn_scenarios.py, txn-zombie-fenced and txn-rebalance-fences-offsets): a
+/// call in ABORTABLE_ERROR throws an InvalidProducerEpochException as itself, and wraps any
+/// other abortable error (here CommitFailedException after ILLEGAL_GENERATION) in a
+/// KafkaException. The simulator said KafkaException for both.
+#[test]
+fn an_abortable_invalid_producer_epoch_is_thrown_again_as_itself() {
+    let zombie = parse(
+        "model transactions\npartition p-0\nproducer old transactional.id=t\nproducer new transactional.id=t\n\
+         init old\nbegin old\nsend old p-0 a\ninit new\ndeliver markers\nsend old p-0 b\n\
+         expect old state ABORTABLE_ERROR\ncommit old\nexpect old threw InvalidProducerEpochException\n",
+    )
+    .unwrap();
+    let r = run(&zombie, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let fenced_offsets = txn_files().into_iter().find(|(n, _)| n == "txn-rebalance-fences-offsets").unwrap().1;
+    let text = fenced_offsets.replace("expect app threw ABORTABLE_ERROR", "expect app threw KafkaException: Cannot execute transactional method");
+    let r = run(&parse(&text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+}

@@ -1179,7 +1179,18 @@ impl World {
                 Some(format!("IllegalStateException: The previous call to `{}` timed out and must be retried (TransactionManager)", p.method()))
             }
         } else if c.state == ClientState::AbortableError && call != "abortTransaction" {
-            Some(format!("KafkaException: cannot {call} in ABORTABLE_ERROR ({}); call abortTransaction()", c.last_error.clone().unwrap_or_default()))
+            // TransactionManager.maybeFailWithError: an InvalidProducerEpochException is thrown
+            // again as itself (a new instance), anything else wrapped in a KafkaException
+            // (seen on Kafka 4.3.1: tests/kafka/txn_scenarios.py, txn-zombie-fenced).
+            let last = c.last_error.clone().unwrap_or_default();
+            if last.contains("InvalidProducerEpochException") {
+                Some(format!(
+                    "InvalidProducerEpochException: Producer with transactionalId '{}' and (producerId={}, epoch={}) attempted to produce with an old epoch (cannot {call} in ABORTABLE_ERROR; call abortTransaction())",
+                    c.transactional_id, c.pid, c.epoch
+                ))
+            } else {
+                Some(format!("KafkaException: Cannot execute transactional method because we are in an error state: cannot {call} in ABORTABLE_ERROR ({last}); call abortTransaction()"))
+            }
         } else {
             None
         };
