@@ -460,7 +460,8 @@ class Run:
     def await_call(self, who, wait):
         a = self.client("await", who, timeoutMs=int(wait * 1000))
         if not a.get("pending") and not a.get("idle"):
-            self.last_threw[who] = a.get("threw")
+            if a.get("threw"):  # as the simulator's: the last exception a call threw
+                self.last_threw[who] = a.get("threw")
             if self.pid_base is None and a.get("pid", -1) >= 0:
                 self.pid_base = a["pid"]
         return a
@@ -510,15 +511,16 @@ class Run:
                 # KafkaProducer.send() does not block: the batch may wait (e.g. for the previous
                 # transaction's markers) while the application goes on
                 a = self.client("send", w[1], topic=t, partition=i, value=v, timeoutMs=1500)
-                if not a.get("sendPending"):
+                if a.get("threw"):
                     self.last_threw[w[1]] = a.get("threw")
         elif cmd == "send-all":
             for i in range(int(w[2])):
                 t, j = self.topic(self.partitions[i])
                 a = self.client("send", w[1], topic=t, partition=j, value=w[3], timeoutMs=5000)
-                self.last_threw[w[1]] = a.get("threw")
+                if a.get("threw"):
+                    self.last_threw[w[1]] = a.get("threw")
         elif cmd == "send-offsets":
-            self.call(w[1], "send-offsets", consumer=f"{self.name}.{w[2]}", wait=5.0)
+            self.call(w[1], "send-offsets", consumer=f"{self.name}.{w[2]}", wait=15.0)
         elif cmd in ("commit", "abort"):
             action = cmd
             if "lose-response" in w:
@@ -616,9 +618,9 @@ class Run:
 
     def sim_narration_class(self, who, k):
         for s in reversed(self.sim["steps"][:k + 1]):
-            if s["text"].split()[1:2] == [who] and "throws" in s.get("narration", ""):
-                m = re.search(r"throws (\w+)", s["narration"])
-                return m.group(1) if m else None
+            m = re.search(rf"\b{re.escape(who)}\.\w+\(\) throws (\w+)", s.get("narration", ""))
+            if s["text"].split()[1:2] == [who] and m:
+                return m.group(1)
         return None
 
     def sim_error(self, who, k):
@@ -628,21 +630,24 @@ class Run:
         return ""
 
     def exc_matches(self, text, exc, sim_text):
-        """Kafka's exception matches the simulator's: TEXT appears in it (class, superclasses,
-        message, cause), or the error code's message does, or the Java exception class the
-        simulator names is the class Kafka threw."""
+        """Kafka's exception matches the simulator's: the Java exception class the simulator
+        names (if it names one) is the class Kafka threw, and TEXT appears in Kafka's exception
+        (class, superclasses, message, cause), or the error code's message does, or the classes
+        are the same."""
         if not exc:
             return False, "nothing"
         blob = f"{exc.get('class')}: {exc.get('message')} (cause {exc.get('cause')})"
+        simple = exc.get("class", "").rsplit(".", 1)[-1]
+        named = re.findall(r"\b([A-Z]\w*(?:Exception|Error))\b", sim_text or "")
+        if named and named[0] != simple:
+            return False, blob + f" [the simulator's exception is {named[0]}]"
         if text in blob:
             return True, blob
         if text in exc.get("classes", []):
             return True, blob + f" [a {text}]"
         if text in ERROR_MESSAGES and ERROR_MESSAGES[text] in (exc.get("message") or ""):
             return True, blob + f" [the {text} message]"
-        simple = exc.get("class", "").rsplit(".", 1)[-1]
-        names = set(re.findall(r"\b([A-Z]\w*(?:Exception|Error))\b", sim_text or ""))
-        if simple in names:
+        if named and named[0] == simple:
             return True, blob + f" [same class as the simulator's: {simple}]"
         return False, blob
 
