@@ -336,6 +336,7 @@ class Run:
         self.first_pid = 1000
         self.max_block = 10000
         self.lost = {}
+        self.trace = []  # what the harness saw, printed when the scenario disagrees
         self.clock0 = None  # (real monotonic s, model ms) at the first step: `advance` keeps to it
 
     # names on the real broker
@@ -520,7 +521,9 @@ class Run:
                 if a.get("threw"):
                     self.last_threw[w[1]] = a.get("threw")
         elif cmd == "send-offsets":
-            self.call(w[1], "send-offsets", consumer=f"{self.name}.{w[2]}", wait=15.0)
+            a = self.call(w[1], "send-offsets", consumer=f"{self.name}.{w[2]}", wait=15.0)
+            self.trace.append(f"line {n} send-offsets: generation {a.get('generation')}, pending {a.get('pending')}, "
+                              f"threw {a.get('threw')}")
         elif cmd in ("commit", "abort"):
             action = cmd
             if "lose-response" in w:
@@ -578,6 +581,8 @@ class Run:
         elif cmd == "rebalance":
             for c in self.groups[w[1]]:
                 a = self.client("rebalance", c)
+                self.trace.append(f"line {n} rebalance {c}: generation {a.get('generationBefore')} -> {a.get('generation')}, "
+                                  f"{a.get('dropped')} records dropped")
                 if a.get("threw") or a.get("generation", 0) <= a.get("generationBefore", 0):
                     raise RuntimeError(f"rebalance {w[1]}: {a}")
         elif cmd == "seek":
@@ -817,7 +822,7 @@ def main():
     files = sorted(f for f in os.listdir(SCENARIOS) if f.startswith("txn-") and f.endswith(".eos"))
     names = [f[:-4] for f in files]
     if args.scenarios:
-        want = [os.path.basename(s).removesuffix(".eos") for s in args.scenarios]
+        want = list(dict.fromkeys(os.path.basename(s).removesuffix(".eos") for s in args.scenarios))
         for w in want:
             if w not in names:
                 sys.exit(f"no scenario {w}")
@@ -878,6 +883,8 @@ def main():
                 if detail:
                     print(f"   note: {detail}")
                 if bad or status == "ERROR":
+                    for t in run.trace:
+                        print(f"   harness: {t}")
                     print(broker.tail(40))
                 summary.append((name, status, detail))
         finally:
