@@ -196,9 +196,6 @@ class ProxiedBroker(oracle.Broker):
             "transaction.abort.timed.out.transaction.cleanup.interval.ms": "100",
         })
 
-    def stop(self, timeout=60):
-        super().stop(timeout)
-
 
 # ------------------------------------------------------------------------------------------------
 # Scenario files and the simulator
@@ -455,7 +452,7 @@ class Run:
 
     # -- the client calls, each asynchronous; a call blocked by a held marker stays pending --
     def call(self, who, action, wait=2.0, **kw):
-        a = self.client(action, who, **kw, **{"async": True})
+        self.client(action, who, **kw, **{"async": True})
         return self.await_call(who, wait)
 
     def await_call(self, who, wait):
@@ -718,6 +715,14 @@ class Run:
         elif ws[0] in self.producers:
             who = ws[0]
             st = self.state(who)
+            if ws[1] in ("state", "error"):
+                # the Java client's sender thread moves the TransactionManager after the call or
+                # future that reported the error has returned: read until it settles (1.5 s)
+                deadline = time.monotonic() + 1.5
+                while time.monotonic() < deadline and (
+                        (ws[1] == "state" and st.get("state") != ws[2]) or (ws[1] == "error" and not st.get("lastError"))):
+                    time.sleep(0.05)
+                    st = self.state(who)
             if ws[1] == "state":
                 got = st.get("state")
                 ok = got == ws[2]
