@@ -83,3 +83,63 @@ fn a_script_without_the_model_line_is_not_a_transactions_script() {
     assert!(is_transactions("# comment\n\nmodel transactions\n"));
     assert!(parse("partition p\n").is_err());
 }
+
+/// Rule TV (§4.2), as Kafka 4.3.1 does it (tests/kafka/txn_scenarios.py, txn-protocol-upgrade):
+/// a transaction that a TV1 client ends with EndTxn v4 gets TV1 markers even when the cluster
+/// was upgraded to transaction.version=2 in the meantime (the coordinator keeps the EndTxn's
+/// clientTransactionVersion); the simulator used the cluster's level, the leader refused the
+/// marker, and the transaction "completed" without its COMMIT marker.
+#[test]
+fn a_v1_transaction_open_across_the_upgrade_gets_a_v1_marker() {
+    let sc = parse(
+        "model transactions\ncluster transaction.version=1\npartition p-0\nproducer a transactional.id=t\n\
+         init a\nbegin a\nsend a p-0 v1\nfeature transaction.version=2\ncommit a\ndeliver markers\n\
+         expect log p-0 v1 [COMMIT]\nexpect lso p-0 2\nexpect txn t CompleteCommit\n",
+    )
+    .unwrap();
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+}
+
+/// Rule TV (§4.2): the Java client learns the finalized transaction.version from ApiVersions,
+/// which it sends when it connects. Kafka 4.3.1 on a real broker: after `kafka-features.sh
+/// upgrade`, a producer whose connections stay up keeps V1 (no epoch bump at commit); after it
+/// reconnects (here: the coordinator moves), its next commit is followed by an InitProducerId
+/// that bumps the epoch, and the commits after that bump it again (V2).
+#[test]
+fn a_connected_client_keeps_its_protocol_until_it_reconnects() {
+    let sc = parse(
+        "model transactions\ncluster transaction.version=1\npartition p-0\nproducer a transactional.id=t\n\
+         init a\nfeature transaction.version=2\n\
+         begin a\nsend a p-0 v1\ncommit a\ndeliver markers\nexpect a epoch 0\n\
+         begin a\nsend a p-0 v2\ncommit a\ndeliver markers\nexpect a epoch 0\n\
+         failover coordinator\n\
+         begin a\nsend a p-0 v3\ncommit a\ndeliver markers\nexpect a epoch 1\n\
+         begin a\nsend a p-0 v4\ncommit a\ndeliver markers\nexpect a epoch 2\n\
+         expect log p-0 v1 [COMMIT] v2 [COMMIT] v3 [COMMIT] v4 [COMMIT]\n",
+    )
+    .unwrap();
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+}
+
+/// Rule C6 (TransactionManager.maybeFailWithError), as Kafka 4.3.1 does it
+/// (tests/kafka/txn_scenarios.py, txn-zombie-fenced and txn-rebalance-fences-offsets): a
+/// call in ABORTABLE_ERROR throws an InvalidProducerEpochException as itself, and wraps any
+/// other abortable error (here CommitFailedException after ILLEGAL_GENERATION) in a
+/// KafkaException. The simulator said KafkaException for both.
+#[test]
+fn an_abortable_invalid_producer_epoch_is_thrown_again_as_itself() {
+    let zombie = parse(
+        "model transactions\npartition p-0\nproducer old transactional.id=t\nproducer new transactional.id=t\n\
+         init old\nbegin old\nsend old p-0 a\ninit new\ndeliver markers\nsend old p-0 b\n\
+         expect old state ABORTABLE_ERROR\ncommit old\nexpect old threw InvalidProducerEpochException\n",
+    )
+    .unwrap();
+    let r = run(&zombie, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let fenced_offsets = txn_files().into_iter().find(|(n, _)| n == "txn-rebalance-fences-offsets").unwrap().1;
+    let text = fenced_offsets.replace("expect app threw ABORTABLE_ERROR", "expect app threw KafkaException: Cannot execute transactional method");
+    let r = run(&parse(&text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+}

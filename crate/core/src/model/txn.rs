@@ -131,6 +131,9 @@ pub struct Client {
     pub epoch: i16,
     /// true when the client speaks the transactions-V2 protocol (KIP-890).
     pub tv2: bool,
+    /// The finalized transaction.version in the last ApiVersions answer the client read: the
+    /// Java client reads it when it connects, so a live connection does not see an upgrade.
+    pub features_tv: u8,
     pub sequences: BTreeMap<String, i32>,
     /// Partitions added to the current transaction (TV1: by AddPartitionsToTxn).
     pub added: BTreeSet<Name>,
@@ -862,6 +865,7 @@ impl World {
             pid: -1,
             epoch: -1,
             tv2: false,
+            features_tv: 0,
             sequences: BTreeMap::new(),
             added: BTreeSet::new(),
             started: false,
@@ -1071,6 +1075,8 @@ impl World {
                     self.coordinator_epoch
                 ),
             );
+            // The client's first connection: ApiVersions tells it the finalized level.
+            self.clients[i].features_tv = self.cluster.transaction_version;
             self.clients[i].tv2 = self.cluster.transaction_version >= 2;
         }
         self.clients[i].state = ClientState::Initializing;
@@ -1173,7 +1179,18 @@ impl World {
                 Some(format!("IllegalStateException: The previous call to `{}` timed out and must be retried (TransactionManager)", p.method()))
             }
         } else if c.state == ClientState::AbortableError && call != "abortTransaction" {
-            Some(format!("KafkaException: cannot {call} in ABORTABLE_ERROR ({}); call abortTransaction()", c.last_error.clone().unwrap_or_default()))
+            // TransactionManager.maybeFailWithError: an InvalidProducerEpochException is thrown
+            // again as itself (a new instance), anything else wrapped in a KafkaException
+            // (seen on Kafka 4.3.1: tests/kafka/txn_scenarios.py, txn-zombie-fenced).
+            let last = c.last_error.clone().unwrap_or_default();
+            if last.contains("InvalidProducerEpochException") {
+                Some(format!(
+                    "InvalidProducerEpochException: Producer with transactionalId '{}' and (producerId={}, epoch={}) attempted to produce with an old epoch (cannot {call} in ABORTABLE_ERROR; call abortTransaction())",
+                    c.transactional_id, c.pid, c.epoch
+                ))
+            } else {
+                Some(format!("KafkaException: Cannot execute transactional method because we are in an error state: cannot {call} in ABORTABLE_ERROR ({last}); call abortTransaction()"))
+            }
         } else {
             None
         };
@@ -1689,7 +1706,10 @@ impl World {
                 self.txns[t].commit_by_fenced = true;
             }
             if let Some(ci) = ci {
-                self.queue_markers_at(ci, t, commit);
+                // A client's EndTxn: the markers follow the protocol of that EndTxn (the
+                // coordinator's clientTransactionVersion), not the cluster's level now (TV).
+                let version = if tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                self.queue_markers_with(ci, t, commit, version);
             }
         }
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
@@ -1758,14 +1778,18 @@ impl World {
 
     /// §4.2: a 4.x client re-reads the finalized transaction.version between transactions;
     /// an upgrade to TV2 forces a client-side epoch bump (InitProducerId with pid/epoch).
+    /// The level it re-reads is the one of its last ApiVersions answer (`features_tv`): Kafka
+    /// 4.3.1's client sends ApiVersions only when it connects, so a producer whose connections
+    /// stay up keeps its protocol after `kafka-features.sh upgrade` (seen on a real broker:
+    /// tests/kafka/txn_scenarios.py, txn-protocol-upgrade).
     fn maybe_switch_protocol(&mut self, i: usize) {
-        let want = self.cluster.transaction_version >= 2;
+        let want = self.clients[i].features_tv >= 2;
         if self.clients[i].tv2 == want {
             return;
         }
         self.clients[i].tv2 = want;
         let name = self.clients[i].name.clone();
-        say!(self, format!("{name} sees transaction.version {} and switches to the {} protocol between transactions", self.cluster.transaction_version, if want { "V2" } else { "V1" }));
+        say!(self, format!("{name} sees transaction.version {} and switches to the {} protocol between transactions", self.clients[i].features_tv, if want { "V2" } else { "V1" }));
         if want {
             let cur = (self.clients[i].pid, self.clients[i].epoch);
             self.clients[i].state = ClientState::Initializing;
@@ -1779,9 +1803,14 @@ impl World {
         }
     }
 
-    /// Queue a marker for each partition of the coordinator's `ci`-th transaction (K2).
+    /// Queue a marker for each partition of the coordinator's `ci`-th transaction (K2); a
+    /// server-initiated abort uses the cluster's finalized transaction.version.
     fn queue_markers_at(&mut self, ci: usize, t: usize, commit: bool) {
         let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+        self.queue_markers_with(ci, t, commit, version);
+    }
+
+    fn queue_markers_with(&mut self, ci: usize, t: usize, commit: bool, version: MarkerVersion) {
         let m = &self.coordinator.txns[ci];
         self.markers.retain(|x| x.transactional_id != m.transactional_id || x.held);
         for p in &m.partitions {
@@ -2063,6 +2092,11 @@ impl World {
     pub fn failover(&mut self) {
         self.coordinator_epoch += 1;
         let ep = self.coordinator_epoch;
+        // The producers connect to the new coordinator's broker: its ApiVersions answer tells
+        // them the finalized transaction.version (they switch protocol between transactions).
+        for c in self.clients.iter_mut() {
+            c.features_tv = self.cluster.transaction_version;
+        }
         self.markers.retain(|m| m.held);
         msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
         let ids: Vec<Name> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();

@@ -1,0 +1,926 @@
+"""Differential test: the shipped transactions scenarios (scenarios/txn-*.eos) against a real
+Kafka broker through the Java client, compared with the simulator (eoslab run --json).
+
+    python3 tests/kafka/txn_scenarios.py [--version 4.3.1] [--self-test] [scenario ...]
+
+For every scenario the steps are translated into Java-client calls (Clients.java) and raw requests
+(Probe.java) against a real KRaft broker; every `expect` line whose fact a real broker shows is
+evaluated there, and at the end the partition logs (values and [COMMIT]/[ABORT] markers, in
+offset order), HW, LSO and the aborted-transaction entries are compared with the simulator's.
+
+Two TCP proxies make the simulator's network steps real:
+  * the inter-broker listener goes through a proxy that HOLDS every WriteTxnMarkers request
+    (api key 27) until the script says `deliver markers` (the coordinator stays in Prepare*, the
+    LSO stays, as in the model);
+  * the clients' listener goes through a proxy that can hold EndTxn responses (api key 26):
+    `commit P lose-response` = the coordinator decides but the client does not read the answer
+    (commitTransaction() times out after max.block.ms; the retried call reads it).
+
+Standard library only. Exit status 0 when Kafka and the simulator agree on every compared fact.
+EOSLAB_SABOTAGE=txn makes the comparison use a deliberately wrong simulator answer (the test must
+then fail); --self-test checks exactly that.
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+
+ROOT = oracle.ROOT
+SCENARIOS = os.path.join(ROOT, "scenarios")
+EOSLAB = os.path.join(ROOT, "target", "release", "eoslab")
+TIME_SCALE = 0.2  # `advance D` sleeps D * TIME_SCALE; transaction.timeout.ms is scaled the same way
+
+# Scenarios (or steps) a single real broker cannot be made to show.
+NOT_CHECKED = {
+    "txn-epoch-exhaustion": "`txn-state order-service pid=4000 epoch=32764` loads coordinator metadata near epoch "
+                            "exhaustion; a real coordinator cannot be given that state (it would take ~32764 "
+                            "committed transactions to reach it), and every expect depends on it",
+    "txn-two-phase-commit": "KIP-939 two-phase commit is OUTSIDE_MODEL in the simulator (`expect outside-model`): "
+                            "there is no simulator answer to compare",
+}
+
+ERROR_MESSAGES = {  # Errors.X.exception().getMessage() for the codes the scenarios name
+    "ILLEGAL_GENERATION": "Specified group generation id is not valid",
+    "UNKNOWN_MEMBER_ID": "The coordinator is not aware of this member",
+    "INVALID_PRODUCER_EPOCH": "Producer attempted to produce with an old epoch",
+    "PRODUCER_FENCED": "There is a newer producer with the same transactionalId",
+    "CONCURRENT_TRANSACTIONS": "The producer attempted to update a transaction while another concurrent",
+}
+ERROR_CODES = {0: "NONE", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR", 22: "ILLEGAL_GENERATION",
+               25: "UNKNOWN_MEMBER_ID", 47: "INVALID_PRODUCER_EPOCH", 51: "CONCURRENT_TRANSACTIONS",
+               88: "UNSTABLE_OFFSET_COMMIT", 90: "PRODUCER_FENCED"}
+
+
+# ------------------------------------------------------------------------------------------------
+# A Kafka-protocol-aware TCP proxy that can hold requests / responses of chosen API keys.
+# ------------------------------------------------------------------------------------------------
+class Proxy:
+    def __init__(self, target_port, hold_requests=(), hold_responses=()):
+        self.target = target_port
+        self.hold_requests = set(hold_requests)
+        self.hold_responses = set(hold_responses)
+        self.lock = threading.Lock()
+        self.conns = []
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.closed = False
+        self.seen = {}  # api key -> requests seen
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            try:
+                b = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                c.close()
+                continue
+            conn = {"c": c, "b": b, "apis": {}, "req_q": [], "resp_q": [], "alive": True, "outstanding": 0}
+            with self.lock:
+                self.conns.append(conn)
+            threading.Thread(target=self._pump, args=(conn, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(conn, False), daemon=True).start()
+
+    @staticmethod
+    def _read(s, n):
+        buf = b""
+        while len(buf) < n:
+            chunk = s.recv(n - len(buf))
+            if not chunk:
+                raise OSError("closed")
+            buf += chunk
+        return buf
+
+    def _pump(self, conn, to_broker):
+        src, dst = (conn["c"], conn["b"]) if to_broker else (conn["b"], conn["c"])
+        try:
+            while True:
+                head = self._read(src, 4)
+                body = self._read(src, struct.unpack(">i", head)[0])
+                frame = head + body
+                with self.lock:
+                    if to_broker:
+                        api, _ver, corr = struct.unpack(">hhi", body[:8])
+                        conn["apis"][corr] = api
+                        conn["outstanding"] += 1
+                        self.seen[api] = self.seen.get(api, 0) + 1
+                        if conn["req_q"] or api in self.hold_requests:
+                            conn["req_q"].append(frame)
+                            continue
+                    else:
+                        corr = struct.unpack(">i", body[:4])[0]
+                        api = conn["apis"].pop(corr, None)
+                        conn["outstanding"] -= 1
+                        if conn["resp_q"] or api in self.hold_responses:
+                            conn["resp_q"].append(frame)
+                            continue
+                    dst.sendall(frame)
+        except OSError:
+            pass
+        finally:
+            conn["alive"] = False
+            for s in (conn["c"], conn["b"]):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+            with self.lock:
+                if conn in self.conns:
+                    self.conns.remove(conn)
+
+    def held(self):
+        with self.lock:
+            return sum(len(c["req_q"]) + len(c["resp_q"]) for c in self.conns)
+
+    def outstanding(self):
+        with self.lock:
+            return sum(c["outstanding"] for c in self.conns)
+
+    def release(self):
+        """Forward everything held now; what arrives later is held again by the same rules."""
+        with self.lock:
+            for conn in self.conns:
+                try:
+                    for f in conn["req_q"]:
+                        conn["b"].sendall(f)
+                    for f in conn["resp_q"]:
+                        conn["c"].sendall(f)
+                except OSError:
+                    pass
+                conn["req_q"], conn["resp_q"] = [], []
+
+    def close(self):
+        self.closed = True
+        self.sock.close()
+        with self.lock:
+            for conn in self.conns:
+                for s in (conn["c"], conn["b"]):
+                    try:
+                        s.close()
+                    except OSError:
+                        pass
+
+
+class ProxiedBroker(oracle.Broker):
+    """A Broker whose inter-broker listener (WriteTxnMarkers) and client listener go through proxies."""
+
+    def __init__(self, version, config=None, features=None):
+        super().__init__(version, config, features)
+        internal = oracle.free_port()
+        self.markers = Proxy(internal, hold_requests=[27])      # WriteTxnMarkers held until delivered
+        self.clients = Proxy(self.port)                          # EndTxn responses held on demand
+        self.config.update({
+            "listeners": f"PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{self.controller_port},"
+                         f"INTERNAL://127.0.0.1:{internal}",
+            "advertised.listeners": f"PLAINTEXT://127.0.0.1:{self.clients.port},INTERNAL://127.0.0.1:{self.markers.port}",
+            "inter.broker.listener.name": "INTERNAL",
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT",
+            "transaction.state.log.num.partitions": "5",
+            "offsets.topic.num.partitions": "5",
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms": "100",
+        })
+
+
+# ------------------------------------------------------------------------------------------------
+# Scenario files and the simulator
+# ------------------------------------------------------------------------------------------------
+def parse_eos(path):
+    """[(line, words)] with `repeat` expanded, comments dropped."""
+    out = []
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = re.match(r"repeat (\d+):(.*)", line)
+            if m:
+                for _ in range(int(m.group(1))):
+                    for part in m.group(2).split(";"):
+                        if part.strip():
+                            out.append((n, part.split()))
+                continue
+            out.append((n, line.split()))
+    return out
+
+
+def duration_ms(s):
+    m = re.fullmatch(r"(\d+)(ms|s|m|h|d)?", s)
+    mult = {"ms": 1, "s": 1000, "m": 60000, "h": 3600000, "d": 86400000, None: 1}[m.group(2)]
+    return int(m.group(1)) * mult
+
+
+def simulate(path):
+    r = subprocess.run([EOSLAB, "run", "--json", path], capture_output=True, text=True)
+    if not r.stdout.strip():
+        raise RuntimeError(f"eoslab run --json {path} printed nothing: {r.stderr}")
+    rep = json.loads(r.stdout)
+    t = subprocess.run([EOSLAB, "run", path], capture_output=True, text=True).stdout
+    aborted = {}
+    for m in re.finditer(r"^  (\S+): HW (\d+) LSO (\d+) aborted \[(.*)\]$", t, re.M):
+        aborted[m.group(1)] = [int(a) for a, _ in re.findall(r"\((\d+), (\d+)\)", m.group(4))]
+    rep["_aborted"] = aborted
+    return rep
+
+
+def sim_log(rep, part):
+    out = []
+    for r in rep["records"]:
+        if r["partition"] != part or r["kind"] == "txn-log":
+            continue
+        if r["kind"] == "commit":
+            out.append((r["offset"], "[COMMIT]"))
+        elif r["kind"] == "abort":
+            out.append((r["offset"], "[ABORT]"))
+        else:
+            for i, v in enumerate(r["values"]):
+                out.append((r["offset"] + i, "null" if v is None else v))
+    return sorted(out)
+
+
+# ------------------------------------------------------------------------------------------------
+# Kafka record batches (magic 2), enough to list values and control markers
+# ------------------------------------------------------------------------------------------------
+def varint(b, i):
+    shift = result = 0
+    while True:
+        x = b[i]
+        i += 1
+        result |= (x & 0x7F) << shift
+        if not x & 0x80:
+            break
+        shift += 7
+    return (result >> 1) ^ -(result & 1), i
+
+
+def decode_batches(data):
+    out = []  # (offset, value | "[COMMIT]" | "[ABORT]", producerId)
+    i = 0
+    while i + 12 <= len(data):
+        base, length = struct.unpack(">qi", data[i:i + 12])
+        end = i + 12 + length
+        if end > len(data):
+            break
+        attrs = struct.unpack(">h", data[i + 21:i + 23])[0]
+        pid = struct.unpack(">q", data[i + 43:i + 51])[0]
+        count = struct.unpack(">i", data[i + 57:i + 61])[0]
+        if attrs & 0x07:
+            raise RuntimeError("compressed batch: the harness produces uncompressed batches")
+        j = i + 61
+        for _ in range(count):
+            _len, j = varint(data, j)
+            j += 1  # attributes
+            _ts, j = varint(data, j)
+            delta, j = varint(data, j)
+            klen, j = varint(data, j)
+            key = data[j:j + klen] if klen >= 0 else None
+            j += max(klen, 0)
+            vlen, j = varint(data, j)
+            val = data[j:j + vlen] if vlen >= 0 else None
+            j += max(vlen, 0)
+            hc, j = varint(data, j)
+            for _h in range(hc):
+                hk, j = varint(data, j)
+                j += hk
+                hv, j = varint(data, j)
+                j += max(hv, 0)
+            if attrs & 0x20:
+                ctype = struct.unpack(">h", key[2:4])[0]
+                out.append((base + delta, "[COMMIT]" if ctype == 1 else "[ABORT]", pid))
+            else:
+                out.append((base + delta, "null" if val is None else val.decode(), pid))
+        i = end
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# One scenario against the real broker
+# ------------------------------------------------------------------------------------------------
+class Skip(Exception):
+    pass
+
+
+class Run:
+    def __init__(self, name, path, broker, probe, sabotage):
+        self.name, self.path, self.broker, self.p = name, path, broker, probe
+        self.sabotage = sabotage
+        self.lines = parse_eos(path)
+        self.sim = simulate(path)
+        self.results = []   # (line, text, status, sim, kafka, note)
+        self.skipped_steps = []
+        self.tainted = None
+        self.producers, self.consumers, self.groups = {}, {}, {}
+        self.partitions = []
+        self.received = {}
+        self.last_threw = {}
+        self.offset_fetch = {}
+        self.pid_base = None
+        self.first_pid = 1000
+        self.max_block = 10000
+        self.lost = {}
+        self.trace = []  # what the harness saw, printed when the scenario disagrees
+        self.clock0 = None  # (real monotonic s, model ms) at the first step: `advance` keeps to it
+
+    # names on the real broker
+    def topic(self, part):
+        t, n = part.rsplit("-", 1)
+        return f"{self.name}.{t}", int(n)
+
+    def real_part(self, part):
+        t, n = self.topic(part)
+        return f"{t}-{n}"
+
+    def tid(self, tid):
+        return f"{self.name}.{tid}"
+
+    def client(self, action, name, **kw):
+        return self.p.client(action, f"{self.name}.{name}", **kw)
+
+    # -- set-up ------------------------------------------------------------------------------
+    def setup(self):
+        for n, w in self.lines:
+            if w[0] == "partition":
+                self.partitions += w[1:]
+            elif w[0] == "partitions":
+                self.partitions += [f"{w[1]}-{i}" for i in range(int(w[2]))]
+            elif w[0] == "first-producer-id":
+                self.first_pid = int(w[1])
+            elif w[0] == "commit" and "lose-response" in w:
+                self.max_block = 2000
+        topics = {}
+        for part in self.partitions:
+            t, i = self.topic(part)
+            topics[t] = max(topics.get(t, 0), i + 1)
+        for t, k in topics.items():
+            self.p.create_topic(t, partitions=k)
+        for n, w in self.lines:
+            if w[0] == "producer":
+                kv = dict(x.split("=", 1) for x in w[2:])
+                cfg = {"bootstrap.servers": f"127.0.0.1:{self.broker.clients.port}",
+                       "transactional.id": self.tid(kv["transactional.id"]),
+                       "max.block.ms": str(self.max_block), "linger.ms": "0",
+                       "retry.backoff.ms": "20", "retry.backoff.max.ms": "100"}
+                if "transaction.timeout.ms" in kv:
+                    cfg["transaction.timeout.ms"] = str(int(duration_ms(kv["transaction.timeout.ms"]) * TIME_SCALE))
+                if "transaction.two.phase.commit.enable" in kv:
+                    cfg["transaction.two.phase.commit.enable"] = kv["transaction.two.phase.commit.enable"]
+                self.producers[w[1]] = kv["transactional.id"]
+                self.check_ok(self.client("producer", w[1], config=cfg), f"producer {w[1]}")
+            elif w[0] == "consumer":
+                iso = w[2]
+                group = next((x.split("=", 1)[1] for x in w[3:] if x.startswith("group=")), None)
+                parts = [x for x in w[3:] if "=" not in x]
+                cfg = {"bootstrap.servers": f"127.0.0.1:{self.broker.clients.port}",
+                       "isolation.level": iso, "auto.offset.reset": "earliest"}
+                kw = {}
+                if group:
+                    cfg.update({"group.id": f"{self.name}.{group}", "group.protocol": "classic"})
+                    kw["subscribe"] = sorted({self.topic(x)[0] for x in parts})
+                    self.groups.setdefault(group, []).append(w[1])
+                else:
+                    kw["assign"] = [list(self.topic(x)) for x in parts]
+                self.consumers[w[1]] = {"group": group, "parts": parts, "iso": iso}
+                self.received[w[1]] = []
+                self.check_ok(self.client("consumer", w[1], config=cfg, **kw), f"consumer {w[1]}")
+
+    @staticmethod
+    def check_ok(a, what):
+        if a.get("threw"):
+            raise RuntimeError(f"{what}: {a['threw']}")
+        return a
+
+    # -- raw observations --------------------------------------------------------------------
+    def describe_txn(self, tid):
+        r = self.p.request("DescribeTransactions", 0, {"transactionalIds": [self.tid(tid)]})
+        s = r["transactionStates"][0]
+        if s["errorCode"] != 0:
+            return {"transactionState": "none", "errorCode": s["errorCode"]}
+        return s
+
+    def fetch(self, part, isolation):
+        t, n = self.topic(part)
+        return self.p.fetch(t, n, 0, isolation=isolation)
+
+    def log(self, part):
+        f = self.fetch(part, 0)
+        data = base64.b64decode(f["records"]) if f.get("records") else b""
+        return decode_batches(data)
+
+    def lso_hw(self, part):
+        f = self.fetch(part, 1)
+        return f["lastStableOffset"], f["highWatermark"], [a["firstOffset"] for a in (f.get("abortedTransactions") or [])]
+
+    def offsets(self, group, part, stable):
+        t, n = self.topic(part)
+        r = self.p.request("OffsetFetch", 8, {"groups": [{"groupId": f"{self.name}.{group}", "topics": [
+            {"name": t, "partitionIndexes": [n]}]}], "requireStable": stable})
+        g = r["groups"][0]
+        if g["errorCode"]:
+            return ERROR_CODES.get(g["errorCode"], str(g["errorCode"]))
+        pp = g["topics"][0]["partitions"][0]
+        if pp["errorCode"]:
+            return ERROR_CODES.get(pp["errorCode"], str(pp["errorCode"]))
+        return "none" if pp["committedOffset"] < 0 else str(pp["committedOffset"])
+
+    def feature_level(self):
+        r = self.p.request("ApiVersions", 3, {"clientSoftwareName": "eoslab", "clientSoftwareVersion": "1"})
+        for f in r.get("finalizedFeatures", []):
+            if f["name"] == "transaction.version":
+                return str(f["maxVersionLevel"])
+        return "0"
+
+    def state(self, who):
+        return self.client("state", who)
+
+    def rel_pid(self, pid):
+        return pid - self.pid_base + self.first_pid if self.pid_base is not None else pid
+
+    # -- the client calls, each asynchronous; a call blocked by a held marker stays pending --
+    def call(self, who, action, wait=2.0, **kw):
+        self.client(action, who, **kw, **{"async": True})
+        return self.await_call(who, wait)
+
+    def await_call(self, who, wait):
+        a = self.client("await", who, timeoutMs=int(wait * 1000))
+        if not a.get("pending") and not a.get("idle"):
+            if a.get("threw"):  # as the simulator's: the last exception a call threw
+                self.last_threw[who] = a.get("threw")
+            if self.pid_base is None and a.get("pid", -1) >= 0:
+                self.pid_base = a["pid"]
+        return a
+
+    def settle_pending(self, wait=3.0):
+        """Calls that waited for the markers return now (or stay pending after `wait`)."""
+        for who in list(self.producers):
+            self.await_call(who, wait)
+
+    def deliver_markers(self):
+        """Every transaction now in Prepare* gets its markers (held ones, and those the coordinator
+        is about to send); markers of a transaction prepared later stay held."""
+        def prepared():
+            out = set()
+            for t in set(self.producers.values()):
+                d = self.describe_txn(t)
+                if d["transactionState"].startswith("Prepare"):
+                    out.add((t, d["transactionStartTimeMs"], d["producerEpoch"]))
+            return out
+        targets = prepared()
+        self.broker.markers.release()
+        deadline = time.monotonic() + 15
+        while targets and time.monotonic() < deadline:
+            time.sleep(0.03)
+            now = prepared()
+            targets &= now
+            if targets:
+                self.broker.markers.release()
+        if targets:
+            raise RuntimeError(f"the markers of {sorted(targets)} were not written within 15s")
+        self.settle_pending()
+
+    # -- steps -------------------------------------------------------------------------------
+    def sim_step(self, k):
+        return self.sim["steps"][k] if k < len(self.sim["steps"]) else None
+
+    def step(self, k, n, w):
+        cmd = w[0]
+        sim = self.sim_step(k)
+        if cmd == "init":
+            self.call(w[1], "init", wait=3.0)
+        elif cmd == "begin":
+            self.call(w[1], "begin")
+        elif cmd == "send":
+            t, i = self.topic(w[2])
+            for v in w[3:]:
+                # KafkaProducer.send() does not block: the batch may wait (e.g. for the previous
+                # transaction's markers) while the application goes on
+                a = self.client("send", w[1], topic=t, partition=i, value=v, timeoutMs=1500)
+                if a.get("threw"):
+                    self.last_threw[w[1]] = a.get("threw")
+        elif cmd == "send-all":
+            for i in range(int(w[2])):
+                t, j = self.topic(self.partitions[i])
+                a = self.client("send", w[1], topic=t, partition=j, value=w[3], timeoutMs=5000)
+                if a.get("threw"):
+                    self.last_threw[w[1]] = a.get("threw")
+        elif cmd == "send-offsets":
+            a = self.call(w[1], "send-offsets", consumer=f"{self.name}.{w[2]}", wait=15.0)
+            self.trace.append(f"line {n} send-offsets: generation {a.get('generation')}, pending {a.get('pending')}, "
+                              f"threw {a.get('threw')}")
+        elif cmd in ("commit", "abort"):
+            action = cmd
+            if "lose-response" in w:
+                # the coordinator gets EndTxn and decides; its answer is held in the client proxy, so
+                # the call times out after max.block.ms with the outcome unknown
+                self.broker.clients.hold_responses = {26}
+                self.lost[w[1]] = cmd
+                self.call(w[1], action, wait=self.max_block / 1000 + 3)
+            else:
+                if self.lost.get(w[1]) == cmd:
+                    # the retried call: the answer it waits for is the one that was held
+                    del self.lost[w[1]]
+                    self.broker.clients.hold_responses = set()
+                    self.broker.clients.release()
+                self.call(w[1], action, wait=2.0)
+        elif cmd in ("deliver", "flush"):
+            if cmd == "deliver" and w[1] == "marker":
+                self.skip_step(n, w, "a single-node broker writes one WriteTxnMarkers request for every partition "
+                                     "of the transaction: markers cannot be delivered to one partition only")
+            else:
+                self.deliver_markers()
+        elif cmd == "delay":
+            self.skip_step(n, w, "markers cannot be held for one partition only on a single-node broker "
+                                 "(every marker is held until `deliver markers`)")
+        elif cmd == "crash":
+            self.client("crash", w[1])
+        elif cmd == "advance":
+            ms = duration_ms(w[1]) * TIME_SCALE
+            if ms > 8000:
+                raise Skip(f"`advance {w[1]}` would take {ms / 1000:.0f}s of real time even scaled by {TIME_SCALE}")
+            # the model clock after this step, scaled, from the scenario's first step
+            target = self.clock0[0] + (sim["t"] - self.clock0[1]) * TIME_SCALE / 1000
+            late = time.monotonic() - target
+            if late > 0.5:
+                raise Skip(f"the harness ran {late:.1f}s behind the scaled model clock before `advance {w[1]}`")
+            time.sleep(max(0.0, target - time.monotonic()))
+            # the broker aborts timed-out transactions at its cleanup tick (100 ms): wait for the
+            # coordinator to reach the simulator's state (or give up after 3 s and let expects decide)
+            want = {t["transactionalId"]: t["state"] for t in sim["state"]["coordinator"]["txns"]}
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                if all(self.describe_txn(t)["transactionState"] == s for t, s in want.items()):
+                    break
+                time.sleep(0.05)
+        elif cmd == "failover":
+            self.broker.restart()
+            self.p.connect()  # the raw connection; the Java clients reconnect by themselves
+            time.sleep(0.5)
+        elif cmd == "poll":
+            a = self.client("poll", w[1], untilEnd=True, maxMs=8000)
+            if a.get("threw"):
+                raise RuntimeError(f"poll {w[1]}: {a['threw']}")
+            back = {self.real_part(x): x for x in self.partitions}
+            self.received[w[1]] += [(back[f"{r['topic']}-{r['partition']}"], r["value"]) for r in a["records"]]
+        elif cmd == "rebalance":
+            for c in self.groups[w[1]]:
+                a = self.client("rebalance", c)
+                self.trace.append(f"line {n} rebalance {c}: generation {a.get('generationBefore')} -> {a.get('generation')}, "
+                                  f"{a.get('dropped')} records dropped")
+                if a.get("threw") or a.get("generation", 0) <= a.get("generationBefore", 0):
+                    raise RuntimeError(f"rebalance {w[1]}: {a}")
+        elif cmd == "seek":
+            self.client("seek-committed", w[1])
+        elif cmd == "offset-fetch":
+            c = self.consumers[w[1]]
+            for part in c["parts"]:
+                self.offset_fetch[(w[1], part)] = self.offsets(c["group"], part, True)
+        elif cmd == "effect":
+            self.skip_step(n, w, "an external side effect: not a Kafka fact (the simulator's external system)")
+        elif cmd == "feature":
+            lvl = int(w[1].split("=")[1])
+            r = self.p.request("UpdateFeatures", 1, {"timeoutMs": 30000, "featureUpdates": [
+                {"feature": "transaction.version", "maxVersionLevel": lvl, "upgradeType": 1}], "validateOnly": False})
+            if r["errorCode"] or any(x["errorCode"] for x in r.get("results", [])):
+                raise RuntimeError(f"UpdateFeatures: {r}")
+            time.sleep(0.5)
+        elif cmd == "expect":
+            self.expect(k, n, w[1:])
+        else:
+            raise RuntimeError(f"line {n}: step `{' '.join(w)}` not translated")
+
+    def skip_step(self, n, w, why):
+        self.skipped_steps.append((n, " ".join(w), why))
+        self.tainted = f"after line {n} (`{' '.join(w)}`) the broker's markers differ from the simulator's"
+
+    def untaint_if_converged(self, k):
+        if not self.tainted:
+            return
+        sim = self.sim_step(k)
+        if sim and not any(t["state"].startswith("Prepare") for t in sim["state"]["coordinator"]["txns"]):
+            self.deliver_markers()
+            self.tainted = None
+
+    # -- expects -----------------------------------------------------------------------------
+    def record(self, n, text, status, sim, kafka, note=""):
+        self.results.append((n, text, status, sim, kafka, note))
+
+    def sim_narration_class(self, who, k):
+        for s in reversed(self.sim["steps"][:k + 1]):
+            m = re.search(rf"\b{re.escape(who)}\.\w+\(\) throws (\w+)", s.get("narration", ""))
+            if s["text"].split()[1:2] == [who] and m:
+                return m.group(1)
+        return None
+
+    def sim_error(self, who, k):
+        for p in self.sim["steps"][k]["state"]["producers"]:
+            if p["name"] == who:
+                return p.get("error") or ""
+        return ""
+
+    def exc_matches(self, text, exc, sim_text):
+        """Kafka's exception matches the simulator's: the Java exception class the simulator
+        names (if it names one) is the class Kafka threw, and TEXT appears in Kafka's exception
+        (class, superclasses, message, cause), or the error code's message does, or the classes
+        are the same."""
+        if not exc:
+            return False, "nothing"
+        blob = f"{exc.get('class')}: {exc.get('message')} (cause {exc.get('cause')})"
+        simple = exc.get("class", "").rsplit(".", 1)[-1]
+        named = re.findall(r"\b([A-Z]\w*(?:Exception|Error))\b", sim_text or "")
+        if named and named[0] != simple:
+            return False, blob + f" [the simulator's exception is {named[0]}]"
+        if text in blob:
+            return True, blob
+        if text in exc.get("classes", []):
+            return True, blob + f" [a {text}]"
+        if text in ERROR_MESSAGES and ERROR_MESSAGES[text] in (exc.get("message") or ""):
+            return True, blob + f" [the {text} message]"
+        if named and named[0] == simple:
+            return True, blob + f" [same class as the simulator's: {simple}]"
+        return False, blob
+
+    def expect(self, k, n, ws):
+        text = " ".join(ws)
+        if ws[0] in ("invariants", "invariant"):
+            return self.record(n, text, "skip", text, "-", "model invariants: checked by the simulator itself, not a broker fact")
+        if ws[0] == "effects":
+            return self.record(n, text, "skip", text, "-", "external side effects are not Kafka facts")
+        if ws[0] == "commit-latency":
+            return self.record(n, text, "skip", text, "-", "commit-latency is model time (rtt/append costs), not broker time")
+        if ws[0] == "outside-model":
+            return self.record(n, text, "skip", text, "-", "outside the model")
+        if self.tainted:
+            return self.record(n, text, "skip", text, "-", self.tainted)
+        got = ok = None
+        note = ""
+        if ws[0] == "txn":
+            got = self.describe_txn(ws[1])["transactionState"]
+            ok = got == ws[2]
+        elif ws[0] == "log":
+            got = " ".join(v for _, v, _ in self.log(ws[1]))
+            ok = got == " ".join(ws[2:])
+        elif ws[0] in ("lso", "hw"):
+            lso, hw, _ = self.lso_hw(ws[1])
+            got = str(lso if ws[0] == "lso" else hw)
+            ok = got == ws[2]
+        elif ws[0] == "aborted":
+            a, b = (int(x) for x in ws[2].split(".."))
+            _, _, firsts = self.lso_hw(ws[1])
+            markers = {o: v for o, v, _ in self.log(ws[1])}
+            got = f"firstOffsets {firsts}, {markers.get(b)} at {b}"
+            ok = a in firsts and markers.get(b) == "[ABORT]"
+            note = "Kafka's index: abortedTransactions firstOffset (read_committed Fetch); the last offset is the ABORT marker"
+        elif ws[0] == "features":
+            got = self.feature_level()
+            ok = got == ws[2]
+        elif ws[0] == "offsets":
+            got = self.offsets(ws[1], ws[2], False)
+            ok = got == ws[3]
+        elif ws[0] == "offset-fetch":
+            got = self.offset_fetch.get((ws[1], ws[2]), "not fetched")
+            ok = got == ws[3]
+        elif ws[0] in self.consumers and ws[1] == "received":
+            # the order within a partition is Kafka's; across partitions it is the fetcher's choice,
+            # so the comparison is per partition (the simulator's deliveries name their partition)
+            got = " ".join(v for _, v in self.received[ws[0]])
+            sim_per, k_per = {}, {}
+            for d in self.sim["deliveries"]:
+                if d["consumer"] == f"consumer:{ws[0]}" and d["step"] <= k:
+                    sim_per.setdefault(d["partition"], []).append(d["value"])
+            for part, v in self.received[ws[0]]:
+                k_per.setdefault(part, []).append(v)
+            ok = sorted(got.split()) == sorted(ws[2:]) and sim_per == k_per
+            if ok and got != " ".join(ws[2:]):
+                note = "the same records in the same order per partition; the order across partitions differs (not a Kafka guarantee)"
+            elif not ok:
+                got += f" (per partition: {k_per}; the simulator's: {sim_per})"
+        elif ws[0] in self.consumers and ws[1] == "position":
+            st = self.state(ws[0])
+            got = str(st.get("positions", {}).get(self.real_part(ws[2])))
+            ok = got == ws[3]
+        elif ws[0] in self.producers:
+            who = ws[0]
+            st = self.state(who)
+            if ws[1] in ("state", "error"):
+                # the Java client's sender thread moves the TransactionManager after the call or
+                # future that reported the error has returned: read until it settles (1.5 s)
+                deadline = time.monotonic() + 1.5
+                while time.monotonic() < deadline and (
+                        (ws[1] == "state" and st.get("state") != ws[2]) or (ws[1] == "error" and not st.get("lastError"))):
+                    time.sleep(0.05)
+                    st = self.state(who)
+            if ws[1] == "state":
+                got = st.get("state")
+                ok = got == ws[2]
+            elif ws[1] == "epoch":
+                got = str(st.get("epoch"))
+                ok = got == ws[2]
+                note = f"the Java client's isTransactionV2Enabled: {st.get('transactionV2')}"
+            elif ws[1] == "pid":
+                got = str(self.rel_pid(st.get("pid")))
+                ok = got == ws[2]
+                note = "relative to the first InitProducerId answer"
+            elif ws[1] == "outcome":
+                unknown = bool(st.get("pendingOperation")) and not st.get("pendingCompleted")
+                got = "unknown" if unknown else "known"
+                ok = got == ws[2]
+            elif ws[1] == "error":
+                ok, got = self.exc_matches(" ".join(ws[2:]), st.get("lastError"), self.sim_error(who, k))
+            elif ws[1] == "threw":
+                ok, got = self.exc_matches(" ".join(ws[2:]), self.last_threw.get(who),
+                                           self.sim_narration_class(who, k))
+            elif ws[1] == "fenced":
+                d = self.describe_txn(self.producers[who])
+                err = (st.get("lastError") or {}).get("class", "")
+                fenced = (d.get("producerId") != st.get("pid") or d.get("producerEpoch", -1) > st.get("epoch", -1)
+                          or "ProducerFenced" in err)
+                got = f"{'fenced' if fenced else 'not fenced'} (coordinator pid {d.get('producerId')} epoch " \
+                      f"{d.get('producerEpoch')}; client pid {st.get('pid')} epoch {st.get('epoch')})"
+                ok = fenced
+        if ok is None:
+            return self.record(n, text, "skip", text, "-", "no translation for this expect")
+        self.record(n, text, "agree" if ok else "DISAGREE", text, got, note)
+
+    # -- the end-of-scenario comparison --------------------------------------------------------
+    def compare_end(self):
+        final = self.sim["steps"][-1]["state"] if self.sim["steps"] else None
+        if final is None:
+            return
+        if self.tainted:
+            self.record(0, "final logs", "skip", "-", "-", self.tainted)
+            return
+        simparts = {p["name"]: p for p in final["partitions"]}
+        for part in self.partitions:
+            sp = simparts[part]
+            slog = " ".join(f"{o}:{v}" for o, v in sim_log(self.sim, part))
+            klog = " ".join(f"{o}:{v}" for o, v, _ in self.log(part))
+            lso, hw, firsts = self.lso_hw(part)
+            s_lso = sp["lso"]
+            if self.sabotage and part == self.partitions[0]:
+                s_lso += 1  # EOSLAB_SABOTAGE=txn: a deliberately wrong simulator answer
+            sab = self.sim["_aborted"].get(part, [])
+            for what, s, kv in (("log", slog, klog), ("hw", str(sp["hw"]), str(hw)), ("lso", str(s_lso), str(lso)),
+                                ("aborted firstOffsets", str(sorted(sab)), str(sorted(firsts)))):
+                self.record(0, f"end: {what} {part}", "agree" if s == kv else "DISAGREE", s, kv)
+
+    def run(self):
+        self.setup()
+        ks = [(n, w) for n, w in self.lines if w[0] not in (
+            "model", "title", "about", "time", "first-producer-id", "cluster", "partition", "partitions",
+            "producer", "consumer", "txn-state", "broker")]
+        if len(ks) != len(self.sim["steps"]):
+            raise RuntimeError(f"{len(ks)} steps here, {len(self.sim['steps'])} in the simulator's report")
+        for k, (n, w) in enumerate(ks):
+            if self.sim["steps"][k]["line"] != n:
+                raise RuntimeError(f"step {k}: line {n} here, {self.sim['steps'][k]['line']} in the report")
+            if self.clock0 is None:
+                self.clock0 = (time.monotonic(), self.sim["steps"][k]["t"])
+            self.step(k, n, w)
+            self.untaint_if_converged(k)
+        self.compare_end()
+        self.broker.clients.hold_responses = set()
+        self.broker.clients.release()
+        self.broker.markers.release()
+        for who in list(self.producers) + list(self.consumers):
+            try:
+                self.client("close", who, timeoutMs=0)
+            except oracle.ProbeError:
+                pass
+
+
+# ------------------------------------------------------------------------------------------------
+def scenario_tv(path):
+    for n, w in parse_eos(path):
+        if w[0] == "cluster":
+            for x in w[1:]:
+                if x.startswith("transaction.version="):
+                    return int(x.split("=")[1])
+    return 2
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--version", default="4.3.1")
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("scenarios", nargs="*")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test(args.version)
+    t0 = time.monotonic()
+    sabotage = os.environ.get("EOSLAB_SABOTAGE") == "txn"
+    if not os.path.exists(EOSLAB):
+        subprocess.run(["cargo", "build", "--release", "-p", "eoslab-cli"], cwd=ROOT, check=True)
+    files = sorted(f for f in os.listdir(SCENARIOS) if f.startswith("txn-") and f.endswith(".eos"))
+    names = [f[:-4] for f in files]
+    if args.scenarios:
+        want = list(dict.fromkeys(os.path.basename(s).removesuffix(".eos") for s in args.scenarios))
+        for w in want:
+            if w not in names:
+                sys.exit(f"no scenario {w}")
+        names = want
+    summary = []
+    disagreements = []
+    starts = 0
+    # group by broker: the finalized transaction.version at format time; a scenario that upgrades
+    # the feature runs last on its broker
+    groups = {}
+    for name in names:
+        if name in NOT_CHECKED:
+            summary.append((name, "NOT CHECKED", NOT_CHECKED[name]))
+            continue
+        path = os.path.join(SCENARIOS, name + ".eos")
+        groups.setdefault(scenario_tv(path), []).append(name)
+    for tv, group in sorted(groups.items()):
+        group.sort(key=lambda s: any(w[0] == "feature" for _, w in parse_eos(os.path.join(SCENARIOS, s + ".eos"))))
+        broker = ProxiedBroker(args.version, features={"transaction.version": tv})
+        broker.start()
+        try:
+            for name in group:
+                path = os.path.join(SCENARIOS, name + ".eos")
+                t1 = time.monotonic()
+                probe = oracle.Probe(broker)
+                run = Run(name, path, broker, probe, sabotage and not disagreements and not any(
+                    s[1] in ("checked", "partially checked") for s in summary))
+                status, detail = "checked", ""
+                try:
+                    if not run.sim.get("passed"):
+                        raise RuntimeError(f"the simulator fails its own expects: {run.sim.get('failures')}")
+                    run.run()
+                except Skip as e:
+                    status, detail = "NOT CHECKED", str(e)
+                except Exception as e:  # noqa: BLE001
+                    status, detail = "ERROR", f"{type(e).__name__}: {e}"
+                    disagreements.append((name, 0, "harness error", "-", detail))
+                finally:
+                    run.p.close()
+                bad = [r for r in run.results if r[2] == "DISAGREE"]
+                skipped = [r for r in run.results if r[2] == "skip" and not r[1].startswith("invariant")]
+                agreed = [r for r in run.results if r[2] == "agree"]
+                for r in bad:
+                    disagreements.append((name, r[0], r[1], r[3], r[4]))
+                if status == "checked" and (skipped or run.skipped_steps):
+                    status = "partially checked"
+                    detail = "; ".join([f"line {n} `{t}` skipped: {why}" for n, t, why in run.skipped_steps] +
+                                       [f"line {r[0]} `{r[1]}` not compared: {r[5]}" for r in skipped])
+                print(f"== {name}: {status} ({len(agreed)} agree, {len(bad)} disagree, {len(skipped)} not compared) "
+                      f"in {time.monotonic() - t1:.1f}s")
+                for r in run.results:
+                    if r[2] == "agree":
+                        extra = "" if r[4] in r[1] else f"   [kafka: {r[4]}]"
+                        print(f"   line {r[0]:>3} agree    {r[1]}{extra}" + (f"  ({r[5]})" if r[5] else ""))
+                    elif r[2] != "skip":
+                        print(f"   line {r[0]:>3} {r[2]:<8} {r[1]}\n        simulator: {r[3]}\n        kafka:     {r[4]}"
+                              + (f"\n        ({r[5]})" if r[5] else ""))
+                if detail:
+                    print(f"   note: {detail}")
+                if bad or status == "ERROR":
+                    for t in run.trace:
+                        print(f"   harness: {t}")
+                    print(broker.tail(40))
+                summary.append((name, status, detail))
+        finally:
+            starts += broker.starts
+            broker.stop()
+            broker.markers.close()
+            broker.clients.close()
+    print("\nsummary:")
+    for name, status, detail in sorted(summary):
+        print(f"  {name:<40} {status}")
+    if disagreements:
+        print("\nDISAGREEMENTS (scenario, line, fact, simulator, kafka):")
+        for d in disagreements:
+            print(f"  {d[0]} line {d[1]}: {d[2]}\n     simulator: {d[3]}\n     kafka:     {d[4]}")
+    print(f"\nKafka {args.version}: {time.monotonic() - t0:.1f}s, {starts} broker start(s)"
+          + (" [EOSLAB_SABOTAGE=txn]" if sabotage else ""))
+    return 1 if disagreements else 0
+
+
+def self_test(version):
+    """The comparison must fail when the simulator's answer is wrong (EOSLAB_SABOTAGE=txn)."""
+    env = {**os.environ, "EOSLAB_SABOTAGE": "txn"}
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--version", version, "txn-abort-offset-gaps"],
+                       env=env, capture_output=True, text=True)
+    print(r.stdout[-3000:])
+    if r.returncode == 0 or "DISAGREE" not in r.stdout:
+        print("self-test FAILED: the sabotaged simulator answer was not caught")
+        return 1
+    print("self-test passed: the sabotaged run exited", r.returncode, "and printed the disagreement")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
