@@ -29,6 +29,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -812,12 +813,38 @@ def scenario_tv(path):
     return 2
 
 
-def main():
+# Random schedules leave out what a single real broker cannot be made to do: deliver or hold
+# the marker of one partition only (one WriteTxnMarkers request carries them all).
+RANDOM_EXCLUDE = ("deliver marker ,delay marker ,advance,"  # one WriteTxnMarkers carries every marker; a minute is 12 s even scaled
+                  "send-offsets,rebalance,seek,offset-fetch")  # group membership: see tests/kafka/README.md
+
+
+def random_scripts(count, seed, steps=20):
+    """`count` random schedules of the transactions model (`eoslab schedule --transactions`),
+    written to a temporary folder: {name: path}."""
+    r = subprocess.run([EOSLAB, "schedule", "--transactions", "--exclude", RANDOM_EXCLUDE, "--seed", str(seed),
+                        "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
+    folder = tempfile.mkdtemp(prefix="eoslab-txn-schedules-")
+    out = {}
+    for line in r.stdout.splitlines():
+        sch = json.loads(line)
+        name = f"random-txn-seed-{sch['seed']}"
+        path = os.path.join(folder, name + ".eos")
+        with open(path, "w") as f:
+            f.write(sch["script"])
+        out[name] = path
+    return out
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--version", default="4.3.1")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--random", type=int, default=0, help="also run N random schedules of the model")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only-random", action="store_true", help="run the random schedules only")
     ap.add_argument("scenarios", nargs="*")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.self_test:
         return self_test(args.version)
     t0 = time.monotonic()
@@ -825,13 +852,18 @@ def main():
     if not os.path.exists(EOSLAB):
         subprocess.run(["cargo", "build", "--release", "-p", "eoslab-cli"], cwd=ROOT, check=True)
     files = sorted(f for f in os.listdir(SCENARIOS) if f.startswith("txn-") and f.endswith(".eos"))
-    names = [f[:-4] for f in files]
+    names = [] if args.only_random else [f[:-4] for f in files]
+    paths = {n: os.path.join(SCENARIOS, n + ".eos") for n in names}
     if args.scenarios:
         want = list(dict.fromkeys(os.path.basename(s).removesuffix(".eos") for s in args.scenarios))
         for w in want:
             if w not in names:
                 sys.exit(f"no scenario {w}")
         names = want
+    if args.random:
+        rnd = random_scripts(args.random, args.seed)
+        paths.update(rnd)
+        names += list(rnd)
     summary = []
     disagreements = []
     starts = 0
@@ -842,15 +874,14 @@ def main():
         if name in NOT_CHECKED:
             summary.append((name, "NOT CHECKED", NOT_CHECKED[name]))
             continue
-        path = os.path.join(SCENARIOS, name + ".eos")
-        groups.setdefault(scenario_tv(path), []).append(name)
+        groups.setdefault(scenario_tv(paths[name]), []).append(name)
     for tv, group in sorted(groups.items()):
-        group.sort(key=lambda s: any(w[0] == "feature" for _, w in parse_eos(os.path.join(SCENARIOS, s + ".eos"))))
+        group.sort(key=lambda s: any(w[0] == "feature" for _, w in parse_eos(paths[s])))
         broker = ProxiedBroker(args.version, features={"transaction.version": tv})
         broker.start()
         try:
             for name in group:
-                path = os.path.join(SCENARIOS, name + ".eos")
+                path = paths[name]
                 t1 = time.monotonic()
                 probe = oracle.Probe(broker)
                 run = Run(name, path, broker, probe, sabotage and not disagreements and not any(

@@ -27,7 +27,7 @@ const USAGE: &str = "usage:
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
-  eoslab schedule [--requests] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
+  eoslab schedule [--requests | --transactions [--exclude PREFIX,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -390,6 +390,8 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
 fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::model::schedule::{random_request_script, random_script, ScheduleShape};
     let mut requests = false;
+    let mut transactions = false;
+    let mut exclude: Vec<String> = Vec::new();
     let mut seed = 0u64;
     let mut count = 1u64;
     let mut shape = ScheduleShape {
@@ -407,6 +409,8 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         };
         match a.as_str() {
             "--requests" => requests = true,
+            "--transactions" => transactions = true,
+            "--exclude" => exclude = it.next().ok_or("--exclude takes PREFIX,PREFIX…")?.split(',').map(String::from).collect(),
             "--seed" => seed = num("--seed")? as u64,
             "--count" => count = num("--count")?.max(1) as u64,
             "--steps" => shape.steps = num("--steps")?.clamp(0, 10_000) as usize,
@@ -424,7 +428,14 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         // producers restart at most a few times): 100 ids each.
         shape.first_producer_id = first + 100 * i as i64;
         let s = seed + i;
-        let script = if requests { random_request_script(s, &shape) } else { random_script(s, &shape) };
+        let script = if transactions {
+            let ex: Vec<&str> = exclude.iter().map(String::as_str).collect();
+            eoslab_core::model::schedule::random_txn_script(s, shape.steps, &ex, true)
+        } else if requests {
+            random_request_script(s, &shape)
+        } else {
+            random_script(s, &shape)
+        };
         println!("{}", serde_json::json!({"seed": s, "firstProducerId": shape.first_producer_id, "script": script}));
     }
     Ok(ExitCode::SUCCESS)
