@@ -166,3 +166,219 @@ test("examples/plain-html under the strict CSP: elements and fences render, no v
   assert.deepEqual(rec.foreign, []);
   await page.close();
 });
+
+/** The host element's background colour ("rgb(…)"), which the dark palette changes. */
+const bg = (page, sel) => page.evaluate((s) => getComputedStyle(document.querySelector(s)).backgroundColor, sel);
+const LIGHT = "rgb(255, 255, 255)";
+const DARK = "rgb(13, 17, 23)";
+
+test("Docusaurus-shaped fences (token lines, <br>) upgrade; html[data-theme] switches the theme, the theme attribute wins", { timeout: 90_000 }, async () => {
+  const page = await open("/fixtures/docusaurus.html");
+  await page.waitForFunction(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3);
+  const batch = "kafka-batch[data-eoslab-fence]";
+  await batchReady(page, batch);
+  assert.equal((await page.locator(`${batch} tr[data-field="producerId"] td`).first().textContent()).trim(), "4242");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder[data-eoslab-fence]")?.steps === 1);
+  await page.waitForFunction(() => /acks/.test(document.querySelector("kafka-producer-config[data-eoslab-fence]").getAttribute("properties")));
+  assert.equal(await page.evaluate(() => document.querySelector("kafka-producer-config[data-eoslab-fence]").getAttribute("properties")), "acks=all\nenable.idempotence=false\n");
+  const tags = [batch, "kafka-ladder[data-eoslab-fence]", "kafka-producer-config[data-eoslab-fence]"];
+  for (const t of tags) assert.equal(await bg(page, t), LIGHT, `${t} light`);
+  // Docusaurus' toggle: <html data-theme="dark">.
+  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+  for (const t of tags) await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(13, 17, 23)", t);
+  // The ladder's canvas is redrawn in the dark palette too.
+  const draws = await page.evaluate(() => document.querySelector("kafka-ladder").renderStats.draws);
+  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").renderStats.draws > n, draws);
+  for (const t of tags) await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(255, 255, 255)", t);
+  // theme="dark" on one element: only that one; theme="auto" gives it back to the page.
+  await page.evaluate((s) => document.querySelector(s).setAttribute("theme", "dark"), batch);
+  await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(13, 17, 23)", batch);
+  assert.equal(await bg(page, "kafka-ladder[data-eoslab-fence]"), LIGHT);
+  await page.evaluate((s) => document.querySelector(s).setAttribute("theme", "auto"), batch);
+  await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(255, 255, 255)", batch);
+  // No page flag: prefers-color-scheme decides; theme="light" overrides it.
+  await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
+  await page.emulateMedia({ colorScheme: "dark" });
+  for (const t of tags) await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(13, 17, 23)", t);
+  await page.evaluate((s) => document.querySelector(s).setAttribute("theme", "light"), batch);
+  await page.waitForFunction((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(255, 255, 255)", batch);
+  await page.emulateMedia({ colorScheme: "light" });
+  // A host page's override of a documented custom property.
+  await page.evaluate(() => document.querySelector("kafka-ladder").style.setProperty("--eoslab-bg", "rgb(1, 2, 3)"));
+  assert.equal(await bg(page, "kafka-ladder"), "rgb(1, 2, 3)");
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  assert.deepEqual(rec.foreign, []);
+  await page.close();
+});
+
+test("MkDocs Material's flag (body[data-md-color-scheme=slate]) switches the theme", { timeout: 60_000 }, async () => {
+  const page = await open("/fixtures/blank.html");
+  await page.evaluate((hex) => {
+    document.body.setAttribute("data-md-color-scheme", "default");
+    const b = document.createElement("kafka-batch");
+    b.setAttribute("readonly", "");
+    b.setAttribute("compact", "");
+    b.setAttribute("hex", hex);
+    const t = document.createElement("kafka-timeline");
+    t.setAttribute("compact", "");
+    t.setAttribute("scenario", "txn-zombie-fenced");
+    document.getElementById("col").append(b, t);
+  }, EXAMPLE_A_HEX);
+  await batchReady(page, "kafka-batch");
+  await timelineReady(page, "kafka-timeline");
+  assert.equal(await bg(page, "kafka-batch"), LIGHT);
+  assert.equal(await bg(page, "kafka-timeline"), LIGHT);
+  await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "slate"));
+  await page.waitForFunction(() => ["kafka-batch", "kafka-timeline"].every((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(13, 17, 23)"));
+  // The timeline's canvas follows: its background pixel is dark.
+  await page.waitForFunction(() => {
+    const c = document.querySelector("kafka-timeline").shadowRoot.querySelector("canvas");
+    const [r, g, b] = c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data;
+    return r + g + b < 150;
+  });
+  await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "default"));
+  await page.waitForFunction(() => ["kafka-batch", "kafka-timeline"].every((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(255, 255, 255)"));
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  await page.close();
+});
+
+test("two instances of each element work independently", { timeout: 90_000 }, async () => {
+  const page = await open("/fixtures/blank.html");
+  const C_B64 = "AAAAAAAAAAoAAABCAAAAAwKrFEmyADAAAAAAAAABi8/lafQAAAGLz+Vp9AAAAAAAABCSAAH/////AAAAASAAAAAIAAAAAQwAAAAAAAcA";
+  await page.evaluate(([hex, b64]) => {
+    const mk = (tag, attrs) => {
+      const e = document.createElement(tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      document.getElementById("col").append(e);
+    };
+    mk("kafka-batch", { id: "b1", readonly: "", compact: "", hex });
+    mk("kafka-batch", { id: "b2", readonly: "", compact: "", base64: b64 });
+    mk("kafka-timeline", { id: "t1", compact: "", scenario: "txn-zombie-fenced" });
+    mk("kafka-timeline", { id: "t2", compact: "", scenario: "txn-commit-two-partitions" });
+    mk("kafka-ladder", { id: "l1", compact: "", scenario: "lost-response-retry" });
+    mk("kafka-ladder", { id: "l2", compact: "", scenario: "epoch-bump" });
+  }, [EXAMPLE_A_HEX, C_B64]);
+  await batchReady(page, "#b1");
+  await batchReady(page, "#b2");
+  for (const id of ["#t1", "#t2", "#l1", "#l2"]) await page.waitForFunction((s) => document.querySelector(s).steps > 0, id);
+  const head = (s) => page.evaluate((x) => document.querySelector(x).shadowRoot.querySelector(".compact-head").textContent, s);
+  assert.match(await head("#b1"), /producerId4242/);
+  assert.match(await head("#b2"), /markerCOMMIT/);
+  const steps = () => page.evaluate(() => ["#t1", "#t2", "#l1", "#l2"].map((s) => [document.querySelector(s).step, document.querySelector(s).steps]));
+  const before = await steps();
+  const titles = await page.evaluate(() => ["#t1", "#t2", "#l1", "#l2"].map((s) => document.querySelector(s).shadowRoot.querySelector(".title").textContent));
+  assert.equal(new Set(titles).size, 4, `each shows its own scenario: ${titles}`);
+  await page.evaluate(() => document.querySelector("#t1").goTo(0));
+  await page.evaluate(() => document.querySelector("#l2").goTo(1));
+  const afterSteps = await steps();
+  assert.equal(afterSteps[0][0], 0);
+  assert.deepEqual(afterSteps[1], before[1]);
+  assert.deepEqual(afterSteps[2], before[2]);
+  assert.equal(afterSteps[3][0], 1);
+  // One wasm fetch of each module for all six.
+  const wasm = rec.responses.map((r) => new URL(r.url()).pathname).filter((p) => p.endsWith(".wasm"));
+  assert.deepEqual(wasm.sort(), [`${PREFIX}pkg/eoslab-decode_bg.wasm`, `${PREFIX}pkg/eoslab_bg.wasm`]);
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  await page.close();
+});
+
+test("remove and re-add: no timers, intervals, observers or listeners left behind; renders again", { timeout: 120_000 }, async () => {
+  const page = await open("/fixtures/blank.html");
+  const counts = () => page.evaluate(async () => {
+    // Let queued timeouts (debounces, live-region delays) run out first.
+    await new Promise((r) => setTimeout(r, 400));
+    const l = window.__eoslabLeaks;
+    return { timeouts: l.timeouts.size, intervals: l.intervals.size, observers: l.observers.size, media: l.media, docListeners: l.docListeners };
+  });
+  await page.waitForFunction(() => customElements.get("kafka-timeline") && customElements.get("kafka-batch"));
+  const baseline = await counts();
+  await page.evaluate((hex) => {
+    const els = [];
+    const mk = (tag, attrs) => {
+      const e = document.createElement(tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      els.push(e);
+    };
+    mk("kafka-batch", { hex, compact: "" });
+    mk("kafka-timeline", { compact: "", scenario: "txn-zombie-fenced" });
+    mk("kafka-ladder", { compact: "", scenario: "lost-response-retry" });
+    mk("kafka-producer-config", { properties: "acks=1\n" });
+    window.__els = els;
+    document.getElementById("col").append(...els);
+  }, EXAMPLE_A_HEX);
+  const ready = async () => {
+    await batchReady(page, "kafka-batch");
+    await page.waitForFunction(() => document.querySelector("kafka-timeline")?.steps > 0 && document.querySelector("kafka-ladder")?.steps > 0);
+    await page.waitForFunction(() => document.querySelector("kafka-producer-config")?.result);
+  };
+  await ready();
+  const mounted = await counts();
+  assert.ok(mounted.observers > baseline.observers && mounted.media > baseline.media, `mounted elements observe: ${JSON.stringify(mounted)}`);
+  for (let round = 0; round < 2; round++) {
+    // Playing (an interval), a hovered byte and a typed edit pending (timeouts), then removed.
+    await page.evaluate(() => {
+      document.querySelector("kafka-timeline").goTo(0);
+      document.querySelector("kafka-timeline").play();
+      document.querySelector("kafka-ladder").goTo(0);
+      document.querySelector("kafka-ladder").play();
+    });
+    assert.ok((await page.evaluate(() => window.__eoslabLeaks.intervals.size)) >= 2);
+    await page.evaluate(() => window.__els.forEach((e) => e.remove()));
+    assert.deepEqual(await counts(), baseline, `round ${round}: after removal`);
+    const draws = await page.evaluate(() => window.__els.map((e) => e.renderStats?.draws ?? 0));
+    await page.evaluate(() => document.getElementById("col").append(...window.__els));
+    await ready();
+    // The canvases draw again once back in the document.
+    await page.waitForFunction((d) => window.__els.every((e, i) => !e.renderStats || e.renderStats.draws > d[i]), draws);
+    await page.evaluate(() => document.querySelector("kafka-timeline").pause());
+    await page.evaluate(() => document.querySelector("kafka-ladder").pause());
+    assert.deepEqual(await counts(), mounted, `round ${round}: re-added`);
+  }
+  await page.evaluate(() => window.__els.forEach((e) => e.remove()));
+  assert.deepEqual(await counts(), baseline, "finally removed");
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  await page.close();
+});
+
+test("compact at a 690 px column: inspector under 600 px tall, lane labels whole, no page overflow", { timeout: 90_000 }, async () => {
+  const page = await open("/site/", { width: 722 }); // body: 690 px of content
+  await batchReady(page, "#inspector");
+  await ladderReady(page, "#ladder");
+  await timelineReady(page, "#timeline");
+  await page.waitForFunction(() => ["#ladder", "#timeline"].every((s) => document.querySelector(s).renderStats.draws > 0));
+  const m = await page.evaluate(() => {
+    const box = (s) => {
+      const e = document.querySelector(s);
+      const r = e.getBoundingClientRect();
+      return { width: r.width, height: r.height, scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, truncated: e.renderStats?.truncatedLabels ?? 0 };
+    };
+    const inspector = document.querySelector("#inspector").shadowRoot;
+    return {
+      inspector: box("#inspector"), ladder: box("#ladder"), timeline: box("#timeline"),
+      pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      headings: [...inspector.querySelectorAll("h3, h4")].filter((h) => h.offsetParent !== null).map((h) => h.textContent),
+      noErrorsShown: [...inspector.querySelectorAll("#errors p")].some((p) => p.offsetParent !== null && /No errors/.test(p.textContent)),
+      headFields: inspector.querySelector(".compact-head").textContent,
+      fieldTableShown: inspector.querySelector("#fields").offsetParent !== null,
+      mapShown: inspector.querySelector(".hg-view").offsetParent !== null,
+    };
+  });
+  assert.equal(Math.round(m.inspector.width), 690);
+  assert.ok(m.inspector.height < 600, `inspector ${m.inspector.height} px tall`);
+  assert.deepEqual(m.headings, []);
+  assert.equal(m.noErrorsShown, false);
+  assert.match(m.headFields, /producerId4242.*producerEpoch1.*baseSequence7/);
+  assert.ok(m.fieldTableShown && m.mapShown);
+  for (const k of ["inspector", "ladder", "timeline"]) assert.ok(m[k].scrollWidth <= m[k].clientWidth, `${k} does not overflow: ${JSON.stringify(m[k])}`);
+  assert.equal(m.ladder.truncated, 0);
+  assert.equal(m.timeline.truncated, 0);
+  assert.equal(m.pageOverflow, 0);
+  await page.close();
+});
