@@ -251,16 +251,17 @@ export const nextStepButton = (n) => el("button", { type: "button", "data-line":
 
 /**
  * The start of a model element's stylesheet: the :host rule with the light colour tokens (each the
- * page's --eoslab-* override when it sets one: lib/theme.js), the box and the font.
+ * page's --eoslab-* override when it sets one: lib/theme.js; the defaults are the lab pages' own
+ * palette, www/style.css, whose contrast the axe tests check), the box and the font.
  * `tokens.light` are declarations added to the tokens (e.g. DRAWING_TOKENS). The dark tokens are
  * hostDarkCSS(tokens), a second sheet that lib/theme.js's SchemeWatcher adopts while dark.
  */
 export function hostCSS(tokens = {}) {
   const more = (decls) => (decls ? ` ${decls}` : "");
   return `:host {
-  --eos-bg: var(--eoslab-bg, #ffffff); --eos-fg: var(--eoslab-fg, #1b1f24); --eos-muted: var(--eoslab-muted, #5b6570);
-  --eos-border: var(--eoslab-border, #d0d7de); --eos-panel: var(--eoslab-panel, #f6f8fa); --eos-accent: var(--eoslab-accent, #0b62c4);
-  --eos-ok: var(--eoslab-ok, #1a7f37); --eos-bad: var(--eoslab-bad, #c62828);${more(tokens.light)}
+  --eos-bg: var(--eoslab-bg, #ffffff); --eos-fg: var(--eoslab-fg, #1b1f24); --eos-muted: var(--eoslab-muted, #57606a);
+  --eos-border: var(--eoslab-border, #d0d7de); --eos-panel: var(--eoslab-panel, #f6f8fa); --eos-accent: var(--eoslab-accent, #0a58b5);
+  --eos-ok: var(--eoslab-ok, #1a7f37); --eos-bad: var(--eoslab-bad, #b3261e);${more(tokens.light)}
   --eos-mono: var(--eoslab-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
   display: block; color: var(--eos-fg); font: 14px/1.45 var(--eoslab-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
@@ -274,9 +275,9 @@ export function hostCSS(tokens = {}) {
 export function hostDarkCSS(tokens = {}) {
   const more = (decls) => (decls ? ` ${decls}` : "");
   return `:host {
-  --eos-bg: var(--eoslab-bg, #0d1117); --eos-fg: var(--eoslab-fg, #e6edf3); --eos-muted: var(--eoslab-muted, #8d96a0);
-  --eos-border: var(--eoslab-border, #30363d); --eos-panel: var(--eoslab-panel, #161b22); --eos-accent: var(--eoslab-accent, #58a6ff);
-  --eos-ok: var(--eoslab-ok, #3fb950); --eos-bad: var(--eoslab-bad, #f85149);${more(tokens.dark)}
+  --eos-bg: var(--eoslab-bg, #0d1117); --eos-fg: var(--eoslab-fg, #e6edf3); --eos-muted: var(--eoslab-muted, #9da7b3);
+  --eos-border: var(--eoslab-border, #3d444d); --eos-panel: var(--eoslab-panel, #161b22); --eos-accent: var(--eoslab-accent, #6cb6ff);
+  --eos-ok: var(--eoslab-ok, #3fb950); --eos-bad: var(--eoslab-bad, #ff7b72);${more(tokens.dark)}
   color-scheme: dark;
 }`;
 }
