@@ -34,16 +34,16 @@ const mounts = [
 ];
 const server = await startStatic(mounts);
 const pages = [
-  { name: "examples/plain-html (3 elements + 3 fences: every module, both wasm)", path: "/site/", done: () => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3 && document.querySelector("#timeline")?.steps > 0 },
-  { name: "<kafka-batch> alone (kafka-batch.js)", path: "/fixtures/batch-only.html", done: () => !!document.querySelector("kafka-batch")?.shadowRoot.querySelector('tr[data-field="producerId"]') },
-  { name: "<kafka-timeline> alone (kafka-timeline.js)", path: "/fixtures/timeline-only.html", done: () => document.querySelector("kafka-timeline")?.steps > 0 },
+  { name: "`examples/plain-html` (3 elements + 3 fences: every module; the full wasm only)", path: "/site/", done: () => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3 && document.querySelector("#timeline")?.steps > 0 },
+  { name: "`<kafka-batch>` alone (`kafka-batch.js`)", path: "/fixtures/batch-only.html", done: () => !!document.querySelector("kafka-batch")?.shadowRoot.querySelector('tr[data-field="producerId"]') },
+  { name: "`<kafka-timeline>` alone (`kafka-timeline.js`)", path: "/fixtures/timeline-only.html", done: () => document.querySelector("kafka-timeline")?.steps > 0 },
 ];
 const mkdocs = join(ROOT, ".venv-docs/bin/mkdocs");
 if (existsSync(mkdocs)) {
   execFileSync(mkdocs, ["build", "-q", "-f", join(ROOT, "examples/mkdocs/mkdocs.yml"), "-d", join(work, "site")], {
     stdio: ["ignore", "ignore", "ignore"], env: { ...process.env, NO_MKDOCS_2_WARNING: "1", EOSLAB_SITE_URL: `${server.url}/project/` },
   });
-  pages.push({ name: "examples/mkdocs, first page (fences: batch + config, a ladder)", path: "/project/", done: () => document.querySelector("kafka-ladder")?.steps > 0 && !!document.querySelector("kafka-producer-config")?.result });
+  pages.push({ name: "`examples/mkdocs`, first page (fences: batch + config, a ladder)", path: "/project/", done: () => document.querySelector("kafka-ladder")?.steps > 0 && !!document.querySelector("kafka-producer-config")?.result });
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });

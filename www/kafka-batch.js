@@ -16,8 +16,10 @@
 //
 // Attributes (the source of truth; properties reflect them): hex, base64 (the input), readonly
 // (no input box, no editing), batch (index of the opened batch), compare-hex (batch B of the
-// compare panel), rows (byte-map height in rows); theme="dark" forces the dark palette (it also
-// follows prefers-color-scheme and a host page's html[data-theme=dark]).
+// compare panel), rows (byte-map height in rows); theme ("light" | "dark" | "auto", the default:
+// the host page's MkDocs Material / Docusaurus flag, else prefers-color-scheme; lib/theme.js);
+// compact (for a documentation column: the byte map, the header fields and a small field table,
+// no input, no headings, no "No errors"; as tall as its content).
 // Methods: load(text | Uint8Array | Blob); properties bytes, selectedBatch, ready, timing.
 // Events (bubbling, composed): kafka-batch-decode, kafka-batch-select, kafka-batch-edit.
 // Conventions follow github/relative-time-element: static define(), attributes coalesced into one

@@ -19,6 +19,8 @@
 //   script     the scenario text (or its JSON twin, starting with "{")
 //   step       the number of steps shown, 0..steps (reflected; default: all of them)
 //   readonly   no next-step buttons (stepping still works)
+//   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
+//   compact    for a documentation column: controls, narration and ladder only (lane names never cut)
 // Events (bubbling, composed): `eoslab-step` {step, steps}; `eoslab-script` {script} when a
 // next-step button appended a line; `eoslab-load` {steps, rows, ms, error} after each run.
 // Keyboard: ←/→ step back/forward (in the controls and the ladder), Home/End first/last step (in

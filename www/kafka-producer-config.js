@@ -8,7 +8,7 @@
 //   <kafka-producer-config properties="acks=1&#10;enable.idempotence=true"></kafka-producer-config>
 //
 // Attributes (the source of truth): `properties` (the .properties text), `client` ("4.x",
-// the default, or "pre-3.0"). Form edits rewrite `properties` (and `client`); the form follows
+// the default, or "pre-3.0"), `theme` ("light" | "dark" | "auto": lib/theme.js). Form edits rewrite `properties` (and `client`); the form follows
 // the attribute. Event (bubbling, composed): `eoslab-config` {properties, client, result}.
 // Every value reaches the page through textContent, never innerHTML.
 import { resolveProducerConfig } from "../pkg/eoslab.js";

@@ -33,6 +33,9 @@
 //              `transactionVersion` (a number, or null when absent); any other value is an error.
 //   readonly   no next-step buttons (stepping still works)
 //   inspector  id of a <kafka-batch> in the same document: records open there instead of in a dialog
+//   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
+//   compact    for a documentation column: controls, narration and lanes only (lane labels never
+//              cut: the label column widens, the logs scroll inside the element)
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
 // {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
 // error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
