@@ -92,7 +92,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   static get observedAttributes() {
-    return ["hex", "base64", "readonly", "batch", "compare-hex", "rows", "theme", "compact"];
+    return ["hex", "base64", "readonly", "batch", "compare-hex", "rows", "theme"];
   }
 
   // --- state ---
@@ -153,7 +153,6 @@ export class KafkaBatchElement extends HTMLElementBase {
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (name === "theme") return this.#scheme.update();
-    if (name === "compact") return this.#applyCompact();
     if (name === "batch" && this.#reflecting) return;
     this.#schedule();
   }
@@ -839,11 +838,6 @@ export class KafkaBatchElement extends HTMLElementBase {
         this.#renderPage();
       });
     }
-  }
-
-  /** The compact attribute changed: CSS does the layout; the byte map re-measures its rows. */
-  #applyCompact() {
-    if (this.#d) this.#grid.refresh?.();
   }
 
   #applyReadonly() {

@@ -239,8 +239,28 @@ test("MkDocs Material's flag (body[data-md-color-scheme=slate]) switches the the
     const [r, g, b] = c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data;
     return r + g + b < 150;
   });
+  // An inspector inside another element's shadow root (a timeline's record dialog) follows the page too,
+  // and the theme of the eoslab element it sits in.
+  const nestedBg = () => page.evaluate(() => getComputedStyle(document.getElementById("shadowed").shadowRoot.querySelector("kafka-batch")).backgroundColor);
+  await page.evaluate((hex) => {
+    const host = document.createElement("div");
+    host.id = "shadowed";
+    document.getElementById("col").append(host);
+    const inner = document.createElement("kafka-batch");
+    inner.setAttribute("hex", hex);
+    host.attachShadow({ mode: "open" }).append(inner);
+  }, EXAMPLE_A_HEX);
+  assert.equal(await nestedBg(), DARK);
   await page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "default"));
   await page.waitForFunction(() => ["kafka-batch", "kafka-timeline"].every((s) => getComputedStyle(document.querySelector(s)).backgroundColor === "rgb(255, 255, 255)"));
+  await page.waitForFunction(() => getComputedStyle(document.getElementById("shadowed").shadowRoot.querySelector("kafka-batch")).backgroundColor === "rgb(255, 255, 255)");
+  const timeline = await page.evaluate(() => {
+    const inner = document.createElement("kafka-batch");
+    document.querySelector("kafka-timeline").setAttribute("theme", "dark");
+    document.querySelector("kafka-timeline").shadowRoot.append(inner);
+    return getComputedStyle(inner).backgroundColor;
+  });
+  assert.equal(timeline, DARK, "an inspector inside <kafka-timeline theme=dark> is dark");
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);

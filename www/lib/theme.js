@@ -1,7 +1,8 @@
 // Light or dark, per element: the `theme` attribute ("light", "dark", or "auto", the default); in
 // auto the host page's own flag when it has one — MkDocs Material's data-md-color-scheme ("slate"
 // is dark, any other scheme light) and Docusaurus's data-theme ("dark" | "light") on the element's
-// nearest ancestor that carries either (<body> and <html> on those sites) — else
+// nearest ancestor that carries either (<body> and <html> on those sites), or the theme of the
+// eoslab element it is nested in — else
 // prefers-color-scheme. The dark palette is a second constructed stylesheet that the watcher adds
 // to the shadow root's adoptedStyleSheets (and removes), so no inline style, no <style> element
 // and no :host-context() (which only Chromium implements) are needed.
@@ -17,21 +18,30 @@
 //   --eoslab-ok --eoslab-bad --eoslab-warn --eoslab-font --eoslab-mono
 export const SCHEME_ATTRIBUTES = ["data-md-color-scheme", "data-theme"];
 
-/** The scheme the host page asks for with its own flag ("dark" | "light"), or null when it sets none. */
+const themeOf = (node) => {
+  const t = (node.getAttribute("theme") ?? "").trim().toLowerCase();
+  return t === "dark" || t === "light" ? t : null;
+};
+
+/**
+ * The scheme asked for around `host` ("dark" | "light"), or null: walking up from it, across shadow
+ * roots (an inspector in a timeline's dialog follows the timeline), the first of an eoslab
+ * element's theme attribute, data-md-color-scheme or data-theme.
+ */
 export function pageScheme(host) {
-  const flagged = host.closest?.("[data-md-color-scheme], [data-theme]");
-  if (!flagged) return null;
-  const md = flagged.getAttribute("data-md-color-scheme");
-  if (md !== null && md !== "") return md === "slate" ? "dark" : "light";
-  const ds = flagged.getAttribute("data-theme");
-  return ds === "dark" ? "dark" : ds === "light" ? "light" : null;
+  for (let n = host; n; n = n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null)) {
+    if (n !== host && n.localName.startsWith("kafka-") && themeOf(n)) return themeOf(n);
+    const md = n.getAttribute("data-md-color-scheme");
+    if (md) return md === "slate" ? "dark" : "light";
+    const ds = n.getAttribute("data-theme");
+    if (ds === "dark" || ds === "light") return ds;
+  }
+  return null;
 }
 
 /** "dark" | "light": what `host` shows (its theme attribute, else the page's flag, else the OS). */
 export function resolveScheme(host) {
-  const t = (host.getAttribute("theme") ?? "").trim().toLowerCase();
-  if (t === "dark" || t === "light") return t;
-  return pageScheme(host) ?? (globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+  return themeOf(host) ?? pageScheme(host) ?? (globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light");
 }
 
 export class SchemeWatcher {
