@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -318,6 +318,8 @@ test("remove and re-add: no timers, intervals, observers or listeners left behin
   });
   await page.waitForFunction(() => customElements.get("kafka-timeline") && customElements.get("kafka-batch"));
   const baseline = await counts();
+  // eoslab.js registered every element, but with none on the page no wasm has been fetched.
+  assert.deepEqual(rec.responses.map((r) => r.url()).filter((u) => u.endsWith(".wasm")), [], "wasm only on first use");
   await page.evaluate((hex) => {
     const els = [];
     const mk = (tag, attrs) => {
@@ -413,4 +415,20 @@ test("a per-element entry alone (kafka-batch.js under a deep prefix, strict CSP)
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);
   await page.close();
+});
+
+test("dist/eoslab is an npm package of the elements, wasm and scenarios only (npm pack --dry-run)", { timeout: 60_000 }, () => {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: DIST, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "silent" } });
+  const [info] = JSON.parse(out);
+  const files = info.files.map((f) => f.path).sort();
+  assert.equal(info.name, "eoslab");
+  for (const f of ["eoslab.js", "eoslab-fences.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeline.js", "kafka-producer-config.js",
+    "decode-worker.js", "package.json", "pkg/eoslab_bg.wasm", "pkg/eoslab-decode_bg.wasm", "scenarios/index.json", "scenarios/txn-zombie-fenced.eos"]) {
+    assert.ok(files.includes(f), `${f} is packed`);
+  }
+  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker)\.js$|^package\.json$|^lib\/[a-z-]+\.js$|^pkg\/eoslab(-decode)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
+  assert.deepEqual(unexpected, [], "no pages, no .d.ts, nothing else");
+  const pkg = JSON.parse(readFileSync(join(DIST, "package.json"), "utf8"));
+  assert.equal(pkg.exports["."], "./eoslab.js");
+  for (const [k, v] of Object.entries(pkg.exports)) if (!k.includes("*")) assert.ok(existsSync(join(DIST, v)), `exports ${k} → ${v} exists`);
 });
