@@ -1,7 +1,7 @@
 // eoslab-fences.js: turns Markdown code fences into live elements, for documentation sites —
 //   <script type="module" src=".../eoslab/eoslab-fences.js"></script>
 //
-//   ```kafka-batch          hex (any layout the inspector reads) or base64 of Kafka bytes
+//   ```kafka-batch          Kafka bytes: hex, base64, or any dump the inspector reads (xxd, hexdump -C …)
 //   ```kafka-scenario       a scenario script (`model transactions` first: <kafka-timeline>, else
 //                           <kafka-ladder>), or just the name of a built-in scenario
 //   ```kafka-config         producer .properties text → <kafka-producer-config>
@@ -55,6 +55,7 @@ function blockOf(hit) {
 }
 
 const HEX_ONLY = /^[\s0-9a-fA-F]+$/;
+const BASE64_ONLY = /^[\sA-Za-z0-9+/=_-]+$/;
 const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** The element for a fence of `kind` with body `text`. */
@@ -64,7 +65,11 @@ export function elementFor(kind, text) {
     const el = document.createElement("kafka-batch");
     el.setAttribute("readonly", "");
     el.setAttribute("compact", "");
-    el.setAttribute(HEX_ONLY.test(body) ? "hex" : "base64", body);
+    // Plain hex and base64 as attributes; anything else (an xxd / hexdump -C / Wireshark dump, a
+    // byte-array literal) through load(), which detects the layout as a paste does.
+    if (HEX_ONLY.test(body)) el.setAttribute("hex", body);
+    else if (BASE64_ONLY.test(body)) el.setAttribute("base64", body);
+    else customElements.whenDefined("kafka-batch").then(() => el.load(body, "code block"));
     return el;
   }
   if (kind === "kafka-scenario") {

@@ -174,10 +174,13 @@ const DARK = "rgb(13, 17, 23)";
 
 test("Docusaurus-shaped fences (token lines, <br>) upgrade; html[data-theme] switches the theme, the theme attribute wins", { timeout: 90_000 }, async () => {
   const page = await open("/fixtures/docusaurus.html");
-  await page.waitForFunction(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3);
+  await page.waitForFunction(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 4);
   const batch = "kafka-batch[data-eoslab-fence]";
   await batchReady(page, batch);
   assert.equal((await page.locator(`${batch} tr[data-field="producerId"] td`).first().textContent()).trim(), "4242");
+  // The xxd dump (neither hex nor base64) went through load(): the same 70 bytes.
+  await page.waitForFunction(() => document.querySelectorAll("kafka-batch[data-eoslab-fence]")[1]?.bytes.length === 70);
+  assert.equal(await page.evaluate(() => [...document.querySelectorAll("kafka-batch[data-eoslab-fence]")[1].bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")), EXAMPLE_A_HEX);
   await page.waitForFunction(() => document.querySelector("kafka-ladder[data-eoslab-fence]")?.steps === 1);
   await page.waitForFunction(() => /acks/.test(document.querySelector("kafka-producer-config[data-eoslab-fence]").getAttribute("properties")));
   assert.equal(await page.evaluate(() => document.querySelector("kafka-producer-config[data-eoslab-fence]").getAttribute("properties")), "acks=all\nenable.idempotence=false\n");
