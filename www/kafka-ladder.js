@@ -78,6 +78,7 @@ const MAX_SENTENCE_LINES = 4;
 const MAX_EVENT_LINES = 2;
 const GUTTER_W = 58; // time column
 const TAG_COLS = 9; // "decision " column in the text area
+const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
 const FONT_PX = 12;
 const BUCKET = 64; // rows per arrow bucket
 const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
@@ -430,6 +431,7 @@ button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg
 canvas { position: sticky; top: 0; display: block; width: 100%; }
 /* compact: for a documentation column — the controls, the narration and the ladder. */
 :host([compact]) { padding: .5rem; max-width: 100%; }
+.viewport.wide { overflow-x: auto; }
 :host([compact]) .about, :host([compact]) .hint, :host([compact]) .state, :host([compact]) .summary { display: none; }
 .tip { position: absolute; z-index: 2; max-width: min(36rem, 90%); pointer-events: none; padding: .35rem .5rem;
        background: var(--eos-panel); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px;
@@ -633,6 +635,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#ladder = buildLadder(run);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
       this.#layoutDirty = true;
+      this.#measure(); // the lanes' names set the narrowest width
       this.#hoverRow = -1;
       this.#selectedRow = -1;
       this.#stats.rows = this.#ladder.rows.length;
@@ -1086,9 +1089,24 @@ export class KafkaLadderElement extends BaseElement {
 
   /** Reads the viewport's size; only on resize, theme or load, never while drawing a frame. */
   #measure() {
-    const vp = this.#ui.viewport;
-    this.#width = vp.clientWidth;
+    const { viewport: vp, canvas } = this.#ui;
+    // The ladder is drawn at least wide enough for every lane at the width of its name plus a
+    // readable text column; wider than the element, it scrolls sideways inside it.
+    const need = this.#minWidth();
+    const width = Math.max(vp.clientWidth, need);
+    this.#width = vp.clientWidth > 0 ? width : 0;
+    const css = width > vp.clientWidth && vp.clientWidth > 0 ? `${width}px` : "";
+    if (canvas.style.width !== css) canvas.style.width = css;
+    vp.classList.toggle("wide", css !== "");
     this.#maxHeight = parseFloat(getComputedStyle(vp).maxHeight) || 480;
+  }
+
+  /** The narrowest the drawing can be: the time gutter, every lane as wide as its name, MIN_TEXT_W of text. */
+  #minWidth() {
+    if (!this.#ladder) return 0;
+    const names = [...this.#ladder.producers, ...this.#ladder.partitions];
+    const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * this.#charW + 10);
+    return GUTTER_W + Math.max(1, this.#ladder.lanes ?? names.length) * minLaneW + 12 + MIN_TEXT_W + 6;
   }
 
   /** Marks the canvas dirty and draws once in the next animation frame. */

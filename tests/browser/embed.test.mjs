@@ -435,3 +435,33 @@ test("dist/eoslab is an npm package of the elements, wasm and scenarios only (np
   assert.equal(pkg.exports["."], "./eoslab.js");
   for (const [k, v] of Object.entries(pkg.exports)) if (!k.includes("*")) assert.ok(existsSync(join(DIST, v)), `exports ${k} → ${v} exists`);
 });
+
+test("a ladder with many long lane names at 690 px: names whole, the ladder scrolls sideways inside the element", { timeout: 60_000 }, async () => {
+  const page = await open("/fixtures/blank.html");
+  const script = [
+    "partition payments-ledger-eu-west-0", "partition payments-ledger-eu-west-1", "partition payments-ledger-us-east-0",
+    "producer checkout-service-instance-a", "producer checkout-service-instance-b",
+    "send checkout-service-instance-a payments-ledger-eu-west-0 x", "send checkout-service-instance-b payments-ledger-us-east-0 y",
+  ].join("\n");
+  await page.evaluate((text) => {
+    const l = document.createElement("kafka-ladder");
+    l.setAttribute("compact", "");
+    l.setAttribute("script", text);
+    document.getElementById("col").append(l);
+  }, script);
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 2 && document.querySelector("kafka-ladder").renderStats.draws > 0);
+  const m = await page.evaluate(() => {
+    const l = document.querySelector("kafka-ladder");
+    const vp = l.shadowRoot.querySelector(".viewport");
+    return { truncated: l.renderStats.truncatedLabels, host: [l.scrollWidth, l.clientWidth], vp: [vp.scrollWidth, vp.clientWidth],
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+  });
+  assert.equal(m.truncated, 0);
+  assert.ok(m.vp[0] > m.vp[1], `the ladder scrolls inside: ${m.vp}`);
+  assert.ok(m.host[0] <= m.host[1], `the element itself does not overflow: ${m.host}`);
+  assert.equal(m.page, 0);
+  // The lane names are drawn whole on the canvas.
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  await page.close();
+});
