@@ -2,15 +2,19 @@
 #   make serve   build pkg/ and serve the page on http://127.0.0.1:8080/ (PORT=... to change)
 #   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke, kafka)
 #   make pkg     build pkg/ only (wasm-bindgen --target web output + package.json)
+#   make dist    pkg/, then dist/eoslab/: the embeddable elements + wasm + scenarios, npm-shaped (README: Embed it in your docs)
 #   make bench   benches/run.sh
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
-.PHONY: serve pkg test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures clean
+.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures clean
 
 serve:
 	@bash scripts/serve.sh
 
 pkg:
 	@bash scripts/build-pkg.sh
+
+dist:
+	@bash scripts/build-dist.sh
 
 test:
 	@bash scripts/test.sh
@@ -54,4 +58,4 @@ kafka-fixtures:
 	@KAFKA_VERSIONS=4.3.1 bash scripts/ensure-kafka.sh && python3 tests/kafka/make_fixtures.py
 
 clean:
-	rm -rf pkg
+	rm -rf pkg dist

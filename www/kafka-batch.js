@@ -16,8 +16,10 @@
 //
 // Attributes (the source of truth; properties reflect them): hex, base64 (the input), readonly
 // (no input box, no editing), batch (index of the opened batch), compare-hex (batch B of the
-// compare panel), rows (byte-map height in rows); theme="dark" forces the dark palette (it also
-// follows prefers-color-scheme and a host page's html[data-theme=dark]).
+// compare panel), rows (byte-map height in rows); theme ("light" | "dark" | "auto", the default:
+// the host page's MkDocs Material / Docusaurus flag, else prefers-color-scheme; lib/theme.js);
+// compact (for a documentation column: the byte map, the header fields and a small field table,
+// no input, no headings, no "No errors"; as tall as its content).
 // Methods: load(text | Uint8Array | Blob); properties bytes, selectedBatch, ready, timing.
 // Events (bubbling, composed): kafka-batch-decode, kafka-batch-select, kafka-batch-edit.
 // Conventions follow github/relative-time-element: static define(), attributes coalesced into one
@@ -36,7 +38,8 @@ import {
   fieldValue, producerSummary, checks, dumpLogLines, listCells, compareVerdict, hex32, bytesPreview, textOf,
   timestampText, incrementSequence,
 } from "./lib/format.js";
-import { styleSheet } from "./lib/styles.js";
+import { styleSheet, darkStyleSheet } from "./lib/styles.js";
+import { SchemeWatcher } from "./lib/theme.js";
 
 const HTMLElementBase = globalThis.HTMLElement || class {};
 
@@ -89,7 +92,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   static get observedAttributes() {
-    return ["hex", "base64", "readonly", "batch", "compare-hex", "rows"];
+    return ["hex", "base64", "readonly", "batch", "compare-hex", "rows", "theme"];
   }
 
   // --- state ---
@@ -118,6 +121,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   /** "transaction-log" | "offsets" | null: the "Read records as" select (DecodeOptions.formatter). */
   #formatter = null;
   #readyResolve = null;
+  #scheme = new SchemeWatcher(this, darkStyleSheet);
   #els = {};
   #grid = null;
   #decGrid = null;
@@ -135,16 +139,20 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   connectedCallback() {
+    this.#scheme.connect();
     this.#schedule();
   }
 
   disconnectedCallback() {
+    this.#scheme.disconnect();
     this.#worker?.terminate();
     this.#worker = null;
+    clearTimeout(this.#liveTimer);
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === "theme") return this.#scheme.update();
     if (name === "batch" && this.#reflecting) return;
     this.#schedule();
   }
@@ -674,8 +682,9 @@ export class KafkaBatchElement extends HTMLElementBase {
     E.exportBox = el("section", { id: "export-box", hidden: true, "aria-label": "Copied text" },
       el("label", { for: "export", class: "lbl" }, "Copied text"), " ", E.exportStatus, E.exportText);
 
+    E.compactHead = el("dl", { class: "compact-head", part: "header" });
     E.batch = el("section", { id: "batch", hidden: true, "aria-labelledby": "batch-title" },
-      E.batchTitle, E.toolbar, E.exportBox, E.producer,
+      E.batchTitle, E.compactHead, E.toolbar, E.exportBox, E.producer,
       el("div", { class: "cols2" },
         el("div", {}, el("h4", {}, "Checks against Kafka"), E.checks),
         el("div", {}, el("h4", {}, "Attributes"), E.bits)),
@@ -684,7 +693,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("div", { class: "map-left" }, this.#grid.root, E.dec),
         el("div", { class: "map-side" }, el("h4", { class: "first" }, "Selected field"), E.where, E.coverage, E.legend)),
       el("h4", {}, "Fields"), E.pager, E.fieldScroll,
-      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
+      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
       E.edit, E.compare);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
@@ -928,6 +937,14 @@ export class KafkaBatchElement extends HTMLElementBase {
     E.btnAlone.hidden = this.readOnly || this.#frames.count < 2;
     this.#grid.setEditable(!this.readOnly && !big);
 
+    // The header fields of compact mode (CSS shows them only there).
+    const hf = b.legacy
+      ? [["magic", b.magic], ["offset", h.baseOffset ?? h.offset], ["crc", h.crcValid ? "✓ valid" : "✗ invalid"]]
+      : [["baseOffset", h.baseOffset], ["records", h.recordsCount], ["producerId", h.producerId], ["producerEpoch", h.producerEpoch],
+         ["baseSequence", h.baseSequence], ["compression", h.attributes?.compression ?? "none"],
+         ["transactional", h.attributes?.transactional ? "yes" : "no"], ["crc", h.crcValid ? "✓ valid" : "✗ invalid"],
+         ...(b.control ? [["marker", b.control.type]] : [])];
+    replace(E.compactHead, hf.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v ?? "—")))));
     // Producer meaning.
     replace(E.producer, 
       ...(b.control ? [el("p", { class: `marker ${b.control.type.toLowerCase()}` },

@@ -19,6 +19,8 @@
 //   script     the scenario text (or its JSON twin, starting with "{")
 //   step       the number of steps shown, 0..steps (reflected; default: all of them)
 //   readonly   no next-step buttons (stepping still works)
+//   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
+//   compact    for a documentation column: controls, narration and ladder only (lane names never cut)
 // Events (bubbling, composed): `eoslab-step` {step, steps}; `eoslab-script` {script} when a
 // next-step button appended a line; `eoslab-load` {steps, rows, ms, error} after each run.
 // Keyboard: ←/→ step back/forward (in the controls and the ladder), Home/End first/last step (in
@@ -32,11 +34,12 @@
 // innerHTML.
 import { runScenario, decode } from "../pkg/eoslab.js";
 import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { SchemeWatcher } from "./lib/theme.js";
 import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater, nextStepButton,
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
-  showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay,
+  showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
 
 export const STEP_EVENT = "eoslab-step";
@@ -75,6 +78,7 @@ const MAX_SENTENCE_LINES = 4;
 const MAX_EVENT_LINES = 2;
 const GUTTER_W = 58; // time column
 const TAG_COLS = 9; // "decision " column in the text area
+const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
 const FONT_PX = 12;
 const BUCKET = 64; // rows per arrow bucket
 const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
@@ -425,6 +429,10 @@ button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg
             border: 1px solid var(--eos-border); border-radius: 6px; background: var(--eos-bg); outline: none; }
 .viewport[aria-busy="true"] { opacity: .6; }
 canvas { position: sticky; top: 0; display: block; width: 100%; }
+/* compact: for a documentation column — the controls, the narration and the ladder. */
+:host([compact]) { padding: .5rem; max-width: 100%; }
+.viewport.wide { overflow-x: auto; }
+:host([compact]) .about, :host([compact]) .hint, :host([compact]) .state, :host([compact]) .summary { display: none; }
 .tip { position: absolute; z-index: 2; max-width: min(36rem, 90%); pointer-events: none; padding: .35rem .5rem;
        background: var(--eos-panel); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px;
        box-shadow: 0 2px 8px rgb(0 0 0 / .2); font-size: 12.5px; }
@@ -464,7 +472,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly"];
+    return ["scenario", "script", "step", "readonly", "theme", "compact"];
   }
 
   // state
@@ -484,6 +492,10 @@ export class KafkaLadderElement extends BaseElement {
   #mutation = null;
   #resize = null;
   #unwatchDisplay = null;
+  #scheme = new SchemeWatcher(this, modelDarkSheet, () => {
+    this.#readTheme();
+    this.#invalidate(false);
+  });
 
   // drawing
   #theme = null;
@@ -503,7 +515,7 @@ export class KafkaLadderElement extends BaseElement {
   #ctxStyle = new CanvasStyle();
   #measuredFont = "";
   #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
-  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0 };
+  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0 };
 
   /** Interval between steps while playing, in ms. */
   interval = 900;
@@ -541,11 +553,8 @@ export class KafkaLadderElement extends BaseElement {
   connectedCallback() {
     if (!this.#root) this.#build();
     this.#readTheme();
+    this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
-      scheme: () => {
-        this.#readTheme();
-        this.#invalidate(false);
-      },
       dpr: () => this.#invalidate(false),
     });
     this.#resize = new ResizeObserver(() => {
@@ -569,11 +578,15 @@ export class KafkaLadderElement extends BaseElement {
     this.#mutation?.disconnect();
     this.#unwatchDisplay?.();
     this.#unwatchDisplay = null;
+    this.#scheme.disconnect();
     this.#paint.cancel();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue !== newValue && this.#changes.attribute(name)) this.#schedule();
+    if (oldValue === newValue) return;
+    if (name === "theme") return this.#scheme.update();
+    if (name === "compact") return this.#compactChanged();
+    if (this.#changes.attribute(name)) this.#schedule();
   }
 
   /** Coalesces attribute changes into one update in a microtask. */
@@ -622,6 +635,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#ladder = buildLadder(run);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
       this.#layoutDirty = true;
+      this.#measure(); // the lanes' names set the narrowest width
       this.#hoverRow = -1;
       this.#selectedRow = -1;
       this.#stats.rows = this.#ladder.rows.length;
@@ -1066,11 +1080,33 @@ export class KafkaLadderElement extends BaseElement {
     }
   }
 
+  /** The compact attribute changed: its CSS hides panels, so the ladder's width may change. */
+  #compactChanged() {
+    if (!this.#ui || !this.isConnected) return;
+    this.#measure();
+    this.#invalidate(true);
+  }
+
   /** Reads the viewport's size; only on resize, theme or load, never while drawing a frame. */
   #measure() {
-    const vp = this.#ui.viewport;
-    this.#width = vp.clientWidth;
+    const { viewport: vp, canvas } = this.#ui;
+    // The ladder is drawn at least wide enough for every lane at the width of its name plus a
+    // readable text column; wider than the element, it scrolls sideways inside it.
+    const need = this.#minWidth();
+    const width = Math.max(vp.clientWidth, need);
+    this.#width = vp.clientWidth > 0 ? width : 0;
+    const css = width > vp.clientWidth && vp.clientWidth > 0 ? `${width}px` : "";
+    if (canvas.style.width !== css) canvas.style.width = css;
+    vp.classList.toggle("wide", css !== "");
     this.#maxHeight = parseFloat(getComputedStyle(vp).maxHeight) || 480;
+  }
+
+  /** The narrowest the drawing can be: the time gutter, every lane as wide as its name, MIN_TEXT_W of text. */
+  #minWidth() {
+    if (!this.#ladder) return 0;
+    const names = [...this.#ladder.producers, ...this.#ladder.partitions];
+    const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * this.#charW + 10);
+    return GUTTER_W + Math.max(1, this.#ladder.lanes ?? names.length) * minLaneW + 12 + MIN_TEXT_W + 6;
   }
 
   /** Marks the canvas dirty and draws once in the next animation frame. */
@@ -1088,7 +1124,11 @@ export class KafkaLadderElement extends BaseElement {
     const lanes = Math.max(1, this.#ladder?.lanes ?? 1);
     const narrow = width < 600;
     const minDiagram = narrow ? 130 : 220;
-    const diagramW = Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42))));
+    // Every lane at least as wide as the longest lane name (never ellipsized): the text column gives way.
+    const names = this.#ladder ? [...this.#ladder.producers, ...this.#ladder.partitions] : [];
+    const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * this.#charW + 10);
+    const diagramW = Math.max(lanes * minLaneW,
+      Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42)))));
     const x0 = narrow ? 42 : GUTTER_W;
     const laneW = diagramW / lanes;
     const textX = x0 + diagramW + (narrow ? 8 : 12);
@@ -1378,7 +1418,8 @@ export class KafkaLadderElement extends BaseElement {
     if (!ladder) {
       return;
     }
-    const cols = Math.max(3, Math.floor((g.laneW - 6) / 7));
+    const cols = Math.max(3, Math.floor((g.laneW - 6) / this.#charW));
+    this.#stats.truncatedLabels = [...ladder.producers, ...ladder.partitions].filter((n) => String(n).length > cols).length;
     this.#ctxStyle.set(ctx, "textAlign", "center");
     ladder.producers.forEach((name, i) => {
       this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);

@@ -8,13 +8,14 @@
 //   <kafka-producer-config properties="acks=1&#10;enable.idempotence=true"></kafka-producer-config>
 //
 // Attributes (the source of truth): `properties` (the .properties text), `client` ("4.x",
-// the default, or "pre-3.0"). Form edits rewrite `properties` (and `client`); the form follows
+// the default, or "pre-3.0"), `theme` ("light" | "dark" | "auto": lib/theme.js). Form edits rewrite `properties` (and `client`); the form follows
 // the attribute. Event (bubbling, composed): `eoslab-config` {properties, client, result}.
 // Every value reaches the page through textContent, never innerHTML.
 import { resolveProducerConfig } from "../pkg/eoslab.js";
 import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { SchemeWatcher } from "./lib/theme.js";
 import {
-  BaseElement, ComposedEvent, attachStyledShadow, defineElement, hostCSS, microtaskUpdater, ready, reflectAttributes,
+  BaseElement, ComposedEvent, attachStyledShadow, defineElement, hostCSS, modelDarkSheet, microtaskUpdater, ready, reflectAttributes,
 } from "./lib/element.js";
 
 export const CONFIG_EVENT = "eoslab-config";
@@ -139,7 +140,7 @@ export class KafkaProducerConfigElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["properties", "client"];
+    return ["properties", "client", "theme"];
   }
 
   #root = null;
@@ -162,13 +163,21 @@ export class KafkaProducerConfigElement extends BaseElement {
 
   connectedCallback() {
     if (!this.#root) this.#build();
+    this.#scheme.connect();
     this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#scheme.disconnect();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === "theme") return this.#scheme.update();
     this.#schedule();
   }
+
+  #scheme = new SchemeWatcher(this, modelDarkSheet);
 
   #schedule = microtaskUpdater(() => this.#update(), () => this.isConnected);
 

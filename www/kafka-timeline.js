@@ -33,6 +33,9 @@
 //              `transactionVersion` (a number, or null when absent); any other value is an error.
 //   readonly   no next-step buttons (stepping still works)
 //   inspector  id of a <kafka-batch> in the same document: records open there instead of in a dialog
+//   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
+//   compact    for a documentation column: controls, narration and lanes only (lane labels never
+//              cut: the label column widens, the logs scroll inside the element)
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
 // {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
 // error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
@@ -48,11 +51,12 @@
 // text. Every value reaches the page as text: textContent or fillText, never innerHTML.
 import * as eoslab from "../pkg/eoslab.js";
 import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { SchemeWatcher } from "./lib/theme.js";
 import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, backingSize, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater,
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
-  scenarioSource, showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay,
+  scenarioSource, showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
@@ -379,6 +383,10 @@ canvas { position: sticky; left: 0; display: block; }
 .detail[hidden] { display: none; }
 .hint { color: var(--eos-muted); font-size: 12px; margin: .3rem 0 0; }
 ${NEXT_STEPS_CSS}
+/* compact: for a documentation column — the controls, the narration, the lanes (scrolling inside). */
+:host([compact]) { padding: .5rem; max-width: 100%; }
+:host([compact]) .about, :host([compact]) .hint, :host([compact]) .panels-box, :host([compact]) .latency,
+:host([compact]) .summary, :host([compact]) .features { display: none; }
 .panels { display: grid; grid-template-columns: minmax(0, 2fr) minmax(14rem, 1fr); gap: .6rem; margin: .6rem 0 0; }
 @media (max-width: 48rem) { .panels { grid-template-columns: 1fr; } }
 /* A narrow element (two side by side on a wide screen) stacks its panels too. */
@@ -441,7 +449,7 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version"];
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact"];
   }
 
   // state
@@ -451,6 +459,7 @@ export class KafkaTimelineElement extends BaseElement {
   #report = null;
   #given = null; // a report set through the `report` property
   #tl = null; // buildTimeline(#report)
+  #labelCharW = 7.3; // width of a character of the lane labels' font (bold 12px monospace)
   #step = 0;
   #dispatchedStep = -1;
   #loadToken = 0;
@@ -460,6 +469,10 @@ export class KafkaTimelineElement extends BaseElement {
   #mutation = null;
   #resize = null;
   #unwatchDisplay = null;
+  #scheme = new SchemeWatcher(this, modelDarkSheet, () => {
+    this.#readTheme();
+    this.#invalidate(false);
+  });
 
   // drawing
   #theme = null;
@@ -469,7 +482,7 @@ export class KafkaTimelineElement extends BaseElement {
   #hover = -1;
   #hatch = null;
   #ctxStyle = new CanvasStyle();
-  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0 };
+  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0, truncatedLabels: 0 };
   // What the DOM panels show already (they are updated, not rebuilt, when the step changes).
   #nextCache = { report: undefined, canAppend: false, label: null };
   #summaryFor = null;
@@ -549,11 +562,8 @@ export class KafkaTimelineElement extends BaseElement {
   connectedCallback() {
     if (!this.#root) this.#build();
     this.#readTheme();
+    this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
-      scheme: () => {
-        this.#readTheme();
-        this.#invalidate();
-      },
       dpr: () => this.#invalidate(),
     });
     this.#resize = new ResizeObserver((entries) => {
@@ -584,11 +594,14 @@ export class KafkaTimelineElement extends BaseElement {
     this.#mutation?.disconnect();
     this.#unwatchDisplay?.();
     this.#unwatchDisplay = null;
+    this.#scheme.disconnect();
     this.#paint.cancel();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue || name === "inspector") return; // read when a record is opened
+    if (name === "theme") return this.#scheme.update();
+    if (name === "compact") return this.#compactChanged();
     if (this.#changes.attribute(name)) this.#schedule();
   }
 
@@ -645,6 +658,7 @@ export class KafkaTimelineElement extends BaseElement {
       this.#sourceText = text;
       this.#report = report;
       this.#tl = buildTimeline(report);
+      this.#tl.longestLabel = Math.max(0, ...this.#tl.lanes.map((l) => String(l.label).length));
       this.#selected = -1;
       this.#hover = -1;
       this.#stats.records = report.records?.length ?? 0;
@@ -1553,6 +1567,12 @@ export class KafkaTimelineElement extends BaseElement {
   #readTheme() {
     this.#theme = readTheme(this);
     this.#hatch = null;
+    const scratch = document.createElement("canvas").getContext("2d");
+    if (scratch) {
+      scratch.font = `bold 12px ${this.#theme.mono}`;
+      const w = scratch.measureText("0123456789abcdef").width / 16;
+      if (w > 0) this.#labelCharW = w;
+    }
   }
 
   #measure() {
@@ -1565,10 +1585,18 @@ export class KafkaTimelineElement extends BaseElement {
     this.#paint.request();
   }
 
+  /** The compact attribute changed: its CSS hides panels, so the lanes' width may change. */
+  #compactChanged() {
+    if (!this.#ui || !this.isConnected) return;
+    this.#measure();
+    this.#invalidate();
+  }
+
   /** Columns: lane labels, the wire (this step's messages), the logs by offset (scrolled). */
   #geometry(width) {
     const narrow = width < 720;
-    const gutterW = narrow ? 118 : 178;
+    // Wide enough for the longest lane label in full (bold 12px, measured in #readTheme).
+    const gutterW = Math.max(narrow ? 118 : 178, Math.ceil(16 + (this.#tl?.longestLabel ?? 0) * this.#labelCharW));
     const wireW = narrow ? 120 : Math.min(300, Math.max(180, Math.round(width * 0.2)));
     return { gutterW, wireW, logX: gutterW + wireW };
   }
@@ -2076,6 +2104,8 @@ export class KafkaTimelineElement extends BaseElement {
   #drawGutter(ctx, g, st) {
     const th = this.#theme;
     const cols = Math.floor((g.gutterW - 12) / 6.6);
+    const labelCols = Math.floor((g.gutterW - 12) / this.#labelCharW);
+    let truncated = 0;
     this.#ctxStyle.set(ctx, "textBaseline", "alphabetic");
     this.#ctxStyle.set(ctx, "textAlign", "left");
     this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
@@ -2086,7 +2116,8 @@ export class KafkaTimelineElement extends BaseElement {
     for (const l of this.#tl.lanes) {
       this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
       this.#ctxStyle.set(ctx, "fillStyle", th.fg);
-      ctx.fillText(ellipsize(l.label, cols - 1), 8, l.y + 16);
+      if (String(l.label).length > labelCols) truncated++;
+      ctx.fillText(ellipsize(l.label, labelCols), 8, l.y + 16);
       let line2 = l.kind;
       let line3 = "";
       let warn = false;
@@ -2126,6 +2157,7 @@ export class KafkaTimelineElement extends BaseElement {
         ctx.fillText(ellipsize(line3, cols), 8, l.y + 41);
       }
     }
+    this.#stats.truncatedLabels = truncated;
   }
 
   /** This step's messages: numbered vertical arrows between lane centres. */

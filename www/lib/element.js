@@ -7,7 +7,7 @@
 // Importable in Node, where HTMLElement, CustomEvent and document may be absent: nothing here
 // touches the DOM until an element is built. Text always reaches the page as text (dom.js el).
 import init from "../../pkg/eoslab.js";
-import { el } from "./dom.js";
+import { el, lazyStyleSheet } from "./dom.js";
 
 // --- elements and events ---------------------------------------------------------------------
 
@@ -250,36 +250,46 @@ export const nextStepButton = (n) => el("button", { type: "button", "data-line":
 // --- styles and theme --------------------------------------------------------------------------
 
 /**
- * The start of a model element's stylesheet: the :host rule with the colour tokens (the page's
- * --bg, --fg … when it sets them; light, and dark under prefers-color-scheme), the box and the
- * font. `tokens.light` and `tokens.dark` are declarations added to the tokens (e.g. DRAWING_TOKENS).
+ * The start of a model element's stylesheet: the :host rule with the light colour tokens (each the
+ * page's --eoslab-* override when it sets one: lib/theme.js; the defaults are the lab pages' own
+ * palette, www/style.css, whose contrast the axe tests check), the box and the font.
+ * `tokens.light` are declarations added to the tokens (e.g. DRAWING_TOKENS). The dark tokens are
+ * hostDarkCSS(tokens), a second sheet that lib/theme.js's SchemeWatcher adopts while dark.
  */
 export function hostCSS(tokens = {}) {
   const more = (decls) => (decls ? ` ${decls}` : "");
   return `:host {
-  --eos-bg: var(--bg, #ffffff); --eos-fg: var(--fg, #1b1f24); --eos-muted: var(--muted, #5b6570);
-  --eos-border: var(--border, #d0d7de); --eos-panel: var(--panel, #f6f8fa); --eos-accent: var(--accent, #0b62c4);
-  --eos-ok: var(--ok, #1a7f37); --eos-bad: var(--bad, #c62828);${more(tokens.light)}
-  --eos-mono: var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
-  display: block; color: var(--eos-fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --eos-bg: var(--eoslab-bg, #ffffff); --eos-fg: var(--eoslab-fg, #1b1f24); --eos-muted: var(--eoslab-muted, #57606a);
+  --eos-border: var(--eoslab-border, #d0d7de); --eos-panel: var(--eoslab-panel, #f6f8fa); --eos-accent: var(--eoslab-accent, #0a58b5);
+  --eos-ok: var(--eoslab-ok, #1a7f37); --eos-bad: var(--eoslab-bad, #b3261e);${more(tokens.light)}
+  --eos-mono: var(--eoslab-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace);
+  display: block; color: var(--eos-fg); font: 14px/1.45 var(--eoslab-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   border: 1px solid var(--eos-border); border-radius: 8px; background: var(--eos-bg); padding: .75rem; margin: .75rem 0;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --eos-bg: var(--bg, #0d1117); --eos-fg: var(--fg, #e6edf3); --eos-muted: var(--muted, #8d96a0);
-    --eos-border: var(--border, #30363d); --eos-panel: var(--panel, #161b22); --eos-accent: var(--accent, #58a6ff);
-    --eos-ok: var(--ok, #3fb950); --eos-bad: var(--bad, #f85149);${more(tokens.dark)}
-  }
+  color-scheme: light;
 }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }`;
 }
 
+/** The dark tokens of hostCSS(tokens), as a rule of their own (a sheet adopted after the element's). */
+export function hostDarkCSS(tokens = {}) {
+  const more = (decls) => (decls ? ` ${decls}` : "");
+  return `:host {
+  --eos-bg: var(--eoslab-bg, #0d1117); --eos-fg: var(--eoslab-fg, #e6edf3); --eos-muted: var(--eoslab-muted, #9da7b3);
+  --eos-border: var(--eoslab-border, #3d444d); --eos-panel: var(--eoslab-panel, #161b22); --eos-accent: var(--eoslab-accent, #6cb6ff);
+  --eos-ok: var(--eoslab-ok, #3fb950); --eos-bad: var(--eoslab-bad, #ff7b72);${more(tokens.dark)}
+  color-scheme: dark;
+}`;
+}
+
 /** The warn and dup tokens of the elements that draw (readTheme reads them), light and dark. */
 export const DRAWING_TOKENS = {
-  light: "--eos-warn: var(--warn, #9a6700); --eos-dup: #8250df;",
-  dark: "--eos-warn: var(--warn, #d29922); --eos-dup: #a371f7;",
+  light: "--eos-warn: var(--eoslab-warn, #9a6700); --eos-dup: #8250df;",
+  dark: "--eos-warn: var(--eoslab-warn, #d29922); --eos-dup: #a371f7;",
 };
+
+/** The dark sheet of every model element (hostDarkCSS with the drawing tokens, unused by those that do not draw). */
+export const modelDarkSheet = lazyStyleSheet(hostDarkCSS(DRAWING_TOKENS));
 
 /** The colours and the monospace font a canvas draws with: the host's --eos-* tokens, with the light defaults. */
 export function readTheme(host) {
@@ -297,9 +307,9 @@ export function readTheme(host) {
  * Calls `scheme()` when prefers-color-scheme changes and `dpr()` when the device pixel ratio does
  * (zoom, another screen). Returns the function that stops watching.
  */
-export function watchDisplay({ scheme, dpr }) {
-  const schemeQuery = matchMedia("(prefers-color-scheme: dark)");
-  schemeQuery.addEventListener("change", scheme);
+export function watchDisplay({ scheme = null, dpr }) {
+  const schemeQuery = scheme ? matchMedia("(prefers-color-scheme: dark)") : null;
+  schemeQuery?.addEventListener("change", scheme);
   let dprQuery = null;
   const onDpr = () => {
     watchDpr();
@@ -313,7 +323,7 @@ export function watchDisplay({ scheme, dpr }) {
   };
   watchDpr();
   return () => {
-    schemeQuery.removeEventListener("change", scheme);
+    schemeQuery?.removeEventListener("change", scheme);
     dprQuery.removeEventListener("change", onDpr);
   };
 }

@@ -1,7 +1,8 @@
 // The <kafka-batch> shadow-root stylesheet, adopted as a constructed CSSStyleSheet (one instance
 // shared by every element on the page; no <style> element, so a strict style-src CSP is fine).
-// Light and dark follow prefers-color-scheme, and the host page's own dark flags
-// (html[data-theme=dark] for Docusaurus, [data-md-color-scheme=slate] for MkDocs Material).
+// Light here; dark is darkStyleSheet, adopted on top by lib/theme.js (the theme attribute, the host
+// page's MkDocs Material / Docusaurus flag, prefers-color-scheme). The public colours are the
+// --eoslab-* custom properties (lib/theme.js lists them); a host page sets them to override.
 //
 // Field kinds (field-docs.js) map to 14 tints. Every tint is paired with text of at least 4.5:1
 // contrast, and no kind relies on its tint alone: field starts have a left rule, records a thick
@@ -11,31 +12,16 @@ import { lazyStyleSheet } from "./dom.js";
 
 const CSS = `
 :host {
-  --fg: #1b1f24; --bg: #ffffff; --muted: #57606a; --border: #d0d7de; --panel: #f6f8fa;
-  --accent: #0a58b5; --ok: #116329; --bad: #b3261e; --warn: #7d4e00; --hl: #1b1f24;
+  --fg: var(--eoslab-fg, #1b1f24); --bg: var(--eoslab-bg, #ffffff); --muted: var(--eoslab-muted, #57606a);
+  --border: var(--eoslab-border, #d0d7de); --panel: var(--eoslab-panel, #f6f8fa); --accent: var(--eoslab-accent, #0a58b5);
+  --ok: var(--eoslab-ok, #116329); --bad: var(--eoslab-bad, #b3261e); --warn: var(--eoslab-warn, #7d4e00); --hl: var(--eoslab-fg, #1b1f24);
   --t1: #dbeafe; --t2: #fde2e1; --t3: #dcfce7; --t4: #fef3c7; --t5: #ede9fe; --t6: #ffe4c7;
   --t7: #cffafe; --t8: #fce7f3; --t9: #e2e8f0; --t10: #d9f99d; --t11: #fbcfe8; --t12: #c7d2fe;
   --t13: #e7e5e4; --t14: #a5f3fc; --none: #f3f4f6;
-  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
-  display: block; color: var(--fg); background: var(--bg);
-  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --mono: var(--eoslab-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace);
+  display: block; color: var(--fg); background: var(--bg); color-scheme: light;
+  font: 14px/1.45 var(--eoslab-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   container-type: inline-size;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --border: #3d444d; --panel: #161b22;
-    --accent: #6cb6ff; --ok: #56d364; --bad: #ff7b72; --warn: #e3b341; --hl: #ffffff;
-    --t1: #1e3a5f; --t2: #5c2526; --t3: #1f4d2c; --t4: #4d3b0a; --t5: #3b2f66; --t6: #5a3214;
-    --t7: #134e56; --t8: #5b1f45; --t9: #2d3748; --t10: #3a4d12; --t11: #6b2150; --t12: #2e3a78;
-    --t13: #3f3a36; --t14: #0f5660; --none: #1c2128;
-  }
-}
-:host-context([data-theme="dark"]), :host-context([data-md-color-scheme="slate"]), :host([theme="dark"]) {
-  --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --border: #3d444d; --panel: #161b22;
-  --accent: #6cb6ff; --ok: #56d364; --bad: #ff7b72; --warn: #e3b341; --hl: #ffffff;
-  --t1: #1e3a5f; --t2: #5c2526; --t3: #1f4d2c; --t4: #4d3b0a; --t5: #3b2f66; --t6: #5a3214;
-  --t7: #134e56; --t8: #5b1f45; --t9: #2d3748; --t10: #3a4d12; --t11: #6b2150; --t12: #2e3a78;
-  --t13: #3f3a36; --t14: #0f5660; --none: #1c2128;
 }
 [hidden] { display: none !important; }
 * { box-sizing: border-box; }
@@ -190,9 +176,42 @@ table.records tr.formatted td.formatted-text { max-width: none; white-space: pre
 #edit-status.bad, #edit p.bad { color: var(--bad); }
 #compare .verdict { font-weight: 600; max-width: 62rem; }
 #compare tr.differs th, #compare tr.differs td { font-weight: 700; }
+/* compact: for a documentation column — the byte map, the header fields and a small field table, no
+   headings, no input, no "No errors" (problems only when there are some); as tall as its content. */
+.compact-head { display: none; }
+:host([compact]) .compact-head { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: .1rem .8rem;
+  margin: 0 0 .4rem; padding: 0; font-size: 12.5px; }
+:host([compact]) .compact-head div { display: flex; gap: .4rem; min-width: 0; }
+:host([compact]) .compact-head dt { color: var(--muted); }
+:host([compact]) .compact-head dd { margin: 0; font-family: var(--mono); overflow-wrap: anywhere; }
+:host([compact]) :is(.input-box, #summary, #batch-title, .toolbar, #export-box, #producer, .cols2, h3, h4, .map-side,
+  .pager, #records-title, .read-as, .records-box, #edit, #compare, #segment > p, #errors-title, #errors > p.muted) { display: none !important; }
+:host([compact]) ul.errors { margin: 0 0 .3rem; }
+:host([compact]) ul.errors:empty { display: none; }
+:host([compact]) .map { display: block; }
+:host([compact]) .map-left { overflow-x: auto; margin-bottom: .4rem; }
+:host([compact]) .hexgrid .labels { display: none; }
+:host([compact]) :is(.hg-head, .hg-row, .hg-spacer) { width: 55em; }
+:host([compact]) .hexgrid { font-size: 12px; }
+:host([compact]) .table-scroll { max-height: 15rem; }
+:host([compact]) table.fields { width: 100%; table-layout: auto; }
+:host([compact]) table.fields :is(col.c-raw, col.c-meaning, col.c-kafka) { display: none; }
+:host([compact]) table.fields tr > :nth-child(n+5) { display: none; }
+:host([compact]) table.fields td, :host([compact]) table.fields th { font-size: 12px; }
 .drop-hint { display: none; position: absolute; inset: 0; border: 3px dashed var(--accent); background: color-mix(in srgb, var(--bg) 85%, transparent);
   align-items: center; justify-content: center; font-size: 1.2rem; font-weight: 600; z-index: 5; }
 .drop-hint.on { display: flex; }
 `;
 
 export const styleSheet = lazyStyleSheet(CSS);
+
+/** The dark palette, adopted after styleSheet while the element is dark (lib/theme.js SchemeWatcher). */
+export const darkStyleSheet = lazyStyleSheet(`:host {
+  --fg: var(--eoslab-fg, #e6edf3); --bg: var(--eoslab-bg, #0d1117); --muted: var(--eoslab-muted, #9da7b3);
+  --border: var(--eoslab-border, #3d444d); --panel: var(--eoslab-panel, #161b22); --accent: var(--eoslab-accent, #6cb6ff);
+  --ok: var(--eoslab-ok, #56d364); --bad: var(--eoslab-bad, #ff7b72); --warn: var(--eoslab-warn, #e3b341); --hl: var(--eoslab-fg, #ffffff);
+  --t1: #1e3a5f; --t2: #5c2526; --t3: #1f4d2c; --t4: #4d3b0a; --t5: #3b2f66; --t6: #5a3214;
+  --t7: #134e56; --t8: #5b1f45; --t9: #2d3748; --t10: #3a4d12; --t11: #6b2150; --t12: #2e3a78;
+  --t13: #3f3a36; --t14: #0f5660; --none: #1c2128;
+  color-scheme: dark;
+}`);

@@ -22,8 +22,17 @@ export function useFullPackage() {
   if (!loading) full = true;
 }
 
-/** Resolves to the initialised module namespace ({decode, crc32c, version}; more with useFullPackage()). */
+/** The model elements, which run the full package: on a page that has one defined, the inspector uses it too. */
+const MODEL_ELEMENTS = ":is(kafka-ladder, kafka-timeline, kafka-producer-config):defined";
+
+/**
+ * Resolves to the initialised module namespace ({decode, crc32c, version}; more with useFullPackage()).
+ * On a page that already holds a defined model element (which loads the full package anyway: a docs
+ * page with an inspector and a timeline, all registered by eoslab.js), the first call takes the full
+ * package too, so the page fetches one wasm module rather than both.
+ */
 export function loadEoslab() {
+  if (!loading && !full && globalThis.document?.querySelector(MODEL_ELEMENTS)) full = true;
   if (!loading) loading = full ? loadFull() : init().then(() => eoslab);
   return loading;
 }

@@ -1,0 +1,134 @@
+// eoslab-fences.js: turns Markdown code fences into live elements, for documentation sites —
+//   <script type="module" src=".../eoslab/eoslab-fences.js"></script>
+//
+//   ```kafka-batch          Kafka bytes: hex, base64, or any dump the inspector reads (xxd, hexdump -C …)
+//   ```kafka-scenario       a scenario script (`model transactions` first: <kafka-timeline>, else
+//                           <kafka-ladder>), or just the name of a built-in scenario
+//   ```kafka-config         producer .properties text → <kafka-producer-config>
+//
+// It recognises the fences as the generators render them:
+//   MkDocs (pymdownx.highlight + superfences)  <div class="language-kafka-batch highlight"><pre><span></span><code>…
+//   MkDocs superfences custom fence            <pre class="kafka-batch"><code>…
+//   Docusaurus (prism-react-renderer)          <div class="language-kafka-batch …"><div …><pre class="prism-code language-kafka-batch …"><code>
+//                                              <span class="token-line">…<br></span>…
+//   plain Markdown (markdown-it, marked …)     <pre><code class="language-kafka-batch">…
+// The element is inserted before the block, and the block is hidden (attribute `hidden`), not
+// removed: without JavaScript (or when this module fails to load) the reader sees the original
+// text. Elements are created compact and read-only. The text is read as text (never markup).
+//
+// Pages that swap their content in place (MkDocs Material's navigation.instant, Docusaurus' client
+// routing) are covered by one MutationObserver on <body> that upgrades blocks as they arrive; a
+// page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
+import "./eoslab.js";
+
+const KINDS = ["kafka-batch", "kafka-scenario", "kafka-config"];
+const DONE = "data-eoslab-fence";
+const SELECTOR = KINDS.flatMap((k) => [`div.language-${k}`, `pre.${k}`, `pre.language-${k}`, `code.language-${k}`]).join(", ");
+
+/** The code text of a rendered block: text nodes, <br> as line breaks, one line per Docusaurus token-line. */
+export function codeText(node) {
+  let out = "";
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE) out += c.data;
+      else if (c.nodeName === "BR") out += "\n";
+      else if (c.nodeType === Node.ELEMENT_NODE) {
+        walk(c);
+        if (c.classList.contains("token-line") && !out.endsWith("\n")) out += "\n";
+      }
+    }
+  };
+  walk(node);
+  return out.replace(/\s+$/, "") + "\n";
+}
+
+/** The outermost element of the block that `hit` belongs to (the one that is hidden), and its kind. */
+function blockOf(hit) {
+  let block = hit;
+  for (let up = hit.parentElement; up && up !== document.body; up = up.parentElement) {
+    if (KINDS.some((k) => up.matches(`div.language-${k}, pre.${k}, pre.language-${k}`))) block = up;
+  }
+  // A bare <code class="language-…"> sits in a <pre>: hide the <pre>.
+  if (block.matches("code") && block.parentElement?.matches("pre")) block = block.parentElement;
+  const kind = KINDS.find((k) => [block, hit].some((n) => n.classList.contains(`language-${k}`) || n.classList.contains(k)));
+  return { block, kind };
+}
+
+const HEX_ONLY = /^[\s0-9a-fA-F]+$/;
+const BASE64_ONLY = /^[\sA-Za-z0-9+/=_-]+$/;
+const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The element for a fence of `kind` with body `text`. */
+export function elementFor(kind, text) {
+  const body = text.trim();
+  if (kind === "kafka-batch") {
+    const el = document.createElement("kafka-batch");
+    el.setAttribute("readonly", "");
+    el.setAttribute("compact", "");
+    // Plain hex and base64 as attributes; anything else (an xxd / hexdump -C / Wireshark dump, a
+    // byte-array literal) through load(), which detects the layout as a paste does.
+    if (HEX_ONLY.test(body)) el.setAttribute("hex", body);
+    else if (BASE64_ONLY.test(body)) el.setAttribute("base64", body);
+    else customElements.whenDefined("kafka-batch").then(() => el.load(body, "code block"));
+    return el;
+  }
+  if (kind === "kafka-scenario") {
+    const named = SCENARIO_NAME.test(body) && !body.includes("\n");
+    const transactions = /^\s*model\s+transactions\b/m.test(body.split("\n").find((l) => l.trim() && !l.trim().startsWith("#")) ?? "");
+    const name = named ? body : null;
+    const tag = named ? (name.startsWith("txn-") ? "kafka-timeline" : "kafka-ladder") : transactions ? "kafka-timeline" : "kafka-ladder";
+    const el = document.createElement(tag);
+    el.setAttribute("compact", "");
+    el.setAttribute("readonly", "");
+    if (named) el.setAttribute("scenario", name);
+    else el.setAttribute("script", text);
+    return el;
+  }
+  const el = document.createElement("kafka-producer-config");
+  el.setAttribute("properties", text);
+  return el;
+}
+
+/** Upgrades every not yet upgraded fence under `root`; returns the elements it inserted. */
+export function upgradeFences(root = document) {
+  const made = [];
+  const hits = root.nodeType === Node.ELEMENT_NODE && root.matches(SELECTOR) ? [root] : [];
+  hits.push(...root.querySelectorAll(SELECTOR));
+  for (const hit of hits) {
+    const { block, kind } = blockOf(hit);
+    if (!kind || block.hasAttribute(DONE) || !block.isConnected) continue;
+    const codes = block.matches("code") ? [block] : block.querySelectorAll("code");
+    const code = codes.length ? codes[codes.length - 1] : block;
+    const el = elementFor(kind, codeText(code));
+    el.setAttribute(DONE, kind);
+    block.setAttribute(DONE, "source");
+    block.before(el);
+    block.hidden = true;
+    made.push(el);
+  }
+  return made;
+}
+
+let observer = null;
+
+/** Stops upgrading fences that arrive later (the observer of <body>). */
+export function stopFences() {
+  observer?.disconnect();
+  observer = null;
+}
+
+function start() {
+  upgradeFences(document);
+  if (observer || !document.body) return;
+  observer = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) if (n.nodeType === Node.ELEMENT_NODE && !n.hasAttribute(DONE)) upgradeFences(n);
+    }
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+}
+
+if (globalThis.document) {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+  else start();
+}
