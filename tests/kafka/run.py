@@ -8,7 +8,9 @@
   2. The sabotage self-test: a deliberately wrong model must fail and shrink to a script.
   3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
      sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
-  4. The transactions scenarios through the Java client (txn_scenarios.py), when present.
+  4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
+     and their sabotage self-test; with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
+     random schedules of the transactions model too.
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
 Writes a summary to target/kafka-differential.json (the README's Fidelity figures).
@@ -64,12 +66,21 @@ def main():
         summary["parts"].append({"part": "idempotence", **s})
         times.append(("idempotence 4.1.2", time.monotonic() - t))
 
-    if os.path.exists(os.path.join(HERE, "txn_scenarios.py")):
-        t = part("Kafka 4.3.1: transactions scenarios through the Java client")
-        txn = importlib.import_module("txn_scenarios")
-        rc = txn.main([])
+    txn = importlib.import_module("txn_scenarios")
+    for version in ("4.3.1", "4.1.2"):
+        t = part(f"Kafka {version}: the transactions scenarios through the Java client")
+        rc = txn.main(["--version", version])
         failures += 1 if rc else 0
-        times.append(("transactions 4.3.1", time.monotonic() - t))
+        times.append((f"transactions {version}", time.monotonic() - t))
+    t = part("transactions sabotage self-test (Kafka 4.3.1)")
+    failures += 1 if txn.self_test("4.3.1") else 0
+    times.append(("transactions self-test", time.monotonic() - t))
+    txn_random = int(os.environ.get("EOSLAB_KAFKA_TXN_SCHEDULES", "0"))
+    if txn_random:
+        t = part(f"Kafka 4.3.1: {txn_random} random transactions schedules through the Java client (seed {seed})")
+        rc = txn.main(["--only-random", "--random", str(txn_random), "--seed", str(seed)])
+        failures += 1 if rc else 0
+        times.append(("random transactions 4.3.1", time.monotonic() - t))
 
     os.makedirs(os.path.join(ROOT, "target"), exist_ok=True)
     with open(os.path.join(ROOT, "target", "kafka-differential.json"), "w") as fh:
