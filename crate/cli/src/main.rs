@@ -27,7 +27,7 @@ const USAGE: &str = "usage:
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
-  eoslab schedule [--requests | --transactions [--exclude PREFIX,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
+  eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -410,7 +410,7 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--requests" => requests = true,
             "--transactions" => transactions = true,
-            "--exclude" => exclude = it.next().ok_or("--exclude takes PREFIX,PREFIX…")?.split(',').map(String::from).collect(),
+            "--exclude" => exclude = it.next().ok_or("--exclude takes TEXT,TEXT… (lines containing any are left out)")?.split(',').map(String::from).collect(),
             "--seed" => seed = num("--seed")? as u64,
             "--count" => count = num("--count")?.max(1) as u64,
             "--steps" => shape.steps = num("--steps")?.clamp(0, 10_000) as usize,

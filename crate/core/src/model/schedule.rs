@@ -250,8 +250,8 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
 /// producers (sharing a transactional.id, so one fences the other, or with their own ids),
 /// two partitions, a read_committed consumer in a group and a read_uncommitted one, on a
 /// cluster at transaction version 1 or 2; each step one of the lines the model says are
-/// enabled (`next_lines`, the step buttons' list) that starts with none of `exclude`, so that
-/// a driver of a real broker can leave out what it cannot reproduce. With `expects`, every
+/// enabled (`next_lines`, the step buttons' list) that contains none of `exclude`, so that a
+/// driver of a real broker can leave out what it cannot reproduce. With `expects`, every
 /// step is followed by what the model says is now true and a real system can show: each
 /// initialized producer's `TransactionManager` state, and each transactional.id's state at
 /// the coordinator.
@@ -272,7 +272,7 @@ pub fn random_txn_script(seed: u64, steps: usize, exclude: &[&str], expects: boo
         let options: Vec<String> = next_lines(&w)
             .into_iter()
             .map(|(_, l)| l)
-            .filter(|l| !exclude.iter().any(|x| l.starts_with(x)))
+            .filter(|l| !exclude.iter().any(|x| l.contains(x)))
             .collect();
         if options.is_empty() {
             break;
@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn a_transactions_schedule_runs_with_its_invariants_and_leaves_out_what_is_excluded() {
-        let exclude = ["deliver marker ", "delay marker ", "crash"];
+        let exclude = ["deliver marker ", "delay marker ", "crash", "lose-response"];
         let mut delivered = 0;
         for seed in 0..100 {
             let text = random_txn_script(seed, 30, &exclude, true);
@@ -436,7 +436,7 @@ mod tests {
             assert!(r.error.is_none(), "seed {seed}: {:?}\n{text}", r.error);
             assert!(r.failures.is_empty(), "seed {seed}: the model's own expects hold: {:?}\n{text}", r.failures);
             for l in text.lines().skip_while(|l| !l.starts_with("consumer ru")).skip(1).filter(|l| !l.starts_with("expect")) {
-                assert!(!exclude.iter().any(|x| l.starts_with(x)), "seed {seed}: {l}");
+                assert!(!exclude.iter().any(|x| l.contains(x)), "seed {seed}: {l}");
                 delivered += usize::from(l == "deliver markers");
             }
         }
