@@ -428,6 +428,12 @@ def run_all(broker, schedules_count, seed):
     rp = Replayer(broker)
     failures, checked = 0, []
     for name, text in scenario_files():
+        if broker.version.startswith("4.1") and re.search(r"^\s*marker\s", text, re.M):
+            # WriteTxnMarkers v2 (its TransactionVersion field, KIP-1228) and rule M2 came in
+            # 4.2; the model follows 4.3 (the request-level issue adds the `kafka 4.1` line).
+            print(f"not checked on {broker.version}: {name} (marker lines: 4.1 has no WriteTxnMarkers v2 and no M2)",
+                  flush=True)
+            continue
         try:
             rp.run(text)
             checked.append(name)

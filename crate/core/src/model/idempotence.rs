@@ -1180,12 +1180,17 @@ impl Sim {
         }
     }
 
-    /// Every record value in a partition's log, in offset order.
+    /// Every record value in a partition's log, in offset order; a transaction marker (from a
+    /// `marker` line) as `[COMMIT]` or `[ABORT]`, as the transactions scripts write it.
     pub fn log_values(&self, partition: usize) -> Vec<String> {
         let mut out = Vec::new();
         for e in &self.partitions[partition].log {
             let r = crate::decode::decode_bytes(&e.bytes, &crate::decode::DecodeOptions { spans: false, ..Default::default() });
             for b in r.batches {
+                if let Some(c) = &b.control {
+                    out.push(format!("[{}]", c.type_name));
+                    continue;
+                }
                 for rec in b.records {
                     out.push(rec.value.map(|v| String::from_utf8_lossy(&v).into_owned()).unwrap_or_default());
                 }
