@@ -270,7 +270,7 @@ impl Partition {
         } else if exists && state_epoch != epoch {
             Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, delta }
         } else {
-            Verdict::InOrder { first_seq, base_offset: base, delta }
+            Verdict::InOrder { first_seq, base_offset: base, delta, after_marker: expected == -1 }
         }
     }
 
@@ -1046,6 +1046,11 @@ mod tests {
         assert_eq!((again.rule, again.error()), ("M4", ErrorCode::NONE), "the retry is written again");
         assert_eq!(p.log.len(), 3);
         assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "an older epoch is still fenced");
+        // The marker cleared the retained batches: the next batch at epoch 4 starts at 0 (A7),
+        // and its sentence says why (not "0 follows 2147483647", which is a real wrap).
+        let next = p.append_client(&batch_txn(7, 4, 0, 1, 0, true));
+        assert_eq!(next.rule, "A7");
+        assert!(next.why.starts_with("sequence 0 starts this epoch here"), "{}", next.why);
         // At the epoch's maximum the same epoch is accepted even with a transaction open.
         let mut q = Partition::new("t-1");
         q.append_client(&batch_txn(8, i16::MAX, 0, 1, 0, true));

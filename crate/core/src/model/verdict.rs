@@ -56,7 +56,9 @@ pub enum Verdict {
     /// A6: a new epoch starting at 0.
     NewEpoch { producer_id: i64, epoch: i16, base_offset: i64, delta: i32 },
     /// A7: the next sequence.
-    InOrder { first_seq: i32, base_offset: i64, delta: i32 },
+    /// `after_marker`: no batch was retained at this epoch (a transaction marker set the
+    /// epoch and cleared them, M5), so the sequence starts at 0.
+    InOrder { first_seq: i32, base_offset: i64, delta: i32, after_marker: bool },
     /// L1: the request reached a broker that is no longer the leader.
     NotLeader,
     /// L2: refused before any producer-state check.
@@ -199,6 +201,10 @@ impl Verdict {
             Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, .. } => write!(
                 out,
                 "new epoch {epoch} for producer {pid} starting at sequence 0: the retained batches are cleared; written at offsets {base}..{last}"
+            ),
+            Verdict::InOrder { base_offset: base, after_marker: true, .. } => write!(
+                out,
+                "sequence 0 starts this epoch here: a transaction marker cleared the retained batches — in order; written at offsets {base}..{last}"
             ),
             Verdict::InOrder { first_seq, base_offset: base, .. } => write!(
                 out,
