@@ -15,7 +15,6 @@
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
 Writes a summary to target/kafka-differential.json (the README's Fidelity figures).
 """
-import importlib
 import json
 import os
 import subprocess
@@ -26,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from oracle import ROOT, Broker  # noqa: E402
 import idempotence  # noqa: E402
+import txn_scenarios as txn  # noqa: E402
 
 
 def part(title):
@@ -66,7 +66,6 @@ def main():
         summary["parts"].append({"part": "idempotence", **s})
         times.append(("idempotence 4.1.2", time.monotonic() - t))
 
-    txn = importlib.import_module("txn_scenarios")
     for version in ("4.3.1", "4.1.2"):
         t = part(f"Kafka {version}: the transactions scenarios through the Java client")
         rc = txn.main(["--version", version])

@@ -2530,20 +2530,7 @@ mod tests {
 
     // ---- robustness ------------------------------------------------------------------
 
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::model::schedule::XorShift;
 
     fn samples() -> Vec<String> {
         let mut v: Vec<String> = [

@@ -14,20 +14,7 @@
 use eoslab_core::model::txn::{Sabotage, World};
 use eoslab_core::model::txn_scenario::{apply_line, next_lines, parse, run, setup};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use eoslab_core::model::schedule::XorShift as Rng;
 
 fn header(shared_id: bool, tv: u8) -> String {
     format!(
