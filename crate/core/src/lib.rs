@@ -14,6 +14,8 @@
 //!   byte with Kafka's exception name; [`encode`] writes batches exactly as a Java
 //!   producer (or the broker, for markers) would; [`view`] reads batches and records in place
 //!   (zero-copy, the same checks, no report) for bulk consumers.
+//! - [`message`]: whole requests and responses (a TCP stream of them), read generically from
+//!   Kafka's own message schemas (vendored in `messages/`, turned into tables by `build.rs`).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
@@ -29,6 +31,7 @@ pub mod files;
 pub mod input;
 pub mod internal;
 pub mod legacy;
+pub mod message;
 pub mod model;
 pub mod reader;
 pub mod record;

@@ -1,0 +1,114 @@
+// Golden request/response envelopes written by Kafka's own serializers (issue 16): for every entry
+// of tests/kafka/envelopes.json, the body is read with Kafka's generated <Api>{Request,Response}DataJsonConverter
+// at the given version, framed as the Java client and the broker frame it (int32 size, then
+// RequestHeaderData/ResponseHeaderData at ApiKeys.{request,response}HeaderVersion, then the body), and
+// written to <out>/<name>.hex; <out>/<name>.json holds what Kafka reads back from those bytes (the
+// header fields and the body through the same JsonConverter, records as base64), which
+// crate/core/tests/envelopes.rs compares field by field with eoslab's decode.
+// A string "@file:<path>" in a body is replaced by the base64 of that file (records from the broker
+// fixtures). No broker needed: `make envelope-fixtures`.
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import org.apache.kafka.common.message.ApiMessageType;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.Map;
+
+public final class Envelopes {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    static JsonNode resolveFiles(JsonNode n, Path root) throws Exception {
+        if (n.isTextual() && n.asText().startsWith("@file:"))
+            return new TextNode(Base64.getEncoder().encodeToString(Files.readAllBytes(root.resolve(n.asText().substring(6)))));
+        if (n.isObject()) {
+            ObjectNode o = (ObjectNode) n;
+            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                o.set(e.getKey(), resolveFiles(e.getValue(), root));
+            }
+        } else if (n.isArray()) {
+            ArrayNode a = (ArrayNode) n;
+            for (int i = 0; i < a.size(); i++) a.set(i, resolveFiles(a.get(i), root));
+        }
+        return n;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path spec = Path.of(args[0]);
+        Path out = Path.of(args[1]);
+        Path root = Path.of(".");
+        Files.createDirectories(out);
+        for (JsonNode v : JSON.readTree(spec.toFile())) {
+            String name = v.path("name").asText();
+            boolean request = v.path("kind").asText().equals("request");
+            ApiKeys api = Probe.apiKey(v.path("api").asText());
+            short version = (short) v.path("version").asInt();
+            int correlationId = v.path("correlationId").asInt();
+            String kind = request ? "Request" : "Response";
+            JsonNode body = resolveFiles(v.path("body").deepCopy(), root);
+            ApiMessage msg = (ApiMessage) Probe.converter(api.name + kind + "Data", "read", 2).invoke(null, body, version);
+            ObjectSerializationCache cache = new ObjectSerializationCache();
+            ApiMessage header;
+            short headerVersion;
+            if (request) {
+                header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
+                        .setClientId(v.path("clientId").asText("eoslab-golden")).setCorrelationId(correlationId);
+                headerVersion = api.requestHeaderVersion(version);
+            } else {
+                header = new ResponseHeaderData().setCorrelationId(correlationId);
+                headerVersion = api.responseHeaderVersion(version);
+            }
+            int size = header.size(cache, headerVersion) + msg.size(cache, version);
+            ByteBuffer buf = ByteBuffer.allocate(4 + size);
+            buf.putInt(size);
+            ByteBufferAccessor acc = new ByteBufferAccessor(buf);
+            header.write(acc, cache, headerVersion);
+            msg.write(acc, cache, version);
+            byte[] bytes = buf.array();
+
+            // Read back with Kafka's readers, as the receiving side does.
+            ByteBufferAccessor in = new ByteBufferAccessor(ByteBuffer.wrap(bytes, 4, size));
+            ObjectNode got = JSON.createObjectNode();
+            got.put("kind", request ? "request" : "response");
+            got.put("apiKey", api.id);
+            got.put("api", api.name);
+            got.put("version", version);
+            got.put("headerVersion", headerVersion);
+            ApiMessage back;
+            if (request) {
+                RequestHeaderData h = new RequestHeaderData();
+                h.read(in, headerVersion);
+                got.put("correlationId", h.correlationId());
+                got.put("clientId", h.clientId());
+                back = ApiMessageType.fromApiKey(api.id).newRequest();
+            } else {
+                ResponseHeaderData h = new ResponseHeaderData();
+                h.read(in, headerVersion);
+                got.put("correlationId", h.correlationId());
+                back = ApiMessageType.fromApiKey(api.id).newResponse();
+            }
+            back.read(in, version);
+            if (in.remaining() != 0) throw new IllegalStateException(name + ": " + in.remaining() + " byte(s) unread");
+            JsonNode json = (JsonNode) Probe.converter(api.name + kind + "Data", "write", 3).invoke(null, back, version, true);
+            Probe.withRecords(back, json);
+            got.set("message", json);
+            Files.writeString(out.resolve(name + ".hex"), HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(out.resolve(name + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(got) + "\n", StandardCharsets.UTF_8);
+        }
+    }
+}
