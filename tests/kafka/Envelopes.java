@@ -48,6 +48,36 @@ public final class Envelopes {
         return n;
     }
 
+    /**
+     * Probe.withRecords for any collection (the generated *Collection types of keyed arrays are not
+     * java.util.List): records as base64 of their bytes, which the converters leave empty.
+     */
+    static void withRecords(Object msg, JsonNode json) throws Exception {
+        if (!(json instanceof ObjectNode)) return;
+        for (java.lang.reflect.Method m : msg.getClass().getMethods()) {
+            if (m.getParameterCount() != 0 || !json.has(m.getName())) continue;
+            if (m.getReturnType().getSimpleName().equals("BaseRecords")) {
+                Object r = m.invoke(msg);
+                if (r != null && r.getClass().getSimpleName().equals("MemoryRecords")) {
+                    ByteBuffer b = ((ByteBuffer) r.getClass().getMethod("buffer").invoke(r)).duplicate();
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    ((ObjectNode) json).put(m.getName(), Base64.getEncoder().encodeToString(bytes));
+                }
+            } else if (java.util.Collection.class.isAssignableFrom(m.getReturnType())) {
+                Object coll = m.invoke(msg);
+                JsonNode arr = json.get(m.getName());
+                if (!(coll instanceof java.util.Collection) || !arr.isArray()) continue;
+                int i = 0;
+                for (Object el : (java.util.Collection<?>) coll) {
+                    if (i >= arr.size()) break;
+                    if (el instanceof org.apache.kafka.common.protocol.Message) withRecords(el, arr.get(i));
+                    i++;
+                }
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Path spec = Path.of(args[0]);
         Path out = Path.of(args[1]);
@@ -105,7 +135,7 @@ public final class Envelopes {
             back.read(in, version);
             if (in.remaining() != 0) throw new IllegalStateException(name + ": " + in.remaining() + " byte(s) unread");
             JsonNode json = (JsonNode) Probe.converter(api.name + kind + "Data", "write", 3).invoke(null, back, version, true);
-            Probe.withRecords(back, json);
+            withRecords(back, json);
             got.set("message", json);
             Files.writeString(out.resolve(name + ".hex"), HexFormat.of().formatHex(bytes) + "\n", StandardCharsets.UTF_8);
             Files.writeString(out.resolve(name + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(got) + "\n", StandardCharsets.UTF_8);

@@ -292,7 +292,20 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
                 chosen = Some((m, errs));
             }
         }
-        let Some((m, errs)) = chosen else { break };
+        let Some((m, mut errs)) = chosen else { break };
+        let clean = !errs.iter().any(|e| e.severity == Severity::Error);
+        if !clean && opts.kind != Some(Kind::Request) && !plans.iter().any(|p| p.kind == Kind::Response) {
+            errs.push(MessageIssue {
+                at: pos,
+                kind: kind::INVALID_INPUT,
+                message: String::from(
+                    "read as a request, which failed; if these bytes are a response: a response is read with its request's api key and version: paste the request too, or give them",
+                ),
+                severity: Severity::Info,
+                field: None,
+                index: Some(index),
+            });
+        }
         let fatal = errs.iter().any(|e| e.severity == Severity::Error && e.kind != kind::TRAILING_BYTES);
         let end = m.end;
         if m.kind == "request" {
@@ -335,23 +348,29 @@ fn be_i32(b: &[u8], at: usize) -> Option<i32> {
     Some(i32::from_be_bytes([*b.get(at)?, *b.get(at + 1)?, *b.get(at + 2)?, *b.get(at + 3)?]))
 }
 
-/// A request header Kafka would accept at `at`: a vendored api key, a version it defines
-/// (or an older one), and a client id that fits.
-fn request_plausible(b: &[u8], at: usize, end: usize) -> bool {
-    let (Some(key), Some(ver)) = (be_i16(b, at), be_i16(b, at + 2)) else { return false };
-    let Some(def) = schema::find(key, Kind::Request) else { return false };
-    if ver < 0 || ver > def.valid.hi {
-        return false;
-    }
-    match be_i16(b, at + 8) {
-        Some(-1) => true,
-        Some(n) if n >= 0 => at + 10 + n as usize <= end,
+/// A request header at `at`: a vendored api key and a client id that fits. Its rank in
+/// [`plans`]: 1 for a version Kafka 4.3 reads, 3 for one it removed, 4 for one past the newest
+/// (read only to say `UnsupportedVersionException`).
+fn request_rank(b: &[u8], at: usize, end: usize) -> Option<u8> {
+    let (key, ver) = (be_i16(b, at)?, be_i16(b, at + 2)?);
+    let def = schema::find(key, Kind::Request)?;
+    let fits = match be_i16(b, at + 8)? {
+        -1 => true,
+        n if n >= 0 => at + 10 + n as usize <= end,
         _ => false,
+    };
+    if !fits || ver < 0 {
+        return None;
     }
+    Some(if ver > def.valid.hi { 4 } else if ver < def.valid.lo { 3 } else { 1 })
 }
 
+/// The readings worth trying at `pos`, most likely first: a response to a request earlier in
+/// the input (its correlation id is the strongest evidence), then a request of a version Kafka
+/// 4.3 reads, then a response with the api key and version given as options, then a request
+/// of a version Kafka removed in 4.0; size-prefixed before bare within each.
 fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Vec<Plan> {
-    let mut out = Vec::new();
+    let mut out: Vec<(u8, Plan)> = Vec::new();
     let framings: &[bool] = match opts.framing {
         Framing::Sized => &[true],
         Framing::Unsized => &[false],
@@ -370,20 +389,23 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         if at >= b.len() {
             continue;
         }
-        if opts.kind != Some(Kind::Response) && request_plausible(b, at, end) {
-            out.push(Plan { sized, kind: Kind::Request, api: None });
+        if opts.kind != Some(Kind::Response) {
+            if let Some(rank) = request_rank(b, at, end) {
+                out.push((rank, Plan { sized, kind: Kind::Request, api: None }));
+            }
         }
         if opts.kind != Some(Kind::Request) {
             if let Some(corr) = be_i32(b, at) {
                 if let Some(p) = pending.iter().find(|p| p.correlation_id == corr) {
-                    out.push(Plan { sized, kind: Kind::Response, api: Some((p.api_key, p.version, Some(p.index))) });
+                    out.push((0, Plan { sized, kind: Kind::Response, api: Some((p.api_key, p.version, Some(p.index))) }));
                 } else if let (Some(k), Some(v)) = (opts.api_key, opts.api_version) {
-                    out.push(Plan { sized, kind: Kind::Response, api: Some((k, v, None)) });
+                    out.push((2, Plan { sized, kind: Kind::Response, api: Some((k, v, None)) }));
                 }
             }
         }
     }
-    out
+    out.sort_by_key(|(rank, _)| *rank);
+    out.into_iter().map(|(_, p)| p).collect()
 }
 
 /// A failure: where, Kafka's name and text, and which field.
