@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
+//!               [--messages|--batches] [--size-prefixed|--no-size-prefix] [--request|--response] [--api-key K] [--api-version V]
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! ```
@@ -13,6 +14,14 @@
 //! --print-data-log`-style listing, or with `--json` the same object the wasm `decode`
 //! returns. `--formatter` reads the records as `__transaction_state` or `__consumer_offsets`
 //! records and adds what `kafka-console-consumer --formatter` prints for each.
+//! `decode` also reads whole requests and responses (issue 16; eoslab_core::message): with
+//! `--messages`, or by itself when the bytes are not clean batches but are clean messages (so every
+//! batch or segment input prints exactly as before). It prints each message's header and body as
+//! a tree of Kafka's field names with their byte ranges, the records of Produce/Fetch as the batch
+//! listing, and, for Fetch responses, what a read_committed consumer does with each batch.
+//! `--json` then prints the `decodeMessages` object. A response needs its request's api key and
+//! version: from a request with the same correlation id earlier in the input, or `--api-key`
+//! (number or name: `Fetch`) and `--api-version`.
 //! Exit status: 0 clean, 1 when the input has errors, 2 on usage errors.
 //! `encode` reads a batch spec (or an array of them) in the `encodeBatch` shape.
 
@@ -24,6 +33,7 @@ use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
 
 const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
+                [--messages|--batches] [--size-prefixed|--no-size-prefix] [--request|--response] [--api-key K] [--api-version V]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
@@ -62,7 +72,11 @@ fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
 }
 
 fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::message::{self, schema, Framing, MessageOptions};
     let mut opts = DecodeOptions::default();
+    let mut mopts = MessageOptions::default();
+    // None: detect; Some(true): messages; Some(false): batches.
+    let mut messages: Option<bool> = None;
     let mut json = false;
     let mut path = None;
     let mut it = args.iter();
@@ -81,21 +95,159 @@ fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
                         .ok_or_else(|| format!("unknown formatter {v}: transaction-log or offsets"))?,
                 );
             }
+            "--messages" => messages = Some(true),
+            "--batches" => messages = Some(false),
+            "--size-prefixed" => mopts.framing = Framing::Sized,
+            "--no-size-prefix" => mopts.framing = Framing::Unsized,
+            "--request" => mopts.kind = Some(schema::Kind::Request),
+            "--response" => mopts.kind = Some(schema::Kind::Response),
+            "--api-key" => {
+                let v = it.next().ok_or("--api-key needs a number or an api name (Fetch)")?;
+                let key = v.parse::<i16>().ok().or_else(|| {
+                    schema::API_NAMES.iter().position(|n| n.eq_ignore_ascii_case(v)).map(|k| k as i16)
+                });
+                mopts.api_key = Some(key.ok_or_else(|| format!("unknown api {v}"))?);
+            }
+            "--api-version" => {
+                let v = it.next().ok_or("--api-version needs a number")?;
+                mopts.api_version = Some(v.parse().map_err(|_| format!("not a version: {v}"))?);
+            }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => path = Some(s),
         }
     }
-    let input = read_input(path)?;
-    let report = decode(&input, &opts);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if json {
-        serde_json::to_writer(&mut out, &report).map_err(|e| e.to_string())?;
-        writeln!(out).ok();
-    } else {
-        write_listing(&mut out, &report).map_err(|e| e.to_string())?;
+    if mopts.api_key.is_some() != mopts.api_version.is_some() {
+        return Err(String::from("--api-key and --api-version go together"));
     }
+    let envelope_flags = mopts.framing != Framing::Auto || mopts.kind.is_some() || mopts.api_key.is_some();
+    if envelope_flags && messages.is_none() {
+        messages = Some(true);
+    }
+    let input = read_input(path)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let report = if messages == Some(true) { None } else { Some(decode(&input, &opts)) };
+    // Detection: batches unless they are broken and the same bytes are clean messages.
+    let mreport = match &report {
+        None => Some(message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts })),
+        Some(r) if messages.is_none() && !r.is_clean() => {
+            let m = message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts });
+            (m.is_clean() && !m.messages.is_empty()).then_some(m)
+        }
+        Some(_) => None,
+    };
+    let clean = if let Some(m) = mreport {
+        if json {
+            serde_json::to_writer(&mut out, &m).map_err(|e| e.to_string())?;
+            writeln!(out).ok();
+        } else {
+            write_messages(&mut out, &m).map_err(|e| e.to_string())?;
+        }
+        m.is_clean()
+    } else {
+        let report = report.unwrap_or_default();
+        if json {
+            serde_json::to_writer(&mut out, &report).map_err(|e| e.to_string())?;
+            writeln!(out).ok();
+        } else {
+            write_listing(&mut out, &report).map_err(|e| e.to_string())?;
+        }
+        report.is_clean()
+    };
     out.flush().ok();
-    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Messages as text: one heading per message, its header and body as an indented tree of
+/// Kafka's field names (camelCase, as the JSON converters print them) with `[start..end)` byte
+/// ranges, the records of each `records` field as the batch listing, and the message's issues.
+fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport) -> std::io::Result<()> {
+    use eoslab_core::message::Node;
+    fn node(out: &mut impl Write, n: &Node, depth: usize, m: &eoslab_core::message::MessageReport) -> std::io::Result<()> {
+        let pad = "  ".repeat(depth);
+        let value = if n.null {
+            String::from("null")
+        } else {
+            match (&n.value, n.ty) {
+                (Some(v), "string") => serde_json::to_string(v).unwrap_or_default(),
+                (Some(v), "array") => format!("{v} element(s)"),
+                (Some(v), "taggedFields") => format!("{v} tagged field(s)"),
+                (Some(v), _) => v.clone(),
+                (None, _) => String::new(),
+            }
+        };
+        let tag = n.tag.map(|t| format!(" (tag {t})")).unwrap_or_default();
+        let sep = if value.is_empty() { "" } else { " " };
+        writeln!(out, "{pad}{}{tag}:{sep}{value} [{}..{})", n.name, n.start, n.end)?;
+        if let Some(ri) = n.records {
+            if let Some(rec) = m.records.get(ri) {
+                let mut buf = Vec::new();
+                for (i, b) in rec.report.batches.iter().enumerate() {
+                    write_batch(&mut buf, b)?;
+                    if let Some(v) = rec.consumer.as_ref().and_then(|c| c.batches.get(i).map(|x| (c, x))) {
+                        let (c, x) = v;
+                        let why = x.first_offset.as_ref().map(|f| format!(" (aborted transaction firstOffset {f})")).unwrap_or_default();
+                        writeln!(buf, "consumer {}: {}{why}", c.isolation_level, x.verdict)?;
+                    }
+                }
+                let text = String::from_utf8_lossy(&buf);
+                for l in text.lines() {
+                    writeln!(out, "{pad}  {l}")?;
+                }
+                writeln!(out, "{pad}  (batch positions are relative to byte {})", rec.start)?;
+            }
+        }
+        for c in &n.children {
+            node(out, c, depth + 1, m)?;
+        }
+        Ok(())
+    }
+    write!(out, "Input: {} ({} bytes)", r.format, r.length)?;
+    if !r.stripped.is_empty() {
+        write!(out, ", stripped: {}", r.stripped.join(", "))?;
+    }
+    writeln!(out)?;
+    for (i, m) in r.messages.iter().enumerate() {
+        write!(
+            out,
+            "#{i} {} {} v{} (header v{}) correlationId: {} [{}..{})",
+            m.kind,
+            m.api_name.unwrap_or("?"),
+            m.api_version,
+            m.header_version,
+            m.correlation_id,
+            m.start,
+            m.end
+        )?;
+        match (m.api_from, m.request_index) {
+            (Some("request"), Some(q)) => write!(out, " answers #{q}")?,
+            (Some("options"), _) => write!(out, " (api key and version from the options)")?,
+            _ => {}
+        }
+        writeln!(out)?;
+        node(out, &m.header, 1, m)?;
+        if let Some(b) = &m.body {
+            node(out, b, 1, m)?;
+        }
+        for e in r.errors.iter().filter(|e| e.index == Some(i)) {
+            write!(out, "! {} at byte {}", severity_word(e.severity), e.at)?;
+            if let Some(f) = &e.field {
+                write!(out, " ({f})")?;
+            }
+            writeln!(out, " {}: {}", e.kind, e.message)?;
+        }
+    }
+    for e in r.errors.iter().filter(|e| e.index.is_none()) {
+        writeln!(out, "! {} at byte {} {}: {}", severity_word(e.severity), e.at, e.kind, e.message)?;
+    }
+    writeln!(out, "{} message(s), {} error(s)", r.messages.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
 }
 
 /// Text as `DumpLogSegments` prints it, made terminal-safe: valid UTF-8 without control

@@ -163,3 +163,45 @@ fn run_of_a_transactions_script_prints_the_timeline_and_checks_it() {
     assert_eq!(v["steps"].as_array().unwrap().len(), 7);
     assert_eq!(eoslab(&["run", "-", "--transaction-version", "5"], script.as_bytes()).status.code(), Some(2));
 }
+
+fn envelope(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/envelopes-4.3.1").join(format!("{name}.hex"));
+    std::fs::read_to_string(p).unwrap()
+}
+
+/// Issue 16: a Fetch request and its response pasted together are detected as messages; the
+/// tree names Kafka's fields with their bytes, and the aborted batch is marked as a
+/// read_committed consumer skips it.
+#[test]
+fn decode_reads_requests_and_responses() {
+    let input = envelope("fetch-v12-request") + &envelope("fetch-v12-response");
+    let o = eoslab(&["decode", "-"], input.as_bytes());
+    let t = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("#0 request Fetch v12 (header v2) correlationId: 22 [0..93)"), "{t}");
+    assert!(t.contains("#1 response Fetch v12 (header v1) correlationId: 22 [93..519) answers #0"), "{t}");
+    assert!(t.contains("            abortedTransactions: 1 element(s) [148..166)"), "{t}");
+    assert!(t.contains("consumer READ_COMMITTED: aborted (aborted transaction firstOffset 3)"), "{t}");
+    assert!(t.contains("              currentLeader (tag 1): [506..517)"), "{t}");
+    assert!(t.ends_with("2 message(s), 0 error(s)\n"), "{t}");
+
+    // A lone response needs its api key and version: by name or number.
+    let resp = envelope("fetch-v12-response");
+    let o = eoslab(&["decode", "--api-key", "Fetch", "--api-version", "12", "-"], resp.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).contains("(api key and version from the options)"));
+    let o = eoslab(&["decode", "--messages", "-"], resp.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("request's api key and version"), "{}", text(&o.stdout));
+
+    // --json is the decodeMessages object.
+    let o = eoslab(&["decode", "--json", "-"], input.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["messages"][1]["records"][0]["consumer"]["batches"][2]["verdict"], "aborted");
+    assert_eq!(v["messages"][0]["apiName"], "Fetch");
+
+    // --batches keeps the batch reading even for message bytes.
+    let o = eoslab(&["decode", "--batches", "-"], input.as_bytes());
+    assert!(text(&o.stdout).contains("batch(es)"));
+    assert_eq!(eoslab(&["decode", "--api-key", "Fetch", "-"], b"").status.code(), Some(2));
+}
