@@ -32,7 +32,7 @@ rm -rf "$stage"
 build_one eoslab
 build_one eoslab-decode --no-default-features
 # The split must be real: the models and the encoders only in the full package.
-for f in runScenario encodeBatch encodeSegment; do
+for f in runScenario encodeBatch encodeSegment decodeMessages; do
   grep -q "export function $f" "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks $f" >&2; exit 1; }
   if grep -q "$f" "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports $f" >&2; exit 1; fi
 done

@@ -14,6 +14,7 @@
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
 //! | `decodeColumns(bytes, options?)`     | [`eoslab_core::view::columns`] (`columns.rs`) |
 //! | `decodeColumnsInPlace(bytes, options?)` → `PackedColumns` | the same, kept in wasm memory |
+//! | `decodeMessages(input, options?)` → object | [`eoslab_core::message::decode_messages`] (`envelope.rs`) |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
 //! | `version()` → string                 | this crate's package version              |
 //!
@@ -27,6 +28,8 @@
 mod model;
 #[cfg(feature = "columns")]
 mod columns;
+#[cfg(feature = "envelope")]
+mod envelope;
 
 use core::fmt::Display;
 

@@ -1,0 +1,60 @@
+// The wasm `decodeMessages` (issue 16; full package only) over the golden envelopes Kafka 4.3.1's
+// own serializers wrote (tests/fixtures/envelopes-4.3.1, `make envelope-fixtures`). The
+// field-by-field comparison with Kafka's read-back is crate/core/tests/envelopes.rs; here: the JS
+// contract, the stream pairing, the consumer view, options and the decode-only split.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { load } from "./load-pkg.mjs";
+
+const hex = (name) => readFileSync(new URL(`../fixtures/envelopes-4.3.1/${name}.hex`, import.meta.url), "utf8").trim();
+const full = await load("eoslab");
+const decodeOnly = await load("eoslab-decode");
+
+test("a Fetch request and its response: tree, pairing and the aborted batch", () => {
+  const r = full.decodeMessages(hex("fetch-v12-request") + "\n" + hex("fetch-v12-response"));
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.format, "hex");
+  assert.equal(r.messages.length, 2);
+  const [req, resp] = r.messages;
+  assert.equal(req.apiName, "Fetch");
+  assert.equal(req.clientId, "consumer-1");
+  assert.equal(resp.apiFrom, "request");
+  assert.equal(resp.requestIndex, 0);
+  const part = resp.body.children.find((c) => c.name === "responses").children[0].children.find((c) => c.name === "partitions").children[0];
+  const hw = part.children.find((c) => c.name === "highWatermark");
+  assert.deepEqual([hw.type, hw.value], ["int64", "5"]);
+  const rec = resp.records[part.children.find((c) => c.name === "records").records];
+  assert.equal(rec.report.batches.length, 4);
+  assert.deepEqual(rec.consumer.batches.map((b) => b.verdict), ["delivered", "control", "aborted", "control"]);
+  assert.equal(rec.consumer.isolationLevel, "READ_COMMITTED");
+  assert.equal(JSON.parse(JSON.stringify(r)).messages.length, 2);
+});
+
+test("a lone response takes its api from the options, by name or number", () => {
+  const resp = hex("end-txn-v5-response");
+  const alone = full.decodeMessages(resp);
+  assert.ok(alone.errors.some((e) => e.message.includes("request's api key and version")));
+  for (const apiKey of ["EndTxn", 26]) {
+    const r = full.decodeMessages(resp, { apiKey, apiVersion: 5 });
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.messages[0].apiFrom, "options");
+    assert.equal(r.messages[0].body.children.find((c) => c.name === "producerEpoch").value, "3");
+  }
+  assert.throws(() => full.decodeMessages(resp, { framing: "nope" }), /framing must be/);
+  assert.throws(() => full.decodeMessages(resp, { apiKey: "Nope", apiVersion: 1 }), /unknown api/);
+});
+
+test("a cut message keeps what was read and pins Kafka's error on its byte", () => {
+  const h = hex("produce-v11-request");
+  const r = full.decodeMessages(h.slice(0, h.length - 100));
+  const e = r.errors.find((x) => x.kind === "RuntimeException");
+  assert.equal(e.field, "topicData[0].partitionData[0].records");
+  assert.match(e.message, /^Error reading byte array of \d+ byte\(s\): only \d+ byte\(s\) available$/);
+  assert.equal(r.messages[0].body.children.find((c) => c.name === "transactionalId").value, "tx-1");
+});
+
+test("decodeMessages is only in the full package", () => {
+  assert.equal(typeof full.decodeMessages, "function");
+  assert.equal(decodeOnly.decodeMessages, undefined);
+});
