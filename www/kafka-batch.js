@@ -40,6 +40,7 @@ import {
 } from "./lib/format.js";
 import { styleSheet, darkStyleSheet } from "./lib/styles.js";
 import { SchemeWatcher } from "./lib/theme.js";
+import { MessagesPanel } from "./lib/messages.js";
 
 const HTMLElementBase = globalThis.HTMLElement || class {};
 
@@ -126,6 +127,8 @@ export class KafkaBatchElement extends HTMLElementBase {
   #grid = null;
   #decGrid = null;
   #list = null;
+  /** Requests/responses (issue 16, lib/messages.js): shown when the bytes are protocol messages. */
+  #messages = new MessagesPanel();
   /** Timings of the last load, in ms since t0 (for the page status and the benchmark). */
   timing = null;
   /** Resolves after the first decode has been rendered. */
@@ -374,6 +377,7 @@ export class KafkaBatchElement extends HTMLElementBase {
       format: meta.format, stripped: meta.stripped, length: bytes.length, batches: n,
       errors: this.#globalErrors.length + (this.#d?.errors.length ?? 0), selected: this.#sel, ms: tOpened - t0,
     }));
+    this.#messages.update(bytes, this.#globalErrors.length + (this.#d?.errors.length ?? 0) === 0);
   }
 
   // --- segment pass (worker) ---
@@ -697,7 +701,8 @@ export class KafkaBatchElement extends HTMLElementBase {
       E.edit, E.compare);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
-    root.append(el("div", { class: "kb", part: "root" }, E.inputBox, E.summary, E.progress, E.segment, E.errors, E.batch, E.live, E.drop));
+    this.#messages.mount(root);
+    root.append(el("div", { class: "kb", part: "root" }, E.inputBox, E.summary, E.progress, this.#messages.root, E.segment, E.errors, E.batch, E.live, E.drop));
     this.#wire();
   }
 
