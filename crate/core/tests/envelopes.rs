@@ -281,3 +281,36 @@ fn mutations_never_panic_and_stay_bounded() {
 fn count(nodes: &[Node]) -> usize {
     nodes.iter().map(|n| 1 + count(&n.children)).sum()
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256), ..Default::default() })]
+    /// Any bytes after a plausible header of any vendored api and version (as request, or as a
+    /// response through the options): no panic, spans inside the input, bounded tree.
+    #[test]
+    fn any_body_after_any_header(key in proptest::sample::select(vec![0i16, 1, 2, 9, 10, 18, 22, 24, 25, 26, 27, 28]),
+                                 version in 0i16..20, sized in proptest::bool::ANY,
+                                 body in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+        let mut req = Vec::new();
+        req.extend_from_slice(&key.to_be_bytes());
+        req.extend_from_slice(&version.to_be_bytes());
+        req.extend_from_slice(&7i32.to_be_bytes());
+        req.extend_from_slice(&(-1i16).to_be_bytes());
+        req.extend_from_slice(&body);
+        let mut bytes = Vec::new();
+        if sized {
+            bytes.extend_from_slice(&(req.len() as i32).to_be_bytes());
+        }
+        bytes.extend_from_slice(&req);
+        for opts in [MessageOptions::default(), MessageOptions { api_key: Some(key), api_version: Some(version), ..Default::default() }] {
+            let r = decode_messages_bytes(&bytes, &opts);
+            let nodes: usize = r.messages.iter().map(|m| count(std::slice::from_ref(&m.header)) + m.body.as_ref().map_or(0, |b| count(std::slice::from_ref(b)))).sum();
+            proptest::prop_assert!(nodes <= 4 * bytes.len() + 64);
+            for m in &r.messages {
+                proptest::prop_assert!(m.end <= bytes.len());
+            }
+            for e in &r.errors {
+                proptest::prop_assert!(e.at <= bytes.len());
+            }
+        }
+    }
+}
