@@ -11,6 +11,9 @@ comparison says so in a comment and special-cases exactly that field, never loos
                only for the documented peer deviations) and with Java's derived values.
   direction 2  `eoslab encode` writes randomized specs as one segment; the peer decodes it and
                every field it reports is compared with the spec.
+  messages     kafka-python's hand-written protocol classes encode requests and responses of
+               every version it defines of the APIs eoslab has schemas for; `eoslab decode
+               --messages` reads them field by field (tests/diff/messages.py, its deviations there).
   fixed        the sequence wrap at 2^31-1, LogAppendTime, COMMIT/ABORT markers (both ways),
                record attributes 0x7f, Object.prototype-named header keys, an empty batch.
 
@@ -48,6 +51,8 @@ import tempfile
 import time
 
 from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
+
+import messages  # tests/diff/messages.py: the request/response differential (issue 16)
 from kafka.record.util import calc_crc32c, size_of_varint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -874,6 +879,7 @@ def main():
             ("kafkajs encodes, eoslab decodes", lambda: dir1_kafkajs(random.Random(SEED * 10 + 2), tally, tmp, stats)),
             ("eoslab encodes, kafka-python and kafkajs decode", lambda: dir2(random.Random(SEED * 10 + 3), tally, tmp, stats)),
             ("fixed cases", lambda: fixed_cases(tally, tmp)),
+            ("kafka-python encodes requests/responses, eoslab decodes", lambda: messages.run(EOSLAB, tally, tmp, SEED * 10 + 4)),
         ]
         for title, step in steps:
             t = time.time()

@@ -802,7 +802,7 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
                         at: at + if plan.kind == Kind::Request { 2 } else { 0 },
                         kind: kind::UNSUPPORTED_VERSION,
                         message: format!(
-                            "version {version} of {} was removed in Kafka 4.0 (4.3 reads {}-{}): read with the schema's field versions, as older brokers did",
+                            "version {version} of {} was removed in Kafka 4.0 (4.3 reads {}-{}): read with 4.3's schema, whose field versions still describe the removed versions except for fields only they had (ListOffsets v0's MaxNumOffsets)",
                             def.name, def.valid.lo, def.valid.hi
                         ),
                     },
