@@ -92,6 +92,24 @@ test("the records open in the batch view", async () => {
   assert.ok(rows >= 4, `nested batch list rows: ${rows}`);
 });
 
+test("a lone response: the panel asks for its API and version, then reads it", async () => {
+  const before = await page.evaluate(() => kbRoot().querySelectorAll("#messages details.msg").length);
+  assert.equal(before, 2);
+  await page.fill("#input", hex("fetch-v4-response"));
+  await until(() => !kbRoot().querySelector("#messages-ask").hidden);
+  assert.equal(await page.evaluate(() => kbRoot().querySelectorAll("#messages details.msg").length), 0);
+  await page.selectOption("#ask-api", "1");
+  await page.fill("#ask-version", "4");
+  await page.click("#ask-read");
+  await until(() => kbRoot().querySelectorAll("#messages details.msg").length === 1);
+  const head = await page.evaluate(() => kbRoot().querySelector("#messages details.msg > summary").textContent);
+  assert.equal(head, "#0 response Fetch v4 · correlationId 21 · api from the options · bytes 0–404");
+  const verdicts = await page.evaluate(() => [...kbRoot().querySelectorAll("#messages .records li")].map((li) => li.dataset.verdict));
+  assert.deepEqual(verdicts, ["delivered", "control", "aborted", "control"]);
+  const note = await page.evaluate(() => kbRoot().querySelector("#messages .records p").textContent);
+  assert.match(note, /inferred: brokers send abortedTransactions only to read_committed fetchers/);
+});
+
 test("a corrupt batch does not load the message decoder (the full package)", async () => {
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector('body[data-ready="1"]');
@@ -109,6 +127,7 @@ test("a corrupt batch does not load the message decoder (the full package)", asy
   const full = env.wasmRequests.slice(before).filter((w) => w.path.endsWith("/pkg/eoslab_bg.wasm"));
   assert.deepEqual(full, []);
   assert.equal(await page.evaluate(() => kbRoot().querySelector("#messages").hidden), true);
+  assert.equal(await page.evaluate(() => kbRoot().querySelector("#messages-ask").hidden), true);
 });
 
 test("the page stays clean: no page errors, console errors or foreign requests", async () => {

@@ -61,6 +61,16 @@ export function looksLikeRequest(bytes) {
   return at(4) || at(0);
 }
 
+/** One complete size-prefixed frame (int32 size = the bytes after it): what a lone response looks like. */
+export function looksLikeFrame(bytes) {
+  if (bytes.length < 8) return false;
+  const size = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+  return size === bytes.length - 4;
+}
+
+/** ApiKeys names of the APIs eoslab has schemas for (REQUEST_VERSIONS' keys), for the "read as a response" form. */
+const API_NAMES = { 0: "Produce", 1: "Fetch", 2: "ListOffsets", 9: "OffsetFetch", 10: "FindCoordinator", 18: "ApiVersions", 22: "InitProducerId", 24: "AddPartitionsToTxn", 25: "AddOffsetsToTxn", 26: "EndTxn", 27: "WriteTxnMarkers", 28: "TxnOffsetCommit" };
+
 const VERDICT_TEXT = {
   delivered: "delivered to the application",
   control: "a control batch (transaction marker): never returned to the application",
@@ -78,8 +88,32 @@ export class MessagesPanel {
     this.list = el("div", { id: "messages-list" });
     this.errors = el("ul", { class: "msg-errors", id: "messages-errors" });
     this.recordsBox = el("div", { id: "messages-records" });
+    // A response does not name its API: when the bytes are one size-prefixed frame that is not a
+    // request, ask for the request's api key and version (nothing is loaded until "Read").
+    this.askApi = el("select", { id: "ask-api" }, Object.entries(API_NAMES).map(([k, n]) => el("option", { value: k }, `${n} (${k})`)));
+    this.askVersion = el("input", { id: "ask-version", type: "number", min: "0", max: "32767", value: "0", inputmode: "numeric" });
+    this.askButton = el("button", { type: "button", id: "ask-read" }, "Read as this response");
+    this.ask = el("div", { id: "messages-ask", hidden: true },
+      el("p", { class: "muted small" }, "These bytes are one size-prefixed frame but not a request. If they are a response, it does not name its API: choose the API and version of the request it answers."),
+      el("label", { for: "ask-api" }, "API "), this.askApi, " ", el("label", { for: "ask-version" }, "version "), this.askVersion, " ", this.askButton);
+    this.askButton.addEventListener("click", () => this.#readAsResponse());
     this.root = el("section", { id: "messages", hidden: true, "aria-labelledby": "messages-title" },
-      this.title, this.summary, this.errors, this.list, this.recordsBox);
+      this.title, this.ask, this.summary, this.errors, this.list, this.recordsBox);
+  }
+
+  #bytes = null;
+
+  async #readAsResponse() {
+    const bytes = this.#bytes;
+    if (!bytes) return;
+    const seq = ++this.#seq;
+    const m = await encoder();
+    if (seq !== this.#seq) return;
+    const r = m.decodeMessages(bytes, { framing: "sized", kind: "response", apiKey: Number(this.askApi.value), apiVersion: Number(this.askVersion.value) });
+    this.#render(r, bytes);
+    this.root.dispatchEvent(new CustomEvent("kafka-messages-decode", {
+      bubbles: true, composed: true, detail: { messages: r.messages.length, errors: r.errors.length },
+    }));
   }
 
   /** Adds the panel's stylesheet to the host's shadow root. */
@@ -94,6 +128,17 @@ export class MessagesPanel {
    */
   async update(bytes, batchesClean) {
     const seq = ++this.#seq;
+    this.#bytes = bytes;
+    this.ask.hidden = true;
+    if (!batchesClean && bytes && !looksLikeRequest(bytes) && looksLikeFrame(bytes)) {
+      replace(this.summary);
+      replace(this.errors);
+      replace(this.list);
+      replace(this.recordsBox);
+      this.ask.hidden = false;
+      this.root.hidden = false;
+      return null;
+    }
     if (batchesClean || !bytes || !looksLikeRequest(bytes)) {
       this.root.hidden = true;
       return null;
