@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test-only tools: Debian's Chromium (never a downloaded browser), playwright-core from
+# Test-only tools: Debian's Chromium (never a downloaded browser), Debian's tshark, playwright-core from
 # tests/package-lock.json, and the Python venv for the differential tests.
 # Idempotent and silent when everything is already in place.
 set -euo pipefail
@@ -14,6 +14,20 @@ if [ ! -x /usr/bin/chromium ]; then
          as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "ensure-test-tools: apt-get install chromium failed" >&2
+    exit 1
+  fi
+  rm -f "$log"
+fi
+
+# tshark and text2pcap (Debian's tshark, which pulls wireshark-common): Wireshark's Kafka dissector
+# is a peer of the request/response differential (tests/diff/tshark.py, issue 16).
+if ! command -v tshark >/dev/null || ! command -v text2pcap >/dev/null; then
+  echo "ensure-test-tools: installing Debian tshark (apt-get)"
+  log=$(mktemp)
+  if ! { as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark; } >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "ensure-test-tools: apt-get install tshark failed" >&2
     exit 1
   fi
   rm -f "$log"

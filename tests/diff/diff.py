@@ -13,7 +13,9 @@ comparison says so in a comment and special-cases exactly that field, never loos
                every field it reports is compared with the spec.
   messages     kafka-python's hand-written protocol classes encode requests and responses of
                every version it defines of the APIs eoslab has schemas for; `eoslab decode
-               --messages` reads them field by field (tests/diff/messages.py, its deviations there).
+               --messages` reads them field by field (tests/diff/messages.py, its deviations there);
+               and Wireshark's Kafka dissector (tshark) over captures of the golden envelopes
+               (tests/diff/tshark.py).
   fixed        the sequence wrap at 2^31-1, LogAppendTime, COMMIT/ABORT markers (both ways),
                record attributes 0x7f, Object.prototype-named header keys, an empty batch.
 
@@ -53,6 +55,7 @@ import time
 from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 
 import messages  # tests/diff/messages.py: the request/response differential (issue 16)
+import tshark  # tests/diff/tshark.py: the same against Wireshark's Kafka dissector
 from kafka.record.util import calc_crc32c, size_of_varint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -869,6 +872,17 @@ def fixed_cases(tally, tmp):
                        [(e.get("batch"), e["kind"], e["severity"], e["message"][:31]) for e in rep["errors"]]))
 
 
+def tshark_step(tally, tmp):
+    """Wireshark's Kafka dissector (tests/diff/tshark.py); tshark is installed by
+    scripts/ensure-test-tools.sh, so a missing one is a failure, not a skip."""
+    import shutil
+    if not shutil.which("tshark") or not shutil.which("text2pcap"):
+        tally.check("messages (tshark)", "tshark installed", ["tshark/text2pcap not found (scripts/ensure-test-tools.sh installs Debian's tshark)"])
+        return
+    skipped = tshark.run(EOSLAB, tally, tmp, os.path.join(ROOT, "tests", "fixtures", "envelopes-4.3.1"))
+    print(f"    tshark: {len(skipped)} pair(s) of versions its dissector does not know, not compared: {', '.join(skipped)}")
+
+
 def main():
     t0 = time.time()
     tally, stats = Tally(), {}
@@ -880,6 +894,7 @@ def main():
             ("eoslab encodes, kafka-python and kafkajs decode", lambda: dir2(random.Random(SEED * 10 + 3), tally, tmp, stats)),
             ("fixed cases", lambda: fixed_cases(tally, tmp)),
             ("kafka-python encodes requests/responses, eoslab decodes", lambda: messages.run(EOSLAB, tally, tmp, SEED * 10 + 4)),
+            ("tshark dissects Kafka's requests/responses, eoslab decodes", lambda: tshark_step(tally, tmp)),
         ]
         for title, step in steps:
             t = time.time()

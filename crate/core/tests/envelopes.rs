@@ -93,7 +93,7 @@ fn opts_for(want: &Value) -> MessageOptions {
 #[test]
 fn every_golden_envelope_decodes_as_kafka_reads_it() {
     let all = fixtures();
-    assert!(all.len() >= 40, "{} fixtures", all.len());
+    assert!(all.len() >= 47, "{} fixtures", all.len());
     for (name, bytes, want) in &all {
         let r = decode_messages_bytes(bytes, &opts_for(want));
         assert!(r.errors.iter().all(|e| e.severity != eoslab_core::report::Severity::Error), "{name}: {:?}", r.errors);
