@@ -5,6 +5,7 @@
 #   make dist    pkg/, then dist/eoslab/: the embeddable elements + wasm + scenarios, npm-shaped (README: Embed it in your docs)
 #   make bench   benches/run.sh
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
+#   make envelope-fixtures  regenerate tests/fixtures/envelopes-4.3.1 with Kafka's own serializers (scripts/envelope-fixtures.sh)
 .PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures envelope-fixtures clean
 
 serve:
@@ -60,8 +61,5 @@ kafka-fixtures:
 clean:
 	rm -rf pkg dist
 
-# Golden request/response envelopes (issue 16) written by Kafka 4.3.1's own serializers from
-# tests/kafka/envelopes.json (tests/kafka/Envelopes.java; no broker needed).
 envelope-fixtures:
-	bash scripts/ensure-kafka.sh
-	java -cp ".tools/kafka/4.3.1/classes:.tools/kafka/4.3.1/libs/*" Envelopes tests/kafka/envelopes.json tests/fixtures/envelopes-4.3.1
+	@bash scripts/envelope-fixtures.sh
