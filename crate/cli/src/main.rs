@@ -4,12 +4,14 @@
 //! eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
-//! eoslab partition DIR|FILE… [--json]
+//! eoslab partition DIR|FILE… [--json | --script]
 //! ```
 //! `partition` reads a partition directory (or the files given) as the broker loads it: producer
 //! state from the latest snapshot plus the log after it, open transactions, the LSO, the aborted
 //! transactions, and every `.snapshot`, `.index`, `.timeindex` and `.txnindex` checked against
-//! the log (exit 1 when one disagrees or a file cannot be read).
+//! the log (exit 1 when one disagrees or a file cannot be read); `--script` prints a simulator
+//! script that starts from that state (`log-end`, `producer-state`) and retries each producer's
+//! last batch.
 //! `dump-log` prints what Kafka 4.3.1's `kafka-dump-log` prints for `.log`, `.index`,
 //! `.timeindex`, `.txnindex` and `.snapshot` files (same lines on the same streams; exit 1 where
 //! Kafka's tool throws), from eoslab_core::files::dump.
@@ -31,7 +33,7 @@ const USAGE: &str = "usage:
   eoslab decode [FILE|-] [--json] [--headers-only] [--max-decompressed BYTES] [--formatter transaction-log|offsets]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
-  eoslab partition DIR|FILE... [--json]
+  eoslab partition DIR|FILE... [--json | --script]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
   eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
@@ -475,7 +477,8 @@ fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) 
 fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::files::partition::{self, DirFile};
     let json = args.iter().any(|a| a == "--json");
-    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json") {
+    let script = args.iter().any(|a| a == "--script");
+    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json" && *a != "--script") {
         return Err(format!("unknown option {bad}\n{USAGE}"));
     }
     let mut paths = Vec::new();
@@ -507,6 +510,9 @@ fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
     let text = if json {
         serde_json::to_string_pretty(&p).map_err(|e| e.to_string())? + "\n"
+    } else if script {
+        let from = args.iter().find(|a| !a.starts_with("--")).map_or("", String::as_str);
+        partition::simulator_script(&p, &format!("Continue from the partition in {from}"))
     } else {
         partition::render(&p)
     };

@@ -48,3 +48,23 @@ fn a_disagreeing_index_exits_1_and_says_which_entry() {
     assert_eq!(v["logEndOffset"], 7);
     assert_eq!(v["producers"][0]["batches"][0]["lastSequence"], 6);
 }
+
+#[test]
+fn continue_in_the_simulator_starts_from_the_loaded_state_and_its_expectations_hold() {
+    // Every broker directory: the script `--script` writes runs, and its own expectations
+    // (the retry of each producer's last batch is a duplicate; a late batch from the previous
+    // epoch is refused) pass.
+    for dir in ["idempotent-0", "txn-0", "txn-1", "ctp-out-0", "compressed-0", "logappend-0"] {
+        let (code, script) = run(&["--script", fixture(dir).to_str().unwrap()]);
+        assert_eq!(code, 0, "{dir}: {script}");
+        assert!(script.contains("producer-state p0 pid="), "{dir}: {script}");
+        assert!(script.contains("expect last"), "{dir}: {script}");
+        let path = std::env::temp_dir().join(format!("eoslab-continue-{}-{dir}.eos", std::process::id()));
+        std::fs::write(&path, &script).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_eoslab")).arg("run").arg(&path).output().unwrap();
+        std::fs::remove_file(&path).ok();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{dir}:\n{script}\n{text}");
+        assert!(text.contains(" 0 failed"), "{dir}: {text}");
+    }
+}

@@ -617,3 +617,82 @@ pub fn render(p: &Partition) -> String {
     }
     s
 }
+
+/// A simulator script (the idempotence model's language, `scenarios/README.md`) that starts
+/// from this partition's loaded state — its log end and every producer's entry — and asks the
+/// leader the question engineers ask of a real partition: the retry of each producer's last
+/// batch (a duplicate, answered with the original offsets). `title` names the source.
+pub fn simulator_script(p: &Partition, title: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("title {title}\n"));
+    s.push_str(&format!(
+        "about The leader's state as the broker loads these files ({}): log end {}, {} producer(s). Edit the requests below, or add your own.\n",
+        p.snapshot_used.as_deref().unwrap_or("the whole log replayed"),
+        p.log_end_offset,
+        p.producers.len()
+    ));
+    let now = p.producers.iter().map(|e| e.last_timestamp).max().filter(|t| *t > 0);
+    if let Some(t) = now {
+        s.push_str(&format!("time {t}\n"));
+    }
+    s.push_str("partition p0\nproducer app\n");
+    s.push_str(&format!("log-end p0 {}\n", p.log_end_offset));
+    for e in &p.producers {
+        // Offsets at or past the log end cannot be (a damaged file): leave such an entry out.
+        if e.batches.iter().any(|b| b.last_offset >= p.log_end_offset) || e.epoch < 0 {
+            s.push_str(&format!("# producer {} left out: its state does not fit the log (epoch {}, log end {})\n", e.producer_id, e.epoch, p.log_end_offset));
+            continue;
+        }
+        s.push_str(&format!("producer-state p0 pid={} epoch={}", e.producer_id, e.epoch));
+        if e.coordinator_epoch >= 0 {
+            s.push_str(&format!(" coordinator-epoch={}", e.coordinator_epoch));
+        }
+        if e.last_timestamp >= 0 {
+            s.push_str(&format!(" timestamp={}", e.last_timestamp));
+        }
+        if e.current_txn_first_offset >= 0 {
+            s.push_str(&format!(" txn-first-offset={}", e.current_txn_first_offset));
+        }
+        for b in &e.batches {
+            s.push_str(&format!(
+                " batch={}..{}@{}..{}",
+                b.first_sequence,
+                b.last_sequence,
+                b.last_offset - b.offset_delta as i64,
+                b.last_offset
+            ));
+        }
+        s.push('\n');
+    }
+    for e in p.producers.iter().filter(|e| e.epoch >= 0 && e.batches.last().is_some_and(|b| b.first_sequence >= 0 && b.last_offset < p.log_end_offset)) {
+        let b = e.batches.last().copied().unwrap_or(RetainedBatch { first_sequence: 0, last_sequence: 0, last_offset: 0, offset_delta: 0, timestamp: 0 });
+        let first = b.last_offset - b.offset_delta as i64;
+        let values: Vec<String> = (first..=b.last_offset).take(50).map(|o| format!("r{o}")).collect();
+        if values.len() as i64 != b.last_offset - first + 1 {
+            continue;
+        }
+        let txn = if e.current_txn_first_offset >= 0 { " txn" } else { "" };
+        s.push_str(&format!(
+            "# producer {}: a retry of its last batch (sequences {}..{}; the leader compares sequences, not values)\n",
+            e.producer_id, b.first_sequence, b.last_sequence
+        ));
+        s.push_str(&format!(
+            "produce p0 pid={} epoch={} seq={}{txn} {}\n",
+            e.producer_id,
+            e.epoch,
+            b.first_sequence,
+            values.join(" ")
+        ));
+        s.push_str(&format!("expect last duplicate {first}..{}\n", b.last_offset));
+    }
+    for e in p.producers.iter().filter(|e| e.epoch > 0 && e.batches.is_empty()) {
+        s.push_str(&format!(
+            "# producer {}: a late batch from the epoch before {} (a zombie, or a write the last marker fenced)\n",
+            e.producer_id, e.epoch
+        ));
+        let txn = if e.coordinator_epoch >= 0 { " txn" } else { "" };
+        s.push_str(&format!("produce p0 pid={} epoch={} seq=0{txn} late\n", e.producer_id, e.epoch - 1));
+        s.push_str("expect last rejected INVALID_PRODUCER_EPOCH\n");
+    }
+    s
+}

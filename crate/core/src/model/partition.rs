@@ -175,6 +175,34 @@ impl Partition {
         }
     }
 
+    /// A producer's state given rather than built by appends (`ProducerStateManager.loadFromSnapshot`
+    /// → `loadProducerEntry`): the entry replaced, and its open transaction registered.
+    pub fn load_producer_state(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        coordinator_epoch: i32,
+        last_timestamp: i64,
+        txn_first_offset: Option<i64>,
+        batches: impl IntoIterator<Item = BatchMetadata>,
+    ) {
+        if let Some(old) = self.producers.get(&producer_id).and_then(|e| e.current_txn_first_offset) {
+            self.ongoing_txns.remove(&old);
+        }
+        let mut e = ProducerStateEntry::empty();
+        e.producer_epoch = epoch;
+        for b in batches {
+            e.add_batch(epoch, b);
+        }
+        e.coordinator_epoch = coordinator_epoch;
+        e.last_timestamp = last_timestamp;
+        e.current_txn_first_offset = txn_first_offset;
+        if let Some(o) = txn_first_offset {
+            self.ongoing_txns.insert(o, producer_id);
+        }
+        self.producers.insert(producer_id, e);
+    }
+
     /// The leader's decision for a client Produce of `bytes` (one v2 batch). On success
     /// the batch is written with its offsets assigned.
     pub fn append_client(&mut self, bytes: &[u8]) -> Decision {
