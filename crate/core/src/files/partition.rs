@@ -429,6 +429,10 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
     p
 }
 
+fn last_of(b: &Appended) -> i64 {
+    b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64)
+}
+
 fn check(file: &str, ok: bool, what: String, detail: String) -> Check {
     Check { file: String::from(file), ok, what, detail }
 }
@@ -489,8 +493,18 @@ fn check_offset_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize
     let ix = OffsetIndex::new(bytes, base);
     let mut bad = Vec::new();
     let mut prev = i64::MIN;
-    let n = ix.entries();
-    for e in ix.iter() {
+    let mut n = 0;
+    for (i, e) in ix.iter().enumerate() {
+        // DumpLogSegments.dumpIndex: "since it is a sparse file, in the event of a crash there may
+        // be many zero entries, stop if we see one" — and a running broker's active segment has
+        // its index preallocated (AbstractIndex.resize to segment.index.bytes), zeros past the entries.
+        // An all-zero first entry is the same tail (an index with no entry yet: a Produce writes
+        // one only every index.interval.bytes), unless the first batch really ends at the base.
+        let empty_head = i == 0 && e.offset == base && e.position == 0 && seg.first().is_some_and(|(_, _, b)| last_of(b) != base);
+        if (e.offset == base && i > 0) || empty_head {
+            break;
+        }
+        n += 1;
         if e.offset <= prev {
             bad.push(format!("offset {} after {prev}: not increasing", e.offset));
         }
@@ -505,7 +519,8 @@ fn check_offset_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize
             }
         }
     }
-    let what = format!("{n} entries against the log (each: a batch's last offset → its position)");
+    let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
+    let what = format!("{n} entries against the log (each: a batch's last offset → its position){tail}");
     out.push(check(name, bad.is_empty(), what, bad.join("; ")));
 }
 
@@ -513,8 +528,14 @@ fn check_time_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, 
     let ix = TimeIndex::new(bytes, base);
     let mut bad = Vec::new();
     let mut prev = (i64::MIN, i64::MIN);
-    let n = ix.entries();
-    for e in ix.iter() {
+    let mut n = 0;
+    for (i, e) in ix.iter().enumerate() {
+        // DumpLogSegments.dumpTimeIndex: the same stop at a zero entry (preallocated or sparse tail).
+        let empty_head = i == 0 && e.offset == base && e.timestamp == 0 && seg.first().is_some_and(|(_, _, b)| last_of(b) != base);
+        if (e.offset == base && i > 0) || empty_head {
+            break;
+        }
+        n += 1;
         if e.timestamp < prev.0 || e.offset < prev.1 {
             bad.push(format!("({}, {}) after ({}, {}): not monotonic", e.timestamp, e.offset, prev.0, prev.1));
         }
@@ -529,7 +550,8 @@ fn check_time_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, 
             Some(_) => {}
         }
     }
-    let what = format!("{n} entries against the log (each: a batch's max timestamp → its last offset)");
+    let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
+    let what = format!("{n} entries against the log (each: a batch's max timestamp → its last offset){tail}");
     out.push(check(name, bad.is_empty(), what, bad.join("; ")));
 }
 
