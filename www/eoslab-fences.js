@@ -138,12 +138,18 @@ function start() {
 function whenHydrated(go) {
   const html = document.documentElement;
   if (!document.getElementById("__docusaurus") || html.getAttribute("data-has-hydrated") === "true") return go();
-  const mo = new MutationObserver(() => {
-    if (html.getAttribute("data-has-hydrated") !== "true") return;
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
     mo.disconnect();
+    clearTimeout(timer);
     go();
-  });
+  };
+  const mo = new MutationObserver(() => html.getAttribute("data-has-hydrated") === "true" && once());
   mo.observe(html, { attributes: true, attributeFilter: ["data-has-hydrated"] });
+  // A Docusaurus older than the attribute (or a page that never hydrates): start anyway.
+  const timer = setTimeout(once, 5000);
 }
 
 if (globalThis.document) {
