@@ -9,6 +9,8 @@
 // pkg/eoslab-files.js, fetched on first use relative to this module). Then:
 //   - "Open the log in the inspector": `kafka-partition:open-log` {file} (the lab page hands the
 //     segment to its <kafka-batch>);
+//   - "Export as kafka-dump-log text": every file as Kafka 4.3's kafka-dump-log --deep-iteration
+//     --print-data-log (or --transaction-log-decoder / --offsets-decoder) prints it, downloaded;
 //   - "Continue in the simulator": a script in the idempotence model's language that starts from
 //     that producer state and log end (`log-end`, `producer-state`) and retries each producer's
 //     last batch, editable, run by a <kafka-ladder> below it.
@@ -89,6 +91,8 @@ export class KafkaPartition extends HTMLElement {
   #root;
   #watcher;
   #log = null; // the first .log File of the last load
+  #read = []; // the last load's files as {name, bytes}
+  #folder = "";
   #ui;
 
   constructor() {
@@ -106,6 +110,12 @@ export class KafkaPartition extends HTMLElement {
       checks: h("ul", { class: "checks" }),
       text: h("pre", { tabindex: "0", "aria-label": "The partition as text (eoslab partition)" }),
       openLog: h("button", { type: "button" }, "Open the log in the inspector"),
+      decoder: h("select", { "aria-label": "kafka-dump-log decoder for the records" },
+        h("option", { value: "" }, "records as data (--print-data-log)"),
+        h("option", { value: "transaction-log" }, "__transaction_state (--transaction-log-decoder)"),
+        h("option", { value: "offsets" }, "__consumer_offsets (--offsets-decoder)"),
+      ),
+      exportDump: h("button", { type: "button" }, "Export as kafka-dump-log text"),
       cont: h("button", { type: "button" }, "Continue in the simulator"),
       sim: h("div", { hidden: true }),
       script: h("textarea", { spellcheck: "false", "aria-label": "Simulator script starting from this partition's state" }),
@@ -128,6 +138,7 @@ export class KafkaPartition extends HTMLElement {
       h("h3", {}, "The files against the log"),
       ui.checks,
       h("div", { class: "row" }, ui.openLog, ui.cont),
+      h("div", { class: "row" }, ui.exportDump, ui.decoder),
       h("details", {}, h("summary", {}, "Everything, as text"), ui.text),
       ui.sim,
     );
@@ -162,6 +173,7 @@ export class KafkaPartition extends HTMLElement {
       ui.script.focus();
     });
     ui.run.addEventListener("click", () => this.#runScript().catch((err) => this.#fail(err)));
+    ui.exportDump.addEventListener("click", () => this.#exportDump().catch((err) => this.#fail(err)));
   }
 
   connectedCallback() {
@@ -192,6 +204,10 @@ export class KafkaPartition extends HTMLElement {
       files.map(async (f) => ({ name: f.name, bytes: f instanceof Blob ? new Uint8Array(await f.arrayBuffer()) : f.bytes })),
     );
     const folder = files[0]?.webkitRelativePath?.split("/")[0] || "";
+    this.#read = read;
+    this.#folder = folder;
+    // An internal topic's directory name picks kafka-dump-log's decoder for the export.
+    ui.decoder.value = folder.startsWith("__transaction_state-") ? "transaction-log" : folder.startsWith("__consumer_offsets-") ? "offsets" : "";
     const p = m.loadPartition(read, `Continue from the partition ${folder || "directory"}`.trim());
     this.#log = files.find((f) => f.name.endsWith(".log")) ?? null;
     this.#render(p, files.length);
@@ -235,6 +251,26 @@ export class KafkaPartition extends HTMLElement {
     ui.text.textContent = p.text;
     ui.openLog.disabled = !this.#log;
     ui.result.hidden = false;
+  }
+
+  /**
+   * The whole directory as `kafka-dump-log --files <every file, sorted> --deep-iteration
+   * --print-data-log` (or the chosen decoder) prints it (loadPartition's module, dumpLog), as a
+   * download; resolves to the text.
+   */
+  async #exportDump() {
+    const m = await loadFilesModule();
+    const files = this.#read.filter((f) => /\.(log|index|timeindex|txnindex|snapshot)$/.test(f.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const decoder = this.#ui.decoder.value || undefined;
+    const r = m.dumpLog(files, { deepIteration: true, printDataLog: !decoder, decoder });
+    const text = r.text + (r.errors ? `\n${r.errors}` : "");
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: `${this.#folder || "partition"}.dump-log.txt` });
+    this.#root.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    this.#ui.status.textContent = r.failed ? `kafka-dump-log stops: ${r.failed}` : `Exported ${files.length} file(s) as kafka-dump-log text.`;
+    return text;
   }
 
   async #runScript() {

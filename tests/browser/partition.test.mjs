@@ -98,3 +98,18 @@ test("open the log in the inspector, and continue in the simulator: the retry is
   assert.deepEqual(failures, []);
   assert.deepEqual([...env.consoleErrors, ...env.pageErrors], []);
 });
+
+test("export as kafka-dump-log text: the .log part is what Kafka's tool printed", { timeout: 60_000 }, async () => {
+  const done = loaded();
+  await page.setInputFiles("kafka-partition input[type=file]:not([webkitdirectory])", filesOf("txn-1"));
+  assert.equal((await done).ok, true);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("kafka-partition button:has-text('Export as kafka-dump-log text')")]);
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  const text = Buffer.concat(chunks).toString("utf8");
+  // The files are named without their folder here: the broker's dump says "Dumping txn-1/…".
+  const want = readFileSync(join(FIXTURES, "txn-1/00000000000000000000.log.dump-log.txt"), "utf8").replace("Dumping txn-1/", "Dumping ");
+  const part = text.split(/(?=^Dumping )/m).find((p) => p.startsWith("Dumping 00000000000000000000.log"));
+  assert.equal(part, want);
+  assert.match(text, /^Dumping 00000000000000000005\.snapshot$/m);
+});

@@ -54,3 +54,27 @@ test("a damaged file is flagged, and bad arguments throw a clear error", () => {
   assert.throws(() => files.loadPartition([{ name: "x.log" }]), /files\[0\] needs a name \(string\) and bytes \(Uint8Array\)/);
   assert.throws(() => files.loadPartition("nope"), /must be an array/);
 });
+
+test("dumpLog prints what Kafka 4.3.1's kafka-dump-log printed for every file of every broker directory", () => {
+  // The options each dump was made with (tests/fixtures/kafka-4.3.1/PROVENANCE.md).
+  const optionsFor = (d, f) =>
+    !f.endsWith(".log") ? {}
+    : d.startsWith("__transaction_state-") ? { deepIteration: true, decoder: "transaction-log" }
+    : d.startsWith("__consumer_offsets-") ? { deepIteration: true, decoder: "offsets" }
+    : { printDataLog: true, deepIteration: true };
+  let compared = 0;
+  for (const d of readdirSync(root).filter((d) => !d.includes("."))) {
+    const all = dir(d).map((f) => ({ name: `${d}/${f.name}`, bytes: f.bytes }));
+    for (const f of all.filter((f) => /\.(log|index|timeindex|txnindex|snapshot)$/.test(f.name))) {
+      // The file first, its siblings after it (an index reads its .log, a time index its .index
+      // too); the first file's part of the text runs up to the next "Dumping ".
+      const r = files.dumpLog([f, ...all.filter((g) => g !== f)], optionsFor(d, f.name));
+      const first = r.text.split(/(?=^Dumping )/m)[0];
+      assert.equal(first, readFileSync(join(root, f.name + ".dump-log.txt"), "utf8"), f.name);
+      assert.equal(r.failed, null, f.name);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 40, `${compared} files`);
+  assert.throws(() => files.dumpLog([], { decoder: "nope" }), /decoder must be "transaction-log" or "offsets"/);
+});
