@@ -100,6 +100,31 @@ fn m3_a_marker_from_the_old_coordinator_is_refused_after_failover() {
     assert_eq!(p.last_stable_offset(), p.high_watermark());
 }
 
+/// K6 (`TransactionStateManager.loadTransactionsForTxnTopicPartition` →
+/// `TransactionMarkerChannelManager.addTxnMarkersToSend` with every partition of the loaded
+/// Prepare* record): after a failover the new coordinator re-sends the marker to every
+/// partition, including one that already has it; the leader writes the duplicate. Under TV2 it
+/// is M2's retried-marker exception (Kafka 4.3.1, seen on a real broker by
+/// tests/kafka/txn_scenarios.py txn-coordinator-failover), under TV1 the M1 epoch check passes.
+#[test]
+fn k6_the_new_coordinator_resends_markers_to_every_partition_and_the_leader_decides_the_duplicate() {
+    for (tv, rule) in [(2, "M2"), (1, "M1")] {
+        let w = world(&format!(
+            "model transactions\ncluster transaction.version={tv}\npartition a-0 b-0\nproducer app transactional.id=t\n\
+             init app\nbegin app\nsend app a-0 x\nsend app b-0 y\ncommit app\ndelay marker b-0\ndeliver marker a-0\n\
+             failover coordinator\ndeliver markers\n"
+        ));
+        let a: Vec<_> = w.records.iter().filter(|r| r.partition == "a-0" && r.kind == "commit").collect();
+        assert_eq!(a.len(), 2, "TV{tv}: a-0 gets the old coordinator's COMMIT and the new one's again");
+        assert!(a[0].text.contains("coordinator epoch 0") && a[1].text.contains("coordinator epoch 1"), "TV{tv}");
+        let dup = w.messages.iter().rev().find(|m| m.kind == "response" && m.from.contains("a-0")).unwrap();
+        assert_eq!(dup.rule, Some(rule), "TV{tv}: {}", dup.text);
+        assert_eq!(w.records.iter().filter(|r| r.partition == "b-0" && r.kind == "commit").count(), 1, "TV{tv}");
+        let p = w.partitions.iter().find(|p| p.name == "a-0").unwrap();
+        assert_eq!((p.last_stable_offset(), p.high_watermark()), (3, 3), "TV{tv}");
+    }
+}
+
 #[test]
 fn client_errors_split_into_fatal_and_abortable_as_the_transaction_manager_does() {
     // 47 on Produce is abortable (KIP-588); 90 on EndTxn is fatal.

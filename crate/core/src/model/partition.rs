@@ -337,7 +337,11 @@ pub enum MarkerVerdict {
     /// M3: a marker from an older coordinator epoch.
     ZombieCoordinator { coordinator_epoch: i32, seen: i32 },
     /// M4 (M6): written at `offset`, completing the transaction that opened at `first`.
-    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64> },
+    /// `again`: the producer's epoch equals the marker's and no transaction is open here — a
+    /// marker sent again (a new coordinator re-sending after failover, K6, or a retried or
+    /// admin marker); the epoch check that let it through is M1 (TV0/TV1) or M2's exception
+    /// (TV2, 4.3.1's `ProducerAppendInfo.checkProducerEpoch`), and it is written again.
+    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64>, again: Option<MarkerVersion> },
 }
 
 impl MarkerVerdict {
@@ -364,6 +368,8 @@ impl MarkerVerdict {
             MarkerVerdict::StaleEpoch { .. } => "M1",
             MarkerVerdict::NotBumped { .. } => "M2",
             MarkerVerdict::ZombieCoordinator { .. } => "M3",
+            MarkerVerdict::Written { again: Some(MarkerVersion::Tv1), .. } => "M1",
+            MarkerVerdict::Written { again: Some(MarkerVersion::Tv2), .. } => "M2",
             MarkerVerdict::Written { .. } => "M4",
         }
     }
@@ -393,11 +399,17 @@ impl MarkerVerdict {
             MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen } => format!(
                 "marker from coordinator epoch {coordinator_epoch}, but this partition has seen coordinator epoch {seen}: a zombie coordinator"
             ),
-            MarkerVerdict::Written { producer_id, commit, offset, first } => {
+            MarkerVerdict::Written { producer_id, commit, offset, first, again } => {
                 let mut why = format!("{} marker for producer {producer_id} written at offset {offset}", if commit { "COMMIT" } else { "ABORT" });
+                match again {
+                    Some(MarkerVersion::Tv1) => why.push_str(": its epoch is the producer's (not older, M1) and no transaction of it is open here — a marker sent again (or for a partition this transaction wrote nothing to) is written like any other; nothing is completed"),
+                    Some(MarkerVersion::Tv2) => why.push_str(": a transactions-V2 marker at the producer's epoch with no transaction open here is a retried marker (M2's exception, KAFKA-19999 in 4.3.1) and is written again; nothing is completed"),
+                    None => {}
+                }
                 match first {
                     Some(first) if !commit => why.push_str(&format!("; offsets {first}..{offset} recorded in the transaction index as aborted")),
                     Some(first) => why.push_str(&format!("; the transaction's records from offset {first} become visible to read_committed consumers")),
+                    None if again.is_some() => {}
                     None => why.push_str("; no open transaction here, so nothing is completed (an empty transaction on this partition)"),
                 }
                 why
@@ -488,6 +500,7 @@ impl Partition {
         if coordinator_epoch < state_coordinator_epoch {
             return MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen: state_coordinator_epoch };
         }
+        let again = (known && marker_epoch == state_epoch && first.is_none()).then_some(version);
         let bytes = marker_bytes(producer_id, marker_epoch, commit, coordinator_epoch, timestamp_ms);
         let (offset, _) = self.write_vec(bytes, 0);
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
@@ -507,7 +520,7 @@ impl Partition {
         s.coordinator_epoch = coordinator_epoch;
         s.current_txn_first_offset = None;
         s.last_timestamp = timestamp_ms;
-        MarkerVerdict::Written { producer_id, commit, offset, first }
+        MarkerVerdict::Written { producer_id, commit, offset, first, again }
     }
 
     /// A consumer's fetch from `from_offset` (L4, R1–R5): read_uncommitted gets every data

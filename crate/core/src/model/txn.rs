@@ -2103,14 +2103,18 @@ impl World {
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
             if let Some(t) = self.open_txn.get(id.as_str()).copied() {
-                // Re-queue markers only for partitions that have not got theirs.
-                let done: BTreeSet<Name> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
+                // K6: the new coordinator loads the Prepare* record, whose partitions are all of
+                // the transaction's (`TransactionStateManager.loadTransactionsForTxnTopicPartition`
+                // → `TransactionMarkerChannelManager.addTxnMarkersToSend` with
+                // `txnMetadata.topicPartitions`), and re-sends the marker to every one of them,
+                // including partitions the old coordinator's marker already reached: the leader
+                // decides on the duplicate (M1, or M2's retried-marker exception for TV2).
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
                 let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
-                for p in m.partitions.iter().filter(|p| !done.contains(p.as_str())) {
+                for p in m.partitions.iter() {
                     self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }
-                if !self.markers.iter().any(|x| x.txn == t && x.coordinator_epoch == ep) {
+                if m.partitions.is_empty() {
                     self.complete_txn(id, t);
                 }
             }
