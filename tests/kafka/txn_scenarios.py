@@ -705,6 +705,9 @@ class Run:
             return any(not r["dead"] and any(r["markers"][mi]["producerId"] == target[3] for mi, _t, _n in r["delayed"])
                        for r in self.marker_reqs)
         targets = prepared()
+        # the markers of these transactions only: one prepared while this step runs (the next
+        # transaction that was waiting) keeps its markers until the next delivery, as in the model
+        keys = {(t[3], t[2]) for t in targets}
         deadline = time.monotonic() + 15
         while True:
             self.sync_markers()
@@ -712,6 +715,8 @@ class Run:
                 if r["dead"]:
                     continue
                 for mi, m in enumerate(r["markers"]):
+                    if (m["producerId"], m["producerEpoch"]) not in keys:
+                        continue
                     parts = [(t, n) for t, n in m["partitions"] if (mi, t, n) not in r["errors"] and (mi, t, n) not in r["delayed"]]
                     if parts:
                         self.send_marker(r, mi, parts)

@@ -66,7 +66,7 @@ fn transaction_log_records_read_back_like_the_console_consumer_formatter() {
     // "my-txn" hashes to __transaction_state-45 (semantics.md §3.1); states in write order.
     assert!(w.records.iter().filter(|r| r.kind == "txn-log").all(|r| r.partition == "__transaction_state-45"));
     assert_eq!(texts.len(), 3, "{texts:#?}");
-    assert!(texts[0].starts_with(r#"{"key":{"type":0,"data":{"transactionalId":"my-txn"}},"value":{"version":1,"data":{"producerId":1000,"producerEpoch":0,"#), "{}", texts[0]);
+    assert!(texts[0].starts_with(r#"{"key":{"type":0,"data":{"transactionalId":"my-txn"}},"value":{"version":1,"data":{"producerId":1000,"previousProducerId":1000,"producerEpoch":0,"#), "{}", texts[0]);
     assert!(texts[0].contains(r#""transactionStatus":0"#), "Empty: {}", texts[0]);
     assert!(texts[1].contains(r#""transactionStatus":1"#) && texts[1].contains(r#""topic":"orders","partitionIds":[0]"#), "Ongoing with orders-0: {}", texts[1]);
     assert!(texts[2].contains(r#""transactionStatus":2"#) && texts[2].contains(r#""producerEpoch":1"#), "PrepareCommit at the bumped epoch (TV2): {}", texts[2]);
@@ -142,4 +142,115 @@ fn the_same_script_replays_to_the_same_bytes() {
     let a = run(&parse(&text).unwrap(), None, true).world.records.iter().map(|r| r.bytes.clone()).collect::<Vec<_>>();
     let b = run(&parse(&text).unwrap(), None, true).world.records.iter().map(|r| r.bytes.clone()).collect::<Vec<_>>();
     assert_eq!(a, b);
+}
+
+/// The `name` number after `"name":` in `text` replaced by `with(number)`, everywhere.
+fn renumber(text: &str, name: &str, with: &dyn Fn(i64) -> String) -> String {
+    let pat = format!("\"{name}\":");
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&pat) {
+        let start = at + pat.len();
+        out.push_str(&rest[..start]);
+        let len = rest[start..].find(|c: char| c != '-' && !c.is_ascii_digit()).unwrap_or(rest.len() - start);
+        out.push_str(&with(rest[start..start + len].parse().unwrap()));
+        rest = &rest[start + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A record's `data` object as Kafka 4.3.1's `kafka-dump-log` printed it (`payload: {"version":"1","data":{…}}`)
+/// or as the model's formatter prints it, with the numbers a run chooses (producer ids,
+/// timestamps, offsets) made relative: what is left is every field, its presence and order,
+/// its width, and the start timestamp being −1 or not.
+fn normalized(data: &str, pid0: i64) -> String {
+    let mut d = renumber(data, "producerId", &|v| format!("P+{}", v - pid0));
+    d = renumber(&d, "previousProducerId", &|v| format!("P+{}", v - pid0));
+    d = renumber(&d, "transactionLastUpdateTimestampMs", &|_| String::from("T"));
+    d = renumber(&d, "transactionStartTimestampMs", &|v| String::from(if v < 0 { "-1" } else { "T" }));
+    d = renumber(&d, "commitTimestamp", &|_| String::from("T"));
+    renumber(&d, "offset", &|_| String::from("O"))
+}
+
+/// The records of a real broker's partition: (valueSize, normalized payload data) per record.
+fn fixture_records(dir: &str) -> Vec<(usize, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kafka-4.3.1").join(dir).join("00000000000000000000.log.dump-log.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut pid0 = None;
+    text.lines()
+        .filter_map(|l| {
+            let size: usize = l.split("valueSize: ").nth(1)?.split(' ').next()?.parse().ok()?;
+            let payload = l.split("payload: ").nth(1)?;
+            let data = &payload[payload.find("\"data\":")? + 7..payload.len() - 1];
+            let pid = *pid0.get_or_insert_with(|| data.split("\"producerId\":").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+            Some((size, normalized(data, pid)))
+        })
+        .collect()
+}
+
+/// The model's records of kind `kind`, the same way.
+fn model_records(w: &World, kind: &str, topic: InternalTopic) -> Vec<(usize, String)> {
+    let mut pid0 = None;
+    w.records
+        .iter()
+        .filter(|r| r.kind == kind)
+        .map(|r| {
+            let rep = decode_bytes(&r.bytes, &DecodeOptions { formatter: Some(topic), ..Default::default() });
+            let rec = &rep.batches[0].records[0];
+            let f = rec.formatted.clone().unwrap();
+            let v = &f[f.find("\"value\":").unwrap()..];
+            let data = &v[v.find("\"data\":").unwrap() + 7..v.len() - 2];
+            let pid = *pid0.get_or_insert_with(|| data.split("\"producerId\":").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+            (rec.value.as_ref().map_or(0, Vec::len), normalized(data, pid))
+        })
+        .collect()
+}
+
+/// Every internal record the model writes is what Kafka 4.3.1 writes (TransactionMetadata,
+/// TransactionLog.valueToBytes, GroupCoordinatorRecordHelpers), field by field and size by size,
+/// against a real broker's files (tests/fixtures/kafka-4.3.1, `make kafka-fixtures`): the
+/// consume-transform-produce of `fx-ctp` (offsets added first, then the output partition; two
+/// rounds). It pins PreviousProducerId (the producer id before the transition, written from
+/// the first record on), ClientTransactionVersion (absent for the first Empty, 2 from the TV2
+/// adds on), the partitions in Java's HashSet/HashMap order (`ctp-out` before
+/// `__consumer_offsets`), transactionStartTimestampMs kept by CompleteCommit (it was −1), and
+/// OffsetCommitValue version 4 (it was 3).
+#[test]
+fn internal_records_are_byte_for_byte_what_kafka_4_3_1_writes() {
+    let w = world(
+        "model transactions\npartition ctp-in-0 ctp-out-0\nproducer app transactional.id=fx-ctp\n\
+         consumer c read_committed group=fx-ctp-group ctp-in-0\n\
+         init app\nbegin app\nsend-offsets app c\nsend app ctp-out-0 A\ncommit app\ndeliver markers\n\
+         begin app\nsend-offsets app c\nsend app ctp-out-0 B\ncommit app\ndeliver markers\n",
+    );
+    let txn = model_records(&w, "txn-log", InternalTopic::TransactionState);
+    let kafka = fixture_records("__transaction_state-32");
+    assert_eq!(txn.len(), kafka.len(), "model {txn:#?}\nkafka {kafka:#?}");
+    for (k, (m, f)) in txn.iter().zip(&kafka).enumerate() {
+        assert_eq!(m, f, "record {k} of __transaction_state");
+    }
+    let offsets = model_records(&w, "offset-commit", InternalTopic::ConsumerOffsets);
+    let kafka = fixture_records("__consumer_offsets-10");
+    assert_eq!(offsets.len(), kafka.len(), "model {offsets:#?}\nkafka {kafka:#?}");
+    for (k, (m, f)) in offsets.iter().zip(&kafka).enumerate() {
+        assert_eq!(m, f, "record {k} of __consumer_offsets");
+    }
+    // The group hashes to the broker's partition (50 partitions, as the fixture broker had).
+    assert!(w.records.iter().any(|r| r.kind == "offset-commit" && r.partition == "__consumer_offsets-10"));
+}
+
+/// Java's HashSet/HashMap order of a transaction's partitions (`TransactionLog.valueToBytes`),
+/// against the real broker's first record with two topics, and for one topic's partitions.
+#[test]
+fn transaction_partitions_are_written_in_javas_hash_order() {
+    let w = world(
+        "model transactions\npartition orders-0 orders-1 payments-0\nproducer app transactional.id=t\n\
+         init app\nbegin app\nsend app payments-0 p\nsend app orders-1 b\nsend app orders-0 a\ncommit app\n",
+    );
+    let last = model_records(&w, "txn-log", InternalTopic::TransactionState).pop().unwrap().1;
+    // The set's buckets ((h ^ h >>> 16) & 15 of 31·(31 + p) + topic.hashCode()): payments-0 4,
+    // orders-0 9, orders-1 10, so orders-0 comes before orders-1 although it was added after
+    // it; the topics' HashMap: "payments" bucket 7, "orders" bucket 10.
+    assert!(last.contains(r#""transactionPartitions":[{"topic":"payments","partitionIds":[0]},{"topic":"orders","partitionIds":[0,1]}]"#), "{last}");
 }

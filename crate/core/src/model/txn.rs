@@ -894,6 +894,9 @@ impl World {
             partitions: BTreeSet::new(),
             txn_start_ms: -1,
             last_update_ms: self.now_ms,
+            transit_prev_pid: pid,
+            client_tv: if self.cluster.transaction_version >= 2 { 2 } else { 0 },
+            added_order: Vec::new(),
         });
         self.next_pid = self.next_pid.max(pid + 1);
     }
@@ -1383,7 +1386,7 @@ impl World {
                 );
                 self.metric(Metric::AddPartitionsRequests, 1);
                 let pname = self.partition_names(pi).0;
-                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms);
+                let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms, Tv::Tv2);
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
                     let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
@@ -1540,21 +1543,17 @@ impl World {
                 positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
             ),
         );
-        // G1/G2: generation fencing (KIP-447).
-        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
-        if self.groups[gi].generation != generation {
-            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
-            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
-            self.clients[i].state = ClientState::AbortableError;
-            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
-            return Ok(CallResult::Ok);
-        }
         let t = self.current_instance(i);
         if tv2 {
-            // G3: the group coordinator adds its partition (TxnOffsetCommit v5).
+            // G3: the group coordinator adds its partition (TxnOffsetCommit v5) before it looks
+            // at the request: `GroupCoordinatorService.commitTransactionalOffsets` runs the
+            // write through `CoordinatorRuntime.scheduleTransactionalWriteOperation`, whose
+            // `maybeStartTransactionVerification` (AddPartitionsToTxnManager, verifyOnly=false
+            // for TV2) completes first; the generation is checked in the write (G1/G2). So a
+            // fenced commit still leaves the partition in the transaction, and its abort sends
+            // a marker there (Kafka 4.3.1, tests/kafka/txn_scenarios.py txn-rebalance-fences-offsets).
             self.metric(Metric::AddPartitionsRequests, 1);
-            let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
+            let a = self.coordinator.add_partitions_v(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms, Tv::Tv2);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
                 let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
@@ -1565,6 +1564,16 @@ impl World {
                 self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
                 return Ok(CallResult::Ok);
             }
+        }
+        // G1/G2: generation fencing (KIP-447).
+        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
+        if self.groups[gi].generation != generation {
+            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
+            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
+            self.clients[i].state = ClientState::AbortableError;
+            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
+            return Ok(CallResult::Ok);
         }
         // G4: the offsets are written as transactional records, pending until the marker.
         let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
@@ -2381,25 +2390,91 @@ fn split_partition_ref(p: &str) -> (&str, i32) {
     }
 }
 
+/// Java's `String.hashCode` (UTF-16 code units).
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// `HashMap.hash`: the bucket of hash `h` in a table of `cap` (a power of two).
+fn java_bucket(h: i32, cap: usize) -> usize {
+    let h = h as u32;
+    ((h ^ (h >> 16)) as usize) & (cap - 1)
+}
+
+/// The table size `HashMap` gives a capacity (`tableSizeFor`: the next power of two).
+fn java_table_size(n: usize) -> usize {
+    n.max(1).next_power_of_two()
+}
+
+/// The partitions of a transaction grouped by topic in the order Kafka 4.3.1's
+/// `TransactionLog.valueToBytes` writes them: `topicPartitions` (a `HashSet<TopicPartition>`,
+/// rebuilt by `prepareAddPartitions` as `new HashSet<>(old)` plus the added ones) streamed
+/// into `Collectors.groupingBy(TopicPartition::topic)` (a `HashMap<String, List>`). A
+/// `HashMap` iterates its table bucket by bucket (`(h ^ h >>> 16) & (capacity − 1)`), a bucket
+/// in insertion order; `TopicPartition.hashCode` is `31 · (31 + partition) + topic.hashCode()`.
+/// `added` is the insertion order (one partition per transition, as the model adds them).
+/// Checked against a real 4.3.1 broker's records (tests/fixtures/kafka-4.3.1/__transaction_state-32:
+/// `ctp-out` before `__consumer_offsets`).
+pub(crate) fn java_partition_groups(added: &[Name]) -> Vec<(String, Vec<i32>)> {
+    let n = added.len();
+    // The set's table: the copy of the n−1 partitions before the last add
+    // (`HashSet(Collection)`: max(size / .75 + 1, 16)), doubled while the add passes 3/4 of it.
+    let mut cap = java_table_size((((n.saturating_sub(1)) as f32 / 0.75) as usize + 1).max(16));
+    while n > cap / 4 * 3 {
+        cap *= 2;
+    }
+    let mut set: Vec<(usize, usize, &str, i32)> = added
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let (t, n) = split_partition_ref(p);
+            let h = 31i32.wrapping_mul(31i32.wrapping_add(n)).wrapping_add(java_hash(t));
+            (java_bucket(h, cap), k, t, n)
+        })
+        .collect();
+    set.sort_unstable_by_key(|x| (x.0, x.1));
+    // groupingBy: topics in first-encounter order into a HashMap (16, doubled past 3/4).
+    let mut topics: Vec<(&str, Vec<i32>)> = Vec::new();
+    for &(_, _, t, n) in &set {
+        match topics.iter_mut().find(|x| x.0 == t) {
+            Some(x) => x.1.push(n),
+            None => topics.push((t, alloc::vec![n])),
+        }
+    }
+    let mut tcap = 16;
+    while topics.len() > tcap / 4 * 3 {
+        tcap *= 2;
+    }
+    let mut keyed: Vec<(usize, usize, (&str, Vec<i32>))> = topics.into_iter().enumerate().map(|(k, x)| (java_bucket(java_hash(x.0), tcap), k, x)).collect();
+    keyed.sort_unstable_by_key(|x| (x.0, x.1));
+    keyed.into_iter().map(|(_, _, (t, ps))| (String::from(t), ps)).collect()
+}
+
 /// The `TransactionLogValue` of `m` as `TransactionLog.valueToBytes` is given it.
 fn txn_log_value_spec(m: &coordinator::TxnMetadata, tv: u8) -> crate::internal::TxnLogValue {
-    let mut topics: BTreeMap<String, Vec<i32>> = BTreeMap::new();
-    for p in &m.partitions {
-        let (t, n) = split_partition(p);
-        topics.entry(t).or_default().push(n);
-    }
+    let topics = if m.added_order.len() == m.partitions.len() {
+        java_partition_groups(&m.added_order)
+    } else {
+        // Metadata set up without its history: the set's own order.
+        let mut by: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+        for p in &m.partitions {
+            let (t, n) = split_partition(p);
+            by.entry(t).or_default().push(n);
+        }
+        by.into_iter().collect()
+    };
     crate::internal::TxnLogValue {
         producer_id: m.producer_id,
-        // `TransactionLog.valueToBytes` never writes these tagged fields (they stay -1).
-        previous_producer_id: -1,
-        next_producer_id: -1,
+        // `TransactionLog.valueToBytes` (v1): the transit's prevProducerId and nextProducerId.
+        previous_producer_id: m.transit_prev_pid,
+        next_producer_id: m.next_producer_id,
         producer_epoch: m.producer_epoch,
         transaction_timeout_ms: m.txn_timeout_ms,
         transaction_status: state_id(m.state),
-        transaction_partitions: topics.into_iter().collect(),
+        transaction_partitions: topics,
         transaction_last_update_timestamp_ms: m.last_update_ms,
         transaction_start_timestamp_ms: m.txn_start_ms,
-        client_transaction_version: if tv >= 2 { 2 } else { 0 },
+        client_transaction_version: if tv >= 1 { m.client_tv as i16 } else { 0 },
     }
 }
 
@@ -2420,7 +2495,8 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     let mut split = [("", 0i32); 16];
     let keep = m.partitions.len() <= split.len();
     let mut topics = 0usize;
-    let mut grouped = id.len() <= 0x7fff;
+    // More than one partition: Java's HashSet/HashMap order (`java_partition_groups`).
+    let mut grouped = id.len() <= 0x7fff && m.partitions.len() <= 1;
     let mut last: Option<&str> = None;
     for (k, p) in m.partitions.iter().enumerate() {
         let (t, n) = split_partition_ref(p);
@@ -2502,15 +2578,21 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     times[8..].copy_from_slice(&m.txn_start_ms.to_be_bytes());
     out.extend_from_slice(&times);
     if flexible {
-        // Tagged fields: PreviousProducerId and NextProducerId stay at their defaults (−1, not
-        // written); ClientTransactionVersion (tag 2) is written when not 0.
-        if tv >= 2 {
-            unsigned_varint(out, 1);
+        // Tagged fields, each when not its default: PreviousProducerId (tag 0, −1),
+        // NextProducerId (tag 1, −1), ClientTransactionVersion (tag 2, 0).
+        let (prev, next, ctv) = (m.transit_prev_pid, m.next_producer_id, m.client_tv as i16);
+        unsigned_varint(out, (prev != -1) as u32 + (next != -1) as u32 + (ctv != 0) as u32);
+        for (tag, v) in [(0u32, prev), (1, next)] {
+            if v != -1 {
+                unsigned_varint(out, tag);
+                unsigned_varint(out, 8);
+                out.extend_from_slice(&v.to_be_bytes());
+            }
+        }
+        if ctv != 0 {
             unsigned_varint(out, 2);
             unsigned_varint(out, 2);
-            out.extend_from_slice(&2i16.to_be_bytes());
-        } else {
-            unsigned_varint(out, 0);
+            out.extend_from_slice(&ctv.to_be_bytes());
         }
     }
     debug_assert_eq!(out[..at], crate::internal::txn_log_key(id)[..], "txn log key");
