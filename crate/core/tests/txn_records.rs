@@ -7,7 +7,7 @@
 
 use eoslab_core::decode::{decode_bytes, DecodeOptions};
 use eoslab_core::internal::InternalTopic;
-use eoslab_core::model::txn::{ClientState, World};
+use eoslab_core::model::txn::{CallResult, ClientState, World};
 use eoslab_core::model::txn_scenario::{apply_line, parse, run, setup};
 
 fn world(script: &str) -> World {
@@ -83,21 +83,53 @@ fn a_transactional_offset_commit_reads_back_like_the_offsets_formatter() {
     assert!(rep.batches[0].header.attributes.transactional, "G4: written as a transactional record");
 }
 
+/// I3 at the coordinator, then `TransactionManager.InitProducerIdHandler`: an
+/// INVALID_TRANSACTION_TIMEOUT answer is not one it names, so it fails the call with a plain
+/// KafkaException ("Unexpected error in InitProducerIdResponse; …"), fatal, and
+/// initTransactions() throws it.
 #[test]
-fn i3_a_timeout_above_transaction_max_timeout_ms_is_fatal_at_init() {
-    let w = world("model transactions\npartition p-0\nproducer app transactional.id=t transaction.timeout.ms=20m\ninit app\n");
+fn i3_a_timeout_above_transaction_max_timeout_ms_makes_init_throw_a_plain_kafka_exception() {
+    let mut w = world("model transactions\npartition p-0\nproducer app transactional.id=t transaction.timeout.ms=20m\n");
+    let r = w.init("app").unwrap();
+    let CallResult::Thrown(t) = r else { panic!("{r:?}") };
+    assert!(t.starts_with("KafkaException: Unexpected error in InitProducerIdResponse; The transaction timeout is larger than the maximum value allowed by the broker"), "{t}");
     assert_eq!(w.clients[0].state, ClientState::FatalError);
-    assert!(w.clients[0].last_error.as_deref().unwrap().contains("InvalidTxnTimeoutException"));
+    assert!(w.clients[0].last_error.as_deref().unwrap().contains("INVALID_TRANSACTION_TIMEOUT"));
 }
 
+/// C3 (`KafkaProducer.commitTransaction` → `TransactionalRequestResult.await(maxBlockTimeMs)`):
+/// a commit whose EndTxn answer does not come back throws a TimeoutException from that call;
+/// the outcome is unknown and only the same call may be retried.
 #[test]
-fn m3_a_marker_from_the_old_coordinator_is_refused_after_failover() {
-    let w = world("model transactions\npartition a-0 b-0\nproducer app transactional.id=t\ninit app\nbegin app\nsend app a-0 x\nsend app b-0 y\ncommit app\ndelay marker b-0\nfailover coordinator\ndeliver markers\ndeliver marker b-0\n");
-    let markers: Vec<_> = w.records.iter().filter(|r| r.partition == "b-0" && r.kind == "commit").collect();
-    assert_eq!(markers.len(), 1, "one COMMIT on b-0: the new coordinator's");
-    assert!(markers[0].text.contains("coordinator epoch 1"));
-    let p = w.partitions.iter().find(|p| p.name == "b-0").unwrap();
-    assert_eq!(p.last_stable_offset(), p.high_watermark());
+fn c3_a_commit_whose_answer_does_not_come_back_throws_timeout_exception() {
+    let mut w = world("model transactions\npartition p-0\nproducer app transactional.id=t\ninit app\nbegin app\nsend app p-0 a\n");
+    let r = w.end("app", true, true).unwrap();
+    assert_eq!(r, CallResult::Thrown(String::from("TimeoutException: Timeout expired after 60000ms while awaiting EndTxn(true). CommitTransaction timed out - did not complete EndTxn with the transaction coordinator within max.block.ms")));
+    assert!(w.clients[0].outcome_unknown);
+    assert_eq!(w.clients[0].state, ClientState::CommittingTransaction);
+}
+
+/// C3 with `EndTxnHandler`: an abort answered PRODUCER_FENCED fails with a
+/// ProducerFencedException (fatal), thrown by abortTransaction() itself.
+#[test]
+fn c3_an_abort_answered_producer_fenced_throws_producer_fenced_exception() {
+    let mut w = world("model transactions\npartition p-0\nproducer old transactional.id=t\nproducer new transactional.id=t\ninit old\nbegin old\nsend old p-0 a\ninit new\ndeliver markers\nsend old p-0 b\n");
+    let r = w.end("old", false, false).unwrap();
+    assert_eq!(r, CallResult::Thrown(String::from("ProducerFencedException: There is a newer producer with the same transactionalId which fences the current one.")));
+    assert_eq!(w.clients[0].state, ClientState::FatalError);
+}
+
+/// C3 with `TxnOffsetCommitHandler`: ILLEGAL_GENERATION (G2) fails sendOffsetsToTransaction()
+/// with a CommitFailedException, abortable.
+#[test]
+fn c3_send_offsets_answered_illegal_generation_throws_commit_failed_exception() {
+    for tv in [1, 2] {
+        let mut w = world(&format!("model transactions\ncluster transaction.version={tv}\npartition in-0 out-0\nproducer app transactional.id=t\nconsumer c read_committed group=g in-0\ninit app\nbegin app\nsend app out-0 x\nrebalance g\n"));
+        let r = w.send_offsets("app", "c").unwrap();
+        let CallResult::Thrown(t) = r else { panic!("TV{tv}: {r:?}") };
+        assert_eq!(t, "CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: Specified group generation id is not valid.", "TV{tv}");
+        assert_eq!(w.clients[0].state, ClientState::AbortableError, "TV{tv}");
+    }
 }
 
 /// K6 (`TransactionStateManager.loadTransactionsForTxnTopicPartition` →

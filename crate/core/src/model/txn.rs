@@ -57,6 +57,10 @@ macro_rules! say {
     };
 }
 
+/// `max.block.ms` (ProducerConfig's default): how long commitTransaction() and
+/// abortTransaction() await their answer before throwing a TimeoutException.
+const MAX_BLOCK_MS: i64 = 60_000;
+
 /// `__consumer_offsets` partitions (`offsets.topic.num.partitions` default).
 pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
@@ -700,9 +704,12 @@ const EXTERNAL_LANE: Name = Name::fixed(EXTERNAL);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallResult {
     Ok,
-    /// Thrown to the application without a request (IllegalStateException, …).
+    /// Thrown to the application: without a request (IllegalStateException, …), or the
+    /// exception the awaited answer failed the call with (rethrown from
+    /// `TransactionalRequestResult.await`: ProducerFencedException, CommitFailedException,
+    /// TimeoutException when the answer did not come back, …), as "Class: message".
     Thrown(String),
-    /// The call is in progress (retrying, or its response was lost).
+    /// The call is in progress (retrying CONCURRENT_TRANSACTIONS, or waiting for markers).
     Pending,
 }
 
@@ -1146,12 +1153,21 @@ impl World {
                 Ok(CallResult::Pending)
             }
             e => {
+                // `TransactionManager.InitProducerIdHandler`: PRODUCER_FENCED (or an old
+                // coordinator's INVALID_PRODUCER_EPOCH) is a ProducerFencedException; any other
+                // error, INVALID_TRANSACTION_TIMEOUT included, a plain KafkaException
+                // ("Unexpected error in InitProducerIdResponse; …"). Both are fatal, and
+                // initTransactions() rethrows it (`TransactionalRequestResult.await`).
+                let thrown = match e.0 {
+                    47 | 90 => format!("ProducerFencedException: {}", ErrorCode::PRODUCER_FENCED.message()),
+                    _ => format!("KafkaException: Unexpected error in InitProducerIdResponse; {}", e.message()),
+                };
                 let c = &mut self.clients[i];
                 c.pending = None;
                 c.state = ClientState::FatalError;
-                c.last_error = Some(format!("{}: {}", e.exception(), a.why(&id, &[])));
-                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception(), a.rule));
-                Ok(CallResult::Thrown(String::from(e.exception())))
+                c.last_error = Some(format!("{thrown} ({} {}: {})", e.name(), a.rule, a.why(&id, &[])));
+                say!(self, format!("{name}.initTransactions() throws {thrown} — fatal ({}, {})", e.name(), a.rule));
+                Ok(CallResult::Thrown(thrown))
             }
         }
     }
@@ -1527,8 +1543,17 @@ impl World {
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
         if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
             if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
+                // `TransactionManager.AddOffsetsToTxnHandler`: fenced (INVALID_PRODUCER_EPOCH
+                // too) is a fatal ProducerFencedException, an unknown or unmapped producer id
+                // abortable, anything else a fatal KafkaException; sendOffsetsToTransaction()
+                // rethrows it.
+                let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
+                let thrown = match e.0 {
+                    90 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
+                    _ => format!("KafkaException: Unexpected error in AddOffsetsToTxnResponse: {}", e.message()),
+                };
                 self.client_error(i, e, "AddOffsetsToTxn");
-                return Ok(CallResult::Ok);
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
             }
         }
         let generation = self.consumers[ci].generation;
@@ -1561,8 +1586,15 @@ impl World {
             }
             msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
-                self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
-                return Ok(CallResult::Ok);
+                // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
+                // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a
+                // fatal KafkaException; sendOffsetsToTransaction() rethrows it.
+                let thrown = match a.error.0 {
+                    47 | 90 => format!("{}: {}", a.error.exception(), a.error.message()),
+                    _ => format!("KafkaException: Unexpected error in TxnOffsetCommitResponse: {}", a.error.message()),
+                };
+                self.client_error(i, a.error, "TxnOffsetCommit");
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
             }
         }
         // G1/G2: generation fencing (KIP-447).
@@ -1570,10 +1602,14 @@ impl World {
         if self.groups[gi].generation != generation {
             let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
             msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
-            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
+            self.clients[i].last_error = Some(String::from("ILLEGAL_GENERATION"));
             self.clients[i].state = ClientState::AbortableError;
             say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
-            return Ok(CallResult::Ok);
+            // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
+            // fail the result with a CommitFailedException (abortable), which
+            // sendOffsetsToTransaction() rethrows.
+            let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", ErrorCode::ILLEGAL_GENERATION.message());
+            return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
         }
         // G4: the offsets are written as transactional records, pending until the marker.
         let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
@@ -1730,14 +1766,28 @@ impl World {
             let c = &mut self.clients[i];
             c.pending = Some(op);
             c.outcome_unknown = true;
-            c.last_error = Some(String::from("TimeoutException"));
+            // `TransactionalRequestResult.await(maxBlockTimeMs)`: the answer did not come back
+            // in time, so commitTransaction()/abortTransaction() throws a TimeoutException
+            // (the state stays COMMITTING/ABORTING_TRANSACTION; the retried call awaits the same
+            // result).
+            // `KafkaProducer` adds its COMMIT_TXN_TIMEOUT_MSG / ABORT_TXN_TIMEOUT_MSG (the commit's
+            // text as Kafka 4.3.1 printed it, tests/kafka/txn_scenarios.py txn-commit-response-lost).
+            let thrown = format!(
+                "TimeoutException: Timeout expired after {MAX_BLOCK_MS}ms while awaiting EndTxn({commit}). {}",
+                if commit {
+                    "CommitTransaction timed out - did not complete EndTxn with the transaction coordinator within max.block.ms"
+                } else {
+                    "AbortTransaction timed out - did not complete EndTxn(abort) with the transaction coordinator within max.block.ms"
+                }
+            );
+            c.last_error = Some(thrown.clone());
             say!(self, format!(
-                "{}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                "{}.{}() throws {thrown}: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
                 self.clients[i].name,
                 op.method(),
                 a.wrote.map_or("no change", |s| s.name())
             ));
-            return Ok(CallResult::Pending);
+            return Ok(CallResult::Thrown(thrown));
         }
         if self.trace {
             let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
@@ -1779,10 +1829,30 @@ impl World {
                 Ok(CallResult::Pending)
             }
             e => {
+                // `TransactionManager.EndTxnHandler`: INVALID_PRODUCER_EPOCH is treated as
+                // PRODUCER_FENCED (fatal); INVALID_TXN_STATE is fatal as itself; an unknown or
+                // unmapped producer id is abortable if the epoch can be bumped; anything else a
+                // fatal KafkaException. The call that got the answer rethrows it.
+                let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
+                let thrown = match e.0 {
+                    90 | 48 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
+                    _ => format!("KafkaException: Unhandled error in EndTxnResponse: {}", e.message()),
+                };
                 self.client_error(i, e, "EndTxn");
-                Ok(CallResult::Ok)
+                Ok(self.rethrow(i, op.method(), thrown))
             }
         }
+    }
+
+    /// The call `call` of client `i` throws `thrown`, the exception the answer it awaited
+    /// failed its `TransactionalRequestResult` with (`KafkaProducer` rethrows from
+    /// `TransactionalRequestResult.await`); the client keeps it as its last error.
+    fn rethrow(&mut self, i: usize, call: &str, thrown: String) -> CallResult {
+        let name = self.clients[i].name.clone();
+        let during = self.clients[i].last_error.take().unwrap_or_default();
+        self.clients[i].last_error = Some(if during.is_empty() { thrown.clone() } else { format!("{thrown} ({during})") });
+        say!(self, format!("{name}.{call}() throws {thrown}"));
+        CallResult::Thrown(thrown)
     }
 
     /// §4.2: a 4.x client re-reads the finalized transaction.version between transactions;
