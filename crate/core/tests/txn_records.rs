@@ -286,3 +286,28 @@ fn transaction_partitions_are_written_in_javas_hash_order() {
     // it; the topics' HashMap: "payments" bucket 7, "orders" bucket 10.
     assert!(last.contains(r#""transactionPartitions":[{"topic":"payments","partitionIds":[0]},{"topic":"orders","partitionIds":[0,1]}]"#), "{last}");
 }
+
+/// V6 (`ReplicaManager.appendRecordsWithTransactionVerification`, `maybeRetryOnConcurrentTransactions`,
+/// Kafka 4.3): a TV2 leader whose implicit add is answered CONCURRENT_TRANSACTIONS (the
+/// previous transaction's markers are still on their way) asks again every 20 ms
+/// (add.partitions.to.txn.retry.backoff.ms) until 100 ms (add.partitions.to.txn.retry.backoff.max.ms)
+/// have passed since its first try, and only then answers the producer 51.
+#[test]
+fn v6_the_tv2_leader_retries_concurrent_transactions_inside_its_100_ms_window() {
+    let mut w = world("model transactions\npartition p-0\nproducer app transactional.id=t\ninit app\nbegin app\nsend app p-0 a\ncommit app\nbegin app\n");
+    let (m0, t0) = (w.messages.len(), w.now_ms);
+    apply_line(&mut w, "send app p-0 b").unwrap();
+    let new = &w.messages[m0..];
+    let adds = new.iter().filter(|m| m.kind == "AddPartitionsToTxn").count();
+    let retries: Vec<_> = new.iter().filter(|m| m.rule == Some("V6")).collect();
+    assert_eq!(retries.len(), adds - 1, "every add but the last is followed by a V6 retry");
+    assert!(adds >= 5, "20 ms apart within 100 ms: {adds} adds");
+    assert!(w.now_ms - t0 >= 100, "the window is spent before the answer: {} ms", w.now_ms - t0);
+    let answer = new.iter().rev().find(|m| m.kind == "response" && m.to.contains("producer")).unwrap();
+    assert_eq!((answer.rule, answer.error), (Some("V5"), Some(eoslab_core::model::errors::ErrorCode(51))), "{}", answer.text);
+    // Under TV1 the leader only verifies, once (no V6).
+    let mut w1 = world("model transactions\ncluster transaction.version=1\npartition p-0\nproducer app transactional.id=t\ninit app\nbegin app\nsend app p-0 a\ncommit app\nbegin app\n");
+    let m1 = w1.messages.len();
+    apply_line(&mut w1, "send app p-0 b").unwrap();
+    assert!(w1.messages[m1..].iter().all(|m| m.rule != Some("V6")));
+}

@@ -71,6 +71,13 @@ const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionC
 const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
 const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
 const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
+const RM_RETRY: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (appendRecordsWithTransactionVerification: maybeRetryOnConcurrentTransactions)";
+/// `add.partitions.to.txn.retry.backoff.ms` (AddPartitionsToTxnConfig default): the TV2
+/// leader's backoff between implicit adds answered CONCURRENT_TRANSACTIONS (V6).
+const ADD_PARTITIONS_RETRY_BACKOFF_MS: i64 = 20;
+/// min(`add.partitions.to.txn.retry.backoff.max.ms` (100), `request.timeout.ms` (30000)):
+/// how long after its first try the TV2 leader keeps retrying (V6).
+const ADD_PARTITIONS_RETRY_WINDOW_MS: i64 = 100;
 const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
 const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
 const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
@@ -1393,32 +1400,64 @@ impl World {
             }
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
-                msg!(
-                    self,
-                    self.partition_lane(&self.partitions[pi].name),
-                    COORD_LANE,
-                    "AddPartitionsToTxn",
-                    format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}", self.partitions[pi].name, self.txns[t].transactional_id)
-                );
-                self.metric(Metric::AddPartitionsRequests, 1);
-                let pname = self.partition_names(pi).0;
-                let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms, Tv::Tv2);
-                self.tick(if a.wrote.is_some() { 1 } else { 0 });
-                if a.wrote.is_some() {
-                    let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
-                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
-                    self.link(k, r);
-                }
-                msg_rule!(
-                    self,
-                    COORD_LANE,
-                    self.partition_lane(&self.partitions[pi].name),
-                    "response",
-                    format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
-                    a.rule,
-                    a.source,
-                    a.error
-                );
+                // V6: on CONCURRENT_TRANSACTIONS it asks again every
+                // add.partitions.to.txn.retry.backoff.ms (20) until min(add.partitions.to.txn
+                // .retry.backoff.max.ms (100), request.timeout.ms) have passed since the first try,
+                // then answers with what it has (`ReplicaManager.appendRecordsWithTransactionVerification`,
+                // `maybeRetryOnConcurrentTransactions`, for TransactionSupportedOperation.ADD_PARTITION).
+                let start = self.now_ms;
+                let mut attempt = 0u32;
+                let a = loop {
+                    msg!(
+                        self,
+                        self.partition_lane(&self.partitions[pi].name),
+                        COORD_LANE,
+                        "AddPartitionsToTxn",
+                        format!(
+                            "AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}{}",
+                            self.partitions[pi].name,
+                            self.txns[t].transactional_id,
+                            if attempt == 0 { String::new() } else { format!(" (retry {attempt}, {} ms after the first)", self.now_ms - start) }
+                        )
+                    );
+                    self.metric(Metric::AddPartitionsRequests, 1);
+                    let pname = self.partition_names(pi).0;
+                    let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms, Tv::Tv2);
+                    self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                    if a.wrote.is_some() {
+                        let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
+                        let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
+                        self.link(k, r);
+                    }
+                    msg_rule!(
+                        self,
+                        COORD_LANE,
+                        self.partition_lane(&self.partitions[pi].name),
+                        "response",
+                        format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
+                        a.rule,
+                        a.source,
+                        a.error
+                    );
+                    let elapsed = self.now_ms - start;
+                    if a.error != coordinator::CONCURRENT_TRANSACTIONS || elapsed >= ADD_PARTITIONS_RETRY_WINDOW_MS {
+                        break a;
+                    }
+                    msg_rule!(
+                        self,
+                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.partitions[pi].name),
+                        "retry",
+                        format!(
+                            "CONCURRENT_TRANSACTIONS after {elapsed} ms of the leader's {ADD_PARTITIONS_RETRY_WINDOW_MS} ms window: it asks the coordinator again in {ADD_PARTITIONS_RETRY_BACKOFF_MS} ms instead of answering the producer"
+                        ),
+                        "V6",
+                        RM_RETRY,
+                        ErrorCode::NONE
+                    );
+                    self.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
+                    attempt += 1;
+                };
                 if a.error != ErrorCode::NONE {
                     // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
                     let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
