@@ -8,7 +8,7 @@
 //! clock. Appended batches are stored as the real bytes with the leader's rewrites
 //! (baseOffset, partitionLeaderEpoch — outside the CRC, `DefaultRecordBatch.setLastOffset`).
 
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -143,6 +143,9 @@ pub struct Partition {
     pub ongoing_txns: BTreeMap<i64, i64>,
     /// The transaction index (`TransactionIndex`, `AbortedTxn`).
     pub aborted_txns: Vec<AbortedTxn>,
+    /// Producer ids whose state expiry removed (X1) and that have not written since: their
+    /// next batch is decided by X2.
+    pub expired: BTreeSet<i64>,
 }
 
 /// One entry of the transaction index (`AbortedTxn`, 34 bytes on disk).
@@ -172,6 +175,7 @@ impl Partition {
             producer_id_expiration_ms: DEFAULT_PRODUCER_ID_EXPIRATION_MS,
             ongoing_txns: BTreeMap::new(),
             aborted_txns: Vec::new(),
+            expired: BTreeSet::new(),
         }
     }
 
@@ -266,7 +270,8 @@ impl Partition {
             self.ongoing_txns.insert(base, pid);
         }
         if !known {
-            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta }
+            let expired = self.expired.remove(&pid);
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta, expired }
         } else if exists && state_epoch != epoch {
             Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, delta }
         } else {
@@ -305,6 +310,7 @@ impl Partition {
             .collect();
         for pid in &expired {
             self.producers.remove(pid);
+            self.expired.insert(*pid);
         }
         expired
     }
@@ -512,6 +518,7 @@ impl Partition {
             }
         }
         // M5
+        self.expired.remove(&producer_id);
         let s = self.producers.entry(producer_id).or_insert_with(ProducerStateEntry::empty);
         if s.producer_epoch != marker_epoch {
             s.batches.clear();
@@ -972,29 +979,38 @@ mod tests {
         assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS - 1), Vec::<i64>::new());
         assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS), vec![7]);
         assert_eq!(p.producer_count(), 1);
-        // X2: the forgotten producer's retry is written again.
-        assert_eq!(appended(&p.append_client(&batch(7, 0, 0, 1, 1_000))), (2, 2));
+        // X2: the forgotten producer's retry is written again, and the decision says why.
+        let again = p.append_client(&batch(7, 0, 0, 1, 1_000));
+        assert_eq!((again.rule, appended(&again)), ("X2", (2, 2)));
+        // Known again: its next batch is in sequence (A7), and a never-seen producer is A6.
+        assert_eq!(p.append_client(&batch(7, 0, 1, 1, 1_000)).rule, "A7");
+        assert_eq!(p.append_client(&batch(9, 0, 5, 1, 1_000)).rule, "A6");
     }
 
     #[test]
-    fn v_client_batches_are_validated_first() {
+    fn b_client_batches_are_validated_first() {
         let mut p = Partition::new("t-0");
         let mut b = batch(7, 0, 0, 1, 0);
         b[7] = 1; // baseOffset 1
-        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("V0", ErrorCode::INVALID_RECORD));
+        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("B0", ErrorCode::INVALID_RECORD));
         let mut c = batch(7, 0, 0, 1, 0);
         let last = c.len() - 1;
         c[last] ^= 1;
-        assert_eq!(p.append_client(&c).error(), ErrorCode::CORRUPT_MESSAGE);
+        assert_eq!((p.append_client(&c).rule, p.append_client(&c).error()), ("B1", ErrorCode::CORRUPT_MESSAGE));
         let d = p.append_client(&batch(7, 0, -1, 1, 0));
-        assert_eq!((d.rule, d.error()), ("V4", ErrorCode::INVALID_RECORD));
+        assert_eq!((d.rule, d.error()), ("B4", ErrorCode::INVALID_RECORD));
         let marker = encode_batch(&BatchSpec {
             header: HeaderSpec { producer_id: Some(I64(7)), producer_epoch: Some(0), ..Default::default() },
             control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
             ..Default::default()
         })
         .unwrap();
-        assert_eq!(p.append_client(&marker).rule, "V3");
+        assert_eq!(p.append_client(&marker).rule, "B3");
+        let plain = p.append_client(&batch(-1, -1, -1, 2, 0));
+        assert_eq!((plain.rule, appended(&plain)), ("B5", (0, 1)), "no producer id: appended without producer-state checks");
+        for (old, new) in [("V0", "B0"), ("V1", "B1"), ("V2", "B2"), ("V3", "B3"), ("V4", "B4"), ("A0", "B5"), ("L1", "N1"), ("L2", "N2"), ("A7", "A7")] {
+            assert_eq!(super::super::verdict::legacy_rule_id(old), new);
+        }
     }
 
     fn values(c: &[Consumed]) -> Vec<(i64, String)> {
