@@ -2228,7 +2228,9 @@ impl World {
                 // including partitions the old coordinator's marker already reached: the leader
                 // decides on the duplicate (M1, or M2's retried-marker exception for TV2).
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
-                let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                // The markers carry the transaction's own clientTransactionVersion, loaded
+                // with it from its record (ClientTransactionVersion), not the cluster's level.
+                let version = if m.client_tv >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
                 for p in m.partitions.iter() {
                     self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }
