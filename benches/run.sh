@@ -7,7 +7,7 @@
 #
 #   BENCH_REPS=5          timed runs per measurement (median reported), after one checked warm-up
 #   BENCH_MODEL_N=100000  the model scenario: `repeat N: send a p x; flush; flush`
-#   BENCH_SKIP=chromium,python   passes to leave out (native, node, chromium, python, extra)
+#   BENCH_SKIP=chromium,python   passes to leave out (native, node, chromium, python, extra, embed)
 #   BENCH_REGEN=1         write the corpus again
 #
 # Set-up, each step skipped when already in place: the build tools and Chromium/playwright-core/
@@ -103,6 +103,12 @@ for extra in benches/inspector.bench.mjs benches/ladder.bench.mjs benches/timeli
     run_pass extra node "$extra"
   fi
 done
+
+# Issue 15: what an embedding page downloads from dist/eoslab, and its first render, against the targets.
+if ! skip embed; then
+  step "embed: dist/eoslab sizes and first render per example page (scripts/embed-sizes.mjs)"
+  if bash scripts/build-dist.sh --no-pkg && node scripts/embed-sizes.mjs | tee "$T/embed-sizes.md"; then :; else failed+=(embed); fi
+fi
 
 step "results (also in $T/results.md)"
 node benches/js/report.mjs "$R"

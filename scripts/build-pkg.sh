@@ -4,7 +4,8 @@
 # and the decode-only one without the models and the encoders (`--no-default-features`: decode,
 # crc32c, version), pkg/eoslab-decode.js + eoslab-decode_bg.wasm, which the Batch Inspector, the
 # embeds and the decode worker load (www/ imports pkg/eoslab.js lazily when it must encode); plus a
-# package.json. The target dir is $CARGO_TARGET_DIR, else target/.
+# package.json; and pkg/eoslab-files.js (decode + loadPartition, `--features files`), which only the
+# partition directory view loads. The target dir is $CARGO_TARGET_DIR, else target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,10 +32,17 @@ stage="$target_dir/eoslab-pkg"
 rm -rf "$stage"
 build_one eoslab
 build_one eoslab-decode --no-default-features
+build_one eoslab-files --no-default-features --features files
 # The split must be real: the models and the encoders only in the full package.
 for f in runScenario encodeBatch encodeSegment decodeMessages; do
   grep -q "export function $f" "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks $f" >&2; exit 1; }
   if grep -q "$f" "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports $f" >&2; exit 1; fi
+done
+for f in loadPartition; do
+  grep -q "export function $f" "$stage/eoslab-files.js" || { echo "pkg: eoslab-files.js lacks $f" >&2; exit 1; }
+  for other in eoslab eoslab-decode; do
+    if grep -q "$f" "$stage/$other.js"; then echo "pkg: $other.js exports $f" >&2; exit 1; fi
+  done
 done
 rm -rf pkg
 mv "$stage" pkg
@@ -52,10 +60,11 @@ cat > pkg/package.json <<JSON
   "module": "eoslab.js",
   "types": "eoslab.d.ts",
   "files": ["eoslab.js", "eoslab.d.ts", "eoslab_bg.wasm", "eoslab_bg.wasm.d.ts",
-            "eoslab-decode.js", "eoslab-decode.d.ts", "eoslab-decode_bg.wasm", "eoslab-decode_bg.wasm.d.ts"],
+            "eoslab-decode.js", "eoslab-decode.d.ts", "eoslab-decode_bg.wasm", "eoslab-decode_bg.wasm.d.ts",
+            "eoslab-files.js", "eoslab-files.d.ts", "eoslab-files_bg.wasm", "eoslab-files_bg.wasm.d.ts"],
   "sideEffects": false
 }
 JSON
-for w in eoslab eoslab-decode; do
+for w in eoslab eoslab-decode eoslab-files; do
   echo "pkg: pkg/${w}_bg.wasm $(( $(wc -c < "pkg/${w}_bg.wasm") / 1000 )) KB, $(( $(gzip -9c "pkg/${w}_bg.wasm" | wc -c) / 1000 )) KB gzipped -> pkg/$w.js"
 done

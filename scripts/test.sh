@@ -26,7 +26,7 @@ done
 
 declare -A TIMEOUT=(
   [rust]=${TIMEOUT_RUST:-3600} [nostd]=${TIMEOUT_NOSTD:-1200} [pkg]=${TIMEOUT_PKG:-1800}
-  [dist]=${TIMEOUT_DIST:-120} [wasm]=${TIMEOUT_WASM:-300} [diff]=${TIMEOUT_DIFF:-1800} [browser]=${TIMEOUT_BROWSER:-600}
+  [dist]=${TIMEOUT_DIST:-120} [wasm]=${TIMEOUT_WASM:-300} [diff]=${TIMEOUT_DIFF:-1800} [browser]=${TIMEOUT_BROWSER:-1500}
   [fuzz]=${TIMEOUT_FUZZ:-1800} [kafka]=${TIMEOUT_KAFKA:-2400}
 )
 

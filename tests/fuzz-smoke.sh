@@ -13,14 +13,14 @@
 # machine, 2 cores, cold). FUZZ_INSTALL=0 skips the install and takes the fallback instead.
 # A nightly toolchain is never installed (it would be a toolchain download): without one, fallback.
 #
-# Environment: FUZZ_SECONDS (20), FUZZ_TARGETS ("decode decode_bytes roundtrip messages"),
+# Environment: FUZZ_SECONDS (20), FUZZ_TARGETS ("decode decode_bytes roundtrip partition_dir messages"),
 # FUZZ_INSTALL (1), FALLBACK_PROPTEST_CASES (3000), FUZZ_FALLBACK=1 (take the fallback anyway).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 SECONDS_EACH=${FUZZ_SECONDS:-20}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-decode decode_bytes roundtrip messages}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-decode decode_bytes roundtrip partition_dir messages}"
 FALLBACK_CASES=${FALLBACK_PROPTEST_CASES:-3000}
 FIXTURES=crate/core/tests/fixtures/fuzz
 

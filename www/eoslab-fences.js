@@ -17,7 +17,8 @@
 // text. Elements are created compact and read-only. The text is read as text (never markup).
 //
 // Pages that swap their content in place (MkDocs Material's navigation.instant, Docusaurus' client
-// routing) are covered by one MutationObserver on <body> that upgrades blocks as they arrive; a
+// routing) are covered by one MutationObserver on <body> that upgrades blocks as they arrive (on a
+// Docusaurus page, only once React has hydrated it: changing its markup before is a mismatch); a
 // page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
 import "./eoslab.js";
 
@@ -128,7 +129,31 @@ function start() {
   observer.observe(document.body, { childList: true, subtree: true });
 }
 
+/**
+ * Docusaurus renders its pages on the server and React hydrates them: a block changed before
+ * hydration is a hydration mismatch (React error #418, the page re-rendered on the client). Wait
+ * until Docusaurus says it has hydrated (`<html data-has-hydrated="true">`, set by its
+ * `HtmlClassNameProvider` on the first client render); any other page starts at once.
+ */
+function whenHydrated(go) {
+  const html = document.documentElement;
+  if (!document.getElementById("__docusaurus") || html.getAttribute("data-has-hydrated") === "true") return go();
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    mo.disconnect();
+    clearTimeout(timer);
+    go();
+  };
+  const mo = new MutationObserver(() => html.getAttribute("data-has-hydrated") === "true" && once());
+  mo.observe(html, { attributes: true, attributeFilter: ["data-has-hydrated"] });
+  // A Docusaurus older than the attribute (or a page that never hydrates): start anyway.
+  const timer = setTimeout(once, 5000);
+}
+
 if (globalThis.document) {
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
-  else start();
+  const go = () => whenHydrated(start);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", go, { once: true });
+  else go();
 }

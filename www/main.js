@@ -1,9 +1,11 @@
-// The lab page: one <kafka-batch> element (www/kafka-batch.js) plus sample buttons. The element
+// The lab page: one <kafka-batch> element (www/kafka-batch.js) plus sample buttons, and the
+// partition directory view (<kafka-partition>, which loads pkg/eoslab-files.js on first use). The element
 // loads the decode-only wasm package itself; this module only shares the same loader (lib/wasm.js)
 // to show the version. The samples are constants (lib/samples.js, checked against encodeBatch by
 // tests/wasm/samples.test.mjs), except the 10,000-batch segment, which is encoded on demand by the
 // full package (lib/wasm.js encoder(), imported on the first press of its button).
 import "./kafka-batch.js";
+import { OPEN_LOG_EVENT } from "./kafka-partition.js";
 import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { SAMPLE_HEX, SAMPLES, segmentSpecs } from "./lib/samples.js";
 
@@ -64,6 +66,11 @@ async function main() {
   document.getElementById("samples").addEventListener("click", (e) => {
     const button = e.target.closest("button[data-sample]");
     if (button) sample(button.dataset.sample, button).catch((err) => setStatus(String(err?.message ?? err), true));
+  });
+  // The partition view's "Open the log in the inspector": the segment goes to the inspector above.
+  document.addEventListener(OPEN_LOG_EVENT, (e) => {
+    kb.load(e.detail.file, "partition");
+    document.getElementById("inspector")?.scrollIntoView();
   });
   await kb.load(SAMPLE_HEX, "sample");
   document.body.dataset.ready = "1";

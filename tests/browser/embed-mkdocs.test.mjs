@@ -10,16 +10,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS } from "./helpers.mjs";
-import { startStatic } from "./embed-server.mjs";
+import { ROOT } from "./helpers.mjs";
+import { recordingContext, startStatic } from "./embed-server.mjs";
 
 let skip = "";
 let server;
-let context;
+let closeBrowser;
 let page;
 let work;
-const rec = { console: [], page: [], foreign: [] };
+let rec;
 
 before(async () => {
   try {
@@ -38,23 +37,11 @@ before(async () => {
   execFileSync(join(ROOT, ".venv-docs/bin/mkdocs"), ["build", "-q", "-f", join(ROOT, "examples/mkdocs/mkdocs.yml"), "-d", join(work, "site")], {
     stdio: ["ignore", "inherit", "pipe"], env: { ...process.env, NO_MKDOCS_2_WARNING: "1", EOSLAB_SITE_URL: `${server.url}/project/` },
   });
-  context = await chromium.launchPersistentContext(join(work, "profile"), {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000, colorScheme: "light", viewport: { width: 1280, height: 900 },
-  });
-  context.setDefaultTimeout(20_000);
-  await context.route("**/*", (route) => {
-    const u = new URL(route.request().url());
-    if (u.hostname === "127.0.0.1" || u.protocol === "data:" || u.protocol === "blob:") return route.continue();
-    rec.foreign.push(u.href);
-    return route.abort();
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("console", (m) => m.type() === "error" && rec.console.push(m.text()));
-  page.on("pageerror", (e) => rec.page.push(String(e)));
+  ({ page, rec, close: closeBrowser } = await recordingContext(join(work, "profile")));
 });
 
 after(async () => {
-  await Promise.race([context?.close(), new Promise((r) => setTimeout(r, 10_000))]).catch(() => {});
+  await closeBrowser?.();
   await server?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });

@@ -48,3 +48,29 @@ export function startStatic(mounts) {
     });
   });
 }
+
+/**
+ * A fresh Chromium profile in `dir` for a docs-site test: light scheme, 1280×900, every request
+ * off 127.0.0.1 aborted and recorded, console errors and page errors recorded. Returns
+ * {context, page, rec: {console, page, foreign}, close()}.
+ */
+export async function recordingContext(dir) {
+  const { chromium } = await import("playwright-core");
+  const { CHROMIUM, CHROMIUM_ARGS } = await import("./helpers.mjs");
+  const rec = { console: [], page: [], foreign: [] };
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000, colorScheme: "light", viewport: { width: 1280, height: 900 },
+  });
+  context.setDefaultTimeout(20_000);
+  await context.route("**/*", (route) => {
+    const u = new URL(route.request().url());
+    if (u.hostname === "127.0.0.1" || u.protocol === "data:" || u.protocol === "blob:") return route.continue();
+    rec.foreign.push(u.href);
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on("console", (m) => m.type() === "error" && rec.console.push(m.text()));
+  page.on("pageerror", (e) => rec.page.push(String(e)));
+  const close = () => Promise.race([context.close(), new Promise((r) => setTimeout(r, 10_000))]).catch(() => {});
+  return { context, page, rec, close };
+}

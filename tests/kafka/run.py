@@ -5,7 +5,10 @@
      1000; EOSLAB_KAFKA_SCHEDULES), replayed at the partition leader (idempotence.py); then
      N random request sequences (produce/marker lines: idempotent, transactional and
      non-idempotent batches, markers of both transaction versions).
-  2. The sabotage self-test: a deliberately wrong model must fail and shrink to a script.
+  2. The sabotage self-test: a deliberately wrong model must fail and shrink to a script. Then
+     partition_restart.py: the broker restarts, `eoslab partition` reads its own directory of a
+     partition (every file must agree with the log; LSO and aborted list as a read_committed
+     Fetch gives them) and the leader continued from it must answer 8 requests as Kafka does.
   3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
      sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
   4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
@@ -26,6 +29,7 @@ sys.path.insert(0, HERE)
 from oracle import ROOT, Broker  # noqa: E402
 import idempotence  # noqa: E402
 import txn_scenarios as txn  # noqa: E402
+import partition_restart  # noqa: E402
 
 
 def part(title):
@@ -58,6 +62,10 @@ def main():
         t = part("sabotage self-test (Kafka 4.3.1)")
         failures += idempotence.self_test(b)
         times.append(("self-test", time.monotonic() - t))
+        # Last on this broker: it restarts.
+        t = part("Kafka 4.3.1: a partition read back after a restart (eoslab partition, continue in the simulator)")
+        failures += partition_restart.run(b)
+        times.append(("partition restart", time.monotonic() - t))
 
     t = part("Kafka 4.1.2: idempotence scenarios and 200 random schedules")
     with Broker("4.1.2", idempotence.BROKER_CONFIG) as b:

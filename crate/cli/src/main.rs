@@ -5,7 +5,14 @@
 //!               [--messages|--batches] [--size-prefixed|--no-size-prefix] [--request|--response] [--api-key K] [--api-version V]
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
+//! eoslab partition DIR|FILE… [--json | --script]
 //! ```
+//! `partition` reads a partition directory (or the files given) as the broker loads it: producer
+//! state from the latest snapshot plus the log after it, open transactions, the LSO, the aborted
+//! transactions, and every `.snapshot`, `.index`, `.timeindex` and `.txnindex` checked against
+//! the log (exit 1 when one disagrees or a file cannot be read); `--script` prints a simulator
+//! script that starts from that state (`log-end`, `producer-state`) and retries each producer's
+//! last batch.
 //! `dump-log` prints what Kafka 4.3.1's `kafka-dump-log` prints for `.log`, `.index`,
 //! `.timeindex`, `.txnindex` and `.snapshot` files (same lines on the same streams; exit 1 where
 //! Kafka's tool throws), from eoslab_core::files::dump.
@@ -36,6 +43,7 @@ const USAGE: &str = "usage:
                 [--messages|--batches] [--size-prefixed|--no-size-prefix] [--request|--response] [--api-key K] [--api-version V]
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
+  eoslab partition DIR|FILE... [--json | --script]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
   eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
@@ -45,6 +53,7 @@ fn main() -> ExitCode {
         Some("decode") => cmd_decode(&args[1..]),
         Some("encode") => cmd_encode(&args[1..]),
         Some("dump-log") => cmd_dump_log(&args[1..]),
+        Some("partition") => cmd_partition(&args[1..]),
         Some("run") => cmd_run(&args[1..]),
         Some("schedule") => cmd_schedule(&args[1..]),
         Some("-h" | "--help" | "help") => {
@@ -617,6 +626,53 @@ fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) 
 /// `eoslab dump-log`: `kafka-dump-log` (DumpLogSegments) over the files named by `--files`.
 /// Reads each file (and an index's sibling `.log` / `.index`) and prints the lines
 /// `eoslab_core::files::dump` produces on the stream Kafka prints them on.
+fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::files::partition::{self, DirFile};
+    let json = args.iter().any(|a| a == "--json");
+    let script = args.iter().any(|a| a == "--script");
+    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json" && *a != "--script") {
+        return Err(format!("unknown option {bad}\n{USAGE}"));
+    }
+    let mut paths = Vec::new();
+    for a in args.iter().filter(|a| !a.starts_with("--")) {
+        let p = std::path::Path::new(a);
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p).map_err(|e| format!("{a}: {e}"))?;
+            for e in rd {
+                let e = e.map_err(|e| format!("{a}: {e}"))?;
+                if e.path().is_file() {
+                    paths.push(e.path());
+                }
+            }
+        } else {
+            paths.push(p.to_path_buf());
+        }
+    }
+    if paths.is_empty() {
+        return Err(format!("partition needs a directory or files\n{USAGE}"));
+    }
+    paths.sort();
+    let mut files = Vec::new();
+    for p in &paths {
+        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        files.push((p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), bytes));
+    }
+    let dir: Vec<DirFile<'_>> = files.iter().map(|(n, b)| DirFile { name: n, bytes: b }).collect();
+    let p = partition::load(&dir);
+    let mut out = std::io::stdout().lock();
+    let text = if json {
+        serde_json::to_string_pretty(&p).map_err(|e| e.to_string())? + "\n"
+    } else if script {
+        let from = args.iter().find(|a| !a.starts_with("--")).map_or("", String::as_str);
+        partition::simulator_script(&p, &format!("Continue from the partition in {from}"))
+    } else {
+        partition::render(&p)
+    };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    let clean = p.errors.is_empty() && p.checks.iter().all(|c| c.ok);
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
 fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::files::dump::{DumpInput, DumpLog, DumpOptions, Stream};
     use eoslab_core::files::FileKind;

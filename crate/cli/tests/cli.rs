@@ -124,7 +124,7 @@ fn decode_with_a_formatter_prints_what_the_console_consumer_prints() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         j["batches"][0]["records"][0]["formatted"],
-        r#"{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":3,"data":{"offset":5,"leaderEpoch":-1,"metadata":"","commitTimestamp":9}}}"#
+        r#"{"key":{"type":1,"data":{"group":"g","topic":"t","partition":0}},"value":{"version":4,"data":{"offset":5,"leaderEpoch":-1,"metadata":"","commitTimestamp":9}}}"#
     );
     // Without the option the field is absent.
     let o = eoslab(&["decode", "--json", "-"], &hex);

@@ -65,10 +65,13 @@ pub const TRANSACTION_LOG_RECORD_TYPE: i16 = 0;
 pub const LEGACY_OFFSET_COMMIT_RECORD_TYPE: i16 = 0;
 /// Record type Kafka 4.x writes for offset commits (`OffsetCommitKey.json` `apiKey` 1).
 pub const OFFSET_COMMIT_RECORD_TYPE: i16 = 1;
-/// The `OffsetCommitValue` version Kafka 4.x writes for a commit without an expire timestamp
-/// (`GroupCoordinatorRecordHelpers.offsetCommitValueVersion(false)`: "the highest supported
-/// non-flexible version").
-pub const OFFSET_COMMIT_VALUE_VERSION: i16 = 3;
+/// The `OffsetCommitValue` version Kafka 4.3.1 writes for a commit without an expire
+/// timestamp: 4, the flexible one (a real 4.3.1 broker's transactional offset commit,
+/// `tests/fixtures/kafka-4.3.1/__consumer_offsets-10`, `{"version":"4",…}`, value bytes
+/// `0004 … 01 … 00`). Earlier 4.x lines wrote 3 (`GroupCoordinatorRecordHelpers
+/// .offsetCommitValueVersion(false)`: "the highest supported non-flexible version");
+/// [`offset_commit_value_version`] writes any version.
+pub const OFFSET_COMMIT_VALUE_VERSION: i16 = 4;
 /// Highest `TransactionLogValue` version (`validVersions` "0-1", flexible from 1).
 pub const TXN_LOG_VALUE_MAX_VERSION: i16 = 1;
 /// Highest `OffsetCommitValue` version (`validVersions` "0-4", flexible from 4).
@@ -319,16 +322,29 @@ pub fn offset_commit_key(group: &str, topic: &str, partition: i32) -> Vec<u8> {
     out
 }
 
-/// The value Kafka 4.x writes for a commit without an expire timestamp:
-/// `OffsetCommitValue` version 3 (`offset` int64, `leaderEpoch` int32, `metadata` int16-length
-/// string, `commitTimestamp` int64).
+/// The value Kafka 4.3.1 writes for a commit without an expire timestamp:
+/// `OffsetCommitValue` version 4 (flexible: `offset` int64, `leaderEpoch` int32, `metadata`
+/// compact string, `commitTimestamp` int64, no tagged fields), byte for byte as the 4.3.1
+/// broker wrote `tests/fixtures/kafka-4.3.1/__consumer_offsets-10`.
 pub fn offset_commit_value(c: &OffsetCommit) -> Vec<u8> {
-    let mut out = Vec::with_capacity(26 + c.metadata.len());
-    out.extend_from_slice(&OFFSET_COMMIT_VALUE_VERSION.to_be_bytes());
+    offset_commit_value_version(c, OFFSET_COMMIT_VALUE_VERSION)
+}
+
+/// `OffsetCommitValue` at `version` 3 (int16-length metadata, as Kafka 4.0–4.2 wrote it) or 4
+/// (flexible); any other version is written as the nearer of the two. Version 1's
+/// `expireTimestamp` is never written by Kafka 4.x for a commit without one.
+pub fn offset_commit_value_version(c: &OffsetCommit, version: i16) -> Vec<u8> {
+    let version = version.clamp(3, OFFSET_COMMIT_VALUE_MAX_VERSION);
+    let flexible = version >= 4;
+    let mut out = Vec::with_capacity(27 + c.metadata.len());
+    out.extend_from_slice(&version.to_be_bytes());
     out.extend_from_slice(&c.offset.to_be_bytes());
     out.extend_from_slice(&c.leader_epoch.to_be_bytes());
-    put_string(&mut out, &c.metadata, false);
+    put_string(&mut out, &c.metadata, flexible);
     out.extend_from_slice(&c.commit_timestamp_ms.to_be_bytes());
+    if flexible {
+        out.push(0); // no tagged fields
+    }
     out
 }
 
@@ -1254,8 +1270,14 @@ mod tests {
         // version 3 = 00 03; offset 100 = 00..64; leaderEpoch 10 = 00 00 00 0a;
         // metadata "metadata" = 00 08 6d65746164617461; commitTimestamp 1234 = 00..04 d2.
         assert_eq!(
-            offset_commit_value(&c),
+            offset_commit_value_version(&c, 3),
             hex("0003 0000000000000064 0000000a 0008 6d65746164617461 00000000000004d2")
+        );
+        // version 4 (Kafka 4.3.1): metadata as a compact string (length + 1 = 09), then no
+        // tagged fields (00).
+        assert_eq!(
+            offset_commit_value(&c),
+            hex("0004 0000000000000064 0000000a 09 6d65746164617461 00000000000004d2 00")
         );
     }
 
@@ -1272,7 +1294,7 @@ mod tests {
             commit_timestamp_ms: 1234,
         };
         let key = offset_commit_key(&c.group, &c.topic, c.partition);
-        let value = offset_commit_value(&c);
+        let value = offset_commit_value_version(&c, 3);
         let k = "{\"key\":{\"type\":1,\"data\":{\"group\":\"group-id\",\"topic\":\"foo\",\"partition\":1}},";
         assert_eq!(
             format_record(InternalTopic::ConsumerOffsets, Some(&key), Some(&value)).unwrap(),
@@ -1347,7 +1369,7 @@ mod tests {
         assert_eq!(
             v,
             ParsedOffsetCommitValue {
-                version: 3,
+                version: 4,
                 offset: -1,
                 leader_epoch: -1,
                 metadata: String::new(),

@@ -69,3 +69,28 @@ fn an_index_entry_past_the_log_fails_like_kafka() {
     // position 0 of an empty log: Kafka's iterator has no batch (NoSuchElementException).
     assert_eq!(d.failed().unwrap().error.kind, "NoSuchElementException");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A partition directory of arbitrary files: `files::partition::load` never panics, the
+    /// text and the simulator script are written, and the script parses (the same property the
+    /// `partition_dir` fuzz target checks under libFuzzer).
+    #[test]
+    fn a_directory_of_arbitrary_files_never_panics(
+        files in proptest::collection::vec((0usize..8, proptest::collection::vec(any::<u8>(), 0..300)), 1..5)
+    ) {
+        use eoslab_core::files::partition::{self, DirFile};
+        const NAMES: [&str; 8] = [
+            "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex",
+            "00000000000000000000.txnindex", "00000000000000000005.snapshot", "00000000000000000007.log",
+            "00000000000000000007.index", "partition.metadata",
+        ];
+        let dir: Vec<DirFile<'_>> = files.iter().map(|(k, b)| DirFile { name: NAMES[*k], bytes: b }).collect();
+        let p = partition::load(&dir);
+        prop_assert!(p.producers.len() <= files.iter().map(|(_, b)| b.len()).sum::<usize>() / 40 + 1);
+        let _ = partition::render(&p);
+        let script = partition::simulator_script(&p, "prop");
+        prop_assert!(eoslab_core::model::scenario::parse(&script).is_ok(), "{}", script);
+    }
+}

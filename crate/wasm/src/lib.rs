@@ -21,6 +21,9 @@
 //! With the `models` feature (default) the models' API is exported too (`model.rs`:
 //! `runScenario`, `runScenarioSummary`, `runTxnScenario`, `resolveProducerConfig`); without it
 //! the module is decode-only (`pkg/eoslab-decode.js`, built by `scripts/build-pkg.sh`).
+//! With the `files` feature (default) `loadPartition(files)` reads a partition directory as the
+//! broker loads it (`files.rs`, [`eoslab_core::files::partition`]); the inspector loads it with
+//! the full package on first use.
 //! `encodeBatch` and `encodeSegment` need the `encode` feature (default): without it the encoders
 //! (and the compressors' compression halves) are not linked, and pkg/eoslab-decode.js lacks them.
 
@@ -30,6 +33,8 @@ mod model;
 mod columns;
 #[cfg(feature = "envelope")]
 mod envelope;
+#[cfg(feature = "files")]
+mod files;
 
 use core::fmt::Display;
 

@@ -8,6 +8,9 @@
 //!   the `ProducerSnapshot.json` schema, CRC-32C).
 //! - [`checkpoint`]: `leader-epoch-checkpoint` (`CheckpointFile.java`,
 //!   `LeaderEpochCheckpointFile.java`) and `partition.metadata` (`PartitionMetadataReadBuffer.java`).
+//! - [`partition`]: the directory as a whole, as the broker loads it (producer state from the
+//!   latest snapshot plus the log after it, open transactions, LSO, aborted transactions), each
+//!   file checked against the log.
 //! - [`dump`]: `kafka-dump-log` (`tools/.../DumpLogSegments.java`) over any of them, sans-IO:
 //!   the caller hands in the bytes of a file and of its sibling `.log` / `.index`.
 //!
@@ -19,6 +22,7 @@
 pub mod checkpoint;
 pub mod dump;
 pub mod index;
+pub mod partition;
 pub mod snapshot;
 pub mod timeindex;
 pub mod txnindex;

@@ -120,6 +120,21 @@ pub struct TxnMetadata {
     pub partitions: BTreeSet<Name>,
     pub txn_start_ms: i64,
     pub last_update_ms: i64,
+    /// The producer id before the last transition: what Kafka's `prepareTransitionTo` puts in
+    /// `TxnTransitMetadata.prevProducerId` (`this.producerId`), written to
+    /// `__transaction_state` as PreviousProducerId (a fresh transactional.id's first record
+    /// has its own id there; a real 4.3.1 broker's: tests/fixtures/kafka-4.3.1/__transaction_state-23).
+    pub transit_prev_pid: i64,
+    /// `clientTransactionVersion`: 2 after an AddPartitionsToTxn v4+ or EndTxn v5+ (a TV2
+    /// client, or a leader or group coordinator adding for it), 0 after the older versions
+    /// (`TransactionVersion.transactionVersionForAddPartitionsToTxn` / `…ForEndTxn`); an
+    /// InitProducerId, a timeout abort and a completion keep it. Written as
+    /// ClientTransactionVersion when not 0.
+    pub client_tv: u8,
+    /// `partitions` in the order they were added: Kafka keeps them in a `HashSet`, whose
+    /// iteration order (bucket, then insertion within a bucket) is the order
+    /// `TransactionLog.valueToBytes` writes them in (see `txn::java_partition_groups`).
+    pub added_order: Vec<Name>,
 }
 
 /// A coordinator answer: the error (NONE on success), the (pid, epoch) returned, the rule
@@ -301,6 +316,9 @@ impl Coordinator {
                 partitions: BTreeSet::new(),
                 txn_start_ms: -1,
                 last_update_ms: now_ms,
+                transit_prev_pid: new_pid,
+                client_tv: 0,
+                added_order: Vec::new(),
             });
         }
         let m = self.get_mut(id).expect("just ensured");
@@ -319,6 +337,7 @@ impl Coordinator {
             }
             TxnState::Ongoing => {
                 // I11: fence the old producer: bump the epoch and abort its transaction.
+                m.transit_prev_pid = m.producer_id;
                 m.producer_epoch = m.producer_epoch.saturating_add(1);
                 m.last_producer_epoch = -1;
                 m.state = TxnState::PrepareAbort;
@@ -331,6 +350,7 @@ impl Coordinator {
             s if s.is_complete_or_empty() => {
                 let given = current.map(|c| c.1);
                 let rotate = m.producer_epoch >= EPOCH_EXHAUSTED && (given.is_none() || given == Some(m.producer_epoch));
+                let before = m.producer_id;
                 if rotate {
                     // I9: rotate to a new producer id.
                     m.last_producer_epoch = if given.is_some() { m.producer_epoch } else { -1 };
@@ -356,8 +376,12 @@ impl Coordinator {
                 }
                 m.state = TxnState::Empty;
                 super::txn::empty_set(&mut m.partitions);
+                m.added_order.clear();
                 m.txn_timeout_ms = timeout_ms;
                 m.last_update_ms = now_ms;
+                // `prepareIncrementProducerEpoch` / `prepareProducerIdRotation`: no transaction.
+                m.txn_start_ms = -1;
+                m.transit_prev_pid = before;
                 Answer {
                     error: ErrorCode::NONE,
                     producer_id: m.producer_id,
@@ -372,8 +396,15 @@ impl Coordinator {
         }
     }
 
-    /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8).
+    /// AddPartitionsToTxn (TV0/1 client) or the leader-originated add of TV2 (AP1–AP8), as a
+    /// v0–v3 request (clientTransactionVersion 0); [`Coordinator::add_partitions_v`] says which.
     pub fn add_partitions<P: AsRef<str> + Clone + Into<Name>>(&mut self, id: &str, pid: i64, epoch: i16, parts: &[P], now_ms: i64) -> Answer {
+        self.add_partitions_v(id, pid, epoch, parts, now_ms, Tv::Tv1)
+    }
+
+    /// [`Coordinator::add_partitions`] from a request of protocol `tv`: AddPartitionsToTxn v4+
+    /// (a TV2 leader's or group coordinator's add) records clientTransactionVersion 2.
+    pub fn add_partitions_v<P: AsRef<str> + Clone + Into<Name>>(&mut self, id: &str, pid: i64, epoch: i16, parts: &[P], now_ms: i64, tv: Tv) -> Answer {
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", Why::NoState);
         };
@@ -392,9 +423,15 @@ impl Coordinator {
         if m.state != TxnState::Ongoing {
             m.txn_start_ms = now_ms;
         }
+        m.transit_prev_pid = m.producer_id;
+        m.client_tv = if tv == Tv::Tv2 { 2 } else { 0 };
         m.state = TxnState::Ongoing;
         for p in parts {
-            m.partitions.insert(p.clone().into());
+            let p: Name = p.clone().into();
+            if !m.partitions.contains(&p) {
+                m.added_order.push(p.clone());
+            }
+            m.partitions.insert(p);
         }
         m.last_update_ms = now_ms;
         Answer {
@@ -434,6 +471,8 @@ impl Coordinator {
                 }
                 match (m.state, commit) {
                     (TxnState::Ongoing, _) => {
+                        m.transit_prev_pid = m.producer_id;
+                        m.client_tv = 0;
                         m.state = if commit { TxnState::PrepareCommit } else { TxnState::PrepareAbort };
                         m.pending_state = Some(if commit { TxnState::CompleteCommit } else { TxnState::CompleteAbort });
                         m.last_update_ms = now_ms;
@@ -473,6 +512,8 @@ impl Coordinator {
                     if m.producer_epoch >= EPOCH_EXHAUSTED && new_pid >= 0 {
                         m.next_producer_id = new_pid;
                     }
+                    m.transit_prev_pid = m.producer_id;
+                    m.client_tv = 2;
                     m.last_producer_epoch = m.producer_epoch;
                     m.producer_epoch = m.producer_epoch.saturating_add(1);
                     m.state = st;
@@ -513,6 +554,7 @@ impl Coordinator {
         let m = self.get_mut(id)?;
         let next = m.pending_state.take()?;
         m.state = next;
+        m.transit_prev_pid = m.producer_id;
         if m.next_producer_id >= 0 {
             // K5 with TV2 overflow: switch to the next producer id at epoch 0.
             m.prev_producer_id = m.producer_id;
@@ -522,7 +564,10 @@ impl Coordinator {
             m.producer_epoch = 0;
         }
         super::txn::empty_set(&mut m.partitions);
-        m.txn_start_ms = -1;
+        m.added_order.clear();
+        // `TransactionMetadata.prepareComplete` keeps txnStartTimestamp (and
+        // `completeTransitionTo` refuses a Complete* without one); a real 4.3.1 broker's
+        // CompleteCommit/CompleteAbort records carry it (tests/fixtures/kafka-4.3.1/__transaction_state-23).
         m.last_update_ms = now_ms;
         Some(next)
     }
@@ -543,6 +588,7 @@ impl Coordinator {
         if m.state != TxnState::Ongoing || m.pending_state.is_some() {
             return None;
         }
+        m.transit_prev_pid = m.producer_id;
         m.producer_epoch = m.producer_epoch.saturating_add(1);
         m.last_producer_epoch = -1;
         m.state = TxnState::PrepareAbort;

@@ -85,6 +85,23 @@ impl ErrorCode {
         }
     }
 
+    /// `Errors.X.message()` (Kafka's `Errors.java`) for the codes a client call rethrows; the
+    /// exception's name for the others.
+    pub fn message(self) -> &'static str {
+        match self.0 {
+            22 => "Specified group generation id is not valid.",
+            25 => "The coordinator is not aware of this member.",
+            47 => "Producer attempted to produce with an old epoch.",
+            48 => "The producer attempted a transactional operation in an invalid state.",
+            49 => "The producer attempted to use a producer id which is not currently assigned to its transactional id.",
+            50 => "The transaction timeout is larger than the maximum value allowed by the broker (as configured by transaction.max.timeout.ms).",
+            51 => "The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing.",
+            59 => "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.",
+            90 => "There is a newer producer with the same transactionalId which fences the current one.",
+            _ => self.exception(),
+        }
+    }
+
     /// `RetriableException` subclasses.
     pub fn is_retriable(self) -> bool {
         matches!(self.0, 2 | 6 | 7 | 13 | 19 | 51 | 88)

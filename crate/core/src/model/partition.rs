@@ -8,7 +8,7 @@
 //! clock. Appended batches are stored as the real bytes with the leader's rewrites
 //! (baseOffset, partitionLeaderEpoch — outside the CRC, `DefaultRecordBatch.setLastOffset`).
 
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -143,6 +143,9 @@ pub struct Partition {
     pub ongoing_txns: BTreeMap<i64, i64>,
     /// The transaction index (`TransactionIndex`, `AbortedTxn`).
     pub aborted_txns: Vec<AbortedTxn>,
+    /// Producer ids whose state expiry removed (X1) and that have not written since: their
+    /// next batch is decided by X2.
+    pub expired: BTreeSet<i64>,
 }
 
 /// One entry of the transaction index (`AbortedTxn`, 34 bytes on disk).
@@ -172,7 +175,36 @@ impl Partition {
             producer_id_expiration_ms: DEFAULT_PRODUCER_ID_EXPIRATION_MS,
             ongoing_txns: BTreeMap::new(),
             aborted_txns: Vec::new(),
+            expired: BTreeSet::new(),
         }
+    }
+
+    /// A producer's state given rather than built by appends (`ProducerStateManager.loadFromSnapshot`
+    /// → `loadProducerEntry`): the entry replaced, and its open transaction registered.
+    pub fn load_producer_state(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        coordinator_epoch: i32,
+        last_timestamp: i64,
+        txn_first_offset: Option<i64>,
+        batches: impl IntoIterator<Item = BatchMetadata>,
+    ) {
+        if let Some(old) = self.producers.get(&producer_id).and_then(|e| e.current_txn_first_offset) {
+            self.ongoing_txns.remove(&old);
+        }
+        let mut e = ProducerStateEntry::empty();
+        e.producer_epoch = epoch;
+        for b in batches {
+            e.add_batch(epoch, b);
+        }
+        e.coordinator_epoch = coordinator_epoch;
+        e.last_timestamp = last_timestamp;
+        e.current_txn_first_offset = txn_first_offset;
+        if let Some(o) = txn_first_offset {
+            self.ongoing_txns.insert(o, producer_id);
+        }
+        self.producers.insert(producer_id, e);
     }
 
     /// The leader's decision for a client Produce of `bytes` (one v2 batch). On success
@@ -266,7 +298,8 @@ impl Partition {
             self.ongoing_txns.insert(base, pid);
         }
         if !known {
-            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta }
+            let expired = self.expired.remove(&pid);
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta, expired }
         } else if exists && state_epoch != epoch {
             Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, delta }
         } else {
@@ -305,6 +338,7 @@ impl Partition {
             .collect();
         for pid in &expired {
             self.producers.remove(pid);
+            self.expired.insert(*pid);
         }
         expired
     }
@@ -337,7 +371,11 @@ pub enum MarkerVerdict {
     /// M3: a marker from an older coordinator epoch.
     ZombieCoordinator { coordinator_epoch: i32, seen: i32 },
     /// M4 (M6): written at `offset`, completing the transaction that opened at `first`.
-    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64> },
+    /// `again`: the producer's epoch equals the marker's and no transaction is open here — a
+    /// marker sent again (a new coordinator re-sending after failover, K6, or a retried or
+    /// admin marker); the epoch check that let it through is M1 (TV0/TV1) or M2's exception
+    /// (TV2, 4.3.1's `ProducerAppendInfo.checkProducerEpoch`), and it is written again.
+    Written { producer_id: i64, commit: bool, offset: i64, first: Option<i64>, again: Option<MarkerVersion> },
 }
 
 impl MarkerVerdict {
@@ -364,6 +402,8 @@ impl MarkerVerdict {
             MarkerVerdict::StaleEpoch { .. } => "M1",
             MarkerVerdict::NotBumped { .. } => "M2",
             MarkerVerdict::ZombieCoordinator { .. } => "M3",
+            MarkerVerdict::Written { again: Some(MarkerVersion::Tv1), .. } => "M1",
+            MarkerVerdict::Written { again: Some(MarkerVersion::Tv2), .. } => "M2",
             MarkerVerdict::Written { .. } => "M4",
         }
     }
@@ -393,11 +433,17 @@ impl MarkerVerdict {
             MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen } => format!(
                 "marker from coordinator epoch {coordinator_epoch}, but this partition has seen coordinator epoch {seen}: a zombie coordinator"
             ),
-            MarkerVerdict::Written { producer_id, commit, offset, first } => {
+            MarkerVerdict::Written { producer_id, commit, offset, first, again } => {
                 let mut why = format!("{} marker for producer {producer_id} written at offset {offset}", if commit { "COMMIT" } else { "ABORT" });
+                match again {
+                    Some(MarkerVersion::Tv1) => why.push_str(": its epoch is the producer's (not older, M1) and no transaction of it is open here — a marker sent again (or for a partition this transaction wrote nothing to) is written like any other; nothing is completed"),
+                    Some(MarkerVersion::Tv2) => why.push_str(": a transactions-V2 marker at the producer's epoch with no transaction open here is a retried marker (M2's exception, KAFKA-19999 in 4.3.1) and is written again; nothing is completed"),
+                    None => {}
+                }
                 match first {
                     Some(first) if !commit => why.push_str(&format!("; offsets {first}..{offset} recorded in the transaction index as aborted")),
                     Some(first) => why.push_str(&format!("; the transaction's records from offset {first} become visible to read_committed consumers")),
+                    None if again.is_some() => {}
                     None => why.push_str("; no open transaction here, so nothing is completed (an empty transaction on this partition)"),
                 }
                 why
@@ -488,6 +534,7 @@ impl Partition {
         if coordinator_epoch < state_coordinator_epoch {
             return MarkerVerdict::ZombieCoordinator { coordinator_epoch, seen: state_coordinator_epoch };
         }
+        let again = (known && marker_epoch == state_epoch && first.is_none()).then_some(version);
         let bytes = marker_bytes(producer_id, marker_epoch, commit, coordinator_epoch, timestamp_ms);
         let (offset, _) = self.write_vec(bytes, 0);
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
@@ -499,6 +546,7 @@ impl Partition {
             }
         }
         // M5
+        self.expired.remove(&producer_id);
         let s = self.producers.entry(producer_id).or_insert_with(ProducerStateEntry::empty);
         if s.producer_epoch != marker_epoch {
             s.batches.clear();
@@ -507,7 +555,7 @@ impl Partition {
         s.coordinator_epoch = coordinator_epoch;
         s.current_txn_first_offset = None;
         s.last_timestamp = timestamp_ms;
-        MarkerVerdict::Written { producer_id, commit, offset, first }
+        MarkerVerdict::Written { producer_id, commit, offset, first, again }
     }
 
     /// A consumer's fetch from `from_offset` (L4, R1–R5): read_uncommitted gets every data
@@ -959,29 +1007,38 @@ mod tests {
         assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS - 1), Vec::<i64>::new());
         assert_eq!(p.remove_expired_producers(1_000 + DEFAULT_PRODUCER_ID_EXPIRATION_MS), vec![7]);
         assert_eq!(p.producer_count(), 1);
-        // X2: the forgotten producer's retry is written again.
-        assert_eq!(appended(&p.append_client(&batch(7, 0, 0, 1, 1_000))), (2, 2));
+        // X2: the forgotten producer's retry is written again, and the decision says why.
+        let again = p.append_client(&batch(7, 0, 0, 1, 1_000));
+        assert_eq!((again.rule, appended(&again)), ("X2", (2, 2)));
+        // Known again: its next batch is in sequence (A7), and a never-seen producer is A6.
+        assert_eq!(p.append_client(&batch(7, 0, 1, 1, 1_000)).rule, "A7");
+        assert_eq!(p.append_client(&batch(9, 0, 5, 1, 1_000)).rule, "A6");
     }
 
     #[test]
-    fn v_client_batches_are_validated_first() {
+    fn b_client_batches_are_validated_first() {
         let mut p = Partition::new("t-0");
         let mut b = batch(7, 0, 0, 1, 0);
         b[7] = 1; // baseOffset 1
-        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("V0", ErrorCode::INVALID_RECORD));
+        assert_eq!((p.append_client(&b).rule, p.append_client(&b).error()), ("B0", ErrorCode::INVALID_RECORD));
         let mut c = batch(7, 0, 0, 1, 0);
         let last = c.len() - 1;
         c[last] ^= 1;
-        assert_eq!(p.append_client(&c).error(), ErrorCode::CORRUPT_MESSAGE);
+        assert_eq!((p.append_client(&c).rule, p.append_client(&c).error()), ("B1", ErrorCode::CORRUPT_MESSAGE));
         let d = p.append_client(&batch(7, 0, -1, 1, 0));
-        assert_eq!((d.rule, d.error()), ("V4", ErrorCode::INVALID_RECORD));
+        assert_eq!((d.rule, d.error()), ("B4", ErrorCode::INVALID_RECORD));
         let marker = encode_batch(&BatchSpec {
             header: HeaderSpec { producer_id: Some(I64(7)), producer_epoch: Some(0), ..Default::default() },
             control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
             ..Default::default()
         })
         .unwrap();
-        assert_eq!(p.append_client(&marker).rule, "V3");
+        assert_eq!(p.append_client(&marker).rule, "B3");
+        let plain = p.append_client(&batch(-1, -1, -1, 2, 0));
+        assert_eq!((plain.rule, appended(&plain)), ("B5", (0, 1)), "no producer id: appended without producer-state checks");
+        for (old, new) in [("V0", "B0"), ("V1", "B1"), ("V2", "B2"), ("V3", "B3"), ("V4", "B4"), ("A0", "B5"), ("L1", "N1"), ("L2", "N2"), ("A7", "A7")] {
+            assert_eq!(super::super::verdict::legacy_rule_id(old), new);
+        }
     }
 
     fn values(c: &[Consumed]) -> Vec<(i64, String)> {
@@ -1043,7 +1100,7 @@ mod tests {
         assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "open: the epoch must be bumped");
         assert_eq!(p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0).rule, "M4");
         let again = p.append_marker(7, 4, true, 5, MarkerVersion::Tv2, 0);
-        assert_eq!((again.rule, again.error()), ("M4", ErrorCode::NONE), "the retry is written again");
+        assert_eq!((again.rule, again.error()), ("M2", ErrorCode::NONE), "the retry is written again, by M2's exception");
         assert_eq!(p.log.len(), 3);
         assert_eq!(p.append_marker(7, 3, true, 5, MarkerVersion::Tv2, 0).rule, "M2", "an older epoch is still fenced");
         // The marker cleared the retained batches: the next batch at epoch 4 starts at 0 (A7),

@@ -35,7 +35,37 @@ pub struct Scenario {
     pub producer_id_expiration_ms: Option<i64>,
     pub partitions: Vec<String>,
     pub producers: Vec<ProducerDecl>,
+    /// `log-end PART N` and `producer-state PART …`: a leader's state given, not replayed (a
+    /// real partition's, from `eoslab partition` or the inspector's directory view).
+    pub leader_state: Vec<LeaderStateDecl>,
     pub steps: Vec<Step>,
+}
+
+/// One set-up line giving a partition leader's state.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct LeaderStateDecl {
+    pub line: usize,
+    pub partition: String,
+    /// `log-end PART N`: the log ends at N (the records below it are not in the model).
+    pub log_end: Option<i64>,
+    /// `producer-state PART pid=N epoch=E [coordinator-epoch=C] [timestamp=T]
+    /// [txn-first-offset=F] [batch=FIRSTSEQ..LASTSEQ@FIRSTOFFSET..LASTOFFSET …]`: a
+    /// `ProducerStateEntry` (at most 5 retained batches, oldest first).
+    pub producer: Option<ProducerStateDecl>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerStateDecl {
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub coordinator_epoch: i32,
+    /// The entry's last timestamp (and every retained batch's); the scenario's start when absent.
+    pub timestamp: Option<i64>,
+    pub txn_first_offset: Option<i64>,
+    /// (first sequence, last sequence, first offset, last offset).
+    pub batches: Vec<(i32, i32, i64, i64)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -220,13 +250,108 @@ pub fn parse(text: &str) -> Result<Scenario, ParseError> {
                 producer_config(&decl).map_err(|m| ParseError { line, message: m })?;
                 sc.producers.push(decl);
             }
+            "log-end" | "producer-state" => {
+                let decl = parse_leader_state(line, word, rest)?;
+                sc.leader_state.push(decl);
+            }
             _ => sc.steps.push(parse_step(line, content, &sc)?),
         }
     }
     if sc.partitions.is_empty() {
         return perr(1, "a scenario needs at least one `partition` line");
     }
+    check_leader_state(&sc)?;
     Ok(sc)
+}
+
+fn parse_leader_state(line: usize, word: &str, rest: &str) -> Result<LeaderStateDecl, ParseError> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let Some(&partition) = words.first() else { return perr(line, format!("`{word}` needs a partition")) };
+    let mut decl = LeaderStateDecl { line, partition: partition.to_string(), ..Default::default() };
+    let num = |w: &str, v: &str| v.parse::<i64>().or_else(|_| perr(line, format!("{w}: expected a number")));
+    if word == "log-end" {
+        let [_, n] = words[..] else { return perr(line, "expected `log-end PART N`") };
+        let n = num(n, n)?;
+        if n < 0 {
+            return perr(line, "the log end is an offset (0 or more)");
+        }
+        decl.log_end = Some(n);
+        return Ok(decl);
+    }
+    let mut p = ProducerStateDecl { coordinator_epoch: -1, ..Default::default() };
+    let (mut pid, mut epoch) = (None, None);
+    for w in &words[1..] {
+        let Some((k, v)) = w.split_once('=') else { return perr(line, format!("expected key=value, found {w:?}")) };
+        match k {
+            "pid" => pid = Some(num(w, v)?),
+            "epoch" => epoch = Some(i16::try_from(num(w, v)?).or_else(|_| perr(line, "epoch is a 16-bit number"))?),
+            "coordinator-epoch" => p.coordinator_epoch = i32::try_from(num(w, v)?).or_else(|_| perr(line, "coordinator-epoch is a 32-bit number"))?,
+            "timestamp" => p.timestamp = Some(num(w, v)?),
+            "txn-first-offset" => p.txn_first_offset = Some(num(w, v)?),
+            "batch" => {
+                let bad = || ParseError { line, message: format!("{w}: expected batch=FIRSTSEQ..LASTSEQ@FIRSTOFFSET..LASTOFFSET") };
+                let (seqs, offs) = v.split_once('@').ok_or_else(bad)?;
+                let (fs, ls) = seqs.split_once("..").ok_or_else(bad)?;
+                let (fo, lo) = offs.split_once("..").ok_or_else(bad)?;
+                let (fs, ls) = (fs.parse::<i32>().map_err(|_| bad())?, ls.parse::<i32>().map_err(|_| bad())?);
+                let (fo, lo) = (fo.parse::<i64>().map_err(|_| bad())?, lo.parse::<i64>().map_err(|_| bad())?);
+                if lo < fo || fo < 0 || lo - fo > i32::MAX as i64 {
+                    return perr(line, format!("{w}: the offsets must be FIRST..LAST with FIRST ≤ LAST"));
+                }
+                if crate::sequence::increment(fs, (lo - fo) as i32) != ls {
+                    return perr(line, format!("{w}: {} records from sequence {fs} end at sequence {}, not {ls}", lo - fo + 1, crate::sequence::increment(fs, (lo - fo) as i32)));
+                }
+                if p.batches.len() == super::partition::NUM_BATCHES_TO_RETAIN {
+                    return perr(line, "a producer's state retains at most 5 batches (ProducerStateEntry.NUM_BATCHES_TO_RETAIN)");
+                }
+                p.batches.push((fs, ls, fo, lo));
+            }
+            _ => return perr(line, format!("unknown producer-state field {k:?} (pid, epoch, coordinator-epoch, timestamp, txn-first-offset, batch)")),
+        }
+    }
+    let (Some(pid), Some(epoch)) = (pid, epoch) else { return perr(line, "`producer-state PART` needs pid=N and epoch=E") };
+    if pid < 0 {
+        return perr(line, "pid is a producer id (0 or more)");
+    }
+    p.producer_id = pid;
+    p.epoch = epoch;
+    decl.producer = Some(p);
+    Ok(decl)
+}
+
+/// The partitions named exist; every offset a producer-state line names is below its log end.
+fn check_leader_state(sc: &Scenario) -> Result<(), ParseError> {
+    for d in &sc.leader_state {
+        if !sc.partitions.iter().any(|p| *p == d.partition) {
+            return perr(d.line, format!("unknown partition {:?}", d.partition));
+        }
+        let Some(p) = &d.producer else { continue };
+        let end = leader_log_end(sc, &d.partition);
+        let top = p.batches.iter().map(|b| b.3).chain(p.txn_first_offset).max();
+        if let Some(top) = top {
+            if top >= end {
+                return perr(d.line, format!("offset {top} is at or past the log end {end} of {} (add `log-end {} N`)", d.partition, d.partition));
+            }
+        }
+        if p.batches.windows(2).any(|w| w[1].2 <= w[0].3) {
+            return perr(d.line, "the retained batches are oldest first, at increasing offsets");
+        }
+    }
+    Ok(())
+}
+
+/// The log end a scenario gives a partition: its `log-end` line, else just past the highest
+/// offset its producer-state lines name, else 0.
+fn leader_log_end(sc: &Scenario, partition: &str) -> i64 {
+    let mine = || sc.leader_state.iter().filter(move |d| d.partition == partition);
+    if let Some(n) = mine().filter_map(|d| d.log_end).last() {
+        return n;
+    }
+    mine()
+        .filter_map(|d| d.producer.as_ref())
+        .flat_map(|p| p.batches.iter().map(|b| b.3 + 1).chain(p.txn_first_offset.map(|o| o + 1)))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The line without its comment: `#` starts one at the beginning of the line or after
@@ -532,6 +657,30 @@ pub fn setup(sc: &Scenario) -> Sim {
     }
     for d in &sc.producers {
         sim.add_producer(&d.name, producer_config(d).unwrap_or_default());
+    }
+    for (i, name) in sc.partitions.iter().enumerate() {
+        let decls: Vec<&LeaderStateDecl> = sc.leader_state.iter().filter(|d| d.partition == *name).collect();
+        if decls.is_empty() {
+            continue;
+        }
+        let part = &mut sim.partitions[i];
+        part.log_end_offset = leader_log_end(sc, name);
+        for p in decls.iter().filter_map(|d| d.producer.as_ref()) {
+            let ts = p.timestamp.unwrap_or(sc.start_ms);
+            part.load_producer_state(
+                p.producer_id,
+                p.epoch,
+                p.coordinator_epoch,
+                ts,
+                p.txn_first_offset,
+                p.batches.iter().map(|&(_, ls, fo, lo)| super::partition::BatchMetadata {
+                    last_seq: ls,
+                    last_offset: lo,
+                    offset_delta: (lo - fo) as i32,
+                    timestamp: ts,
+                }),
+            );
+        }
     }
     sim
 }
@@ -955,4 +1104,56 @@ pub fn ladder(run: &Run) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod leader_state_tests {
+    use super::*;
+
+    fn err(text: &str) -> ParseError {
+        parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn a_given_producer_state_is_what_the_leader_decides_against() {
+        // Two retained batches, epoch 3, an open transaction from offset 12: a retry of the
+        // older batch is a duplicate (A1), the LSO is held at the transaction's first offset.
+        let sc = parse(
+            "partition p\nlog-end p 20\nproducer-state p pid=7 epoch=3 coordinator-epoch=2 txn-first-offset=12 batch=0..1@10..11 batch=2..4@12..14\n\
+             produce p pid=7 epoch=3 seq=0 txn a b\nexpect last duplicate 10..11\nexpect lso p 12\n",
+        )
+        .unwrap();
+        let run = run(&sc);
+        assert!(run.passed(), "{:?} {:?}", run.failures, run.error);
+        let part = &run.sim.partitions[0];
+        assert_eq!(part.log_end_offset, 20);
+        let e = &part.producers[&7];
+        assert_eq!((e.producer_epoch, e.coordinator_epoch, e.last_seq(), e.batches.len()), (3, 2, 4, 2));
+        // The next sequence is appended at the log end.
+        let sc = parse("partition p\nproducer-state p pid=7 epoch=3 batch=0..1@10..11\nproduce p pid=7 epoch=3 seq=2 c\nexpect last appended 12..12\n").unwrap();
+        assert!(run_passes(&sc));
+    }
+
+    fn run_passes(sc: &Scenario) -> bool {
+        let r = run(sc);
+        r.passed() && r.error.is_none()
+    }
+
+    #[test]
+    fn a_state_that_cannot_be_names_its_line_and_why() {
+        let e = err("partition p\nlog-end p 5\nproducer-state p pid=1 epoch=0 batch=0..2@4..6\n");
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("offset 6 is at or past the log end 5"), "{}", e.message);
+        let e = err("partition p\nproducer-state p pid=1 epoch=0 batch=0..5@4..6\n");
+        assert!(e.message.contains("3 records from sequence 0 end at sequence 2, not 5"), "{}", e.message);
+        let e = err("partition p\nproducer-state q pid=1 epoch=0\n");
+        assert!(e.message.contains("unknown partition \"q\""), "{}", e.message);
+        let six = (0..6).map(|i| format!(" batch={i}..{i}@{i}..{i}")).collect::<String>();
+        let e = err(&format!("partition p\nproducer-state p pid=1 epoch=0{six}\n"));
+        assert!(e.message.contains("at most 5 batches"), "{}", e.message);
+        let e = err("partition p\nproducer-state p epoch=0\n");
+        assert!(e.message.contains("needs pid=N and epoch=E"), "{}", e.message);
+        let e = err("partition p\nproducer-state p pid=1 epoch=0 batch=2..2@5..5 batch=1..1@4..4\n");
+        assert!(e.message.contains("oldest first"), "{}", e.message);
+    }
 }

@@ -57,6 +57,10 @@ macro_rules! say {
     };
 }
 
+/// `max.block.ms` (ProducerConfig's default): how long commitTransaction() and
+/// abortTransaction() await their answer before throwing a TimeoutException.
+const MAX_BLOCK_MS: i64 = 60_000;
+
 /// `__consumer_offsets` partitions (`offsets.topic.num.partitions` default).
 pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
@@ -67,6 +71,13 @@ const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionC
 const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
 const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
 const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
+const RM_RETRY: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (appendRecordsWithTransactionVerification: maybeRetryOnConcurrentTransactions)";
+/// `add.partitions.to.txn.retry.backoff.ms` (AddPartitionsToTxnConfig default): the TV2
+/// leader's backoff between implicit adds answered CONCURRENT_TRANSACTIONS (V6).
+const ADD_PARTITIONS_RETRY_BACKOFF_MS: i64 = 20;
+/// min(`add.partitions.to.txn.retry.backoff.max.ms` (100), `request.timeout.ms` (30000)):
+/// how long after its first try the TV2 leader keeps retrying (V6).
+const ADD_PARTITIONS_RETRY_WINDOW_MS: i64 = 100;
 const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
 const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
 const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
@@ -700,9 +711,12 @@ const EXTERNAL_LANE: Name = Name::fixed(EXTERNAL);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallResult {
     Ok,
-    /// Thrown to the application without a request (IllegalStateException, …).
+    /// Thrown to the application: without a request (IllegalStateException, …), or the
+    /// exception the awaited answer failed the call with (rethrown from
+    /// `TransactionalRequestResult.await`: ProducerFencedException, CommitFailedException,
+    /// TimeoutException when the answer did not come back, …), as "Class: message".
     Thrown(String),
-    /// The call is in progress (retrying, or its response was lost).
+    /// The call is in progress (retrying CONCURRENT_TRANSACTIONS, or waiting for markers).
     Pending,
 }
 
@@ -894,6 +908,9 @@ impl World {
             partitions: BTreeSet::new(),
             txn_start_ms: -1,
             last_update_ms: self.now_ms,
+            transit_prev_pid: pid,
+            client_tv: if self.cluster.transaction_version >= 2 { 2 } else { 0 },
+            added_order: Vec::new(),
         });
         self.next_pid = self.next_pid.max(pid + 1);
     }
@@ -1143,12 +1160,21 @@ impl World {
                 Ok(CallResult::Pending)
             }
             e => {
+                // `TransactionManager.InitProducerIdHandler`: PRODUCER_FENCED (or an old
+                // coordinator's INVALID_PRODUCER_EPOCH) is a ProducerFencedException; any other
+                // error, INVALID_TRANSACTION_TIMEOUT included, a plain KafkaException
+                // ("Unexpected error in InitProducerIdResponse; …"). Both are fatal, and
+                // initTransactions() rethrows it (`TransactionalRequestResult.await`).
+                let thrown = match e.0 {
+                    47 | 90 => format!("ProducerFencedException: {}", ErrorCode::PRODUCER_FENCED.message()),
+                    _ => format!("KafkaException: Unexpected error in InitProducerIdResponse; {}", e.message()),
+                };
                 let c = &mut self.clients[i];
                 c.pending = None;
                 c.state = ClientState::FatalError;
-                c.last_error = Some(format!("{}: {}", e.exception(), a.why(&id, &[])));
-                say!(self, format!("{name}.initTransactions() fails with {} — fatal ({})", e.exception(), a.rule));
-                Ok(CallResult::Thrown(String::from(e.exception())))
+                c.last_error = Some(format!("{thrown} ({} {}: {})", e.name(), a.rule, a.why(&id, &[])));
+                say!(self, format!("{name}.initTransactions() throws {thrown} — fatal ({}, {})", e.name(), a.rule));
+                Ok(CallResult::Thrown(thrown))
             }
         }
     }
@@ -1374,32 +1400,64 @@ impl World {
             }
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
-                msg!(
-                    self,
-                    self.partition_lane(&self.partitions[pi].name),
-                    COORD_LANE,
-                    "AddPartitionsToTxn",
-                    format!("AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}", self.partitions[pi].name, self.txns[t].transactional_id)
-                );
-                self.metric(Metric::AddPartitionsRequests, 1);
-                let pname = self.partition_names(pi).0;
-                let a = self.coordinator.add_partitions(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms);
-                self.tick(if a.wrote.is_some() { 1 } else { 0 });
-                if a.wrote.is_some() {
-                    let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
-                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
-                    self.link(k, r);
-                }
-                msg_rule!(
-                    self,
-                    COORD_LANE,
-                    self.partition_lane(&self.partitions[pi].name),
-                    "response",
-                    format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
-                    a.rule,
-                    a.source,
-                    a.error
-                );
+                // V6: on CONCURRENT_TRANSACTIONS it asks again every
+                // add.partitions.to.txn.retry.backoff.ms (20) until min(add.partitions.to.txn
+                // .retry.backoff.max.ms (100), request.timeout.ms) have passed since the first try,
+                // then answers with what it has (`ReplicaManager.appendRecordsWithTransactionVerification`,
+                // `maybeRetryOnConcurrentTransactions`, for TransactionSupportedOperation.ADD_PARTITION).
+                let start = self.now_ms;
+                let mut attempt = 0u32;
+                let a = loop {
+                    msg!(
+                        self,
+                        self.partition_lane(&self.partitions[pi].name),
+                        COORD_LANE,
+                        "AddPartitionsToTxn",
+                        format!(
+                            "AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}{}",
+                            self.partitions[pi].name,
+                            self.txns[t].transactional_id,
+                            if attempt == 0 { String::new() } else { format!(" (retry {attempt}, {} ms after the first)", self.now_ms - start) }
+                        )
+                    );
+                    self.metric(Metric::AddPartitionsRequests, 1);
+                    let pname = self.partition_names(pi).0;
+                    let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms, Tv::Tv2);
+                    self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                    if a.wrote.is_some() {
+                        let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
+                        let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
+                        self.link(k, r);
+                    }
+                    msg_rule!(
+                        self,
+                        COORD_LANE,
+                        self.partition_lane(&self.partitions[pi].name),
+                        "response",
+                        format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
+                        a.rule,
+                        a.source,
+                        a.error
+                    );
+                    let elapsed = self.now_ms - start;
+                    if a.error != coordinator::CONCURRENT_TRANSACTIONS || elapsed >= ADD_PARTITIONS_RETRY_WINDOW_MS {
+                        break a;
+                    }
+                    msg_rule!(
+                        self,
+                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.partitions[pi].name),
+                        "retry",
+                        format!(
+                            "CONCURRENT_TRANSACTIONS after {elapsed} ms of the leader's {ADD_PARTITIONS_RETRY_WINDOW_MS} ms window: it asks the coordinator again in {ADD_PARTITIONS_RETRY_BACKOFF_MS} ms instead of answering the producer"
+                        ),
+                        "V6",
+                        RM_RETRY,
+                        ErrorCode::NONE
+                    );
+                    self.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
+                    attempt += 1;
+                };
                 if a.error != ErrorCode::NONE {
                     // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
                     let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
@@ -1524,8 +1582,17 @@ impl World {
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
         if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
             if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
+                // `TransactionManager.AddOffsetsToTxnHandler`: fenced (INVALID_PRODUCER_EPOCH
+                // too) is a fatal ProducerFencedException, an unknown or unmapped producer id
+                // abortable, anything else a fatal KafkaException; sendOffsetsToTransaction()
+                // rethrows it.
+                let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
+                let thrown = match e.0 {
+                    90 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
+                    _ => format!("KafkaException: Unexpected error in AddOffsetsToTxnResponse: {}", e.message()),
+                };
                 self.client_error(i, e, "AddOffsetsToTxn");
-                return Ok(CallResult::Ok);
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
             }
         }
         let generation = self.consumers[ci].generation;
@@ -1540,21 +1607,17 @@ impl World {
                 positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
             ),
         );
-        // G1/G2: generation fencing (KIP-447).
-        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
-        if self.groups[gi].generation != generation {
-            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
-            self.clients[i].last_error = Some(String::from("CommitFailedException (ILLEGAL_GENERATION)"));
-            self.clients[i].state = ClientState::AbortableError;
-            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
-            return Ok(CallResult::Ok);
-        }
         let t = self.current_instance(i);
         if tv2 {
-            // G3: the group coordinator adds its partition (TxnOffsetCommit v5).
+            // G3: the group coordinator adds its partition (TxnOffsetCommit v5) before it looks
+            // at the request: `GroupCoordinatorService.commitTransactionalOffsets` runs the
+            // write through `CoordinatorRuntime.scheduleTransactionalWriteOperation`, whose
+            // `maybeStartTransactionVerification` (AddPartitionsToTxnManager, verifyOnly=false
+            // for TV2) completes first; the generation is checked in the write (G1/G2). So a
+            // fenced commit still leaves the partition in the transaction, and its abort sends
+            // a marker there (Kafka 4.3.1, tests/kafka/txn_scenarios.py txn-rebalance-fences-offsets).
             self.metric(Metric::AddPartitionsRequests, 1);
-            let a = self.coordinator.add_partitions(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms);
+            let a = self.coordinator.add_partitions_v(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms, Tv::Tv2);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
                 let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
@@ -1562,9 +1625,30 @@ impl World {
             }
             msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             if a.error != ErrorCode::NONE {
-                self.client_error(i, if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::PRODUCER_FENCED } else { a.error }, "TxnOffsetCommit");
-                return Ok(CallResult::Ok);
+                // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
+                // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a
+                // fatal KafkaException; sendOffsetsToTransaction() rethrows it.
+                let thrown = match a.error.0 {
+                    47 | 90 => format!("{}: {}", a.error.exception(), a.error.message()),
+                    _ => format!("KafkaException: Unexpected error in TxnOffsetCommitResponse: {}", a.error.message()),
+                };
+                self.client_error(i, a.error, "TxnOffsetCommit");
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
             }
+        }
+        // G1/G2: generation fencing (KIP-447).
+        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
+        if self.groups[gi].generation != generation {
+            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
+            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
+            self.clients[i].last_error = Some(String::from("ILLEGAL_GENERATION"));
+            self.clients[i].state = ClientState::AbortableError;
+            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
+            // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
+            // fail the result with a CommitFailedException (abortable), which
+            // sendOffsetsToTransaction() rethrows.
+            let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", ErrorCode::ILLEGAL_GENERATION.message());
+            return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
         }
         // G4: the offsets are written as transactional records, pending until the marker.
         let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
@@ -1721,14 +1805,28 @@ impl World {
             let c = &mut self.clients[i];
             c.pending = Some(op);
             c.outcome_unknown = true;
-            c.last_error = Some(String::from("TimeoutException"));
+            // `TransactionalRequestResult.await(maxBlockTimeMs)`: the answer did not come back
+            // in time, so commitTransaction()/abortTransaction() throws a TimeoutException
+            // (the state stays COMMITTING/ABORTING_TRANSACTION; the retried call awaits the same
+            // result).
+            // `KafkaProducer` adds its COMMIT_TXN_TIMEOUT_MSG / ABORT_TXN_TIMEOUT_MSG (the commit's
+            // text as Kafka 4.3.1 printed it, tests/kafka/txn_scenarios.py txn-commit-response-lost).
+            let thrown = format!(
+                "TimeoutException: Timeout expired after {MAX_BLOCK_MS}ms while awaiting EndTxn({commit}). {}",
+                if commit {
+                    "CommitTransaction timed out - did not complete EndTxn with the transaction coordinator within max.block.ms"
+                } else {
+                    "AbortTransaction timed out - did not complete EndTxn(abort) with the transaction coordinator within max.block.ms"
+                }
+            );
+            c.last_error = Some(thrown.clone());
             say!(self, format!(
-                "{}.{}() times out: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                "{}.{}() throws {thrown}: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
                 self.clients[i].name,
                 op.method(),
                 a.wrote.map_or("no change", |s| s.name())
             ));
-            return Ok(CallResult::Pending);
+            return Ok(CallResult::Thrown(thrown));
         }
         if self.trace {
             let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
@@ -1770,10 +1868,30 @@ impl World {
                 Ok(CallResult::Pending)
             }
             e => {
+                // `TransactionManager.EndTxnHandler`: INVALID_PRODUCER_EPOCH is treated as
+                // PRODUCER_FENCED (fatal); INVALID_TXN_STATE is fatal as itself; an unknown or
+                // unmapped producer id is abortable if the epoch can be bumped; anything else a
+                // fatal KafkaException. The call that got the answer rethrows it.
+                let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
+                let thrown = match e.0 {
+                    90 | 48 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
+                    _ => format!("KafkaException: Unhandled error in EndTxnResponse: {}", e.message()),
+                };
                 self.client_error(i, e, "EndTxn");
-                Ok(CallResult::Ok)
+                Ok(self.rethrow(i, op.method(), thrown))
             }
         }
+    }
+
+    /// The call `call` of client `i` throws `thrown`, the exception the answer it awaited
+    /// failed its `TransactionalRequestResult` with (`KafkaProducer` rethrows from
+    /// `TransactionalRequestResult.await`); the client keeps it as its last error.
+    fn rethrow(&mut self, i: usize, call: &str, thrown: String) -> CallResult {
+        let name = self.clients[i].name.clone();
+        let during = self.clients[i].last_error.take().unwrap_or_default();
+        self.clients[i].last_error = Some(if during.is_empty() { thrown.clone() } else { format!("{thrown} ({during})") });
+        say!(self, format!("{name}.{call}() throws {thrown}"));
+        CallResult::Thrown(thrown)
     }
 
     /// §4.2: a 4.x client re-reads the finalized transaction.version between transactions;
@@ -2103,14 +2221,20 @@ impl World {
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
             if let Some(t) = self.open_txn.get(id.as_str()).copied() {
-                // Re-queue markers only for partitions that have not got theirs.
-                let done: BTreeSet<Name> = self.records.iter().filter(|r| r.txn == Some(t) && (r.kind == "commit" || r.kind == "abort")).map(|r| r.partition.clone()).collect();
+                // K6: the new coordinator loads the Prepare* record, whose partitions are all of
+                // the transaction's (`TransactionStateManager.loadTransactionsForTxnTopicPartition`
+                // → `TransactionMarkerChannelManager.addTxnMarkersToSend` with
+                // `txnMetadata.topicPartitions`), and re-sends the marker to every one of them,
+                // including partitions the old coordinator's marker already reached: the leader
+                // decides on the duplicate (M1, or M2's retried-marker exception for TV2).
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
-                let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
-                for p in m.partitions.iter().filter(|p| !done.contains(p.as_str())) {
+                // The markers carry the transaction's own clientTransactionVersion, loaded
+                // with it from its record (ClientTransactionVersion), not the cluster's level.
+                let version = if m.client_tv >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                for p in m.partitions.iter() {
                     self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }
-                if !self.markers.iter().any(|x| x.txn == t && x.coordinator_epoch == ep) {
+                if m.partitions.is_empty() {
                     self.complete_txn(id, t);
                 }
             }
@@ -2377,25 +2501,91 @@ fn split_partition_ref(p: &str) -> (&str, i32) {
     }
 }
 
+/// Java's `String.hashCode` (UTF-16 code units).
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// `HashMap.hash`: the bucket of hash `h` in a table of `cap` (a power of two).
+fn java_bucket(h: i32, cap: usize) -> usize {
+    let h = h as u32;
+    ((h ^ (h >> 16)) as usize) & (cap - 1)
+}
+
+/// The table size `HashMap` gives a capacity (`tableSizeFor`: the next power of two).
+fn java_table_size(n: usize) -> usize {
+    n.max(1).next_power_of_two()
+}
+
+/// The partitions of a transaction grouped by topic in the order Kafka 4.3.1's
+/// `TransactionLog.valueToBytes` writes them: `topicPartitions` (a `HashSet<TopicPartition>`,
+/// rebuilt by `prepareAddPartitions` as `new HashSet<>(old)` plus the added ones) streamed
+/// into `Collectors.groupingBy(TopicPartition::topic)` (a `HashMap<String, List>`). A
+/// `HashMap` iterates its table bucket by bucket (`(h ^ h >>> 16) & (capacity − 1)`), a bucket
+/// in insertion order; `TopicPartition.hashCode` is `31 · (31 + partition) + topic.hashCode()`.
+/// `added` is the insertion order (one partition per transition, as the model adds them).
+/// Checked against a real 4.3.1 broker's records (tests/fixtures/kafka-4.3.1/__transaction_state-32:
+/// `ctp-out` before `__consumer_offsets`).
+pub(crate) fn java_partition_groups(added: &[Name]) -> Vec<(String, Vec<i32>)> {
+    let n = added.len();
+    // The set's table: the copy of the n−1 partitions before the last add
+    // (`HashSet(Collection)`: max(size / .75 + 1, 16)), doubled while the add passes 3/4 of it.
+    let mut cap = java_table_size((((n.saturating_sub(1)) as f32 / 0.75) as usize + 1).max(16));
+    while n > cap / 4 * 3 {
+        cap *= 2;
+    }
+    let mut set: Vec<(usize, usize, &str, i32)> = added
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let (t, n) = split_partition_ref(p);
+            let h = 31i32.wrapping_mul(31i32.wrapping_add(n)).wrapping_add(java_hash(t));
+            (java_bucket(h, cap), k, t, n)
+        })
+        .collect();
+    set.sort_unstable_by_key(|x| (x.0, x.1));
+    // groupingBy: topics in first-encounter order into a HashMap (16, doubled past 3/4).
+    let mut topics: Vec<(&str, Vec<i32>)> = Vec::new();
+    for &(_, _, t, n) in &set {
+        match topics.iter_mut().find(|x| x.0 == t) {
+            Some(x) => x.1.push(n),
+            None => topics.push((t, alloc::vec![n])),
+        }
+    }
+    let mut tcap = 16;
+    while topics.len() > tcap / 4 * 3 {
+        tcap *= 2;
+    }
+    let mut keyed: Vec<(usize, usize, (&str, Vec<i32>))> = topics.into_iter().enumerate().map(|(k, x)| (java_bucket(java_hash(x.0), tcap), k, x)).collect();
+    keyed.sort_unstable_by_key(|x| (x.0, x.1));
+    keyed.into_iter().map(|(_, _, (t, ps))| (String::from(t), ps)).collect()
+}
+
 /// The `TransactionLogValue` of `m` as `TransactionLog.valueToBytes` is given it.
 fn txn_log_value_spec(m: &coordinator::TxnMetadata, tv: u8) -> crate::internal::TxnLogValue {
-    let mut topics: BTreeMap<String, Vec<i32>> = BTreeMap::new();
-    for p in &m.partitions {
-        let (t, n) = split_partition(p);
-        topics.entry(t).or_default().push(n);
-    }
+    let topics = if m.added_order.len() == m.partitions.len() {
+        java_partition_groups(&m.added_order)
+    } else {
+        // Metadata set up without its history: the set's own order.
+        let mut by: BTreeMap<String, Vec<i32>> = BTreeMap::new();
+        for p in &m.partitions {
+            let (t, n) = split_partition(p);
+            by.entry(t).or_default().push(n);
+        }
+        by.into_iter().collect()
+    };
     crate::internal::TxnLogValue {
         producer_id: m.producer_id,
-        // `TransactionLog.valueToBytes` never writes these tagged fields (they stay -1).
-        previous_producer_id: -1,
-        next_producer_id: -1,
+        // `TransactionLog.valueToBytes` (v1): the transit's prevProducerId and nextProducerId.
+        previous_producer_id: m.transit_prev_pid,
+        next_producer_id: m.next_producer_id,
         producer_epoch: m.producer_epoch,
         transaction_timeout_ms: m.txn_timeout_ms,
         transaction_status: state_id(m.state),
-        transaction_partitions: topics.into_iter().collect(),
+        transaction_partitions: topics,
         transaction_last_update_timestamp_ms: m.last_update_ms,
         transaction_start_timestamp_ms: m.txn_start_ms,
-        client_transaction_version: if tv >= 2 { 2 } else { 0 },
+        client_transaction_version: if tv >= 1 { m.client_tv as i16 } else { 0 },
     }
 }
 
@@ -2416,7 +2606,8 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     let mut split = [("", 0i32); 16];
     let keep = m.partitions.len() <= split.len();
     let mut topics = 0usize;
-    let mut grouped = id.len() <= 0x7fff;
+    // More than one partition: Java's HashSet/HashMap order (`java_partition_groups`).
+    let mut grouped = id.len() <= 0x7fff && m.partitions.len() <= 1;
     let mut last: Option<&str> = None;
     for (k, p) in m.partitions.iter().enumerate() {
         let (t, n) = split_partition_ref(p);
@@ -2498,15 +2689,21 @@ fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) ->
     times[8..].copy_from_slice(&m.txn_start_ms.to_be_bytes());
     out.extend_from_slice(&times);
     if flexible {
-        // Tagged fields: PreviousProducerId and NextProducerId stay at their defaults (−1, not
-        // written); ClientTransactionVersion (tag 2) is written when not 0.
-        if tv >= 2 {
-            unsigned_varint(out, 1);
+        // Tagged fields, each when not its default: PreviousProducerId (tag 0, −1),
+        // NextProducerId (tag 1, −1), ClientTransactionVersion (tag 2, 0).
+        let (prev, next, ctv) = (m.transit_prev_pid, m.next_producer_id, m.client_tv as i16);
+        unsigned_varint(out, (prev != -1) as u32 + (next != -1) as u32 + (ctv != 0) as u32);
+        for (tag, v) in [(0u32, prev), (1, next)] {
+            if v != -1 {
+                unsigned_varint(out, tag);
+                unsigned_varint(out, 8);
+                out.extend_from_slice(&v.to_be_bytes());
+            }
+        }
+        if ctv != 0 {
             unsigned_varint(out, 2);
             unsigned_varint(out, 2);
-            out.extend_from_slice(&2i16.to_be_bytes());
-        } else {
-            unsigned_varint(out, 0);
+            out.extend_from_slice(&ctv.to_be_bytes());
         }
     }
     debug_assert_eq!(out[..at], crate::internal::txn_log_key(id)[..], "txn log key");

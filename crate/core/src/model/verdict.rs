@@ -6,6 +6,31 @@
 //!
 //! [`super::partition::Partition::append_client`] still returns a [`Decision`] with its
 //! sentence: it is [`super::partition::Partition::append_client_verdict`] rendered at once.
+//!
+//! # Rule ids
+//!
+//! One rule id means one rule everywhere, the team reference's (`semantics.md`): A1–A10 the
+//! producer-state checks of §1.2, X1–X2 expiry (§1.5), M1–M6 markers (§1.6); V (§2) is
+//! KIP-890 verification and L (§5.2) the read path, so the checks the reference leaves
+//! unnamed get ids of their own, in letters it does not use:
+//!
+//! | id | decision | Kafka | was |
+//! |---|---|---|---|
+//! | B0 | not a magic 2 batch, or a client batch whose baseOffset is not 0 (INVALID_RECORD) | `UnifiedLog.analyzeAndValidateRecords` (§1.2 pre-steps) | V0 |
+//! | B1 | shorter than a batch header, or length/CRC wrong (CORRUPT_MESSAGE) | `UnifiedLog.analyzeAndValidateRecords` | V1 |
+//! | B2 | lastOffsetDelta and recordsCount disagree (INVALID_RECORD) | `LogValidator.validateBatch` | V2 |
+//! | B3 | a client wrote a control batch (INVALID_RECORD) | `LogValidator.validateBatch` | V3 |
+//! | B4 | a negative base sequence with a producer id (INVALID_RECORD) | `LogValidator.validateBatch` | V4 |
+//! | B5 | producer id −1: appended without producer-state checks (§1.2 "only batches with a pid run these checks") | `UnifiedLog.analyzeAndValidateProducerState` | A0 |
+//! | N1 | the request reached a broker that is no longer the leader (NOT_LEADER_OR_FOLLOWER) | `ReplicaManager` | L1 |
+//! | N2 | refused with a chosen error before any producer-state check (a fault the script injects) | `ReplicaManager` | L2 |
+//! | X2 | the first batch of a producer whose state this partition expired (X1): any sequence accepted, earlier batches no longer recognised as duplicates | `ProducerAppendInfo` (§1.5) | A6 |
+//!
+//! A6 keeps its meaning: a new epoch must start at sequence 0, and a producer this partition
+//! has never seen (epoch −1) is accepted at any sequence (KIP-360, §1.3). The old ids were
+//! never part of the script language (an `expect` names outcomes and offsets, not rules), so
+//! saved scripts run unchanged; [`legacy_rule_id`] maps an old id to its new one for anything
+//! that stored them.
 
 use alloc::string::String;
 use core::fmt::{self, Write};
@@ -23,21 +48,21 @@ const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala";
 /// [`Verdict::rule`], [`Verdict::source`]); 32 bytes, no allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// V1: shorter than a batch header.
+    /// B1: shorter than a batch header.
     Short,
-    /// V0: not a magic 2 batch.
+    /// B0: not a magic 2 batch.
     NotMagic2,
-    /// V0: a client batch must have baseOffset 0.
+    /// B0: a client batch must have baseOffset 0.
     BaseOffset { base_offset: i64 },
-    /// V1: length or CRC-32C wrong.
+    /// B1: length or CRC-32C wrong.
     Corrupt { stored_crc: u32 },
-    /// V2: lastOffsetDelta and recordsCount disagree.
+    /// B2: lastOffsetDelta and recordsCount disagree.
     Inconsistent { count: i32 },
-    /// V3: a client wrote a control batch.
+    /// B3: a client wrote a control batch.
     Control,
-    /// A0: producer id −1, appended without checks at `base_offset..=base_offset + delta`.
+    /// B5: producer id −1, appended without checks at `base_offset..=base_offset + delta`.
     NotIdempotent { base_offset: i64, delta: i32 },
-    /// V4: a negative sequence with a producer id.
+    /// B4: a negative sequence with a producer id.
     InvalidSequence { sequence: i32, producer_id: i64 },
     /// A1: a retry of a retained batch, written at `base_offset..=base_offset + delta`.
     Duplicate { producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
@@ -51,17 +76,18 @@ pub enum Verdict {
     OutOfOrder { producer_id: i64, log_end_offset: i64, first_seq: i32, expected: i32 },
     /// A9: a plain write while the producer's transaction is open.
     TxnExpected { producer_id: i64, log_end_offset: i64 },
-    /// A6 (KIP-360): an unknown producer, any first sequence accepted.
-    UnknownProducer { producer_id: i64, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32 },
+    /// A6 (KIP-360): an unknown producer, any first sequence accepted; X2 when this partition
+    /// knew it and its state expired (`expired`).
+    UnknownProducer { producer_id: i64, first_seq: i32, last_seq: i32, base_offset: i64, delta: i32, expired: bool },
     /// A6: a new epoch starting at 0.
     NewEpoch { producer_id: i64, epoch: i16, base_offset: i64, delta: i32 },
     /// A7: the next sequence.
     /// `after_marker`: no batch was retained at this epoch (a transaction marker set the
     /// epoch and cleared them, M5), so the sequence starts at 0.
     InOrder { first_seq: i32, base_offset: i64, delta: i32, after_marker: bool },
-    /// L1: the request reached a broker that is no longer the leader.
+    /// N1: the request reached a broker that is no longer the leader.
     NotLeader,
-    /// L2: refused before any producer-state check.
+    /// N2: refused before any producer-state check.
     Refused { code: ErrorCode },
 }
 
@@ -94,24 +120,26 @@ impl Verdict {
         }
     }
 
-    /// Rule id from `semantics.md` (A0 … A9, V0 … V4, L1, L2).
+    /// Rule id: `semantics.md`'s (A1 … A10, X2), or one of the ids the module docs add
+    /// where the reference has none (B0 … B5, N1, N2).
     pub fn rule(&self) -> &'static str {
         use Verdict::*;
         match self {
-            NotMagic2 | BaseOffset { .. } => "V0",
-            Short | Corrupt { .. } => "V1",
-            Inconsistent { .. } => "V2",
-            Control => "V3",
-            InvalidSequence { .. } => "V4",
-            NotIdempotent { .. } => "A0",
+            NotMagic2 | BaseOffset { .. } => "B0",
+            Short | Corrupt { .. } => "B1",
+            Inconsistent { .. } => "B2",
+            Control => "B3",
+            InvalidSequence { .. } => "B4",
+            NotIdempotent { .. } => "B5",
             Duplicate { .. } => "A1",
             StaleTxnEpoch { .. } => "A2",
             StaleEpoch { .. } => "A3",
+            UnknownProducer { expired: true, .. } => "X2",
             NewEpochNotAtZero { .. } | UnknownProducer { .. } | NewEpoch { .. } => "A6",
             OutOfOrder { .. } | InOrder { .. } => "A7",
             TxnExpected { .. } => "A9",
-            NotLeader => "L1",
-            Refused { .. } => "L2",
+            NotLeader => "N1",
+            Refused { .. } => "N2",
         }
     }
 
@@ -194,9 +222,13 @@ impl Verdict {
             Verdict::TxnExpected { producer_id: pid, log_end_offset } => {
                 write!(out, "Expected transactional write from producer {pid} at offset {log_end_offset} in partition {name}")
             }
-            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, .. } => write!(
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, expired: false, .. } => write!(
                 out,
                 "producer {pid} is unknown to this partition (new, or its state expired), so any first sequence is accepted (KIP-360): sequences {first_seq}..{last_seq} written at offsets {base}..{last}"
+            ),
+            Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, expired: true, .. } => write!(
+                out,
+                "producer {pid}'s state on this partition expired (X1), so it is unknown again: any first sequence is accepted and its earlier batches are no longer recognised as duplicates: sequences {first_seq}..{last_seq} written at offsets {base}..{last}"
             ),
             Verdict::NewEpoch { producer_id: pid, epoch, base_offset: base, .. } => write!(
                 out,
@@ -220,6 +252,23 @@ impl Verdict {
                 code.name()
             ),
         }
+    }
+}
+
+/// The rule id an older eoslab gave a leader decision, as today's id (module docs, "Rule
+/// ids"); any other id is returned as it is. A6 stays A6: whether an old A6 was an append
+/// after expiry (now X2) is not in the id.
+pub fn legacy_rule_id(id: &str) -> &str {
+    match id {
+        "V0" => "B0",
+        "V1" => "B1",
+        "V2" => "B2",
+        "V3" => "B3",
+        "V4" => "B4",
+        "A0" => "B5",
+        "L1" => "N1",
+        "L2" => "N2",
+        other => other,
     }
 }
 

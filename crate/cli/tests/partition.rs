@@ -1,0 +1,70 @@
+//! `eoslab partition`: a real Kafka 4.3.1 partition directory (tests/fixtures/kafka-4.3.1, see
+//! its PROVENANCE.md) read as the broker loads it, and a copy with a wrong `.txnindex` flagged.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kafka-4.3.1").join(dir)
+}
+
+fn run(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_eoslab")).arg("partition").args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn a_broker_directory_loads_clean_with_its_aborted_transaction() {
+    let (code, text) = run(&[fixture("txn-1").to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("producer state loaded from: 00000000000000000005.snapshot (offset 5)"), "{text}");
+    // The same line the broker's .txnindex dump holds (00000000000000000000.txnindex.dump-log.txt).
+    let dumped = std::fs::read_to_string(fixture("txn-1").join("00000000000000000000.txnindex.dump-log.txt")).unwrap();
+    let entry = dumped.lines().nth(1).unwrap().trim_start_matches("version: 0 ");
+    assert!(text.contains(&format!("  {entry}")), "{entry}\n{text}");
+    assert!(text.contains("ok   00000000000000000000.txnindex"), "{text}");
+    assert!(!text.contains("DIFF"), "{text}");
+}
+
+#[test]
+fn a_disagreeing_index_exits_1_and_says_which_entry() {
+    let tmp = std::env::temp_dir().join(format!("eoslab-partition-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for f in ["00000000000000000000.log", "00000000000000000000.index"] {
+        let mut b = std::fs::read(fixture("idempotent-0").join(f)).unwrap();
+        if f.ends_with(".index") {
+            // The first entry's position (bytes 4..8) moved off its batch.
+            b[7] = b[7].wrapping_add(1);
+        }
+        std::fs::write(tmp.join(f), b).unwrap();
+    }
+    let (code, text) = run(&[tmp.to_str().unwrap()]);
+    std::fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("DIFF 00000000000000000000.index") && text.contains("no batch starts there"), "{text}");
+    let (code, text) = run(&["--json", fixture("idempotent-0").to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["logEndOffset"], 7);
+    assert_eq!(v["producers"][0]["batches"][0]["lastSequence"], 6);
+}
+
+#[test]
+fn continue_in_the_simulator_starts_from_the_loaded_state_and_its_expectations_hold() {
+    // Every broker directory: the script `--script` writes runs, and its own expectations
+    // (the retry of each producer's last batch is a duplicate; a late batch from the previous
+    // epoch is refused) pass.
+    for dir in ["idempotent-0", "txn-0", "txn-1", "ctp-out-0", "compressed-0", "logappend-0"] {
+        let (code, script) = run(&["--script", fixture(dir).to_str().unwrap()]);
+        assert_eq!(code, 0, "{dir}: {script}");
+        assert!(script.contains("producer-state p0 pid="), "{dir}: {script}");
+        assert!(script.contains("expect last"), "{dir}: {script}");
+        let path = std::env::temp_dir().join(format!("eoslab-continue-{}-{dir}.eos", std::process::id()));
+        std::fs::write(&path, &script).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_eoslab")).arg("run").arg(&path).output().unwrap();
+        std::fs::remove_file(&path).ok();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{dir}:\n{script}\n{text}");
+        assert!(text.contains(" 0 failed"), "{dir}: {text}");
+    }
+}

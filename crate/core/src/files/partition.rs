@@ -1,0 +1,720 @@
+//! A partition directory read as the broker reads it when it loads the partition: the
+//! producer state rebuilt from the latest `.snapshot` plus the log after it
+//! (`LogLoader.load` → `UnifiedLog.rebuildProducerState`, `ProducerStateManager.loadFromSnapshot`,
+//! `ProducerAppendInfo.append` with origin REPLICATION: nothing is refused while loading), the
+//! open transactions and the LSO (`ProducerStateManager.firstUndecidedOffset`), the aborted
+//! transactions with the LSO Kafka stores beside each (`ProducerStateManager.lastStableOffset`,
+//! `LogSegment.updateTxnIndex`) — and, side by side, what the files themselves say, with every
+//! disagreement flagged:
+//! - each `.snapshot` against the state a replay of the log from its start reaches at the
+//!   snapshot's offset (`ProducerStateManager.takeSnapshot` writes `lastSeq`, `lastDataOffset`,
+//!   `lastOffsetDelta`, `lastTimestamp`, `coordinatorEpoch`, `currentTxnFirstOffset`);
+//! - each `.txnindex` against the aborted transactions the log's ABORT markers close;
+//! - each `.index` / `.timeindex` entry against the log (`DumpLogSegments.dumpIndex` /
+//!   `dumpTimeIndex`: an offset index entry names the position of a batch whose last offset it
+//!   is; a time index entry names a batch's last offset and its max timestamp).
+//!
+//! Sans-IO: the caller hands in every file's name and bytes. The high watermark is not in the
+//! partition directory (it lives in the log dir's `replication-offset-checkpoint`): the LSO is
+//! computed with HW = log end, as after a clean shutdown of a single replica, and says so.
+//! Producer-id expiry (`producer.id.expiration.ms`) needs the wall clock: entries are shown as
+//! loaded, with their last timestamp, and none is expired here.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::index::OffsetIndex;
+use super::snapshot::{ProducerEntry, ProducerSnapshot};
+use super::timeindex::TimeIndex;
+use super::txnindex::{AbortedTxn, TransactionIndex};
+use super::{file_name, offset_from_name, FileKind};
+use crate::batch::HeaderRepr;
+use crate::control::ControlType;
+use crate::view::{entries, Entry};
+
+/// One file of the directory: its name (or path) and its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct DirFile<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// `BatchMetadata`: one retained batch of a producer (at most five per producer,
+/// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct RetainedBatch {
+    pub first_sequence: i32,
+    pub last_sequence: i32,
+    pub last_offset: i64,
+    pub offset_delta: i32,
+    pub timestamp: i64,
+}
+
+/// `ProducerStateEntry` as the broker holds it after loading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerState {
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub coordinator_epoch: i32,
+    pub last_timestamp: i64,
+    /// The first offset of the producer's open transaction on this partition, or −1.
+    pub current_txn_first_offset: i64,
+    /// Oldest first; the last one gives lastSequence / lastOffset.
+    pub batches: Vec<RetainedBatch>,
+}
+
+impl ProducerState {
+    fn empty(producer_id: i64) -> Self {
+        ProducerState {
+            producer_id,
+            epoch: -1,
+            coordinator_epoch: -1,
+            last_timestamp: -1,
+            current_txn_first_offset: -1,
+            batches: Vec::new(),
+        }
+    }
+
+    /// `ProducerStateManager.readSnapshot`: one retained batch when `lastOffset ≥ 0`.
+    fn from_snapshot(e: &ProducerEntry) -> Self {
+        let mut s = ProducerState {
+            producer_id: e.producer_id,
+            epoch: e.epoch,
+            coordinator_epoch: e.coordinator_epoch,
+            last_timestamp: e.timestamp,
+            current_txn_first_offset: e.current_txn_first_offset,
+            batches: Vec::new(),
+        };
+        if e.has_batch() {
+            s.batches.push(RetainedBatch {
+                first_sequence: e.first_sequence(),
+                last_sequence: e.last_sequence,
+                last_offset: e.last_offset,
+                offset_delta: e.offset_delta,
+                timestamp: e.timestamp,
+            });
+        }
+        s
+    }
+
+    /// The entry `ProducerStateManager.writeSnapshot` would write for this state.
+    pub fn snapshot_entry(&self) -> ProducerEntry {
+        let last = self.batches.last();
+        ProducerEntry {
+            producer_id: self.producer_id,
+            epoch: self.epoch,
+            last_sequence: last.map_or(-1, |b| b.last_sequence),
+            last_offset: last.map_or(-1, |b| b.last_offset),
+            offset_delta: last.map_or(0, |b| b.offset_delta),
+            timestamp: self.last_timestamp,
+            coordinator_epoch: self.coordinator_epoch,
+            current_txn_first_offset: self.current_txn_first_offset,
+        }
+    }
+
+    /// `ProducerStateEntry.maybeUpdateProducerEpoch`: a new epoch drops the retained batches.
+    fn set_epoch(&mut self, epoch: i16) {
+        if self.epoch != epoch {
+            self.batches.clear();
+            self.epoch = epoch;
+        }
+    }
+}
+
+/// A batch of the log as the producer state sees it.
+#[derive(Clone, Debug)]
+struct Appended {
+    header: HeaderRepr,
+    /// For a control batch: its marker (COMMIT/ABORT), coordinator epoch and record timestamp.
+    marker: Option<(ControlType, i32, i64)>,
+}
+
+/// The producer state and the open transactions while the log is replayed.
+#[derive(Clone, Debug, Default)]
+struct Replay {
+    producers: BTreeMap<i64, ProducerState>,
+    /// `ongoingTxns`: first offset → producer id.
+    ongoing: BTreeMap<i64, i64>,
+    aborted: Vec<AbortedTxn>,
+}
+
+impl Replay {
+    fn load(entries: &[ProducerEntry]) -> Self {
+        let mut r = Replay::default();
+        for e in entries {
+            let s = ProducerState::from_snapshot(e);
+            if s.current_txn_first_offset >= 0 {
+                r.ongoing.insert(s.current_txn_first_offset, s.producer_id);
+            }
+            r.producers.insert(e.producer_id, s);
+        }
+        r
+    }
+
+    /// `ProducerAppendInfo.append` (origin REPLICATION) followed by `ProducerStateManager.update`
+    /// and, for a marker that closes a transaction, `completeTxn` (an ABORT also goes to the
+    /// transaction index with `lastStableOffset(completedTxn)`).
+    fn append(&mut self, b: &Appended) {
+        let h = &b.header;
+        // `RecordBatch.hasProducerId`.
+        if h.producer_id < 0 {
+            return;
+        }
+        let pid = h.producer_id;
+        let entry = self.producers.entry(pid).or_insert_with(|| ProducerState::empty(pid));
+        let last_offset = h.base_offset.wrapping_add(h.last_offset_delta as i64);
+        match b.marker {
+            None if !h.attributes.is_control() => {
+                // appendDataBatch → ProducerStateEntry.addBatch.
+                entry.set_epoch(h.producer_epoch);
+                if entry.batches.len() == 5 {
+                    entry.batches.remove(0);
+                }
+                let last_sequence = crate::sequence::increment(h.base_sequence, h.last_offset_delta);
+                entry.batches.push(RetainedBatch {
+                    first_sequence: h.base_sequence,
+                    last_sequence: if h.base_sequence < 0 { -1 } else { last_sequence },
+                    last_offset,
+                    offset_delta: h.last_offset_delta,
+                    timestamp: h.max_timestamp,
+                });
+                entry.last_timestamp = h.max_timestamp;
+                if entry.current_txn_first_offset < 0 && h.attributes.is_transactional() {
+                    entry.current_txn_first_offset = h.base_offset;
+                    self.ongoing.insert(h.base_offset, pid);
+                }
+            }
+            None => {} // an empty control batch: the transaction was cleaned away
+            Some((ty, coordinator_epoch, timestamp)) => {
+                if !ty.is_end_txn_marker() {
+                    return;
+                }
+                let first = entry.current_txn_first_offset;
+                // appendEndTxnMarker → ProducerStateEntry.update(epoch, coordinatorEpoch, timestamp).
+                entry.set_epoch(h.producer_epoch);
+                entry.coordinator_epoch = coordinator_epoch;
+                entry.current_txn_first_offset = -1;
+                entry.last_timestamp = timestamp;
+                if first >= 0 {
+                    if ty == ControlType::Abort {
+                        // lastStableOffset(completedTxn): the first open transaction of another producer.
+                        let lso = self
+                            .ongoing
+                            .iter()
+                            .find(|(_, p)| **p != pid)
+                            .map_or(h.base_offset + 1, |(o, _)| *o);
+                        self.aborted.push(AbortedTxn {
+                            version: 0,
+                            producer_id: pid,
+                            first_offset: first,
+                            last_offset: h.base_offset,
+                            last_stable_offset: lso,
+                        });
+                    }
+                    self.ongoing.remove(&first);
+                }
+            }
+        }
+    }
+
+    fn snapshot_entries(&self) -> Vec<ProducerEntry> {
+        self.producers.values().map(ProducerState::snapshot_entry).collect()
+    }
+}
+
+/// One segment of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Segment {
+    pub name: String,
+    pub base_offset: i64,
+    pub bytes: usize,
+    pub batches: usize,
+    /// The offset after the segment's last batch (its base offset when empty).
+    pub next_offset: i64,
+}
+
+/// A comparison of a file with the log: `ok` or a disagreement, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Check {
+    pub file: String,
+    pub ok: bool,
+    /// What was compared (e.g. "producer 1000 against the log replayed to offset 7").
+    pub what: String,
+    /// The disagreement (empty when `ok`).
+    pub detail: String,
+}
+
+/// The partition as the broker rebuilds it on load, and what its files say.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Partition {
+    pub segments: Vec<Segment>,
+    pub log_start_offset: i64,
+    pub log_end_offset: i64,
+    /// The snapshot the load starts from (the latest at or below the log end), if any.
+    pub snapshot_used: Option<String>,
+    /// Producer state after the load, by producer id.
+    pub producers: Vec<ProducerState>,
+    /// Open transactions: (first offset, producer id), oldest first.
+    pub open_transactions: Vec<(i64, i64)>,
+    /// `firstUndecidedOffset`, else the log end (HW taken as the log end).
+    pub last_stable_offset: i64,
+    /// The aborted transactions the log's markers close, with the LSO Kafka stores for each.
+    pub aborted: Vec<AbortedTxn>,
+    pub checks: Vec<Check>,
+    /// Files that could not be read (name, Kafka's exception and message, byte offset).
+    pub errors: Vec<String>,
+    /// Files not used (not part of a partition directory).
+    pub ignored: Vec<String>,
+}
+
+/// Reads the batches of one `.log` segment (the walk stops at the first error, as Java's
+/// log readers do; the error is reported).
+fn read_segment(name: &str, bytes: &[u8], out: &mut Vec<(usize, Appended)>, errors: &mut Vec<String>) -> usize {
+    let mut n = 0;
+    let mut scratch = Vec::new();
+    for e in entries(bytes) {
+        match e {
+            Ok(Entry::V2(v)) => {
+                let mut marker = None;
+                if v.header.attributes.is_control() {
+                    if let Ok(mut recs) = v.records(&mut scratch, 1 << 20) {
+                        if let Some(Ok(r)) = recs.next() {
+                            if let Ok(c) = crate::control::parse(r.key, r.value) {
+                                marker = Some((ControlType::from_id(c.type_id), c.coordinator_epoch.unwrap_or(-1), r.timestamp));
+                            }
+                        }
+                    }
+                }
+                out.push((v.start, Appended { header: v.header, marker }));
+                n += 1;
+            }
+            Ok(Entry::Legacy { .. }) => n += 1,
+            Err(err) => {
+                errors.push(format!("{name}: {} at byte {}: {}", err.kind, err.at, err.message));
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// Reads a partition directory's files and rebuilds the partition as the broker would.
+pub fn load(files: &[DirFile<'_>]) -> Partition {
+    let mut p = Partition::default();
+    // Segments in base-offset order.
+    let mut logs: Vec<(i64, &DirFile<'_>)> = Vec::new();
+    let mut snapshots: Vec<(i64, &DirFile<'_>)> = Vec::new();
+    for f in files {
+        let kind = FileKind::of(f.name);
+        let offset = offset_from_name(f.name);
+        match (kind, offset) {
+            (FileKind::Log, Ok(o)) => logs.push((o, f)),
+            (FileKind::ProducerSnapshot, Ok(o)) => snapshots.push((o, f)),
+            (FileKind::Index | FileKind::TimeIndex | FileKind::TxnIndex, Ok(_)) => {}
+            (FileKind::LeaderEpochCheckpoint | FileKind::PartitionMetadata, _) => {}
+            (_, Err(e)) if kind != FileKind::Unknown => p.errors.push(format!("{}: {} {}", file_name(f.name), e.kind, e.message)),
+            _ => p.ignored.push(String::from(file_name(f.name))),
+        }
+    }
+    logs.sort_by_key(|(o, _)| *o);
+    snapshots.sort_by_key(|(o, _)| *o);
+
+    // Every batch of the log, with its segment.
+    let mut batches: Vec<(usize, usize, Appended)> = Vec::new(); // (segment, position, batch)
+    for (si, (base, f)) in logs.iter().enumerate() {
+        let mut seg = Vec::new();
+        let n = read_segment(file_name(f.name), f.bytes, &mut seg, &mut p.errors);
+        let next_offset = seg
+            .last()
+            .map_or(*base, |(_, b)| b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64) + 1);
+        p.segments.push(Segment {
+            name: String::from(file_name(f.name)),
+            base_offset: *base,
+            bytes: f.bytes.len(),
+            batches: n,
+            next_offset,
+        });
+        batches.extend(seg.into_iter().map(|(pos, b)| (si, pos, b)));
+    }
+    p.log_start_offset = batches.first().map_or_else(|| logs.first().map_or(0, |(o, _)| *o), |(_, _, b)| b.header.base_offset);
+    p.log_end_offset = p.segments.last().map_or(0, |s| s.next_offset);
+    let last_offset_of = |b: &Appended| b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64);
+
+    // The log replayed from its start: the reference every file is compared with.
+    let mut from_start = Replay::default();
+    let mut next = 0usize; // batches[..next] are replayed into from_start
+    for (so, f) in &snapshots {
+        while next < batches.len() && last_offset_of(&batches[next].2) < *so {
+            from_start.append(&batches[next].2);
+            next += 1;
+        }
+        let name = String::from(file_name(f.name));
+        match ProducerSnapshot::new_checked(f.bytes) {
+            Err(e) => p.errors.push(format!("{name}: {} at byte {}: {}", e.kind, e.at, e.message)),
+            Ok(s) => {
+                let stored: Vec<ProducerEntry> = s.iter().collect();
+                compare_snapshot(&name, *so, &stored, &from_start.snapshot_entries(), p.log_start_offset, &mut p.checks);
+            }
+        }
+    }
+
+    // What the broker does: the latest readable snapshot at or below the log end, then the log after it.
+    let used = snapshots
+        .iter()
+        .rev()
+        .filter(|(o, _)| *o <= p.log_end_offset)
+        .find_map(|(o, f)| ProducerSnapshot::new_checked(f.bytes).ok().map(|s| (*o, f, s.iter().collect::<Vec<_>>())));
+    let mut state = match &used {
+        Some((o, f, entries)) => {
+            p.snapshot_used = Some(format!("{} (offset {o})", file_name(f.name)));
+            let mut r = Replay::load(entries);
+            for (_, _, b) in batches.iter().filter(|(_, _, b)| last_offset_of(b) >= *o) {
+                r.append(b);
+            }
+            r
+        }
+        None => {
+            let mut r = Replay::default();
+            for (_, _, b) in &batches {
+                r.append(b);
+            }
+            r
+        }
+    };
+    p.producers = core::mem::take(&mut state.producers).into_values().collect();
+    p.open_transactions = state.ongoing.iter().map(|(o, pid)| (*o, *pid)).collect();
+    p.last_stable_offset = state.ongoing.keys().next().copied().unwrap_or(p.log_end_offset);
+
+    // The aborted transactions from the whole log (the txnindex holds them per segment).
+    let mut whole = Replay::default();
+    let mut aborted_by_segment: Vec<Vec<AbortedTxn>> = alloc::vec![Vec::new(); logs.len()];
+    for (si, _, b) in &batches {
+        let before = whole.aborted.len();
+        whole.append(b);
+        aborted_by_segment[*si].extend_from_slice(&whole.aborted[before..]);
+    }
+    p.aborted = whole.aborted;
+
+    // Indexes against the log.
+    for f in files {
+        let kind = FileKind::of(f.name);
+        if !matches!(kind, FileKind::Index | FileKind::TimeIndex | FileKind::TxnIndex) {
+            continue;
+        }
+        let name = String::from(file_name(f.name));
+        let Ok(base) = offset_from_name(f.name) else { continue };
+        let Some(si) = logs.iter().position(|(o, _)| *o == base) else {
+            p.checks.push(Check {
+                file: name,
+                ok: false,
+                what: String::from("its segment"),
+                detail: format!("no {base:020}.log among the files"),
+            });
+            continue;
+        };
+        let seg: Vec<&(usize, usize, Appended)> = batches.iter().filter(|(s, _, _)| *s == si).collect();
+        match kind {
+            FileKind::Index => check_offset_index(&name, f.bytes, base, &seg, &mut p.checks),
+            FileKind::TimeIndex => check_time_index(&name, f.bytes, base, &seg, &mut p.checks),
+            _ => check_txn_index(&name, f.bytes, base, &aborted_by_segment[si], &mut p.checks),
+        }
+    }
+    p
+}
+
+fn last_of(b: &Appended) -> i64 {
+    b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64)
+}
+
+fn check(file: &str, ok: bool, what: String, detail: String) -> Check {
+    Check { file: String::from(file), ok, what, detail }
+}
+
+fn compare_snapshot(
+    name: &str,
+    offset: i64,
+    stored: &[ProducerEntry],
+    replayed: &[ProducerEntry],
+    log_start: i64,
+    out: &mut Vec<Check>,
+) {
+    let mut bad = Vec::new();
+    let mut notes = Vec::new();
+    for s in stored {
+        match replayed.iter().find(|r| r.producer_id == s.producer_id) {
+            Some(r) if r == s => {}
+            Some(r) => bad.push(format!("producer {}: {}", s.producer_id, entry_diff(s, r))),
+            None if log_start > 0 => notes.push(format!(
+                "producer {} is not in the log from offset {log_start}: its batches were deleted, the snapshot keeps it",
+                s.producer_id
+            )),
+            None => bad.push(format!("producer {}: the log has no batch of this producer", s.producer_id)),
+        }
+    }
+    for r in replayed.iter().filter(|r| !stored.iter().any(|s| s.producer_id == r.producer_id)) {
+        // ProducerStateManager.removeExpiredProducers runs before a snapshot is taken: an idle
+        // producer past producer.id.expiration.ms is not written.
+        notes.push(format!(
+            "producer {} is in the log but not in the snapshot: expired before it was taken (no open transaction; last timestamp {})",
+            r.producer_id, r.timestamp
+        ));
+    }
+    let what = format!("{} producer(s) against the log replayed to offset {offset}", stored.len());
+    let ok = bad.is_empty();
+    bad.extend(notes);
+    out.push(check(name, ok, what, bad.join("; ")));
+}
+
+fn entry_diff(s: &ProducerEntry, r: &ProducerEntry) -> String {
+    let mut d = Vec::new();
+    let mut f = |n: &str, a: i64, b: i64| {
+        if a != b {
+            d.push(format!("{n}: snapshot {a}, log {b}"));
+        }
+    };
+    f("producerEpoch", s.epoch as i64, r.epoch as i64);
+    f("lastSequence", s.last_sequence as i64, r.last_sequence as i64);
+    f("lastOffset", s.last_offset, r.last_offset);
+    f("offsetDelta", s.offset_delta as i64, r.offset_delta as i64);
+    f("timestamp", s.timestamp, r.timestamp);
+    f("coordinatorEpoch", s.coordinator_epoch as i64, r.coordinator_epoch as i64);
+    f("currentTxnFirstOffset", s.current_txn_first_offset, r.current_txn_first_offset);
+    d.join("; ")
+}
+
+fn check_offset_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, Appended)], out: &mut Vec<Check>) {
+    let ix = OffsetIndex::new(bytes, base);
+    let mut bad = Vec::new();
+    let mut prev = i64::MIN;
+    let mut n = 0;
+    for (i, e) in ix.iter().enumerate() {
+        // DumpLogSegments.dumpIndex: "since it is a sparse file, in the event of a crash there may
+        // be many zero entries, stop if we see one" — and a running broker's active segment has
+        // its index preallocated (AbstractIndex.resize to segment.index.bytes), zeros past the entries.
+        // An all-zero first entry is the same tail (an index with no entry yet: a Produce writes
+        // one only every index.interval.bytes), unless the first batch really ends at the base.
+        let empty_head = i == 0 && e.offset == base && e.position == 0 && seg.first().is_some_and(|(_, _, b)| last_of(b) != base);
+        if (e.offset == base && i > 0) || empty_head {
+            break;
+        }
+        n += 1;
+        if e.offset <= prev {
+            bad.push(format!("offset {} after {prev}: not increasing", e.offset));
+        }
+        prev = e.offset;
+        match seg.iter().find(|(_, pos, _)| *pos as i64 == e.position as i64) {
+            None => bad.push(format!("offset {} → position {}: no batch starts there", e.offset, e.position)),
+            Some((_, _, b)) => {
+                let last = b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64);
+                if last != e.offset {
+                    bad.push(format!("offset {} → position {}: that batch's last offset is {last}", e.offset, e.position));
+                }
+            }
+        }
+    }
+    let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
+    let what = format!("{n} entries against the log (each: a batch's last offset → its position){tail}");
+    out.push(check(name, bad.is_empty(), what, bad.join("; ")));
+}
+
+fn check_time_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, Appended)], out: &mut Vec<Check>) {
+    let ix = TimeIndex::new(bytes, base);
+    let mut bad = Vec::new();
+    let mut prev = (i64::MIN, i64::MIN);
+    let mut n = 0;
+    for (i, e) in ix.iter().enumerate() {
+        // DumpLogSegments.dumpTimeIndex: the same stop at a zero entry (preallocated or sparse tail).
+        let empty_head = i == 0 && e.offset == base && e.timestamp == 0 && seg.first().is_some_and(|(_, _, b)| last_of(b) != base);
+        if (e.offset == base && i > 0) || empty_head {
+            break;
+        }
+        n += 1;
+        if e.timestamp < prev.0 || e.offset < prev.1 {
+            bad.push(format!("({}, {}) after ({}, {}): not monotonic", e.timestamp, e.offset, prev.0, prev.1));
+        }
+        prev = (e.timestamp, e.offset);
+        let hit = seg.iter().find(|(_, _, b)| b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64) == e.offset);
+        match hit {
+            None => bad.push(format!("timestamp {} → offset {}: no batch ends there", e.timestamp, e.offset)),
+            Some((_, _, b)) if b.header.max_timestamp != e.timestamp => bad.push(format!(
+                "timestamp {} → offset {}: that batch's max timestamp is {}",
+                e.timestamp, e.offset, b.header.max_timestamp
+            )),
+            Some(_) => {}
+        }
+    }
+    let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
+    let what = format!("{n} entries against the log (each: a batch's max timestamp → its last offset){tail}");
+    out.push(check(name, bad.is_empty(), what, bad.join("; ")));
+}
+
+fn check_txn_index(name: &str, bytes: &[u8], base: i64, expected: &[AbortedTxn], out: &mut Vec<Check>) {
+    let ix = TransactionIndex::new(bytes, base);
+    let stored = match ix.all_aborted_txns(name) {
+        Ok(v) => v,
+        Err(e) => {
+            out.push(check(name, false, String::from("its entries"), format!("{} at byte {}: {}", e.kind, e.at, e.message)));
+            return;
+        }
+    };
+    let what = format!("{} aborted transaction(s) against the ABORT markers of the log", stored.len());
+    let fmt = |a: &AbortedTxn| {
+        format!("(producerId {} firstOffset {} lastOffset {} lastStableOffset {})", a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset)
+    };
+    let mut bad = Vec::new();
+    for s in &stored {
+        if !expected.iter().any(|e| e.producer_id == s.producer_id && e.first_offset == s.first_offset && e.last_offset == s.last_offset && e.last_stable_offset == s.last_stable_offset) {
+            bad.push(format!("{} is not an aborted transaction of the log", fmt(s)));
+        }
+    }
+    for e in expected {
+        if !stored.iter().any(|s| e.producer_id == s.producer_id && e.first_offset == s.first_offset && e.last_offset == s.last_offset) {
+            bad.push(format!("the log aborts {} but the index does not list it", fmt(e)));
+        }
+    }
+    out.push(check(name, bad.is_empty(), what, bad.join("; ")));
+}
+
+/// The partition as text: what `eoslab partition DIR` prints.
+pub fn render(p: &Partition) -> String {
+    let mut s = String::new();
+    let mut line = |t: String| {
+        s.push_str(&t);
+        s.push('\n');
+    };
+    line(format!("log: offsets {}..{} in {} segment(s)", p.log_start_offset, p.log_end_offset, p.segments.len()));
+    for g in &p.segments {
+        line(format!("  {}: {} batch(es), {} bytes, next offset {}", g.name, g.batches, g.bytes, g.next_offset));
+    }
+    line(format!(
+        "producer state loaded from: {}",
+        p.snapshot_used.as_deref().unwrap_or("no snapshot (the whole log replayed)")
+    ));
+    for ps in &p.producers {
+        let txn = if ps.current_txn_first_offset >= 0 { format!("open transaction from offset {}", ps.current_txn_first_offset) } else { String::from("no open transaction") };
+        line(format!(
+            "  producer {} epoch {} coordinatorEpoch {} lastTimestamp {}: {txn}",
+            ps.producer_id, ps.epoch, ps.coordinator_epoch, ps.last_timestamp
+        ));
+        for b in &ps.batches {
+            line(format!(
+                "    batch seq {}..{} offsets {}..{} timestamp {}",
+                b.first_sequence,
+                b.last_sequence,
+                b.last_offset - b.offset_delta as i64,
+                b.last_offset,
+                b.timestamp
+            ));
+        }
+    }
+    line(format!("last stable offset: {} (high watermark taken as the log end, {})", p.last_stable_offset, p.log_end_offset));
+    for (o, pid) in &p.open_transactions {
+        line(format!("  open: producer {pid} from offset {o}"));
+    }
+    line(format!("aborted transactions (from the log's markers): {}", p.aborted.len()));
+    for a in &p.aborted {
+        line(format!(
+            "  producerId: {} firstOffset: {} lastOffset: {} lastStableOffset: {}",
+            a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset
+        ));
+    }
+    line(String::from("checks:"));
+    for c in &p.checks {
+        let mark = if c.ok { "ok  " } else { "DIFF" };
+        let detail = if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) };
+        line(format!("  {mark} {} — {}{detail}", c.file, c.what));
+    }
+    for e in &p.errors {
+        line(format!("error: {e}"));
+    }
+    for i in &p.ignored {
+        line(format!("ignored: {i}"));
+    }
+    s
+}
+
+/// A simulator script (the idempotence model's language, `scenarios/README.md`) that starts
+/// from this partition's loaded state — its log end and every producer's entry — and asks the
+/// leader the question engineers ask of a real partition: the retry of each producer's last
+/// batch (a duplicate, answered with the original offsets). `title` names the source.
+pub fn simulator_script(p: &Partition, title: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("title {title}\n"));
+    s.push_str(&format!(
+        "about The leader's state as the broker loads these files ({}): log end {}, {} producer(s). Edit the requests below, or add your own.\n",
+        p.snapshot_used.as_deref().unwrap_or("the whole log replayed"),
+        p.log_end_offset,
+        p.producers.len()
+    ));
+    let now = p.producers.iter().map(|e| e.last_timestamp).max().filter(|t| *t > 0);
+    if let Some(t) = now {
+        s.push_str(&format!("time {t}\n"));
+    }
+    s.push_str("partition p0\nproducer app\n");
+    s.push_str(&format!("log-end p0 {}\n", p.log_end_offset));
+    for e in &p.producers {
+        // Offsets at or past the log end cannot be (a damaged file): leave such an entry out.
+        if e.batches.iter().any(|b| b.last_offset >= p.log_end_offset) || e.epoch < 0 {
+            s.push_str(&format!("# producer {} left out: its state does not fit the log (epoch {}, log end {})\n", e.producer_id, e.epoch, p.log_end_offset));
+            continue;
+        }
+        s.push_str(&format!("producer-state p0 pid={} epoch={}", e.producer_id, e.epoch));
+        if e.coordinator_epoch >= 0 {
+            s.push_str(&format!(" coordinator-epoch={}", e.coordinator_epoch));
+        }
+        if e.last_timestamp >= 0 {
+            s.push_str(&format!(" timestamp={}", e.last_timestamp));
+        }
+        if e.current_txn_first_offset >= 0 {
+            s.push_str(&format!(" txn-first-offset={}", e.current_txn_first_offset));
+        }
+        for b in &e.batches {
+            s.push_str(&format!(
+                " batch={}..{}@{}..{}",
+                b.first_sequence,
+                b.last_sequence,
+                b.last_offset - b.offset_delta as i64,
+                b.last_offset
+            ));
+        }
+        s.push('\n');
+    }
+    for e in p.producers.iter().filter(|e| e.epoch >= 0 && e.batches.last().is_some_and(|b| b.first_sequence >= 0 && b.last_offset < p.log_end_offset)) {
+        let b = e.batches.last().copied().unwrap_or(RetainedBatch { first_sequence: 0, last_sequence: 0, last_offset: 0, offset_delta: 0, timestamp: 0 });
+        let first = b.last_offset - b.offset_delta as i64;
+        let values: Vec<String> = (first..=b.last_offset).take(50).map(|o| format!("r{o}")).collect();
+        if values.len() as i64 != b.last_offset - first + 1 {
+            continue;
+        }
+        let txn = if e.current_txn_first_offset >= 0 { " txn" } else { "" };
+        s.push_str(&format!(
+            "# producer {}: a retry of its last batch (sequences {}..{}; the leader compares sequences, not values)\n",
+            e.producer_id, b.first_sequence, b.last_sequence
+        ));
+        s.push_str(&format!(
+            "produce p0 pid={} epoch={} seq={}{txn} {}\n",
+            e.producer_id,
+            e.epoch,
+            b.first_sequence,
+            values.join(" ")
+        ));
+        s.push_str(&format!("expect last duplicate {first}..{}\n", b.last_offset));
+    }
+    for e in p.producers.iter().filter(|e| e.epoch > 0 && e.batches.is_empty()) {
+        s.push_str(&format!(
+            "# producer {}: a late batch from the epoch before {} (a zombie, or a write the last marker fenced)\n",
+            e.producer_id, e.epoch
+        ));
+        let txn = if e.coordinator_epoch >= 0 { " txn" } else { "" };
+        s.push_str(&format!("produce p0 pid={} epoch={} seq=0{txn} late\n", e.producer_id, e.epoch - 1));
+        s.push_str("expect last rejected INVALID_PRODUCER_EPOCH\n");
+    }
+    s
+}
