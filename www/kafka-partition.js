@@ -22,19 +22,10 @@
 // Every value reaches the page as text (textContent), never as markup.
 import { el as h, lazyStyleSheet, replace } from "./lib/dom.js";
 import { SchemeWatcher } from "./lib/theme.js";
+import { artifacts as loadFilesModule } from "./lib/wasm.js";
 
 export const LOAD_EVENT = "kafka-partition:load";
 export const OPEN_LOG_EVENT = "kafka-partition:open-log";
-
-let filesModule = null;
-/** pkg/eoslab-files.js, initialised once per page (a failed load is retried on the next call). */
-function loadFilesModule() {
-  if (!filesModule) {
-    filesModule = import("../pkg/eoslab-files.js").then(async (m) => (await m.default(), m));
-    filesModule.catch(() => (filesModule = null));
-  }
-  return filesModule;
-}
 
 const css = lazyStyleSheet(`
 :host { display: block; color: var(--eoslab-fg, #1b1f24); background: var(--eoslab-bg, transparent);

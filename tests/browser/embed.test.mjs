@@ -429,7 +429,7 @@ test("dist/eoslab is an npm package of the elements, wasm and scenarios only (np
     "decode-worker.js", "package.json", "pkg/eoslab_bg.wasm", "pkg/eoslab-decode_bg.wasm", "scenarios/index.json", "scenarios/txn-zombie-fenced.eos"]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
-  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker)\.js$|^package\.json$|^lib\/[a-z-]+\.js$|^pkg\/eoslab(-decode)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
+  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker)\.js$|^package\.json$|^lib\/[a-z-]+\.js$|^pkg\/eoslab(-decode|-files)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
   assert.deepEqual(unexpected, [], "no pages, no .d.ts, nothing else");
   const pkg = JSON.parse(readFileSync(join(DIST, "package.json"), "utf8"));
   assert.equal(pkg.exports["."], "./eoslab.js");

@@ -110,7 +110,7 @@ test("a lone response: the panel asks for its API and version, then reads it", a
   assert.match(note, /inferred: brokers send abortedTransactions only to read_committed fetchers/);
 });
 
-test("a corrupt batch does not load the message decoder (the full package)", async () => {
+test("a corrupt batch does not load the message decoder (pkg/eoslab-files.js)", async () => {
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector('body[data-ready="1"]');
   const before = env.wasmRequests.length;
@@ -124,7 +124,7 @@ test("a corrupt batch does not load the message decoder (the full package)", asy
   await page.fill("#input", bad);
   await until((prev) => window.__d > prev, n);
   await new Promise((r) => setTimeout(r, 300));
-  const full = env.wasmRequests.slice(before).filter((w) => w.path.endsWith("/pkg/eoslab_bg.wasm"));
+  const full = env.wasmRequests.slice(before).filter((w) => w.path.endsWith("/pkg/eoslab-files_bg.wasm"));
   assert.deepEqual(full, []);
   assert.equal(await page.evaluate(() => kbRoot().querySelector("#messages").hidden), true);
   assert.equal(await page.evaluate(() => kbRoot().querySelector("#messages-ask").hidden), true);

@@ -1,4 +1,4 @@
-// The wasm `decodeMessages` (issue 16; full package only) over the golden envelopes Kafka 4.3.1's
+// The wasm `decodeMessages` (issue 16; pkg/eoslab-files.js only) over the golden envelopes Kafka 4.3.1's
 // own serializers wrote (tests/fixtures/envelopes-4.3.1, `make envelope-fixtures`). The
 // field-by-field comparison with Kafka's read-back is crate/core/tests/envelopes.rs; here: the JS
 // contract, the stream pairing, the consumer view, options and the decode-only split.
@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { load } from "./load-pkg.mjs";
 
 const hex = (name) => readFileSync(new URL(`../fixtures/envelopes-4.3.1/${name}.hex`, import.meta.url), "utf8").trim();
-const full = await load("eoslab");
+const full = await load("eoslab-files");
+const models = await load("eoslab");
 const decodeOnly = await load("eoslab-decode");
 
 test("a Fetch request and its response: tree, pairing and the aborted batch", () => {
@@ -54,7 +55,8 @@ test("a cut message keeps what was read and pins Kafka's error on its byte", () 
   assert.equal(r.messages[0].body.children.find((c) => c.name === "transactionalId").value, "tx-1");
 });
 
-test("decodeMessages is only in the full package", () => {
+test("decodeMessages is only in the broker-artifacts package (pkg/eoslab-files.js)", () => {
   assert.equal(typeof full.decodeMessages, "function");
   assert.equal(decodeOnly.decodeMessages, undefined);
+  assert.equal(models.decodeMessages, undefined);
 });

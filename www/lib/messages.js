@@ -2,7 +2,7 @@
 // batches, they may be Kafka protocol messages (a Produce request, a Fetch response, a whole TCP
 // stream of them, copied from Wireshark). This panel reads them with the wasm `decodeMessages`
 // (eoslab_core::message: Kafka 4.3.1's own message schemas), which only the full package has: it is
-// imported on first use (lib/wasm.js encoder()), so the inspector's decode-only module stays in its
+// imported on first use (lib/wasm.js artifacts(): pkg/eoslab-files.js), so the inspector's decode-only module stays in its
 // size budget. It shows each message's header and body as a tree of Kafka's field names, linked both
 // ways with a byte map, the records of Produce and Fetch with, for Fetch responses, what a
 // read_committed consumer does with each batch (CompletedFetch: aborted batches are skipped), and
@@ -10,7 +10,7 @@
 //
 // Every value from the input reaches the DOM as text (lib/dom.js el()), never as markup.
 import { el, replace, lazyStyleSheet } from "./dom.js";
-import { encoder } from "./wasm.js";
+import { artifacts } from "./wasm.js";
 
 /** Bytes of one message shown in its byte map (the tree always covers the whole message). */
 const MAP_MAX = 8192;
@@ -107,7 +107,7 @@ export class MessagesPanel {
     const bytes = this.#bytes;
     if (!bytes) return;
     const seq = ++this.#seq;
-    const m = await encoder();
+    const m = await artifacts();
     if (seq !== this.#seq) return;
     const r = m.decodeMessages(bytes, { framing: "sized", kind: "response", apiKey: Number(this.askApi.value), apiVersion: Number(this.askVersion.value) });
     this.#render(r, bytes);
@@ -145,7 +145,7 @@ export class MessagesPanel {
     }
     let m;
     try {
-      m = await encoder();
+      m = await artifacts();
     } catch {
       this.root.hidden = true;
       return null;

@@ -60,6 +60,26 @@ export function encoder() {
 export function encoderIfLoaded() {
   return loadedEncoder;
 }
+let artifactsLoading = null;
+
+/**
+ * Resolves to the initialised broker-artifacts package pkg/eoslab-files.js ({decode,
+ * decodeMessages, loadPartition, dumpLog}): the requests-and-responses panel and the partition
+ * directory view import it on first use, once per page. A failed load is not cached.
+ */
+export function artifacts() {
+  if (!artifactsLoading) {
+    artifactsLoading = import("../../pkg/eoslab-files.js").then(
+      async (m) => (await m.default(), m),
+      (err) => {
+        artifactsLoading = null;
+        throw err;
+      },
+    );
+  }
+  return artifactsLoading;
+}
+
 function loadFull() {
   return import("../../pkg/eoslab.js").then(async (m) => (await m.default(), m));
 }
