@@ -1,0 +1,153 @@
+//! The decode pin: the report JSON (`eoslab decode --json`, the wasm `decode`) of every input of
+//! the test corpus, so a refactor of the codec is shown byte-identical (issue 12).
+//!
+//! Corpus: the golden vectors of `tests/golden.rs` (read from that file, so there is one copy),
+//! the differential-test segments (`tests/fixtures/diff`, see its README), the fuzz and
+//! property-test regressions (`tests/fixtures/fuzz`) and every `.log` of the Kafka 4.3.1 broker
+//! fixtures (`../../tests/fixtures/kafka-4.3.1`), the internal topics also with their formatter.
+//! Each input is decoded with `decode` (text detection first, as the CLI and the page do) under
+//! the default options, and once more with records off and once with spans off and the
+//! decompressed bytes in.
+//!
+//! The snapshot (`snapshots/decode_pin__corpus.snap`) holds one line per input and option set:
+//! the JSON's length and FNV-1a-64 digest, with the batch and issue counts. When it changes,
+//! compare the JSON itself: `DECODE_PIN_DUMP=/tmp/after cargo test -p eoslab-core --test
+//! decode_pin` writes every report, and the same on the previous commit gives the "before".
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use eoslab_core::internal::InternalTopic;
+use eoslab_core::{decode, DecodeOptions};
+
+fn hex(s: &str) -> Vec<u8> {
+    eoslab_core::encode::parse_hex(s).unwrap()
+}
+
+/// The `const NAME: &str = "…";` hex vectors of golden.rs and its §9.4 compressed variants
+/// (built as golden.rs's `compressed_batch` builds them), in file order.
+fn golden() -> Vec<(String, Vec<u8>)> {
+    let src = include_str!("golden.rs");
+    let mut out = Vec::new();
+    let mut rest = src;
+    while let Some(i) = rest.find("\nconst ") {
+        rest = &rest[i + 7..];
+        let name = &rest[..rest.find(':').unwrap()];
+        let decl_end = rest.find(';').unwrap();
+        let decl = &rest[..decl_end];
+        if decl.starts_with(&format!("{name}: &str =")) {
+            let q = decl.find('"').unwrap();
+            let lit = &decl[q + 1..decl.rfind('"').unwrap()];
+            out.push((format!("golden/{name}"), hex(lit)));
+        }
+    }
+    let example_a = out.iter().find(|(n, _)| n == "golden/EXAMPLE_A").expect("EXAMPLE_A in golden.rs").1.clone();
+    let table = &src[src.find("const COMPRESSED").expect("COMPRESSED in golden.rs")..];
+    let table = &table[..table.find("];").unwrap()];
+    for (i, line) in table.lines().filter(|l| l.trim_start().starts_with("(\"")).enumerate() {
+        // ("codec", attr, len, 0xCRC, "section"),
+        let inner = line.trim().trim_start_matches('(').trim_end_matches("),");
+        let parts: Vec<&str> = inner.splitn(5, ", ").collect();
+        let codec = parts[0].trim_matches('"');
+        let attr: u16 = parts[1].parse().unwrap();
+        let len: i32 = parts[2].parse().unwrap();
+        let crc = u32::from_str_radix(&parts[3].trim_start_matches("0x").replace('_', ""), 16).unwrap();
+        let mut b = example_a[..61].to_vec();
+        b[8..12].copy_from_slice(&len.to_be_bytes());
+        b[17..21].copy_from_slice(&crc.to_be_bytes());
+        b[21..23].copy_from_slice(&attr.to_be_bytes());
+        b.extend(hex(parts[4].trim_matches('"')));
+        assert_eq!(b.len(), len as usize + 12, "{line}");
+        out.push((format!("golden/COMPRESSED[{i}]-{codec}"), b));
+    }
+    // golden.rs's segment_of_all_examples_reports_each_byte_range
+    let seg: Vec<u8> = ["EXAMPLE_A", "EXAMPLE_B", "LEGACY_V1", "EXAMPLE_C"]
+        .iter()
+        .flat_map(|n| out.iter().find(|(m, _)| m == &format!("golden/{n}")).unwrap().1.clone())
+        .collect();
+    out.push(("golden/segment-A-B-LEGACY_V1-C".into(), seg));
+    assert!(out.len() >= 11, "golden.rs vectors not found: {:?}", out.iter().map(|o| &o.0).collect::<Vec<_>>());
+    out
+}
+
+fn dir_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every corpus input: (name, bytes, formatter to try as well).
+fn corpus() -> Vec<(String, Vec<u8>, Option<InternalTopic>)> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, Vec<u8>, Option<InternalTopic>)> = golden().into_iter().map(|(n, b)| (n, b, None)).collect();
+    for sub in ["diff", "fuzz"] {
+        let files = dir_files(&here.join("tests/fixtures").join(sub), "bin");
+        assert!(!files.is_empty() || sub == "fuzz", "tests/fixtures/{sub} is empty");
+        for p in files {
+            let name = format!("{sub}/{}", p.file_name().unwrap().to_string_lossy());
+            out.push((name, std::fs::read(&p).unwrap(), None));
+        }
+    }
+    let kafka = here.join("../../tests/fixtures/kafka-4.3.1");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&kafka).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    for d in dirs {
+        let part = d.file_name().unwrap().to_string_lossy().into_owned();
+        let formatter = if part.starts_with("__transaction_state") {
+            Some(InternalTopic::TransactionState)
+        } else if part.starts_with("__consumer_offsets") {
+            Some(InternalTopic::ConsumerOffsets)
+        } else {
+            None
+        };
+        for p in dir_files(&d, "log") {
+            out.push((format!("kafka-4.3.1/{part}/{}", p.file_name().unwrap().to_string_lossy()), std::fs::read(&p).unwrap(), formatter));
+        }
+    }
+    out
+}
+
+fn fnv1a64(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ x as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[test]
+fn decode_report_json_of_the_corpus_is_pinned() {
+    let dump = std::env::var_os("DECODE_PIN_DUMP").map(PathBuf::from);
+    let d = DecodeOptions::default();
+    let mut lines = String::new();
+    for (name, bytes, formatter) in corpus() {
+        let mut sets = vec![
+            ("default", d.clone()),
+            ("records=false", DecodeOptions { records: false, ..d.clone() }),
+            ("spans=false,decompressed", DecodeOptions { spans: false, include_decompressed: true, ..d.clone() }),
+        ];
+        if let Some(f) = formatter {
+            sets.push(("formatter", DecodeOptions { formatter: Some(f), ..d.clone() }));
+        }
+        for (label, opts) in sets {
+            let rep = decode(&bytes, &opts);
+            let json = serde_json::to_string(&rep).unwrap();
+            writeln!(
+                lines,
+                "{name} [{label}] {} bytes -> json {} bytes fnv {:016x}, {} batches, {} issues",
+                bytes.len(),
+                json.len(),
+                fnv1a64(json.as_bytes()),
+                rep.batches.len(),
+                rep.errors.len()
+            )
+            .unwrap();
+            if let Some(dir) = &dump {
+                let file = dir.join(format!("{}.{label}.json", name.replace('/', "__")));
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::write(file, json).unwrap();
+            }
+        }
+    }
+    insta::assert_snapshot!("corpus", lines);
+}
