@@ -12,10 +12,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{field, Attributes, HeaderRepr, HEADER_LEN};
-use crate::compression::{self, Codec};
-use crate::control::{self, ControlType};
-use crate::record::RecordRepr;
+use crate::wire::batch::{field, Attributes, HeaderRepr, HEADER_LEN};
+use crate::wire::compression::{self, Codec};
+use crate::wire::control::{self, ControlType};
+use crate::wire::record::RecordRepr;
 
 #[cfg(feature = "serde")]
 use serde::Deserialize;
@@ -200,7 +200,7 @@ fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     let h = &spec.header;
     let first_ts = spec.records.first().and_then(|r| r.timestamp.map(|t| t.0));
     let base_timestamp = h.base_timestamp.map(|t| t.0).or(first_ts).unwrap_or(if spec.records.is_empty() {
-        crate::batch::NO_TIMESTAMP
+        crate::wire::batch::NO_TIMESTAMP
     } else {
         0
     });
@@ -233,7 +233,7 @@ fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     Ok(Resolved {
         records,
         base_timestamp,
-        max_timestamp: h.max_timestamp.map(|t| t.0).or(max_ts).unwrap_or(crate::batch::NO_TIMESTAMP),
+        max_timestamp: h.max_timestamp.map(|t| t.0).or(max_ts).unwrap_or(crate::wire::batch::NO_TIMESTAMP),
         last_offset_delta: h.last_offset_delta.or(last_delta).unwrap_or(0),
     })
 }
@@ -320,23 +320,23 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
     let repr = HeaderRepr {
         base_offset: h.base_offset.map_or(0, |o| o.0),
         batch_length: (total - field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: h.partition_leader_epoch.unwrap_or(crate::batch::NO_PARTITION_LEADER_EPOCH),
+        partition_leader_epoch: h.partition_leader_epoch.unwrap_or(crate::wire::batch::NO_PARTITION_LEADER_EPOCH),
         magic: 2,
         crc: 0,
         attributes: Attributes(attrs),
         last_offset_delta: res.last_offset_delta,
         base_timestamp: res.base_timestamp,
         max_timestamp: res.max_timestamp,
-        producer_id: h.producer_id.map_or(crate::batch::NO_PRODUCER_ID, |p| p.0),
-        producer_epoch: h.producer_epoch.unwrap_or(crate::batch::NO_PRODUCER_EPOCH),
-        base_sequence: h.base_sequence.unwrap_or(crate::batch::NO_SEQUENCE),
+        producer_id: h.producer_id.map_or(crate::wire::batch::NO_PRODUCER_ID, |p| p.0),
+        producer_epoch: h.producer_epoch.unwrap_or(crate::wire::batch::NO_PRODUCER_EPOCH),
+        base_sequence: h.base_sequence.unwrap_or(crate::wire::batch::NO_SEQUENCE),
         records_count: res.records.len() as i32,
     };
     let mut out = alloc::vec![0u8; HEADER_LEN];
     let hdr: &mut [u8; HEADER_LEN] = (&mut out[..]).try_into().expect("HEADER_LEN bytes");
     repr.emit(hdr);
     out.extend_from_slice(&payload);
-    crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
+    crate::wire::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
     Ok(out)
 }
 
@@ -361,7 +361,7 @@ fn legacy_message(out: &mut Vec<u8>, magic: i8, offset: i64, attributes: u8, tim
     }
     let size = (out.len() - start - 12) as i32;
     out[start + 8..start + 12].copy_from_slice(&size.to_be_bytes());
-    let crc = crate::crc::crc32_ieee(&out[start + 16..]);
+    let crc = crate::wire::crc::crc32_ieee(&out[start + 16..]);
     out[start + 12..start + 16].copy_from_slice(&crc.to_be_bytes());
 }
 
@@ -383,7 +383,7 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
     if codec == Codec::None {
         for r in &res.records {
-            let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
+            let ts = if magic == 0 { crate::wire::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
             legacy_message(&mut out, magic, base.wrapping_add(r.offset_delta as i64), ts_attr, ts, r.key.as_deref(), r.value.as_deref());
         }
         return Ok(out);
@@ -394,7 +394,7 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
     // Inner set: v1 relative offsets 0..n−1 (KIP-31), v0 absolute offsets.
     let mut inner = Vec::new();
     for r in &res.records {
-        let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
+        let ts = if magic == 0 { crate::wire::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
         let off = if magic == 1 { r.offset_delta as i64 } else { base.wrapping_add(r.offset_delta as i64) };
         legacy_message(&mut inner, magic, off, 0, ts, r.key.as_deref(), r.value.as_deref());
     }
@@ -403,7 +403,7 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
         c => compression::compress(c, &inner, magic as u8),
     };
     let wrapper_offset = base.wrapping_add(res.last_offset_delta as i64);
-    let wrapper_ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.max_timestamp };
+    let wrapper_ts = if magic == 0 { crate::wire::batch::NO_TIMESTAMP } else { res.max_timestamp };
     legacy_message(&mut out, magic, wrapper_offset, codec.id() | ts_attr, wrapper_ts, None, Some(&value));
     Ok(out)
 }

@@ -1,98 +1,17 @@
-//! Legacy magic 0 and 1 messages (`clients/.../common/record/LegacyRecord.java`,
-//! `AbstractLegacyRecordBatch.java`; KIP-31, KIP-32; deprecated by KIP-724, only read by
-//! 4.x brokers). Layout: `offset int64 | size int32 | crc uint32 | magic int8 |
-//! attributes int8 | [timestamp int64, v1] | keyLength int32 | key | valueLength int32 |
-//! value`, CRC-32 (IEEE) over `[16, end)`. A compressed message is a wrapper whose value
-//! is a compressed inner message set.
+//! Legacy magic 0 and 1 entries into the report: the wrapper and its inner messages as the
+//! report's batches and records (`AbstractLegacyRecordBatch.java`); the message format itself
+//! is [`crate::wire::legacy`].
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
-use crate::compression::{self, Codec};
-use crate::decode::{attributes_report, push, push_decompress_error, record_limit_note, Budget, DecodeOptions};
-use crate::reader::{ReadError, Reader};
+use crate::wire::batch::{Attributes, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+use crate::wire::compression::{self, Codec};
+use crate::wire::legacy::*;
+use super::budget::{attributes_report, push, push_decompress_error, record_limit_note, Budget};
+use super::DecodeOptions;
 use crate::report::*;
-
-/// `LegacyRecord.RECORD_OVERHEAD_V0` / `_V1`.
-pub const RECORD_OVERHEAD_V0: usize = 14;
-pub const RECORD_OVERHEAD_V1: usize = 22;
-
-/// One parsed message, offsets relative to its own first byte.
-struct Message<'a> {
-    offset: i64,
-    size: i32,
-    crc: u32,
-    crc_computed: u32,
-    magic: i8,
-    attributes: u8,
-    timestamp: i64,
-    key: Option<&'a [u8]>,
-    value: Option<&'a [u8]>,
-    spans: Vec<(&'static str, usize, usize)>,
-}
-
-struct Fault {
-    at: usize,
-    kind: &'static str,
-    message: String,
-}
-
-fn structure(e: ReadError) -> Fault {
-    Fault { at: e.at(), kind: kind::INVALID_RECORD, message: format!("Found invalid record structure ({e})") }
-}
-
-/// Parse one complete message from `buf` (exactly `size + 12` bytes).
-fn parse_message(buf: &[u8]) -> Result<Message<'_>, Fault> {
-    let mut r = Reader::new(buf);
-    let mut spans = Vec::with_capacity(10);
-    let mut p = 0;
-    macro_rules! span {
-        ($name:expr) => {{
-            spans.push(($name, p, r.pos()));
-            p = r.pos();
-        }};
-    }
-    let offset = r.i64().map_err(structure)?;
-    span!("offset");
-    let size = r.i32().map_err(structure)?;
-    span!("messageSize");
-    let crc = r.u32().map_err(structure)?;
-    span!("crc");
-    let magic = r.i8().map_err(structure)?;
-    span!("magic");
-    let attributes = r.u8().map_err(structure)?;
-    span!("attributes");
-    let timestamp = if magic >= 1 {
-        let t = r.i64().map_err(structure)?;
-        span!("timestamp");
-        t
-    } else {
-        NO_TIMESTAMP
-    };
-    let crc_computed = crate::crc::crc32_ieee(buf.get(16..).unwrap_or(&[]));
-    let mut key = None;
-    let mut value = None;
-    for (slot, len_name, name) in [(&mut key, "keyLength", "key"), (&mut value, "valueLength", "value")] {
-        let len = r.i32().map_err(structure)?;
-        spans.push((len_name, p, r.pos()));
-        p = r.pos();
-        if len >= 0 {
-            *slot = Some(r.take(len as usize).map_err(structure)?);
-            spans.push((name, p, r.pos()));
-            p = r.pos();
-        }
-    }
-    if r.any_left() {
-        return Err(Fault {
-            at: r.pos(),
-            kind: kind::INVALID_RECORD,
-            message: format!("{} byte(s) left over after the value: the message size does not match its fields", r.remaining()),
-        });
-    }
-    Ok(Message { offset, size, crc, crc_computed, magic, attributes, timestamp, key, value, spans })
-}
 
 fn header_for(m: &Message<'_>, records_count: i32, last_offset_delta: i32) -> Header {
     let a = Attributes(m.attributes as u16 & if m.magic == 0 { 0x07 } else { 0x0f });

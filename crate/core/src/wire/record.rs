@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::reader::{self, ReadError, Reader};
+use crate::wire::reader::{self, ReadError, Reader};
 use crate::report::{Field, RecordHeader, RecordReport};
 
 /// Owned record, as a producer builds it.
@@ -76,12 +76,12 @@ impl Context {
     /// The context of a magic-2 batch's records, from its header (`DefaultRecordBatch`'s
     /// iterator: base offset, base timestamp, base sequence; LogAppendTime batches give every
     /// record `maxTimestamp`; compressed batches read each record from a bounded body).
-    pub fn of_batch(h: &crate::batch::HeaderRepr, compressed: bool, spans: bool) -> Context {
+    pub fn of_batch(h: &crate::wire::batch::HeaderRepr, compressed: bool, spans: bool) -> Context {
         Context {
             base_offset: h.base_offset,
             base_timestamp: h.base_timestamp,
             base_sequence: h.base_sequence,
-            log_append_time: (h.attributes.timestamp_type() == crate::batch::TimestampType::LogAppendTime)
+            log_append_time: (h.attributes.timestamp_type() == crate::wire::batch::TimestampType::LogAppendTime)
                 .then_some(h.max_timestamp),
             bounded_body: compressed,
             spans,
@@ -358,7 +358,7 @@ pub fn read<'a, S: SpanSink>(r: &mut Reader<'a>, ctx: &Context, sink: &mut S) ->
         headers,
         offset: ctx.base_offset.wrapping_add(offset_delta as i64),
         timestamp,
-        sequence: crate::sequence::of_record(ctx.base_sequence, offset_delta),
+        sequence: crate::wire::sequence::of_record(ctx.base_sequence, offset_delta),
     })
 }
 
