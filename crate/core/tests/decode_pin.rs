@@ -9,6 +9,10 @@
 //! the default options, and once more with records off and once with spans off and the
 //! decompressed bytes in.
 //!
+//! Besides, every golden vector and legacy message set (plain, in a wrapper of each codec, and
+//! wrappers of damaged inner sets) is damaged byte by byte and the reports of all those inputs
+//! are pinned together (`snapshots/decode_pin__damaged.snap`), so the fault paths are pinned too.
+//!
 //! The snapshot (`snapshots/decode_pin__corpus.snap`) holds one line per input and option set:
 //! the JSON's length and FNV-1a-64 digest, with the batch and issue counts. When it changes,
 //! compare the JSON itself: `DECODE_PIN_DUMP=/tmp/after cargo test -p eoslab-core --test
@@ -17,8 +21,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use eoslab_core::compression::{compress, Codec};
 use eoslab_core::internal::InternalTopic;
-use eoslab_core::{decode, DecodeOptions};
+use eoslab_core::{decode, decode_bytes, encode_batch, BatchSpec, DecodeOptions};
 
 fn hex(s: &str) -> Vec<u8> {
     eoslab_core::encode::parse_hex(s).unwrap()
@@ -109,6 +114,104 @@ fn corpus() -> Vec<(String, Vec<u8>, Option<InternalTopic>)> {
         }
     }
     out
+}
+
+/// A legacy wrapper message (magic 0/1) whose value is `inner` compressed with `codec`,
+/// its CRC right (`LegacyRecord.write`).
+fn legacy_wrapper(magic: u8, codec: Codec, offset: i64, inner: &[u8]) -> Vec<u8> {
+    let value = compress(codec, inner, magic);
+    let mut m = Vec::new();
+    m.extend_from_slice(&offset.to_be_bytes());
+    m.extend_from_slice(&[0; 8]);
+    m.push(magic);
+    m.push(codec.id());
+    if magic == 1 {
+        m.extend_from_slice(&1_700_000_000_000i64.to_be_bytes());
+    }
+    m.extend_from_slice(&(-1i32).to_be_bytes());
+    m.extend_from_slice(&(value.len() as i32).to_be_bytes());
+    m.extend_from_slice(&value);
+    let size = (m.len() - 12) as i32;
+    m[8..12].copy_from_slice(&size.to_be_bytes());
+    let crc = eoslab_core::crc::crc32_ieee(&m[16..]);
+    m[12..16].copy_from_slice(&crc.to_be_bytes());
+    m
+}
+
+/// Inputs whose every byte is damaged in turn (each one decoded, pinned together): the
+/// golden v2 batches and legacy messages, legacy wrappers of every codec magic 0/1 allow, and
+/// wrappers whose decompressed inner set is damaged (the deep-iteration faults).
+fn mutant_sources() -> Vec<(String, Vec<Vec<u8>>)> {
+    let mut out = Vec::new();
+    let flips = |b: &[u8]| -> Vec<Vec<u8>> {
+        let mut v = Vec::new();
+        for i in 0..b.len() {
+            for x in [0x80u8, 0xff] {
+                let mut m = b.to_vec();
+                m[i] ^= x;
+                v.push(m);
+            }
+        }
+        v
+    };
+    for (name, b) in golden().into_iter().filter(|(n, _)| !n.contains("segment")) {
+        out.push((format!("mutants of {name}"), flips(&b)));
+    }
+    for magic in [0i8, 1] {
+        // three plain messages, offsets 100..102: an inner set as a v0 wrapper holds it (absolute
+        // offsets), and for v1 the wrapper offset 102 makes them relative 0..2 by subtraction
+        let spec: BatchSpec = serde_json::from_value(serde_json::json!({
+            "magic": magic,
+            "header": {"baseOffset": "100"},
+            "records": [
+                {"timestamp": "1700000000000", "keyText": "k", "valueText": "v"},
+                {"timestamp": "1700000000001", "valueText": "w"},
+                {"timestamp": "1700000000002", "keyText": "x"}
+            ]
+        }))
+        .unwrap();
+        let plain = encode_batch(&spec).unwrap();
+        out.push((format!("mutants of legacy v{magic} plain set"), flips(&plain)));
+        for codec in [Codec::Gzip, Codec::Snappy, Codec::Lz4] {
+            let mut s = spec.clone();
+            s.header.attributes.compression = Some(codec.name().into());
+            let wrapped = encode_batch(&s).unwrap();
+            out.push((format!("mutants of legacy v{magic} {} wrapper", codec.name()), flips(&wrapped)));
+        }
+        let mut deep = Vec::new();
+        for i in 0..plain.len() {
+            let mut inner = plain.clone();
+            inner[i] ^= 0x80;
+            deep.push(legacy_wrapper(magic as u8, Codec::Gzip, 102, &inner));
+            deep.push(legacy_wrapper(magic as u8, Codec::Gzip, if magic == 1 { 1 } else { 102 }, &inner[..i]));
+        }
+        out.push((format!("legacy v{magic} gzip wrappers of damaged inner sets"), deep));
+    }
+    out
+}
+
+#[test]
+fn decode_report_json_of_damaged_inputs_is_pinned() {
+    let d = DecodeOptions::default();
+    let mut lines = String::new();
+    for (name, inputs) in mutant_sources() {
+        for (label, opts) in [("default", d.clone()), ("spans=false,decompressed", DecodeOptions { spans: false, include_decompressed: true, ..d.clone() })] {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            let (mut issues, mut bytes) = (0usize, 0usize);
+            for b in &inputs {
+                let json = serde_json::to_string(&decode_bytes(b, &opts)).unwrap();
+                h = fnv1a64_from(h, json.as_bytes());
+                bytes += json.len();
+                issues += serde_json::from_str::<serde_json::Value>(&json).unwrap()["errors"].as_array().unwrap().len();
+            }
+            writeln!(lines, "{name} [{label}]: {} inputs -> json {bytes} bytes fnv {h:016x}, {issues} issues", inputs.len()).unwrap();
+        }
+    }
+    insta::assert_snapshot!("damaged", lines);
+}
+
+fn fnv1a64_from(h: u64, b: &[u8]) -> u64 {
+    b.iter().fold(h, |h, &x| (h ^ x as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn fnv1a64(b: &[u8]) -> u64 {
