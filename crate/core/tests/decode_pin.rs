@@ -210,6 +210,26 @@ fn decode_report_json_of_damaged_inputs_is_pinned() {
     insta::assert_snapshot!("damaged", lines);
 }
 
+/// The same damaged inputs and the corpus through `view::columns` (the inspector's bulk
+/// path), pinned by the digest of each source's `Columns` (`Debug` form).
+#[test]
+fn columns_of_damaged_inputs_and_the_corpus_are_pinned() {
+    let mut lines = String::new();
+    let mut sources = mutant_sources();
+    sources.extend(corpus().into_iter().map(|(n, b, _)| (n, vec![b])));
+    for (name, inputs) in sources {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut errors = 0;
+        for b in &inputs {
+            let c = eoslab_core::view::columns(b, 64 << 20);
+            errors += c.errors.len();
+            h = fnv1a64_from(h, format!("{c:?}").as_bytes());
+        }
+        writeln!(lines, "{name}: {} inputs -> fnv {h:016x}, {errors} errors", inputs.len()).unwrap();
+    }
+    insta::assert_snapshot!("columns", lines);
+}
+
 fn fnv1a64_from(h: u64, b: &[u8]) -> u64 {
     b.iter().fold(h, |h, &x| (h ^ x as u64).wrapping_mul(0x0100_0000_01b3))
 }
