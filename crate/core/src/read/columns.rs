@@ -4,9 +4,10 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use crate::report::{kind, Severity};
+use crate::report::kind;
 use crate::read::view::{entries, Entry};
-use crate::wire::batch;
+use crate::wire::batch::NO_SEQUENCE;
+use crate::wire::legacy;
 use crate::wire::frame::ViewError;
 use crate::wire::batch::HeaderRepr;
 
@@ -79,6 +80,7 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
         header_key_at: alloc::vec![0],
         ..Columns::default()
     };
+    let mut legacy_scratch = Vec::new();
     let mut key_ids = alloc::collections::BTreeMap::<Vec<u8>, u32>::new();
     if u32::try_from(bytes.len()).is_err() {
         c.errors.push((
@@ -160,37 +162,22 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                 c.first_record.push(c.offset.len() as u32);
             }
             Ok(Entry::Legacy { start, magic, bytes: entry }) => {
-                // Magic 0/1: read by the report's legacy path; the fields are copied.
-                let rep = crate::read::decode::decode_bytes(entry, &crate::read::decode::DecodeOptions { spans: false, max_decompressed, ..Default::default() });
-                for e in rep.errors.iter().filter(|e| e.severity == Severity::Error) {
+                // Magic 0/1: the legacy walk the report uses (`wire::legacy::read_entry`).
+                let e = legacy::read_entry(entry, max_decompressed, &mut legacy_scratch, &mut |f| {
                     c.errors.push((
                         Some(bi),
-                        ViewError { at: start + e.at, decompressed_at: e.decompressed_at, kind: e.kind, message: e.message.clone() },
-                    ));
-                }
-                let Some(b) = rep.batches.first() else { continue };
-                let h = &b.header;
-                let header = HeaderRepr {
-                    base_offset: h.base_offset,
-                    batch_length: h.batch_length,
-                    partition_leader_epoch: h.partition_leader_epoch,
-                    magic,
-                    crc: h.crc,
-                    attributes: batch::Attributes(h.attributes.raw),
-                    last_offset_delta: h.last_offset_delta,
-                    base_timestamp: h.base_timestamp,
-                    max_timestamp: h.max_timestamp,
-                    producer_id: h.producer_id,
-                    producer_epoch: h.producer_epoch,
-                    base_sequence: h.base_sequence,
-                    records_count: h.records_count,
-                };
-                c.push_entry(start, start + entry.len(), &header, h.crc_computed);
-                for r in &b.records {
-                    c.offset.push(r.offset);
-                    c.timestamp.push(r.timestamp);
-                    c.sequence.push(r.sequence);
-                    for (field, (starts, lengths)) in [r.key.as_deref(), r.value.as_deref()]
+                        ViewError { at: start + f.at, decompressed_at: f.decompressed_at, kind: f.kind, message: f.message },
+                    ))
+                });
+                // An unreadable message shows as an all-zero header, as the report shows it.
+                let header = e.header_repr().unwrap_or(HeaderRepr { magic, ..HeaderRepr::default() });
+                let crc_computed = e.wrapper.as_ref().map_or(0, |m| m.crc_computed);
+                c.push_entry(start, start + entry.len(), &header, crc_computed);
+                let mut record = |offset: i64, timestamp: i64, m: &legacy::Message<'_>| {
+                    c.offset.push(offset);
+                    c.timestamp.push(timestamp);
+                    c.sequence.push(NO_SEQUENCE);
+                    for (field, (starts, lengths)) in [m.key, m.value]
                         .into_iter()
                         .zip([(&mut c.key_start, &mut c.key_length), (&mut c.value_start, &mut c.value_length)])
                     {
@@ -199,6 +186,16 @@ pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
                         c.decompressed.extend_from_slice(field.unwrap_or_default());
                     }
                     c.first_header.push(c.header_key_start.len() as u32);
+                };
+                if let Some(w) = &e.wrapper {
+                    if w.attributes & 0x07 == 0 {
+                        record(w.offset, w.timestamp, w);
+                    } else if e.offsets.is_some() {
+                        let log_append = w.magic == 1 && w.attributes & 0x08 != 0;
+                        for (_, im) in &e.messages {
+                            record(e.offset_of(im), if log_append { w.timestamp } else { im.timestamp }, im);
+                        }
+                    }
                 }
                 c.in_decompressed.push(1);
                 c.first_record.push(c.offset.len() as u32);

@@ -22,7 +22,6 @@
 //! ```
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::wire::batch::{field, Batch, HeaderRepr, HEADER_LEN};
@@ -54,8 +53,9 @@ pub struct Entries<'a> {
 pub enum Entry<'a> {
     /// A magic-2 record batch.
     V2(BatchView<'a>),
-    /// A magic 0/1 message (with its wrapped messages): read it with
-    /// [`crate::read::decode::decode_bytes`] on `bytes`.
+    /// A magic 0/1 message (with its wrapped messages): [`crate::read::decode::decode_bytes`]
+    /// and [`crate::read::columns`] read it, both through the one legacy walk
+    /// (`wire::legacy::read_entry`).
     Legacy { start: usize, magic: i8, bytes: &'a [u8] },
 }
 
@@ -214,13 +214,10 @@ impl<'b> Iterator for Records<'b> {
         if self.left == 0 {
             self.done = true;
             // recordsCount 0: Java returns no records and does not look at trailing bytes.
-            if self.r.any_left() && self.r.pos() > 0 {
-                let e = record::RecordError {
-                    at: self.r.pos(),
-                    kind: kind::INVALID_RECORD,
-                    message: String::from("Incorrect declared batch size, records still remaining in file"),
-                };
-                return Some(Err(self.fault(e)));
+            if self.r.pos() > 0 {
+                if let Err(e) = crate::wire::frame::check_no_records_left(&self.r) {
+                    return Some(Err(self.fault(e)));
+                }
             }
             return None;
         }

@@ -209,7 +209,7 @@ impl<T: AsRef<[u8]> + AsMut<[u8]>> Batch<T> {
 }
 
 /// The owned, high-level header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeaderRepr {
     pub base_offset: i64,
     pub batch_length: i32,

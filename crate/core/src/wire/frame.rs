@@ -9,6 +9,8 @@ use alloc::string::String;
 use crate::report::{kind, Severity};
 use crate::wire::batch::{field, HeaderRepr};
 use crate::wire::compression::{self, Codec};
+use crate::wire::reader::Reader;
+use crate::wire::record::RecordError;
 
 /// A problem, located as the report locates it: `at` is an offset in the input; for a
 /// fault inside a compressed batch's records, `at` is the compressed payload's start and
@@ -107,4 +109,19 @@ pub(crate) fn decompress_failure(e: compression::DecompressError) -> (&'static s
     } else {
         (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
     }
+}
+
+/// After a magic-2 batch's `recordsCount` records (at least one) were read from `r`, bytes left
+/// over are Kafka's `InvalidRecordException("Incorrect declared batch size, records still
+/// remaining in file")` (`DefaultRecordBatch.RecordIterator.next`, `ensureNoneRemaining`),
+/// pinned on the first byte left. With `recordsCount` 0 Java reads nothing and does not look.
+pub(crate) fn check_no_records_left(r: &Reader<'_>) -> Result<(), RecordError> {
+    if !r.any_left() {
+        return Ok(());
+    }
+    Err(RecordError {
+        at: r.pos(),
+        kind: kind::INVALID_RECORD,
+        message: String::from("Incorrect declared batch size, records still remaining in file"),
+    })
 }

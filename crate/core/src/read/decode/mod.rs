@@ -345,15 +345,10 @@ fn decode_v2(
             }
         }
     }
-    if complete && r.any_left() {
-        fault(
-            record::RecordError {
-                at: r.pos(),
-                kind: kind::INVALID_RECORD,
-                message: String::from("Incorrect declared batch size, records still remaining in file"),
-            },
-            errors,
-        );
+    if complete {
+        if let Err(e) = crate::wire::frame::check_no_records_left(&r) {
+            fault(e, errors);
+        }
     }
     if attrs.is_control() {
         out.control = decode_control(&records, &mut fields, bi, errors, buffer.is_some().then_some(payload_span.start));
