@@ -18,6 +18,8 @@
 //! compare the JSON itself: `DECODE_PIN_DUMP=/tmp/after cargo test -p eoslab-core --test
 //! decode_pin` writes every report, and the same on the previous commit gives the "before".
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -228,6 +230,56 @@ fn columns_of_damaged_inputs_and_the_corpus_are_pinned() {
         writeln!(lines, "{name}: {} inputs -> fnv {h:016x}, {errors} errors", inputs.len()).unwrap();
     }
     insta::assert_snapshot!("columns", lines);
+}
+
+/// The encoder pinned: every batch of the corpus and of the damaged inputs that decodes
+/// without an error, turned back into a spec (`common::spec_of_report`, as the round-trip
+/// tests do) and encoded again, with each codec and as magic 0/1 too; the digest of all
+/// outputs (or errors) per source.
+#[test]
+fn encode_of_the_corpus_is_pinned() {
+    let mut lines = String::new();
+    let mut sources = mutant_sources();
+    sources.extend(corpus().into_iter().map(|(n, b, _)| (n, vec![b])));
+    for (name, inputs) in sources {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut n = 0;
+        for b in &inputs {
+            let rep = decode_bytes(b, &DecodeOptions::default());
+            for (i, bt) in rep.batches.iter().enumerate() {
+                if rep.errors.iter().any(|e| e.batch == Some(i) && e.severity == eoslab_core::report::Severity::Error) || bt.truncated {
+                    continue;
+                }
+                let spec = common::spec_of_report(bt);
+                let mut variants = vec![spec.clone()];
+                for codec in ["none", "gzip", "snappy", "lz4", "zstd"] {
+                    let mut s = spec.clone();
+                    s.header.attributes.compression = Some(codec.into());
+                    variants.push(s.clone());
+                    if codec == "snappy" {
+                        s.snappy_framing = Some("raw".into());
+                        variants.push(s.clone());
+                    }
+                    for magic in [0i8, 1] {
+                        let mut m = s.clone();
+                        m.magic = Some(magic);
+                        m.control = None;
+                        variants.push(m);
+                    }
+                }
+                for v in &variants {
+                    let out = match encode_batch(v) {
+                        Ok(bytes) => bytes,
+                        Err(e) => e.0.into_bytes(),
+                    };
+                    h = fnv1a64_from(h, &out);
+                    n += 1;
+                }
+            }
+        }
+        writeln!(lines, "{name}: {n} encodings -> fnv {h:016x}").unwrap();
+    }
+    insta::assert_snapshot!("encode", lines);
 }
 
 fn fnv1a64_from(h: u64, b: &[u8]) -> u64 {
