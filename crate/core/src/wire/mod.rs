@@ -9,6 +9,8 @@
 //! - [`frame`]: entry framing of a segment and the batch-level checks, written once for the
 //!   report, the view and the columns.
 //! - [`compression`]: the four codecs with Kafka's framing (`compress/*.java`, xerial snappy).
+//! - [`write`]: the one typed [`write::BatchWriter`]: v2 batches, control markers, legacy
+//!   messages, records borrowed.
 //! - [`internal`]: the `__transaction_state` / `__consumer_offsets` record schemas.
 
 pub mod batch;
@@ -21,3 +23,4 @@ pub mod legacy;
 pub mod reader;
 pub mod record;
 pub mod sequence;
+pub mod write;
