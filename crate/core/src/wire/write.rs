@@ -142,19 +142,31 @@ impl BatchWriter {
 
     /// A v2 record batch of `records` with its CRC-32C (`DefaultRecordBatch.writeHeader`).
     pub fn write_v2(&self, records: &[Record<'_>]) -> Result<Vec<u8>, WriteError> {
+        self.write_v2_from(records.iter().copied())
+    }
+
+    /// [`Self::write_v2`] over records made on the fly (the iterator is walked twice: sizes,
+    /// then bytes), so a caller needs no array of them.
+    pub fn write_v2_from<'r>(&self, records: impl Iterator<Item = Record<'r>> + Clone) -> Result<Vec<u8>, WriteError> {
         let codec = self.codec();
-        let max_ts = records.iter().map(|r| self.base_timestamp.wrapping_add(r.timestamp_delta)).max();
-        let last_delta = records.iter().map(|r| r.offset_delta).max();
+        let (mut count, mut size) = (0usize, 0usize);
+        let (mut max_ts, mut last_delta) = (None::<i64>, None::<i32>);
+        for r in records.clone() {
+            count += 1;
+            size += r.size();
+            let ts = self.base_timestamp.wrapping_add(r.timestamp_delta);
+            max_ts = Some(max_ts.map_or(ts, |m| m.max(ts)));
+            last_delta = Some(last_delta.map_or(r.offset_delta, |m| m.max(r.offset_delta)));
+        }
         let mut out;
         if codec == Codec::None {
-            let len = HEADER_LEN + records.iter().map(Record::size).sum::<usize>();
-            out = Vec::with_capacity(len);
+            out = Vec::with_capacity(HEADER_LEN + size);
             out.resize(HEADER_LEN, 0);
             for r in records {
                 r.write(&mut out);
             }
         } else {
-            let mut body = Vec::with_capacity(records.iter().map(Record::size).sum::<usize>());
+            let mut body = Vec::with_capacity(size);
             for r in records {
                 r.write(&mut body);
             }
@@ -179,7 +191,7 @@ impl BatchWriter {
             producer_id: self.producer_id,
             producer_epoch: self.producer_epoch,
             base_sequence: self.base_sequence,
-            records_count: records.len() as i32,
+            records_count: count as i32,
         };
         let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
         repr.emit(hdr);
@@ -289,5 +301,32 @@ mod tests {
         let mut o = Vec::new();
         r.write(&mut o);
         assert_eq!(o.len(), r.size());
+    }
+
+    #[test]
+    fn markers_and_producer_batches_are_what_the_spec_front_writes() {
+        use crate::spec::{encode_batch, BatchSpec, ControlSpec, HeaderSpec, RecordSpec, I64};
+        for (ty, name) in [(ControlType::Commit, "COMMIT"), (ControlType::Abort, "ABORT")] {
+            let spec = BatchSpec {
+                header: HeaderSpec {
+                    base_timestamp: Some(I64(1_700_000_000_500)),
+                    producer_id: Some(I64(4242)),
+                    producer_epoch: Some(3),
+                    ..Default::default()
+                },
+                control: Some(ControlSpec { type_name: name.into(), coordinator_epoch: Some(7), ..Default::default() }),
+                ..Default::default()
+            };
+            assert_eq!(BatchWriter::end_txn_marker(4242, 3, ty, 7, 1_700_000_000_500), encode_batch(&spec).unwrap(), "{name}");
+        }
+        let values = ["a", "", "ccc"];
+        let spec = BatchSpec {
+            header: HeaderSpec { producer_id: Some(I64(9)), producer_epoch: Some(0), base_sequence: Some(i32::MAX - 1), ..Default::default() },
+            records: values.iter().map(|v| RecordSpec { timestamp: Some(I64(5)), value_text: Some((*v).into()), ..Default::default() }).collect(),
+            ..Default::default()
+        };
+        let w = BatchWriter { producer_id: 9, producer_epoch: 0, base_sequence: i32::MAX - 1, base_timestamp: 5, ..BatchWriter::default() };
+        let records = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
+        assert_eq!(w.write_v2_from(records).unwrap(), encode_batch(&spec).unwrap());
     }
 }
