@@ -209,6 +209,27 @@ pub(crate) fn norm_to_orig(input: &[u8], p: usize) -> usize {
 // ---------------------------------------------------------------------------------------
 // Top-level classification of text.
 
+/// Forced hex: a dump if the text is laid out as one, plain hex otherwise.
+pub(crate) fn detect_hex(t: &[u8], notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
+    let (s, e) = trim(t, 0, t.len());
+    if s >= e {
+        return Err(PErr { pos: 0, msg: String::from("empty input"), bare: true });
+    }
+    if let Some(d) = detect_dump(t)? {
+        return parse_dump(t, d, notes);
+    }
+    Ok((Format::Hex, parse_hex(t, s, e, notes)?))
+}
+
+/// Forced base64.
+pub(crate) fn detect_base64(t: &[u8], notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
+    let (s, e) = trim(t, 0, t.len());
+    if s >= e {
+        return Err(PErr { pos: 0, msg: String::from("empty input"), bare: true });
+    }
+    Ok((Format::Base64, parse_base64(t, s, e, notes)?))
+}
+
 pub(crate) fn detect_text(t: &[u8], notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
     let (s, e) = trim(t, 0, t.len());
     if s >= e {

@@ -331,6 +331,9 @@ pub(crate) fn parse_dump_line(t: &[u8], data: usize, te: usize, fl: Flavor, limi
                     // (the first token is always data: a differently indented line
                     // must not lose all its bytes to the learned column)
                     Some(b) if !first && p >= b => break,
+                    // A last line whose padding was lost: after a wide gap, a token that is not
+                    // a byte starts the ASCII column (the JS parser accepted these).
+                    Some(_) if !first && w >= thr && !valid_token(t, p, q, fl) => break,
                     Some(_) => {}
                     None if !first && w >= thr => break,
                     None => {}

@@ -118,6 +118,14 @@ pub const MAX_REPEAT_EXPANSION: usize = 64 * 1024 * 1024;
 /// with `00 00 ...`) is returned as-is with [`Format::Binary`]. Empty or whitespace-only
 /// input is an error.
 pub fn detect(input: &[u8]) -> Result<Detected, InputError> {
+    detect_as(input, None)
+}
+
+/// [`detect`] with the text's format forced, as the inspector's `hex` / `base64` attributes
+/// (and its format picker) ask: [`Format::Hex`] reads dumps (xxd, hexdump -C, Wireshark) and
+/// plain hex only, [`Format::Base64`] base64 only; `None` (or any other format) detects.
+/// Binary input stays binary either way.
+pub fn detect_as(input: &[u8], force: Option<Format>) -> Result<Detected, InputError> {
     if input.iter().all(|&b| is_ws(b)) {
         return Err(empty_error());
     }
@@ -129,7 +137,12 @@ pub fn detect(input: &[u8]) -> Result<Detected, InputError> {
     let text: Cow<'_, [u8]> =
         if normalized { Cow::Owned(normalize(input, &mut notes)) } else { Cow::Borrowed(input) };
     let t: &[u8] = &text;
-    match detect_text(t, &mut notes) {
+    let found = match force {
+        Some(Format::Hex) => detect_hex(t, &mut notes),
+        Some(Format::Base64) => detect_base64(t, &mut notes),
+        _ => detect_text(t, &mut notes),
+    };
+    match found {
         Ok((format, bytes)) => Ok(Detected { format, bytes, stripped: notes.list() }),
         Err(e) => Err(locate(input, t, normalized, e)),
     }
