@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::wire::batch::Attributes;
+use crate::wire::batch::{Attributes, HeaderRepr};
 use crate::wire::compression::{self, Codec};
 use crate::wire::frame::decompress_failure;
 use crate::report::*;
@@ -76,5 +76,29 @@ pub(crate) fn attributes_report(a: Attributes) -> AttributesReport {
         transactional: a.is_transactional(),
         control: a.is_control(),
         delete_horizon: a.has_delete_horizon(),
+    }
+}
+
+/// The report's form of a batch header (v2, or a legacy entry's `Message::header_repr`), with
+/// the CRC verdict and the derived last sequence and offset.
+pub(crate) fn header_report(h: &HeaderRepr, crc_computed: u32, crc_valid: bool, last_sequence: i32, last_offset: i64) -> Header {
+    Header {
+        base_offset: h.base_offset,
+        batch_length: h.batch_length,
+        partition_leader_epoch: h.partition_leader_epoch,
+        magic: h.magic,
+        crc: h.crc,
+        crc_computed,
+        crc_valid,
+        attributes: attributes_report(h.attributes),
+        last_offset_delta: h.last_offset_delta,
+        base_timestamp: h.base_timestamp,
+        max_timestamp: h.max_timestamp,
+        producer_id: h.producer_id,
+        producer_epoch: h.producer_epoch,
+        base_sequence: h.base_sequence,
+        records_count: h.records_count,
+        last_sequence,
+        last_offset,
     }
 }

@@ -6,35 +6,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::wire::batch::{HeaderRepr, NO_SEQUENCE};
+use crate::wire::batch::NO_SEQUENCE;
 use crate::wire::legacy::{read_entry, LegacyFault, Message};
-use super::budget::{attributes_report, record_limit_note, Budget};
+use super::budget::{header_report, record_limit_note, Budget};
 use super::DecodeOptions;
 use crate::report::*;
-
-/// The report's header of a legacy entry: [`Message::header_repr`] with the CRC verdict and
-/// the last offset.
-fn header_for(h: HeaderRepr, crc_computed: u32, last_offset: i64) -> Header {
-    Header {
-        base_offset: h.base_offset,
-        batch_length: h.batch_length,
-        partition_leader_epoch: h.partition_leader_epoch,
-        magic: h.magic,
-        crc: h.crc,
-        crc_computed,
-        crc_valid: h.crc == crc_computed,
-        attributes: attributes_report(h.attributes),
-        last_offset_delta: h.last_offset_delta,
-        base_timestamp: h.base_timestamp,
-        max_timestamp: h.max_timestamp,
-        producer_id: h.producer_id,
-        producer_epoch: h.producer_epoch,
-        base_sequence: h.base_sequence,
-        records_count: h.records_count,
-        last_sequence: NO_SEQUENCE,
-        last_offset,
-    }
-}
 
 fn record_of(m: &Message<'_>, offset: i64, offset_delta: i32, timestamp: i64) -> RecordReport {
     RecordReport {
@@ -84,7 +60,7 @@ pub(crate) fn decode(
         out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
     }
     let header = e.header_repr().expect("a parsed wrapper has a header");
-    out.header = header_for(header, m.crc_computed, m.offset);
+    out.header = header_report(&header, m.crc_computed, header.crc == m.crc_computed, NO_SEQUENCE, m.offset);
     if m.attributes & 0x07 == 0 {
         if opts.records {
             out.records.push(record_of(m, m.offset, 0, m.timestamp));

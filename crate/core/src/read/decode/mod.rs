@@ -200,29 +200,17 @@ fn decode_v2(
         magic: h.magic,
         legacy: false,
         truncated,
-        header: Header {
-            base_offset: h.base_offset,
-            batch_length: h.batch_length,
-            partition_leader_epoch: h.partition_leader_epoch,
-            magic: h.magic,
-            crc: h.crc,
+        header: header_report(
+            &h,
             crc_computed,
             crc_valid,
-            attributes: attributes_report(h.attributes),
-            last_offset_delta: h.last_offset_delta,
-            base_timestamp: h.base_timestamp,
-            max_timestamp: h.max_timestamp,
-            producer_id: h.producer_id,
-            producer_epoch: h.producer_epoch,
-            base_sequence: h.base_sequence,
-            records_count: h.records_count,
-            last_sequence: if h.base_sequence == batch::NO_SEQUENCE {
+            if h.base_sequence == batch::NO_SEQUENCE {
                 batch::NO_SEQUENCE
             } else {
                 crate::wire::sequence::increment(h.base_sequence, h.last_offset_delta)
             },
-            last_offset: h.base_offset.wrapping_add(h.last_offset_delta as i64),
-        },
+            h.base_offset.wrapping_add(h.last_offset_delta as i64),
+        ),
         ..BatchReport::default()
     };
     if truncated {
