@@ -219,14 +219,7 @@ impl Resolved {
             .records
             .iter()
             .zip(&headers)
-            .map(|(r, h)| Record {
-                attributes: r.attributes,
-                timestamp_delta: r.timestamp_delta,
-                offset_delta: r.offset_delta,
-                key: r.key.as_deref(),
-                value: r.value.as_deref(),
-                headers: h,
-            })
+            .map(|(r, h)| r.as_record(h))
             .collect();
         f(&records)
     }

@@ -1,5 +1,6 @@
-//! The wire formats, bottom up: bytes in, typed views and `Repr`s out; nothing here builds a
-//! report or reads text (see [`crate::read`] and [`crate::input`]).
+//! The wire formats, bottom up: bytes in, typed views and `Repr`s out (the record parser fills
+//! the report's record type, [`crate::report`], a leaf); walking a whole input into a report
+//! and reading pasted text are [`crate::read`] and [`crate::input`].
 //! - [`reader`]: a bounds-checked cursor with Kafka's zigzag varints (`ByteUtils.java`);
 //!   [`crc`] CRC-32C / CRC-32; [`sequence`] the producer sequence arithmetic.
 //! - [`batch`]: the 61-byte v2 header as named ranges and a zero-copy view
