@@ -29,7 +29,7 @@
 // never as markup.
 import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { el, setText, replace } from "./lib/dom.js";
-import { parseInput, InputError, bytesAreText, toHex, toBase64, hexToBytes } from "./lib/text-input.js";
+import { bytesAreText, toHex, toBase64, hexToBytes } from "./lib/bytes.js";
 import { fieldInfo, labelOf, DERIVED, ERROR_EXPLANATIONS, ATTRIBUTE_BITS } from "./lib/field-docs.js";
 import { scanFrames, shiftResult } from "./lib/segment.js";
 import { HexGrid } from "./lib/hexgrid.js";
@@ -269,13 +269,25 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   // --- input ---
+  /**
+   * The bytes a text denotes, by the core's paste parser (wasm `detectInput`, the detection
+   * `decode` runs); `force` "hex" / "base64" forces a format. An empty text is no bytes. Throws an
+   * `InvalidInput` error whose `at` indexes the text.
+   */
+  #detect(text, force = "auto") {
+    if (!text.trim()) return { format: "empty", stripped: [], bytes: new Uint8Array(0) };
+    const r = this.#eoslab.detectInput(text, force === "auto" ? undefined : { format: force });
+    if (r.error) throw Object.assign(new Error(r.error.message), { name: "InvalidInput", at: r.error.at });
+    return r;
+  }
+
   #loadText(text, label, force) {
     const t0 = performance.now();
     let parsed;
     try {
-      parsed = parseInput(text, force === "auto" ? {} : { format: force });
+      parsed = this.#detect(text, force);
     } catch (err) {
-      if (!(err instanceof InputError)) throw err;
+      if (err?.name !== "InvalidInput") throw err;
       this.#showInputError(err, text);
       return;
     }
@@ -288,15 +300,17 @@ export class KafkaBatchElement extends HTMLElementBase {
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (bytesAreText(bytes)) {
       const text = new TextDecoder().decode(bytes);
-      let parsed;
-      try {
-        parsed = parseInput(text);
-      } catch (err) {
-        if (!(err instanceof InputError)) throw err;
-        this.#showInputError(err, text);
-        return;
-      }
-      return this.#whenReady(() => this.#loadBytes(parsed.bytes, { format: `${parsed.format} (text file)`, stripped: parsed.stripped, label: file.name, t0 }));
+      return this.#whenReady(() => {
+        let parsed;
+        try {
+          parsed = this.#detect(text);
+        } catch (err) {
+          if (err?.name !== "InvalidInput") throw err;
+          this.#showInputError(err, text);
+          return;
+        }
+        return this.#loadBytes(parsed.bytes, { format: `${parsed.format} (text file)`, stripped: parsed.stripped, label: file.name, t0 });
+      });
     }
     return this.#whenReady(() => this.#loadBytes(bytes, { format: "binary", stripped: [], label: file.name ?? "file", t0, blob: file }));
   }
@@ -1498,7 +1512,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     }
     let bytes;
     try {
-      bytes = parseInput(text).bytes;
+      bytes = this.#detect(text).bytes;
     } catch (err) {
       replace(E.compareOut, el("p", { class: "bad" }, `Batch B: ${err.message}`));
       return;

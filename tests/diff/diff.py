@@ -39,7 +39,9 @@ Peer deviations from Java (each special-cased where it is compared, with a comme
       maxTimestamp, as Java does
 
 Env: DIFF_SEED (default 20240611), DIFF_N (random batches per peer and direction, default 500),
-DIFF_CODECS (comma list, default all five), DIFF_VERBOSE=1 (print every failure in full).
+DIFF_CODECS (comma list, default all five), DIFF_VERBOSE=1 (print every failure in full),
+DIFF_SAVE=DIR (also write every segment eoslab decodes or encodes to DIR/<tag>.bin: how
+crate/core/tests/fixtures/diff was made).
 Prints `diff: N passed, M failed` last and exits 1 when anything failed.
 """
 import json
@@ -68,6 +70,7 @@ N = int(os.environ.get("DIFF_N", "500"))
 ALL_CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 CODECS = [c for c in os.environ.get("DIFF_CODECS", ",".join(ALL_CODECS)).split(",") if c]
 VERBOSE = os.environ.get("DIFF_VERBOSE") == "1"
+SAVE_DIR = os.environ.get("DIFF_SAVE") or None
 CODEC_ID = {c: i for i, c in enumerate(ALL_CODECS)}
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
@@ -324,6 +327,9 @@ def eoslab_decode(data, tmp, tag):
     path = os.path.join(tmp, f"{tag}.bin")
     with open(path, "wb") as f:
         f.write(data)
+    if SAVE_DIR:  # DIFF_SAVE=dir keeps every input decoded (the decode pin's corpus)
+        with open(os.path.join(SAVE_DIR, f"{tag}.bin"), "wb") as f:
+            f.write(data)
     p = subprocess.run([EOSLAB, "decode", path, "--json"], capture_output=True)
     if p.returncode not in (0, 1):
         raise RuntimeError(f"eoslab decode exited {p.returncode}: {p.stderr.decode()}")
@@ -338,7 +344,11 @@ def eoslab_encode(specs, tmp, tag):
     if p.returncode != 0:
         raise RuntimeError(f"eoslab encode exited {p.returncode}: {p.stderr.decode()}")
     with open(out_path, "rb") as f:
-        return f.read()
+        data = f.read()
+    if SAVE_DIR:
+        with open(os.path.join(SAVE_DIR, f"{tag}.bin"), "wb") as f:
+            f.write(data)
+    return data
 
 
 def to_spec(case, rng):

@@ -10,7 +10,7 @@
 // Redraws follow uPlot's habit: state changes set dirty flags and one requestAnimationFrame
 // (or an explicit flush()) repaints the rows in view.
 import { el, setText } from "./dom.js";
-import { hexByte } from "./text-input.js";
+import { hexByte } from "./bytes.js";
 
 const PER_ROW = 16;
 const MAX_SPACER_PX = 8_000_000; // below every engine's maximum element height

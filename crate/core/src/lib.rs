@@ -1,43 +1,48 @@
 //! eoslab-core: Apache Kafka's Record Batch codec and the producer/transaction models
 //! behind the eoslab lab. Sans-IO and deterministic; `no_std` + `alloc`.
 //!
-//! Layers, bottom up (each cites the Kafka source it follows):
-//! - [`reader`]: a bounds-checked cursor with Kafka's zigzag varints (`ByteUtils.java`).
-//! - [`batch`]: the 61-byte v2 header as named ranges and a zero-copy view
-//!   (`DefaultRecordBatch.java`); [`record`] the v2 record body (`DefaultRecord.java`);
-//!   [`control`] control records (`ControlRecordType.java`, `EndTransactionMarker.java`);
-//!   [`legacy`] magic 0/1 messages (`LegacyRecord.java`, `AbstractLegacyRecordBatch.java`).
-//! - [`compression`]: the four codecs with Kafka's framing (`compress/*.java`, xerial snappy).
+//! Layers, bottom up (each cites the Kafka source it follows; a module only uses the layers
+//! below it, checked by `tests/module_cycles.rs`):
+//! - [`report`]: the report's data types (the JSON contract of `decode`) and Kafka's names
+//!   for problems ([`report::kind`]); a leaf that uses nothing else, below the wire layer
+//!   because the one v2 record parser ([`record`]) fills a [`report::RecordReport`] for both
+//!   the zero-copy path and the byte map.
+//! - [`wire`]: the byte formats: [`reader`], [`crc`], [`sequence`], [`batch`] (the v2 header
+//!   view + `HeaderRepr`), [`record`], [`control`], [`legacy`] (magic 0/1), [`wire::frame`]
+//!   (entry framing and the batch-level checks, once), [`compression`] and the internal
+//!   topics' schemas ([`internal`]).
 //! - [`input`]: text input (hex in any common layout, base64, byte-array literals).
-//! - [`decode`]: walks any number of concatenated entries (a `.log` segment) into a
-//!   [`report::Report`] with byte spans for every field and every problem pinned on its
-//!   byte with Kafka's exception name; [`encode`] writes batches exactly as a Java
-//!   producer (or the broker, for markers) would; [`view`] reads batches and records in place
-//!   (zero-copy, the same checks, no report) for bulk consumers.
+//! - [`read`]: [`view`] reads batches and records in place (zero-copy, the same checks, no
+//!   report) for bulk consumers, [`read::columns`] flattens them, and [`decode`] walks any
+//!   number of concatenated entries (a `.log` segment) into a [`report::Report`] with byte
+//!   spans for every field and every problem pinned on its byte with Kafka's exception name.
+//! - [`spec`] ([`encode`]): the JSON-shaped `BatchSpec` written exactly as a Java producer (or
+//!   the broker, for markers) would.
 //! - [`message`]: whole requests and responses (a TCP stream of them), read generically from
 //!   Kafka's own message schemas (vendored in `messages/`, turned into tables by `build.rs`).
+//! - [`files`]: the broker's other partition files, and a partition directory read as the broker
+//!   loads it ([`files::partition`]); [`model`]: the producer, partition and transaction models.
+//!
+//! The flat paths (`eoslab_core::batch`, `::decode`, `::view`, …) are the public API used by the
+//! wasm package, the CLI, the tests, benches and fuzz targets; they re-export the layered
+//! modules.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
-pub mod batch;
-pub mod compression;
-pub mod control;
-pub mod crc;
-pub mod decode;
-pub mod encode;
 pub mod files;
 pub mod input;
-pub mod internal;
-pub mod legacy;
 pub mod message;
 pub mod model;
-pub mod reader;
-pub mod record;
+pub mod read;
 pub mod report;
-pub mod sequence;
-pub mod view;
+pub mod spec;
+pub mod wire;
+
+pub use read::{decode, view};
+pub use spec as encode;
+pub use wire::{batch, compression, control, crc, internal, legacy, reader, record, sequence};
 
 pub use decode::{decode, decode_bytes, DecodeOptions};
 pub use encode::{encode_batch, encode_segment, BatchSpec, EncodeError};

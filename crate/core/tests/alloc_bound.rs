@@ -313,7 +313,7 @@ fn compressed_dense_records_stay_within_a_multiple_of_the_cap() {
     }
 }
 
-/// What `decode.rs` promises ("allocation is bounded by a small multiple of the input plus
+/// What `read/decode` (`eoslab_core::decode`) promises ("allocation is bounded by a small multiple of the input plus
 /// `max_decompressed` per compressed batch") does not hold today: a 244-byte zstd batch
 /// decoded with a 256 KiB cap allocates ~28 MB (~110× the cap), so with the default 64 MiB
 /// cap a ~2 KB input asks for ~7 GB. Reported to the core owner; un-ignore once the report

@@ -16,6 +16,7 @@
 //! | `decodeColumnsInPlace(bytes, options?)` → `PackedColumns` | the same, kept in wasm memory |
 //! | `decodeMessages(input, options?)` → object | [`eoslab_core::message::decode_messages`] (`envelope.rs`) |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
+//! | `detectInput(text, options?)` → object | [`eoslab_core::input::detect_as`]       |
 //! | `version()` → string                 | this crate's package version              |
 //!
 //! With the `models` feature (default) the models' API is exported too (`model.rs`:
@@ -54,6 +55,15 @@ const SERIALIZER: Serializer = Serializer::json_compatible();
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
+/** Result of `detectInput`: the bytes the input denotes, or `error` (then no `format`/`bytes`). */
+export interface DetectedInput {
+  format?: "binary" | "hex" | "xxd" | "hexdump -C" | "wireshark" | "base64" | "byte-array";
+  stripped: string[];
+  bytes?: Uint8Array;
+  /** `at`: index into the string (UTF-16 units); `byteAt`: the UTF-8 byte offset. */
+  error?: { name: "InvalidInput"; at: number; byteAt: number; message: string };
+}
+
 /** Options of `decode`. Omitted fields take the core's defaults. */
 export interface DecodeOptions {
   /** Cap on one batch's decompressed size in bytes (core default 64 MiB); past it the batch
@@ -340,6 +350,72 @@ pub fn decode(
     let out = to_js(&report)?;
     js_sys::Reflect::set(&out, &JsValue::from_str("summary"), &to_js(&counts)?).map_err(|_| js_error("cannot build result"))?;
     Ok(out)
+}
+
+/// `detectInput`'s result without the bytes (set on the object afterwards).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DetectedDto {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'static str>,
+    stripped: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<InputErrorDto>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InputErrorDto {
+    name: &'static str,
+    /// Index of the offending character in the JS string (UTF-16 code units).
+    at: usize,
+    /// The same position as a byte offset in the text's UTF-8 bytes (the core's offset).
+    byte_at: usize,
+    message: String,
+}
+
+/// The inspector's paste parser: what a text (or a dropped file's bytes) denotes — the core's
+/// [`eoslab_core::input::detect_as`], the same detection `decode` runs. `options.format`
+/// ("hex" / "base64") forces a format. Returns `{format, stripped, bytes}`, or `{stripped,
+/// error: {name, at, byteAt, message}}` with `at` an index into the string.
+#[wasm_bindgen(js_name = detectInput, unchecked_return_type = "DetectedInput")]
+pub fn detect_input(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] input: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "{format?: \"hex\" | \"base64\"}")] options: JsValue,
+) -> Result<JsValue, JsError> {
+    use eoslab_core::input::Format;
+    let format = if options.is_object() { js_sys::Reflect::get(&options, &"format".into()).ok().and_then(|f| f.as_string()) } else { None };
+    let force = match format.as_deref() {
+        None | Some("auto") => None,
+        Some("hex") => Some(Format::Hex),
+        Some("base64") => Some(Format::Base64),
+        Some(_) => return Err(js_error("invalid detectInput options: format must be \"hex\" or \"base64\"")),
+    };
+    let text = input.as_string();
+    let owned;
+    let bytes: &[u8] = match &text {
+        Some(t) => t.as_bytes(),
+        None => {
+            owned = input_bytes(&input)?;
+            &owned
+        }
+    };
+    match eoslab_core::input::detect_as(bytes, force) {
+        Ok(d) => {
+            let out = to_js(&DetectedDto { format: Some(d.format.name()), stripped: d.stripped, error: None })?;
+            js_sys::Reflect::set(&out, &JsValue::from_str("bytes"), &Uint8Array::from(&d.bytes[..])).map_err(|_| js_error("cannot build result"))?;
+            Ok(out)
+        }
+        Err(e) => {
+            // the UTF-16 index of the character holding byte `e.at`
+            let at = text.as_deref().map_or(e.at, |t| {
+                let cut = (0..=e.at.min(t.len())).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+                t[..cut].encode_utf16().count()
+            });
+            let error = InputErrorDto { name: "InvalidInput", at, byte_at: e.at, message: e.message };
+            to_js(&DetectedDto { format: None, stripped: Vec::new(), error: Some(error) })
+        }
+    }
 }
 
 /// Encodes one record batch; throws an `Error` carrying the core's message when the spec is invalid.

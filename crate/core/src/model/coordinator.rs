@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
+use crate::internal::txn_state;
 use super::txn::Name;
 
 /// `transaction.max.timeout.ms` default.
@@ -23,10 +24,11 @@ pub const EPOCH_EXHAUSTED: i16 = i16::MAX - 1;
 /// `transaction.state.log.num.partitions` default.
 pub const TRANSACTION_STATE_PARTITIONS: i32 = 50;
 
-pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode(51);
-pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode(49);
-pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode(50);
-pub const INVALID_REQUEST: ErrorCode = ErrorCode(42);
+// The coordinator's answers (declared in `errors::ERROR_CODES`).
+pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode::CONCURRENT_TRANSACTIONS;
+pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode::INVALID_PRODUCER_ID_MAPPING;
+pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode::INVALID_TRANSACTION_TIMEOUT;
+pub const INVALID_REQUEST: ErrorCode = ErrorCode::INVALID_REQUEST;
 
 const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
 const TMD: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionMetadata.java";
@@ -50,31 +52,30 @@ pub fn partition_for(transactional_id: &str, partitions: i32) -> i32 {
     kafka_abs(java_string_hash(transactional_id)) % partitions
 }
 
-/// `TransactionState`, with Kafka's wire names.
+/// `TransactionState`, its ids and Kafka's names declared once, in
+/// [`crate::internal::txn_state`] (the `__transaction_state` schema's table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(i8)]
 pub enum TxnState {
-    Empty,
-    Ongoing,
-    PrepareCommit,
-    PrepareAbort,
-    CompleteCommit,
-    CompleteAbort,
-    Dead,
-    PrepareEpochFence,
+    Empty = txn_state::EMPTY,
+    Ongoing = txn_state::ONGOING,
+    PrepareCommit = txn_state::PREPARE_COMMIT,
+    PrepareAbort = txn_state::PREPARE_ABORT,
+    CompleteCommit = txn_state::COMPLETE_COMMIT,
+    CompleteAbort = txn_state::COMPLETE_ABORT,
+    Dead = txn_state::DEAD,
+    PrepareEpochFence = txn_state::PREPARE_EPOCH_FENCE,
 }
 
 impl TxnState {
+    /// The state's id in `__transaction_state` records (`TransactionState.id`).
+    pub fn id(self) -> i8 {
+        self as i8
+    }
+
+    /// Kafka's name ("Empty", "PrepareCommit" …).
     pub fn name(self) -> &'static str {
-        match self {
-            TxnState::Empty => "Empty",
-            TxnState::Ongoing => "Ongoing",
-            TxnState::PrepareCommit => "PrepareCommit",
-            TxnState::PrepareAbort => "PrepareAbort",
-            TxnState::CompleteCommit => "CompleteCommit",
-            TxnState::CompleteAbort => "CompleteAbort",
-            TxnState::Dead => "Dead",
-            TxnState::PrepareEpochFence => "PrepareEpochFence",
-        }
+        txn_state::name(self.id()).expect("every TxnState has a TransactionState id")
     }
 
     /// `TransactionState.validPreviousStates` (§3.3).
@@ -608,6 +609,16 @@ impl Coordinator {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn txn_states_are_the_transaction_state_table() {
+        use TxnState::*;
+        let all = [Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence];
+        let ids: Vec<i8> = all.iter().map(|s| s.id()).collect();
+        assert_eq!(ids, [0, 1, 2, 3, 4, 5, 6, 7]);
+        let names: Vec<&str> = all.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"]);
+    }
+
     use super::*;
 
     #[test]

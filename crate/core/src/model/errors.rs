@@ -1,90 +1,87 @@
-//! Kafka protocol error codes used by the models (`clients/.../common/protocol/Errors.java`).
+//! Kafka protocol error codes used by the models (`clients/.../common/protocol/Errors.java`),
+//! declared once in [`ERROR_CODES`]' table: number, Kafka's name, the Java exception class and
+//! whether it is a `RetriableException`. The constants, [`ErrorCode::name`],
+//! [`ErrorCode::exception`], [`ErrorCode::is_retriable`] and [`ErrorCode::from_name`] are all
+//! generated from it, so a new code is one line.
 
 /// An `Errors` constant: numeric code, Kafka's name, and its Java exception.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ErrorCode(pub i16);
 
-impl ErrorCode {
-    pub const NONE: ErrorCode = ErrorCode(0);
-    pub const CORRUPT_MESSAGE: ErrorCode = ErrorCode(2);
-    pub const NOT_LEADER_OR_FOLLOWER: ErrorCode = ErrorCode(6);
-    pub const NETWORK_EXCEPTION: ErrorCode = ErrorCode(13);
-    pub const NOT_ENOUGH_REPLICAS: ErrorCode = ErrorCode(19);
-    pub const OUT_OF_ORDER_SEQUENCE_NUMBER: ErrorCode = ErrorCode(45);
-    pub const DUPLICATE_SEQUENCE_NUMBER: ErrorCode = ErrorCode(46);
-    pub const INVALID_PRODUCER_EPOCH: ErrorCode = ErrorCode(47);
-    pub const INVALID_TXN_STATE: ErrorCode = ErrorCode(48);
-    pub const TRANSACTION_COORDINATOR_FENCED: ErrorCode = ErrorCode(52);
-    pub const UNKNOWN_PRODUCER_ID: ErrorCode = ErrorCode(59);
-    pub const INVALID_RECORD: ErrorCode = ErrorCode(87);
-    pub const PRODUCER_FENCED: ErrorCode = ErrorCode(90);
+/// One row of the table: the code, Kafka's name, the exception class (`""` for NONE) and
+/// whether the exception is retriable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorInfo {
+    pub code: ErrorCode,
+    pub name: &'static str,
+    pub exception: &'static str,
+    pub retriable: bool,
+}
+
+macro_rules! error_codes {
+    ($( $(#[$doc:meta])* $name:ident = $code:literal, $exception:literal, $retriable:literal; )*) => {
+        impl ErrorCode {
+            $( $(#[$doc])* pub const $name: ErrorCode = ErrorCode($code); )*
+
+            /// Kafka's name (`UNKNOWN_SERVER_ERROR` for a code the table lacks).
+            pub fn name(self) -> &'static str {
+                match self.0 {
+                    $( $code => stringify!($name), )*
+                    _ => "UNKNOWN_SERVER_ERROR",
+                }
+            }
+
+            /// The Java exception class (`UnknownServerException` for a code the table lacks).
+            pub fn exception(self) -> &'static str {
+                match self.0 {
+                    $( $code => $exception, )*
+                    _ => "UnknownServerException",
+                }
+            }
+
+            /// `RetriableException` subclasses.
+            pub fn is_retriable(self) -> bool {
+                match self.0 {
+                    $( $code => $retriable, )*
+                    _ => false,
+                }
+            }
+        }
+
+        /// Every code the models use, by number.
+        pub const ERROR_CODES: &[ErrorInfo] = &[
+            $( ErrorInfo { code: ErrorCode($code), name: stringify!($name), exception: $exception, retriable: $retriable }, )*
+        ];
+    };
+}
+
+error_codes! {
+    NONE = 0, "", false;
+    CORRUPT_MESSAGE = 2, "CorruptRecordException", true;
+    NOT_LEADER_OR_FOLLOWER = 6, "NotLeaderOrFollowerException", true;
     /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
-    pub const REQUEST_TIMED_OUT: ErrorCode = ErrorCode(7);
-    pub const ILLEGAL_GENERATION: ErrorCode = ErrorCode(22);
-    pub const UNKNOWN_MEMBER_ID: ErrorCode = ErrorCode(25);
-    pub const INVALID_REQUEST: ErrorCode = ErrorCode(42);
-    pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode(49);
-    pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode(50);
-    pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode(51);
-    pub const UNSTABLE_OFFSET_COMMIT: ErrorCode = ErrorCode(88);
-    pub const TRANSACTION_ABORTABLE: ErrorCode = ErrorCode(120);
+    REQUEST_TIMED_OUT = 7, "TimeoutException", true;
+    NETWORK_EXCEPTION = 13, "NetworkException", true;
+    NOT_ENOUGH_REPLICAS = 19, "NotEnoughReplicasException", true;
+    ILLEGAL_GENERATION = 22, "IllegalGenerationException", false;
+    UNKNOWN_MEMBER_ID = 25, "UnknownMemberIdException", false;
+    INVALID_REQUEST = 42, "InvalidRequestException", false;
+    OUT_OF_ORDER_SEQUENCE_NUMBER = 45, "OutOfOrderSequenceException", false;
+    DUPLICATE_SEQUENCE_NUMBER = 46, "DuplicateSequenceException", false;
+    INVALID_PRODUCER_EPOCH = 47, "InvalidProducerEpochException", false;
+    INVALID_TXN_STATE = 48, "InvalidTxnStateException", false;
+    INVALID_PRODUCER_ID_MAPPING = 49, "InvalidPidMappingException", false;
+    INVALID_TRANSACTION_TIMEOUT = 50, "InvalidTxnTimeoutException", false;
+    CONCURRENT_TRANSACTIONS = 51, "ConcurrentTransactionsException", true;
+    TRANSACTION_COORDINATOR_FENCED = 52, "TransactionCoordinatorFencedException", false;
+    UNKNOWN_PRODUCER_ID = 59, "UnknownProducerIdException", false;
+    INVALID_RECORD = 87, "InvalidRecordException", false;
+    UNSTABLE_OFFSET_COMMIT = 88, "UnstableOffsetCommitException", true;
+    PRODUCER_FENCED = 90, "ProducerFencedException", false;
+    TRANSACTION_ABORTABLE = 120, "TransactionAbortableException", false;
+}
 
-    pub fn name(self) -> &'static str {
-        match self.0 {
-            0 => "NONE",
-            2 => "CORRUPT_MESSAGE",
-            6 => "NOT_LEADER_OR_FOLLOWER",
-            7 => "REQUEST_TIMED_OUT",
-            13 => "NETWORK_EXCEPTION",
-            19 => "NOT_ENOUGH_REPLICAS",
-            22 => "ILLEGAL_GENERATION",
-            25 => "UNKNOWN_MEMBER_ID",
-            42 => "INVALID_REQUEST",
-            45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
-            46 => "DUPLICATE_SEQUENCE_NUMBER",
-            47 => "INVALID_PRODUCER_EPOCH",
-            48 => "INVALID_TXN_STATE",
-            49 => "INVALID_PRODUCER_ID_MAPPING",
-            50 => "INVALID_TRANSACTION_TIMEOUT",
-            51 => "CONCURRENT_TRANSACTIONS",
-            52 => "TRANSACTION_COORDINATOR_FENCED",
-            59 => "UNKNOWN_PRODUCER_ID",
-            87 => "INVALID_RECORD",
-            88 => "UNSTABLE_OFFSET_COMMIT",
-            90 => "PRODUCER_FENCED",
-            120 => "TRANSACTION_ABORTABLE",
-            _ => "UNKNOWN_SERVER_ERROR",
-        }
-    }
-
-    pub fn exception(self) -> &'static str {
-        match self.0 {
-            0 => "",
-            2 => "CorruptRecordException",
-            6 => "NotLeaderOrFollowerException",
-            7 => "TimeoutException",
-            13 => "NetworkException",
-            19 => "NotEnoughReplicasException",
-            22 => "IllegalGenerationException",
-            25 => "UnknownMemberIdException",
-            42 => "InvalidRequestException",
-            45 => "OutOfOrderSequenceException",
-            46 => "DuplicateSequenceException",
-            47 => "InvalidProducerEpochException",
-            48 => "InvalidTxnStateException",
-            49 => "InvalidPidMappingException",
-            50 => "InvalidTxnTimeoutException",
-            51 => "ConcurrentTransactionsException",
-            52 => "TransactionCoordinatorFencedException",
-            59 => "UnknownProducerIdException",
-            87 => "InvalidRecordException",
-            88 => "UnstableOffsetCommitException",
-            90 => "ProducerFencedException",
-            120 => "TransactionAbortableException",
-            _ => "UnknownServerException",
-        }
-    }
-
+impl ErrorCode {
     /// `Errors.X.message()` (Kafka's `Errors.java`) for the codes a client call rethrows; the
     /// exception's name for the others.
     pub fn message(self) -> &'static str {
@@ -101,11 +98,6 @@ impl ErrorCode {
             _ => self.exception(),
         }
     }
-
-    /// `RetriableException` subclasses.
-    pub fn is_retriable(self) -> bool {
-        matches!(self.0, 2 | 6 | 7 | 13 | 19 | 51 | 88)
-    }
 }
 
 impl core::fmt::Display for ErrorCode {
@@ -120,6 +112,25 @@ impl ErrorCode {
         if let Ok(n) = s.parse::<i16>() {
             return Some(ErrorCode(n));
         }
-        [0i16, 2, 6, 7, 13, 19, 22, 25, 42, 45, 46, 47, 48, 49, 50, 51, 52, 59, 87, 88, 90, 120].into_iter().map(ErrorCode).find(|c| c.name() == s)
+        ERROR_CODES.iter().find(|e| e.name == s).map(|e| e.code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_by_number_and_each_row_answers_for_itself() {
+        assert!(ERROR_CODES.windows(2).all(|w| w[0].code < w[1].code), "one row per code, by number");
+        for e in ERROR_CODES {
+            assert_eq!((e.code.name(), e.code.exception(), e.code.is_retriable()), (e.name, e.exception, e.retriable));
+            assert_eq!(ErrorCode::from_name(e.name), Some(e.code));
+        }
+        assert_eq!(ErrorCode(-1).name(), "UNKNOWN_SERVER_ERROR");
+        assert_eq!(ErrorCode::from_name("NO_SUCH_ERROR"), None);
+        // Errors.java: the retriable ones the models meet
+        let retriable: Vec<i16> = ERROR_CODES.iter().filter(|e| e.retriable).map(|e| e.code.0).collect();
+        assert_eq!(retriable, [2, 6, 7, 13, 19, 51, 88]);
     }
 }

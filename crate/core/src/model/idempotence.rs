@@ -26,6 +26,7 @@ use super::partition::{Decision, MarkerVerdict, MarkerVersion, Outcome, Partitio
 use super::verdict::Verdict;
 use crate::batch::{field, Batch};
 use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
+use crate::wire::write::{BatchWriter, Record};
 
 /// `retry.backoff.ms` default.
 pub const RETRY_BACKOFF_MS: i64 = 100;
@@ -869,9 +870,6 @@ impl Sim {
                 Batch::new_unchecked(buf).fill_crc();
             }
         }
-        // Debug builds (the tests) check every attempt against the codec's encoder.
-        #[cfg(debug_assertions)]
-        assert_eq!(batch.bytes, spec_bytes(batch), "b{b}: the model's batch bytes and encode_batch disagree");
     }
 
     fn transmit(&mut self, b: usize) {
@@ -1201,47 +1199,18 @@ impl Sim {
 }
 
 /// The Record Batch a Java producer writes for the batch (v2, no compression, CreateTime,
-/// each record a value and no key or headers, all at the batch's creation time), as
-/// [`encode_batch`] would write it from the equivalent [`BatchSpec`] ([`spec_bytes`]) but
-/// without building the spec: the header and records are written into one exact-size buffer.
+/// each record a value and no key or headers, all at the batch's creation time), written by
+/// the codec's one writer ([`BatchWriter`]) straight into one exact-size buffer.
 fn batch_bytes(batch: &SimBatch) -> Vec<u8> {
-    use crate::batch::{HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
-    use crate::reader::write::{size_of_varint, varint};
-    // attributes, timestampDelta 0, offsetDelta, key −1, value length, value, 0 headers.
-    let body_len = |i: usize, v: &str| 1 + 1 + size_of_varint(i as i32) + 1 + size_of_varint(v.len() as i32) + v.len() + 1;
-    let len = HEADER_LEN
-        + batch.values.iter().enumerate().map(|(i, v)| size_of_varint(body_len(i, v) as i32) + body_len(i, v)).sum::<usize>();
-    let mut out = Vec::with_capacity(len);
-    out.resize(HEADER_LEN, 0);
-    let n = batch.values.len() as i32;
-    for (i, v) in batch.values.iter().enumerate() {
-        varint(&mut out, body_len(i, v) as i32);
-        out.extend_from_slice(&[0, 0]); // attributes, timestampDelta (varlong 0)
-        varint(&mut out, i as i32);
-        varint(&mut out, -1);
-        varint(&mut out, v.len() as i32);
-        out.extend_from_slice(v.as_bytes());
-        varint(&mut out, 0);
-    }
-    let repr = HeaderRepr {
-        base_offset: 0,
-        batch_length: (out.len() - field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
-        magic: 2,
-        crc: 0,
-        attributes: crate::batch::Attributes(0),
-        last_offset_delta: n - 1,
-        base_timestamp: batch.created_ms,
-        max_timestamp: batch.created_ms,
+    let writer = BatchWriter {
         producer_id: batch.producer_id,
         producer_epoch: batch.producer_epoch,
         base_sequence: batch.base_sequence,
-        records_count: n,
+        base_timestamp: batch.created_ms,
+        ..BatchWriter::default()
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
-    repr.emit(hdr);
-    Batch::new_unchecked(&mut out[..]).fill_crc();
-    out
+    let records = batch.values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
+    writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
 /// `bytes` with another producer id, epoch and base sequence (and its CRC recomputed), or
@@ -1257,25 +1226,6 @@ fn with_header(bytes: &[u8], (pid, epoch, seq): (i64, i16, i32)) -> Option<Vec<u
     buf[field::BASE_SEQUENCE].copy_from_slice(&seq.to_be_bytes());
     Batch::new_unchecked(&mut buf[..]).fill_crc();
     Some(buf)
-}
-
-/// The batch through the codec's encoder ([`encode_batch`]): what [`batch_bytes`] must equal.
-pub fn spec_bytes(batch: &SimBatch) -> Vec<u8> {
-    let spec = BatchSpec {
-        header: HeaderSpec {
-            producer_id: Some(I64(batch.producer_id)),
-            producer_epoch: Some(batch.producer_epoch),
-            base_sequence: Some(batch.base_sequence),
-            ..Default::default()
-        },
-        records: batch
-            .values
-            .iter()
-            .map(|v| RecordSpec { timestamp: Some(I64(batch.created_ms)), value_text: Some(v.clone()), ..Default::default() })
-            .collect(),
-        ..Default::default()
-    };
-    encode_batch(&spec).expect("model batches are always encodable")
 }
 
 /// A short label for a decision.

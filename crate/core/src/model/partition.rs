@@ -789,70 +789,11 @@ fn is_abort_marker(key: Option<&[u8]>, value: Option<&[u8]>) -> bool {
     abort
 }
 
-/// The control batch of an end-transaction marker (`MemoryRecords.withEndTransactionMarker`):
-/// one record, key = (version 0, type 0 ABORT / 1 COMMIT), value = (version 0, coordinator
-/// epoch), transactional and control bits set, written straight into one buffer. Debug builds
-/// check it byte for byte against the codec's encoder.
+/// The control batch of an end-transaction marker (`MemoryRecords.withEndTransactionMarker`),
+/// written by the codec's one writer ([`crate::wire::write::BatchWriter::end_txn_marker`]).
 fn marker_bytes(producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, timestamp_ms: i64) -> Vec<u8> {
-    use crate::batch::{field, Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
-    // Key (version 0, type) and value (version 0, coordinator epoch): what
-    // `control::key_bytes` and `control::end_txn_marker_value` write (checked in debug builds).
     let ty = if commit { crate::control::ControlType::Commit } else { crate::control::ControlType::Abort };
-    let [t0, t1] = ty.id().to_be_bytes();
-    let key = [0, 0, t0, t1];
-    let [e0, e1, e2, e3] = coordinator_epoch.to_be_bytes();
-    let value = [0, 0, e0, e1, e2, e3];
-    debug_assert_eq!(key[..], crate::control::key_bytes(ty)[..]);
-    debug_assert_eq!(value[..], crate::control::end_txn_marker_value(coordinator_epoch)[..]);
-    // record: length, attributes, timestampDelta 0, offsetDelta 0, key, value, 0 headers
-    let body = 3 + 1 + key.len() + 1 + value.len() + 1;
-    let mut out = Vec::with_capacity(HEADER_LEN + 1 + body);
-    out.resize(HEADER_LEN, 0);
-    crate::reader::write::varint(&mut out, body as i32);
-    out.extend_from_slice(&[0, 0, 0]);
-    crate::reader::write::varint(&mut out, key.len() as i32);
-    out.extend_from_slice(&key);
-    crate::reader::write::varint(&mut out, value.len() as i32);
-    out.extend_from_slice(&value);
-    out.push(0);
-    let repr = HeaderRepr {
-        base_offset: 0,
-        batch_length: (out.len() - field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
-        magic: 2,
-        crc: 0,
-        attributes: Attributes(field::ATTR_TRANSACTIONAL | field::ATTR_CONTROL),
-        last_offset_delta: 0,
-        base_timestamp: timestamp_ms,
-        max_timestamp: timestamp_ms,
-        producer_id,
-        producer_epoch: epoch,
-        base_sequence: crate::batch::NO_SEQUENCE,
-        records_count: 1,
-    };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
-    repr.emit(hdr);
-    Batch::new_unchecked(&mut out[..]).fill_crc();
-    debug_assert_eq!(
-        out,
-        crate::encode::encode_batch(&crate::encode::BatchSpec {
-            header: crate::encode::HeaderSpec {
-                base_timestamp: Some(crate::encode::I64(timestamp_ms)),
-                producer_id: Some(crate::encode::I64(producer_id)),
-                producer_epoch: Some(epoch),
-                ..Default::default()
-            },
-            control: Some(crate::encode::ControlSpec {
-                type_name: String::from(if commit { "COMMIT" } else { "ABORT" }),
-                coordinator_epoch: Some(coordinator_epoch),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .expect("markers are always encodable"),
-        "marker_bytes must equal encode_batch"
-    );
-    out
+    crate::wire::write::BatchWriter::end_txn_marker(producer_id, epoch, ty, coordinator_epoch, timestamp_ms)
 }
 
 /// Source cited for LSO decisions.

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::reader::{self, ReadError, Reader};
+use crate::wire::reader::{ReadError, Reader};
 use crate::report::{Field, RecordHeader, RecordReport};
 
 /// Owned record, as a producer builds it.
@@ -23,36 +23,22 @@ pub struct RecordRepr {
 }
 
 impl RecordRepr {
-    /// Append the record (length varint first) as `DefaultRecord.writeTo` does.
+    /// Append the record (length varint first) as `DefaultRecord.writeTo` does, through the
+    /// one writer ([`crate::wire::write::Record::write`]).
     pub fn emit(&self, out: &mut Vec<u8>) {
-        let mut body = Vec::with_capacity(self.body_size_hint());
-        body.push(self.attributes as u8);
-        reader::write::varlong(&mut body, self.timestamp_delta);
-        reader::write::varint(&mut body, self.offset_delta);
-        emit_bytes(&mut body, self.key.as_deref());
-        emit_bytes(&mut body, self.value.as_deref());
-        reader::write::varint(&mut body, self.headers.len() as i32);
-        for (k, v) in &self.headers {
-            emit_bytes(&mut body, Some(k));
-            emit_bytes(&mut body, v.as_deref());
-        }
-        reader::write::varint(out, body.len() as i32);
-        out.extend_from_slice(&body);
+        let headers: Vec<(&[u8], Option<&[u8]>)> = self.headers.iter().map(|(k, v)| (&k[..], v.as_deref())).collect();
+        self.as_record(&headers).write(out)
     }
 
-    fn body_size_hint(&self) -> usize {
-        21 + self.key.as_ref().map_or(0, Vec::len)
-            + self.value.as_ref().map_or(0, Vec::len)
-            + self.headers.iter().map(|(k, v)| 10 + k.len() + v.as_ref().map_or(0, Vec::len)).sum::<usize>()
-    }
-}
-
-fn emit_bytes(out: &mut Vec<u8>, b: Option<&[u8]>) {
-    match b {
-        None => reader::write::varint(out, -1),
-        Some(b) => {
-            reader::write::varint(out, b.len() as i32);
-            out.extend_from_slice(b);
+    /// The record borrowed as the writer takes it, `headers` being `self.headers` borrowed.
+    pub fn as_record<'a>(&'a self, headers: &'a [(&'a [u8], Option<&'a [u8]>)]) -> crate::wire::write::Record<'a> {
+        crate::wire::write::Record {
+            attributes: self.attributes,
+            timestamp_delta: self.timestamp_delta,
+            offset_delta: self.offset_delta,
+            key: self.key.as_deref(),
+            value: self.value.as_deref(),
+            headers,
         }
     }
 }
@@ -76,12 +62,12 @@ impl Context {
     /// The context of a magic-2 batch's records, from its header (`DefaultRecordBatch`'s
     /// iterator: base offset, base timestamp, base sequence; LogAppendTime batches give every
     /// record `maxTimestamp`; compressed batches read each record from a bounded body).
-    pub fn of_batch(h: &crate::batch::HeaderRepr, compressed: bool, spans: bool) -> Context {
+    pub fn of_batch(h: &crate::wire::batch::HeaderRepr, compressed: bool, spans: bool) -> Context {
         Context {
             base_offset: h.base_offset,
             base_timestamp: h.base_timestamp,
             base_sequence: h.base_sequence,
-            log_append_time: (h.attributes.timestamp_type() == crate::batch::TimestampType::LogAppendTime)
+            log_append_time: (h.attributes.timestamp_type() == crate::wire::batch::TimestampType::LogAppendTime)
                 .then_some(h.max_timestamp),
             bounded_body: compressed,
             spans,
@@ -358,7 +344,7 @@ pub fn read<'a, S: SpanSink>(r: &mut Reader<'a>, ctx: &Context, sink: &mut S) ->
         headers,
         offset: ctx.base_offset.wrapping_add(offset_delta as i64),
         timestamp,
-        sequence: crate::sequence::of_record(ctx.base_sequence, offset_delta),
+        sequence: crate::wire::sequence::of_record(ctx.base_sequence, offset_delta),
     })
 }
 

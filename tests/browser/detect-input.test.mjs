@@ -1,13 +1,24 @@
-// Node test of www/lib/text-input.js, the page's paste parser (the page needs the bytes to draw
-// the byte map, which decode() does not return): every layout gives Example A's 70 bytes, and the
-// core's own text detection (decode of the same text) agrees on the format and the length.
+// Node test of the page's paste parser, the core's `detectInput` (wasm; the page needs the bytes
+// to draw the byte map, which decode() does not return), over the inputs the former JS parser
+// (www/lib/text-input.js) was cross-checked with: every layout gives Example A's 70 bytes, with
+// the format `decode` reports for the same text; errors point into the text.
 // Run: node --test tests/browser/      (needs `make pkg`)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseInput, InputError, toBase64, toHex } from "../../www/lib/text-input.js";
+import { toBase64, toHex } from "../../www/lib/bytes.js";
 import { loadPkg, EXAMPLE_A_HEX } from "./helpers.mjs";
 
 const pkg = await loadPkg();
+const decodePkg = await import("../../pkg/eoslab-decode.js");
+{
+  const { readFileSync } = await import("node:fs");
+  decodePkg.initSync({ module: readFileSync(new URL("../../pkg/eoslab-decode_bg.wasm", import.meta.url)) });
+}
+const parseInput = (text, opts) => {
+  const r = decodePkg.detectInput(text, opts);
+  if (r.error) throw Object.assign(new Error(r.error.message), { name: "InvalidInput", at: r.error.at });
+  return r;
+};
 const bytes = Uint8Array.from(EXAMPLE_A_HEX.split(" "), (b) => parseInt(b, 16));
 const hex2 = (b) => b.toString(16).padStart(2, "0");
 const ascii = (c) => c.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
@@ -48,12 +59,12 @@ for (const [name, [text, coreFormat]] of Object.entries(CASES)) {
   test(`parses ${name}`, () => {
     const r = parseInput(text);
     assert.equal(toHex(r.bytes), EXAMPLE_A_HEX);
+    assert.deepEqual(pkg.detectInput(text), r, "the full and the decode-only packages agree");
     const core = pkg.decode(text, { records: false, spans: false });
-    assert.equal(core.length, 70, `the core reads ${name} as 70 bytes too`);
-    if (coreFormat) {
-      assert.equal(r.format, coreFormat);
-      assert.equal(core.format, coreFormat);
-    }
+    assert.equal(core.length, 70, `decode reads ${name} as 70 bytes too`);
+    assert.equal(r.format, core.format);
+    assert.deepEqual(r.stripped, core.stripped);
+    if (coreFormat) assert.equal(r.format, coreFormat);
   });
 }
 
@@ -63,8 +74,28 @@ test("a dump whose short last line is not padded still parses (the ASCII column 
 });
 
 test("errors are pinned on the character", () => {
-  for (const [text, at] of [["00 0g 11", 4], ["00 11 2", 6], ["hello world!", 11]]) {
-    assert.throws(() => parseInput(text), (e) => e instanceof InputError && e.at === at, text);
+  // (the core reads "0g" as a lone hex digit before a non-hex letter: "odd number of hex digits")
+  for (const [text, at] of [["00 0g 11", 3], ["00 11 2", 6], ["hello world!", 11]]) {
+    assert.throws(() => parseInput(text), (e) => e.name === "InvalidInput" && e.at === at, text);
   }
-  assert.equal(parseInput("  \n").bytes.length, 0);
+  // The page shows nothing for a blank text before asking the core, which calls it empty.
+  assert.equal(decodePkg.detectInput("  \n").error.message, "empty input");
+});
+
+test("error positions index the JS string, not its UTF-8 bytes", () => {
+  // NBSP separators are whitespace (2 UTF-8 bytes each): the lone digit is character 6, byte 8.
+  const text = "00\u00a011\u00a02";
+  const r = decodePkg.detectInput(text);
+  assert.equal(r.error.name, "InvalidInput");
+  assert.deepEqual([r.error.at, r.error.byteAt, text[r.error.at]], [6, 8, "2"]);
+});
+
+test("a forced format reads only that format (the hex / base64 attributes)", () => {
+  const b64 = toBase64(bytes);
+  assert.equal(toHex(parseInput(b64, { format: "base64" }).bytes), EXAMPLE_A_HEX);
+  assert.equal(parseInput(EXAMPLE_A_HEX, { format: "hex" }).format, "hex");
+  assert.equal(parseInput(dump("xxd"), { format: "hex" }).format, "xxd");
+  assert.throws(() => parseInput(b64, { format: "hex" }), (e) => e.name === "InvalidInput");
+  assert.throws(() => parseInput("[1, 2]", { format: "base64" }), (e) => e.name === "InvalidInput");
+  assert.throws(() => decodePkg.detectInput("00", { format: "octal" }), /format must be "hex" or "base64"/);
 });

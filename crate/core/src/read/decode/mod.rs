@@ -10,13 +10,17 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{self, field, Attributes, Batch, HeaderRepr, HEADER_LEN};
-use crate::compression::{self, Codec};
-use crate::control;
+use crate::wire::batch::{self, field, Batch, HeaderRepr, HEADER_LEN};
+use crate::wire::compression::{self, Codec};
+use crate::wire::control;
 use crate::input;
-use crate::reader::Reader;
-use crate::record::{self, Context};
+use crate::wire::reader::Reader;
+use crate::wire::record::{self, Context};
 use crate::report::*;
+
+pub(crate) mod budget;
+mod legacy;
+use budget::*;
 
 /// How much to decode.
 #[derive(Clone, Debug)]
@@ -33,9 +37,9 @@ pub struct DecodeOptions {
     pub spans: bool,
     /// Read every record as a record of this internal topic and put the text
     /// `kafka-console-consumer --formatter` prints in `records[i].formatted` (default off);
-    /// see [`crate::internal`]. A record the formatter cannot read gets a
+    /// see [`crate::wire::internal`]. A record the formatter cannot read gets a
     /// `RuntimeException` issue pinned on its key or value byte.
-    pub formatter: Option<crate::internal::InternalTopic>,
+    pub formatter: Option<crate::wire::internal::InternalTopic>,
 }
 
 impl Default for DecodeOptions {
@@ -80,7 +84,7 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
         let mut issue = |at: usize, kind: &'static str, severity: Severity, message: String| {
             rep.errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None })
         };
-        let (magic, total, truncated) = match crate::view::frame(rem) {
+        let (magic, total, truncated) = match crate::wire::frame::frame(rem) {
             Ok(f) => f,
             Err((at, kind, severity, message)) => {
                 issue(pos + at, kind, severity, message);
@@ -92,14 +96,14 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
                 pos,
                 kind::PARTIAL_BATCH,
                 Severity::Info,
-                crate::view::partial_batch_message(total, rem.len()),
+                crate::wire::frame::partial_batch_message(total, rem.len()),
             );
         }
         let slice = &rem[..total.min(rem.len())];
         let b = if magic == 2 {
             decode_v2(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         } else {
-            crate::legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
+            legacy::decode(slice, pos, truncated, bi, opts, &mut rep.errors, &mut budget)
         };
         rep.batches.push(b);
         if truncated {
@@ -116,8 +120,8 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
 /// [`DecodeOptions::formatter`]: fills `formatted` for every listed data record (control
 /// records are never shown by a consumer) and pins what the formatter cannot read (those
 /// records keep `formatted: None`).
-fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTopic) {
-    use crate::internal::{format_record_detailed, Formatted};
+fn format_internal_records(rep: &mut Report, topic: crate::wire::internal::InternalTopic) {
+    use crate::wire::internal::{format_record_detailed, Formatted};
     for (bi, b) in rep.batches.iter_mut().enumerate() {
         if b.header.attributes.control && !b.legacy {
             continue;
@@ -163,84 +167,6 @@ fn format_internal_records(rep: &mut Report, topic: crate::internal::InternalTop
     rep.errors.sort_by_key(|e| e.batch.unwrap_or(usize::MAX));
 }
 
-/// Bounds the report's size: records (and their spans) are listed while the report's
-/// estimated size stays under 64 × input + 2 × decompressed bytes + 1 MiB. Past that, records
-/// are still read and checked but not listed, and an `Info` issue says so — so a tiny,
-/// densely compressed batch cannot make the report allocate gigabytes.
-#[derive(Debug)]
-pub(crate) struct Budget {
-    input: usize,
-    decompressed: usize,
-    spent: usize,
-}
-
-impl Budget {
-    fn new(input: usize) -> Self {
-        Budget { input, decompressed: 0, spent: 0 }
-    }
-    pub(crate) fn add_decompressed(&mut self, n: usize) {
-        self.decompressed = self.decompressed.saturating_add(n);
-    }
-    pub(crate) fn allows(&self) -> bool {
-        self.spent < self.input.saturating_mul(64).saturating_add(self.decompressed.saturating_mul(2)).saturating_add(1 << 20)
-    }
-    /// Charge one listed record: its bytes, its fixed size, and its spans.
-    pub(crate) fn charge(&mut self, rec: &RecordReport, spans: usize) {
-        let data = rec.key.as_ref().map_or(0, Vec::len)
-            + rec.value.as_ref().map_or(0, Vec::len)
-            + rec.headers.iter().map(|h| 48 + h.key.len() + h.value.as_ref().map_or(0, Vec::len)).sum::<usize>();
-        self.spent = self.spent.saturating_add(200 + data + 96 * spans);
-    }
-}
-
-pub(crate) fn record_limit_note(errors: &mut Vec<Issue>, bi: usize, at: usize, from: usize) {
-    push(
-        errors,
-        bi,
-        at,
-        kind::RECORD_LISTING_LIMIT,
-        Severity::Info,
-        format!(
-            "records from #{from} on were read and checked but are not listed: the report reached its size limit (64 × the input + 2 × the decompressed bytes + 1 MiB)"
-        ),
-    );
-}
-
-/// A failed decompression of the payload at `start` (`len` bytes): Kafka's
-/// `KafkaException("Failed to decompress record stream")`, or our cap.
-pub(crate) fn push_decompress_error(errors: &mut Vec<Issue>, bi: usize, start: usize, len: usize, e: compression::DecompressError) {
-    let at = start + e.at.min(len);
-    let (k, msg) = decompress_failure(e);
-    push(errors, bi, at, k, Severity::Error, msg);
-}
-
-/// Kafka's name and message for a failed decompression (or our cap).
-pub(crate) fn decompress_failure(e: compression::DecompressError) -> (&'static str, String) {
-    if e.limit_exceeded {
-        (kind::DECOMPRESSION_LIMIT, e.message)
-    } else {
-        (kind::KAFKA, format!("Failed to decompress record stream: {}", e.message))
-    }
-}
-
-pub(crate) fn push(errors: &mut Vec<Issue>, bi: usize, at: usize, kind: &'static str, severity: Severity, message: String) {
-    errors.push(Issue { at, kind, message, severity, batch: Some(bi), decompressed_at: None });
-}
-
-pub(crate) fn attributes_report(a: Attributes) -> AttributesReport {
-    AttributesReport {
-        raw: a.0,
-        compression: match Codec::from_id(a.codec_id()) {
-            Some(c) => c.name().into(),
-            None => format!("unknown({})", a.codec_id()).into(),
-        },
-        timestamp_type: a.timestamp_type().name(),
-        transactional: a.is_transactional(),
-        control: a.is_control(),
-        delete_horizon: a.has_delete_horizon(),
-    }
-}
-
 /// One magic-2 batch. `slice` is the batch (shorter than declared when `truncated`),
 /// `base` its position in the input.
 fn decode_v2(
@@ -265,7 +191,7 @@ fn decode_v2(
             }
         }
     }
-    let crc_computed = if slice.len() > field::CRC_START { crate::crc::crc32c(&slice[field::CRC_START..]) } else { 0 };
+    let crc_computed = if slice.len() > field::CRC_START { crate::wire::crc::crc32c(&slice[field::CRC_START..]) } else { 0 };
     let size_ok = slice.len() >= HEADER_LEN;
     let crc_valid = !truncated && size_ok && h.crc == crc_computed;
     let mut out = BatchReport {
@@ -274,29 +200,17 @@ fn decode_v2(
         magic: h.magic,
         legacy: false,
         truncated,
-        header: Header {
-            base_offset: h.base_offset,
-            batch_length: h.batch_length,
-            partition_leader_epoch: h.partition_leader_epoch,
-            magic: h.magic,
-            crc: h.crc,
+        header: header_report(
+            &h,
             crc_computed,
             crc_valid,
-            attributes: attributes_report(h.attributes),
-            last_offset_delta: h.last_offset_delta,
-            base_timestamp: h.base_timestamp,
-            max_timestamp: h.max_timestamp,
-            producer_id: h.producer_id,
-            producer_epoch: h.producer_epoch,
-            base_sequence: h.base_sequence,
-            records_count: h.records_count,
-            last_sequence: if h.base_sequence == batch::NO_SEQUENCE {
+            if h.base_sequence == batch::NO_SEQUENCE {
                 batch::NO_SEQUENCE
             } else {
-                crate::sequence::increment(h.base_sequence, h.last_offset_delta)
+                crate::wire::sequence::increment(h.base_sequence, h.last_offset_delta)
             },
-            last_offset: h.base_offset.wrapping_add(h.last_offset_delta as i64),
-        },
+            h.base_offset.wrapping_add(h.last_offset_delta as i64),
+        ),
         ..BatchReport::default()
     };
     if truncated {
@@ -330,7 +244,7 @@ fn decode_v2(
         );
     }
     let attrs = h.attributes;
-    let codec = match crate::view::batch_codec(&h, base) {
+    let codec = match crate::wire::frame::batch_codec(&h, base) {
         Ok(c) => c,
         Err(e) => {
             push(errors, bi, e.at, e.kind, Severity::Error, e.message);
@@ -346,7 +260,7 @@ fn decode_v2(
 
     validate_like_log_validator(&h, base, bi, errors);
 
-    if let Err(e) = crate::view::check_records_count(&h, base) {
+    if let Err(e) = crate::wire::frame::check_records_count(&h, base) {
         push(errors, bi, e.at, e.kind, Severity::Error, e.message);
         out.fields = fields;
         return out;
@@ -419,15 +333,10 @@ fn decode_v2(
             }
         }
     }
-    if complete && r.any_left() {
-        fault(
-            record::RecordError {
-                at: r.pos(),
-                kind: kind::INVALID_RECORD,
-                message: String::from("Incorrect declared batch size, records still remaining in file"),
-            },
-            errors,
-        );
+    if complete {
+        if let Err(e) = crate::wire::frame::check_no_records_left(&r) {
+            fault(e, errors);
+        }
     }
     if attrs.is_control() {
         out.control = decode_control(&records, &mut fields, bi, errors, buffer.is_some().then_some(payload_span.start));

@@ -1,6 +1,6 @@
 //! Zero-copy reading: the entries of a segment, each magic-2 batch's header, and its records
 //! as [`RecordView`]s borrowed from the input (or from the batch's decompressed bytes), with
-//! no report, no spans and no copies. Every check is the one [`crate::decode`] runs (the same
+//! no report, no spans and no copies. Every check is the one [`crate::read::decode`] runs (the same
 //! framing, the same `DefaultRecord.readFrom` checks via [`record::read`]), with the same
 //! Kafka exception names and byte offsets; what it leaves out is the report (hex, spans,
 //! issue lists) that the inspector needs and a bulk consumer does not.
@@ -22,78 +22,16 @@
 //! ```
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{self, field, Batch, HeaderRepr, HEADER_LEN};
-use crate::compression::{self, Codec};
-use crate::reader::Reader;
-use crate::record::{self, Context, RecordView};
-use crate::report::{kind, Severity};
+use crate::wire::batch::{field, Batch, HeaderRepr, HEADER_LEN};
+use crate::wire::compression::{self, Codec};
+use crate::wire::reader::Reader;
+use crate::wire::record::{self, Context, RecordView};
+use crate::report::kind;
 
-/// A problem, located as the report locates it: `at` is an offset in the input; for a
-/// fault inside a compressed batch's records, `at` is the compressed payload's start and
-/// `decompressed_at` the offset in the decompressed bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ViewError {
-    pub at: usize,
-    pub decompressed_at: Option<usize>,
-    /// Kafka's exception name (`report::kind`).
-    pub kind: &'static str,
-    pub message: String,
-}
-
-/// Why a walk stops: offset relative to the entry, Kafka's name, severity, message.
-pub(crate) type Stop = (usize, &'static str, Severity, String);
-
-/// How the log readers frame the entry at the start of `rem` (`ByteBufferLogInputStream.
-/// nextBatch`): `Ok((magic, declared total size, truncated))`, or why the walk stops.
-pub(crate) fn frame(rem: &[u8]) -> Result<(i8, usize, bool), Stop> {
-    if rem.len() < field::LOG_OVERHEAD {
-        return Err((
-            0,
-            kind::PARTIAL_BATCH,
-            Severity::Info,
-            format!(
-                "{} trailing byte(s): fewer than the 12-byte log overhead (offset + size); Java's log readers stop here",
-                rem.len()
-            ),
-        ));
-    }
-    let size = i32::from_be_bytes([rem[8], rem[9], rem[10], rem[11]]);
-    if size < 14 {
-        // ByteBufferLogInputStream: LegacyRecord.RECORD_OVERHEAD_V0.
-        return Err((
-            8,
-            kind::CORRUPT_RECORD,
-            Severity::Error,
-            format!("Record size {size} is less than the minimum record overhead (14)"),
-        ));
-    }
-    if rem.len() < field::HEADER_SIZE_UP_TO_MAGIC {
-        return Err((
-            0,
-            kind::PARTIAL_BATCH,
-            Severity::Info,
-            format!("{} trailing byte(s) end before the magic byte; Java's log readers stop here", rem.len()),
-        ));
-    }
-    let magic = rem[field::MAGIC] as i8;
-    if !(0..=2).contains(&magic) {
-        return Err((field::MAGIC, kind::CORRUPT_RECORD, Severity::Error, format!("Invalid magic found in record: {magic}")));
-    }
-    let total = size as usize + field::LOG_OVERHEAD;
-    Ok((magic, total, rem.len() < total))
-}
-
-/// The `PartialBatch` message for an entry that declares `total` bytes of which `remaining` are
-/// present.
-pub(crate) fn partial_batch_message(total: usize, remaining: usize) -> String {
-    format!(
-        "the entry declares {total} bytes (size {} + 12) but only {remaining} remain: a trailing partial batch, which Java consumers skip (KIP-74)",
-        total - field::LOG_OVERHEAD
-    )
-}
+pub use crate::wire::frame::ViewError;
+use crate::wire::frame::{batch_codec, check_records_count, frame, partial_batch_message};
 
 /// The entries of `bytes` (a Produce/Fetch `records` blob or a `.log` segment), in order.
 /// The walk ends after the first error, as Java's log readers stop there; a trailing
@@ -115,8 +53,9 @@ pub struct Entries<'a> {
 pub enum Entry<'a> {
     /// A magic-2 record batch.
     V2(BatchView<'a>),
-    /// A magic 0/1 message (with its wrapped messages): read it with
-    /// [`crate::decode_bytes`] on `bytes`.
+    /// A magic 0/1 message (with its wrapped messages): [`crate::read::decode::decode_bytes`]
+    /// and [`crate::read::columns`] read it, both through the one legacy walk
+    /// (`wire::legacy::read_entry`).
     Legacy { start: usize, magic: i8, bytes: &'a [u8] },
 }
 
@@ -205,7 +144,7 @@ impl<'a> BatchView<'a> {
 
     /// The records, read in place (uncompressed) or from `scratch`, which receives the
     /// decompressed records (at most `max_decompressed` bytes; reuse it across batches).
-    /// Control batches yield their control record (see [`crate::control::parse`]).
+    /// Control batches yield their control record (see [`crate::wire::control::parse`]).
     pub fn records<'b>(&'b self, scratch: &'b mut Vec<u8>, max_decompressed: usize) -> Result<Records<'b>, ViewError>
     where
         'a: 'b,
@@ -235,7 +174,7 @@ impl<'a> BatchView<'a> {
                 Ok(()) => &out[from..],
                 Err(e) => {
                     let at = payload_at + e.at.min(payload.len());
-                    let (kind, message) = crate::decode::decompress_failure(e);
+                    let (kind, message) = crate::wire::frame::decompress_failure(e);
                     return Err(ViewError { at, decompressed_at: None, kind, message });
                 }
             }
@@ -244,37 +183,12 @@ impl<'a> BatchView<'a> {
     }
 }
 
-/// The codec of the magic-2 batch at `start` (`CompressionType.forId`), or Kafka's error on its
-/// attributes. Shared with the report (`decode`).
-pub(crate) fn batch_codec(h: &HeaderRepr, start: usize) -> Result<Codec, ViewError> {
-    Codec::from_id(h.attributes.codec_id()).ok_or_else(|| ViewError {
-        at: start + field::ATTRIBUTES.start,
-        decompressed_at: None,
-        kind: kind::ILLEGAL_ARGUMENT,
-        message: format!("Unknown compression type id: {}", h.attributes.codec_id()),
-    })
-}
-
-/// `DefaultRecordBatch`: a negative recordsCount is an InvalidRecordException. Shared with the
-/// report (`decode`).
-pub(crate) fn check_records_count(h: &HeaderRepr, start: usize) -> Result<(), ViewError> {
-    if h.records_count >= 0 {
-        return Ok(());
-    }
-    Err(ViewError {
-        at: start + field::RECORDS_COUNT.start,
-        decompressed_at: None,
-        kind: kind::INVALID_RECORD,
-        message: format!("Found invalid record count {} in magic v2 batch", h.records_count),
-    })
-}
-
 /// Iterator of a batch's records ([`BatchView::records`]). After `recordsCount` records it
 /// checks, as Java's iterator does, that no bytes are left; it ends after an error.
 #[derive(Clone, Debug)]
 pub struct Records<'b> {
-    r: Reader<'b>,
-    ctx: Context,
+    pub(super) r: Reader<'b>,
+    pub(super) ctx: Context,
     left: usize,
     done: bool,
     payload_at: usize,
@@ -300,13 +214,10 @@ impl<'b> Iterator for Records<'b> {
         if self.left == 0 {
             self.done = true;
             // recordsCount 0: Java returns no records and does not look at trailing bytes.
-            if self.r.any_left() && self.r.pos() > 0 {
-                let e = record::RecordError {
-                    at: self.r.pos(),
-                    kind: kind::INVALID_RECORD,
-                    message: String::from("Incorrect declared batch size, records still remaining in file"),
-                };
-                return Some(Err(self.fault(e)));
+            if self.r.pos() > 0 {
+                if let Err(e) = crate::wire::frame::check_no_records_left(&self.r) {
+                    return Some(Err(self.fault(e)));
+                }
             }
             return None;
         }
@@ -326,227 +237,12 @@ impl<'b> Iterator for Records<'b> {
     }
 }
 
-/// A whole input read into columns: one entry per batch, per record and per header, numbers
-/// in flat vectors and byte fields as (start, length) into the input or into
-/// [`Columns::decompressed`]. This is the bulk form for a boundary such as wasm, where one
-/// object per field costs more than the decoding: a JS caller gets a few typed arrays and
-/// materializes records lazily. Built with [`columns`]; every check is the view's.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Columns {
-    // One per entry (magic-2 batch or legacy message), in input order.
-    pub batch_start: Vec<u32>,
-    pub batch_end: Vec<u32>,
-    pub magic: Vec<i8>,
-    pub base_offset: Vec<i64>,
-    pub partition_leader_epoch: Vec<i32>,
-    pub crc: Vec<u32>,
-    pub crc_computed: Vec<u32>,
-    pub attributes: Vec<u16>,
-    pub last_offset_delta: Vec<i32>,
-    pub base_timestamp: Vec<i64>,
-    pub max_timestamp: Vec<i64>,
-    pub producer_id: Vec<i64>,
-    pub producer_epoch: Vec<i16>,
-    pub base_sequence: Vec<i32>,
-    pub records_count: Vec<i32>,
-    /// 1 when the entry's record positions index `decompressed` (compressed batches, and the
-    /// copied fields of legacy messages), 0 when they index the input.
-    pub in_decompressed: Vec<u8>,
-    /// Entry i's records are `first_record[i]..first_record[i + 1]` (one more element than
-    /// entries).
-    pub first_record: Vec<u32>,
-    // One per record.
-    pub offset: Vec<i64>,
-    pub timestamp: Vec<i64>,
-    pub sequence: Vec<i32>,
-    pub key_start: Vec<u32>,
-    /// −1 for a null key.
-    pub key_length: Vec<i32>,
-    pub value_start: Vec<u32>,
-    /// −1 for a null value.
-    pub value_length: Vec<i32>,
-    /// Record i's headers are `first_header[i]..first_header[i + 1]`.
-    pub first_header: Vec<u32>,
-    // One per record header.
-    pub header_key_start: Vec<u32>,
-    pub header_key_length: Vec<i32>,
-    /// The header's key as an index into the distinct keys below (a topic's headers repeat a
-    /// few names: a reader decodes each name once, not once per header).
-    pub header_key: Vec<u32>,
-    pub header_value_start: Vec<u32>,
-    /// −1 for a null value.
-    pub header_value_length: Vec<i32>,
-    // The distinct header keys, in order of first appearance: key k's bytes are
-    // `header_key_bytes[header_key_at[k]..header_key_at[k + 1]]`.
-    pub header_key_at: Vec<u32>,
-    pub header_key_bytes: Vec<u8>,
-    /// The decompressed records of every compressed batch, back to back.
-    pub decompressed: Vec<u8>,
-    /// Problems, located as in the report, with the entry they belong to.
-    pub errors: Vec<(Option<u32>, ViewError)>,
-}
-
-/// Read `bytes` into [`Columns`] (at most `max_decompressed` bytes per batch). Inputs past
-/// 4 GiB are refused (positions are 32-bit, as in wasm32's memory).
-pub fn columns(bytes: &[u8], max_decompressed: usize) -> Columns {
-    let mut c = Columns {
-        first_record: alloc::vec![0],
-        first_header: alloc::vec![0],
-        header_key_at: alloc::vec![0],
-        ..Columns::default()
-    };
-    let mut key_ids = alloc::collections::BTreeMap::<Vec<u8>, u32>::new();
-    if u32::try_from(bytes.len()).is_err() {
-        c.errors.push((
-            None,
-            ViewError {
-                at: 0,
-                decompressed_at: None,
-                kind: kind::INVALID_INPUT,
-                message: format!("{} bytes: columns index inputs of up to 4 GiB", bytes.len()),
-            },
-        ));
-        return c;
-    }
-    for entry in entries(bytes) {
-        let bi = c.batch_start.len() as u32;
-        match entry {
-            Err(e) => {
-                c.errors.push((None, e));
-                break;
-            }
-            Ok(Entry::V2(b)) => {
-                let h = &b.header;
-                c.push_entry(b.start, b.end(), h, b.crc_computed);
-                // Compressed records are decompressed straight onto the end of `decompressed`.
-                let shift = c.decompressed.len();
-                match b.records_appending(&mut c.decompressed, max_decompressed) {
-                    Err(e) => c.errors.push((Some(bi), e)),
-                    Ok(records) => {
-                        let compressed = records.ctx.bounded_body;
-                        let shift = if compressed { shift } else { 0 };
-                        // Positions: in the input, or in the batch's decompressed bytes (then
-                        // shifted to where they land in `decompressed`).
-                        let base = if compressed { records.r.slice(0, 0).as_ptr() } else { bytes.as_ptr() } as usize;
-                        let pos = |s: &[u8]| (s.as_ptr() as usize - base + shift) as u32;
-                        for r in records {
-                            match r {
-                                Ok(r) => {
-                                    c.offset.push(r.offset);
-                                    c.timestamp.push(r.timestamp);
-                                    c.sequence.push(r.sequence);
-                                    let (ks, kl) = r.key.map_or((0, -1), |k| (pos(k), k.len() as i32));
-                                    c.key_start.push(ks);
-                                    c.key_length.push(kl);
-                                    let (vs, vl) = r.value.map_or((0, -1), |v| (pos(v), v.len() as i32));
-                                    c.value_start.push(vs);
-                                    c.value_length.push(vl);
-                                    for (k, v) in r.headers() {
-                                        c.header_key_start.push(pos(k));
-                                        c.header_key_length.push(k.len() as i32);
-                                        let id = match key_ids.get(k) {
-                                            Some(&id) => id,
-                                            None => {
-                                                let id = key_ids.len() as u32;
-                                                key_ids.insert(k.to_vec(), id);
-                                                c.header_key_bytes.extend_from_slice(k);
-                                                c.header_key_at.push(c.header_key_bytes.len() as u32);
-                                                id
-                                            }
-                                        };
-                                        c.header_key.push(id);
-                                        let (vs, vl) = v.map_or((0, -1), |v| (pos(v), v.len() as i32));
-                                        c.header_value_start.push(vs);
-                                        c.header_value_length.push(vl);
-                                    }
-                                    c.first_header.push(c.header_key_start.len() as u32);
-                                }
-                                Err(e) => {
-                                    c.errors.push((Some(bi), e));
-                                    break;
-                                }
-                            }
-                        }
-                        c.in_decompressed.push(compressed as u8);
-                        c.first_record.push(c.offset.len() as u32);
-                        continue;
-                    }
-                }
-                c.in_decompressed.push(0);
-                c.first_record.push(c.offset.len() as u32);
-            }
-            Ok(Entry::Legacy { start, magic, bytes: entry }) => {
-                // Magic 0/1: read by the report's legacy path; the fields are copied.
-                let rep = crate::decode_bytes(entry, &crate::DecodeOptions { spans: false, max_decompressed, ..Default::default() });
-                for e in rep.errors.iter().filter(|e| e.severity == Severity::Error) {
-                    c.errors.push((
-                        Some(bi),
-                        ViewError { at: start + e.at, decompressed_at: e.decompressed_at, kind: e.kind, message: e.message.clone() },
-                    ));
-                }
-                let Some(b) = rep.batches.first() else { continue };
-                let h = &b.header;
-                let header = HeaderRepr {
-                    base_offset: h.base_offset,
-                    batch_length: h.batch_length,
-                    partition_leader_epoch: h.partition_leader_epoch,
-                    magic,
-                    crc: h.crc,
-                    attributes: batch::Attributes(h.attributes.raw),
-                    last_offset_delta: h.last_offset_delta,
-                    base_timestamp: h.base_timestamp,
-                    max_timestamp: h.max_timestamp,
-                    producer_id: h.producer_id,
-                    producer_epoch: h.producer_epoch,
-                    base_sequence: h.base_sequence,
-                    records_count: h.records_count,
-                };
-                c.push_entry(start, start + entry.len(), &header, h.crc_computed);
-                for r in &b.records {
-                    c.offset.push(r.offset);
-                    c.timestamp.push(r.timestamp);
-                    c.sequence.push(r.sequence);
-                    for (field, (starts, lengths)) in [r.key.as_deref(), r.value.as_deref()]
-                        .into_iter()
-                        .zip([(&mut c.key_start, &mut c.key_length), (&mut c.value_start, &mut c.value_length)])
-                    {
-                        starts.push(c.decompressed.len() as u32);
-                        lengths.push(field.map_or(-1, |f| f.len() as i32));
-                        c.decompressed.extend_from_slice(field.unwrap_or_default());
-                    }
-                    c.first_header.push(c.header_key_start.len() as u32);
-                }
-                c.in_decompressed.push(1);
-                c.first_record.push(c.offset.len() as u32);
-            }
-        }
-    }
-    c
-}
-
-impl Columns {
-    fn push_entry(&mut self, start: usize, end: usize, h: &HeaderRepr, crc_computed: u32) {
-        self.batch_start.push(start as u32);
-        self.batch_end.push(end as u32);
-        self.magic.push(h.magic);
-        self.base_offset.push(h.base_offset);
-        self.partition_leader_epoch.push(h.partition_leader_epoch);
-        self.crc.push(h.crc);
-        self.crc_computed.push(crc_computed);
-        self.attributes.push(h.attributes.0);
-        self.last_offset_delta.push(h.last_offset_delta);
-        self.base_timestamp.push(h.base_timestamp);
-        self.max_timestamp.push(h.max_timestamp);
-        self.producer_id.push(h.producer_id);
-        self.producer_epoch.push(h.producer_epoch);
-        self.base_sequence.push(h.base_sequence);
-        self.records_count.push(h.records_count);
-    }
-}
+pub use super::columns::{columns, Columns};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Severity;
     use crate::{decode_bytes, encode_batch, encode_segment, BatchSpec, DecodeOptions};
 
     fn spec(codec: &str, n: usize) -> BatchSpec {

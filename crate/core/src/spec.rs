@@ -1,4 +1,6 @@
-//! Writing batches as Kafka writes them: producer batches like
+//! The JSON boundary of the encoder: [`BatchSpec`] (the shape `decode` returns, hex or text
+//! for bytes, every field optional) resolved into a typed [`BatchWriter`]
+//! ([`crate::wire::write`]), which writes batches as Kafka writes them: producer batches like
 //! `MemoryRecordsBuilder` (baseOffset 0, partitionLeaderEpoch −1, lastOffsetDelta n−1,
 //! baseTimestamp = first record's, maxTimestamp = the largest, CRC-32C filled last),
 //! transaction markers like `MemoryRecords.writeEndTransactionalMarker`, and legacy
@@ -12,10 +14,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::batch::{field, Attributes, HeaderRepr, HEADER_LEN};
-use crate::compression::{self, Codec};
-use crate::control::{self, ControlType};
-use crate::record::RecordRepr;
+use crate::wire::batch::{field, Attributes};
+use crate::wire::compression::Codec;
+use crate::wire::control::{self, ControlType};
+use crate::wire::record::RecordRepr;
+use crate::wire::write::{BatchWriter, Record, WriteError};
 
 #[cfg(feature = "serde")]
 use serde::Deserialize;
@@ -196,11 +199,37 @@ struct Resolved {
     last_offset_delta: i32,
 }
 
+impl Resolved {
+    /// The writer's batch-level values these records resolved.
+    fn writer(&self, snappy_raw: bool) -> BatchWriter {
+        BatchWriter {
+            base_timestamp: self.base_timestamp,
+            max_timestamp: Some(self.max_timestamp),
+            last_offset_delta: Some(self.last_offset_delta),
+            snappy_raw,
+            ..BatchWriter::default()
+        }
+    }
+
+    /// `f` over the records borrowed as the writer takes them.
+    fn with_records<T>(&self, f: impl FnOnce(&[Record<'_>]) -> T) -> T {
+        let headers: Vec<Vec<(&[u8], Option<&[u8]>)>> =
+            self.records.iter().map(|r| r.headers.iter().map(|(k, v)| (&k[..], v.as_deref())).collect()).collect();
+        let records: Vec<Record<'_>> = self
+            .records
+            .iter()
+            .zip(&headers)
+            .map(|(r, h)| r.as_record(h))
+            .collect();
+        f(&records)
+    }
+}
+
 fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     let h = &spec.header;
     let first_ts = spec.records.first().and_then(|r| r.timestamp.map(|t| t.0));
     let base_timestamp = h.base_timestamp.map(|t| t.0).or(first_ts).unwrap_or(if spec.records.is_empty() {
-        crate::batch::NO_TIMESTAMP
+        crate::wire::batch::NO_TIMESTAMP
     } else {
         0
     });
@@ -233,7 +262,7 @@ fn resolve_records(spec: &BatchSpec) -> Result<Resolved, EncodeError> {
     Ok(Resolved {
         records,
         base_timestamp,
-        max_timestamp: h.max_timestamp.map(|t| t.0).or(max_ts).unwrap_or(crate::batch::NO_TIMESTAMP),
+        max_timestamp: h.max_timestamp.map(|t| t.0).or(max_ts).unwrap_or(crate::wire::batch::NO_TIMESTAMP),
         last_offset_delta: h.last_offset_delta.or(last_delta).unwrap_or(0),
     })
 }
@@ -304,65 +333,16 @@ fn encode_v2(spec: &BatchSpec) -> Result<Vec<u8>, EncodeError> {
         attrs |= field::ATTR_DELETE_HORIZON;
     }
     let res = resolve_records(&spec)?;
-    let mut body = Vec::new();
-    for r in &res.records {
-        r.emit(&mut body);
-    }
-    let payload = match codec {
-        Codec::None => body,
-        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => compression::compress_snappy_raw(&body),
-        c => compression::compress(c, &body, 2),
-    };
-    let total = HEADER_LEN + payload.len();
-    if total - field::LOG_OVERHEAD > i32::MAX as usize {
-        return err("batch larger than 2 GiB");
-    }
-    let repr = HeaderRepr {
+    let writer = BatchWriter {
         base_offset: h.base_offset.map_or(0, |o| o.0),
-        batch_length: (total - field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: h.partition_leader_epoch.unwrap_or(crate::batch::NO_PARTITION_LEADER_EPOCH),
-        magic: 2,
-        crc: 0,
+        partition_leader_epoch: h.partition_leader_epoch.unwrap_or(crate::wire::batch::NO_PARTITION_LEADER_EPOCH),
+        producer_id: h.producer_id.map_or(crate::wire::batch::NO_PRODUCER_ID, |p| p.0),
+        producer_epoch: h.producer_epoch.unwrap_or(crate::wire::batch::NO_PRODUCER_EPOCH),
+        base_sequence: h.base_sequence.unwrap_or(crate::wire::batch::NO_SEQUENCE),
         attributes: Attributes(attrs),
-        last_offset_delta: res.last_offset_delta,
-        base_timestamp: res.base_timestamp,
-        max_timestamp: res.max_timestamp,
-        producer_id: h.producer_id.map_or(crate::batch::NO_PRODUCER_ID, |p| p.0),
-        producer_epoch: h.producer_epoch.unwrap_or(crate::batch::NO_PRODUCER_EPOCH),
-        base_sequence: h.base_sequence.unwrap_or(crate::batch::NO_SEQUENCE),
-        records_count: res.records.len() as i32,
+        ..res.writer(spec.snappy_framing.as_deref() == Some("raw"))
     };
-    let mut out = alloc::vec![0u8; HEADER_LEN];
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..]).try_into().expect("HEADER_LEN bytes");
-    repr.emit(hdr);
-    out.extend_from_slice(&payload);
-    crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
-    Ok(out)
-}
-
-/// `LegacyRecord.write`: one message.
-fn legacy_message(out: &mut Vec<u8>, magic: i8, offset: i64, attributes: u8, timestamp: i64, key: Option<&[u8]>, value: Option<&[u8]>) {
-    let start = out.len();
-    out.extend_from_slice(&offset.to_be_bytes());
-    out.extend_from_slice(&[0; 8]); // size, crc: filled below
-    out.push(magic as u8);
-    out.push(attributes);
-    if magic >= 1 {
-        out.extend_from_slice(&timestamp.to_be_bytes());
-    }
-    for b in [key, value] {
-        match b {
-            None => out.extend_from_slice(&(-1i32).to_be_bytes()),
-            Some(b) => {
-                out.extend_from_slice(&(b.len() as i32).to_be_bytes());
-                out.extend_from_slice(b);
-            }
-        }
-    }
-    let size = (out.len() - start - 12) as i32;
-    out[start + 8..start + 12].copy_from_slice(&size.to_be_bytes());
-    let crc = crate::crc::crc32_ieee(&out[start + 16..]);
-    out[start + 12..start + 16].copy_from_slice(&crc.to_be_bytes());
+    res.with_records(|records| writer.write_v2(records)).map_err(|_| EncodeError(String::from("batch larger than 2 GiB")))
 }
 
 fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
@@ -378,32 +358,16 @@ fn encode_legacy(spec: &BatchSpec, magic: i8) -> Result<Vec<u8>, EncodeError> {
         return err("magic 0 has no timestamp type");
     }
     let res = resolve_records(spec)?;
-    let base = spec.header.base_offset.map_or(0, |o| o.0);
-    let ts_attr = if lat { 0x08 } else { 0 };
-    let mut out = Vec::new();
-    if codec == Codec::None {
-        for r in &res.records {
-            let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
-            legacy_message(&mut out, magic, base.wrapping_add(r.offset_delta as i64), ts_attr, ts, r.key.as_deref(), r.value.as_deref());
-        }
-        return Ok(out);
-    }
-    if res.records.is_empty() {
-        return err("a compressed legacy message set needs at least one record");
-    }
-    // Inner set: v1 relative offsets 0..n−1 (KIP-31), v0 absolute offsets.
-    let mut inner = Vec::new();
-    for r in &res.records {
-        let ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.base_timestamp.wrapping_add(r.timestamp_delta) };
-        let off = if magic == 1 { r.offset_delta as i64 } else { base.wrapping_add(r.offset_delta as i64) };
-        legacy_message(&mut inner, magic, off, 0, ts, r.key.as_deref(), r.value.as_deref());
-    }
-    let value = match codec {
-        Codec::Snappy if spec.snappy_framing.as_deref() == Some("raw") => compression::compress_snappy_raw(&inner),
-        c => compression::compress(c, &inner, magic as u8),
+    let writer = BatchWriter {
+        base_offset: spec.header.base_offset.map_or(0, |o| o.0),
+        attributes: Attributes(codec.id() as u16 | if lat { field::ATTR_TIMESTAMP_TYPE } else { 0 }),
+        ..res.writer(spec.snappy_framing.as_deref() == Some("raw"))
     };
-    let wrapper_offset = base.wrapping_add(res.last_offset_delta as i64);
-    let wrapper_ts = if magic == 0 { crate::batch::NO_TIMESTAMP } else { res.max_timestamp };
-    legacy_message(&mut out, magic, wrapper_offset, codec.id() | ts_attr, wrapper_ts, None, Some(&value));
-    Ok(out)
+    res.with_records(|records| writer.write_legacy(magic, records)).map_err(|e| {
+        EncodeError(String::from(match e {
+            WriteError::EmptyCompressedLegacySet => "a compressed legacy message set needs at least one record",
+            WriteError::ZstdNeedsMagic2 => "ZStandard compression is not supported for magic 0/1",
+            WriteError::TooLarge => "batch larger than 2 GiB",
+        }))
+    })
 }

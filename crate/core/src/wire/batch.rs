@@ -176,7 +176,7 @@ impl<T: AsRef<[u8]>> Batch<T> {
 
     /// CRC-32C over `[21, len)` of the buffer as given (the caller slices to the batch).
     pub fn compute_crc(&self) -> u32 {
-        crate::crc::crc32c(&self.buffer.as_ref()[field::CRC_START..])
+        crate::wire::crc::crc32c(&self.buffer.as_ref()[field::CRC_START..])
     }
 
     /// `DefaultRecordBatch.lastSequence`.
@@ -185,7 +185,7 @@ impl<T: AsRef<[u8]>> Batch<T> {
         if base == NO_SEQUENCE {
             NO_SEQUENCE
         } else {
-            crate::sequence::increment(base, self.last_offset_delta())
+            crate::wire::sequence::increment(base, self.last_offset_delta())
         }
     }
 
@@ -209,7 +209,7 @@ impl<T: AsRef<[u8]> + AsMut<[u8]>> Batch<T> {
 }
 
 /// The owned, high-level header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeaderRepr {
     pub base_offset: i64,
     pub batch_length: i32,

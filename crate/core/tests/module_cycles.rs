@@ -1,0 +1,260 @@
+//! No module cycles in `eoslab-core` (issue 12): the `crate::…` paths of every source file,
+//! outside its tests, make a graph between modules; the test fails on any cycle and names it.
+//!
+//! A node is a module two levels deep at most (`wire::batch`, `read::report`, `input`,
+//! `model::txn`, `spec`): a folder module deeper than that (`read::report::{build, legacy}`,
+//! `wire::compression::gzip`) is one unit with its children, which use each other through
+//! `super::`. The flat re-exports of `lib.rs` (`crate::batch` = `crate::wire::batch`, …) are
+//! resolved to the module they name. Test code (`tests.rs`, `#[cfg(test)] mod tests { … }`) is
+//! left out: a test may use anything.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a source file: `wire/batch.rs` → [wire, batch], `read/mod.rs` → [read].
+fn module_of(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src()).unwrap();
+    let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The source without test code: from a `#[cfg(test)]` line on, every line up to the end of
+/// the item that follows it (tracked by braces) is dropped.
+fn without_tests(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    let mut depth: i64 = 0;
+    let mut opened = false;
+    for line in text.lines() {
+        if !skipping && line.trim_start().starts_with("#[cfg(test)]") {
+            skipping = true;
+            depth = 0;
+            opened = false;
+            continue;
+        }
+        if skipping {
+            for c in line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            // `mod tests;` (a file) or a one-line item ends at its `;`.
+            if (opened && depth <= 0) || (!opened && line.trim_end().ends_with(';')) {
+                skipping = false;
+            }
+            continue;
+        }
+        // Comments (docs name modules in prose and links) are not uses.
+        let code = match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        out.push_str(code);
+        out.push('\n');
+    }
+    out
+}
+
+/// `crate::a::b::{c, d}` → the first two segments after `crate::` (`[a, b]`), for every
+/// occurrence; a `{` group right after `crate::` gives each of its first segments.
+fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + 7..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // e.g. `eoslab_crate::`
+        }
+        let ident = |s: &str| -> Vec<String> {
+            let mut segs = Vec::new();
+            let mut s = s;
+            while segs.len() < 2 {
+                let n = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+                if n == 0 {
+                    break;
+                }
+                segs.push(s[..n].to_string());
+                if !s[n..].starts_with("::") {
+                    break;
+                }
+                s = &s[n + 2..];
+            }
+            segs
+        };
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let segs = ident(item.trim());
+                if !segs.is_empty() {
+                    out.push(segs);
+                }
+            }
+        } else {
+            let segs = ident(rest);
+            if !segs.is_empty() {
+                out.push(segs);
+            }
+        }
+    }
+    out
+}
+
+type Graph = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
+
+/// The cycles of `edges`: every back edge of a depth-first search closes one.
+fn find_cycles(edges: &Graph) -> Vec<Vec<Vec<String>>> {
+    fn dfs(
+        n: &Vec<String>,
+        edges: &Graph,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        stack: &mut Vec<Vec<String>>,
+        cycles: &mut Vec<Vec<Vec<String>>>,
+    ) {
+        state.insert(n.clone(), 1);
+        stack.push(n.clone());
+        for m in edges.get(n).into_iter().flatten() {
+            match state.get(m).copied().unwrap_or(0) {
+                0 => dfs(m, edges, state, stack, cycles),
+                1 => {
+                    let i = stack.iter().position(|x| x == m).unwrap();
+                    let mut c = stack[i..].to_vec();
+                    c.push(m.clone());
+                    cycles.push(c);
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(n.clone(), 2);
+    }
+    let mut state = BTreeMap::new();
+    let mut cycles = Vec::new();
+    for n in edges.keys() {
+        if state.get(n).copied().unwrap_or(0) == 0 {
+            dfs(n, edges, &mut state, &mut Vec::new(), &mut cycles);
+        }
+    }
+    cycles
+}
+
+#[test]
+fn no_cycles_between_modules() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    files.sort();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+
+    // lib.rs's flat re-exports: `pub use wire::{batch, …}`, `pub use read::view;`, `pub use x as y;`.
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let mut alias: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in lib.lines().filter(|l| l.starts_with("pub use ")) {
+        let body = line.trim_start_matches("pub use ").trim_end_matches(';');
+        if let Some((path, names)) = body.split_once("::{") {
+            for n in names.trim_end_matches('}').split(',') {
+                let n = n.trim();
+                let target: Vec<String> = path.split("::").map(String::from).chain([n.to_string()]).collect();
+                if modules.contains(&target) {
+                    alias.insert(n.to_string(), target);
+                }
+            }
+        } else {
+            let (path, name) = match body.split_once(" as ") {
+                Some((p, n)) => (p, n.to_string()),
+                None => (body, body.rsplit("::").next().unwrap().to_string()),
+            };
+            let target: Vec<String> = path.split("::").map(String::from).collect();
+            if modules.contains(&target) {
+                alias.insert(name, target);
+            }
+        }
+    }
+    assert!(alias.contains_key("batch") && alias.contains_key("decode"), "lib.rs re-exports not understood: {alias:?}");
+
+    // A module path (after alias resolution), cut to the node it belongs to.
+    let node = |p: &[String]| -> Vec<String> {
+        let mut full: Vec<String> = match alias.get(&p[0]) {
+            Some(t) => t.iter().cloned().chain(p[1..].iter().cloned()).collect(),
+            None => p.to_vec(),
+        };
+        // the longest prefix that is a module
+        while !full.is_empty() && !modules.contains(&full) {
+            full.pop();
+        }
+        full.truncate(2);
+        full
+    };
+
+    let mut edges = Graph::new();
+    let mut witness: BTreeMap<(Vec<String>, Vec<String>), String> = BTreeMap::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy();
+        if name == "tests.rs" || name == "lib.rs" {
+            continue;
+        }
+        let from = node(&module_of(f));
+        let code = without_tests(&std::fs::read_to_string(f).unwrap());
+        for p in crate_paths(&code) {
+            let to = node(&p);
+            if to.is_empty() || to == from || from.starts_with(&to) || to.starts_with(&from) {
+                continue; // the crate root, itself, or its own parent/child (one unit)
+            }
+            witness.entry((from.clone(), to.clone())).or_insert_with(|| {
+                format!("{} uses crate::{}", f.strip_prefix(src()).unwrap().display(), p.join("::"))
+            });
+            edges.entry(from.clone()).or_default().insert(to);
+        }
+    }
+    assert!(edges.len() > 10, "too few modules with uses: {edges:?}");
+
+    let cycles = find_cycles(&edges);
+    let shown: Vec<String> = cycles
+        .iter()
+        .map(|c| {
+            let names: Vec<String> = c.iter().map(|m| m.join("::")).collect();
+            let why: Vec<String> = c.windows(2).map(|w| witness[&(w[0].clone(), w[1].clone())].clone()).collect();
+            format!("{}\n      {}", names.join(" -> "), why.join("\n      "))
+        })
+        .collect();
+    assert!(shown.is_empty(), "module cycles in crate/core/src:\n  {}", shown.join("\n  "));
+}
+
+/// The checker itself: it reads uses outside tests, and finds a cycle when there is one.
+#[test]
+fn the_checker_sees_uses() {
+    let code = without_tests("use crate::wire::batch::X;\nuse crate::{decode, view::Y};\n#[cfg(test)]\nmod tests {\n use crate::model::x;\n}\nfn f() { crate::read::report::build::decode(); }\n");
+    let paths: Vec<String> = crate_paths(&code).iter().map(|p| p.join("::")).collect();
+    assert_eq!(paths, ["wire::batch", "decode", "view::Y", "read::report"]);
+    let m = |s: &str| vec![s.to_string()];
+    let mut g = Graph::new();
+    g.entry(m("a")).or_default().insert(m("b"));
+    g.entry(m("b")).or_default().insert(m("c"));
+    assert!(find_cycles(&g).is_empty());
+    g.entry(m("c")).or_default().insert(m("a"));
+    assert_eq!(find_cycles(&g), [vec![m("a"), m("b"), m("c"), m("a")]]);
+}
