@@ -39,28 +39,31 @@ import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater, nextStepButton,
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
-  showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
+  showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { PLAYER_CSS, Player, checksList, storyChecks, storySteps } from "./lib/player.js";
 
-export const STEP_EVENT = "eoslab-step";
-export const SCRIPT_EVENT = "eoslab-script";
-export const LOAD_EVENT = "eoslab-load";
+export const STEP_EVENT = "kafka-ladder:step";
+export const SCRIPT_EVENT = "kafka-ladder:script";
+export const LOAD_EVENT = "kafka-ladder:load";
+/** The events' names before issue 14 (eoslab-step …): still dispatched, after the new ones, for pages written against them. */
+const LEGACY_EVENT = { [STEP_EVENT]: "eoslab-step", [SCRIPT_EVENT]: "eoslab-script", [LOAD_EVENT]: "eoslab-load" };
 
-/** `eoslab-step`: the ladder now shows `step` of `steps` steps. */
+/** `kafka-ladder:step`: the ladder now shows story step `step` (0-based) of `steps`. */
 export class LadderStepEvent extends ComposedEvent {
   constructor(step, steps) {
     super(STEP_EVENT, { step, steps });
   }
 }
 
-/** `eoslab-script`: the script changed from inside the element (a next-step button). */
+/** `kafka-ladder:script`: the script changed from inside the element (a next-step button). */
 export class LadderScriptEvent extends ComposedEvent {
   constructor(script) {
     super(SCRIPT_EVENT, { script });
   }
 }
 
-/** `eoslab-load`: a script was run (or failed: `error`). */
+/** `kafka-ladder:load`: a script was run (or failed: `error`). */
 export class LadderLoadEvent extends ComposedEvent {
   constructor(detail) {
     super(LOAD_EVENT, detail);
@@ -460,6 +463,8 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
+${PLAYER_CSS}
+.now.failed-step { border-left-color: var(--eos-bad); }
 `;
 
 const styleSheet = lazyStyleSheet(CSS);
@@ -482,11 +487,14 @@ export class KafkaLadderElement extends BaseElement {
   #run = null; // run of the whole script
   #ladder = null; // buildLadder(#run)
   #prefix = new Map(); // k → run of the first k steps
-  #step = 0;
+  #step = 0; // report steps shown (the run's first #step script lines): story step #at's last line
+  #at = 0; // the story step shown (lib/player.js storySteps)
+  #story = []; // storySteps(#run.steps)
+  #openAt = null; // "end": the next load shows the last step (a next-step button was pressed)
   #dispatchedStep = -1;
   #loadToken = 0;
   #changes = new PlayerChanges(this);
-  #playTimer = null;
+  #player = null;
   #panelTimer = 0;
   #scrollAfterLoad = "top";
   #mutation = null;
@@ -517,8 +525,15 @@ export class KafkaLadderElement extends BaseElement {
   #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
   #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0 };
 
-  /** Interval between steps while playing, in ms. */
-  interval = 900;
+  /** Interval between steps while playing at 1×, in ms. */
+  get interval() {
+    return this.#interval;
+  }
+  set interval(v) {
+    this.#interval = Number(v) || 900;
+    if (this.#player) this.#player.interval = this.#interval;
+  }
+  #interval = 900;
 
   // --- attributes as properties ------------------------------------------------------------
 
@@ -529,15 +544,27 @@ export class KafkaLadderElement extends BaseElement {
   set script(v) {
     this.setAttribute("script", String(v));
   }
+  /** The story step shown (0-based; `expect` lines are checks of the step they follow, not steps). */
   get step() {
-    return this.#step;
+    return this.#at;
   }
   set step(v) {
     this.setAttribute("step", stepValue(v));
   }
-  /** Number of steps of the current script. */
+  /** Number of story steps of the current script. */
   get steps() {
-    return this.#run?.steps?.length ?? 0;
+    return this.#story.length;
+  }
+  /** The story steps: [{first, last, checks}], indexes into run.steps (lib/player.js storySteps). */
+  get story() {
+    return this.#story;
+  }
+  /** Play speed multiplier (0.25 … 8). */
+  get speed() {
+    return this.#player?.speed ?? 1;
+  }
+  set speed(v) {
+    if (this.#player) this.#player.speed = v;
   }
   /** The run of the whole script (as runScenario returns it), or null. */
   get run() {
@@ -599,13 +626,14 @@ export class KafkaLadderElement extends BaseElement {
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      const wanted = stepFromAttr ? stepAttribute(this, n) : n;
+      const wanted = this.#openAt === "end" ? n - 1 : stepFromAttr ? stepAttribute(this, n - 1) : 0;
+      this.#openAt = null;
       const scroll = this.#scrollAfterLoad;
       this.#scrollAfterLoad = "top";
       this.#setStep(wanted, { scroll });
       return;
     }
-    if (this.#changes.takeStep() && this.#run) this.#setStep(stepAttribute(this, this.steps), { scroll: "step" });
+    if (this.#changes.takeStep() && this.#run) this.#setStep(stepAttribute(this, this.steps - 1), { scroll: "step" });
   }
 
   // --- loading and running -----------------------------------------------------------------
@@ -631,6 +659,7 @@ export class KafkaLadderElement extends BaseElement {
       const t1 = performance.now();
       this.#source = source;
       this.#run = run;
+      this.#story = storySteps(run.steps);
       this.#prefix = new Map([[run.steps.length, run]]);
       this.#ladder = buildLadder(run);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
@@ -642,8 +671,8 @@ export class KafkaLadderElement extends BaseElement {
       this.#stats.loadMs = performance.now() - t0;
       this.#renderHeader();
       viewport.removeAttribute("aria-busy");
-      this.dispatchEvent(
-        new LadderLoadEvent({ steps: run.steps.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: null }),
+      this.#emit(
+        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: null }),
       );
       return true;
     } catch (err) {
@@ -654,6 +683,7 @@ export class KafkaLadderElement extends BaseElement {
   #fail(err) {
     const message = err instanceof Error ? err.message : String(err);
     this.#run = null;
+    this.#story = [];
     this.#ladder = null;
     this.#source = null;
     this.#prefix = new Map();
@@ -666,7 +696,7 @@ export class KafkaLadderElement extends BaseElement {
     this.#renderDetail();
     this.#renderPanels(null);
     this.#invalidate(true);
-    this.dispatchEvent(new LadderLoadEvent({ steps: 0, rows: 0, ms: 0, runMs: 0, error: message }));
+    this.#emit(new LadderLoadEvent({ steps: 0, rows: 0, ms: 0, runMs: 0, error: message }));
     return false;
   }
 
@@ -689,12 +719,15 @@ export class KafkaLadderElement extends BaseElement {
 
   // --- stepping ----------------------------------------------------------------------------
 
-  #setStep(k, { scroll = "step" } = {}) {
+  /** Shows story step `at` (clamped): the rows of the script's lines up to its last check. */
+  #setStep(at, { scroll = "step" } = {}) {
     const n = this.steps;
-    k = Math.min(n, Math.max(0, k | 0));
-    const changed = k !== this.#step;
+    at = Math.min(Math.max(0, n - 1), Math.max(0, at | 0));
+    const k = n ? this.#story[at].last + 1 : 0;
+    const changed = at !== this.#at || k !== this.#step;
+    this.#at = at;
     this.#step = k;
-    reflectAttribute(this, "step", String(k));
+    reflectAttribute(this, "step", String(at));
     if (this.#selectedRow >= this.#revealed()) this.#selectedRow = -1;
     this.#renderControls();
     this.#panelsForStep(k);
@@ -702,9 +735,9 @@ export class KafkaLadderElement extends BaseElement {
     this.#renderDetail();
     this.#invalidate(false);
     this.#scrollForStep(scroll);
-    if (changed || this.#dispatchedStep !== k) {
-      this.#dispatchedStep = k;
-      this.dispatchEvent(new LadderStepEvent(k, n));
+    if (changed || this.#dispatchedStep !== at) {
+      this.#dispatchedStep = at;
+      this.#emit(new LadderStepEvent(at, n));
     }
   }
 
@@ -727,34 +760,31 @@ export class KafkaLadderElement extends BaseElement {
     }, 150);
   }
 
-  /** Shows step k (0 = nothing yet). */
+  /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */
+  #emit(event) {
+    this.dispatchEvent(event);
+    this.dispatchEvent(new ComposedEvent(LEGACY_EVENT[event.type], event.detail));
+  }
+
+  /** Shows story step k (0-based). */
   goTo(k) {
     if (!this.#run) return;
     this.#setStep(k, { scroll: "step" });
   }
   stepForward() {
-    this.goTo(this.#step + 1);
+    this.goTo(this.#at + 1);
   }
   stepBack() {
-    this.goTo(this.#step - 1);
+    this.goTo(this.#at - 1);
   }
   get playing() {
-    return this.#playTimer !== null;
+    return this.#player?.playing ?? false;
   }
   play() {
-    if (!this.#run || this.playing) return;
-    if (this.#step >= this.steps) this.goTo(0);
-    this.#playTimer = setInterval(() => {
-      if (this.#step >= this.steps) this.pause();
-      else this.stepForward();
-      if (this.#step >= this.steps) this.pause();
-    }, this.interval);
-    this.#renderControls();
+    if (this.#run) this.#player?.play();
   }
   pause() {
-    if (this.#playTimer !== null) clearInterval(this.#playTimer);
-    this.#playTimer = null;
-    if (this.#ui) this.#renderControls();
+    this.#player?.pause();
   }
 
   /** Appends a script line after the current step (later steps are dropped) and runs it. */
@@ -764,16 +794,22 @@ export class KafkaLadderElement extends BaseElement {
     const text = (typeof base === "string" ? base : this.#source.text).replace(/\s*$/, "\n") + String(line).trim() + "\n";
     this.pause();
     this.#scrollAfterLoad = "step";
+    this.#openAt = "end";
     this.removeAttribute("step");
     this.setAttribute("script", text);
-    this.dispatchEvent(new LadderScriptEvent(text));
+    this.#emit(new LadderScriptEvent(text));
   }
 
   // --- DOM skeleton ------------------------------------------------------------------------
 
   #build() {
     this.#root = attachStyledShadow(this, styleSheet());
-    const ui = stepControls(this, { lastStep: () => this.steps });
+    this.#player = new Player(this, {
+      element: "ladder",
+      interval: this.#interval,
+      viewKeys: [["↑ / ↓", "select a row of the ladder (in the ladder)"], ["Enter", "open the selected row's batch"], ["Esc", "clear the selection"]],
+    });
+    const ui = this.#player.ui;
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "now" });
@@ -794,7 +830,7 @@ export class KafkaLadderElement extends BaseElement {
     ui.state = h("div", { class: "state", part: "state" });
     ui.summary = h("p", { class: "summary" });
     ui.dialog = h("dialog", { "aria-labelledby": "batch-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog, ui.keymap);
     this.#ui = ui;
 
     ui.state.addEventListener("click", (ev) => {
@@ -837,20 +873,13 @@ export class KafkaLadderElement extends BaseElement {
       this.#invalidate(false);
     };
     switch (ev.key) {
-      case "ArrowLeft":
-        this.stepBack();
-        break;
-      case "ArrowRight":
-        this.stepForward();
-        break;
       case "ArrowDown":
         move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow + 1);
         break;
       case "ArrowUp":
         move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow - 1);
         break;
-      case "Enter":
-      case " ": {
+      case "Enter": {
         const row = this.#ladder.rows[this.#selectedRow];
         if (!row || row.type !== ROW_EVENT || !Number.isInteger(row.e.batch)) return;
         this.openBatch(row.e.batch, this.#selectedRow);
@@ -877,18 +906,11 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   #renderControls() {
-    const { first, back, play, forward, last, counter } = this.#ui;
-    const n = this.steps;
-    const k = this.#step;
-    const none = !this.#run;
-    first.disabled = none || k === 0;
-    back.disabled = none || k === 0;
-    forward.disabled = none || k >= n;
-    last.disabled = none || k >= n;
-    play.disabled = none || n === 0;
-    play.textContent = this.playing ? "Pause" : "Play";
-    play.setAttribute("aria-pressed", String(this.playing));
-    counter.textContent = none ? "" : `step ${k} / ${n}`;
+    this.#player.render((k) => {
+      const g = this.#story[k];
+      const s = g && this.#run?.steps[g.first];
+      return s ? `step ${k + 1} of ${this.#story.length}: line ${s.line}: ${s.text}` : `step ${k + 1}`;
+    });
   }
 
   /** What the current step did: its line and its decisions (or its events). */
@@ -899,22 +921,14 @@ export class KafkaLadderElement extends BaseElement {
       now.replaceChildren();
       return;
     }
-    const k = this.#step;
-    if (k === 0) {
-      now.replaceChildren(h("p", { class: "now-head" }, `Step 0 of ${run.steps.length}: the set-up, nothing sent yet. Step forward to start.`));
+    const g = this.#story[this.#at];
+    if (!g) {
+      now.replaceChildren(h("p", { class: "now-head" }, "No steps: the script only sets up partitions and producers."));
       return;
     }
-    const s = run.steps[k - 1];
-    const head = h("p", { class: "now-head" }, `Step ${k} of ${run.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
+    const s = run.steps[g.first];
+    const head = h("p", { class: "now-head" }, `Step ${this.#at + 1} of ${this.#story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
     const children = [head];
-    const failure = (run.failures ?? []).find((f) => f.line === s.line);
-    if (/^expect\b/.test(s.text)) {
-      children.push(
-        s.ok
-          ? h("p", { class: "held" }, "✓ the expectation holds")
-          : h("p", { class: "failed" }, `✗ expectation failed: expected ${failure?.expected ?? "?"}, got ${failure?.got ?? "?"}`),
-      );
-    }
     const events = s.events ?? [];
     const decisions = events.filter((e) => e.kind === "decision");
     const shown = (decisions.length ? decisions : events).slice(0, 4);
@@ -927,7 +941,9 @@ export class KafkaLadderElement extends BaseElement {
     } else if (!/^expect\b/.test(s.text)) {
       children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
     }
-    now.replaceChildren(...children);
+    children.push(checksList(storyChecks(run, g)));
+    now.classList.toggle("failed-step", (g.checks ?? []).some((i) => run.steps[i].ok === false));
+    now.replaceChildren(...children.filter(Boolean));
   }
 
   /** The selected row: its full text, rule, error, source and batch. */
@@ -1018,7 +1034,7 @@ export class KafkaLadderElement extends BaseElement {
     const buttons = (prefix.nextSteps ?? []).map(nextStepButton);
     const canAppend = !this.readOnly && this.#source?.kind === "text";
     next.hidden = !canAppend || buttons.length === 0;
-    next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps ? "What could happen instead:" : "What can happen next:"), ...buttons);
+    next.replaceChildren(h("span", { class: "label" }, this.#step < this.#run.steps.length ? "What could happen instead:" : "What can happen next:"), ...buttons);
 
     const checks = run.steps.filter((s) => /^expect\b/.test(s.text)).length;
     const failed = (run.failures ?? []).length;
@@ -1213,7 +1229,7 @@ export class KafkaLadderElement extends BaseElement {
       vp.scrollTop = 0;
       return;
     }
-    const start = this.#rowTop[this.#ladder.stepEnd[k - 1]];
+    const start = this.#rowTop[this.#ladder.stepEnd[this.#story[this.#at]?.first ?? k - 1]];
     const end = this.#rowTop[this.#ladder.stepEnd[k]];
     const view = vp.clientHeight - HEADER_H;
     if (start >= vp.scrollTop && end <= vp.scrollTop + view) return;
@@ -1319,7 +1335,7 @@ export class KafkaLadderElement extends BaseElement {
       ctx.clip();
 
       // Row backgrounds: step bands, the current step, hover and selection.
-      const curStart = ladder.stepEnd[Math.max(0, this.#step - 1)];
+      const curStart = ladder.stepEnd[this.#story[this.#at]?.first ?? Math.max(0, this.#step - 1)];
       for (let r = first; r <= last; r++) {
         const row = ladder.rows[r];
         const y = yOf(r);

@@ -24,7 +24,9 @@
 // Attributes (the source of truth; `script` wins over `scenario`):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
 //   script     the scenario text (its first line is `model transactions`)
-//   step       the step shown, 0..steps-1 (reflected; default: the last one)
+//   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
+//              step is a script line that does something with the `expect` lines after it, which
+//              are shown as its checks (lib/player.js)
 //   sabotage   passed to runTxnScenario(script, {sabotage}) — a test-only fault of the core
 //   transaction-version  "0" | "1" | "2": run the script on a cluster finalized at that
 //              transaction.version (runTxnScenario's {transactionVersion}), whatever its own
@@ -39,8 +41,9 @@
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
 // {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
 // error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
-// Keyboard: in the controls and the lanes ←/→ step, Home/End first/last step (on the slider also
-// ↑/↓, and PageUp/PageDown a tenth of the run); in the lanes ↑/↓
+// Keyboard (lib/player.js; `?` lists them): anywhere in the element ←/→ step, Home/End first/last
+// step, Space play/pause, +/- speed (on the slider also ↑/↓, and PageUp/PageDown a tenth of the
+// run); in the lanes ↑/↓
 // select a record lane, Shift+←/→ (or [ and ]) the previous/next record, Enter opens the selected
 // record's bytes in <kafka-batch>, Escape clears the selection.
 //
@@ -56,15 +59,16 @@ import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, backingSize, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater,
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
-  scenarioSource, showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
+  scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { PLAYER_CSS, Player, checksList, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
 export const SCRIPT_EVENT = "kafka-timeline:script";
 export const LOAD_EVENT = "kafka-timeline:load";
 export const OPEN_EVENT = "kafka-timeline:open";
 
-/** `kafka-timeline:step`: the timeline now shows step `step` (0-based) of `steps`. */
+/** `kafka-timeline:step`: the timeline now shows story step `step` (0-based) of `steps`. */
 export class TimelineStepEvent extends ComposedEvent {
   constructor(step, steps) {
     super(STEP_EVENT, { step, steps });
@@ -355,8 +359,6 @@ button:hover:not(:disabled) { border-color: var(--eos-accent); }
 button:disabled { opacity: .45; cursor: default; }
 button:focus-visible, select:focus-visible, input:focus-visible, .viewport:focus-visible { outline: 2px solid var(--eos-accent); outline-offset: 2px; }
 button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg); border-color: var(--eos-accent); }
-label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
-input.scrub { flex: 1 1 12rem; min-width: 8rem; accent-color: var(--eos-accent); }
 .counter { font-variant-numeric: tabular-nums; color: var(--eos-muted); margin-left: .25rem; }
 .now { contain: layout style; border-left: 3px solid var(--eos-accent); padding: .3rem .6rem; margin: 0 0 .5rem; background: var(--eos-panel);
        border-radius: 0 6px 6px 0; min-height: 2.2rem; }
@@ -416,6 +418,7 @@ ${NEXT_STEPS_CSS}
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
+${PLAYER_CSS}
 .state section.metrics { grid-column: 1 / -1; }
 .state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
 .state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
@@ -439,8 +442,6 @@ ${DIALOG_CSS}
 
 const styleSheet = lazyStyleSheet(CSS);
 
-const SPEEDS = [0.5, 1, 2, 4, 8];
-
 // ---------------------------------------------------------------------------------------------
 
 export class KafkaTimelineElement extends BaseElement {
@@ -460,12 +461,15 @@ export class KafkaTimelineElement extends BaseElement {
   #given = null; // a report set through the `report` property
   #tl = null; // buildTimeline(#report)
   #labelCharW = 7.3; // width of a character of the lane labels' font (bold 12px monospace)
-  #step = 0;
+  #step = 0; // the report step shown: story step #at's own line (its checks change no state)
+  #at = 0; // the story step shown (lib/player.js storySteps)
+  #story = []; // storySteps(#report.steps)
+  #openAt = null; // "end": the next load shows the last step (a next-step button was pressed)
   #dispatchedStep = -1;
   #loadToken = 0;
   #changes = new PlayerChanges(this);
-  #playTimer = null;
-  #speed = 1;
+  #player = null;
+  #interval = 1000;
   #mutation = null;
   #resize = null;
   #unwatchDisplay = null;
@@ -492,7 +496,13 @@ export class KafkaTimelineElement extends BaseElement {
   #latencySize = null; // {width, height} of the latency canvas in CSS px (ResizeObserver), null: unknown
 
   /** Interval between steps while playing at 1×, in ms. */
-  interval = 1000;
+  get interval() {
+    return this.#interval;
+  }
+  set interval(v) {
+    this.#interval = Number(v) || 1000;
+    if (this.#player) this.#player.interval = this.#interval;
+  }
 
   // --- attributes as properties ------------------------------------------------------------
 
@@ -519,15 +529,28 @@ export class KafkaTimelineElement extends BaseElement {
     if (v === null || v === undefined || v === "") this.removeAttribute("transaction-version");
     else this.setAttribute("transaction-version", String(v));
   }
+  /** The story step shown (0-based; `expect` lines are checks of the step they follow, not steps). */
   get step() {
-    return this.#step;
+    return this.#at;
   }
   set step(v) {
     this.setAttribute("step", stepValue(v));
   }
-  /** Number of steps of the current run. */
+  /** Number of story steps of the current run. */
   get steps() {
-    return this.#report?.steps?.length ?? 0;
+    return this.#story.length;
+  }
+  /** The story steps: [{first, last, checks}], indexes into report.steps (lib/player.js storySteps). */
+  get story() {
+    return this.#story;
+  }
+  /** The index into report.steps of the step shown (its state, messages and records are drawn). */
+  get reportStep() {
+    return this.#step;
+  }
+  /** The story step that shows report step `i`. */
+  storyStepOf(i) {
+    return storyIndexOf(this.#story, i);
   }
   /** The TxnRunReport shown (as runTxnScenario returned it), or null. */
   get report() {
@@ -539,18 +562,12 @@ export class KafkaTimelineElement extends BaseElement {
     this.#changes.source = true;
     this.#schedule();
   }
-  /** Play speed multiplier (0.5 … 8). */
+  /** Play speed multiplier (0.25 … 8). */
   get speed() {
-    return this.#speed;
+    return this.#player?.speed ?? 1;
   }
   set speed(v) {
-    const n = Number(v);
-    this.#speed = SPEEDS.includes(n) ? n : 1;
-    if (this.#ui) this.#ui.speed.value = String(this.#speed);
-    if (this.playing) {
-      this.pause();
-      this.play();
-    }
+    if (this.#player) this.#player.speed = v;
   }
   /** Drawing statistics, for benchmarks: records, draws, lastDrawMs, maxDrawMs, loadMs, panelMs. */
   get renderStats() {
@@ -615,7 +632,9 @@ export class KafkaTimelineElement extends BaseElement {
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      this.#setStep(stepFromAttr ? stepAttribute(this, n - 1) : n - 1, { follow: true });
+      const at = this.#openAt === "end" ? n - 1 : stepFromAttr ? stepAttribute(this, n - 1) : 0;
+      this.#openAt = null;
+      this.#setStep(at, { follow: true });
       return;
     }
     if (this.#changes.takeStep() && this.#report) this.#setStep(stepAttribute(this, this.steps - 1), { follow: true });
@@ -657,6 +676,7 @@ export class KafkaTimelineElement extends BaseElement {
     try {
       this.#sourceText = text;
       this.#report = report;
+      this.#story = storySteps(report.steps);
       this.#tl = buildTimeline(report);
       this.#tl.longestLabel = Math.max(0, ...this.#tl.lanes.map((l) => String(l.label).length));
       this.#selected = -1;
@@ -685,6 +705,7 @@ export class KafkaTimelineElement extends BaseElement {
   #fail(err) {
     const message = err instanceof Error ? err.message : String(err);
     this.#report = null;
+    this.#story = [];
     this.#tl = null;
     this.#sourceText = null;
     this.#ui.viewport.removeAttribute("aria-busy");
@@ -700,50 +721,45 @@ export class KafkaTimelineElement extends BaseElement {
 
   // --- stepping ----------------------------------------------------------------------------
 
-  #setStep(k, { follow = true } = {}) {
+  /** Shows story step `at` (clamped): the state after its line. */
+  #setStep(at, { follow = true } = {}) {
     const n = this.steps;
-    k = Math.min(n - 1, Math.max(0, k | 0));
-    const changed = k !== this.#step;
+    at = Math.min(n - 1, Math.max(0, at | 0));
+    const k = this.#story[at]?.first ?? 0;
+    const changed = at !== this.#at || k !== this.#step;
+    this.#at = at;
     this.#step = k;
-    reflectAttribute(this, "step", String(k));
+    reflectAttribute(this, "step", String(at));
     const sel = this.#tl?.records[this.#selected];
     if (sel && sel.step > k) this.#selected = -1;
     this.#renderAll();
     if (follow) this.#follow();
     this.#invalidate();
-    if (changed || this.#dispatchedStep !== k) {
-      this.#dispatchedStep = k;
-      this.dispatchEvent(new TimelineStepEvent(k, n));
+    if (changed || this.#dispatchedStep !== at) {
+      this.#dispatchedStep = at;
+      this.dispatchEvent(new TimelineStepEvent(at, n));
     }
   }
 
-  /** Shows step k (0-based). */
+  /** Shows story step k (0-based). */
   goTo(k) {
-    if (!this.#report) return;
+    if (!this.#report || !this.steps) return;
     this.#setStep(k);
   }
   stepForward() {
-    this.goTo(this.#step + 1);
+    this.goTo(this.#at + 1);
   }
   stepBack() {
-    this.goTo(this.#step - 1);
+    this.goTo(this.#at - 1);
   }
   get playing() {
-    return this.#playTimer !== null;
+    return this.#player?.playing ?? false;
   }
   play() {
-    if (!this.#report || this.playing || this.steps < 2) return;
-    if (this.#step >= this.steps - 1) this.goTo(0);
-    this.#playTimer = setInterval(() => {
-      if (this.#step < this.steps - 1) this.stepForward();
-      if (this.#step >= this.steps - 1) this.pause();
-    }, Math.max(10, this.interval / this.#speed));
-    this.#renderControls();
+    if (this.#report) this.#player?.play();
   }
   pause() {
-    if (this.#playTimer !== null) clearInterval(this.#playTimer);
-    this.#playTimer = null;
-    if (this.#ui) this.#renderControls();
+    this.#player?.pause();
   }
 
   /** Appends a line to the end of the script and runs it again, showing the new last step. */
@@ -751,6 +767,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (this.#sourceText === null) return;
     const text = this.#sourceText.replace(/\s*$/, "\n") + String(line).trim() + "\n";
     this.pause();
+    this.#openAt = "end";
     this.removeAttribute("step");
     this.setAttribute("script", text);
     this.dispatchEvent(new TimelineScriptEvent(text));
@@ -760,15 +777,17 @@ export class KafkaTimelineElement extends BaseElement {
 
   #build() {
     this.#root = attachStyledShadow(this, styleSheet());
-    const speed = h("select", { "data-action": "speed" }, SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)));
-    const scrub = h("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" });
-    const ui = stepControls(this, {
-      lastStep: () => this.steps - 1,
-      extra: [h("label", { class: "speed" }, "speed", speed), scrub],
-      ownKeys: (target) => target === scrub || target === speed, // they handle their own keys
+    this.#player = new Player(this, {
+      element: "timeline",
+      interval: this.#interval,
+      viewKeys: [
+        ["↑ / ↓", "select a record lane (in the lanes)"],
+        ["Shift+← / Shift+→ or [ / ]", "previous / next record of the lane"],
+        ["Enter", "open the selected record's bytes"],
+        ["Esc", "clear the selection"],
+      ],
     });
-    ui.speed = speed;
-    ui.scrub = scrub;
+    const ui = this.#player.ui;
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "narration" });
@@ -812,30 +831,9 @@ export class KafkaTimelineElement extends BaseElement {
     ui.summary = h("p", { class: "summary" });
     ui.features = h("p", { class: "features" });
     ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog, ui.keymap);
     this.#ui = ui;
 
-    ui.scrub.addEventListener("input", () => {
-      const k = Number(ui.scrub.value); // before pause() re-renders the controls
-      this.pause();
-      this.goTo(k);
-    });
-    // The slider's keys step the timeline themselves rather than relying on the browser to turn a
-    // key into an `input` event (not every engine does, and a re-render between keydown and the
-    // native value change could swallow it): one step per arrow, a tenth of the run per Page key.
-    ui.scrub.addEventListener("keydown", (ev) => {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#report || !this.steps) return;
-      const page = Math.max(1, Math.round(this.steps / 10));
-      const to = {
-        ArrowRight: this.#step + 1, ArrowUp: this.#step + 1, ArrowLeft: this.#step - 1, ArrowDown: this.#step - 1,
-        PageUp: this.#step + page, PageDown: this.#step - page, Home: 0, End: this.steps - 1,
-      }[ev.key];
-      if (to === undefined) return;
-      ev.preventDefault();
-      this.pause();
-      this.goTo(to);
-    });
-    ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
     const openFromButton = (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-record]") : null;
       if (b) this.openRecord(Number(b.dataset.record));
@@ -871,12 +869,8 @@ export class KafkaTimelineElement extends BaseElement {
     const key = ev.key;
     if ((key === "ArrowLeft" || key === "ArrowRight") && ev.shiftKey) this.#moveInLane(key === "ArrowLeft" ? -1 : 1);
     else if (key === "[" || key === "]") this.#moveInLane(key === "[" ? -1 : 1);
-    else if (key === "ArrowLeft") this.stepBack();
-    else if (key === "ArrowRight") this.stepForward();
-    else if (key === "Home") this.goTo(0);
-    else if (key === "End") this.goTo(this.steps - 1);
     else if (key === "ArrowUp" || key === "ArrowDown") this.#moveLane(key === "ArrowUp" ? -1 : 1);
-    else if (key === "Enter" || key === " ") {
+    else if (key === "Enter") {
       if (this.#selected < 0) return;
       this.openRecord(this.#selected);
     } else if (key === "Escape") {
@@ -961,30 +955,10 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   #renderControls() {
-    const { first, back, play, forward, last, counter, scrub } = this.#ui;
-    const n = this.steps;
-    const k = this.#step;
-    const none = !this.#report || n === 0;
-    const active = this.#root.activeElement;
-    first.disabled = none || k === 0;
-    back.disabled = none || k === 0;
-    forward.disabled = none || k >= n - 1;
-    last.disabled = none || k >= n - 1;
-    play.disabled = none || n < 2;
-    play.textContent = this.playing ? "Pause" : "Play";
-    play.setAttribute("aria-pressed", String(this.playing));
-    scrub.disabled = none;
-    scrub.max = String(Math.max(0, n - 1));
-    if (scrub.value !== String(k)) scrub.value = String(k);
-    const s = this.#report?.steps?.[k];
-    scrub.setAttribute("aria-valuetext", none ? "no steps" : `step ${k + 1} of ${n}: line ${s.line}: ${s.text}`);
-    counter.textContent = none ? "" : `step ${k + 1} / ${n}`;
-    if (active && active.disabled) {
-      // A focused button that gets disabled (Back at the first step …) would drop the focus to
-      // the page: hand it to the control that still moves.
-      const to = active === first || active === back ? forward : active === forward || active === last ? back : scrub;
-      (to.disabled ? scrub : to).focus();
-    }
+    this.#player.render((k) => {
+      const s = this.#report?.steps?.[this.#story[k]?.first];
+      return s ? `step ${k + 1} of ${this.#story.length}: line ${s.line}: ${s.text}` : `step ${k + 1}`;
+    });
   }
 
   #laneLabel(id) {
@@ -1002,18 +976,15 @@ export class KafkaTimelineElement extends BaseElement {
       return;
     }
     const k = this.#step;
+    const g = this.#story[this.#at];
     const children = [
-      h("p", { class: "now-head" }, `Step ${k + 1} of ${r.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`),
+      h("p", { class: "now-head" }, `Step ${this.#at + 1} of ${this.#story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`),
         s.t ? h("span", { class: "line" }, ` · t=${s.t} ms`) : null),
     ];
     if (s.narration) children.push(h("p", { class: "narration" }, s.narration));
-    now.classList.toggle("failed-step", s.ok === false);
-    if (s.ok === false) {
-      const f = (r.failures ?? []).find((x) => x.line === s.line);
-      children.push(h("p", { class: "failed" }, `✗ expectation failed: expected ${f?.expect ?? "?"}, got ${f?.actual ?? "?"}`));
-    } else if (/^expect\b/.test(s.text)) {
-      children.push(h("p", { class: "held" }, "✓ the expectation holds"));
-    }
+    const checks = storyChecks(r, g);
+    now.classList.toggle("failed-step", s.ok === false || checks.some((c) => !c.ok));
+    children.push(checksList(checks));
     const broken = (s.invariants ?? []).filter((i) => !i.holds);
     if (broken.length) children.push(h("p", { class: "failed" }, `✗ ${broken.length} invariant${broken.length === 1 ? "" : "s"} broken: ${broken.map((i) => i.name).join("; ")}`));
     const msgs = s.messages ?? [];
@@ -1043,7 +1014,7 @@ export class KafkaTimelineElement extends BaseElement {
       if (written.length > MAX_BUTTONS) div.append(h("span", {}, `… and ${written.length - MAX_BUTTONS} more`));
       children.push(div);
     }
-    now.replaceChildren(...children);
+    now.replaceChildren(...children.filter(Boolean));
   }
 
   /** The selected record, as text, with a button to open it. */
@@ -1203,7 +1174,7 @@ export class KafkaTimelineElement extends BaseElement {
     const { next } = this.#ui;
     const r = this.#report;
     const canAppend = !!r && !this.readOnly && this.#sourceText !== null;
-    const label = this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:";
+    const label = this.#at < this.steps - 1 ? "After the last step:" : "What can happen next:";
     const c = this.#nextCache;
     // The buttons depend on the run only: rebuilt when it changes, the label follows the step.
     if (c.report !== r || c.canAppend !== canAppend || !c.label) {

@@ -142,7 +142,9 @@ const settling = new WeakSet(); // timelines whose run just finished (their step
 function follow(leader) {
   const f = otherOf(leader);
   if (comparing && f && sameRun()) {
-    const j = alignedStep(leader.report.steps, leader.step, f.report.steps);
+    // Aligned on the report's steps (one per script line), shown as the story step holding it.
+    const raw = alignedStep(leader.report.steps, leader.reportStep, f.report.steps);
+    const j = raw === null ? null : f.storyStepOf(raw);
     if (j !== null && j !== f.step) {
       moving.set(f, j);
       f.step = j;
@@ -209,7 +211,7 @@ function renderNote() {
       diverged = true;
       parts.push(`The runs diverge: V1 takes ${a.steps.length} steps, V2 ${b.steps.length}, so stepping one side steps the other to the same script line.`);
     }
-    const diff = differences(a, timeline.step, b, twin.step);
+    const diff = differences(a, timeline.reportStep, b, twin.reportStep);
     if (diff.length) {
       diverged = true;
       parts.push(`At this step the runs differ: ${diff.join("; ")}.`);

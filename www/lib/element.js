@@ -136,12 +136,16 @@ export function observeScriptText(host, changed) {
   return observer;
 }
 
-/** The `step` attribute as a step in 0..max: `max` when it is absent, empty or not a number. */
-export function stepAttribute(host, max) {
+/**
+ * The `step` attribute as a step in 0..max: `end` is `max`; `fallback` (the first step, 0: stories
+ * are told from the start) when it is absent, empty or not a number.
+ */
+export function stepAttribute(host, max, fallback = 0) {
   const raw = host.getAttribute("step");
-  if (raw === null || raw.trim() === "") return max;
+  if (raw !== null && raw.trim().toLowerCase() === "end") return Math.max(0, max);
+  if (raw === null || raw.trim() === "") return Math.min(Math.max(0, max), fallback);
   const v = Math.trunc(Number(raw));
-  return Number.isFinite(v) ? Math.min(max, Math.max(0, v)) : max;
+  return Number.isFinite(v) ? Math.min(Math.max(0, max), Math.max(0, v)) : Math.min(Math.max(0, max), fallback);
 }
 
 /**
@@ -190,8 +194,8 @@ export class PlayerChanges {
   }
 }
 
-/** What the `step` property's setter writes to the attribute: a whole number ≥ 0. */
-export const stepValue = (v) => String(Math.max(0, Math.trunc(Number(v)) || 0));
+/** What the `step` property's setter writes to the attribute: a whole number ≥ 0, or "end". */
+export const stepValue = (v) => (String(v).trim().toLowerCase() === "end" ? "end" : String(Math.max(0, Math.trunc(Number(v)) || 0)));
 
 /**
  * The step controls: « ‹ Back, Play, Forward › » (data-action first, back, play, forward, last),

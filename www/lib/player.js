@@ -1,0 +1,319 @@
+// The player shared by <kafka-ladder> and <kafka-timeline>: the story steps of a run (what a
+// student steps through), the expectation checks shown on them, and the controls — first, back,
+// play/pause, forward, last, a scrub slider, a speed 0.25×–8× — with their keys (←/→, Home/End,
+// Space, +/-, ?) and the keyboard map dialog that lists every shortcut of the view.
+//
+// One meaning of `step` in every element: the 0-based index of the story step shown, where a story
+// step is one script line that does something (send, deliver, init, commit …) together with the
+// `expect` lines that follow it. `expect` lines are not steps: they are the checks of the step they
+// follow (a tick or a cross with the expected and the actual value), so every step moves something.
+// The elements map a story step to the core's report steps (one per script line) themselves.
+//
+// Importable in Node (the helpers): nothing here touches the DOM until a Player is built.
+import { el } from "./dom.js";
+
+/** The play speeds the speed control offers (multipliers of the element's interval). */
+export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
+
+/** True when a report step is an `expect` line. */
+export const isExpect = (s) => /^expect\b/.test(s?.text ?? "");
+
+/**
+ * The story steps of a run's report steps: [{first, last, checks}] where `first` is the index of
+ * the step's own script line, `last` the index of the last `expect` line that follows it, `checks`
+ * the indexes of those `expect` lines. `expect` lines before the first action are checks of the
+ * first story step; a script of `expect` lines only has one story step per line.
+ */
+export function storySteps(steps) {
+  const out = [];
+  let leading = [];
+  (steps ?? []).forEach((s, i) => {
+    if (isExpect(s) && out.length) {
+      const g = out[out.length - 1];
+      g.last = i;
+      g.checks.push(i);
+    } else if (isExpect(s)) {
+      leading.push(i);
+    } else {
+      out.push({ first: i, last: i, checks: leading });
+      leading = [];
+    }
+  });
+  // Only expect lines: each is its own step (its check is itself).
+  for (const i of leading) out.push({ first: i, last: i, checks: [i] });
+  return out;
+}
+
+/** The story step (index into `story`) that shows report step `raw`: the one whose lines contain it. */
+export function storyIndexOf(story, raw) {
+  let lo = 0;
+  let hi = story.length - 1;
+  if (hi < 0) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Math.min(story[mid].first, ...(story[mid].checks.length ? [story[mid].checks[0]] : [])) <= raw) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The checks of a story step: [{line, text, ok, expected, actual}] from the report's steps and
+ * failures (the idempotence model names them expected/got, the transactions model expect/actual).
+ * A check that holds has no actual value of its own: it is the expected one.
+ */
+export function storyChecks(report, g) {
+  const steps = report?.steps ?? [];
+  return (g?.checks ?? []).map((i) => {
+    const s = steps[i];
+    const expected = s.text.replace(/^expect\s+/, "");
+    if (s.ok !== false) return { line: s.line, text: s.text, ok: true, expected, actual: expected };
+    const f = (report.failures ?? []).find((x) => x.line === s.line) ?? {};
+    return { line: s.line, text: s.text, ok: false, expected: f.expected ?? f.expect ?? expected, actual: f.got ?? f.actual ?? "?" };
+  });
+}
+
+/** The checks as a list (class "checks"): ✓ or ✗, the expectation, and what the model found when it fails. */
+export function checksList(checks) {
+  if (!checks.length) return null;
+  return el("ul", { class: "checks", "aria-label": "Checks of this step" },
+    checks.map((c) =>
+      el("li", { class: c.ok ? "held" : "failed", "data-line": c.line, "data-ok": String(c.ok) },
+        el("span", { class: "mark", "aria-hidden": "true" }, c.ok ? "✓ " : "✗ "),
+        el("span", { class: "sr-only" }, c.ok ? "check holds: " : "check fails: "),
+        `expect ${c.expected}`,
+        c.ok ? "" : el("span", { class: "actual" }, ` — actual: ${c.actual}`),
+        el("span", { class: "line" }, ` (line ${c.line})`))));
+}
+
+/** The rules of the player's controls, the checks and the keyboard map (for each element's sheet). */
+export const PLAYER_CSS = `.controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
+.controls label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
+.controls select { font: inherit; font-size: 13px; background: var(--eos-bg); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px; }
+.controls input.scrub { flex: 1 1 8rem; min-width: 6rem; max-width: 24rem; accent-color: var(--eos-accent); }
+ul.checks { list-style: none; margin: .3rem 0 0; padding: 0; font-size: 13px; }
+ul.checks li { margin: .1rem 0; font-family: var(--eos-mono); overflow-wrap: anywhere; }
+ul.checks li.held .mark { color: var(--eos-ok); font-weight: 700; }
+ul.checks li.failed { color: var(--eos-bad); font-weight: 600; }
+ul.checks .line { color: var(--eos-muted); font-weight: normal; }
+dialog.keymap { max-width: min(34rem, 95vw); }
+dialog.keymap table { width: 100%; }
+dialog.keymap kbd { font-family: var(--eos-mono); border: 1px solid var(--eos-border); border-radius: 4px; padding: 0 .3rem; background: var(--eos-panel); }`;
+
+/** Keys a form field keeps for itself (typing, choosing). */
+const FIELD = "textarea, select, input:not([type=range]), [contenteditable=''], [contenteditable='true']";
+
+/**
+ * The controls of a scenario player and their keys. `host` is the element: it has goTo(k), step
+ * and steps (story steps) and calls player.render() whenever its step or run changes. `element`
+ * names it for the keyboard map; `viewKeys` are the view's own shortcuts ([[keys, what]], listed
+ * in the map); `extraKeys` ({key: () => void}) are handled with the player's (presenter …).
+ */
+export class Player {
+  #host;
+  #timer = null;
+  #speed = 1;
+  #viewKeys;
+  #extraKeys;
+  interval;
+  ui;
+
+  constructor(host, { element, interval = 1000, viewKeys = [], extraKeys = {}, extraControls = [] }) {
+    this.#host = host;
+    this.interval = interval;
+    this.#viewKeys = viewKeys;
+    this.#extraKeys = extraKeys;
+    const ui = {
+      first: el("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)", "aria-keyshortcuts": "Home" }, "«"),
+      back: el("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)", "aria-keyshortcuts": "ArrowLeft" }, "‹ Back"),
+      play: el("button", { type: "button", "data-action": "play", "aria-pressed": "false", "aria-keyshortcuts": "Space" }, "Play"),
+      forward: el("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)", "aria-keyshortcuts": "ArrowRight" }, "Forward ›"),
+      last: el("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)", "aria-keyshortcuts": "End" }, "»"),
+      speed: el("select", { "data-action": "speed", "aria-label": "Play speed (+/-)" },
+        SPEEDS.map((v) => el("option", { value: v, selected: v === 1 }, `${v}×`))),
+      scrub: el("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" }),
+      counter: el("span", { class: "counter", part: "counter" }),
+      keys: el("button", { type: "button", "data-action": "keys", "aria-label": "Keyboard shortcuts (?)", "aria-keyshortcuts": "Shift+?", "aria-haspopup": "dialog" }, "?"),
+    };
+    ui.keymap = el("dialog", { class: "keymap", "aria-labelledby": `keymap-title-${element}` });
+    ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
+      ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter,
+      extraControls, ui.keys);
+    this.ui = ui;
+    this.element = element;
+
+    ui.controls.addEventListener("click", (ev) => {
+      const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
+      if (action === "first") this.first();
+      else if (action === "back") this.back();
+      else if (action === "forward") this.forward();
+      else if (action === "last") this.last();
+      else if (action === "play") this.toggle();
+      else if (action === "keys") this.showKeys();
+    });
+    ui.scrub.addEventListener("input", () => {
+      const k = Number(ui.scrub.value); // before pause() re-renders the controls
+      this.pause();
+      host.goTo(k);
+    });
+    // The slider's keys step the player themselves rather than relying on the browser to turn a
+    // key into an `input` event: one step per arrow, a tenth of the run per Page key.
+    ui.scrub.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || !host.steps) return;
+      const k = host.step;
+      const page = Math.max(1, Math.round(host.steps / 10));
+      const to = {
+        ArrowRight: k + 1, ArrowUp: k + 1, ArrowLeft: k - 1, ArrowDown: k - 1,
+        PageUp: k + page, PageDown: k - page, Home: 0, End: host.steps - 1,
+      }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      this.pause();
+      host.goTo(to);
+    });
+    ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
+    host.addEventListener("keydown", (ev) => this.#onKey(ev));
+  }
+
+  /** Every shortcut of the view: [[keys, what]] (the keyboard map's rows). */
+  get shortcuts() {
+    return [
+      ["←", "step back"],
+      ["→", "step forward"],
+      ["Home", "first step"],
+      ["End", "last step"],
+      ["Space", "play / pause"],
+      ["+", "play faster"],
+      ["-", "play slower"],
+      ["?", "this keyboard map"],
+      ...this.#viewKeys,
+    ];
+  }
+
+  #onKey(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const target = ev.composedPath()[0];
+    if (!(target instanceof Element)) return;
+    if (target.closest("dialog") || target.closest(FIELD)) return;
+    const onButton = !!target.closest("button, a[href], summary");
+    const actions = {
+      ArrowLeft: () => this.back(),
+      ArrowRight: () => this.forward(),
+      Home: () => this.first(),
+      End: () => this.last(),
+      " ": onButton ? null : () => this.toggle(),
+      "+": () => this.faster(1),
+      "=": () => this.faster(1),
+      "-": () => this.faster(-1),
+      "_": () => this.faster(-1),
+      "?": () => this.showKeys(),
+      ...this.#extraKeys,
+    };
+    const act = actions[ev.key];
+    if (!act) return;
+    ev.preventDefault();
+    act();
+  }
+
+  first() {
+    this.pause();
+    this.#host.goTo(0);
+  }
+  last() {
+    this.pause();
+    this.#host.goTo(this.#host.steps - 1);
+  }
+  back() {
+    this.#host.goTo(this.#host.step - 1);
+  }
+  forward() {
+    this.#host.goTo(this.#host.step + 1);
+  }
+
+  get speed() {
+    return this.#speed;
+  }
+  set speed(v) {
+    const n = Number(v);
+    this.#speed = SPEEDS.includes(n) ? n : 1;
+    this.ui.speed.value = String(this.#speed);
+    if (this.playing) this.#restart();
+  }
+  /** One speed up (dir 1) or down (-1). */
+  faster(dir) {
+    const i = SPEEDS.indexOf(this.#speed);
+    this.speed = SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, i + dir))];
+  }
+
+  get playing() {
+    return this.#timer !== null;
+  }
+  toggle() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+  play() {
+    const host = this.#host;
+    if (this.playing || host.steps < 2) return;
+    if (host.step >= host.steps - 1) host.goTo(0);
+    this.#restart();
+    this.render();
+  }
+  #restart() {
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => {
+      const host = this.#host;
+      if (host.step < host.steps - 1) host.goTo(host.step + 1);
+      if (host.step >= host.steps - 1) this.pause();
+    }, Math.max(10, this.interval / this.#speed));
+  }
+  pause() {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.render();
+  }
+
+  /** Updates the controls to the host's step; `valuetext(k)` is the slider's spoken value. */
+  render(valuetext = null) {
+    const { first, back, play, forward, last, counter, scrub } = this.ui;
+    const n = this.#host.steps;
+    const k = this.#host.step;
+    const none = n === 0;
+    const active = this.ui.controls.getRootNode()?.activeElement ?? null;
+    first.disabled = none || k === 0;
+    back.disabled = none || k === 0;
+    forward.disabled = none || k >= n - 1;
+    last.disabled = none || k >= n - 1;
+    play.disabled = none || n < 2;
+    play.textContent = this.playing ? "Pause" : "Play";
+    play.setAttribute("aria-pressed", String(this.playing));
+    scrub.disabled = none;
+    scrub.max = String(Math.max(0, n - 1));
+    if (scrub.value !== String(k)) scrub.value = String(k);
+    if (valuetext) this.#valuetext = valuetext;
+    scrub.setAttribute("aria-valuetext", none ? "no steps" : this.#valuetext?.(k) ?? `step ${k + 1} of ${n}`);
+    counter.textContent = none ? "" : `step ${k + 1} / ${n}`;
+    if (active && active.disabled) {
+      // A focused button that gets disabled (Back at the first step …) would drop the focus to
+      // the page: hand it to the control that still moves.
+      const to = active === first || active === back ? forward : active === forward || active === last ? back : scrub;
+      (to.disabled ? scrub : to).focus();
+    }
+  }
+  #valuetext = null;
+
+  /** Opens the keyboard map: every shortcut of the view, in a dialog (Esc or Close closes it). */
+  showKeys() {
+    const dialog = this.ui.keymap;
+    const close = el("button", { type: "button", class: "close" }, "Close");
+    close.addEventListener("click", () => dialog.close());
+    dialog.replaceChildren(
+      el("h2", { id: `keymap-title-${this.element}` }, `Keyboard shortcuts: the ${this.element}`),
+      el("table", {},
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "key"), el("th", { scope: "col" }, "what it does"))),
+        el("tbody", {}, this.shortcuts.map(([k, what]) => el("tr", { "data-key": k }, el("td", {}, el("kbd", {}, k)), el("td", {}, what))))),
+      el("div", { class: "dialog-actions" }, close));
+    if (!dialog.open) dialog.showModal();
+    close.focus();
+  }
+}
