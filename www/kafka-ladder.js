@@ -41,7 +41,7 @@ import {
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
   showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
-import { PLAYER_CSS, Player, checksList, storyChecks, storySteps } from "./lib/player.js";
+import { PLAYER_CSS, Player, checksList, linesBeforeError, partialNote, storyChecks, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-ladder:step";
 export const SCRIPT_EVENT = "kafka-ladder:script";
@@ -655,7 +655,22 @@ export class KafkaLadderElement extends BaseElement {
     const t0 = performance.now();
     try {
       const source = parseSource(text);
-      const run = runScenario(source.value);
+      let run;
+      let partial = null; // the script error, when only the steps before its line run
+      try {
+        run = runScenario(source.value);
+      } catch (err) {
+        // A mistake in the script: show the steps before its line (issue 14), with the error.
+        const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
+        if (before === null) throw err;
+        try {
+          run = runScenario(before);
+        } catch {
+          throw err;
+        }
+        partial = err instanceof Error ? err.message : String(err);
+        source.value = before; // what ran: the prefixes and a next-step fork start from it
+      }
       const t1 = performance.now();
       this.#source = source;
       this.#run = run;
@@ -671,8 +686,9 @@ export class KafkaLadderElement extends BaseElement {
       this.#stats.loadMs = performance.now() - t0;
       this.#renderHeader();
       viewport.removeAttribute("aria-busy");
+      if (partial) error.textContent = partialNote(partial);
       this.#emit(
-        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: null }),
+        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: partial }),
       );
       return true;
     } catch (err) {

@@ -61,7 +61,7 @@ import {
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
   scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
-import { PLAYER_CSS, Player, checksList, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
+import { PLAYER_CSS, Player, checksList, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
 export const SCRIPT_EVENT = "kafka-timeline:script";
@@ -457,6 +457,7 @@ export class KafkaTimelineElement extends BaseElement {
   #root = null;
   #ui = null;
   #sourceText = null; // the script that was run (null: a report set directly)
+  #givenText = null; // the script as given when it has an error and only the lines before it ran
   #report = null;
   #given = null; // a report set through the `report` property
   #tl = null; // buildTimeline(#report)
@@ -508,7 +509,7 @@ export class KafkaTimelineElement extends BaseElement {
 
   // scenario and readOnly: the attributes, defined by reflectAttributes after the class.
   get script() {
-    return this.#sourceText ?? this.getAttribute("script") ?? "";
+    return this.#givenText ?? this.#sourceText ?? this.getAttribute("script") ?? "";
   }
   set script(v) {
     this.setAttribute("script", String(v));
@@ -543,6 +544,10 @@ export class KafkaTimelineElement extends BaseElement {
   /** The story steps: [{first, last, checks}], indexes into report.steps (lib/player.js storySteps). */
   get story() {
     return this.#story;
+  }
+  /** The 1-based story step number of report step `i` (what the texts call "step N"). */
+  #storyNo(i) {
+    return storyIndexOf(this.#story, i) + 1;
   }
   /** The index into report.steps of the step shown (its state, messages and records are drawn). */
   get reportStep() {
@@ -648,6 +653,8 @@ export class KafkaTimelineElement extends BaseElement {
     viewport.setAttribute("aria-busy", "true");
     error.textContent = "";
     let text = null;
+    let full = null; // the script as given, when only the lines before its error ran
+    let partial = null; // that error
     let report = this.#given;
     const t0 = performance.now();
     try {
@@ -665,7 +672,21 @@ export class KafkaTimelineElement extends BaseElement {
           if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
           options.transactionVersion = Number(tv);
         }
-        report = Object.keys(options).length ? run(text, options) : run(text);
+        try {
+          report = Object.keys(options).length ? run(text, options) : run(text);
+        } catch (err) {
+          // A mistake in the script: show the steps before its line (issue 14), with the error.
+          const before = linesBeforeError(text, err instanceof Error ? err.message : String(err));
+          if (before === null) throw err;
+          try {
+            report = Object.keys(options).length ? run(before, options) : run(before);
+          } catch {
+            throw err;
+          }
+          partial = err instanceof Error ? err.message : String(err);
+          full = text;
+          text = before; // what ran: a next-step fork starts from it
+        }
       }
     } catch (err) {
       if (token !== this.#loadToken) return false;
@@ -675,6 +696,7 @@ export class KafkaTimelineElement extends BaseElement {
     const runMs = performance.now() - t0;
     try {
       this.#sourceText = text;
+      this.#givenText = full;
       this.#report = report;
       this.#story = storySteps(report.steps);
       this.#tl = buildTimeline(report);
@@ -687,9 +709,10 @@ export class KafkaTimelineElement extends BaseElement {
       this.#sizeTrack();
       viewport.removeAttribute("aria-busy");
       if (report.error) error.textContent = report.error;
+      if (partial) error.textContent = partialNote(partial);
       this.dispatchEvent(
         new TimelineLoadEvent({
-          steps: this.steps, records: this.#stats.records, ms: this.#stats.loadMs, runMs, error: report.error ?? null,
+          steps: this.steps, records: this.#stats.records, ms: this.#stats.loadMs, runMs, error: partial ?? report.error ?? null,
         }),
       );
       if (!this.steps) {
@@ -708,6 +731,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#story = [];
     this.#tl = null;
     this.#sourceText = null;
+    this.#givenText = null;
     this.#ui.viewport.removeAttribute("aria-busy");
     this.#ui.error.textContent = message;
     this.pause();
@@ -1030,8 +1054,8 @@ export class KafkaTimelineElement extends BaseElement {
     const status = isMarker(rec) ? rec.kind : recordStatus(rec, this.#step);
     detail.replaceChildren(
       h("span", {}, `${recordLabel(rec)} · pid ${rec.pid} epoch ${rec.epoch} · ${status}` +
-        (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${rec.closedAt + 1})` : "") +
-        ` · written at step ${rec.step + 1} `),
+        (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${this.#storyNo(rec.closedAt)})` : "") +
+        ` · written at step ${this.#storyNo(rec.step)} `),
       h("button", { type: "button", "data-record": this.#selected }, "Open bytes"),
     );
   }
@@ -1228,7 +1252,7 @@ export class KafkaTimelineElement extends BaseElement {
         h("th", { scope: "row" }, `#${i + 1}`),
         h("td", { class: "num", "data-col": "partitions" }, String(p.partitions)),
         h("td", { class: "num", "data-col": "ms" }, String(p.ms)),
-        h("td", { "data-col": "step" }, step === null ? "—" : `step ${step + 1}`));
+        h("td", { "data-col": "step" }, step === null ? "—" : `step ${this.#storyNo(step)}`));
     }
     return rows[i];
   }
@@ -1238,7 +1262,7 @@ export class KafkaTimelineElement extends BaseElement {
     const step = this.#tl.completionSteps[i];
     if (now) tr.className = "now-row";
     else tr.removeAttribute("class");
-    tr.lastChild.textContent = `step ${step + 1}${now ? " (this step)" : ""}`;
+    tr.lastChild.textContent = `step ${this.#storyNo(step)}${now ? " (this step)" : ""}`;
   }
 
   /**
@@ -1262,7 +1286,7 @@ export class KafkaTimelineElement extends BaseElement {
       Math.max(4, digits([all.length]) + 1),
       Math.max(10, digits(all.map((c) => c.partitions))),
       Math.max(18, digits(all.map((c) => c.ms))),
-      Math.max(12, `step ${lastStep + 1} (this step)`.length),
+      Math.max(12, `step ${this.#storyNo(lastStep)} (this step)`.length),
     ];
     latencyCols.forEach((col, i) => (col.style.width = `calc(${chars[i]}ch + .5rem)`));
     latencyTable.style.width = `calc(${chars.reduce((a, b) => a + b, 0)}ch + 2rem)`;
@@ -1341,7 +1365,7 @@ export class KafkaTimelineElement extends BaseElement {
     const listed = shown > MAX_LATENCY_ROWS ? ` The table lists the latest ${MAX_LATENCY_ROWS}; the plot shows them all.` : "";
     latencyNote.textContent =
       (at
-        ? `${shown} of ${all.length} transactions complete by step ${k + 1}.`
+        ? `${shown} of ${all.length} transactions complete by step ${this.#at + 1}.`
         : `All ${all.length} transactions of the run (the report does not say at which step each completed).`) + listed;
     if (L.caption === null) {
       const c = clusterCosts(this.#sourceText ?? "");
@@ -1529,7 +1553,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (batch?.control) rows.push(["marker", `${batch.control.type} (coordinatorEpoch ${batch.control.coordinatorEpoch})`]);
     rows.push(["status", isMarker(rec) ? rec.kind : recordStatus(rec, this.#step)]);
     if (!isMarker(rec) && rec.values?.length) rows.push(["values", rec.values.map((v) => v ?? "null").join(", ")]);
-    const title = `${recordLabel(rec)} · written at step ${rec.step + 1}`;
+    const title = `${recordLabel(rec)} · written at step ${this.#storyNo(rec.step)}`;
     await showBatchDialog(this.#ui.dialog, { title, rows, hex: rec.hex, hexLabel: "record batch bytes (hex)" });
   }
 
@@ -2082,7 +2106,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
     this.#ctxStyle.set(ctx, "fillStyle", th.muted);
     ctx.fillText("lane", 8, 15);
-    ctx.fillText(`messages of step ${this.#step + 1}`, g.gutterW + 8, 15);
+    ctx.fillText(`messages of step ${this.#at + 1}`, g.gutterW + 8, 15);
     const find = (list, id) => (list ?? []).find((x) => x.lane === id);
     for (const l of this.#tl.lanes) {
       this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);

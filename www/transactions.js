@@ -164,8 +164,11 @@ function producerText(p) {
   return text;
 }
 
-/** How the two runs differ at the steps shown (not the epochs: those differ by design). */
-function differences(a, ka, b, kb) {
+/**
+ * How the two runs differ at the steps shown (not the epochs: those differ by design): report
+ * steps ka and kb, and ga, gb the story steps holding them (their checks are compared pairwise).
+ */
+function differences(a, ka, b, kb, ga = null, gb = null) {
   const sa = a.steps[ka];
   const sb = b.steps[kb];
   if (!sa || !sb) return [];
@@ -179,10 +182,16 @@ function differences(a, ka, b, kb) {
     const tb = producerText(q);
     if (ta !== tb) out.push(`producer ${laneLabel(a, p.lane)} is ${ta} under V1, ${tb} under V2`);
   }
-  if ((sa.ok === false) !== (sb.ok === false)) {
-    const [bad, good, report] = sa.ok === false ? ["V1", "V2", a] : ["V2", "V1", b];
-    const f = (report.failures ?? []).find((x) => x.line === sa.line);
-    out.push(`“${sa.text}” (line ${sa.line}) holds under ${good} but fails under ${bad}${f ? ` (got ${f.actual})` : ""}`);
+  // The step's own line and its checks (the expect lines after it), pairwise.
+  const ia = [ka, ...(ga?.checks ?? [])];
+  const ib = [kb, ...(gb?.checks ?? [])];
+  for (let i = 0; i < Math.min(ia.length, ib.length); i++) {
+    const ca = a.steps[ia[i]];
+    const cb = b.steps[ib[i]];
+    if (!ca || !cb || ca.line !== cb.line || (ca.ok === false) === (cb.ok === false)) continue;
+    const [bad, good, report] = ca.ok === false ? ["V1", "V2", a] : ["V2", "V1", b];
+    const f = (report.failures ?? []).find((x) => x.line === ca.line);
+    out.push(`“${ca.text}” (line ${ca.line}) holds under ${good} but fails under ${bad}${f ? ` (got ${f.actual})` : ""}`);
   }
   const broken = (s) => (s.invariants ?? []).filter((i) => !i.holds).length;
   if (broken(sa) !== broken(sb)) out.push(`invariants broken: ${broken(sa)} under V1, ${broken(sb)} under V2`);
@@ -211,7 +220,7 @@ function renderNote() {
       diverged = true;
       parts.push(`The runs diverge: V1 takes ${a.steps.length} steps, V2 ${b.steps.length}, so stepping one side steps the other to the same script line.`);
     }
-    const diff = differences(a, timeline.reportStep, b, twin.reportStep);
+    const diff = differences(a, timeline.reportStep, b, twin.reportStep, timeline.story[timeline.step], twin.story[twin.step]);
     if (diff.length) {
       diverged = true;
       parts.push(`At this step the runs differ: ${diff.join("; ")}.`);
@@ -257,7 +266,7 @@ panes.addEventListener("kafka-timeline:script", (ev) => {
   // Ignore a stale event (its source has since been given another scenario or script) and an
   // echo (the other side already runs this script): either would undo a newer choice.
   if (ev.target.getAttribute("script") !== ev.detail.script || other.getAttribute("script") === ev.detail.script) return;
-  other.removeAttribute("step");
+  other.setAttribute("step", "end"); // as the side whose button it was: the new last step
   other.setAttribute("script", ev.detail.script);
 });
 

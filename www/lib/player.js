@@ -317,3 +317,23 @@ export class Player {
     close.focus();
   }
 }
+
+/**
+ * The script's lines before the line a script error names ("line N: …"), to run instead so the
+ * view keeps showing the steps before the mistake; null when the error names no line after the
+ * first (nothing to show then).
+ */
+export function linesBeforeError(text, message) {
+  const m = /^line (\d+):/.exec(String(message ?? ""));
+  const n = m ? Number(m[1]) : 0;
+  if (!(n > 1) || typeof text !== "string") return null;
+  const lines = text.split(/\r?\n/);
+  if (n > lines.length) return null;
+  return lines.slice(0, n - 1).join("\n") + "\n";
+}
+
+/** The message shown under a script error when the steps before it are shown. */
+export const partialNote = (message) => {
+  const n = /^line (\d+):/.exec(message)?.[1];
+  return `${message}\nThe steps before line ${n} are shown; fix the line and run the script again.`;
+};
