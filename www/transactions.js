@@ -1,7 +1,9 @@
 // transactions.html: the transaction scenarios (../scenarios/index.json, the entries whose model is
 // "transactions"; all of them when the index has no model field) beside one <kafka-timeline>, a
-// script editor, and the page's <kafka-batch> where the timeline opens records. The chosen scenario
-// is kept in the URL hash (#scenario=NAME[&compare=1]). `?sabotage=NAME` passes a test-only fault to the core
+// script editor, and the page's <kafka-batch> where the timeline opens records. The URL hash holds
+// the moment shown (lib/link-state.js: the scenario or its edited script, the step, compare mode),
+// so a link restores it; the older #scenario=NAME[&compare=1] links still work. An edited script is
+// kept in local storage (a reload never loses it) until "Reset". `?sabotage=NAME` passes a test-only fault to the core
 // (runTxnScenario's `sabotage` option) and says so on the page. Text only: no innerHTML.
 //
 // "Compare V1 / V2" (a toggle button, `&compare=1` in the hash) shows the same script twice, side
@@ -11,6 +13,7 @@
 // expectation that holds under one protocol only).
 import "./kafka-timeline.js";
 import "./kafka-batch.js";
+import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 
 const $ = (id) => document.getElementById(id);
 const timeline = $("timeline");
@@ -21,6 +24,10 @@ const panes = $("panes");
 const compareButton = $("compare-protocols");
 const compareNote = $("compare-note");
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const note = $("link-note");
+const resetButton = $("reset-script");
+const PAGE = "transactions";
+let restoring = true; // until the first state is applied: no hash is written
 
 let current = null; // the scenario chosen last (named in the hash)
 let comparing = false;
@@ -42,12 +49,63 @@ function parseHash() {
   return { scenario: name && NAME.test(name) ? name : null, compare: params.get("compare") === "1" };
 }
 
-function writeHash() {
+/** The older hash form (#scenario=NAME&compare=1): what a link that does not fit falls back to. */
+function legacyHash() {
   const parts = [];
   if (current) parts.push(`scenario=${encodeURIComponent(current)}`);
   if (comparing) parts.push("compare=1");
-  const hash = parts.length ? `#${parts.join("&")}` : "";
-  if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  return parts.length ? `#${parts.join("&")}` : "";
+}
+
+/** What restores the view: the scenario (or the script when it is not the shipped one), the step, compare mode. */
+function linkState() {
+  const state = { v: 1, page: PAGE, step: timeline.step };
+  if (current) state.scenario = current;
+  if (timeline.hasAttribute("script")) state.script = timeline.getAttribute("script");
+  if (comparing) state.compare = true;
+  return state;
+}
+
+const writer = new LinkWriter({
+  tooLong: (state, length) => {
+    note.textContent = `This moment does not fit in a link (${length.toLocaleString("en")} characters; links stop at 8,000): download the scenario file and share it instead — “Open a scenario file” restores it, step included.`;
+    const hash = state.script ? "" : legacyHash();
+    history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  },
+});
+
+let writeTimer = 0;
+function writeHash() {
+  if (restoring) return;
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => writer.write(linkState()), 50);
+}
+
+/** Applies a state from a link. */
+function applyState(state) {
+  const step = Number.isInteger(state.step) && state.step >= 0 ? String(state.step) : "0";
+  const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  current = name;
+  for (const t of timelines()) {
+    t.setAttribute("step", step);
+    if (name) t.setAttribute("scenario", name);
+    if (typeof state.script === "string") t.setAttribute("script", state.script);
+    else t.removeAttribute("script");
+  }
+  resetButton.hidden = !(typeof state.script === "string" && name);
+  markCurrent(name);
+  setCompare(state.compare === true, { updateHash: false });
+}
+
+/** Runs a script of the user's (edited, or opened from a file) on every side, keeping it for a reload. */
+function runScript(text, { step = null } = {}) {
+  for (const t of timelines()) {
+    if (step === null) t.removeAttribute("step");
+    else t.setAttribute("step", String(step));
+    t.setAttribute("script", text);
+  }
+  saveScript(PAGE, current, text);
+  resetButton.hidden = !current;
 }
 
 const timelines = () => (twin ? [timeline, twin] : [timeline]);
@@ -57,13 +115,18 @@ function markCurrent(name) {
   for (const b of list.querySelectorAll("button[data-name]")) b.setAttribute("aria-current", String(b.dataset.name === name));
 }
 
+/** Shows scenario `name` (its edited version when one is kept) from the start. */
 function choose(name, { updateHash = true } = {}) {
   current = name;
+  const saved = savedScript(PAGE, name);
   for (const t of timelines()) {
-    t.removeAttribute("script");
     t.removeAttribute("step");
     t.setAttribute("scenario", name);
+    if (saved !== null) t.setAttribute("script", saved);
+    else t.removeAttribute("script");
   }
+  resetButton.hidden = saved === null;
+  note.textContent = saved === null ? "" : `Your edited version of ${name} (kept in this browser). “Reset to the shipped version” brings back the original.`;
   markCurrent(name);
   if (updateHash) writeHash();
 }
@@ -308,31 +371,79 @@ list.addEventListener("click", (ev) => {
   if (b) choose(b.dataset.name);
 });
 
-$("run").addEventListener("click", () => {
-  for (const t of timelines()) {
-    t.removeAttribute("step");
-    t.setAttribute("script", editor.value);
-  }
-  markCurrent(null);
+$("run").addEventListener("click", () => runScript(editor.value));
+
+resetButton.addEventListener("click", () => {
+  if (!current) return;
+  clearScript(PAGE, current);
+  choose(current);
+  note.textContent = `${current}: the shipped version again.`;
 });
+
+$("copy-link").addEventListener("click", async () => {
+  await writer.write(linkState());
+  try {
+    await navigator.clipboard.writeText(location.href);
+    note.textContent = "The link to this moment is copied (it is also in the address bar).";
+  } catch {
+    note.textContent = "The address bar holds the link to this moment: copy it from there.";
+  }
+});
+
+$("download-script").addEventListener("click", () => {
+  const text = timeline.script;
+  if (!text) return;
+  // The step rides along as a comment the parser ignores; "Open a scenario file" reads it back.
+  downloadText(`${current ?? "scenario"}.eos`, `# eoslab step=${timeline.step}\n${text.replace(/^# eoslab step=\d+\n/, "")}`);
+});
+
+$("upload-script").addEventListener("change", async (ev) => {
+  const file = ev.target.files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  const step = Number(/^# eoslab step=(\d+)\n/.exec(text)?.[1] ?? 0);
+  current = null;
+  markCurrent(null);
+  editor.value = text;
+  runScript(text, { step });
+  note.textContent = `Opened ${file.name}.`;
+  ev.target.value = "";
+});
+
+timeline.addEventListener("kafka-timeline:step", writeHash);
+timeline.addEventListener("kafka-timeline:load", writeHash);
+// A next-step button's fork lives in the link (the script is in it), not in local storage: only
+// the user's own edits (Run script, a file) are kept, so choosing a scenario again starts afresh.
 
 timeline.addEventListener("kafka-timeline:load", (ev) => {
   if (!ev.detail.error && document.activeElement !== editor) editor.value = timeline.script;
   document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);
 });
 
-window.addEventListener("hashchange", () => {
+window.addEventListener("hashchange", async () => {
+  if (writer.last === location.hash) return;
+  const linked = await decodeState();
+  if (linked?.state) return applyState(linked.state);
+  if (linked?.error) {
+    note.textContent = `Could not open the link: ${linked.error}.`;
+    return;
+  }
   const { scenario, compare } = parseHash();
   if (scenario && scenario !== current) choose(scenario, { updateHash: false });
   setCompare(compare, { updateHash: false });
 });
 
-loadIndex()
-  .then((scenarios) => {
-    const hash = parseHash();
-    const initial = hash.scenario ?? scenarios[0]?.name ?? null;
-    if (initial) choose(initial, { updateHash: false });
-    setCompare(hash.compare, { updateHash: false });
+Promise.all([loadIndex(), decodeState()])
+  .then(([scenarios, linked]) => {
+    if (linked?.state) applyState(linked.state);
+    else {
+      if (linked?.error) note.textContent = `Could not open the link: ${linked.error}; showing the default scenario.`;
+      const hash = parseHash();
+      const initial = hash.scenario ?? scenarios[0]?.name ?? null;
+      if (initial) choose(initial, { updateHash: false });
+      setCompare(hash.compare, { updateHash: false });
+    }
+    restoring = false;
     document.body.dataset.ready = "1";
   })
   .catch((err) => {

@@ -43,6 +43,14 @@ after(async () => {
   await lab?.close();
 });
 
+/** The state the page's link holds (lib/link-state.js), once the page has written it. */
+const linkState = (page, want) =>
+  page.waitForFunction(async (want) => {
+    const { decodeState } = await import("/www/lib/link-state.js");
+    const s = (await decodeState())?.state;
+    return s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v)) ? s : false;
+  }, want).then((h) => h.jsonValue());
+
 // --- helpers ---------------------------------------------------------------------------------
 
 /** The page's scenario list in order (the default scenario is the first). */
@@ -631,7 +639,7 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   await goTo(expectAt);
   await page.waitForFunction((k) => document.getElementById("timeline-v2").step === k, expectAt);
   assert.match(await note.textContent(), /holds under V2 but fails under V1/);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: true, step: expectAt });
 
   if (SHOTS) await page.locator("#lab").screenshot({ path: join(SHOTS, "timeline-compare.png") });
   const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
@@ -662,13 +670,13 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   assert.equal(await v1.getAttribute("transaction-version"), null, "one timeline, at the script's own transaction.version");
   assert.equal(await page.locator("#pane-v1-title").isHidden(), true);
   assert.equal(await note.isHidden(), true);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: undefined });
   await page.waitForFunction(() => document.getElementById("timeline").report?.transactionVersion === 2);
   assert.equal(await page.evaluate(() => document.getElementById("timeline").step), expectAt, "the timeline keeps its step");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.getElementById("timeline-v2")?.report?.transactionVersion === 2 && document.getElementById("timeline").report?.transactionVersion === 1);
   await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, expectAt);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: true });
 
   // A next-step button on one side appends its line to both scripts; both show the new last step.
   const nextButton = v2.locator(".next button[data-line]").first();
@@ -695,7 +703,7 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
     const st = await page.evaluate(() => ["timeline", "timeline-v2"].map((id) => { const t = document.getElementById(id); return { id, scenario: t?.getAttribute("scenario"), scriptAttr: t?.getAttribute("script")?.slice(-80), script: t?.script?.slice(0, 120), steps: t?.steps, err: t?.shadowRoot.querySelector(".error")?.textContent }; }));
     throw new Error(`${err.message}\n${JSON.stringify(st, null, 1)}`);
   });
-  assert.equal(await page.evaluate(() => location.hash), `#scenario=${other}&compare=1`);
+  await linkState(page, { scenario: other, compare: true });
 
   assert.deepEqual(lab.pageErrors.slice(errorsBefore.page), []);
   assert.deepEqual(lab.consoleErrors.slice(errorsBefore.console), []);
