@@ -628,7 +628,8 @@ export class KafkaLadderElement extends BaseElement {
       const n = this.steps;
       const wanted = this.#openAt === "end" ? n - 1 : stepFromAttr ? stepAttribute(this, n - 1) : 0;
       this.#openAt = null;
-      const scroll = this.#scrollAfterLoad;
+      // A step other than the first (a link, step="end") is scrolled into view as stepping does.
+      const scroll = wanted > 0 ? "step" : this.#scrollAfterLoad;
       this.#scrollAfterLoad = "top";
       this.#setStep(wanted, { scroll });
       return;

@@ -27,13 +27,16 @@ after(async () => {
   await lab?.close();
 });
 
-/** The state the page's link holds (lib/link-state.js), once the page has written it. */
-const linkState = (page, want) =>
-  page.waitForFunction(async (want) => {
-    const { decodeState } = await import("/www/lib/link-state.js");
-    const s = (await decodeState())?.state;
-    return s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v)) ? s : false;
-  }, want).then((h) => h.jsonValue());
+/** The state the page's link holds (lib/link-state.js) once it matches `want` (polled: the page writes it after a step). */
+async function linkState(page, want) {
+  let s = null;
+  for (let i = 0; i < 100; i++) {
+    s = await page.evaluate(async () => (await (await import("/www/lib/link-state.js")).decodeState())?.state ?? null);
+    if (s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v))) return s;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the link never held ${JSON.stringify(want)}: ${JSON.stringify(s)?.slice(0, 300)}`);
+}
 
 // --- helpers ---------------------------------------------------------------------------------
 

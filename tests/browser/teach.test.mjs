@@ -264,6 +264,184 @@ for (const v of VIEWS) {
   });
 }
 
+// --- share any moment by link ------------------------------------------------------------------
+
+/** The rendered state of a view: step, script, narration, state panel and the canvas pixels. */
+const rendered = async (tag) => {
+  await page.mouse.move(1, 1); // no hovered row
+  return page.evaluate(async (tag) => {
+    const e = document.querySelector(tag);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const root = e.shadowRoot;
+    const c = root.querySelector("canvas");
+    const data = c.getContext("2d", { willReadFrequently: true }).getImageData(0, 0, c.width, c.height).data;
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < data.length; i++) hash = Math.imul(hash ^ data[i], 0x01000193) >>> 0;
+    return {
+      step: e.step, steps: e.steps, script: e.script, transactionVersion: e.getAttribute("transaction-version"),
+      now: root.querySelector(".now").textContent, state: root.querySelector(".state").textContent,
+      canvas: `${c.width}x${c.height}:${hash.toString(16)}`,
+    };
+  }, tag);
+};
+
+/** The state the page's link holds (lib/link-state.js) once it matches `want` (polled: the page writes it after a step). */
+async function linkState(page, want) {
+  let s = null;
+  for (let i = 0; i < 100; i++) {
+    s = await page.evaluate(async () => (await (await import("/www/lib/link-state.js")).decodeState())?.state ?? null);
+    if (s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v))) return s;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the link never held ${JSON.stringify(want)}: ${JSON.stringify(s)?.slice(0, 300)}`);
+}
+
+/** Waits until the page has written a state link (#s=1.…) and returns the URL. */
+async function stateUrl(want = () => true) {
+  await page.waitForFunction(() => /^#s=1\./.test(location.hash));
+  await page.waitForTimeout(200); // the last write of a burst lands
+  return page.url();
+}
+
+async function reopen(url, tag) {
+  await page.goto("about:blank");
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  if (tag) await page.waitForFunction((tag) => document.querySelector(tag)?.steps > 0, tag);
+}
+
+test("a link restores the ladder's step and a fork made with a next-step button, identically", { timeout: 60_000 }, async () => {
+  await openView(VIEWS[0]);
+  await page.evaluate(() => (document.querySelector("kafka-ladder").step = 1));
+  await waitStep(VIEWS[0], 1);
+  await page.locator('kafka-ladder .next button[data-line="restart app"]').click();
+  await page.waitForFunction(() => /restart app\n$/.test(document.querySelector("kafka-ladder").script));
+  await page.evaluate(() => (document.querySelector("kafka-ladder").step = 1)); // back into the fork
+  await waitStep(VIEWS[0], 1);
+  const before = await rendered("kafka-ladder");
+  const url = await stateUrl();
+  await reopen(url, "kafka-ladder");
+  await waitStep(VIEWS[0], 1);
+  assert.deepEqual(await rendered("kafka-ladder"), before, "the same step of the same fork, the same pixels");
+  assert.equal(await page.locator("#scenario-list button[aria-current=true]").getAttribute("data-name"), "lost-response-retry");
+});
+
+test("a link restores the timeline in compare mode at its step, both sides identically", { timeout: 90_000 }, async () => {
+  await openView(VIEWS[1], "#scenario=txn-protocol-v2&compare=1"); // an older link still opens
+  await page.waitForFunction(() => document.getElementById("timeline-v2")?.steps > 0);
+  await page.evaluate(() => (document.getElementById("timeline").step = 3));
+  await page.waitForFunction(() => document.getElementById("timeline").step === 3 && document.getElementById("timeline-v2").step === 3);
+  const side = (id) => page.evaluate((id) => {
+    const t = document.getElementById(id);
+    return { step: t.step, tv: t.getAttribute("transaction-version"), now: t.shadowRoot.querySelector(".now").textContent, state: t.shadowRoot.querySelector(".state").textContent };
+  }, id);
+  const before = [await side("timeline"), await side("timeline-v2")];
+  const url = await stateUrl();
+  await reopen(url, "kafka-timeline");
+  await page.waitForFunction(() => document.getElementById("timeline").step === 3 && document.getElementById("timeline-v2")?.step === 3 && document.getElementById("timeline-v2").report);
+  assert.deepEqual([await side("timeline"), await side("timeline-v2")], before);
+  assert.equal(await page.locator("#compare-protocols").getAttribute("aria-pressed"), "true");
+});
+
+for (const v of VIEWS) {
+  test(`${v.page}: an edited script survives a reload and a link; Reset brings back the shipped version`, { timeout: 90_000 }, async () => {
+    await openView(v);
+    const shipped = await page.evaluate((tag) => document.querySelector(tag).script, v.tag);
+    const edited = shipped.replace(/\n*$/, "\n") + (v.tag === "kafka-ladder" ? "send app orders-0 edited-by-me\n" : "advance 5ms\n");
+    await page.locator("#editor summary").click();
+    await page.locator("#script").fill(edited);
+    await page.click("#run");
+    await page.waitForFunction(({ tag, edited }) => document.querySelector(tag).script === edited, { tag: v.tag, edited });
+    await stateUrl();
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.waitForFunction(({ tag, edited }) => document.querySelector(tag).script === edited, { tag: v.tag, edited });
+    // An old-style link to the scenario (no state): the edit is kept in this browser.
+    await openView(v, `#scenario=${v.scenario}`);
+    await page.waitForFunction(({ tag, edited }) => document.querySelector(tag).script === edited, { tag: v.tag, edited });
+    assert.equal(await page.locator("#reset-script").isVisible(), true);
+    assert.match(await page.locator("#link-note").textContent(), /Your edited version/);
+    await page.click("#reset-script");
+    await page.waitForFunction(({ tag, shipped }) => document.querySelector(tag).script === shipped, { tag: v.tag, shipped });
+    assert.equal(await page.locator("#reset-script").isHidden(), true);
+    // The link follows: the scenario by name, no script.
+    await linkState(page, { scenario: v.scenario, script: undefined });
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.waitForFunction(({ tag, shipped }) => document.querySelector(tag).script === shipped, { tag: v.tag, shipped }, { timeout: 5000 }).catch(async (err) => {
+      throw new Error(`${err.message} ${JSON.stringify(await page.evaluate((tag) => ({ s: document.querySelector(tag).script, h: location.hash, ls: Object.keys(localStorage) }), v.tag))} shipped=${JSON.stringify(shipped)}`);
+    });
+  });
+
+  test(`${v.page}: a moment too big for a link offers the scenario file instead, which restores it`, { timeout: 90_000 }, async () => {
+    await openView(v);
+    // 12,000 characters of about-text that deflate cannot shrink below 8,000 (a fixed xorshift stream).
+    let x = 2463534242;
+    let noise = "";
+    for (let i = 0; i < 12_000; i++) {
+      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+      noise += "abcdefghijklmnopqrstuvwxyz0123456789"[x % 36];
+      if (i % 100 === 99) noise += "\nabout ";
+    }
+    const shipped = await page.evaluate((tag) => document.querySelector(tag).script, v.tag);
+    const big = `${shipped.replace(/\n*$/, "\n")}about ${noise}\n`;
+    await page.locator("#editor summary").click();
+    await page.locator("#script").fill(big);
+    await page.click("#run");
+    await page.waitForFunction(({ tag, big }) => document.querySelector(tag).script === big, { tag: v.tag, big });
+    await page.evaluate((tag) => (document.querySelector(tag).step = 2), v.tag);
+    await waitStep(v, 2);
+    await page.waitForTimeout(300); // the link write after the step
+    await page.waitForFunction(() => /does not fit in a link/.test(document.getElementById("link-note").textContent));
+    assert.doesNotMatch(page.url(), /#s=/, "no link over 8,000 characters");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-script")]);
+    const path = await download.path();
+    const { readFileSync } = await import("node:fs");
+    const file = readFileSync(path, "utf8");
+    assert.match(file, /^# eoslab step=2\n/);
+    await openView(v);
+    await page.locator("#upload-script").setInputFiles({ name: "shared.eos", mimeType: "text/plain", buffer: Buffer.from(file) });
+    await page.waitForFunction(({ tag }) => document.querySelector(tag).step === 2 && document.querySelector(tag).script.length > 12_000, { tag: v.tag });
+    await page.evaluate(() => localStorage.clear());
+  });
+}
+
+test("a link restores the inspector's bytes, opened batch and selected field", { timeout: 60_000 }, async () => {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  const inspector = () => page.evaluate(() => {
+    const k = document.getElementById("kb");
+    return { bytes: Array.from(k.bytes).join(","), batch: k.openedBatch, field: k.selectedField };
+  });
+  // A sample is linked by name, pasted bytes by value.
+  await page.click('button[data-sample="zstd"]');
+  await page.locator('#kb tr[data-field="baseSequence"] button.fname').first().click();
+  await page.waitForFunction(() => document.getElementById("kb").selectedField === "baseSequence");
+  const sampleState = await inspector();
+  await reopen(await stateUrl());
+  await page.waitForFunction(() => document.getElementById("kb").selectedField === "baseSequence");
+  assert.deepEqual(await inspector(), sampleState);
+  const linked = await page.evaluate(async () => (await (await import("/www/lib/link-state.js")).decodeState()).state);
+  assert.equal(linked.sample, "zstd");
+  assert.equal(linked.bytes, undefined);
+
+  const a = "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 00 02 6b 02 76 00";
+  await page.evaluate((hex) => document.getElementById("kb").load(hex + " " + hex.replace(/^00 00 00 00 00 00 00 00/, "00 00 00 00 00 00 00 01")), a);
+  await page.waitForFunction(() => document.getElementById("kb").bytes.length === 140);
+  await page.evaluate(() => (document.getElementById("kb").batch = 1));
+  await page.waitForFunction(() => document.getElementById("kb").openedBatch === 1);
+  await page.locator('#kb tr[data-field="producerId"] button.fname').first().click();
+  await page.waitForFunction(() => document.getElementById("kb").selectedField === "producerId");
+  const pasted = await inspector();
+  await page.waitForTimeout(300);
+  await reopen(page.url());
+  await page.waitForFunction(() => document.getElementById("kb").selectedField === "producerId");
+  assert.deepEqual(await inspector(), pasted);
+  const where = await page.locator("#kb").evaluate((k) => k.shadowRoot.textContent.includes("producerId"));
+  assert.equal(where, true);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);
