@@ -83,6 +83,8 @@ const GUTTER_W = 58; // time column
 const TAG_COLS = 9; // "decision " column in the text area
 const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
 const FONT_PX = 12;
+/** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px (issue 14: ≥ 20 px at 1280×720). */
+export const PRESENTER_ZOOM = 1.75;
 const BUCKET = 64; // rows per arrow bucket
 const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
 const ROW_STEP = 0;
@@ -464,6 +466,8 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
 ${PLAYER_CSS}
+:host([presenter]) .ladder { zoom: 1.75; }
+:host([presenter]) { --eos-ladder-max-height: calc((100vh - 15rem) / 1.75); }
 .now.failed-step { border-left-color: var(--eos-bad); }
 `;
 
@@ -477,7 +481,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly", "theme", "compact"];
+    return ["scenario", "script", "step", "readonly", "theme", "compact", "presenter"];
   }
 
   // state
@@ -523,7 +527,7 @@ export class KafkaLadderElement extends BaseElement {
   #ctxStyle = new CanvasStyle();
   #measuredFont = "";
   #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
-  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0 };
+  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0, fontPx: FONT_PX };
 
   /** Interval between steps while playing at 1×, in ms. */
   get interval() {
@@ -613,6 +617,7 @@ export class KafkaLadderElement extends BaseElement {
     if (oldValue === newValue) return;
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
+    if (name === "presenter") return this.#presenterChanged();
     if (this.#changes.attribute(name)) this.#schedule();
   }
 
@@ -876,6 +881,21 @@ export class KafkaLadderElement extends BaseElement {
       this.#invalidate(false);
       const row = this.#ladder.rows[r];
       if (row.type === ROW_EVENT && Number.isInteger(row.e.batch)) this.openBatch(row.e.batch, r);
+    });
+  }
+
+  /** The CSS zoom of the ladder: PRESENTER_ZOOM in presenter mode (12 px text drawn at 21 px), else 1. */
+  #zoom() {
+    return this.hasAttribute("presenter") ? PRESENTER_ZOOM : 1;
+  }
+
+  #presenterChanged() {
+    this.#player?.syncPresent(); // the button's state (the page may set the attribute)
+    this.#measure();
+    this.#invalidate(true);
+    requestAnimationFrame(() => {
+      this.#measure();
+      this.#invalidate(true);
     });
   }
 
@@ -1270,8 +1290,9 @@ export class KafkaLadderElement extends BaseElement {
   #rowAtEvent(ev) {
     if (!this.#ladder) return -1;
     const rect = this.#ui.canvas.getBoundingClientRect();
-    const y = ev.clientY - rect.top - HEADER_H + this.#ui.viewport.scrollTop;
-    if (ev.clientY - rect.top < HEADER_H || y < 0) return -1;
+    const z = this.#zoom(); // the canvas is zoomed in presenter mode: its rect is, the drawing is not
+    const y = (ev.clientY - rect.top) / z - HEADER_H + this.#ui.viewport.scrollTop;
+    if ((ev.clientY - rect.top) / z < HEADER_H || y < 0) return -1;
     const r = this.#rowAtY(y);
     return r < this.#revealed() && y < this.#rowTop[r + 1] ? r : -1;
   }
@@ -1299,8 +1320,9 @@ export class KafkaLadderElement extends BaseElement {
     tip.replaceChildren(...children);
     tip.hidden = false;
     const host = this.#ui.ladder.getBoundingClientRect();
-    const x = Math.min(ev.clientX - host.left + 14, host.width - tip.offsetWidth - 4);
-    const y = ev.clientY - host.top + 16;
+    const z = this.#zoom();
+    const x = Math.min((ev.clientX - host.left) / z + 14, host.width / z - tip.offsetWidth - 4);
+    const y = (ev.clientY - host.top) / z + 16;
     tip.style.left = `${Math.max(0, x)}px`;
     tip.style.top = `${y}px`;
   }
@@ -1313,7 +1335,7 @@ export class KafkaLadderElement extends BaseElement {
     if (width <= 0) return;
     if (this.#layoutDirty || width !== this.#layoutWidth) this.#layout(width);
     const height = this.#sizeViewport();
-    const { ctx, resized } = hidpiContext(canvas, width, height);
+    const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
     const mono = `${FONT_PX}px ${th.mono}`;

@@ -99,6 +99,11 @@ export class TimelineOpenEvent extends ComposedEvent {
 // ---------------------------------------------------------------------------------------------
 // Geometry
 
+/**
+ * Presenter mode shows the lanes at this CSS zoom: lane labels (bold 12 px) at 24 px, the messages
+ * and decisions on the wire (10.5–11 px) at 21–22 px (issue 14: ≥ 20 px at 1280×720).
+ */
+export const PRESENTER_ZOOM = 2;
 const RULER_H = 22; // offsets ruler at the top of the log area
 const CELL_W = 56; // one offset
 const SUBROW_H = 24; // a consumer's row per partition
@@ -419,6 +424,7 @@ ${NEXT_STEPS_CSS}
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
 ${PLAYER_CSS}
+:host([presenter]) .lanes { zoom: 2; }
 .state section.metrics { grid-column: 1 / -1; }
 .state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
 .state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
@@ -450,7 +456,7 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact"];
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter"];
   }
 
   // state
@@ -487,7 +493,8 @@ export class KafkaTimelineElement extends BaseElement {
   #hover = -1;
   #hatch = null;
   #ctxStyle = new CanvasStyle();
-  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0, truncatedLabels: 0 };
+  // fontPx: the smallest type of the lane labels and the messages on the wire (lane state lines 10.5 px, wire 11 px).
+  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0, truncatedLabels: 0, fontPx: 10.5 };
   // What the DOM panels show already (they are updated, not rebuilt, when the step changes).
   #nextCache = { report: undefined, canAppend: false, label: null };
   #summaryFor = null;
@@ -624,6 +631,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (oldValue === newValue || name === "inspector") return; // read when a record is opened
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
+    if (name === "presenter") return this.#presenterChanged();
     if (this.#changes.attribute(name)) this.#schedule();
   }
 
@@ -885,6 +893,21 @@ export class KafkaTimelineElement extends BaseElement {
       if (r < 0) return;
       this.#select(r);
       this.openRecord(r);
+    });
+  }
+
+  /** The CSS zoom of the lanes: PRESENTER_ZOOM in presenter mode, else 1. */
+  #zoom() {
+    return this.hasAttribute("presenter") ? PRESENTER_ZOOM : 1;
+  }
+
+  #presenterChanged() {
+    this.#player?.syncPresent(); // the button's state (the page may set the attribute)
+    this.#measure();
+    this.#invalidate();
+    requestAnimationFrame(() => {
+      this.#measure();
+      this.#invalidate();
     });
   }
 
@@ -1666,8 +1689,9 @@ export class KafkaTimelineElement extends BaseElement {
     const tl = this.#tl;
     if (!tl) return -1;
     const rect = this.#ui.canvas.getBoundingClientRect();
-    const x = ev.clientX - rect.left;
-    const y = ev.clientY - rect.top;
+    const z = this.#zoom(); // the lanes are zoomed in presenter mode: the rect is, the drawing is not
+    const x = (ev.clientX - rect.left) / z;
+    const y = (ev.clientY - rect.top) / z;
     const g = this.#geometry(this.#width);
     if (x < g.logX) return -1;
     const lane = this.#laneAt(y);
@@ -1731,7 +1755,7 @@ export class KafkaTimelineElement extends BaseElement {
     const cssH = `${height}px`;
     if (canvas.style.width !== cssW) canvas.style.width = cssW;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
-    const { ctx, resized } = hidpiContext(canvas, width, height);
+    const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
     this.#ctxStyle.set(ctx, "fillStyle", th.bg);

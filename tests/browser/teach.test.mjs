@@ -193,6 +193,14 @@ for (const v of VIEWS) {
           await page.locator(`${v.tag} .viewport`).focus();
         }
       },
+      P: async () => {
+        await page.keyboard.press("p");
+        await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
+        await page.keyboard.press("Escape");
+        await page.waitForFunction((tag) => !document.querySelector(tag).hasAttribute("presenter"), v.tag);
+        if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
+        await page.locator(`${v.tag} .viewport`).focus();
+      },
       Esc: async () => {
         if (!(await page.locator(`${v.tag} .detail`).isVisible())) await page.keyboard.press("ArrowDown");
         await page.locator(`${v.tag} .detail`).waitFor();
@@ -441,6 +449,66 @@ test("a link restores the inspector's bytes, opened batch and selected field", {
   const where = await page.locator("#kb").evaluate((k) => k.shadowRoot.textContent.includes("producerId"));
   assert.equal(where, true);
 });
+
+// --- presenter mode ----------------------------------------------------------------------------
+
+for (const v of VIEWS) {
+  test(`${v.tag}: presenter mode (p, Esc) fills 1280×720, hides the list, lanes and decisions ≥ 20 px, nothing truncated`, { timeout: 60_000 }, async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    try {
+      await openView(v, `#scenario=${v.tag === "kafka-ladder" ? "window-moved-past" : "txn-consume-transform-produce"}`);
+      await page.locator(`${v.tag} .viewport`).focus();
+      await page.keyboard.press("End");
+      await page.keyboard.press("p");
+      await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
+      await page.waitForTimeout(300); // the relayout at the new zoom lands
+      const m = await page.evaluate((tag) => {
+        const e = document.querySelector(tag);
+        const root = e.shadowRoot;
+        const c = root.querySelector("canvas");
+        const r = e.getBoundingClientRect();
+        window.scrollTo(0, 0); // the list at the top of the page, under the presenter view
+        const list = document.getElementById("scenarios").getBoundingClientRect();
+        const covering = document.elementFromPoint(list.left + 20, list.top + 20);
+        const px = (sel) => [...root.querySelectorAll(sel)].filter((n) => n.getClientRects().length).map((n) => parseFloat(getComputedStyle(n).fontSize));
+        const cut = [...root.querySelectorAll(".now, .now *")].filter((n) => !n.closest(".sr-only") && n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== "visible");
+        return {
+          rect: [r.left, r.top, r.width, r.height],
+          listHidden: covering === e || e.contains(covering),
+          zoom: c.getBoundingClientRect().width / c.clientWidth,
+          fontPx: e.renderStats.fontPx,
+          truncated: e.renderStats.truncatedLabels,
+          narration: Math.min(...px(".now-head, .now li, .now p")),
+          cut: cut.length,
+          hidden: [...root.querySelectorAll(".hint, .summary, .state")].every((n) => !n.getClientRects().length),
+          scrollX: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        };
+      }, v.tag);
+      assert.deepEqual(m.rect, [0, 0, 1280, 720], "fills the window");
+      assert.equal(m.listHidden, true, "the scenario list is covered");
+      assert.ok(m.fontPx * m.zoom >= 20, `lane labels and decisions drawn at ${m.fontPx} px × zoom ${m.zoom}`);
+      assert.equal(m.truncated, 0, "no lane label is cut");
+      assert.ok(m.narration >= 20, `narration type ${m.narration} px`);
+      assert.equal(m.cut, 0, "no narration text is cut");
+      assert.equal(m.hidden, true, "the panels that are not the story are hidden");
+      assert.equal(m.scrollX, false);
+      assert.equal(await page.locator(`${v.tag} button[data-action="present"]`).getAttribute("aria-pressed"), "true");
+      // Stepping still works, and Esc leaves.
+      await page.keyboard.press("Home");
+      await waitStep(v, 0);
+      await page.keyboard.press("Escape");
+      await page.waitForFunction((tag) => !document.querySelector(tag).hasAttribute("presenter"), v.tag);
+      // The button enters it too.
+      await page.click(`${v.tag} button[data-action="present"]`);
+      await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
+      await page.click(`${v.tag} button[data-action="present"]`);
+      await page.waitForFunction((tag) => !document.querySelector(tag).hasAttribute("presenter"), v.tag);
+    } finally {
+      if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+  });
+}
 
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;

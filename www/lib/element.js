@@ -355,9 +355,12 @@ export function frameRequester(draw, active) {
   };
 }
 
-/** The device pixel ratio and the backing store size (device pixels) of a width × height CSS px canvas. */
-export function backingSize(width, height) {
-  const dpr = globalThis.devicePixelRatio || 1;
+/**
+ * The device pixel ratio and the backing store size (device pixels) of a width × height CSS px
+ * canvas; `scale` is a CSS zoom the canvas is shown at (presenter mode), so it stays sharp.
+ */
+export function backingSize(width, height, scale = 1) {
+  const dpr = (globalThis.devicePixelRatio || 1) * scale;
   return { dpr, width: Math.round(width * dpr), height: Math.round(height * dpr) };
 }
 
@@ -366,8 +369,8 @@ export function backingSize(width, height) {
  * differs) and returns its 2d context scaled to CSS px, and whether the store was resized (which
  * resets the context's state: CanvasStyle reset()).
  */
-export function hidpiContext(canvas, width, height) {
-  const { dpr, width: bw, height: bh } = backingSize(width, height);
+export function hidpiContext(canvas, width, height, scale = 1) {
+  const { dpr, width: bw, height: bh } = backingSize(width, height, scale);
   const resized = canvas.width !== bw || canvas.height !== bh;
   if (resized) {
     canvas.width = bw;

@@ -87,7 +87,18 @@ export function checksList(checks) {
 }
 
 /** The rules of the player's controls, the checks and the keyboard map (for each element's sheet). */
-export const PLAYER_CSS = `.controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
+export const PLAYER_CSS = `:host([presenter]) { position: fixed; inset: 0; z-index: 2147483000; margin: 0; border: 0; border-radius: 0;
+  overflow: auto; font-size: 20px; padding: .6rem 1rem;
+  --eos-bg: #ffffff; --eos-fg: #000000; --eos-muted: #24292f; --eos-border: #24292f; --eos-panel: #eef1f4; --eos-accent: #0550ae;
+  --eos-ok: #116329; --eos-bad: #a40e26; --eos-warn: #6f4400; --eos-dup: #5e2ca5; color-scheme: light; }
+:host([presenter]) .about, :host([presenter]) .hint, :host([presenter]) .summary, :host([presenter]) .features,
+:host([presenter]) .state, :host([presenter]) .panels-box, :host([presenter]) .latency, :host([presenter]) .detail { display: none; }
+:host([presenter]) .title { font-size: 24px; }
+:host([presenter]) button, :host([presenter]) select { font-size: 18px; }
+:host([presenter]) .now { font-size: 24px; line-height: 1.35; }
+:host([presenter]) .now .line, :host([presenter]) .now .source, :host([presenter]) ul.checks, :host([presenter]) .now .code,
+:host([presenter]) .now .rule, :host([presenter]) .now ol.messages, :host([presenter]) .now .written { font-size: 20px; }
+.controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
 .controls label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
 .controls select { font: inherit; font-size: 13px; background: var(--eos-bg); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px; }
 .controls input.scrub { flex: 1 1 8rem; min-width: 6rem; max-width: 24rem; accent-color: var(--eos-accent); }
@@ -133,12 +144,13 @@ export class Player {
         SPEEDS.map((v) => el("option", { value: v, selected: v === 1 }, `${v}×`))),
       scrub: el("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" }),
       counter: el("span", { class: "counter", part: "counter" }),
+      present: el("button", { type: "button", "data-action": "present", "aria-pressed": "false", "aria-keyshortcuts": "P" }, "Present"),
       keys: el("button", { type: "button", "data-action": "keys", "aria-label": "Keyboard shortcuts (?)", "aria-keyshortcuts": "Shift+?", "aria-haspopup": "dialog" }, "?"),
     };
     ui.keymap = el("dialog", { class: "keymap", "aria-labelledby": `keymap-title-${element}` });
     ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
       ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter,
-      extraControls, ui.keys);
+      extraControls, ui.present, ui.keys);
     this.ui = ui;
     this.element = element;
 
@@ -150,6 +162,7 @@ export class Player {
       else if (action === "last") this.last();
       else if (action === "play") this.toggle();
       else if (action === "keys") this.showKeys();
+      else if (action === "present") this.present(!host.hasAttribute("presenter"));
     });
     ui.scrub.addEventListener("input", () => {
       const k = Number(ui.scrub.value); // before pause() re-renders the controls
@@ -186,6 +199,7 @@ export class Player {
       ["+", "play faster"],
       ["-", "play slower"],
       ["?", "this keyboard map"],
+      ["P", "presenter mode (Esc leaves it)"],
       ...this.#viewKeys,
     ];
   }
@@ -207,12 +221,50 @@ export class Player {
       "-": () => this.faster(-1),
       "_": () => this.faster(-1),
       "?": () => this.showKeys(),
+      p: () => this.present(!this.#host.hasAttribute("presenter")),
+      P: () => this.present(!this.#host.hasAttribute("presenter")),
+      Escape: this.#host.hasAttribute("presenter") ? () => this.present(false) : null,
       ...this.#extraKeys,
     };
     const act = actions[ev.key];
     if (!act) return;
     ev.preventDefault();
     act();
+  }
+
+  /**
+   * Presenter mode on or off: the host's `presenter` attribute (the element's sheet fills the
+   * screen, hides what is not the story, grows type and lanes, high contrast), and the browser's
+   * fullscreen where it allows it (leaving fullscreen with Esc leaves presenter mode too).
+   */
+  present(on) {
+    const host = this.#host;
+    host.toggleAttribute("presenter", !!on);
+    this.syncPresent();
+    if (on && !document.fullscreenElement && host.requestFullscreen) {
+      host.requestFullscreen().then(() => (this.#fullscreen = true), () => {});
+    } else if (!on && this.#fullscreen && document.fullscreenElement === host) {
+      document.exitFullscreen().catch(() => {});
+    }
+    if (!on) this.#fullscreen = false;
+    if (!this.#watchingFullscreen) {
+      this.#watchingFullscreen = true;
+      document.addEventListener("fullscreenchange", () => {
+        if (this.#fullscreen && document.fullscreenElement !== host) {
+          this.#fullscreen = false;
+          if (host.hasAttribute("presenter")) this.present(false);
+        }
+      });
+    }
+  }
+  #fullscreen = false;
+  #watchingFullscreen = false;
+
+  /** The Present button follows the host's `presenter` attribute (a page may set it). */
+  syncPresent() {
+    const on = this.#host.hasAttribute("presenter");
+    this.ui.present.setAttribute("aria-pressed", String(on));
+    this.ui.present.textContent = on ? "Leave presenter mode" : "Present";
   }
 
   first() {
