@@ -17,14 +17,20 @@
 // Attributes (the source of truth; `script` wins over `scenario`, which wins over the text):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
 //   script     the scenario text (or its JSON twin, starting with "{")
-//   step       the number of steps shown, 0..steps (reflected; default: all of them)
+//   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
+//              step is a script line that does something with the `expect` lines after it, which
+//              are shown as its checks (lib/player.js)
+//   presenter  presenter mode (lib/player.js: fills the window, large type, the ladder zoomed)
 //   readonly   no next-step buttons (stepping still works)
 //   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
 //   compact    for a documentation column: controls, narration and ladder only (lane names never cut)
-// Events (bubbling, composed): `eoslab-step` {step, steps}; `eoslab-script` {script} when a
-// next-step button appended a line; `eoslab-load` {steps, rows, ms, error} after each run.
-// Keyboard: ←/→ step back/forward (in the controls and the ladder), Home/End first/last step (in
-// the controls); in the ladder ↑/↓ select a row, Enter opens its batch, Escape clears.
+// Events (bubbling, composed): `kafka-ladder:step` {step, steps}; `kafka-ladder:script` {script}
+// when a next-step button forked the story; `kafka-ladder:load` {steps, rows, ms, error} after
+// each run (error: a script error when only the lines before it ran). Each is followed by its
+// pre-issue-14 name (eoslab-step, eoslab-script, eoslab-load) with the same detail.
+// Keyboard (lib/player.js; `?` lists them): anywhere in the element ←/→ step, Home/End first/last,
+// Space play/pause, +/- speed, p presenter mode; in the ladder ↑/↓ select a row, Enter opens its
+// batch, Escape clears.
 //
 // The model is deterministic, so step k is the run of the script's first k steps: the rows come
 // from one run of the whole script (revealed step by step), the retained windows, batches and
