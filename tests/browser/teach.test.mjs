@@ -510,6 +510,30 @@ for (const v of VIEWS) {
   });
 }
 
+// --- small screens -----------------------------------------------------------------------------
+
+test("no page scrolls sideways at 390×844 (lists, tables and drawings scroll in their own boxes)", { timeout: 90_000 }, async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    for (const path of ["", "idempotence.html", "transactions.html", "transactions.html#scenario=txn-protocol-v2&compare=1", "embed-example.html"]) {
+      await page.goto("about:blank");
+      await page.goto(`${baseUrl}/www/${path}`, { waitUntil: "load" });
+      await page.waitForFunction(() => document.body.dataset.ready === "1" || !document.querySelector("script[src$='main.js'], script[src$='idempotence.js'], script[src$='transactions.js']"));
+      await page.waitForFunction(() => [...document.querySelectorAll("kafka-ladder, kafka-timeline")].every((e) => !customElements.get(e.localName) || e.steps > 0));
+      await page.waitForTimeout(300);
+      const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+      assert.ok(m.sw <= m.cw, `${path || "index.html"}: the page is ${m.sw} px wide in a ${m.cw} px window`);
+    }
+    // The scenario list collapses to a short box of its own.
+    await page.goto(`${baseUrl}/www/idempotence.html`, { waitUntil: "load" });
+    await page.waitForSelector('body[data-ready="1"]');
+    const list = await page.locator("#scenario-list").evaluate((l) => ({ h: l.clientHeight, sh: l.scrollHeight, overflow: getComputedStyle(l).overflowY }));
+    assert.ok(list.h <= 200 && list.sh > list.h && list.overflow === "auto", JSON.stringify(list));
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);
