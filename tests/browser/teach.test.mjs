@@ -534,6 +534,59 @@ test("no page scrolls sideways at 390×844 (lists, tables and drawings scroll in
   }
 });
 
+// --- accessibility -------------------------------------------------------------------------------
+
+test("axe-core finds no violations with the player, the keyboard map, presenter mode and a failing check", { timeout: 120_000 }, async (t) => {
+  const { existsSync, readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { ROOT } = await import("./helpers.mjs");
+  const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
+  if (!existsSync(axePath)) {
+    t.skip("axe-core is not installed (scripts/ensure-test-tools.sh)");
+    return;
+  }
+  const axeSource = readFileSync(axePath, "utf8");
+  const scan = async (label) => {
+    await page.evaluate(axeSource); // through the devtools protocol: the page's CSP does not apply
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const summary = result.violations.map((x) => `${x.id}: ${x.help} (${x.nodes.length}) ${x.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+    assert.deepEqual(summary, [], `${label}: ${summary.join("\n")}`);
+  };
+  for (const v of VIEWS) {
+    await openView(v);
+    await page.evaluate((tag) => (document.querySelector(tag).step = 1), v.tag);
+    await waitStep(v, 1);
+    await scan(`${v.page}`);
+    await page.locator(`${v.tag} .viewport`).focus();
+    await page.keyboard.press("?");
+    await page.locator(`${v.tag} dialog.keymap[open]`).waitFor();
+    await scan(`${v.page}, keyboard map`);
+    await page.keyboard.press("Escape");
+    await page.locator(`${v.tag} .viewport`).focus();
+    await page.keyboard.press("p");
+    await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
+    await scan(`${v.page}, presenter mode`);
+    await page.keyboard.press("Escape");
+    if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.locator(`${v.tag} .viewport`).focus();
+    await page.keyboard.press("p");
+    await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
+    await scan(`${v.page}, presenter mode, dark`);
+    await page.keyboard.press("Escape");
+    if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  // A failing check (✗ with expected and actual).
+  await openView(VIEWS[0]);
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("script", "partition p\nproducer app\nsend app p x\ndeliver request b1\nexpect b1 duplicate 0..0\n"));
+  await page.locator('kafka-ladder .now ul.checks li[data-ok="false"]').waitFor().catch(async () => {
+    await page.evaluate(() => (document.querySelector("kafka-ladder").step = 1));
+    await page.locator('kafka-ladder .now ul.checks li[data-ok="false"]').waitFor();
+  });
+  await scan("a failing check");
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);
