@@ -47,7 +47,7 @@ import {
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
   showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
-import { PLAYER_CSS, Player, checksList, linesBeforeError, partialNote, storyChecks, storySteps } from "./lib/player.js";
+import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-ladder:step";
 export const SCRIPT_EVENT = "kafka-ladder:script";
@@ -89,6 +89,8 @@ const GUTTER_W = 58; // time column
 const TAG_COLS = 9; // "decision " column in the text area
 const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
 const FONT_PX = 12;
+/** The leader's answers to an idempotent Produce (the model's outcomes: append, duplicate, the refusals). */
+const LEADER_ANSWERS = ["APPEND (NONE)", "DUPLICATE (NONE, the original offsets)", "OUT_OF_ORDER_SEQUENCE_NUMBER", "INVALID_PRODUCER_EPOCH"];
 /** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px (issue 14: ≥ 20 px at 1280×720). */
 export const PRESENTER_ZOOM = 1.75;
 const BUCKET = 64; // rows per arrow bucket
@@ -687,6 +689,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#source = source;
       this.#run = run;
       this.#story = storySteps(run.steps);
+      this.#player?.newRun();
       this.#prefix = new Map([[run.steps.length, run]]);
       this.#ladder = buildLadder(run);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
@@ -835,6 +838,7 @@ export class KafkaLadderElement extends BaseElement {
     this.#player = new Player(this, {
       element: "ladder",
       interval: this.#interval,
+      question: (k) => this.#question(k),
       viewKeys: [["↑ / ↓", "select a row of the ladder (in the ladder)"], ["Enter", "open the selected row's batch"], ["Esc", "clear the selection"]],
     });
     const ui = this.#player.ui;
@@ -858,7 +862,7 @@ export class KafkaLadderElement extends BaseElement {
     ui.state = h("div", { class: "state", part: "state" });
     ui.summary = h("p", { class: "summary" });
     ui.dialog = h("dialog", { "aria-labelledby": "batch-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog, ui.keymap);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.quiz, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog, ui.keymap);
     this.#ui = ui;
 
     ui.state.addEventListener("click", (ev) => {
@@ -888,6 +892,29 @@ export class KafkaLadderElement extends BaseElement {
       const row = this.#ladder.rows[r];
       if (row.type === ROW_EVENT && Number.isInteger(row.e.batch)) this.openBatch(row.e.batch, r);
     });
+  }
+
+  /**
+   * Predict, then reveal (lib/player.js): the question for story step k — the leader's decision on
+   * the first batch it decides at that step — or null when the step decides nothing. The choices
+   * are the model's possible answers: the decisions of this run, then the leader's outcomes.
+   */
+  #question(k) {
+    const g = this.#story[k];
+    const s = g && this.#run?.steps[g.first];
+    const e = s?.events?.find((x) => x.kind === "decision");
+    if (!e) return null;
+    const label = (x) => (x.outcome === "append" ? "APPEND (NONE)" : x.outcome === "duplicate" ? "DUPLICATE (NONE, the original offsets)" : x.errorName ?? "?");
+    const seen = this.#run.steps.flatMap((x) => x.events ?? []).filter((x) => x.kind === "decision").map(label);
+    const { sentence } = splitDecision(e);
+    return {
+      prompt: `${s.text}: what does the leader of ${this.#run.partitions?.[e.partition] ?? "the partition"} decide for b${e.batch}?`,
+      answer: label(e),
+      choices: choicesFor(label(e), [...seen, ...LEADER_ANSWERS]),
+      rule: e.rule,
+      sentence: sentence || e.text,
+      source: e.source,
+    };
   }
 
   /** The CSS zoom of the ladder: PRESENTER_ZOOM in presenter mode (12 px text drawn at 21 px), else 1. */

@@ -61,7 +61,7 @@ import {
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
   scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
-import { PLAYER_CSS, Player, checksList, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
+import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
 export const SCRIPT_EVENT = "kafka-timeline:script";
@@ -104,6 +104,8 @@ export class TimelineOpenEvent extends ComposedEvent {
  * and decisions on the wire (10.5–11 px) at 21–22 px (issue 14: ≥ 20 px at 1280×720).
  */
 export const PRESENTER_ZOOM = 2;
+/** Answers a transactional producer commonly gets (Kafka's error names), for predict's choices. */
+const TXN_ANSWERS = ["NONE", "CONCURRENT_TRANSACTIONS", "INVALID_PRODUCER_EPOCH", "PRODUCER_FENCED", "INVALID_TXN_STATE"];
 const RULER_H = 22; // offsets ruler at the top of the log area
 const CELL_W = 56; // one offset
 const SUBROW_H = 24; // a consumer's row per partition
@@ -707,6 +709,7 @@ export class KafkaTimelineElement extends BaseElement {
       this.#givenText = full;
       this.#report = report;
       this.#story = storySteps(report.steps);
+      this.#player?.newRun();
       this.#tl = buildTimeline(report);
       this.#tl.longestLabel = Math.max(0, ...this.#tl.lanes.map((l) => String(l.label).length));
       this.#selected = -1;
@@ -812,6 +815,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#player = new Player(this, {
       element: "timeline",
       interval: this.#interval,
+      question: (k) => this.#question(k),
       viewKeys: [
         ["↑ / ↓", "select a record lane (in the lanes)"],
         ["Shift+← / Shift+→ or [ / ]", "previous / next record of the lane"],
@@ -863,7 +867,7 @@ export class KafkaTimelineElement extends BaseElement {
     ui.summary = h("p", { class: "summary" });
     ui.features = h("p", { class: "features" });
     ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog, ui.keymap);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.quiz, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog, ui.keymap);
     this.#ui = ui;
 
     const openFromButton = (ev) => {
@@ -894,6 +898,31 @@ export class KafkaTimelineElement extends BaseElement {
       this.#select(r);
       this.openRecord(r);
     });
+  }
+
+  /**
+   * Predict, then reveal (lib/player.js): the question for story step k — the first answer a
+   * producer gets at that step (from the coordinator or a partition leader) — or null when no
+   * producer is answered. The choices are the model's possible answers: those of this run, then
+   * the coordinator's usual ones.
+   */
+  #question(k) {
+    const g = this.#story[k];
+    const s = g && this.#report?.steps[g.first];
+    const answerOf = (m) => m.error ?? /\bresponse ([A-Z][A-Z_]+)\b/.exec(m.text)?.[1] ?? null;
+    const toProducer = (m) => /^producer:/.test(m.to) && m.kind === "response" && answerOf(m);
+    const m = (s?.messages ?? []).find(toProducer);
+    if (!m) return null;
+    const seen = this.#report.steps.flatMap((x) => x.messages ?? []).filter(toProducer).map(answerOf);
+    const request = /^(\w+) response/.exec(m.text)?.[1] ?? "request";
+    return {
+      prompt: `${s.text}: what does ${this.#laneLabel(m.from)} answer ${this.#laneLabel(m.to)}'s ${request}?`,
+      answer: answerOf(m),
+      choices: choicesFor(answerOf(m), [...seen, ...TXN_ANSWERS]),
+      rule: m.rule,
+      sentence: m.text,
+      source: m.source,
+    };
   }
 
   /** The CSS zoom of the lanes: PRESENTER_ZOOM in presenter mode, else 1. */

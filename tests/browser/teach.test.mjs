@@ -201,6 +201,26 @@ for (const v of VIEWS) {
         if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
         await page.locator(`${v.tag} .viewport`).focus();
       },
+      Q: async () => {
+        await page.keyboard.press("q");
+        assert.equal(await page.locator(`${v.tag} button[data-action="predict"]`).getAttribute("aria-pressed"), "true");
+        await page.keyboard.press("q");
+        assert.equal(await page.locator(`${v.tag} button[data-action="predict"]`).getAttribute("aria-pressed"), "false");
+      },
+      "1 … 9": async () => {
+        await page.keyboard.press("Home");
+        await waitStep(v, 0);
+        await page.keyboard.press("q");
+        const question = page.locator(`${v.tag} .quiz button[data-choice]`);
+        for (let i = 0; i < steps && !(await question.count()); i++) await page.keyboard.press("ArrowRight");
+        assert.ok((await question.count()) > 1, "a question is asked");
+        await page.keyboard.press("2");
+        await page.locator(`${v.tag} .quiz .reveal`).waitFor();
+        await page.keyboard.press("q");
+        await page.keyboard.press("Home");
+        await waitStep(v, 0);
+        await page.locator(`${v.tag} .viewport`).focus();
+      },
       Esc: async () => {
         if (!(await page.locator(`${v.tag} .detail`).isVisible())) await page.keyboard.press("ArrowDown");
         await page.locator(`${v.tag} .detail`).waitFor();
@@ -534,6 +554,61 @@ test("no page scrolls sideways at 390×844 (lists, tables and drawings scroll in
   }
 });
 
+// --- predict, then reveal ------------------------------------------------------------------------
+
+for (const v of VIEWS) {
+  test(`${v.tag}: predict asks before a decision is shown, reveals it with its rule and source, and scores`, { timeout: 60_000 }, async () => {
+    await openView(v);
+    const { steps } = await state(v);
+    await page.click(`${v.tag} button[data-action="predict"]`);
+    const quiz = page.locator(`${v.tag} .quiz`);
+    const asked = [];
+    for (let guard = 0; guard < steps * 2 && asked.length < 2; guard++) {
+      const before = (await state(v)).step;
+      if (before >= steps - 1) break;
+      await page.click(`${v.tag} button[data-action="forward"]`);
+      const choices = quiz.locator("button[data-choice]");
+      if (!(await choices.count())) continue;
+      // Asked first: the step is not shown yet, and the choices are a labelled group.
+      assert.equal((await state(v)).step, before, "the decision is not shown before the answer");
+      const promptId = await quiz.locator(".choices").getAttribute("aria-labelledby");
+      assert.match(await quiz.locator(`#${promptId}`).textContent(), /^Step \d+: .*\?$/);
+      const labels = await choices.evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+      assert.ok(labels.length >= 3, `several choices: ${labels}`);
+      const truth = await page.evaluate(({ tag, k }) => {
+        const e = document.querySelector(tag);
+        const g = e.story[k];
+        if (tag === "kafka-ladder") {
+          const d = e.run.steps[g.first].events.find((x) => x.kind === "decision");
+          return { answer: d.outcome === "append" ? "APPEND (NONE)" : d.outcome === "duplicate" ? "DUPLICATE (NONE, the original offsets)" : d.errorName, rule: d.rule, source: d.source };
+        }
+        const m = e.report.steps[g.first].messages.find((x) => /^producer:/.test(x.to) && x.kind === "response");
+        return { answer: m.error ?? /\bresponse ([A-Z][A-Z_]+)\b/.exec(m.text)[1], rule: m.rule, source: m.source };
+      }, { tag: v.tag, k: before + 1 });
+      assert.ok(labels.includes(truth.answer), `the answer ${truth.answer} is among ${labels}`);
+      // The first question answered wrongly with the mouse, the second rightly with its number key.
+      const wrong = asked.length === 0;
+      if (wrong) await choices.filter({ hasNotText: truth.answer }).first().click();
+      else await page.keyboard.press(String(labels.indexOf(truth.answer) + 1));
+      await quiz.locator(".reveal").waitFor();
+      await waitStep(v, before + 1);
+      const reveal = await quiz.locator(".reveal").textContent();
+      assert.match(reveal, wrong ? new RegExp(`^✗ You chose .*; the model's answer is ${truth.answer.replace(/[()]/g, "\\$&")}\\.`) : new RegExp(`^✓ Right: ${truth.answer.replace(/[()]/g, "\\$&")}\\.`));
+      if (truth.rule) assert.ok(reveal.includes(truth.rule), "the rule");
+      if (truth.source) assert.ok(reveal.includes(`Kafka source: ${truth.source}`), "the Kafka source");
+      asked.push(wrong);
+      assert.equal(await quiz.locator(".score").textContent(), `Score: ${asked.length - 1} of ${asked.length}`);
+    }
+    assert.equal(asked.length, 2, "two decisions were asked");
+    // Going back and forward again does not ask twice; leaving predict clears the panel.
+    await page.click(`${v.tag} button[data-action="back"]`);
+    await page.click(`${v.tag} button[data-action="forward"]`);
+    assert.equal(await quiz.locator("button[data-choice]").count(), 0);
+    await page.click(`${v.tag} button[data-action="predict"]`);
+    assert.equal(await quiz.isHidden(), true);
+  });
+}
+
 // --- accessibility -------------------------------------------------------------------------------
 
 test("axe-core finds no violations with the player, the keyboard map, presenter mode and a failing check", { timeout: 120_000 }, async (t) => {
@@ -566,6 +641,13 @@ test("axe-core finds no violations with the player, the keyboard map, presenter 
     await page.keyboard.press("p");
     await page.waitForFunction((tag) => document.querySelector(tag).hasAttribute("presenter"), v.tag);
     await scan(`${v.page}, presenter mode`);
+    await page.keyboard.press("q");
+    for (let i = 0; i < 6 && !(await page.locator(`${v.tag} .quiz button[data-choice]`).count()); i++) await page.keyboard.press("ArrowRight");
+    await scan(`${v.page}, presenter mode, predict asking`);
+    await page.keyboard.press("1");
+    await page.locator(`${v.tag} .quiz .reveal`).waitFor();
+    await scan(`${v.page}, presenter mode, predict revealed`);
+    await page.keyboard.press("q");
     await page.keyboard.press("Escape");
     if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
     await page.emulateMedia({ colorScheme: "dark" });

@@ -107,9 +107,27 @@ ul.checks li { margin: .1rem 0; font-family: var(--eos-mono); overflow-wrap: any
 ul.checks li.held .mark { color: var(--eos-ok); font-weight: 700; }
 ul.checks li.failed { color: var(--eos-bad); font-weight: 600; }
 ul.checks .line { color: var(--eos-muted); font-weight: normal; }
+.quiz { border: 2px solid var(--eos-accent); border-radius: 6px; padding: .4rem .6rem; margin: 0 0 .5rem; }
+.quiz[hidden] { display: none; }
+.quiz p { margin: .15rem 0; }
+.quiz .prompt { font-weight: 600; }
+.quiz .choices { display: flex; flex-wrap: wrap; gap: .35rem; margin: .3rem 0; }
+.quiz .reveal.right .verdict { color: var(--eos-ok); font-weight: 600; }
+.quiz .reveal.wrong .verdict { color: var(--eos-bad); font-weight: 600; }
+.quiz .score { color: var(--eos-muted); font-size: 13px; }
 dialog.keymap { max-width: min(34rem, 95vw); }
 dialog.keymap table { width: 100%; }
 dialog.keymap kbd { font-family: var(--eos-mono); border: 1px solid var(--eos-border); border-radius: 4px; padding: 0 .3rem; background: var(--eos-panel); }`;
+
+/**
+ * A multiple-choice question about one decision: the answer and up to `n` - 1 others from the
+ * model's possible answers (`pool`: the answers the run gives anywhere, then the model's own
+ * list), in a stable order (sorted), so a student cannot tell the answer by its place.
+ */
+export function choicesFor(answer, pool, n = 4) {
+  const others = [...new Set(pool)].filter((c) => c !== answer).slice(0, n - 1);
+  return [answer, ...others].sort();
+}
 
 /** Keys a form field keeps for itself (typing, choosing). */
 const FIELD = "textarea, select, input:not([type=range]), [contenteditable=''], [contenteditable='true']";
@@ -129,8 +147,14 @@ export class Player {
   interval;
   ui;
 
-  constructor(host, { element, interval = 1000, viewKeys = [], extraKeys = {}, extraControls = [] }) {
+  #question;
+  #predict = false;
+  #answers = new Map(); // story step → {picked, right}
+  #asking = -1; // the story step whose question is shown
+
+  constructor(host, { element, interval = 1000, viewKeys = [], extraKeys = {}, extraControls = [], question = null }) {
     this.#host = host;
+    this.#question = question;
     this.interval = interval;
     this.#viewKeys = viewKeys;
     this.#extraKeys = extraKeys;
@@ -144,13 +168,19 @@ export class Player {
         SPEEDS.map((v) => el("option", { value: v, selected: v === 1 }, `${v}×`))),
       scrub: el("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" }),
       counter: el("span", { class: "counter", part: "counter" }),
+      predict: question ? el("button", { type: "button", "data-action": "predict", "aria-pressed": "false", "aria-keyshortcuts": "Q" }, "Predict") : null,
       present: el("button", { type: "button", "data-action": "present", "aria-pressed": "false", "aria-keyshortcuts": "P" }, "Present"),
       keys: el("button", { type: "button", "data-action": "keys", "aria-label": "Keyboard shortcuts (?)", "aria-keyshortcuts": "Shift+?", "aria-haspopup": "dialog" }, "?"),
     };
     ui.keymap = el("dialog", { class: "keymap", "aria-labelledby": `keymap-title-${element}` });
     ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
       ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter,
-      extraControls, ui.present, ui.keys);
+      extraControls, ui.predict, ui.present, ui.keys);
+    ui.quiz = el("div", { class: "quiz", part: "quiz", role: "region", "aria-label": "Predict, then reveal", tabindex: "-1", hidden: true });
+    ui.quiz.addEventListener("click", (ev) => {
+      const b = ev.target instanceof Element ? ev.target.closest("button[data-choice]") : null;
+      if (b) this.answer(b.dataset.choice);
+    });
     this.ui = ui;
     this.element = element;
 
@@ -163,6 +193,7 @@ export class Player {
       else if (action === "play") this.toggle();
       else if (action === "keys") this.showKeys();
       else if (action === "present") this.present(!host.hasAttribute("presenter"));
+      else if (action === "predict") this.setPredict(!this.#predict);
     });
     ui.scrub.addEventListener("input", () => {
       const k = Number(ui.scrub.value); // before pause() re-renders the controls
@@ -200,6 +231,7 @@ export class Player {
       ["-", "play slower"],
       ["?", "this keyboard map"],
       ["P", "presenter mode (Esc leaves it)"],
+      ...(this.#question ? [["Q", "predict, then reveal: asked before each decision is shown"], ["1 … 9", "answer the question shown"]] : []),
       ...this.#viewKeys,
     ];
   }
@@ -209,6 +241,14 @@ export class Player {
     const target = ev.composedPath()[0];
     if (!(target instanceof Element)) return;
     if (target.closest("dialog") || target.closest(FIELD)) return;
+    if (this.#asking >= 0 && /^[1-9]$/.test(ev.key)) {
+      const b = this.ui.quiz.querySelectorAll("button[data-choice]")[Number(ev.key) - 1];
+      if (b) {
+        ev.preventDefault();
+        this.answer(b.dataset.choice);
+      }
+      return;
+    }
     const onButton = !!target.closest("button, a[href], summary");
     const actions = {
       ArrowLeft: () => this.back(),
@@ -222,6 +262,8 @@ export class Player {
       "_": () => this.faster(-1),
       "?": () => this.showKeys(),
       p: () => this.present(!this.#host.hasAttribute("presenter")),
+      q: this.#question ? () => this.setPredict(!this.#predict) : null,
+      Q: this.#question ? () => this.setPredict(!this.#predict) : null,
       P: () => this.present(!this.#host.hasAttribute("presenter")),
       Escape: this.#host.hasAttribute("presenter") ? () => this.present(false) : null,
       ...this.#extraKeys,
@@ -279,7 +321,83 @@ export class Player {
     this.#host.goTo(this.#host.step - 1);
   }
   forward() {
-    this.#host.goTo(this.#host.step + 1);
+    const k = this.#host.step + 1;
+    if (k >= this.#host.steps) return;
+    if (this.#predict && !this.#answers.has(k) && this.#question?.(k)) {
+      this.pause();
+      this.#ask(k);
+      return;
+    }
+    this.#host.goTo(k);
+  }
+
+  // --- predict, then reveal --------------------------------------------------------------------
+
+  get predicting() {
+    return this.#predict;
+  }
+  /** The score of the run so far: {right, asked}. */
+  get score() {
+    let right = 0;
+    for (const a of this.#answers.values()) if (a.right) right++;
+    return { right, asked: this.#answers.size };
+  }
+  /** Predict mode on or off: on, stepping forward onto a decision asks for it first. */
+  setPredict(on) {
+    this.#predict = !!on;
+    this.ui.predict?.setAttribute("aria-pressed", String(this.#predict));
+    if (!this.#predict) this.#clearQuiz();
+    else this.#renderQuiz(null, this.#predict ? "Predict is on: step forward, and before each decision is shown you choose what it will be." : "");
+  }
+  /** A new run: the answers and the score start again. */
+  newRun() {
+    this.#answers.clear();
+    this.#asking = -1;
+    if (this.#predict) this.#renderQuiz(null, "Predict is on: step forward, and before each decision is shown you choose what it will be.");
+    else this.#clearQuiz();
+  }
+  #clearQuiz() {
+    this.#asking = -1;
+    // Hiding the panel would drop a focus inside it to the page: hand it to the Predict button.
+    const active = this.ui.quiz.getRootNode()?.activeElement;
+    if (active && (active === this.ui.quiz || this.ui.quiz.contains(active))) this.ui.predict?.focus();
+    this.ui.quiz.hidden = true;
+    this.ui.quiz.replaceChildren();
+  }
+  #scoreText() {
+    const { right, asked } = this.score;
+    return `Score: ${right} of ${asked}`;
+  }
+  #renderQuiz(body, text) {
+    const quiz = this.ui.quiz;
+    quiz.hidden = false;
+    quiz.replaceChildren(...[text ? el("p", { class: "quiz-note" }, text) : null, body, el("p", { class: "score", "aria-live": "polite" }, this.#scoreText())].filter(Boolean));
+  }
+  #ask(k) {
+    const q = this.#question(k);
+    this.#asking = k;
+    const id = `quiz-prompt-${this.element}`;
+    const group = el("div", { class: "choices", role: "group", "aria-labelledby": id },
+      q.choices.map((c, i) => el("button", { type: "button", "data-choice": c, "aria-keyshortcuts": String(i + 1) }, `${i + 1}. ${c}`)));
+    this.#renderQuiz(el("div", {}, el("p", { class: "prompt", id }, `Step ${k + 1}: ${q.prompt}`), group), "");
+    group.querySelector("button")?.focus();
+  }
+  /** Answers the question shown with `choice`, reveals the real answer and shows its step. */
+  answer(choice) {
+    const k = this.#asking;
+    if (k < 0) return;
+    const q = this.#question(k);
+    const right = choice === q.answer;
+    this.#answers.set(k, { picked: choice, right });
+    this.#asking = -1;
+    const reveal = el("div", { class: `reveal ${right ? "right" : "wrong"}`, "data-right": String(right) },
+      el("p", { class: "verdict" }, right ? `✓ Right: ${q.answer}.` : `✗ You chose ${choice}; the model's answer is ${q.answer}.`),
+      q.rule ? el("p", {}, el("span", { class: "rule" }, q.rule), ` ${q.sentence ?? ""}`) : el("p", {}, q.sentence ?? ""),
+      q.source ? el("p", { class: "source" }, `Kafka source: ${q.source}`) : null);
+    this.#renderQuiz(reveal, "");
+    this.#host.goTo(k);
+    // The chosen button is gone: the reveal keeps the focus (and the keys) inside the element.
+    this.ui.quiz.focus();
   }
 
   get speed() {
@@ -315,7 +433,7 @@ export class Player {
     clearInterval(this.#timer);
     this.#timer = setInterval(() => {
       const host = this.#host;
-      if (host.step < host.steps - 1) host.goTo(host.step + 1);
+      if (host.step < host.steps - 1) this.forward(); // a question pauses the play
       if (host.step >= host.steps - 1) this.pause();
     }, Math.max(10, this.interval / this.#speed));
   }
