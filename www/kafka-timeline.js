@@ -562,6 +562,15 @@ export class KafkaTimelineElement extends BaseElement {
   get reportStep() {
     return this.#step;
   }
+  /** Marks story steps on the scrub bar with a label (compare mode: where the runs differ). */
+  markSteps(steps, label) {
+    return this.#player?.setMarks(steps, label) ?? [];
+  }
+  /** The story steps marked on the scrub bar. */
+  get markedSteps() {
+    const v = this.#ui?.marksNote?.dataset.steps ?? "";
+    return v ? v.split(",").map(Number) : [];
+  }
   /** The story step that shows report step `i`. */
   storyStepOf(i) {
     return storyIndexOf(this.#story, i);

@@ -166,6 +166,7 @@ function setCompare(on, { updateHash = true } = {}) {
       twin = null;
     }
     renderNote();
+    markDifferences();
   }
   if (updateHash) writeHash();
 }
@@ -261,6 +262,32 @@ function differences(a, ka, b, kb, ga = null, gb = null) {
   return out;
 }
 
+/**
+ * Marks on both sides' scrub bars the story steps where the runs differ (differences() at each
+ * step of V1 against its aligned step of V2), once both have run the same script.
+ */
+function markDifferences() {
+  if (!comparing || !sameRun()) {
+    for (const t of timelines()) t.markSteps?.([]);
+    return;
+  }
+  const a = timeline.report;
+  const b = twin.report;
+  const onA = [];
+  const onB = [];
+  timeline.story.forEach((g, k) => {
+    const j = alignedStep(a.steps, g.first, b.steps);
+    if (j === null) return;
+    const kb = twin.storyStepOf(j);
+    if (differences(a, g.first, b, twin.story[kb].first, g, twin.story[kb]).length) {
+      onA.push(k);
+      onB.push(kb);
+    }
+  });
+  timeline.markSteps(onA, "V1 and V2 differ at");
+  twin.markSteps(onB, "V1 and V2 differ at");
+}
+
 /** The note above the two sides: how they are matched, and where the runs diverge. Text only. */
 function renderNote() {
   if (!comparing || !twin) {
@@ -319,6 +346,7 @@ panes.addEventListener("kafka-timeline:load", (ev) => {
   setTimeout(() => {
     settling.delete(el);
     if (comparing) follow(timeline);
+    markDifferences();
   }, 0);
 });
 

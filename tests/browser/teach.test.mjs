@@ -609,6 +609,31 @@ for (const v of VIEWS) {
   });
 }
 
+test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars", { timeout: 60_000 }, async () => {
+  await openView(VIEWS[1], "#scenario=txn-protocol-v2&compare=1");
+  await page.waitForFunction(() => document.getElementById("timeline-v2")?.report && document.getElementById("timeline").markedSteps.length > 0);
+  const m = await page.evaluate(() => {
+    const [a, b] = ["timeline", "timeline-v2"].map((id) => document.getElementById(id));
+    return {
+      a: a.markedSteps, b: b.markedSteps,
+      failsAt: a.storyStepOf(a.report.steps.findIndex((s) => s.ok === false)),
+      options: [...a.shadowRoot.querySelectorAll("datalist option")].map((o) => Number(o.value)),
+      list: a.shadowRoot.querySelector("input.scrub").getAttribute("list"),
+      note: a.shadowRoot.querySelector(".marks-note").textContent,
+    };
+  });
+  assert.deepEqual(m.a, m.b, "the same steps on both sides (the runs take as many steps)");
+  assert.ok(m.a.includes(m.failsAt), `the epoch expectation that fails under V1 (step ${m.failsAt}) is marked: ${m.a}`);
+  assert.deepEqual(m.options, m.a, "the marks are the slider's tick marks");
+  assert.ok(m.list);
+  assert.match(m.note, /^V1 and V2 differ at steps? \d/);
+  // The page's own note agrees at a marked step.
+  await page.evaluate((k) => (document.getElementById("timeline").step = k), m.failsAt);
+  await page.waitForFunction(() => /At this step the runs differ/.test(document.getElementById("compare-note").textContent));
+  await page.click("#compare-protocols");
+  await page.waitForFunction(() => !document.getElementById("timeline-v2") && document.getElementById("timeline").markedSteps.length === 0);
+});
+
 // --- accessibility -------------------------------------------------------------------------------
 
 test("axe-core finds no violations with the player, the keyboard map, presenter mode and a failing check", { timeout: 120_000 }, async (t) => {

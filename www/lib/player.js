@@ -107,6 +107,8 @@ ul.checks li { margin: .1rem 0; font-family: var(--eos-mono); overflow-wrap: any
 ul.checks li.held .mark { color: var(--eos-ok); font-weight: 700; }
 ul.checks li.failed { color: var(--eos-bad); font-weight: 600; }
 ul.checks .line { color: var(--eos-muted); font-weight: normal; }
+.marks-note { font-size: 13px; color: var(--eos-bad); }
+.marks-note:empty { display: none; }
 .quiz { border: 2px solid var(--eos-accent); border-radius: 6px; padding: .4rem .6rem; margin: 0 0 .5rem; }
 .quiz[hidden] { display: none; }
 .quiz p { margin: .15rem 0; }
@@ -168,13 +170,15 @@ export class Player {
         SPEEDS.map((v) => el("option", { value: v, selected: v === 1 }, `${v}×`))),
       scrub: el("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" }),
       counter: el("span", { class: "counter", part: "counter" }),
+      marks: el("datalist", { id: `marks-${element}` }),
+      marksNote: el("span", { class: "marks-note", part: "marks" }),
       predict: question ? el("button", { type: "button", "data-action": "predict", "aria-pressed": "false", "aria-keyshortcuts": "Q" }, "Predict") : null,
       present: el("button", { type: "button", "data-action": "present", "aria-pressed": "false", "aria-keyshortcuts": "P" }, "Present"),
       keys: el("button", { type: "button", "data-action": "keys", "aria-label": "Keyboard shortcuts (?)", "aria-keyshortcuts": "Shift+?", "aria-haspopup": "dialog" }, "?"),
     };
     ui.keymap = el("dialog", { class: "keymap", "aria-labelledby": `keymap-title-${element}` });
     ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
-      ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.counter,
+      ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.marks, ui.counter, ui.marksNote,
       extraControls, ui.predict, ui.present, ui.keys);
     ui.quiz = el("div", { class: "quiz", part: "quiz", role: "region", "aria-label": "Predict, then reveal", tabindex: "-1", hidden: true });
     ui.quiz.addEventListener("click", (ev) => {
@@ -441,6 +445,21 @@ export class Player {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     this.render();
+  }
+
+  /**
+   * Marks story steps on the scrub bar (tick marks: the slider's datalist) and names them beside
+   * it (`label`, e.g. "the runs differ at"); an empty list clears them. Returns the steps marked.
+   */
+  setMarks(steps, label = "marked") {
+    const { marks, marksNote, scrub } = this.ui;
+    const list = [...new Set(steps)].filter((k) => Number.isInteger(k) && k >= 0).sort((a, b) => a - b);
+    marks.replaceChildren(...list.map((k) => el("option", { value: k, label: `step ${k + 1}` })));
+    if (list.length) scrub.setAttribute("list", marks.id);
+    else scrub.removeAttribute("list");
+    marksNote.textContent = list.length ? `${label} step${list.length === 1 ? "" : "s"} ${list.map((k) => k + 1).join(", ")}` : "";
+    marksNote.dataset.steps = list.join(",");
+    return list;
   }
 
   /** Updates the controls to the host's step; `valuetext(k)` is the slider's spoken value. */
