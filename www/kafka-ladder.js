@@ -47,6 +47,7 @@ import {
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
   showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { pngWithCaption, svgOf } from "./lib/export.js";
 import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-ladder:step";
@@ -839,6 +840,10 @@ export class KafkaLadderElement extends BaseElement {
       element: "ladder",
       interval: this.#interval,
       question: (k) => this.#question(k),
+      exporter: {
+        png: async () => ({ name: `${this.#fileBase()}.png`, blob: await this.exportPicture("png") }),
+        svg: () => ({ name: `${this.#fileBase()}.svg`, text: this.exportPicture("svg") }),
+      },
       viewKeys: [["↑ / ↓", "select a row of the ladder (in the ladder)"], ["Enter", "open the selected row's batch"], ["Esc", "clear the selection"]],
     });
     const ui = this.#player.ui;
@@ -915,6 +920,31 @@ export class KafkaLadderElement extends BaseElement {
       sentence: sentence || e.text,
       source: e.source,
     };
+  }
+
+  /** The caption of an exported picture: the scenario, the step and the Kafka line. */
+  get caption() {
+    const run = this.#run;
+    const g = this.#story[this.#at];
+    const s = g && run?.steps[g.first];
+    const where = s ? `step ${this.#at + 1} of ${this.#story.length} (line ${s.line}: ${s.text})` : "no steps";
+    return `${run?.title || "eoslab scenario"} · ${where} · idempotent producers, Kafka ${run?.kafkaVersion ?? "4.3"} (eoslab)`;
+  }
+
+  #fileBase() {
+    return `${(this.getAttribute("scenario") || "ladder").replace(/[^A-Za-z0-9._-]/g, "_")}-step-${this.#at + 1}`;
+  }
+
+  /** The view as a picture: "png" resolves to a Blob, "svg" is the SVG text (lib/export.js). */
+  exportPicture(kind) {
+    const canvas = this.#ui.canvas;
+    const th = this.#theme ?? {};
+    const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
+    if (kind === "png") return pngWithCaption(canvas, this.caption, opts);
+    const g = this.#geometry(this.#width);
+    const names = this.#ladder ? [...this.#ladder.producers, ...this.#ladder.partitions] : [];
+    const lanes = names.map((name, i) => ({ name: String(name), x: g.laneX(i), y: 17, anchor: "middle" }));
+    return svgOf(canvas, this.caption, lanes, opts);
   }
 
   /** The CSS zoom of the ladder: PRESENTER_ZOOM in presenter mode (12 px text drawn at 21 px), else 1. */

@@ -61,6 +61,7 @@ import {
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
   scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { pngWithCaption, svgOf } from "./lib/export.js";
 import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
@@ -825,6 +826,11 @@ export class KafkaTimelineElement extends BaseElement {
       element: "timeline",
       interval: this.#interval,
       question: (k) => this.#question(k),
+      exporter: {
+        png: async () => ({ name: `${this.#fileBase()}.png`, blob: await this.exportPicture("png") }),
+        svg: () => ({ name: `${this.#fileBase()}.svg`, text: this.exportPicture("svg") }),
+        script: () => ({ name: `${this.#fileBase()}.eos`, text: this.exportScript() }),
+      },
       viewKeys: [
         ["↑ / ↓", "select a record lane (in the lanes)"],
         ["Shift+← / Shift+→ or [ / ]", "previous / next record of the lane"],
@@ -932,6 +938,40 @@ export class KafkaTimelineElement extends BaseElement {
       sentence: m.text,
       source: m.source,
     };
+  }
+
+  /** The caption of an exported picture: the scenario, the step and the Kafka line. */
+  get caption() {
+    const r = this.#report;
+    const g = this.#story[this.#at];
+    const s = g && r?.steps[g.first];
+    const where = s ? `step ${this.#at + 1} of ${this.#story.length} (line ${s.line}: ${s.text})` : "no steps";
+    return `${r?.title || "eoslab scenario"} · ${where} · transactions, Kafka ${r?.kafkaVersion ?? "4.3"}, transaction.version ${r?.transactionVersion ?? "?"} (eoslab)`;
+  }
+
+  #fileBase() {
+    return `${(this.getAttribute("scenario") || "timeline").replace(/[^A-Za-z0-9._-]/g, "_")}-step-${this.#at + 1}`;
+  }
+
+  /** The view as a picture: "png" resolves to a Blob, "svg" is the SVG text (lib/export.js). */
+  exportPicture(kind) {
+    const canvas = this.#ui.canvas;
+    const th = this.#theme ?? {};
+    const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
+    if (kind === "png") return pngWithCaption(canvas, this.caption, opts);
+    const lanes = (this.#tl?.lanes ?? []).map((l) => ({ name: String(l.label), x: 8, y: l.y + 16 }));
+    return svgOf(canvas, this.caption, lanes, opts);
+  }
+
+  /**
+   * The scenario text that reproduces the view: the script run (at the transaction.version the
+   * element forces, as a `feature` line would not: a comment says so) with the step as the
+   * `# eoslab step=N` comment that the pages' "Open a scenario file" reads back.
+   */
+  exportScript() {
+    const tv = this.transactionVersion;
+    const note = tv === null ? "" : `# eoslab: shown with transaction-version="${tv}" (the cluster line of the script may say otherwise)\n`;
+    return `# eoslab step=${this.#at}\n${note}${(this.#sourceText ?? "").replace(/^# eoslab step=\d+\n/, "")}`;
   }
 
   /** The CSS zoom of the lanes: PRESENTER_ZOOM in presenter mode, else 1. */

@@ -634,6 +634,67 @@ test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars",
   await page.waitForFunction(() => !document.getElementById("timeline-v2") && document.getElementById("timeline").markedSteps.length === 0);
 });
 
+// --- export a picture ----------------------------------------------------------------------------
+
+for (const v of VIEWS) {
+  test(`${v.tag}: SVG and PNG export with the lanes and a caption naming the scenario, step and Kafka line`, { timeout: 60_000 }, async () => {
+    await openView(v);
+    await page.evaluate((tag) => (document.querySelector(tag).step = 2), v.tag);
+    await waitStep(v, 2);
+    await page.waitForTimeout(100); // drawn
+    const out = await page.evaluate(async (tag) => {
+      const e = document.querySelector(tag);
+      const lanes = tag === "kafka-ladder" ? [...e.run.producers, ...e.run.partitions] : e.report.lanes.map((l) => l.label);
+      const svg = e.exportPicture("svg");
+      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+      const blob = await e.exportPicture("png");
+      const img = await createImageBitmap(blob);
+      const c = document.createElement("canvas");
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext("2d");
+      ctx.drawImage(img, 0, 0);
+      const canvas = e.shadowRoot.querySelector("canvas");
+      // The caption strip under the drawing: some pixels are dark (text on the light background).
+      const strip = ctx.getImageData(0, canvas.height, c.width, c.height - canvas.height).data;
+      let dark = 0;
+      for (let i = 0; i < strip.length; i += 4) if (strip[i] + strip[i + 1] + strip[i + 2] < 300) dark++;
+      return {
+        lanes,
+        svgLanes: [...doc.querySelectorAll("#lanes text")].map((t) => t.getAttribute("data-lane")),
+        parseError: !!doc.querySelector("parsererror"),
+        image: doc.querySelector("image")?.getAttribute("href")?.slice(0, 22),
+        caption: doc.querySelector("#caption")?.textContent ?? "",
+        title: doc.querySelector("title")?.textContent ?? "",
+        pngType: blob.type, pngSize: blob.size, pngH: img.height, canvasH: canvas.height, pngW: img.width, canvasW: canvas.width, dark,
+        elCaption: e.caption,
+      };
+    }, v.tag);
+    assert.equal(out.parseError, false, "the SVG parses");
+    assert.deepEqual(out.svgLanes, out.lanes.map(String), "the SVG holds every drawn lane");
+    assert.equal(out.image, "data:image/png;base64,");
+    assert.match(out.title, /· step 3 of \d+ \(line \d+: .+\) · .*Kafka \d+\.\d+/);
+    assert.equal(out.caption.replace(/\s+/g, ""), out.title.replace(/\s+/g, ""), "the caption is the title, as text (wrapped in lines)");
+    assert.equal(out.pngType, "image/png");
+    assert.ok(out.pngSize > 2000, `a real PNG (${out.pngSize} bytes)`);
+    assert.equal(out.pngW, out.canvasW);
+    assert.ok(out.pngH > out.canvasH, "the caption is under the drawing");
+    assert.ok(out.dark > 50, `the caption is drawn (${out.dark} dark pixels)`);
+    // The buttons download the files.
+    const [png] = await Promise.all([page.waitForEvent("download"), page.click(`${v.tag} button[data-action="export-png"]`)]);
+    assert.match(png.suggestedFilename(), /-step-3\.png$/);
+    const [svg] = await Promise.all([page.waitForEvent("download"), page.click(`${v.tag} button[data-action="export-svg"]`)]);
+    assert.match(svg.suggestedFilename(), /-step-3\.svg$/);
+    if (v.tag === "kafka-timeline") {
+      const [script] = await Promise.all([page.waitForEvent("download"), page.click(`${v.tag} button[data-action="export-script"]`)]);
+      const { readFileSync } = await import("node:fs");
+      const text = readFileSync(await script.path(), "utf8");
+      assert.match(text, /^# eoslab step=2\n/);
+      assert.ok(text.includes("model transactions"), "the scenario text that reproduces it");
+    }
+  });
+}
+
 // --- accessibility -------------------------------------------------------------------------------
 
 test("axe-core finds no violations with the player, the keyboard map, presenter mode and a failing check", { timeout: 120_000 }, async (t) => {

@@ -11,6 +11,7 @@
 //
 // Importable in Node (the helpers): nothing here touches the DOM until a Player is built.
 import { el } from "./dom.js";
+import { downloadText } from "./link-state.js";
 
 /** The play speeds the speed control offers (multipliers of the element's interval). */
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
@@ -154,7 +155,7 @@ export class Player {
   #answers = new Map(); // story step → {picked, right}
   #asking = -1; // the story step whose question is shown
 
-  constructor(host, { element, interval = 1000, viewKeys = [], extraKeys = {}, extraControls = [], question = null }) {
+  constructor(host, { element, interval = 1000, viewKeys = [], extraKeys = {}, extraControls = [], question = null, exporter = null }) {
     this.#host = host;
     this.#question = question;
     this.interval = interval;
@@ -173,13 +174,16 @@ export class Player {
       marks: el("datalist", { id: `marks-${element}` }),
       marksNote: el("span", { class: "marks-note", part: "marks" }),
       predict: question ? el("button", { type: "button", "data-action": "predict", "aria-pressed": "false", "aria-keyshortcuts": "Q" }, "Predict") : null,
+      exportPng: exporter ? el("button", { type: "button", "data-action": "export-png", title: "the view as a PNG picture, with a caption" }, "Save PNG") : null,
+      exportSvg: exporter ? el("button", { type: "button", "data-action": "export-svg", title: "the view as an SVG picture, with a caption" }, "Save SVG") : null,
+      exportScript: exporter?.script ? el("button", { type: "button", "data-action": "export-script", title: "the scenario text that reproduces this view" }, "Save script") : null,
       present: el("button", { type: "button", "data-action": "present", "aria-pressed": "false", "aria-keyshortcuts": "P" }, "Present"),
       keys: el("button", { type: "button", "data-action": "keys", "aria-label": "Keyboard shortcuts (?)", "aria-keyshortcuts": "Shift+?", "aria-haspopup": "dialog" }, "?"),
     };
     ui.keymap = el("dialog", { class: "keymap", "aria-labelledby": `keymap-title-${element}` });
     ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
       ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.marks, ui.counter, ui.marksNote,
-      extraControls, ui.predict, ui.present, ui.keys);
+      extraControls, ui.predict, ui.present, ui.exportPng, ui.exportSvg, ui.exportScript, ui.keys);
     ui.quiz = el("div", { class: "quiz", part: "quiz", role: "region", "aria-label": "Predict, then reveal", tabindex: "-1", hidden: true });
     ui.quiz.addEventListener("click", (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-choice]") : null;
@@ -198,6 +202,14 @@ export class Player {
       else if (action === "keys") this.showKeys();
       else if (action === "present") this.present(!host.hasAttribute("presenter"));
       else if (action === "predict") this.setPredict(!this.#predict);
+      else if (action === "export-png") exporter.png().then(({ name, blob }) => downloadText(name, blob, "image/png"));
+      else if (action === "export-svg") {
+        const { name, text } = exporter.svg();
+        downloadText(name, text, "image/svg+xml");
+      } else if (action === "export-script") {
+        const { name, text } = exporter.script();
+        downloadText(name, text);
+      }
     });
     ui.scrub.addEventListener("input", () => {
       const k = Number(ui.scrub.value); // before pause() re-renders the controls
