@@ -490,7 +490,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly", "theme", "compact", "presenter"];
+    return ["scenario", "script", "step", "readonly", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -591,7 +591,10 @@ export class KafkaLadderElement extends BaseElement {
   // --- lifecycle ---------------------------------------------------------------------------
 
   connectedCallback() {
-    if (!this.#root) this.#build();
+    if (!this.#root) {
+      this.#build();
+      if (this.hasAttribute("predict")) this.#player.setPredict(true); // predict mode from the markup
+    }
     this.#readTheme();
     this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
@@ -627,6 +630,7 @@ export class KafkaLadderElement extends BaseElement {
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
     if (name === "presenter") return this.#presenterChanged();
+    if (name === "predict") return this.#player?.setPredict(this.hasAttribute("predict"));
     if (this.#changes.attribute(name)) this.#schedule();
   }
 

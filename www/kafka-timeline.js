@@ -459,7 +459,7 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter"];
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -601,7 +601,10 @@ export class KafkaTimelineElement extends BaseElement {
   // --- lifecycle ---------------------------------------------------------------------------
 
   connectedCallback() {
-    if (!this.#root) this.#build();
+    if (!this.#root) {
+      this.#build();
+      if (this.hasAttribute("predict")) this.#player.setPredict(true); // predict mode from the markup
+    }
     this.#readTheme();
     this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
@@ -644,6 +647,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
     if (name === "presenter") return this.#presenterChanged();
+    if (name === "predict") return this.#player?.setPredict(this.hasAttribute("predict"));
     if (this.#changes.attribute(name)) this.#schedule();
   }
 

@@ -535,7 +535,7 @@ for (const v of VIEWS) {
 test("no page scrolls sideways at 390×844 (lists, tables and drawings scroll in their own boxes)", { timeout: 90_000 }, async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const path of ["", "idempotence.html", "transactions.html", "transactions.html#scenario=txn-protocol-v2&compare=1", "embed-example.html"]) {
+    for (const path of ["", "idempotence.html", "transactions.html", "transactions.html#scenario=txn-protocol-v2&compare=1", "embed-example.html", "tour.html"]) {
       await page.goto("about:blank");
       await page.goto(`${baseUrl}/www/${path}`, { waitUntil: "load" });
       await page.waitForFunction(() => document.body.dataset.ready === "1" || !document.querySelector("script[src$='main.js'], script[src$='idempotence.js'], script[src$='transactions.js']"));
@@ -695,6 +695,42 @@ for (const v of VIEWS) {
   });
 }
 
+// --- the guided tour -----------------------------------------------------------------------------
+
+test("the guided tour: every chapter renders its live view, asks before it reveals, and is reachable from every page", { timeout: 120_000 }, async () => {
+  for (const path of ["", "idempotence.html", "transactions.html"]) {
+    await page.goto(`${baseUrl}/www/${path}`, { waitUntil: "load" });
+    assert.equal(await page.locator('a[href="tour.html"]').count() >= 1, true, `${path || "index.html"} links to the tour`);
+  }
+  await page.goto(`${baseUrl}/www/tour.html`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => [...document.querySelectorAll("kafka-ladder, kafka-timeline")].every((e) => e.steps > 0), null, { timeout: 60_000 });
+  const chapters = await page.evaluate(() => [...document.querySelectorAll("#tour > section")].map((s) => s.id));
+  assert.equal(chapters.length, 13);
+  assert.equal(await page.locator("#toc li a").count(), 13, "a table of contents");
+  // Chapter 1: the header, decoded (producerId 4242, epoch 1, sequence 7).
+  await page.waitForFunction(() => /4242/.test(document.getElementById("tour-batch").shadowRoot.querySelector('tr[data-field="producerId"]')?.textContent ?? ""));
+  // Chapter 5: the config resolver answers.
+  await page.locator("#config kafka-producer-config .result table, #config kafka-producer-config .result .exception").first().waitFor();
+  // Every ladder and timeline: predict is on, and stepping forward reaches a question.
+  const views = page.locator("#tour kafka-ladder, #tour kafka-timeline");
+  const n = await views.count();
+  assert.ok(n >= 14, `${n} live views`);
+  for (let i = 0; i < n; i++) {
+    const view = views.nth(i);
+    assert.equal(await view.locator('button[data-action="predict"]').getAttribute("aria-pressed"), "true");
+    const steps = await view.evaluate((e) => e.steps);
+    let asked = false;
+    for (let k = 0; k < steps && !asked; k++) {
+      await view.locator('button[data-action="forward"]').click();
+      asked = (await view.locator(".quiz button[data-choice]").count()) > 0;
+    }
+    assert.ok(asked, `chapter view ${i} (${await view.getAttribute("scenario")}) asks a question`);
+    await view.locator(".quiz button[data-choice]").first().click();
+    await view.locator(".quiz .reveal").waitFor();
+  }
+});
+
 // --- accessibility -------------------------------------------------------------------------------
 
 test("axe-core finds no violations with the player, the keyboard map, presenter mode and a failing check", { timeout: 120_000 }, async (t) => {
@@ -745,6 +781,13 @@ test("axe-core finds no violations with the player, the keyboard map, presenter 
     if (await page.evaluate(() => !!document.fullscreenElement)) await page.evaluate(() => document.exitFullscreen());
     await page.emulateMedia({ colorScheme: "light" });
   }
+  // The guided tour, with predict on in every view.
+  await page.goto(`${baseUrl}/www/tour.html`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => [...document.querySelectorAll("kafka-ladder, kafka-timeline")].every((e) => e.steps > 0), null, { timeout: 60_000 });
+  await page.locator("#lost-response kafka-ladder button[data-action=forward]").click();
+  await page.locator("#lost-response kafka-ladder .quiz button[data-choice]").first().waitFor();
+  await scan("tour.html, a question asked");
   // A failing check (✗ with expected and actual).
   await openView(VIEWS[0]);
   await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("script", "partition p\nproducer app\nsend app p x\ndeliver request b1\nexpect b1 duplicate 0..0\n"));

@@ -184,7 +184,7 @@ export class Player {
     ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
       ui.first, ui.back, ui.play, ui.forward, ui.last, el("label", { class: "speed" }, "speed", ui.speed), ui.scrub, ui.marks, ui.counter, ui.marksNote,
       extraControls, ui.predict, ui.present, ui.exportPng, ui.exportSvg, ui.exportScript, ui.keys);
-    ui.quiz = el("div", { class: "quiz", part: "quiz", role: "region", "aria-label": "Predict, then reveal", tabindex: "-1", hidden: true });
+    ui.quiz = el("div", { class: "quiz", part: "quiz", role: "group", "aria-label": "Predict, then reveal", tabindex: "-1", hidden: true });
     ui.quiz.addEventListener("click", (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-choice]") : null;
       if (b) this.answer(b.dataset.choice);
