@@ -4,7 +4,7 @@
 //! module only rewrites its message, so what a script means never depends on it.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::scenario::ParseError;
