@@ -1,6 +1,6 @@
 // What the model elements (<kafka-ladder>, <kafka-timeline>, <kafka-producer-config>) share: the
 // base class and events, define(), attribute reflection, the microtask-batched update, the wasm
-// package, the scenario source, the step controls, the HiDPI canvas and its theme, and the dialog
+// package, the scenario source (the step controls are lib/player.js), the HiDPI canvas and its theme, and the dialog
 // that opens a batch in <kafka-batch>. They run the full package (pkg/eoslab.js); <kafka-batch>,
 // which loads the decode-only one (wasm.js), does not import this module.
 //
@@ -196,42 +196,6 @@ export class PlayerChanges {
 
 /** What the `step` property's setter writes to the attribute: a whole number ≥ 0, or "end". */
 export const stepValue = (v) => (String(v).trim().toLowerCase() === "end" ? "end" : String(Math.max(0, Math.trunc(Number(v)) || 0)));
-
-/**
- * The step controls: « ‹ Back, Play, Forward › » (data-action first, back, play, forward, last),
- * then `extra`, then the step counter, in a group. Clicks and ←/→/Home/End call `player`'s goTo,
- * stepBack, stepForward, play and pause; `lastStep()` is the step » and End go to. Keys pressed on
- * an element for which `ownKeys(target)` is true are left to it. Returns the elements by name.
- */
-export function stepControls(player, { lastStep, extra = [], ownKeys = () => false }) {
-  const ui = {
-    first: el("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«"),
-    back: el("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back"),
-    play: el("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play"),
-    forward: el("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›"),
-    last: el("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»"),
-    counter: el("span", { class: "counter", part: "counter" }),
-  };
-  ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
-    ui.first, ui.back, ui.play, ui.forward, ui.last, extra, ui.counter);
-  ui.controls.addEventListener("click", (ev) => {
-    const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
-    if (action === "first") player.goTo(0);
-    else if (action === "back") player.stepBack();
-    else if (action === "forward") player.stepForward();
-    else if (action === "last") player.goTo(lastStep());
-    else if (action === "play") player.playing ? player.pause() : player.play();
-  });
-  ui.controls.addEventListener("keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || ownKeys(ev.target)) return;
-    const map = { ArrowLeft: () => player.stepBack(), ArrowRight: () => player.stepForward(), Home: () => player.goTo(0), End: () => player.goTo(lastStep()) };
-    if (map[ev.key]) {
-      ev.preventDefault();
-      map[ev.key]();
-    }
-  });
-  return ui;
-}
 
 /** The rules of nextStepsGroup. */
 export const NEXT_STEPS_CSS = `.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
