@@ -1,8 +1,11 @@
 // idempotence.html: the built-in scenarios (../scenarios/index.json) beside one <kafka-ladder>,
-// a script editor, a 10,000-batch run, and <kafka-producer-config>. The chosen scenario is kept in
-// the URL hash (#scenario=NAME), so a link opens it. Text only: no innerHTML.
+// a script editor, a 10,000-batch run, and <kafka-producer-config>. The URL hash holds the moment
+// shown (lib/link-state.js: the scenario or its edited script, the step, the config's client line),
+// so a link restores it; the older #scenario=NAME links still open their scenario. An edited script
+// is kept in local storage (a reload never loses it) until "Reset". Text only: no innerHTML.
 import "./idempotence-elements.js";
 import { useFullPackage } from "./lib/wasm.js";
+import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 
 // This page loads the full package for its models anyway: a batch opened in <kafka-batch> uses it
 // too instead of downloading the decode-only module as well.
@@ -13,6 +16,11 @@ const ladder = $("ladder");
 const list = $("scenario-list");
 const editor = $("script");
 const status = $("run-status");
+const note = $("link-note");
+const resetButton = $("reset-script");
+const PAGE = "idempotence";
+let current = ladder.getAttribute("scenario"); // the scenario chosen (null: a script of the user's own)
+let restoring = true; // until the first state is applied: no hash is written
 
 const LONG_RUN = [
   "title 10,000 batches from one producer",
@@ -39,13 +47,121 @@ function markCurrent(name) {
   }
 }
 
-function choose(name, { updateHash = true } = {}) {
-  ladder.removeAttribute("script");
-  ladder.removeAttribute("step");
+/** Shows scenario `name` (its edited version when one is kept), at `step` (default: the start). */
+function choose(name, { step = null } = {}) {
+  current = name;
+  const saved = savedScript(PAGE, name);
+  if (step === null) ladder.removeAttribute("step");
+  else ladder.setAttribute("step", String(step));
   ladder.setAttribute("scenario", name);
+  if (saved !== null) ladder.setAttribute("script", saved);
+  else ladder.removeAttribute("script");
+  resetButton.hidden = saved === null;
+  if (saved !== null) note.textContent = `Your edited version of ${name} (kept in this browser). “Reset to the shipped version” brings back the original.`;
+  else note.textContent = "";
   markCurrent(name);
-  if (updateHash && location.hash !== `#scenario=${name}`) history.replaceState(null, "", `#scenario=${encodeURIComponent(name)}`);
 }
+
+/** Runs a script of the user's (edited, forked or opened from a file), keeping it for a reload. */
+function runScript(text, { step = null } = {}) {
+  if (step === null) ladder.removeAttribute("step");
+  else ladder.setAttribute("step", String(step));
+  ladder.setAttribute("script", text);
+  saveScript(PAGE, current, text);
+  resetButton.hidden = false;
+}
+
+// --- the link: the moment shown, in the hash ---------------------------------------------------
+
+/** What restores the view: the scenario (or the script when it is not the shipped one), the step, the client line. */
+function linkState() {
+  const state = { v: 1, page: PAGE, step: ladder.step };
+  if (current) state.scenario = current;
+  if (ladder.hasAttribute("script")) state.script = ladder.getAttribute("script");
+  const client = $("producer-config")?.getAttribute("client");
+  if (client) state.client = client;
+  return state;
+}
+
+const writer = new LinkWriter({
+  tooLong: (state, length) => {
+    note.textContent = `This moment does not fit in a link (${length.toLocaleString("en")} characters; links stop at 8,000): download the scenario file and share it instead — “Open a scenario file” restores it, step included.`;
+    const hash = current && !state.script ? `#scenario=${encodeURIComponent(current)}` : "";
+    history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  },
+});
+
+let writeTimer = 0;
+function writeLink() {
+  if (restoring) return;
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => writer.write(linkState()), 50);
+}
+
+/** Applies a state from a link (or a scenario file). */
+function applyState(state) {
+  const step = Number.isInteger(state.step) && state.step >= 0 ? state.step : 0;
+  if (typeof state.client === "string") $("producer-config")?.setAttribute("client", state.client);
+  const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  if (typeof state.script === "string") {
+    current = name;
+    if (name) ladder.setAttribute("scenario", name);
+    ladder.setAttribute("step", String(step));
+    ladder.setAttribute("script", state.script);
+    resetButton.hidden = !name;
+    markCurrent(name);
+  } else if (name) {
+    current = name;
+    ladder.setAttribute("step", String(step));
+    ladder.removeAttribute("script");
+    ladder.setAttribute("scenario", name);
+    resetButton.hidden = true;
+    markCurrent(name);
+  }
+}
+
+ladder.addEventListener("kafka-ladder:step", writeLink);
+ladder.addEventListener("kafka-ladder:load", writeLink);
+$("producer-config")?.addEventListener("eoslab-config", writeLink);
+// A next-step button's fork lives in the link (the script is in it), not in local storage: only
+// the user's own edits (Run script, a file) are kept, so choosing a scenario again starts afresh.
+
+resetButton.addEventListener("click", () => {
+  if (!current) return;
+  clearScript(PAGE, current);
+  choose(current);
+  note.textContent = `${current}: the shipped version again.`;
+});
+
+$("copy-link").addEventListener("click", async () => {
+  await writer.write(linkState());
+  try {
+    await navigator.clipboard.writeText(location.href);
+    note.textContent = "The link to this moment is copied (it is also in the address bar).";
+  } catch {
+    note.textContent = "The address bar holds the link to this moment: copy it from there.";
+  }
+});
+
+$("download-script").addEventListener("click", () => {
+  const text = ladder.script;
+  if (!text) return;
+  // The step rides along as a comment the parser ignores; "Open a scenario file" reads it back.
+  downloadText(`${current ?? "scenario"}.eos`, `# eoslab step=${ladder.step}\n${text.replace(/^# eoslab step=\d+\n/, "")}`);
+});
+
+$("upload-script").addEventListener("change", async (ev) => {
+  const file = ev.target.files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  const step = Number(/^# eoslab step=(\d+)\n/.exec(text)?.[1] ?? 0);
+  current = null;
+  markCurrent(null);
+  editor.value = text;
+  runScript(text, { step });
+  note.textContent = `Opened ${file.name}.`;
+  ev.target.value = "";
+});
 
 async function loadIndex() {
   const res = await fetch(new URL("../scenarios/index.json", import.meta.url));
@@ -65,7 +181,7 @@ async function loadIndex() {
       return li;
     }),
   );
-  markCurrent(ladder.getAttribute("scenario"));
+  markCurrent(current);
 }
 
 list.addEventListener("click", (ev) => {
@@ -74,13 +190,12 @@ list.addEventListener("click", (ev) => {
 });
 
 $("run").addEventListener("click", () => {
-  ladder.removeAttribute("step");
-  ladder.setAttribute("script", editor.value);
-  markCurrent(null);
+  runScript(editor.value);
 });
 
 $("long-run").addEventListener("click", () => {
   status.textContent = "running 10,000 batches …";
+  current = null;
   markCurrent(null);
   // Let the status paint before the (synchronous) run.
   requestAnimationFrame(() =>
@@ -99,15 +214,29 @@ ladder.addEventListener("eoslab-load", (ev) => {
   else if (!ladder.hasAttribute("script")) status.textContent = "";
 });
 
-window.addEventListener("hashchange", () => {
-  const name = hashScenario();
-  if (name) choose(name, { updateHash: false });
+window.addEventListener("hashchange", async () => {
+  if (writer.last === location.hash) return;
+  const linked = await decodeState();
+  if (linked?.state) applyState(linked.state);
+  else if (linked?.error) note.textContent = `Could not open the link: ${linked.error}.`;
+  else {
+    const name = hashScenario();
+    if (name) choose(name);
+  }
 });
 
-const initial = hashScenario();
-if (initial) choose(initial, { updateHash: false });
+async function restore() {
+  const linked = await decodeState();
+  if (linked?.state) applyState(linked.state);
+  else {
+    if (linked?.error) note.textContent = `Could not open the link: ${linked.error}; showing the default scenario.`;
+    choose(hashScenario() ?? current ?? "lost-response-retry");
+  }
+  restoring = false;
+}
+const restored = restore();
 
-loadIndex()
+Promise.all([loadIndex(), restored])
   .then(() => {
     document.body.dataset.ready = "1";
   })

@@ -184,6 +184,20 @@ export class KafkaBatchElement extends HTMLElementBase {
   /** The opened batch in the decode shape (absolute positions), or null. */
   get selectedBatch() { return this.#d?.batch ?? null; }
 
+  // For links that restore the view (issue 14, www/lib/link-state.js via main.js): which batch is
+  // open, which field is selected, and selecting a field by name as a click on its row does.
+  /** The index of the opened batch (-1: none yet). */
+  get openedBatch() { return this.#d?.index ?? -1; }
+  /** The name of the selected field of the opened batch, or null. */
+  get selectedField() { return this.#d?.F[this.#active]?.name ?? null; }
+  /** Selects the opened batch's field `name` (false when it has none). */
+  selectField(name) {
+    const k = this.#d ? this.#d.F.findIndex((f) => f.name === name) : -1;
+    if (k < 0) return false;
+    this.#setActive(k, "table");
+    return true;
+  }
+
   /** Loads text (any accepted layout), bytes or a Blob/File, like a paste or a drop. */
   load(input, label = "input") {
     if (typeof input === "string") {

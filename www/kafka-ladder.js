@@ -17,14 +17,20 @@
 // Attributes (the source of truth; `script` wins over `scenario`, which wins over the text):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
 //   script     the scenario text (or its JSON twin, starting with "{")
-//   step       the number of steps shown, 0..steps (reflected; default: all of them)
+//   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
+//              step is a script line that does something with the `expect` lines after it, which
+//              are shown as its checks (lib/player.js)
+//   presenter  presenter mode (lib/player.js: fills the window, large type, the ladder zoomed)
 //   readonly   no next-step buttons (stepping still works)
 //   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
 //   compact    for a documentation column: controls, narration and ladder only (lane names never cut)
-// Events (bubbling, composed): `eoslab-step` {step, steps}; `eoslab-script` {script} when a
-// next-step button appended a line; `eoslab-load` {steps, rows, ms, error} after each run.
-// Keyboard: ←/→ step back/forward (in the controls and the ladder), Home/End first/last step (in
-// the controls); in the ladder ↑/↓ select a row, Enter opens its batch, Escape clears.
+// Events (bubbling, composed): `kafka-ladder:step` {step, steps}; `kafka-ladder:script` {script}
+// when a next-step button forked the story; `kafka-ladder:load` {steps, rows, ms, error} after
+// each run (error: a script error when only the lines before it ran). Each is followed by its
+// pre-issue-14 name (eoslab-step, eoslab-script, eoslab-load) with the same detail.
+// Keyboard (lib/player.js; `?` lists them): anywhere in the element ←/→ step, Home/End first/last,
+// Space play/pause, +/- speed, p presenter mode; in the ladder ↑/↓ select a row, Enter opens its
+// batch, Escape clears.
 //
 // The model is deterministic, so step k is the run of the script's first k steps: the rows come
 // from one run of the whole script (revealed step by step), the retained windows, batches and
@@ -39,358 +45,45 @@ import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater, nextStepButton,
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
-  showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
+  showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { pngWithCaption, svgOf } from "./lib/export.js";
+import {
+  HEADER_H, STEP_H, EVENT_H, LINE_H, MAX_SENTENCE_LINES, MAX_EVENT_LINES, GUTTER_W, TAG_COLS, MIN_TEXT_W,
+  FONT_PX, LEADER_ANSWERS, PRESENTER_ZOOM, BUCKET, PREFIX_SYNC_ROWS, ROW_STEP, ROW_EVENT, KIND_LABEL, kindColor,
+  formatDuration, wrapText, range, ellipsize, attemptOf, messageOf, splitDecision, rowText, buildLadder,
+  parseSource, prefixSource,
+} from "./lib/ladder-rows.js";
+import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storySteps } from "./lib/player.js";
 
-export const STEP_EVENT = "eoslab-step";
-export const SCRIPT_EVENT = "eoslab-script";
-export const LOAD_EVENT = "eoslab-load";
+// What this module exported before its rows moved to lib/ladder-rows.js.
+export { PRESENTER_ZOOM, buildLadder, formatDuration, wrapText } from "./lib/ladder-rows.js";
 
-/** `eoslab-step`: the ladder now shows `step` of `steps` steps. */
+export const STEP_EVENT = "kafka-ladder:step";
+export const SCRIPT_EVENT = "kafka-ladder:script";
+export const LOAD_EVENT = "kafka-ladder:load";
+/** The events' names before issue 14 (eoslab-step …): still dispatched, after the new ones, for pages written against them. */
+const LEGACY_EVENT = { [STEP_EVENT]: "eoslab-step", [SCRIPT_EVENT]: "eoslab-script", [LOAD_EVENT]: "eoslab-load" };
+
+/** `kafka-ladder:step`: the ladder now shows story step `step` (0-based) of `steps`. */
 export class LadderStepEvent extends ComposedEvent {
   constructor(step, steps) {
     super(STEP_EVENT, { step, steps });
   }
 }
 
-/** `eoslab-script`: the script changed from inside the element (a next-step button). */
+/** `kafka-ladder:script`: the script changed from inside the element (a next-step button). */
 export class LadderScriptEvent extends ComposedEvent {
   constructor(script) {
     super(SCRIPT_EVENT, { script });
   }
 }
 
-/** `eoslab-load`: a script was run (or failed: `error`). */
+/** `kafka-ladder:load`: a script was run (or failed: `error`). */
 export class LadderLoadEvent extends ComposedEvent {
   constructor(detail) {
     super(LOAD_EVENT, detail);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Geometry and labels
-
-const HEADER_H = 38; // lane names, pinned at the top of the canvas
-const STEP_H = 24;
-const EVENT_H = 20;
-const LINE_H = 15; // a wrapped line of a decision's sentence
-const MAX_SENTENCE_LINES = 4;
-const MAX_EVENT_LINES = 2;
-const GUTTER_W = 58; // time column
-const TAG_COLS = 9; // "decision " column in the text area
-const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
-const FONT_PX = 12;
-const BUCKET = 64; // rows per arrow bucket
-const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
-const ROW_STEP = 0;
-const ROW_EVENT = 1;
-
-const KIND_LABEL = {
-  send: "send",
-  request: "request",
-  decision: "decision",
-  ack: "ack",
-  retry: "retry",
-  fail: "fail",
-  lost: "lost",
-  delayed: "delayed",
-  timeout: "timeout",
-  restart: "restart",
-  "epoch-bump": "epoch",
-  time: "time",
-  expired: "expired",
-  "leader-change": "leader",
-};
-
-/** Theme colour key of an event row's tag. */
-function kindColor(e) {
-  switch (e.kind) {
-    case "decision":
-      return e.outcome === "append" ? "ok" : e.outcome === "duplicate" ? "dup" : "bad";
-    case "send":
-      return "accent";
-    case "ack":
-      return "ok";
-    case "fail":
-    case "lost":
-      return "bad";
-    case "retry":
-    case "delayed":
-    case "timeout":
-      return "warn";
-    case "restart":
-    case "epoch-bump":
-      return "dup";
-    case "time":
-    case "expired":
-    case "leader-change":
-      return "muted";
-    default:
-      return "fg";
-  }
-}
-
-/** "2 h 30 s" from milliseconds since the scenario's start (at most two units). */
-export function formatDuration(ms) {
-  if (!Number.isFinite(ms) || ms <= 0) return "0";
-  const units = [
-    ["d", 86_400_000],
-    ["h", 3_600_000],
-    ["min", 60_000],
-    ["s", 1_000],
-    ["ms", 1],
-  ];
-  const parts = [];
-  let rest = ms;
-  for (const [name, size] of units) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0) parts.push(`${n} ${name}`);
-    if (parts.length === 2) break;
-  }
-  return parts.join(" ");
-}
-
-/** Greedy word wrap for a monospace font: at most `maxLines` lines of `cols` characters. */
-export function wrapText(text, cols, maxLines) {
-  const out = [];
-  cols = Math.max(8, cols | 0);
-  let i = 0;
-  while (i < text.length && out.length < maxLines) {
-    if (text.length - i <= cols) {
-      out.push(text.slice(i));
-      i = text.length;
-      break;
-    }
-    let cut = text.lastIndexOf(" ", i + cols);
-    if (cut <= i) cut = i + cols;
-    out.push(text.slice(i, cut));
-    i = cut;
-    while (text[i] === " ") i++;
-  }
-  if (i < text.length && out.length) {
-    const last = out[out.length - 1];
-    out[out.length - 1] = (last.length >= cols ? last.slice(0, cols - 1) : last) + "…";
-  }
-  return out;
-}
-
-/** "7" or "7..9". */
-const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
-
-const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
-
-/** Which attempt of its batch an event is about (the events carry it in their text). */
-function attemptOf(e) {
-  if (Number.isInteger(e.attempt)) return e.attempt;
-  const m = /\battempt (\d+)/.exec(e.text);
-  return m ? Number(m[1]) : 1;
-}
-
-/** "request" or "response" for lost/delayed events. */
-function messageOf(e) {
-  if (e.message === "request" || e.message === "response") return e.message;
-  const m = /\b(request|response)\b/.exec(e.text);
-  return m ? m[1] : "request";
-}
-
-/** Splits a decision's text into its headline (up to the rule) and the sentence after it. */
-function splitDecision(e) {
-  const mark = e.rule ? `[${e.rule}]` : null;
-  const at = mark ? e.text.indexOf(mark) : -1;
-  if (at < 0) return { headline: e.text, sentence: "" };
-  return { headline: e.text.slice(0, at + mark.length), sentence: e.text.slice(at + mark.length).trim() };
-}
-
-/** The text a screen reader (and the tooltip) gets for one row. */
-function rowText(run, row) {
-  if (row.type === ROW_STEP) {
-    const s = row.s;
-    const fail = s.ok ? "" : " (expectation failed)";
-    return `Step ${row.step + 1}, line ${s.line}: ${s.text}${fail}`;
-  }
-  const e = row.e;
-  let text = `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`;
-  if (e.kind === "decision") {
-    text += ` (rule ${e.rule ?? "none"}, ${e.errorName ?? "?"} ${e.errorCode ?? ""}`.trimEnd();
-    text += e.source ? `, source ${e.source})` : ")";
-  }
-  return text;
-}
-
-// ---------------------------------------------------------------------------------------------
-// From a run to rows and arrows
-
-/**
- * Lays out a run: one row per step and per event, and the arrows (requests and responses)
- * between rows. `stepEnd[k]` is the number of rows that show the first k steps.
- */
-export function buildLadder(run) {
-  const producers = run.producers ?? [];
-  const partitions = run.partitions ?? [];
-  const P = producers.length;
-  const laneOfProducer = (p) => (Number.isInteger(p) ? p : -1);
-  const laneOfPartition = (q) => (Number.isInteger(q) ? P + q : -1);
-  const rows = [];
-  const arrows = [];
-  const steps = run.steps ?? [];
-  const stepEnd = new Int32Array(steps.length + 1);
-  const open = new Set(); // arrows still travelling
-  let lastT = -1;
-
-  const close = (arrow, r, fate) => {
-    arrow.to = r;
-    arrow.fate = fate;
-    open.delete(arrow);
-  };
-  const findOpen = (pred) => {
-    for (const a of open) if (pred(a)) return a;
-    return null;
-  };
-
-  for (let i = 0; i < steps.length; i++) {
-    const s = steps[i];
-    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
-    for (const e of s.events ?? []) {
-      const r = rows.length;
-      const row = { type: ROW_EVENT, step: i, e, h: EVENT_H, timeLabel: null, lines: null, headline: null, sentence: null };
-      if (e.t !== lastT) {
-        row.timeLabel = e.t === 0 ? "0" : "+" + formatDuration(e.t);
-        lastT = e.t;
-      }
-      const pl = laneOfProducer(e.producer);
-      const ql = laneOfPartition(e.partition);
-      switch (e.kind) {
-        case "request": {
-          const m = /seq (-?\d+)\.\.(-?\d+)/.exec(e.text);
-          const ep = /epoch (\d+)/.exec(e.text);
-          const arrow = {
-            kind: "request", from: r, to: -1, fate: "pending", fromLane: pl, toLane: ql,
-            producer: e.producer, partition: e.partition, batch: e.batch, attempt: attemptOf(e),
-            delayed: false, orphan: false, outcome: null,
-            label: `b${e.batch}` + (m ? ` seq ${m[1]}..${m[2]}` : "") + (ep ? ` e${ep[1]}` : ""),
-            shortLabel: `b${e.batch}`,
-          };
-          arrows.push(arrow);
-          open.add(arrow);
-          break;
-        }
-        case "delayed": {
-          const a = attemptOf(e);
-          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
-            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
-          if (req) {
-            req.delayed = true;
-            row.arrow = req;
-          }
-          break;
-        }
-        case "decision": {
-          const { headline, sentence } = splitDecision(e);
-          row.headline = headline;
-          row.sentence = sentence;
-          const a = attemptOf(e);
-          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
-            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
-          let orphan = false;
-          if (req) {
-            close(req, r, "delivered");
-            req.outcome = e.outcome;
-            orphan = req.orphan;
-          }
-          const resp = {
-            kind: "response", from: r, to: -1, fate: "pending", fromLane: ql, toLane: pl,
-            producer: e.producer, partition: e.partition, batch: e.batch, attempt: a,
-            delayed: false, orphan, outcome: e.outcome, label: "", shortLabel: "",
-          };
-          arrows.push(resp);
-          if (orphan) {
-            // Its connection was closed while the request was held up: nobody reads the answer.
-            resp.to = r;
-            resp.fate = "dropped";
-          } else {
-            open.add(resp);
-          }
-          break;
-        }
-        case "lost": {
-          const what = messageOf(e);
-          const a = attemptOf(e);
-          const msg = findOpen((x) => x.kind === what && x.batch === e.batch && x.attempt === a)
-            ?? findOpen((x) => x.kind === what && x.batch === e.batch);
-          if (msg) close(msg, r, "lost");
-          if (/other message|lost with it/.test(e.text)) {
-            // The connection broke: everything else on it is gone too (held-up requests excepted).
-            for (const x of [...open]) {
-              if (x.producer === e.producer && x.partition === e.partition && !x.delayed) close(x, r, "lost");
-              else if (x.producer === e.producer && x.partition === e.partition) x.orphan = true;
-            }
-          }
-          break;
-        }
-        case "timeout":
-        case "restart": {
-          // The producer closes its connections: what is on them is never read.
-          for (const x of [...open]) {
-            if (x.producer !== e.producer) continue;
-            if (x.kind === "request" && x.delayed) x.orphan = true;
-            else close(x, r, "cut");
-          }
-          break;
-        }
-        case "ack":
-        case "retry":
-        case "fail":
-        case "epoch-bump": {
-          if (e.batch !== null && e.batch !== undefined) {
-            const resp = findOpen((x) => x.kind === "response" && x.batch === e.batch && !x.orphan);
-            if (resp) close(resp, r, "delivered");
-          }
-          break;
-        }
-        default:
-          break;
-      }
-      rows.push(row);
-    }
-    stepEnd[i + 1] = rows.length;
-  }
-
-  // Buckets of BUCKET rows → the arrows crossing them, so a frame only looks at nearby arrows.
-  const nb = Math.max(1, Math.ceil(rows.length / BUCKET));
-  const buckets = Array.from({ length: nb }, () => []);
-  arrows.forEach((a, id) => {
-    const end = a.to >= 0 ? a.to : rows.length - 1;
-    for (let b = Math.floor(a.from / BUCKET); b <= Math.floor(end / BUCKET) && b < nb; b++) buckets[b].push(id);
-  });
-
-  return { rows, arrows, buckets, stepEnd, lanes: P + partitions.length, producers, partitions };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Script prefixes
-
-/** The script source: text, or the JSON twin as an object. */
-function parseSource(text) {
-  const t = text.trim();
-  if (t.startsWith("{")) {
-    try {
-      return { kind: "json", text, value: JSON.parse(t) };
-    } catch (err) {
-      throw new Error(`JSON scenario: ${err.message}`);
-    }
-  }
-  return { kind: "text", text, value: text };
-}
-
-/** The script of the first k steps (the set-up lines and every line up to step k's). */
-function prefixSource(source, run, k) {
-  const steps = run.steps ?? [];
-  if (k >= steps.length) return source.value;
-  if (source.kind === "json") return { ...source.value, steps: (source.value.steps ?? []).slice(0, k) };
-  const lines = source.text.split(/\r?\n/);
-  const upto = k === 0 ? (steps.length ? steps[0].line - 1 : lines.length) : steps[k - 1].line;
-  return lines.slice(0, Math.max(0, upto)).join("\n") + "\n";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -460,6 +153,10 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
+${PLAYER_CSS}
+:host([presenter]) .ladder { zoom: 1.75; }
+:host([presenter]) { --eos-ladder-max-height: calc((100vh - 15rem) / 1.75); }
+.now.failed-step { border-left-color: var(--eos-bad); }
 `;
 
 const styleSheet = lazyStyleSheet(CSS);
@@ -472,7 +169,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly", "theme", "compact"];
+    return ["scenario", "script", "step", "readonly", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -482,11 +179,14 @@ export class KafkaLadderElement extends BaseElement {
   #run = null; // run of the whole script
   #ladder = null; // buildLadder(#run)
   #prefix = new Map(); // k → run of the first k steps
-  #step = 0;
+  #step = 0; // report steps shown (the run's first #step script lines): story step #at's last line
+  #at = 0; // the story step shown (lib/player.js storySteps)
+  #story = []; // storySteps(#run.steps)
+  #openAt = null; // "end": the next load shows the last step (a next-step button was pressed)
   #dispatchedStep = -1;
   #loadToken = 0;
   #changes = new PlayerChanges(this);
-  #playTimer = null;
+  #player = null;
   #panelTimer = 0;
   #scrollAfterLoad = "top";
   #mutation = null;
@@ -515,10 +215,17 @@ export class KafkaLadderElement extends BaseElement {
   #ctxStyle = new CanvasStyle();
   #measuredFont = "";
   #frameCtx = null; // {anchor, revealed, bottomY} of the frame being drawn
-  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0 };
+  #stats = { rows: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, layoutMs: 0, truncatedLabels: 0, fontPx: FONT_PX };
 
-  /** Interval between steps while playing, in ms. */
-  interval = 900;
+  /** Interval between steps while playing at 1×, in ms. */
+  get interval() {
+    return this.#interval;
+  }
+  set interval(v) {
+    this.#interval = Number(v) || 900;
+    if (this.#player) this.#player.interval = this.#interval;
+  }
+  #interval = 900;
 
   // --- attributes as properties ------------------------------------------------------------
 
@@ -529,15 +236,27 @@ export class KafkaLadderElement extends BaseElement {
   set script(v) {
     this.setAttribute("script", String(v));
   }
+  /** The story step shown (0-based; `expect` lines are checks of the step they follow, not steps). */
   get step() {
-    return this.#step;
+    return this.#at;
   }
   set step(v) {
     this.setAttribute("step", stepValue(v));
   }
-  /** Number of steps of the current script. */
+  /** Number of story steps of the current script. */
   get steps() {
-    return this.#run?.steps?.length ?? 0;
+    return this.#story.length;
+  }
+  /** The story steps: [{first, last, checks}], indexes into run.steps (lib/player.js storySteps). */
+  get story() {
+    return this.#story;
+  }
+  /** Play speed multiplier (0.25 … 8). */
+  get speed() {
+    return this.#player?.speed ?? 1;
+  }
+  set speed(v) {
+    if (this.#player) this.#player.speed = v;
   }
   /** The run of the whole script (as runScenario returns it), or null. */
   get run() {
@@ -551,7 +270,10 @@ export class KafkaLadderElement extends BaseElement {
   // --- lifecycle ---------------------------------------------------------------------------
 
   connectedCallback() {
-    if (!this.#root) this.#build();
+    if (!this.#root) {
+      this.#build();
+      if (this.hasAttribute("predict")) this.#player.setPredict(true); // predict mode from the markup
+    }
     this.#readTheme();
     this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
@@ -586,6 +308,8 @@ export class KafkaLadderElement extends BaseElement {
     if (oldValue === newValue) return;
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
+    if (name === "presenter") return this.#presenterChanged();
+    if (name === "predict") return this.#player?.setPredict(this.hasAttribute("predict"));
     if (this.#changes.attribute(name)) this.#schedule();
   }
 
@@ -599,13 +323,15 @@ export class KafkaLadderElement extends BaseElement {
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      const wanted = stepFromAttr ? stepAttribute(this, n) : n;
-      const scroll = this.#scrollAfterLoad;
+      const wanted = this.#openAt === "end" ? n - 1 : stepFromAttr ? stepAttribute(this, n - 1) : 0;
+      this.#openAt = null;
+      // A step other than the first (a link, step="end") is scrolled into view as stepping does.
+      const scroll = wanted > 0 ? "step" : this.#scrollAfterLoad;
       this.#scrollAfterLoad = "top";
       this.#setStep(wanted, { scroll });
       return;
     }
-    if (this.#changes.takeStep() && this.#run) this.#setStep(stepAttribute(this, this.steps), { scroll: "step" });
+    if (this.#changes.takeStep() && this.#run) this.#setStep(stepAttribute(this, this.steps - 1), { scroll: "step" });
   }
 
   // --- loading and running -----------------------------------------------------------------
@@ -627,10 +353,27 @@ export class KafkaLadderElement extends BaseElement {
     const t0 = performance.now();
     try {
       const source = parseSource(text);
-      const run = runScenario(source.value);
+      let run;
+      let partial = null; // the script error, when only the steps before its line run
+      try {
+        run = runScenario(source.value);
+      } catch (err) {
+        // A mistake in the script: show the steps before its line (issue 14), with the error.
+        const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
+        if (before === null) throw err;
+        try {
+          run = runScenario(before);
+        } catch {
+          throw err;
+        }
+        partial = err instanceof Error ? err.message : String(err);
+        source.value = before; // what ran: the prefixes and a next-step fork start from it
+      }
       const t1 = performance.now();
       this.#source = source;
       this.#run = run;
+      this.#story = storySteps(run.steps);
+      this.#player?.newRun();
       this.#prefix = new Map([[run.steps.length, run]]);
       this.#ladder = buildLadder(run);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
@@ -642,8 +385,9 @@ export class KafkaLadderElement extends BaseElement {
       this.#stats.loadMs = performance.now() - t0;
       this.#renderHeader();
       viewport.removeAttribute("aria-busy");
-      this.dispatchEvent(
-        new LadderLoadEvent({ steps: run.steps.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: null }),
+      if (partial) error.textContent = partialNote(partial);
+      this.#emit(
+        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: partial }),
       );
       return true;
     } catch (err) {
@@ -654,6 +398,7 @@ export class KafkaLadderElement extends BaseElement {
   #fail(err) {
     const message = err instanceof Error ? err.message : String(err);
     this.#run = null;
+    this.#story = [];
     this.#ladder = null;
     this.#source = null;
     this.#prefix = new Map();
@@ -666,7 +411,7 @@ export class KafkaLadderElement extends BaseElement {
     this.#renderDetail();
     this.#renderPanels(null);
     this.#invalidate(true);
-    this.dispatchEvent(new LadderLoadEvent({ steps: 0, rows: 0, ms: 0, runMs: 0, error: message }));
+    this.#emit(new LadderLoadEvent({ steps: 0, rows: 0, ms: 0, runMs: 0, error: message }));
     return false;
   }
 
@@ -689,12 +434,15 @@ export class KafkaLadderElement extends BaseElement {
 
   // --- stepping ----------------------------------------------------------------------------
 
-  #setStep(k, { scroll = "step" } = {}) {
+  /** Shows story step `at` (clamped): the rows of the script's lines up to its last check. */
+  #setStep(at, { scroll = "step" } = {}) {
     const n = this.steps;
-    k = Math.min(n, Math.max(0, k | 0));
-    const changed = k !== this.#step;
+    at = Math.min(Math.max(0, n - 1), Math.max(0, at | 0));
+    const k = n ? this.#story[at].last + 1 : 0;
+    const changed = at !== this.#at || k !== this.#step;
+    this.#at = at;
     this.#step = k;
-    reflectAttribute(this, "step", String(k));
+    reflectAttribute(this, "step", String(at));
     if (this.#selectedRow >= this.#revealed()) this.#selectedRow = -1;
     this.#renderControls();
     this.#panelsForStep(k);
@@ -702,9 +450,9 @@ export class KafkaLadderElement extends BaseElement {
     this.#renderDetail();
     this.#invalidate(false);
     this.#scrollForStep(scroll);
-    if (changed || this.#dispatchedStep !== k) {
-      this.#dispatchedStep = k;
-      this.dispatchEvent(new LadderStepEvent(k, n));
+    if (changed || this.#dispatchedStep !== at) {
+      this.#dispatchedStep = at;
+      this.#emit(new LadderStepEvent(at, n));
     }
   }
 
@@ -727,34 +475,31 @@ export class KafkaLadderElement extends BaseElement {
     }, 150);
   }
 
-  /** Shows step k (0 = nothing yet). */
+  /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */
+  #emit(event) {
+    this.dispatchEvent(event);
+    this.dispatchEvent(new ComposedEvent(LEGACY_EVENT[event.type], event.detail));
+  }
+
+  /** Shows story step k (0-based). */
   goTo(k) {
     if (!this.#run) return;
     this.#setStep(k, { scroll: "step" });
   }
   stepForward() {
-    this.goTo(this.#step + 1);
+    this.goTo(this.#at + 1);
   }
   stepBack() {
-    this.goTo(this.#step - 1);
+    this.goTo(this.#at - 1);
   }
   get playing() {
-    return this.#playTimer !== null;
+    return this.#player?.playing ?? false;
   }
   play() {
-    if (!this.#run || this.playing) return;
-    if (this.#step >= this.steps) this.goTo(0);
-    this.#playTimer = setInterval(() => {
-      if (this.#step >= this.steps) this.pause();
-      else this.stepForward();
-      if (this.#step >= this.steps) this.pause();
-    }, this.interval);
-    this.#renderControls();
+    if (this.#run) this.#player?.play();
   }
   pause() {
-    if (this.#playTimer !== null) clearInterval(this.#playTimer);
-    this.#playTimer = null;
-    if (this.#ui) this.#renderControls();
+    this.#player?.pause();
   }
 
   /** Appends a script line after the current step (later steps are dropped) and runs it. */
@@ -764,16 +509,27 @@ export class KafkaLadderElement extends BaseElement {
     const text = (typeof base === "string" ? base : this.#source.text).replace(/\s*$/, "\n") + String(line).trim() + "\n";
     this.pause();
     this.#scrollAfterLoad = "step";
+    this.#openAt = "end";
     this.removeAttribute("step");
     this.setAttribute("script", text);
-    this.dispatchEvent(new LadderScriptEvent(text));
+    this.#emit(new LadderScriptEvent(text));
   }
 
   // --- DOM skeleton ------------------------------------------------------------------------
 
   #build() {
     this.#root = attachStyledShadow(this, styleSheet());
-    const ui = stepControls(this, { lastStep: () => this.steps });
+    this.#player = new Player(this, {
+      element: "ladder",
+      interval: this.#interval,
+      question: (k) => this.#question(k),
+      exporter: {
+        png: async () => ({ name: `${this.#fileBase()}.png`, blob: await this.exportPicture("png") }),
+        svg: () => ({ name: `${this.#fileBase()}.svg`, text: this.exportPicture("svg") }),
+      },
+      viewKeys: [["↑ / ↓", "select a row of the ladder (in the ladder)"], ["Enter", "open the selected row's batch"], ["Esc", "clear the selection"]],
+    });
+    const ui = this.#player.ui;
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "now" });
@@ -794,7 +550,7 @@ export class KafkaLadderElement extends BaseElement {
     ui.state = h("div", { class: "state", part: "state" });
     ui.summary = h("p", { class: "summary" });
     ui.dialog = h("dialog", { "aria-labelledby": "batch-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.quiz, ui.now, ui.error, ui.ladder, ui.detail, ui.hint, ui.next, ui.state, ui.summary, ui.dialog, ui.keymap);
     this.#ui = ui;
 
     ui.state.addEventListener("click", (ev) => {
@@ -826,6 +582,69 @@ export class KafkaLadderElement extends BaseElement {
     });
   }
 
+  /**
+   * Predict, then reveal (lib/player.js): the question for story step k — the leader's decision on
+   * the first batch it decides at that step — or null when the step decides nothing. The choices
+   * are the model's possible answers: the decisions of this run, then the leader's outcomes.
+   */
+  #question(k) {
+    const g = this.#story[k];
+    const s = g && this.#run?.steps[g.first];
+    const e = s?.events?.find((x) => x.kind === "decision");
+    if (!e) return null;
+    const label = (x) => (x.outcome === "append" ? "APPEND (NONE)" : x.outcome === "duplicate" ? "DUPLICATE (NONE, the original offsets)" : x.errorName ?? "?");
+    const seen = this.#run.steps.flatMap((x) => x.events ?? []).filter((x) => x.kind === "decision").map(label);
+    const { sentence } = splitDecision(e);
+    return {
+      prompt: `${s.text}: what does the leader of ${this.#run.partitions?.[e.partition] ?? "the partition"} decide for b${e.batch}?`,
+      answer: label(e),
+      choices: choicesFor(label(e), [...seen, ...LEADER_ANSWERS]),
+      rule: e.rule,
+      sentence: sentence || e.text,
+      source: e.source,
+    };
+  }
+
+  /** The caption of an exported picture: the scenario, the step and the Kafka line. */
+  get caption() {
+    const run = this.#run;
+    const g = this.#story[this.#at];
+    const s = g && run?.steps[g.first];
+    const where = s ? `step ${this.#at + 1} of ${this.#story.length} (line ${s.line}: ${s.text})` : "no steps";
+    return `${run?.title || "eoslab scenario"} · ${where} · idempotent producers, Kafka ${run?.kafkaVersion ?? "4.3"} (eoslab)`;
+  }
+
+  #fileBase() {
+    return `${(this.getAttribute("scenario") || "ladder").replace(/[^A-Za-z0-9._-]/g, "_")}-step-${this.#at + 1}`;
+  }
+
+  /** The view as a picture: "png" resolves to a Blob, "svg" is the SVG text (lib/export.js). */
+  exportPicture(kind) {
+    const canvas = this.#ui.canvas;
+    const th = this.#theme ?? {};
+    const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
+    if (kind === "png") return pngWithCaption(canvas, this.caption, opts);
+    const g = this.#geometry(this.#width);
+    const names = this.#ladder ? [...this.#ladder.producers, ...this.#ladder.partitions] : [];
+    const lanes = names.map((name, i) => ({ name: String(name), x: g.laneX(i), y: 17, anchor: "middle" }));
+    return svgOf(canvas, this.caption, lanes, opts);
+  }
+
+  /** The CSS zoom of the ladder: PRESENTER_ZOOM in presenter mode (12 px text drawn at 21 px), else 1. */
+  #zoom() {
+    return this.hasAttribute("presenter") ? PRESENTER_ZOOM : 1;
+  }
+
+  #presenterChanged() {
+    this.#player?.syncPresent(); // the button's state (the page may set the attribute)
+    this.#measure();
+    this.#invalidate(true);
+    requestAnimationFrame(() => {
+      this.#measure();
+      this.#invalidate(true);
+    });
+  }
+
   #onViewportKey(ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#ladder) return;
     const revealed = this.#revealed();
@@ -837,20 +656,13 @@ export class KafkaLadderElement extends BaseElement {
       this.#invalidate(false);
     };
     switch (ev.key) {
-      case "ArrowLeft":
-        this.stepBack();
-        break;
-      case "ArrowRight":
-        this.stepForward();
-        break;
       case "ArrowDown":
         move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow + 1);
         break;
       case "ArrowUp":
         move(this.#selectedRow < 0 ? this.#firstVisibleRow() : this.#selectedRow - 1);
         break;
-      case "Enter":
-      case " ": {
+      case "Enter": {
         const row = this.#ladder.rows[this.#selectedRow];
         if (!row || row.type !== ROW_EVENT || !Number.isInteger(row.e.batch)) return;
         this.openBatch(row.e.batch, this.#selectedRow);
@@ -877,18 +689,11 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   #renderControls() {
-    const { first, back, play, forward, last, counter } = this.#ui;
-    const n = this.steps;
-    const k = this.#step;
-    const none = !this.#run;
-    first.disabled = none || k === 0;
-    back.disabled = none || k === 0;
-    forward.disabled = none || k >= n;
-    last.disabled = none || k >= n;
-    play.disabled = none || n === 0;
-    play.textContent = this.playing ? "Pause" : "Play";
-    play.setAttribute("aria-pressed", String(this.playing));
-    counter.textContent = none ? "" : `step ${k} / ${n}`;
+    this.#player.render((k) => {
+      const g = this.#story[k];
+      const s = g && this.#run?.steps[g.first];
+      return s ? `step ${k + 1} of ${this.#story.length}: line ${s.line}: ${s.text}` : `step ${k + 1}`;
+    });
   }
 
   /** What the current step did: its line and its decisions (or its events). */
@@ -899,22 +704,14 @@ export class KafkaLadderElement extends BaseElement {
       now.replaceChildren();
       return;
     }
-    const k = this.#step;
-    if (k === 0) {
-      now.replaceChildren(h("p", { class: "now-head" }, `Step 0 of ${run.steps.length}: the set-up, nothing sent yet. Step forward to start.`));
+    const g = this.#story[this.#at];
+    if (!g) {
+      now.replaceChildren(h("p", { class: "now-head" }, "No steps: the script only sets up partitions and producers."));
       return;
     }
-    const s = run.steps[k - 1];
-    const head = h("p", { class: "now-head" }, `Step ${k} of ${run.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
+    const s = run.steps[g.first];
+    const head = h("p", { class: "now-head" }, `Step ${this.#at + 1} of ${this.#story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
     const children = [head];
-    const failure = (run.failures ?? []).find((f) => f.line === s.line);
-    if (/^expect\b/.test(s.text)) {
-      children.push(
-        s.ok
-          ? h("p", { class: "held" }, "✓ the expectation holds")
-          : h("p", { class: "failed" }, `✗ expectation failed: expected ${failure?.expected ?? "?"}, got ${failure?.got ?? "?"}`),
-      );
-    }
     const events = s.events ?? [];
     const decisions = events.filter((e) => e.kind === "decision");
     const shown = (decisions.length ? decisions : events).slice(0, 4);
@@ -927,7 +724,9 @@ export class KafkaLadderElement extends BaseElement {
     } else if (!/^expect\b/.test(s.text)) {
       children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
     }
-    now.replaceChildren(...children);
+    children.push(checksList(storyChecks(run, g)));
+    now.classList.toggle("failed-step", (g.checks ?? []).some((i) => run.steps[i].ok === false));
+    now.replaceChildren(...children.filter(Boolean));
   }
 
   /** The selected row: its full text, rule, error, source and batch. */
@@ -1018,7 +817,7 @@ export class KafkaLadderElement extends BaseElement {
     const buttons = (prefix.nextSteps ?? []).map(nextStepButton);
     const canAppend = !this.readOnly && this.#source?.kind === "text";
     next.hidden = !canAppend || buttons.length === 0;
-    next.replaceChildren(h("span", { class: "label" }, this.#step < this.steps ? "What could happen instead:" : "What can happen next:"), ...buttons);
+    next.replaceChildren(h("span", { class: "label" }, this.#step < this.#run.steps.length ? "What could happen instead:" : "What can happen next:"), ...buttons);
 
     const checks = run.steps.filter((s) => /^expect\b/.test(s.text)).length;
     const failed = (run.failures ?? []).length;
@@ -1213,7 +1012,7 @@ export class KafkaLadderElement extends BaseElement {
       vp.scrollTop = 0;
       return;
     }
-    const start = this.#rowTop[this.#ladder.stepEnd[k - 1]];
+    const start = this.#rowTop[this.#ladder.stepEnd[this.#story[this.#at]?.first ?? k - 1]];
     const end = this.#rowTop[this.#ladder.stepEnd[k]];
     const view = vp.clientHeight - HEADER_H;
     if (start >= vp.scrollTop && end <= vp.scrollTop + view) return;
@@ -1237,8 +1036,9 @@ export class KafkaLadderElement extends BaseElement {
   #rowAtEvent(ev) {
     if (!this.#ladder) return -1;
     const rect = this.#ui.canvas.getBoundingClientRect();
-    const y = ev.clientY - rect.top - HEADER_H + this.#ui.viewport.scrollTop;
-    if (ev.clientY - rect.top < HEADER_H || y < 0) return -1;
+    const z = this.#zoom(); // the canvas is zoomed in presenter mode: its rect is, the drawing is not
+    const y = (ev.clientY - rect.top) / z - HEADER_H + this.#ui.viewport.scrollTop;
+    if ((ev.clientY - rect.top) / z < HEADER_H || y < 0) return -1;
     const r = this.#rowAtY(y);
     return r < this.#revealed() && y < this.#rowTop[r + 1] ? r : -1;
   }
@@ -1266,8 +1066,9 @@ export class KafkaLadderElement extends BaseElement {
     tip.replaceChildren(...children);
     tip.hidden = false;
     const host = this.#ui.ladder.getBoundingClientRect();
-    const x = Math.min(ev.clientX - host.left + 14, host.width - tip.offsetWidth - 4);
-    const y = ev.clientY - host.top + 16;
+    const z = this.#zoom();
+    const x = Math.min((ev.clientX - host.left) / z + 14, host.width / z - tip.offsetWidth - 4);
+    const y = (ev.clientY - host.top) / z + 16;
     tip.style.left = `${Math.max(0, x)}px`;
     tip.style.top = `${y}px`;
   }
@@ -1280,7 +1081,7 @@ export class KafkaLadderElement extends BaseElement {
     if (width <= 0) return;
     if (this.#layoutDirty || width !== this.#layoutWidth) this.#layout(width);
     const height = this.#sizeViewport();
-    const { ctx, resized } = hidpiContext(canvas, width, height);
+    const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
     const mono = `${FONT_PX}px ${th.mono}`;
@@ -1319,7 +1120,7 @@ export class KafkaLadderElement extends BaseElement {
       ctx.clip();
 
       // Row backgrounds: step bands, the current step, hover and selection.
-      const curStart = ladder.stepEnd[Math.max(0, this.#step - 1)];
+      const curStart = ladder.stepEnd[this.#story[this.#at]?.first ?? Math.max(0, this.#step - 1)];
       for (let r = first; r <= last; r++) {
         const row = ladder.rows[r];
         const y = yOf(r);

@@ -268,6 +268,8 @@ export class KafkaPartition extends HTMLElement {
     await import("./kafka-ladder.js");
     const ladder = document.createElement("kafka-ladder");
     ladder.setAttribute("script", this.#ui.script.value);
+    // The answers at once: the last step (a student can still step back through them).
+    ladder.setAttribute("step", "end");
     this.#ui.ladderBox.replaceChildren(ladder);
   }
 

@@ -102,11 +102,11 @@ export function setProperty(text, key, value) {
 const CSS = `
 ${hostCSS()}
 .layout { display: grid; grid-template-columns: minmax(15rem, 1fr) minmax(15rem, 1.2fr); gap: .75rem; }
-@media (max-width: 40rem) { .layout { grid-template-columns: 1fr; } }
+@media (max-width: 40rem) { .layout { grid-template-columns: minmax(0, 1fr); } }
 form { display: grid; gap: .35rem; margin: 0; }
-label { display: grid; grid-template-columns: 1fr minmax(7rem, 9rem); gap: .5rem; align-items: center; font-family: var(--eos-mono); font-size: 12.5px; }
+label { display: grid; grid-template-columns: minmax(0, 1fr) minmax(6rem, 9rem); overflow-wrap: anywhere; gap: .5rem; align-items: center; font-family: var(--eos-mono); font-size: 12.5px; }
 label.text { grid-template-columns: 1fr; }
-fieldset { border: 1px solid var(--eos-border); border-radius: 6px; margin: 0; padding: .2rem .5rem .35rem; font-size: 13px; }
+fieldset { min-width: 0; border: 1px solid var(--eos-border); border-radius: 6px; margin: 0; padding: .2rem .5rem .35rem; font-size: 13px; }
 fieldset label { display: inline-flex; gap: .3rem; margin-right: .8rem; font-family: inherit; font-size: 13px; }
 legend { color: var(--eos-muted); padding: 0 .25rem; }
 input, select, textarea { font: 13px var(--eos-mono); color: var(--eos-fg); background: var(--eos-panel); border: 1px solid var(--eos-border);
@@ -116,6 +116,8 @@ textarea { min-height: 6.5rem; resize: vertical; line-height: 1.4; }
 input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 2px solid var(--eos-accent); outline-offset: 1px; }
 .result-title { margin: 0 0 .3rem; font-size: 13px; color: var(--eos-muted); font-weight: 600; }
 table { border-collapse: collapse; font-size: 13px; width: 100%; }
+td { overflow-wrap: anywhere; }
+.layout > * { min-width: 0; }
 th, td { border: 1px solid var(--eos-border); padding: .15rem .45rem; text-align: left; vertical-align: top; }
 th { background: var(--eos-panel); font-weight: 600; font-family: var(--eos-mono); font-size: 12.5px; white-space: nowrap; }
 td { font-family: var(--eos-mono); font-size: 12.5px; }

@@ -24,7 +24,9 @@
 // Attributes (the source of truth; `script` wins over `scenario`):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
 //   script     the scenario text (its first line is `model transactions`)
-//   step       the step shown, 0..steps-1 (reflected; default: the last one)
+//   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
+//              step is a script line that does something with the `expect` lines after it, which
+//              are shown as its checks (lib/player.js)
 //   sabotage   passed to runTxnScenario(script, {sabotage}) — a test-only fault of the core
 //   transaction-version  "0" | "1" | "2": run the script on a cluster finalized at that
 //              transaction.version (runTxnScenario's {transactionVersion}), whatever its own
@@ -39,8 +41,9 @@
 // Events (bubbling, composed): `kafka-timeline:step` {step, steps}; `kafka-timeline:script`
 // {script} when a next-step button appended a line; `kafka-timeline:load` {steps, records, ms,
 // error} after each run; `kafka-timeline:open` {record, label, hex} when a record is opened.
-// Keyboard: in the controls and the lanes ←/→ step, Home/End first/last step (on the slider also
-// ↑/↓, and PageUp/PageDown a tenth of the run); in the lanes ↑/↓
+// Keyboard (lib/player.js; `?` lists them): anywhere in the element ←/→ step, Home/End first/last
+// step, Space play/pause, +/- speed (on the slider also ↑/↓, and PageUp/PageDown a tenth of the
+// run); in the lanes ↑/↓
 // select a record lane, Shift+←/→ (or [ and ]) the previous/next record, Enter opens the selected
 // record's bytes in <kafka-batch>, Escape clears the selection.
 //
@@ -56,15 +59,25 @@ import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, backingSize, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater,
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
-  scenarioSource, showBatchDialog, stepAttribute, stepControls, stepValue, watchDisplay, modelDarkSheet,
+  scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
 } from "./lib/element.js";
+import { pngWithCaption, svgOf } from "./lib/export.js";
+import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
+import {
+  PRESENTER_ZOOM, TXN_ANSWERS, RULER_H, CELL_W, SUBROW_H, LOG_ROW_H, ROW_LABEL_H, cellBox, LANE_H, RECORD_LANES,
+  MAX_BUTTONS, LONG_LATENCY_TABLE, MAX_LATENCY_ROWS, TXN_LINES, ellipsize, range, recordStatus, isMarker,
+  recordLabel, cellText, lowerBound, buildTimeline, completionSteps, DEFAULT_COSTS, clusterCosts, niceTicks,
+} from "./lib/timeline-model.js";
+
+// What this module exported before its model side moved to lib/timeline-model.js.
+export { PRESENTER_ZOOM, recordStatus, recordLabel, buildTimeline, completionSteps, DEFAULT_COSTS, clusterCosts, niceTicks } from "./lib/timeline-model.js";
 
 export const STEP_EVENT = "kafka-timeline:step";
 export const SCRIPT_EVENT = "kafka-timeline:script";
 export const LOAD_EVENT = "kafka-timeline:load";
 export const OPEN_EVENT = "kafka-timeline:open";
 
-/** `kafka-timeline:step`: the timeline now shows step `step` (0-based) of `steps`. */
+/** `kafka-timeline:step`: the timeline now shows story step `step` (0-based) of `steps`. */
 export class TimelineStepEvent extends ComposedEvent {
   constructor(step, steps) {
     super(STEP_EVENT, { step, steps });
@@ -93,254 +106,6 @@ export class TimelineOpenEvent extends ComposedEvent {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Geometry
-
-const RULER_H = 22; // offsets ruler at the top of the log area
-const CELL_W = 56; // one offset
-const SUBROW_H = 24; // a consumer's row per partition
-const LOG_ROW_H = 34; // each further log partition of a coordinator or offsets lane
-const ROW_LABEL_H = 11; // the partition's name above each row, when a lane has several
-
-/** Top and height of the cells of row `ri` of a record lane. */
-function cellBox(l, ri) {
-  if (l.kind === "partition") return { top: l.y + 16, ch: 26 };
-  const label = l.rows.length > 1 ? ROW_LABEL_H : 0;
-  return { top: l.y + 8 + label + ri * (LOG_ROW_H + label), ch: LOG_ROW_H - 10 };
-}
-const LANE_H = { producer: 46, coordinator: 50, partition: 64, offsets: 50, consumer: 0, external: 40 };
-const RECORD_LANES = new Set(["coordinator", "partition", "offsets"]);
-const MAX_BUTTONS = 12; // "written at this step" buttons in the narration
-const LONG_LATENCY_TABLE = 200; // completions from which the latency table has fixed column widths
-// The latency table lists at most this many completions (the latest ones); the plot shows them
-// all. A longer table is not read row by row, and laying it out on every step costs frames.
-const MAX_LATENCY_ROWS = 200;
-
-/** __transaction_state values on two lines of a cell. */
-const TXN_LINES = {
-  PrepareCommit: ["Prepare", "Commit"], PrepareAbort: ["Prepare", "Abort"], CompleteCommit: ["Complete", "Commit"],
-  CompleteAbort: ["Complete", "Abort"], PrepareEpochFence: ["Prepare", "Fence"], Ongoing: ["Ongoing"], Empty: ["Empty"], Dead: ["Dead"],
-};
-
-const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
-const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
-
-/** A data record's status at step i (the core's rule, see the header comment). */
-export function recordStatus(rec, i) {
-  if (rec.closedAt !== null && rec.closedAt !== undefined && rec.closedAt <= i) return rec.outcome ?? "plain";
-  return rec.transactional ? "open" : "plain";
-}
-
-const isMarker = (rec) => rec.kind === "commit" || rec.kind === "abort";
-
-/** "COMMIT marker · orders-0 @2" */
-export function recordLabel(rec) {
-  const where = `${rec.partition} @${range(rec.offset, rec.lastOffset ?? rec.offset)}`;
-  if (isMarker(rec)) return `${rec.kind.toUpperCase()} marker · ${where}`;
-  if (rec.kind === "txn-log") return `__transaction_state record ${rec.text || (rec.values ?? []).join(", ")} · ${where}`;
-  if (rec.kind === "offset-commit") return `offset commit ${rec.text} · ${where}`;
-  return `${rec.transactional ? "transactional" : "plain"} batch ${rec.text || (rec.values ?? []).map((v) => v ?? "null").join(", ")} · ${where}`;
-}
-
-function cellText(rec) {
-  if (isMarker(rec)) return rec.kind.toUpperCase();
-  if (rec.kind === "txn-log") return rec.values?.[0] ?? rec.text ?? "";
-  if (rec.values?.length) return rec.values.map((v) => (v === null ? "∅" : v)).join(",");
-  return rec.text ?? "";
-}
-
-function lowerBound(arr, key, get) {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (get(arr[mid]) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// ---------------------------------------------------------------------------------------------
-// From a report to lanes and indexes (once per run)
-
-/**
- * Indexes a TxnRunReport for drawing: lanes with their heights and, per record lane, the records
- * sorted by offset; per consumer, its partitions (over the whole run) and deliveries by offset;
- * the effects; the abort ranges; the records written by each step.
- */
-export function buildTimeline(report) {
-  const records = report.records ?? [];
-  const steps = report.steps ?? [];
-  const lanes = (report.lanes ?? []).map((l) => ({ ...l, y: 0, h: 0, records: null, parts: null, deliveries: null }));
-  const byId = new Map(lanes.map((l) => [l.id, l]));
-  for (const l of lanes) if (RECORD_LANES.has(l.kind)) l.records = [];
-  records.forEach((r, idx) => {
-    const lane = byId.get(r.lane);
-    if (lane?.records) lane.records.push(idx);
-  });
-  let maxOffset = 0;
-  for (const l of lanes) {
-    if (!l.records) continue;
-    // One row per log partition of the lane (a coordinator may own several __transaction_state
-    // partitions, the offsets lane several __consumer_offsets partitions), by first appearance.
-    const rowOf = new Map();
-    l.rows = [];
-    for (const idx of l.records) {
-      const part = records[idx].partition;
-      if (!rowOf.has(part)) {
-        rowOf.set(part, l.rows.length);
-        l.rows.push({ partition: part, records: [] });
-      }
-      l.rows[rowOf.get(part)].records.push(idx);
-    }
-    if (!l.rows.length) l.rows.push({ partition: l.label, records: [] });
-    const byOffset = (a, b) => records[a].offset - records[b].offset || records[a].step - records[b].step;
-    for (const row of l.rows) row.records.sort(byOffset);
-    l.records = l.rows.flatMap((row) => row.records);
-    for (const idx of l.records) maxOffset = Math.max(maxOffset, (records[idx].lastOffset ?? records[idx].offset) + 1);
-  }
-  // Consumers: one row per partition they ever read.
-  for (const l of lanes) {
-    if (l.kind !== "consumer") continue;
-    const parts = [];
-    const seen = new Set();
-    const add = (p) => {
-      if (p !== undefined && p !== null && !seen.has(p)) {
-        seen.add(p);
-        parts.push(p);
-      }
-    };
-    for (const s of steps) for (const c of s.state?.consumers ?? []) if (c.lane === l.id) for (const pos of c.positions ?? []) add(pos.partition);
-    l.deliveries = new Map();
-    for (const d of report.deliveries ?? []) {
-      if (d.consumer !== l.id) continue;
-      add(d.partition);
-      if (!l.deliveries.has(d.partition)) l.deliveries.set(d.partition, []);
-      l.deliveries.get(d.partition).push(d);
-      maxOffset = Math.max(maxOffset, d.offset + 1);
-    }
-    for (const list of l.deliveries.values()) list.sort((a, b) => a.offset - b.offset || a.step - b.step);
-    l.parts = parts;
-  }
-  const effects = [...(report.effects ?? [])].sort((a, b) => a.step - b.step);
-  maxOffset = Math.max(maxOffset, effects.length);
-  let y = RULER_H;
-  for (const l of lanes) {
-    if (l.kind === "consumer") l.h = Math.max(1, l.parts.length) * SUBROW_H + 22;
-    else if (l.rows) l.h = (LANE_H[l.kind] ?? 50) + (l.rows.length - 1) * LOG_ROW_H + (l.rows.length > 1 ? l.rows.length * ROW_LABEL_H : 0);
-    else l.h = LANE_H[l.kind] ?? 40;
-    l.y = y;
-    y += l.h;
-  }
-  // An abort marker hatches the range from the first record it closed to itself.
-  const abortFrom = new Map();
-  for (const l of lanes) {
-    if (!l.records) continue;
-    for (const idx of l.records) {
-      const m = records[idx];
-      if (m.kind !== "abort") continue;
-      let from = m.offset;
-      for (const j of l.records) {
-        const r = records[j];
-        if (r.closedAt === m.step && r.outcome === "aborted" && !isMarker(r) && r.pid === m.pid && r.offset < from) from = r.offset;
-      }
-      abortFrom.set(idx, from);
-    }
-  }
-  const writtenAt = Array.from({ length: steps.length }, () => []);
-  records.forEach((r, idx) => {
-    if (r.step >= 0 && r.step < steps.length) writtenAt[r.step].push(idx);
-  });
-  const partitionLane = new Map();
-  for (const l of lanes) if (l.kind === "partition") partitionLane.set(l.label, l);
-  for (const r of records) {
-    const l = byId.get(r.lane);
-    if (l?.kind === "partition" && !partitionLane.has(r.partition)) partitionLane.set(r.partition, l);
-  }
-  // Each delivery → the record it came from (its status tells an aborted read from a committed one).
-  for (const l of lanes) {
-    if (l.kind !== "consumer") continue;
-    for (const [part, list] of l.deliveries) {
-      const rows = partitionLane.get(part)?.rows ?? [];
-      const row = rows.find((r) => r.partition === part) ?? rows[0];
-      for (const d of list) {
-        d.record = -1;
-        if (!row) continue;
-        const at = lowerBound(row.records, d.offset + 1, (i) => records[i].offset) - 1;
-        for (let j = at; j >= 0 && j > at - 4; j--) {
-          const r = records[row.records[j]];
-          if (d.offset >= r.offset && d.offset <= (r.lastOffset ?? r.offset)) {
-            d.record = row.records[j];
-            break;
-          }
-        }
-      }
-    }
-  }
-  const done = completionSteps(report);
-  const completionsInOrder = !!done && done.every((s, i) => i === 0 || done[i - 1] <= s);
-  return { lanes, byId, height: y + 6, maxOffset, effects, abortFrom, writtenAt, partitionLane, records, completionSteps: done, completionsInOrder };
-}
-
-/**
- * The step at which each entry of report.completions ({partitions, ms}: one per transaction that
- * went from EndTxn to Complete*) happened, or null when that cannot be told. An entry's own `step`
- * wins when the core provides one; otherwise it is derived from the messages: a completion is the
- * coordinator's K5 append ("CompleteCommit for ID: every marker is written (K5)") of a
- * transactional id that sent EndTxn since its previous K5 — the core counts no completion for an
- * abort it started itself (transaction.timeout.ms, fencing). When the derivation does not account
- * for every completion, null: the element then shows all of them at every step.
- */
-export function completionSteps(report) {
-  const completions = report?.completions ?? [];
-  if (completions.every((c) => Number.isInteger(c.step))) return completions.map((c) => c.step);
-  const out = [];
-  const ended = new Set();
-  (report.steps ?? []).forEach((s, i) => {
-    for (const m of s.messages ?? []) {
-      const text = String(m.text ?? "");
-      if (m.kind === "EndTxn") {
-        const id = /^EndTxn(?: v\d+)?\((.*?), producer /.exec(text)?.[1];
-        if (id !== undefined) ended.add(id);
-        continue;
-      }
-      const done = /: Complete(?:Commit|Abort) for (.*): every marker is written \(K5\)$/.exec(text);
-      if (done && ended.delete(done[1])) out.push(i);
-    }
-  });
-  return out.length === completions.length ? out : null;
-}
-
-/** The core's defaults for the modelled costs (crate/core/src/model/txn_scenario.rs). */
-export const DEFAULT_COSTS = Object.freeze({ rtt: "1ms", append: "2ms", brokers: "3" });
-
-/** The costs the script's `cluster` lines set (rtt=, append=, brokers=), over the core's defaults. */
-export function clusterCosts(script) {
-  const costs = { ...DEFAULT_COSTS };
-  for (const raw of String(script ?? "").split("\n")) {
-    const words = raw.split("#")[0].trim().split(/\s+/);
-    if (words[0] !== "cluster") continue;
-    for (const kv of words.slice(1)) {
-      const at = kv.indexOf("=");
-      const key = kv.slice(0, at);
-      if (at > 0 && Object.hasOwn(costs, key) && kv.length > at + 1) costs[key] = kv.slice(at + 1);
-    }
-  }
-  return costs;
-}
-
-/** 0, step, 2·step … ≥ max, with step 1, 2 or 5 × 10^n (integers: partitions and model ms are). */
-export function niceTicks(max, count = 5) {
-  if (!(max > 0)) return [0, 1];
-  const raw = max / count;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const norm = raw / mag;
-  const step = Math.max(1, (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag);
-  const ticks = [0];
-  while (ticks[ticks.length - 1] < max) ticks.push(ticks[ticks.length - 1] + step);
-  return ticks;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
 
 const CSS = `
@@ -355,8 +120,6 @@ button:hover:not(:disabled) { border-color: var(--eos-accent); }
 button:disabled { opacity: .45; cursor: default; }
 button:focus-visible, select:focus-visible, input:focus-visible, .viewport:focus-visible { outline: 2px solid var(--eos-accent); outline-offset: 2px; }
 button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg); border-color: var(--eos-accent); }
-label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
-input.scrub { flex: 1 1 12rem; min-width: 8rem; accent-color: var(--eos-accent); }
 .counter { font-variant-numeric: tabular-nums; color: var(--eos-muted); margin-left: .25rem; }
 .now { contain: layout style; border-left: 3px solid var(--eos-accent); padding: .3rem .6rem; margin: 0 0 .5rem; background: var(--eos-panel);
        border-radius: 0 6px 6px 0; min-height: 2.2rem; }
@@ -416,6 +179,8 @@ ${NEXT_STEPS_CSS}
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
            white-space: nowrap; border: 0; }
 ${DIALOG_CSS}
+${PLAYER_CSS}
+:host([presenter]) .lanes { zoom: 2; }
 .state section.metrics { grid-column: 1 / -1; }
 .state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
 .state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
@@ -439,8 +204,6 @@ ${DIALOG_CSS}
 
 const styleSheet = lazyStyleSheet(CSS);
 
-const SPEEDS = [0.5, 1, 2, 4, 8];
-
 // ---------------------------------------------------------------------------------------------
 
 export class KafkaTimelineElement extends BaseElement {
@@ -449,23 +212,27 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact"];
+    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter", "predict"];
   }
 
   // state
   #root = null;
   #ui = null;
   #sourceText = null; // the script that was run (null: a report set directly)
+  #givenText = null; // the script as given when it has an error and only the lines before it ran
   #report = null;
   #given = null; // a report set through the `report` property
   #tl = null; // buildTimeline(#report)
   #labelCharW = 7.3; // width of a character of the lane labels' font (bold 12px monospace)
-  #step = 0;
+  #step = 0; // the report step shown: story step #at's own line (its checks change no state)
+  #at = 0; // the story step shown (lib/player.js storySteps)
+  #story = []; // storySteps(#report.steps)
+  #openAt = null; // "end": the next load shows the last step (a next-step button was pressed)
   #dispatchedStep = -1;
   #loadToken = 0;
   #changes = new PlayerChanges(this);
-  #playTimer = null;
-  #speed = 1;
+  #player = null;
+  #interval = 1000;
   #mutation = null;
   #resize = null;
   #unwatchDisplay = null;
@@ -482,7 +249,8 @@ export class KafkaTimelineElement extends BaseElement {
   #hover = -1;
   #hatch = null;
   #ctxStyle = new CanvasStyle();
-  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0, truncatedLabels: 0 };
+  // fontPx: the smallest type of the lane labels and the messages on the wire (lane state lines 10.5 px, wire 11 px).
+  #stats = { records: 0, draws: 0, lastDrawMs: 0, maxDrawMs: 0, loadMs: 0, panelMs: 0, truncatedLabels: 0, fontPx: 10.5 };
   // What the DOM panels show already (they are updated, not rebuilt, when the step changes).
   #nextCache = { report: undefined, canAppend: false, label: null };
   #summaryFor = null;
@@ -492,13 +260,19 @@ export class KafkaTimelineElement extends BaseElement {
   #latencySize = null; // {width, height} of the latency canvas in CSS px (ResizeObserver), null: unknown
 
   /** Interval between steps while playing at 1×, in ms. */
-  interval = 1000;
+  get interval() {
+    return this.#interval;
+  }
+  set interval(v) {
+    this.#interval = Number(v) || 1000;
+    if (this.#player) this.#player.interval = this.#interval;
+  }
 
   // --- attributes as properties ------------------------------------------------------------
 
   // scenario and readOnly: the attributes, defined by reflectAttributes after the class.
   get script() {
-    return this.#sourceText ?? this.getAttribute("script") ?? "";
+    return this.#givenText ?? this.#sourceText ?? this.getAttribute("script") ?? "";
   }
   set script(v) {
     this.setAttribute("script", String(v));
@@ -519,15 +293,41 @@ export class KafkaTimelineElement extends BaseElement {
     if (v === null || v === undefined || v === "") this.removeAttribute("transaction-version");
     else this.setAttribute("transaction-version", String(v));
   }
+  /** The story step shown (0-based; `expect` lines are checks of the step they follow, not steps). */
   get step() {
-    return this.#step;
+    return this.#at;
   }
   set step(v) {
     this.setAttribute("step", stepValue(v));
   }
-  /** Number of steps of the current run. */
+  /** Number of story steps of the current run. */
   get steps() {
-    return this.#report?.steps?.length ?? 0;
+    return this.#story.length;
+  }
+  /** The story steps: [{first, last, checks}], indexes into report.steps (lib/player.js storySteps). */
+  get story() {
+    return this.#story;
+  }
+  /** The 1-based story step number of report step `i` (what the texts call "step N"). */
+  #storyNo(i) {
+    return storyIndexOf(this.#story, i) + 1;
+  }
+  /** The index into report.steps of the step shown (its state, messages and records are drawn). */
+  get reportStep() {
+    return this.#step;
+  }
+  /** Marks story steps on the scrub bar with a label (compare mode: where the runs differ). */
+  markSteps(steps, label) {
+    return this.#player?.setMarks(steps, label) ?? [];
+  }
+  /** The story steps marked on the scrub bar. */
+  get markedSteps() {
+    const v = this.#ui?.marksNote?.dataset.steps ?? "";
+    return v ? v.split(",").map(Number) : [];
+  }
+  /** The story step that shows report step `i`. */
+  storyStepOf(i) {
+    return storyIndexOf(this.#story, i);
   }
   /** The TxnRunReport shown (as runTxnScenario returned it), or null. */
   get report() {
@@ -539,18 +339,12 @@ export class KafkaTimelineElement extends BaseElement {
     this.#changes.source = true;
     this.#schedule();
   }
-  /** Play speed multiplier (0.5 … 8). */
+  /** Play speed multiplier (0.25 … 8). */
   get speed() {
-    return this.#speed;
+    return this.#player?.speed ?? 1;
   }
   set speed(v) {
-    const n = Number(v);
-    this.#speed = SPEEDS.includes(n) ? n : 1;
-    if (this.#ui) this.#ui.speed.value = String(this.#speed);
-    if (this.playing) {
-      this.pause();
-      this.play();
-    }
+    if (this.#player) this.#player.speed = v;
   }
   /** Drawing statistics, for benchmarks: records, draws, lastDrawMs, maxDrawMs, loadMs, panelMs. */
   get renderStats() {
@@ -560,7 +354,10 @@ export class KafkaTimelineElement extends BaseElement {
   // --- lifecycle ---------------------------------------------------------------------------
 
   connectedCallback() {
-    if (!this.#root) this.#build();
+    if (!this.#root) {
+      this.#build();
+      if (this.hasAttribute("predict")) this.#player.setPredict(true); // predict mode from the markup
+    }
     this.#readTheme();
     this.#scheme.connect();
     this.#unwatchDisplay = watchDisplay({
@@ -602,6 +399,8 @@ export class KafkaTimelineElement extends BaseElement {
     if (oldValue === newValue || name === "inspector") return; // read when a record is opened
     if (name === "theme") return this.#scheme.update();
     if (name === "compact") return this.#compactChanged();
+    if (name === "presenter") return this.#presenterChanged();
+    if (name === "predict") return this.#player?.setPredict(this.hasAttribute("predict"));
     if (this.#changes.attribute(name)) this.#schedule();
   }
 
@@ -615,7 +414,9 @@ export class KafkaTimelineElement extends BaseElement {
       const ok = await this.#load();
       if (!ok) return;
       const n = this.steps;
-      this.#setStep(stepFromAttr ? stepAttribute(this, n - 1) : n - 1, { follow: true });
+      const at = this.#openAt === "end" ? n - 1 : stepFromAttr ? stepAttribute(this, n - 1) : 0;
+      this.#openAt = null;
+      this.#setStep(at, { follow: true });
       return;
     }
     if (this.#changes.takeStep() && this.#report) this.#setStep(stepAttribute(this, this.steps - 1), { follow: true });
@@ -629,6 +430,8 @@ export class KafkaTimelineElement extends BaseElement {
     viewport.setAttribute("aria-busy", "true");
     error.textContent = "";
     let text = null;
+    let full = null; // the script as given, when only the lines before its error ran
+    let partial = null; // that error
     let report = this.#given;
     const t0 = performance.now();
     try {
@@ -646,7 +449,21 @@ export class KafkaTimelineElement extends BaseElement {
           if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
           options.transactionVersion = Number(tv);
         }
-        report = Object.keys(options).length ? run(text, options) : run(text);
+        try {
+          report = Object.keys(options).length ? run(text, options) : run(text);
+        } catch (err) {
+          // A mistake in the script: show the steps before its line (issue 14), with the error.
+          const before = linesBeforeError(text, err instanceof Error ? err.message : String(err));
+          if (before === null) throw err;
+          try {
+            report = Object.keys(options).length ? run(before, options) : run(before);
+          } catch {
+            throw err;
+          }
+          partial = err instanceof Error ? err.message : String(err);
+          full = text;
+          text = before; // what ran: a next-step fork starts from it
+        }
       }
     } catch (err) {
       if (token !== this.#loadToken) return false;
@@ -656,7 +473,10 @@ export class KafkaTimelineElement extends BaseElement {
     const runMs = performance.now() - t0;
     try {
       this.#sourceText = text;
+      this.#givenText = full;
       this.#report = report;
+      this.#story = storySteps(report.steps);
+      this.#player?.newRun();
       this.#tl = buildTimeline(report);
       this.#tl.longestLabel = Math.max(0, ...this.#tl.lanes.map((l) => String(l.label).length));
       this.#selected = -1;
@@ -667,9 +487,10 @@ export class KafkaTimelineElement extends BaseElement {
       this.#sizeTrack();
       viewport.removeAttribute("aria-busy");
       if (report.error) error.textContent = report.error;
+      if (partial) error.textContent = partialNote(partial);
       this.dispatchEvent(
         new TimelineLoadEvent({
-          steps: this.steps, records: this.#stats.records, ms: this.#stats.loadMs, runMs, error: report.error ?? null,
+          steps: this.steps, records: this.#stats.records, ms: this.#stats.loadMs, runMs, error: partial ?? report.error ?? null,
         }),
       );
       if (!this.steps) {
@@ -685,8 +506,10 @@ export class KafkaTimelineElement extends BaseElement {
   #fail(err) {
     const message = err instanceof Error ? err.message : String(err);
     this.#report = null;
+    this.#story = [];
     this.#tl = null;
     this.#sourceText = null;
+    this.#givenText = null;
     this.#ui.viewport.removeAttribute("aria-busy");
     this.#ui.error.textContent = message;
     this.pause();
@@ -700,50 +523,45 @@ export class KafkaTimelineElement extends BaseElement {
 
   // --- stepping ----------------------------------------------------------------------------
 
-  #setStep(k, { follow = true } = {}) {
+  /** Shows story step `at` (clamped): the state after its line. */
+  #setStep(at, { follow = true } = {}) {
     const n = this.steps;
-    k = Math.min(n - 1, Math.max(0, k | 0));
-    const changed = k !== this.#step;
+    at = Math.min(n - 1, Math.max(0, at | 0));
+    const k = this.#story[at]?.first ?? 0;
+    const changed = at !== this.#at || k !== this.#step;
+    this.#at = at;
     this.#step = k;
-    reflectAttribute(this, "step", String(k));
+    reflectAttribute(this, "step", String(at));
     const sel = this.#tl?.records[this.#selected];
     if (sel && sel.step > k) this.#selected = -1;
     this.#renderAll();
     if (follow) this.#follow();
     this.#invalidate();
-    if (changed || this.#dispatchedStep !== k) {
-      this.#dispatchedStep = k;
-      this.dispatchEvent(new TimelineStepEvent(k, n));
+    if (changed || this.#dispatchedStep !== at) {
+      this.#dispatchedStep = at;
+      this.dispatchEvent(new TimelineStepEvent(at, n));
     }
   }
 
-  /** Shows step k (0-based). */
+  /** Shows story step k (0-based). */
   goTo(k) {
-    if (!this.#report) return;
+    if (!this.#report || !this.steps) return;
     this.#setStep(k);
   }
   stepForward() {
-    this.goTo(this.#step + 1);
+    this.goTo(this.#at + 1);
   }
   stepBack() {
-    this.goTo(this.#step - 1);
+    this.goTo(this.#at - 1);
   }
   get playing() {
-    return this.#playTimer !== null;
+    return this.#player?.playing ?? false;
   }
   play() {
-    if (!this.#report || this.playing || this.steps < 2) return;
-    if (this.#step >= this.steps - 1) this.goTo(0);
-    this.#playTimer = setInterval(() => {
-      if (this.#step < this.steps - 1) this.stepForward();
-      if (this.#step >= this.steps - 1) this.pause();
-    }, Math.max(10, this.interval / this.#speed));
-    this.#renderControls();
+    if (this.#report) this.#player?.play();
   }
   pause() {
-    if (this.#playTimer !== null) clearInterval(this.#playTimer);
-    this.#playTimer = null;
-    if (this.#ui) this.#renderControls();
+    this.#player?.pause();
   }
 
   /** Appends a line to the end of the script and runs it again, showing the new last step. */
@@ -751,6 +569,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (this.#sourceText === null) return;
     const text = this.#sourceText.replace(/\s*$/, "\n") + String(line).trim() + "\n";
     this.pause();
+    this.#openAt = "end";
     this.removeAttribute("step");
     this.setAttribute("script", text);
     this.dispatchEvent(new TimelineScriptEvent(text));
@@ -760,15 +579,23 @@ export class KafkaTimelineElement extends BaseElement {
 
   #build() {
     this.#root = attachStyledShadow(this, styleSheet());
-    const speed = h("select", { "data-action": "speed" }, SPEEDS.map((v) => h("option", { value: v, selected: v === 1 }, `${v}×`)));
-    const scrub = h("input", { type: "range", class: "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "Step", "data-action": "scrub" });
-    const ui = stepControls(this, {
-      lastStep: () => this.steps - 1,
-      extra: [h("label", { class: "speed" }, "speed", speed), scrub],
-      ownKeys: (target) => target === scrub || target === speed, // they handle their own keys
+    this.#player = new Player(this, {
+      element: "timeline",
+      interval: this.#interval,
+      question: (k) => this.#question(k),
+      exporter: {
+        png: async () => ({ name: `${this.#fileBase()}.png`, blob: await this.exportPicture("png") }),
+        svg: () => ({ name: `${this.#fileBase()}.svg`, text: this.exportPicture("svg") }),
+        script: () => ({ name: `${this.#fileBase()}.eos`, text: this.exportScript() }),
+      },
+      viewKeys: [
+        ["↑ / ↓", "select a record lane (in the lanes)"],
+        ["Shift+← / Shift+→ or [ / ]", "previous / next record of the lane"],
+        ["Enter", "open the selected record's bytes"],
+        ["Esc", "clear the selection"],
+      ],
     });
-    ui.speed = speed;
-    ui.scrub = scrub;
+    const ui = this.#player.ui;
     ui.title = h("p", { class: "title", part: "title" });
     ui.about = h("p", { class: "about", part: "about" });
     ui.now = h("div", { class: "now", "aria-live": "polite", part: "narration" });
@@ -812,30 +639,9 @@ export class KafkaTimelineElement extends BaseElement {
     ui.summary = h("p", { class: "summary" });
     ui.features = h("p", { class: "features" });
     ui.dialog = h("dialog", { "aria-labelledby": "record-title" });
-    this.#root.append(ui.title, ui.about, ui.controls, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog);
+    this.#root.append(ui.title, ui.about, ui.controls, ui.quiz, ui.now, ui.error, ui.lanes, ui.detail, ui.hint, ui.next, h("div", { class: "panels-box" }, ui.panels), ui.latency, ui.summary, ui.features, ui.dialog, ui.keymap);
     this.#ui = ui;
 
-    ui.scrub.addEventListener("input", () => {
-      const k = Number(ui.scrub.value); // before pause() re-renders the controls
-      this.pause();
-      this.goTo(k);
-    });
-    // The slider's keys step the timeline themselves rather than relying on the browser to turn a
-    // key into an `input` event (not every engine does, and a re-render between keydown and the
-    // native value change could swallow it): one step per arrow, a tenth of the run per Page key.
-    ui.scrub.addEventListener("keydown", (ev) => {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#report || !this.steps) return;
-      const page = Math.max(1, Math.round(this.steps / 10));
-      const to = {
-        ArrowRight: this.#step + 1, ArrowUp: this.#step + 1, ArrowLeft: this.#step - 1, ArrowDown: this.#step - 1,
-        PageUp: this.#step + page, PageDown: this.#step - page, Home: 0, End: this.steps - 1,
-      }[ev.key];
-      if (to === undefined) return;
-      ev.preventDefault();
-      this.pause();
-      this.goTo(to);
-    });
-    ui.speed.addEventListener("change", () => (this.speed = Number(ui.speed.value)));
     const openFromButton = (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-record]") : null;
       if (b) this.openRecord(Number(b.dataset.record));
@@ -866,17 +672,87 @@ export class KafkaTimelineElement extends BaseElement {
     });
   }
 
+  /**
+   * Predict, then reveal (lib/player.js): the question for story step k — the first answer a
+   * producer gets at that step (from the coordinator or a partition leader) — or null when no
+   * producer is answered. The choices are the model's possible answers: those of this run, then
+   * the coordinator's usual ones.
+   */
+  #question(k) {
+    const g = this.#story[k];
+    const s = g && this.#report?.steps[g.first];
+    const answerOf = (m) => m.error ?? /\bresponse ([A-Z][A-Z_]+)\b/.exec(m.text)?.[1] ?? null;
+    const toProducer = (m) => /^producer:/.test(m.to) && m.kind === "response" && answerOf(m);
+    const m = (s?.messages ?? []).find(toProducer);
+    if (!m) return null;
+    const seen = this.#report.steps.flatMap((x) => x.messages ?? []).filter(toProducer).map(answerOf);
+    const request = /^(\w+) response/.exec(m.text)?.[1] ?? "request";
+    return {
+      prompt: `${s.text}: what does ${this.#laneLabel(m.from)} answer ${this.#laneLabel(m.to)}'s ${request}?`,
+      answer: answerOf(m),
+      choices: choicesFor(answerOf(m), [...seen, ...TXN_ANSWERS]),
+      rule: m.rule,
+      sentence: m.text,
+      source: m.source,
+    };
+  }
+
+  /** The caption of an exported picture: the scenario, the step and the Kafka line. */
+  get caption() {
+    const r = this.#report;
+    const g = this.#story[this.#at];
+    const s = g && r?.steps[g.first];
+    const where = s ? `step ${this.#at + 1} of ${this.#story.length} (line ${s.line}: ${s.text})` : "no steps";
+    return `${r?.title || "eoslab scenario"} · ${where} · transactions, Kafka ${r?.kafkaVersion ?? "4.3"}, transaction.version ${r?.transactionVersion ?? "?"} (eoslab)`;
+  }
+
+  #fileBase() {
+    return `${(this.getAttribute("scenario") || "timeline").replace(/[^A-Za-z0-9._-]/g, "_")}-step-${this.#at + 1}`;
+  }
+
+  /** The view as a picture: "png" resolves to a Blob, "svg" is the SVG text (lib/export.js). */
+  exportPicture(kind) {
+    const canvas = this.#ui.canvas;
+    const th = this.#theme ?? {};
+    const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
+    if (kind === "png") return pngWithCaption(canvas, this.caption, opts);
+    const lanes = (this.#tl?.lanes ?? []).map((l) => ({ name: String(l.label), x: 8, y: l.y + 16 }));
+    return svgOf(canvas, this.caption, lanes, opts);
+  }
+
+  /**
+   * The scenario text that reproduces the view: the script run (at the transaction.version the
+   * element forces, as a `feature` line would not: a comment says so) with the step as the
+   * `# eoslab step=N` comment that the pages' "Open a scenario file" reads back.
+   */
+  exportScript() {
+    const tv = this.transactionVersion;
+    const note = tv === null ? "" : `# eoslab: shown with transaction-version="${tv}" (the cluster line of the script may say otherwise)\n`;
+    return `# eoslab step=${this.#at}\n${note}${(this.#sourceText ?? "").replace(/^# eoslab step=\d+\n/, "")}`;
+  }
+
+  /** The CSS zoom of the lanes: PRESENTER_ZOOM in presenter mode, else 1. */
+  #zoom() {
+    return this.hasAttribute("presenter") ? PRESENTER_ZOOM : 1;
+  }
+
+  #presenterChanged() {
+    this.#player?.syncPresent(); // the button's state (the page may set the attribute)
+    this.#measure();
+    this.#invalidate();
+    requestAnimationFrame(() => {
+      this.#measure();
+      this.#invalidate();
+    });
+  }
+
   #onViewportKey(ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.#tl) return;
     const key = ev.key;
     if ((key === "ArrowLeft" || key === "ArrowRight") && ev.shiftKey) this.#moveInLane(key === "ArrowLeft" ? -1 : 1);
     else if (key === "[" || key === "]") this.#moveInLane(key === "[" ? -1 : 1);
-    else if (key === "ArrowLeft") this.stepBack();
-    else if (key === "ArrowRight") this.stepForward();
-    else if (key === "Home") this.goTo(0);
-    else if (key === "End") this.goTo(this.steps - 1);
     else if (key === "ArrowUp" || key === "ArrowDown") this.#moveLane(key === "ArrowUp" ? -1 : 1);
-    else if (key === "Enter" || key === " ") {
+    else if (key === "Enter") {
       if (this.#selected < 0) return;
       this.openRecord(this.#selected);
     } else if (key === "Escape") {
@@ -961,30 +837,10 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   #renderControls() {
-    const { first, back, play, forward, last, counter, scrub } = this.#ui;
-    const n = this.steps;
-    const k = this.#step;
-    const none = !this.#report || n === 0;
-    const active = this.#root.activeElement;
-    first.disabled = none || k === 0;
-    back.disabled = none || k === 0;
-    forward.disabled = none || k >= n - 1;
-    last.disabled = none || k >= n - 1;
-    play.disabled = none || n < 2;
-    play.textContent = this.playing ? "Pause" : "Play";
-    play.setAttribute("aria-pressed", String(this.playing));
-    scrub.disabled = none;
-    scrub.max = String(Math.max(0, n - 1));
-    if (scrub.value !== String(k)) scrub.value = String(k);
-    const s = this.#report?.steps?.[k];
-    scrub.setAttribute("aria-valuetext", none ? "no steps" : `step ${k + 1} of ${n}: line ${s.line}: ${s.text}`);
-    counter.textContent = none ? "" : `step ${k + 1} / ${n}`;
-    if (active && active.disabled) {
-      // A focused button that gets disabled (Back at the first step …) would drop the focus to
-      // the page: hand it to the control that still moves.
-      const to = active === first || active === back ? forward : active === forward || active === last ? back : scrub;
-      (to.disabled ? scrub : to).focus();
-    }
+    this.#player.render((k) => {
+      const s = this.#report?.steps?.[this.#story[k]?.first];
+      return s ? `step ${k + 1} of ${this.#story.length}: line ${s.line}: ${s.text}` : `step ${k + 1}`;
+    });
   }
 
   #laneLabel(id) {
@@ -1002,18 +858,15 @@ export class KafkaTimelineElement extends BaseElement {
       return;
     }
     const k = this.#step;
+    const g = this.#story[this.#at];
     const children = [
-      h("p", { class: "now-head" }, `Step ${k + 1} of ${r.steps.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`),
+      h("p", { class: "now-head" }, `Step ${this.#at + 1} of ${this.#story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`),
         s.t ? h("span", { class: "line" }, ` · t=${s.t} ms`) : null),
     ];
     if (s.narration) children.push(h("p", { class: "narration" }, s.narration));
-    now.classList.toggle("failed-step", s.ok === false);
-    if (s.ok === false) {
-      const f = (r.failures ?? []).find((x) => x.line === s.line);
-      children.push(h("p", { class: "failed" }, `✗ expectation failed: expected ${f?.expect ?? "?"}, got ${f?.actual ?? "?"}`));
-    } else if (/^expect\b/.test(s.text)) {
-      children.push(h("p", { class: "held" }, "✓ the expectation holds"));
-    }
+    const checks = storyChecks(r, g);
+    now.classList.toggle("failed-step", s.ok === false || checks.some((c) => !c.ok));
+    children.push(checksList(checks));
     const broken = (s.invariants ?? []).filter((i) => !i.holds);
     if (broken.length) children.push(h("p", { class: "failed" }, `✗ ${broken.length} invariant${broken.length === 1 ? "" : "s"} broken: ${broken.map((i) => i.name).join("; ")}`));
     const msgs = s.messages ?? [];
@@ -1043,7 +896,7 @@ export class KafkaTimelineElement extends BaseElement {
       if (written.length > MAX_BUTTONS) div.append(h("span", {}, `… and ${written.length - MAX_BUTTONS} more`));
       children.push(div);
     }
-    now.replaceChildren(...children);
+    now.replaceChildren(...children.filter(Boolean));
   }
 
   /** The selected record, as text, with a button to open it. */
@@ -1059,8 +912,8 @@ export class KafkaTimelineElement extends BaseElement {
     const status = isMarker(rec) ? rec.kind : recordStatus(rec, this.#step);
     detail.replaceChildren(
       h("span", {}, `${recordLabel(rec)} · pid ${rec.pid} epoch ${rec.epoch} · ${status}` +
-        (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${rec.closedAt + 1})` : "") +
-        ` · written at step ${rec.step + 1} `),
+        (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${this.#storyNo(rec.closedAt)})` : "") +
+        ` · written at step ${this.#storyNo(rec.step)} `),
       h("button", { type: "button", "data-record": this.#selected }, "Open bytes"),
     );
   }
@@ -1203,7 +1056,7 @@ export class KafkaTimelineElement extends BaseElement {
     const { next } = this.#ui;
     const r = this.#report;
     const canAppend = !!r && !this.readOnly && this.#sourceText !== null;
-    const label = this.#step < this.steps - 1 ? "After the last step:" : "What can happen next:";
+    const label = this.#at < this.steps - 1 ? "After the last step:" : "What can happen next:";
     const c = this.#nextCache;
     // The buttons depend on the run only: rebuilt when it changes, the label follows the step.
     if (c.report !== r || c.canAppend !== canAppend || !c.label) {
@@ -1257,7 +1110,7 @@ export class KafkaTimelineElement extends BaseElement {
         h("th", { scope: "row" }, `#${i + 1}`),
         h("td", { class: "num", "data-col": "partitions" }, String(p.partitions)),
         h("td", { class: "num", "data-col": "ms" }, String(p.ms)),
-        h("td", { "data-col": "step" }, step === null ? "—" : `step ${step + 1}`));
+        h("td", { "data-col": "step" }, step === null ? "—" : `step ${this.#storyNo(step)}`));
     }
     return rows[i];
   }
@@ -1267,7 +1120,7 @@ export class KafkaTimelineElement extends BaseElement {
     const step = this.#tl.completionSteps[i];
     if (now) tr.className = "now-row";
     else tr.removeAttribute("class");
-    tr.lastChild.textContent = `step ${step + 1}${now ? " (this step)" : ""}`;
+    tr.lastChild.textContent = `step ${this.#storyNo(step)}${now ? " (this step)" : ""}`;
   }
 
   /**
@@ -1291,7 +1144,7 @@ export class KafkaTimelineElement extends BaseElement {
       Math.max(4, digits([all.length]) + 1),
       Math.max(10, digits(all.map((c) => c.partitions))),
       Math.max(18, digits(all.map((c) => c.ms))),
-      Math.max(12, `step ${lastStep + 1} (this step)`.length),
+      Math.max(12, `step ${this.#storyNo(lastStep)} (this step)`.length),
     ];
     latencyCols.forEach((col, i) => (col.style.width = `calc(${chars[i]}ch + .5rem)`));
     latencyTable.style.width = `calc(${chars.reduce((a, b) => a + b, 0)}ch + 2rem)`;
@@ -1370,7 +1223,7 @@ export class KafkaTimelineElement extends BaseElement {
     const listed = shown > MAX_LATENCY_ROWS ? ` The table lists the latest ${MAX_LATENCY_ROWS}; the plot shows them all.` : "";
     latencyNote.textContent =
       (at
-        ? `${shown} of ${all.length} transactions complete by step ${k + 1}.`
+        ? `${shown} of ${all.length} transactions complete by step ${this.#at + 1}.`
         : `All ${all.length} transactions of the run (the report does not say at which step each completed).`) + listed;
     if (L.caption === null) {
       const c = clusterCosts(this.#sourceText ?? "");
@@ -1558,7 +1411,7 @@ export class KafkaTimelineElement extends BaseElement {
     if (batch?.control) rows.push(["marker", `${batch.control.type} (coordinatorEpoch ${batch.control.coordinatorEpoch})`]);
     rows.push(["status", isMarker(rec) ? rec.kind : recordStatus(rec, this.#step)]);
     if (!isMarker(rec) && rec.values?.length) rows.push(["values", rec.values.map((v) => v ?? "null").join(", ")]);
-    const title = `${recordLabel(rec)} · written at step ${rec.step + 1}`;
+    const title = `${recordLabel(rec)} · written at step ${this.#storyNo(rec.step)}`;
     await showBatchDialog(this.#ui.dialog, { title, rows, hex: rec.hex, hexLabel: "record batch bytes (hex)" });
   }
 
@@ -1671,8 +1524,9 @@ export class KafkaTimelineElement extends BaseElement {
     const tl = this.#tl;
     if (!tl) return -1;
     const rect = this.#ui.canvas.getBoundingClientRect();
-    const x = ev.clientX - rect.left;
-    const y = ev.clientY - rect.top;
+    const z = this.#zoom(); // the lanes are zoomed in presenter mode: the rect is, the drawing is not
+    const x = (ev.clientX - rect.left) / z;
+    const y = (ev.clientY - rect.top) / z;
     const g = this.#geometry(this.#width);
     if (x < g.logX) return -1;
     const lane = this.#laneAt(y);
@@ -1736,7 +1590,7 @@ export class KafkaTimelineElement extends BaseElement {
     const cssH = `${height}px`;
     if (canvas.style.width !== cssW) canvas.style.width = cssW;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
-    const { ctx, resized } = hidpiContext(canvas, width, height);
+    const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
     const th = this.#theme;
     this.#ctxStyle.set(ctx, "fillStyle", th.bg);
@@ -2111,7 +1965,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
     this.#ctxStyle.set(ctx, "fillStyle", th.muted);
     ctx.fillText("lane", 8, 15);
-    ctx.fillText(`messages of step ${this.#step + 1}`, g.gutterW + 8, 15);
+    ctx.fillText(`messages of step ${this.#at + 1}`, g.gutterW + 8, 15);
     const find = (list, id) => (list ?? []).find((x) => x.lane === id);
     for (const l of this.#tl.lanes) {
       this.#ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);

@@ -8,6 +8,7 @@ import "./kafka-batch.js";
 import { OPEN_LOG_EVENT } from "./kafka-partition.js";
 import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { SAMPLE_HEX, SAMPLES, segmentSpecs } from "./lib/samples.js";
+import { LinkWriter, decodeState, downloadText } from "./lib/link-state.js";
 
 export { SAMPLE_HEX };
 
@@ -22,10 +23,88 @@ function setStatus(text, bad = false) {
 
 let encodingSegment = false;
 
+// --- the link: the inspector's input (a built-in sample's name, or the bytes) and selection -----
+
+let loadedSample = null; // {name, bytes}: the sample loaded last, to tell it from pasted bytes
+let restoring = true;
+const b64 = (bytes) => {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+};
+const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function linkState() {
+  const bytes = kb.bytes;
+  const state = { v: 1, page: "inspector", batch: kb.batch };
+  if (loadedSample && sameBytes(loadedSample.bytes, bytes)) state.sample = loadedSample.name;
+  else state.bytes = b64(bytes);
+  const field = kb.selectedField;
+  if (field) state.field = field;
+  return state;
+}
+
+const writer = new LinkWriter({
+  tooLong: (state, length) => {
+    setStatus(`This input does not fit in a link (${length.toLocaleString("en")} characters; links stop at 8,000): “Download the bytes” and open the file here (drop it on the inspector) to share it.`);
+    history.replaceState(null, "", `${location.pathname}${location.search}`);
+    offerDownload(true);
+  },
+  written: () => offerDownload(false),
+});
+
+function offerDownload(on) {
+  const b = document.getElementById("download-bytes");
+  if (b) b.hidden = !on;
+}
+
+let writeTimer = 0;
+function writeLink() {
+  if (restoring) return;
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => writer.write(linkState()), 80);
+}
+
+/** Resolves once `kb` has opened batch `n` (or after 3 s). */
+function openedBatch(n) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const poll = () => (kb.openedBatch === n || performance.now() - t0 > 3000 ? resolve(kb.openedBatch === n) : requestAnimationFrame(poll));
+    poll();
+  });
+}
+
+/** Restores the inspector from a link's state: the input, then the batch, then the field. */
+async function applyState(state) {
+  if (typeof state.sample === "string" && (state.sample === "sample" || SAMPLES[state.sample] || state.sample === "segment")) {
+    if (state.sample === "sample") await loadSample("sample", SAMPLE_HEX);
+    else await sample(state.sample);
+  } else if (typeof state.bytes === "string") {
+    loadedSample = null;
+    await kb.load(new File([unb64(state.bytes)], "input-from-link.bin"));
+  }
+  const n = Number.isInteger(state.batch) && state.batch >= 0 ? state.batch : 0;
+  if (n !== kb.openedBatch) kb.batch = n;
+  if (await openedBatch(n)) {
+    if (typeof state.field === "string") {
+      // The field spans of a big batch follow a first paint: try until it is there.
+      for (let i = 0; i < 60 && !kb.selectField(state.field); i++) await new Promise((r) => requestAnimationFrame(r));
+    }
+  }
+}
+
+/** Loads a built-in sample (text or bytes), remembering it so the link names it instead of holding its bytes. */
+async function loadSample(name, input) {
+  await kb.load(input, name);
+  loadedSample = { name, bytes: kb.bytes.slice() };
+  writeLink();
+}
+
 async function sample(name, button) {
   if (SAMPLES[name]) {
     if (!encodingSegment) setStatus("");
-    return kb.load(SAMPLES[name], name);
+    return loadSample(name, SAMPLES[name]);
   }
   if (name !== "segment" || encodingSegment) return;
   encodingSegment = true;
@@ -52,7 +131,7 @@ async function sample(name, button) {
       return;
     }
     setStatus("");
-    await kb.load(new File([bytes], "generated-00000000000000000000.log"), "segment");
+    await loadSample("segment", new File([bytes], "generated-00000000000000000000.log"));
   } finally {
     encodingSegment = false;
     button?.removeAttribute("aria-busy");
@@ -62,7 +141,7 @@ async function sample(name, button) {
 async function main() {
   const eoslab = await loadEoslab();
   document.getElementById("version").textContent = `eoslab ${eoslab.version()}`;
-  document.getElementById("sample").addEventListener("click", () => kb.load(SAMPLE_HEX, "sample"));
+  document.getElementById("sample").addEventListener("click", () => loadSample("sample", SAMPLE_HEX));
   document.getElementById("samples").addEventListener("click", (e) => {
     const button = e.target.closest("button[data-sample]");
     if (button) sample(button.dataset.sample, button).catch((err) => setStatus(String(err?.message ?? err), true));
@@ -72,7 +151,24 @@ async function main() {
     kb.load(e.detail.file, "partition");
     document.getElementById("inspector")?.scrollIntoView();
   });
-  await kb.load(SAMPLE_HEX, "sample");
+  for (const type of ["kafka-batch-decode", "kafka-batch-select", "kafka-batch-edit", "click", "keyup"]) kb.addEventListener(type, writeLink);
+  document.getElementById("download-bytes")?.addEventListener("click", () => downloadText("eoslab-input.bin", kb.bytes, "application/octet-stream"));
+  const linked = await decodeState();
+  if (linked?.state) await applyState(linked.state);
+  else {
+    if (linked?.error) setStatus(`Could not open the link: ${linked.error}; showing the sample.`, true);
+    await loadSample("sample", SAMPLE_HEX);
+  }
+  restoring = false;
+  writeLink();
+  window.addEventListener("hashchange", async () => {
+    if (writer.last === location.hash) return;
+    const l = await decodeState();
+    if (!l?.state) return;
+    restoring = true;
+    await applyState(l.state);
+    restoring = false;
+  });
   document.body.dataset.ready = "1";
 }
 

@@ -1,7 +1,9 @@
 // transactions.html: the transaction scenarios (../scenarios/index.json, the entries whose model is
 // "transactions"; all of them when the index has no model field) beside one <kafka-timeline>, a
-// script editor, and the page's <kafka-batch> where the timeline opens records. The chosen scenario
-// is kept in the URL hash (#scenario=NAME[&compare=1]). `?sabotage=NAME` passes a test-only fault to the core
+// script editor, and the page's <kafka-batch> where the timeline opens records. The URL hash holds
+// the moment shown (lib/link-state.js: the scenario or its edited script, the step, compare mode),
+// so a link restores it; the older #scenario=NAME[&compare=1] links still work. An edited script is
+// kept in local storage (a reload never loses it) until "Reset". `?sabotage=NAME` passes a test-only fault to the core
 // (runTxnScenario's `sabotage` option) and says so on the page. Text only: no innerHTML.
 //
 // "Compare V1 / V2" (a toggle button, `&compare=1` in the hash) shows the same script twice, side
@@ -11,6 +13,7 @@
 // expectation that holds under one protocol only).
 import "./kafka-timeline.js";
 import "./kafka-batch.js";
+import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 
 const $ = (id) => document.getElementById(id);
 const timeline = $("timeline");
@@ -21,6 +24,10 @@ const panes = $("panes");
 const compareButton = $("compare-protocols");
 const compareNote = $("compare-note");
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const note = $("link-note");
+const resetButton = $("reset-script");
+const PAGE = "transactions";
+let restoring = true; // until the first state is applied: no hash is written
 
 let current = null; // the scenario chosen last (named in the hash)
 let comparing = false;
@@ -42,12 +49,63 @@ function parseHash() {
   return { scenario: name && NAME.test(name) ? name : null, compare: params.get("compare") === "1" };
 }
 
-function writeHash() {
+/** The older hash form (#scenario=NAME&compare=1): what a link that does not fit falls back to. */
+function legacyHash() {
   const parts = [];
   if (current) parts.push(`scenario=${encodeURIComponent(current)}`);
   if (comparing) parts.push("compare=1");
-  const hash = parts.length ? `#${parts.join("&")}` : "";
-  if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  return parts.length ? `#${parts.join("&")}` : "";
+}
+
+/** What restores the view: the scenario (or the script when it is not the shipped one), the step, compare mode. */
+function linkState() {
+  const state = { v: 1, page: PAGE, step: timeline.step };
+  if (current) state.scenario = current;
+  if (timeline.hasAttribute("script")) state.script = timeline.getAttribute("script");
+  if (comparing) state.compare = true;
+  return state;
+}
+
+const writer = new LinkWriter({
+  tooLong: (state, length) => {
+    note.textContent = `This moment does not fit in a link (${length.toLocaleString("en")} characters; links stop at 8,000): download the scenario file and share it instead — “Open a scenario file” restores it, step included.`;
+    const hash = state.script ? "" : legacyHash();
+    history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  },
+});
+
+let writeTimer = 0;
+function writeHash() {
+  if (restoring) return;
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => writer.write(linkState()), 50);
+}
+
+/** Applies a state from a link. */
+function applyState(state) {
+  const step = Number.isInteger(state.step) && state.step >= 0 ? String(state.step) : "0";
+  const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  current = name;
+  for (const t of timelines()) {
+    t.setAttribute("step", step);
+    if (name) t.setAttribute("scenario", name);
+    if (typeof state.script === "string") t.setAttribute("script", state.script);
+    else t.removeAttribute("script");
+  }
+  resetButton.hidden = !(typeof state.script === "string" && name);
+  markCurrent(name);
+  setCompare(state.compare === true, { updateHash: false });
+}
+
+/** Runs a script of the user's (edited, or opened from a file) on every side, keeping it for a reload. */
+function runScript(text, { step = null } = {}) {
+  for (const t of timelines()) {
+    if (step === null) t.removeAttribute("step");
+    else t.setAttribute("step", String(step));
+    t.setAttribute("script", text);
+  }
+  saveScript(PAGE, current, text);
+  resetButton.hidden = !current;
 }
 
 const timelines = () => (twin ? [timeline, twin] : [timeline]);
@@ -57,13 +115,18 @@ function markCurrent(name) {
   for (const b of list.querySelectorAll("button[data-name]")) b.setAttribute("aria-current", String(b.dataset.name === name));
 }
 
+/** Shows scenario `name` (its edited version when one is kept) from the start. */
 function choose(name, { updateHash = true } = {}) {
   current = name;
+  const saved = savedScript(PAGE, name);
   for (const t of timelines()) {
-    t.removeAttribute("script");
     t.removeAttribute("step");
     t.setAttribute("scenario", name);
+    if (saved !== null) t.setAttribute("script", saved);
+    else t.removeAttribute("script");
   }
+  resetButton.hidden = saved === null;
+  note.textContent = saved === null ? "" : `Your edited version of ${name} (kept in this browser). “Reset to the shipped version” brings back the original.`;
   markCurrent(name);
   if (updateHash) writeHash();
 }
@@ -103,6 +166,7 @@ function setCompare(on, { updateHash = true } = {}) {
       twin = null;
     }
     renderNote();
+    markDifferences();
   }
   if (updateHash) writeHash();
 }
@@ -142,7 +206,9 @@ const settling = new WeakSet(); // timelines whose run just finished (their step
 function follow(leader) {
   const f = otherOf(leader);
   if (comparing && f && sameRun()) {
-    const j = alignedStep(leader.report.steps, leader.step, f.report.steps);
+    // Aligned on the report's steps (one per script line), shown as the story step holding it.
+    const raw = alignedStep(leader.report.steps, leader.reportStep, f.report.steps);
+    const j = raw === null ? null : f.storyStepOf(raw);
     if (j !== null && j !== f.step) {
       moving.set(f, j);
       f.step = j;
@@ -162,8 +228,11 @@ function producerText(p) {
   return text;
 }
 
-/** How the two runs differ at the steps shown (not the epochs: those differ by design). */
-function differences(a, ka, b, kb) {
+/**
+ * How the two runs differ at the steps shown (not the epochs: those differ by design): report
+ * steps ka and kb, and ga, gb the story steps holding them (their checks are compared pairwise).
+ */
+function differences(a, ka, b, kb, ga = null, gb = null) {
   const sa = a.steps[ka];
   const sb = b.steps[kb];
   if (!sa || !sb) return [];
@@ -177,14 +246,46 @@ function differences(a, ka, b, kb) {
     const tb = producerText(q);
     if (ta !== tb) out.push(`producer ${laneLabel(a, p.lane)} is ${ta} under V1, ${tb} under V2`);
   }
-  if ((sa.ok === false) !== (sb.ok === false)) {
-    const [bad, good, report] = sa.ok === false ? ["V1", "V2", a] : ["V2", "V1", b];
-    const f = (report.failures ?? []).find((x) => x.line === sa.line);
-    out.push(`“${sa.text}” (line ${sa.line}) holds under ${good} but fails under ${bad}${f ? ` (got ${f.actual})` : ""}`);
+  // The step's own line and its checks (the expect lines after it), pairwise.
+  const ia = [ka, ...(ga?.checks ?? [])];
+  const ib = [kb, ...(gb?.checks ?? [])];
+  for (let i = 0; i < Math.min(ia.length, ib.length); i++) {
+    const ca = a.steps[ia[i]];
+    const cb = b.steps[ib[i]];
+    if (!ca || !cb || ca.line !== cb.line || (ca.ok === false) === (cb.ok === false)) continue;
+    const [bad, good, report] = ca.ok === false ? ["V1", "V2", a] : ["V2", "V1", b];
+    const f = (report.failures ?? []).find((x) => x.line === ca.line);
+    out.push(`“${ca.text}” (line ${ca.line}) holds under ${good} but fails under ${bad}${f ? ` (got ${f.actual})` : ""}`);
   }
   const broken = (s) => (s.invariants ?? []).filter((i) => !i.holds).length;
   if (broken(sa) !== broken(sb)) out.push(`invariants broken: ${broken(sa)} under V1, ${broken(sb)} under V2`);
   return out;
+}
+
+/**
+ * Marks on both sides' scrub bars the story steps where the runs differ (differences() at each
+ * step of V1 against its aligned step of V2), once both have run the same script.
+ */
+function markDifferences() {
+  if (!comparing || !sameRun()) {
+    for (const t of timelines()) t.markSteps?.([]);
+    return;
+  }
+  const a = timeline.report;
+  const b = twin.report;
+  const onA = [];
+  const onB = [];
+  timeline.story.forEach((g, k) => {
+    const j = alignedStep(a.steps, g.first, b.steps);
+    if (j === null) return;
+    const kb = twin.storyStepOf(j);
+    if (differences(a, g.first, b, twin.story[kb].first, g, twin.story[kb]).length) {
+      onA.push(k);
+      onB.push(kb);
+    }
+  });
+  timeline.markSteps(onA, "V1 and V2 differ at");
+  twin.markSteps(onB, "V1 and V2 differ at");
 }
 
 /** The note above the two sides: how they are matched, and where the runs diverge. Text only. */
@@ -209,7 +310,7 @@ function renderNote() {
       diverged = true;
       parts.push(`The runs diverge: V1 takes ${a.steps.length} steps, V2 ${b.steps.length}, so stepping one side steps the other to the same script line.`);
     }
-    const diff = differences(a, timeline.step, b, twin.step);
+    const diff = differences(a, timeline.reportStep, b, twin.reportStep, timeline.story[timeline.step], twin.story[twin.step]);
     if (diff.length) {
       diverged = true;
       parts.push(`At this step the runs differ: ${diff.join("; ")}.`);
@@ -245,6 +346,7 @@ panes.addEventListener("kafka-timeline:load", (ev) => {
   setTimeout(() => {
     settling.delete(el);
     if (comparing) follow(timeline);
+    markDifferences();
   }, 0);
 });
 
@@ -255,7 +357,7 @@ panes.addEventListener("kafka-timeline:script", (ev) => {
   // Ignore a stale event (its source has since been given another scenario or script) and an
   // echo (the other side already runs this script): either would undo a newer choice.
   if (ev.target.getAttribute("script") !== ev.detail.script || other.getAttribute("script") === ev.detail.script) return;
-  other.removeAttribute("step");
+  other.setAttribute("step", "end"); // as the side whose button it was: the new last step
   other.setAttribute("script", ev.detail.script);
 });
 
@@ -297,31 +399,79 @@ list.addEventListener("click", (ev) => {
   if (b) choose(b.dataset.name);
 });
 
-$("run").addEventListener("click", () => {
-  for (const t of timelines()) {
-    t.removeAttribute("step");
-    t.setAttribute("script", editor.value);
-  }
-  markCurrent(null);
+$("run").addEventListener("click", () => runScript(editor.value));
+
+resetButton.addEventListener("click", () => {
+  if (!current) return;
+  clearScript(PAGE, current);
+  choose(current);
+  note.textContent = `${current}: the shipped version again.`;
 });
+
+$("copy-link").addEventListener("click", async () => {
+  await writer.write(linkState());
+  try {
+    await navigator.clipboard.writeText(location.href);
+    note.textContent = "The link to this moment is copied (it is also in the address bar).";
+  } catch {
+    note.textContent = "The address bar holds the link to this moment: copy it from there.";
+  }
+});
+
+$("download-script").addEventListener("click", () => {
+  const text = timeline.script;
+  if (!text) return;
+  // The step rides along as a comment the parser ignores; "Open a scenario file" reads it back.
+  downloadText(`${current ?? "scenario"}.eos`, `# eoslab step=${timeline.step}\n${text.replace(/^# eoslab step=\d+\n/, "")}`);
+});
+
+$("upload-script").addEventListener("change", async (ev) => {
+  const file = ev.target.files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  const step = Number(/^# eoslab step=(\d+)\n/.exec(text)?.[1] ?? 0);
+  current = null;
+  markCurrent(null);
+  editor.value = text;
+  runScript(text, { step });
+  note.textContent = `Opened ${file.name}.`;
+  ev.target.value = "";
+});
+
+timeline.addEventListener("kafka-timeline:step", writeHash);
+timeline.addEventListener("kafka-timeline:load", writeHash);
+// A next-step button's fork lives in the link (the script is in it), not in local storage: only
+// the user's own edits (Run script, a file) are kept, so choosing a scenario again starts afresh.
 
 timeline.addEventListener("kafka-timeline:load", (ev) => {
   if (!ev.detail.error && document.activeElement !== editor) editor.value = timeline.script;
   document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);
 });
 
-window.addEventListener("hashchange", () => {
+window.addEventListener("hashchange", async () => {
+  if (writer.last === location.hash) return;
+  const linked = await decodeState();
+  if (linked?.state) return applyState(linked.state);
+  if (linked?.error) {
+    note.textContent = `Could not open the link: ${linked.error}.`;
+    return;
+  }
   const { scenario, compare } = parseHash();
   if (scenario && scenario !== current) choose(scenario, { updateHash: false });
   setCompare(compare, { updateHash: false });
 });
 
-loadIndex()
-  .then((scenarios) => {
-    const hash = parseHash();
-    const initial = hash.scenario ?? scenarios[0]?.name ?? null;
-    if (initial) choose(initial, { updateHash: false });
-    setCompare(hash.compare, { updateHash: false });
+Promise.all([loadIndex(), decodeState()])
+  .then(([scenarios, linked]) => {
+    if (linked?.state) applyState(linked.state);
+    else {
+      if (linked?.error) note.textContent = `Could not open the link: ${linked.error}; showing the default scenario.`;
+      const hash = parseHash();
+      const initial = hash.scenario ?? scenarios[0]?.name ?? null;
+      if (initial) choose(initial, { updateHash: false });
+      setCompare(hash.compare, { updateHash: false });
+    }
+    restoring = false;
     document.body.dataset.ready = "1";
   })
   .catch((err) => {

@@ -27,6 +27,17 @@ after(async () => {
   await lab?.close();
 });
 
+/** The state the page's link holds (lib/link-state.js) once it matches `want` (polled: the page writes it after a step). */
+async function linkState(page, want) {
+  let s = null;
+  for (let i = 0; i < 100; i++) {
+    s = await page.evaluate(async () => (await (await import("/www/lib/link-state.js")).decodeState())?.state ?? null);
+    if (s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v))) return s;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the link never held ${JSON.stringify(want)}: ${JSON.stringify(s)?.slice(0, 300)}`);
+}
+
 // --- helpers ---------------------------------------------------------------------------------
 
 /** Opens idempotence.html on a scenario and waits until its ladder has run. */
@@ -55,9 +66,12 @@ async function goTo(k) {
   await page.waitForFunction((k) => document.querySelector("kafka-ladder").step === k, k);
 }
 
-/** 1-based step index of the first step whose script line is `line`. */
+/** The story step (0-based; `expect` lines are checks, not steps) whose own script line is `line`. */
 const stepOfLine = (line) =>
-  page.evaluate((line) => document.querySelector("kafka-ladder").run.steps.findIndex((s) => s.line === line) + 1, line);
+  page.evaluate((line) => {
+    const l = document.querySelector("kafka-ladder");
+    return l.story.findIndex((g) => l.run.steps[g.first].line === line);
+  }, line);
 
 const nowText = () => page.locator("kafka-ladder .now").textContent();
 
@@ -82,15 +96,20 @@ test("the page lists every scenario and loads the chosen one", { timeout: 60_000
   assert.deepEqual(names, index.map((e) => e.name));
   await page.click('#scenario-list button[data-name="restart-new-pid"]');
   await page.waitForFunction(() => document.querySelector("kafka-ladder").run?.title?.startsWith("A restarted producer"));
-  assert.match(page.url(), /#scenario=restart-new-pid$/);
+  // The link holds the scenario (issue 14: a versioned, compressed state; #scenario= links still open).
+  await linkState(page, { scenario: "restart-new-pid", script: undefined, step: 0 });
   assert.equal(await page.locator('#scenario-list button[aria-current="true"]').getAttribute("data-name"), "restart-new-pid");
 });
 
 test("a scenario steps forward and back and shows the same decision twice", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
   const { steps } = await ladderState();
+  // Issue 14: the story opens at its first step, and no step is an `expect` line.
+  assert.equal((await ladderState()).step, 0, "opens at step 0");
+  assert.match(await nowText(), /^Step 1 of \d+ · line 11: send app orders-0 order-1/);
+  assert.equal(await page.evaluate(() => { const l = document.querySelector("kafka-ladder"); return l.story.filter((g) => /^expect\b/.test(l.run.steps[g.first].text)).length; }), 0);
   const retry = await stepOfLine(16); // deliver request b1 (the retry): DUPLICATE, rule A1
-  assert.ok(retry > 1 && retry < steps);
+  assert.ok(retry > 0 && retry < steps - 1);
   await goTo(retry);
   const first = await nowText();
   assert.match(first, /DUPLICATE/);
@@ -101,7 +120,7 @@ test("a scenario steps forward and back and shows the same decision twice", { ti
 
   await page.evaluate(() => {
     const seen = (window.__seen = []);
-    document.querySelector("kafka-ladder").addEventListener("eoslab-step", (e) => seen.push(e.detail.step));
+    document.querySelector("kafka-ladder").addEventListener("kafka-ladder:step", (e) => seen.push(e.detail.step));
   });
   await page.click('kafka-ladder button[data-action="back"]');
   await page.waitForFunction((k) => document.querySelector("kafka-ladder").step === k - 1, retry);
@@ -112,12 +131,14 @@ test("a scenario steps forward and back and shows the same decision twice", { ti
   assert.deepEqual(await page.evaluate(() => window.__seen), [retry - 1, retry]);
   assert.equal((await ladderState()).attr, String(retry), "step is reflected");
 
-  // Step 0 shows nothing yet; the last step shows every row.
+  // The retry's check (line 17, `expect b1 duplicate 0..0`) is shown on it as a tick.
+  assert.equal(await page.locator('kafka-ladder .now ul.checks li[data-line="17"][data-ok="true"]').count(), 1);
+  // Step 0 is the first send; the last step shows every row.
   await page.click('kafka-ladder button[data-action="first"]');
   await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 0);
-  assert.match(await nowText(), /Step 0 of/);
+  assert.match(await nowText(), /Step 1 of/);
   await page.click('kafka-ladder button[data-action="last"]');
-  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n, steps);
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n - 1, steps);
 });
 
 test("window-moved-past: OUT_OF_ORDER_SEQUENCE_NUMBER (45), rule A7, in the step and in the rows in view", { timeout: 60_000 }, async () => {
@@ -146,26 +167,27 @@ test("window-moved-past: OUT_OF_ORDER_SEQUENCE_NUMBER (45), rule A7, in the step
 
 test("a next-step button appends its line, and the ladder grows", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
+  await goTo(await page.evaluate(() => document.querySelector("kafka-ladder").steps - 1)); // the story opens at step 0
   const before = await ladderState();
-  assert.equal(before.step, before.steps);
+  assert.equal(before.step, before.steps - 1);
   const button = page.locator('kafka-ladder .next button[data-line^="send app orders-0"]');
   const line = await button.getAttribute("data-line");
   const appended = page.evaluate(
-    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("eoslab-script", (e) => r(e.detail.script), { once: true })),
+    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("kafka-ladder:script", (e) => r(e.detail.script), { once: true })),
   );
   await button.click();
   const script = await appended;
   assert.ok(script.trimEnd().endsWith(line), "the line is appended to the script");
   await page.waitForFunction((n) => document.querySelector("kafka-ladder").steps === n + 1, before.steps);
   const after = await ladderState();
-  assert.equal(after.step, before.steps + 1, "the ladder shows the new step");
+  assert.equal(after.step, before.steps, "the ladder shows the new (last) step");
   assert.ok(after.rows > before.rows, `rows grew: ${before.rows} → ${after.rows}`);
   assert.match(await nowText(), new RegExp(`line \\d+: ${line}`));
   assert.match(await nowText(), /application sends b2/);
   assert.equal(await page.locator("#script").inputValue(), after.script, "the page's editor follows");
 
   // Stepping back and choosing again forks: the later steps are replaced.
-  await goTo(2);
+  await goTo(1); // deliver request b1 (and its check)
   await page.locator('kafka-ladder .next button[data-line="restart app"]').click();
   await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 3);
   assert.match(await nowText(), /new producer id 1001/);
@@ -173,7 +195,7 @@ test("a next-step button appends its line, and the ladder grows", { timeout: 60_
 
 test("a rung opens its batch (clicked on the canvas, or with the keyboard)", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
-  await goTo(1); // send b1
+  await goTo(0); // send b1
   // Row 0 is step 1's band (24 px below the 38 px lane header), row 1 the send of b1.
   const canvas = page.locator("kafka-ladder canvas");
   await canvas.click({ position: { x: 150, y: 38 + 24 + 8 } });
@@ -197,10 +219,11 @@ test("a rung opens its batch (clicked on the canvas, or with the keyboard)", { t
   await page.waitForFunction(() => !document.querySelector("kafka-ladder").shadowRoot.querySelector("dialog").open);
 
   // Keyboard: the ladder is focusable; ↓ selects rows, Enter opens the selected batch.
-  await goTo(2); // deliver request b1: the leader appends it
+  await goTo(1); // deliver request b1: the leader appends it
   await page.locator("kafka-ladder .viewport").focus();
-  // rows: step 1, send b1, request b1, step 2, the decision
-  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowDown");
+  // rows: step 1, send b1, request b1, step 2, the decision, its check (line 13): down to the end, one up
+  for (let i = 0; i < 7; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowUp");
   const detail = page.locator("kafka-ladder .detail");
   await detail.waitFor();
   assert.match(await detail.textContent(), /APPEND 0\.\.0 \[A6\]/);
@@ -235,14 +258,16 @@ test("keyboard: Tab reaches the step buttons; Enter and the arrow keys step", { 
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 5);
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 0);
   await page.keyboard.press("End");
-  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n, n);
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n - 1, n);
   await page.keyboard.press("Home");
   await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 0);
   // Play runs to the end by itself.
   await page.evaluate(() => (document.querySelector("kafka-ladder").interval = 20));
   await page.click('kafka-ladder button[data-action="play"]');
-  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n && !document.querySelector("kafka-ladder").playing, n);
+  await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n - 1 && !document.querySelector("kafka-ladder").playing, n);
 });
 
 test("config conflicts show Kafka's ConfigException text", { timeout: 60_000 }, async () => {
@@ -311,7 +336,7 @@ test("request lines (produce, marker) run in the ladder: their answers are liste
     "expect last rejected INVALID_PRODUCER_EPOCH",
   ].join("\n");
   await page.evaluate((s) => document.querySelector("kafka-ladder").setAttribute("script", s), script);
-  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 6);
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").steps === 5); // the expect line is a check of the last
   const run = await page.evaluate(() => document.querySelector("kafka-ladder").run);
   assert.equal(run.passed, true, JSON.stringify(run.failures));
   const kinds = run.steps.flatMap((s) => s.events.map((e) => e.kind));
@@ -319,8 +344,8 @@ test("request lines (produce, marker) run in the ladder: their answers are liste
   const rules = run.steps.flatMap((s) => s.events.filter((e) => e.rule).map((e) => e.rule));
   assert.ok(rules.includes("M4") && rules.includes("A3"), rules.join(","));
   // Step to the end: every row draws (the last test checks no console or page error).
-  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("step", "6"));
-  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 6);
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("step", "end"));
+  await page.waitForFunction(() => document.querySelector("kafka-ladder").step === 4);
 });
 
 test("embedding: the text content as the script, step from markup, readonly", { timeout: 60_000 }, async () => {
@@ -329,17 +354,20 @@ test("embedding: the text content as the script, step from markup, readonly", { 
     const l = document.createElement("kafka-ladder");
     l.id = "inline";
     l.setAttribute("readonly", "");
-    l.setAttribute("step", "1");
-    l.textContent = "title Inline\npartition p0\nproducer app\nsend app p0 a b\nflush";
+    l.setAttribute("step", "end");
+    l.textContent = "title Inline\npartition p0\nproducer app\nsend app p0 a b\nflush\nsend app p0 c";
     document.querySelector("#lab").append(l);
   });
-  await page.waitForFunction(() => document.getElementById("inline").steps === 2);
+  await page.waitForFunction(() => document.getElementById("inline").steps === 3);
   const inline = page.locator("#inline");
-  assert.equal(await page.evaluate(() => document.getElementById("inline").step), 1, "the markup's step is honoured");
+  assert.equal(await page.evaluate(() => document.getElementById("inline").step), 2, "the markup's step (end) is honoured");
+  assert.match(await inline.locator(".now").textContent(), /application sends b2: 1 record\(s\)/);
+  await page.evaluate(() => document.getElementById("inline").setAttribute("step", "0"));
+  await page.waitForFunction(() => document.getElementById("inline").step === 0);
   assert.match(await inline.locator(".now").textContent(), /application sends b1: 2 record\(s\)/);
   assert.equal(await inline.locator(".next").isHidden(), true, "readonly: no next-step buttons");
   await page.evaluate(() => (document.getElementById("inline").textContent = "partition p0\nproducer app\nsend app p0 a\nflush\nexpect b1 acked 0..0"));
-  await page.waitForFunction(() => document.getElementById("inline").steps === 3);
+  await page.waitForFunction(() => document.getElementById("inline").steps === 2);
   assert.match(await inline.locator(".summary").textContent(), /All 1 expectations hold/);
 });
 
@@ -366,7 +394,7 @@ test("dark mode follows prefers-color-scheme, canvas included", { timeout: 60_00
 test("a 10,000-batch run scrolls, drawing only the rows in view", { timeout: 120_000 }, async () => {
   await openScenario("lost-response-retry");
   const loaded = page.evaluate(
-    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("eoslab-load", (e) => r(e.detail), { once: true })),
+    () => new Promise((r) => document.querySelector("kafka-ladder").addEventListener("kafka-ladder:load", (e) => r(e.detail), { once: true })),
   );
   await page.click("#long-run");
   const detail = await loaded;

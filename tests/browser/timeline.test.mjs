@@ -43,6 +43,17 @@ after(async () => {
   await lab?.close();
 });
 
+/** The state the page's link holds (lib/link-state.js) once it matches `want` (polled: the page writes it after a step). */
+async function linkState(page, want) {
+  let s = null;
+  for (let i = 0; i < 100; i++) {
+    s = await page.evaluate(async () => (await (await import("/www/lib/link-state.js")).decodeState())?.state ?? null);
+    if (s && Object.entries(want).every(([k, v]) => (v === undefined ? !(k in s) : s[k] === v))) return s;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the link never held ${JSON.stringify(want)}: ${JSON.stringify(s)?.slice(0, 300)}`);
+}
+
 // --- helpers ---------------------------------------------------------------------------------
 
 /** The page's scenario list in order (the default scenario is the first). */
@@ -71,6 +82,9 @@ const tlState = () =>
     const t = document.querySelector("kafka-timeline");
     return { step: t.step, steps: t.steps, attr: t.getAttribute("step"), script: t.script, passed: t.report?.passed };
   });
+
+/** The story step (0-based; `expect` lines are checks, not steps) that shows report step `i`. */
+const storyOf = (i) => page.evaluate((i) => document.querySelector("kafka-timeline").storyStepOf(i), i);
 
 async function goTo(k) {
   await page.evaluate((k) => document.querySelector("kafka-timeline").setAttribute("step", String(k)), k);
@@ -105,7 +119,9 @@ test("the page lists the transaction scenarios and loads the default one", { ski
   const names = await page.locator("#scenario-list button[data-name]").evaluateAll((bs) => bs.map((b) => b.dataset.name));
   assert.deepEqual(names, pageScenarios());
   const { steps, step } = await tlState();
-  assert.equal(step, steps - 1, "the default position is the last step");
+  assert.equal(step, 0, "stories are told from the start: the default position is step 0");
+  // No story step is an `expect` line: those are the checks of the step they follow.
+  assert.equal(await page.evaluate(() => { const t = document.querySelector("kafka-timeline"); return t.story.filter((g) => /^expect\b/.test(t.report.steps[g.first].text)).length; }), 0);
   assert.equal(await page.locator("kafka-timeline").getAttribute("scenario"), names[0]);
   assert.match(await page.locator("kafka-timeline .features").textContent(), /transaction\.version [012]/);
 });
@@ -120,8 +136,10 @@ test("the default scenario steps to completion, forward one step at a time", { s
     window.__steps = [];
     document.querySelector("kafka-timeline").addEventListener("kafka-timeline:step", (e) => window.__steps.push(e.detail.step));
   });
+  await goTo(steps - 1);
   await clickAction("first");
   await page.waitForFunction(() => document.querySelector("kafka-timeline").step === 0);
+  await page.evaluate(() => (window.__steps = [0])); // the story opens at 0: going there from the end is one more event
   for (let k = 0; k < steps; k++) {
     const now = await page.locator("kafka-timeline .now").textContent();
     assert.match(now, new RegExp(`^Step ${k + 1} of ${steps} · line \\d+: `));
@@ -268,9 +286,9 @@ test("txn-commit-latency-sweep: the commit-latency plot and its table grow with 
       r.steps.slice(0, i).flatMap((x) => x.messages ?? []).filter((m) => /CompleteCommit for wide-writer/.test(m.text)).length === 2);
   });
   assert.ok(third > 0);
-  await goTo(third - 1);
+  await goTo((await storyOf(third)) - 1);
   assert.deepEqual((await rows()).map((r) => r.partitions), [1, 2]);
-  await goTo(third);
+  await goTo(await storyOf(third));
   assert.deepEqual((await rows()).map((r) => r.partitions), [1, 2, 5]);
   assert.match(await figure.locator("tr.now-row").textContent(), /this step/);
   await goTo(0);
@@ -344,6 +362,10 @@ test("the embed page shows <kafka-timeline scenario=txn-zombie-fenced> with its 
   assert.ok(steps >= 10, `the scenario's steps (${steps})`);
   assert.equal(passed, true);
   assert.match(await zombie.locator(".title").textContent(), /\S/);
+  // The story opens at its first step; » shows the last.
+  assert.match(await zombie.locator(".now").textContent(), new RegExp(`^Step 1 of ${steps} · line \\d+: init `));
+  await zombie.locator('button[data-action="last"]').click();
+  await page.waitForFunction((n) => document.getElementById("zombie").step === n - 1, steps);
   assert.match(await zombie.locator(".now").textContent(), new RegExp(`^Step ${steps} of ${steps} · `));
   assert.match(await zombie.locator(".state").textContent(), /fenced/);
   await zombie.locator('button[data-action="first"]').click();
@@ -361,7 +383,7 @@ test("a marker opens in the Batch Inspector as a COMMIT/ABORT control batch", { 
     return idx < 0 ? null : { idx, kind: r.records[idx].kind, step: r.records[idx].step, hex: r.records[idx].hex };
   });
   assert.ok(marker, "the default scenario writes a marker");
-  await goTo(marker.step);
+  await goTo(await storyOf(marker.step));
   // The narration's "Written" button for it…
   await page.locator(`kafka-timeline .written button[data-record="${marker.idx}"]`).click();
   await page.waitForFunction((hex) => document.getElementById("inspector").getAttribute("hex") === hex, marker.hex);
@@ -395,6 +417,7 @@ test("a marker opens in the Batch Inspector as a COMMIT/ABORT control batch", { 
 test("keyboard: Tab reaches the controls and the lanes; arrows select records, Enter opens one", { skip: SKIP, timeout: 60_000 }, async () => {
   await openPage();
   const { steps } = await tlState();
+  await goTo(steps - 1); // Back is enabled (the story opens at step 0)
   await page.focus("#scenario-list li:last-child button"); // the last control before the timeline
   const focused = () =>
     page.evaluate(() => {
@@ -449,7 +472,7 @@ test(`?sabotage=${SABOTAGE} makes the invariants panel report a broken invariant
   assert.ok(found, `some transaction scenario breaks an invariant under ${SABOTAGE}`);
   assert.equal(await page.locator("kafka-timeline").getAttribute("sabotage"), SABOTAGE, "the page passes the fault on");
   assert.equal(await page.locator("#sabotage-note").isVisible(), true, "the page says the model is sabotaged");
-  await goTo(found.at);
+  await goTo(await storyOf(found.at));
   const broken = page.locator('kafka-timeline .invariants li.broken[data-holds="false"]');
   await broken.first().waitFor();
   assert.match(await broken.first().textContent(), /✗ BROKEN/);
@@ -534,7 +557,7 @@ test("axe-core finds no accessibility violations on transactions.html (light, da
   await page.emulateMedia({ colorScheme: "light" });
   await openPage({ query: `?sabotage=${SABOTAGE}` });
   const at = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.findIndex((s) => s.invariants.some((i) => !i.holds)));
-  if (at >= 0) await goTo(at);
+  if (at >= 0) await goTo(await storyOf(at));
   await scan("sabotaged");
 });
 
@@ -577,8 +600,7 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   const { na, nb } = await sides();
   assert.equal(na, nb, "the same script: as many steps under V1 as under V2");
 
-  // Stepping one side steps the other: from the first step to the end, alternating the side driven.
-  await v1.locator('button[data-action="first"]').click();
+  // Stepping one side steps the other: from the first step (where the story opens) to the end, alternating the side driven.
   await page.waitForFunction(() => document.getElementById("timeline").step === 0 && document.getElementById("timeline-v2").step === 0);
   for (let k = 1; k < na; k++) {
     const side = k % 2 ? v2 : v1;
@@ -592,11 +614,12 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
 
   // The first send: the V1 client registers the partition itself (AddPartitionsToTxn from the
   // producer), the V2 client does not (the partition leader adds it).
-  const { send, producer } = await page.evaluate(() => {
+  let { send, producer } = await page.evaluate(() => {
     const r = document.getElementById("timeline").report;
     return { send: r.steps.findIndex((s) => /^send /.test(s.text)), producer: r.lanes.find((l) => l.kind === "producer").label };
   });
   assert.ok(send > 0, "the script sends");
+  send = await page.evaluate((i) => document.getElementById("timeline").storyStepOf(i), send);
   await page.evaluate((k) => document.getElementById("timeline-v2").setAttribute("step", String(k)), send);
   await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, send);
   const fromProducer = (side) =>
@@ -613,12 +636,13 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   const note = page.locator("#compare-note");
   assert.equal(await note.isVisible(), true);
   assert.match(await note.textContent(), /the same step/);
-  const expectAt = await page.evaluate(() => document.getElementById("timeline").report.steps.findIndex((s) => s.ok === false));
-  assert.ok(expectAt > 0, "V1 fails an epoch expectation written for V2");
+  const failsAt = await page.evaluate(() => document.getElementById("timeline").report.steps.findIndex((s) => s.ok === false));
+  assert.ok(failsAt > 0, "V1 fails an epoch expectation written for V2");
+  const expectAt = await storyOf(failsAt); // the step the failing check belongs to
   await goTo(expectAt);
   await page.waitForFunction((k) => document.getElementById("timeline-v2").step === k, expectAt);
   assert.match(await note.textContent(), /holds under V2 but fails under V1/);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: true, step: expectAt });
 
   if (SHOTS) await page.locator("#lab").screenshot({ path: join(SHOTS, "timeline-compare.png") });
   const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
@@ -649,13 +673,13 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   assert.equal(await v1.getAttribute("transaction-version"), null, "one timeline, at the script's own transaction.version");
   assert.equal(await page.locator("#pane-v1-title").isHidden(), true);
   assert.equal(await note.isHidden(), true);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: undefined });
   await page.waitForFunction(() => document.getElementById("timeline").report?.transactionVersion === 2);
   assert.equal(await page.evaluate(() => document.getElementById("timeline").step), expectAt, "the timeline keeps its step");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.getElementById("timeline-v2")?.report?.transactionVersion === 2 && document.getElementById("timeline").report?.transactionVersion === 1);
   await page.waitForFunction((k) => document.getElementById("timeline").step === k && document.getElementById("timeline-v2").step === k, expectAt);
-  assert.equal(await page.evaluate(() => location.hash), "#scenario=txn-protocol-v2&compare=1");
+  await linkState(page, { scenario: "txn-protocol-v2", compare: true });
 
   // A next-step button on one side appends its line to both scripts; both show the new last step.
   const nextButton = v2.locator(".next button[data-line]").first();
@@ -682,7 +706,7 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
     const st = await page.evaluate(() => ["timeline", "timeline-v2"].map((id) => { const t = document.getElementById(id); return { id, scenario: t?.getAttribute("scenario"), scriptAttr: t?.getAttribute("script")?.slice(-80), script: t?.script?.slice(0, 120), steps: t?.steps, err: t?.shadowRoot.querySelector(".error")?.textContent }; }));
     throw new Error(`${err.message}\n${JSON.stringify(st, null, 1)}`);
   });
-  assert.equal(await page.evaluate(() => location.hash), `#scenario=${other}&compare=1`);
+  await linkState(page, { scenario: other, compare: true });
 
   assert.deepEqual(lab.pageErrors.slice(errorsBefore.page), []);
   assert.deepEqual(lab.consoleErrors.slice(errorsBefore.console), []);

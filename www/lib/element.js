@@ -1,6 +1,6 @@
 // What the model elements (<kafka-ladder>, <kafka-timeline>, <kafka-producer-config>) share: the
 // base class and events, define(), attribute reflection, the microtask-batched update, the wasm
-// package, the scenario source, the step controls, the HiDPI canvas and its theme, and the dialog
+// package, the scenario source (the step controls are lib/player.js), the HiDPI canvas and its theme, and the dialog
 // that opens a batch in <kafka-batch>. They run the full package (pkg/eoslab.js); <kafka-batch>,
 // which loads the decode-only one (wasm.js), does not import this module.
 //
@@ -136,12 +136,16 @@ export function observeScriptText(host, changed) {
   return observer;
 }
 
-/** The `step` attribute as a step in 0..max: `max` when it is absent, empty or not a number. */
-export function stepAttribute(host, max) {
+/**
+ * The `step` attribute as a step in 0..max: `end` is `max`; `fallback` (the first step, 0: stories
+ * are told from the start) when it is absent, empty or not a number.
+ */
+export function stepAttribute(host, max, fallback = 0) {
   const raw = host.getAttribute("step");
-  if (raw === null || raw.trim() === "") return max;
+  if (raw !== null && raw.trim().toLowerCase() === "end") return Math.max(0, max);
+  if (raw === null || raw.trim() === "") return Math.min(Math.max(0, max), fallback);
   const v = Math.trunc(Number(raw));
-  return Number.isFinite(v) ? Math.min(max, Math.max(0, v)) : max;
+  return Number.isFinite(v) ? Math.min(Math.max(0, max), Math.max(0, v)) : Math.min(Math.max(0, max), fallback);
 }
 
 /**
@@ -190,44 +194,8 @@ export class PlayerChanges {
   }
 }
 
-/** What the `step` property's setter writes to the attribute: a whole number ≥ 0. */
-export const stepValue = (v) => String(Math.max(0, Math.trunc(Number(v)) || 0));
-
-/**
- * The step controls: « ‹ Back, Play, Forward › » (data-action first, back, play, forward, last),
- * then `extra`, then the step counter, in a group. Clicks and ←/→/Home/End call `player`'s goTo,
- * stepBack, stepForward, play and pause; `lastStep()` is the step » and End go to. Keys pressed on
- * an element for which `ownKeys(target)` is true are left to it. Returns the elements by name.
- */
-export function stepControls(player, { lastStep, extra = [], ownKeys = () => false }) {
-  const ui = {
-    first: el("button", { type: "button", "data-action": "first", "aria-label": "First step (Home)" }, "«"),
-    back: el("button", { type: "button", "data-action": "back", "aria-label": "Step back (←)" }, "‹ Back"),
-    play: el("button", { type: "button", "data-action": "play", "aria-pressed": "false" }, "Play"),
-    forward: el("button", { type: "button", "data-action": "forward", "aria-label": "Step forward (→)" }, "Forward ›"),
-    last: el("button", { type: "button", "data-action": "last", "aria-label": "Last step (End)" }, "»"),
-    counter: el("span", { class: "counter", part: "counter" }),
-  };
-  ui.controls = el("div", { class: "controls", role: "group", "aria-label": "Step controls", part: "controls" },
-    ui.first, ui.back, ui.play, ui.forward, ui.last, extra, ui.counter);
-  ui.controls.addEventListener("click", (ev) => {
-    const action = ev.target instanceof Element ? ev.target.closest("button")?.dataset.action : null;
-    if (action === "first") player.goTo(0);
-    else if (action === "back") player.stepBack();
-    else if (action === "forward") player.stepForward();
-    else if (action === "last") player.goTo(lastStep());
-    else if (action === "play") player.playing ? player.pause() : player.play();
-  });
-  ui.controls.addEventListener("keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || ownKeys(ev.target)) return;
-    const map = { ArrowLeft: () => player.stepBack(), ArrowRight: () => player.stepForward(), Home: () => player.goTo(0), End: () => player.goTo(lastStep()) };
-    if (map[ev.key]) {
-      ev.preventDefault();
-      map[ev.key]();
-    }
-  });
-  return ui;
-}
+/** What the `step` property's setter writes to the attribute: a whole number ≥ 0, or "end". */
+export const stepValue = (v) => (String(v).trim().toLowerCase() === "end" ? "end" : String(Math.max(0, Math.trunc(Number(v)) || 0)));
 
 /** The rules of nextStepsGroup. */
 export const NEXT_STEPS_CSS = `.next { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .5rem 0 0; }
@@ -351,9 +319,12 @@ export function frameRequester(draw, active) {
   };
 }
 
-/** The device pixel ratio and the backing store size (device pixels) of a width × height CSS px canvas. */
-export function backingSize(width, height) {
-  const dpr = globalThis.devicePixelRatio || 1;
+/**
+ * The device pixel ratio and the backing store size (device pixels) of a width × height CSS px
+ * canvas; `scale` is a CSS zoom the canvas is shown at (presenter mode), so it stays sharp.
+ */
+export function backingSize(width, height, scale = 1) {
+  const dpr = (globalThis.devicePixelRatio || 1) * scale;
   return { dpr, width: Math.round(width * dpr), height: Math.round(height * dpr) };
 }
 
@@ -362,8 +333,8 @@ export function backingSize(width, height) {
  * differs) and returns its 2d context scaled to CSS px, and whether the store was resized (which
  * resets the context's state: CanvasStyle reset()).
  */
-export function hidpiContext(canvas, width, height) {
-  const { dpr, width: bw, height: bh } = backingSize(width, height);
+export function hidpiContext(canvas, width, height, scale = 1) {
+  const { dpr, width: bw, height: bh } = backingSize(width, height, scale);
   const resized = canvas.width !== bw || canvas.height !== bh;
   if (resized) {
     canvas.width = bw;

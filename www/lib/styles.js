@@ -63,12 +63,13 @@ ul.errors li button.at { font-family: var(--mono); padding: 0 .35rem; margin-rig
 .marker.commit .badge { color: var(--ok); }
 .marker.abort .badge { color: var(--bad); border-style: dashed; }
 .cols2 { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 0 1.5rem; }
-@container (max-width: 760px) { .cols2 { grid-template-columns: 1fr; } }
+@container (max-width: 760px) { .cols2 { grid-template-columns: minmax(0, 1fr); } }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid var(--border); padding: .15rem .4rem; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); font-weight: 600; }
 .table-scroll thead th { position: sticky; top: 0; z-index: 1; }
 table.checks td.ok, table.checks td.bad { white-space: nowrap; }
+table.checks { display: block; max-width: 100%; overflow-x: auto; } /* scrolls in its own box on a small screen */
 .bits .bitrow { display: flex; gap: 2px; }
 .bits .bit { width: 1.45em; text-align: center; border: 1px solid var(--border); border-radius: 3px; }
 .bits .bit.on { font-weight: 700; border: 2px solid var(--fg); }

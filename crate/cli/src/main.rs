@@ -606,7 +606,9 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
 fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
-    let mut sc = txn_scenario::parse(text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+    let mut sc = txn_scenario::parse(text)
+        .map_err(|e| eoslab_core::model::suggest::explain(e, text, eoslab_core::model::suggest::TXN_VERBS))
+        .map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
     if let Some(v) = tv {
         sc.transaction_version = v;
     }

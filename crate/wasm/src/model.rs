@@ -8,6 +8,12 @@ use wasm_bindgen::prelude::*;
 
 use crate::{from_js, js_error, to_js};
 
+/// A transactions script's parse error with its line quoted and the nearest valid verb or name
+/// suggested (eoslab_core::model::suggest; the idempotence parser does this itself).
+fn txn_explain(e: eoslab_core::model::scenario::ParseError, script: &str) -> eoslab_core::model::scenario::ParseError {
+    eoslab_core::model::suggest::explain(e, script, eoslab_core::model::suggest::TXN_VERBS)
+}
+
 /// Runs a scenario — script text, or its JSON twin as an object — and returns the run:
 /// steps with their events and decisions, every batch's bytes, the final partition state,
 /// and `nextSteps` (script lines to append for the step buttons). Throws on a script
@@ -42,7 +48,7 @@ pub fn run_txn_scenario(
         None | Some("") => None,
         Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
     };
-    let mut sc = txn_scenario::parse(script).map_err(js_error)?;
+    let mut sc = txn_scenario::parse(script).map_err(|e| js_error(txn_explain(e, script)))?;
     if let Some(v) = opts.transaction_version {
         if v > 2 {
             return Err(JsError::new("transactionVersion must be 0, 1 or 2"));
@@ -66,7 +72,7 @@ pub fn run_txn_scenario_summary(script: &str) -> Result<JsValue, JsError> {
         steps: usize,
         invariants_hold: bool,
     }
-    let sc = txn_scenario::parse(script).map_err(js_error)?;
+    let sc = txn_scenario::parse(script).map_err(|e| js_error(txn_explain(e, script)))?;
     let run = txn_scenario::run_with(&sc, None, false, false);
     let invariants_hold = run.steps.last().is_none_or(|s| s.invariants.iter().all(|i| i.1));
     to_js(&Summary { passed: run.passed(), steps: run.steps.len(), invariants_hold })

@@ -10,6 +10,7 @@ pub mod idempotence;
 pub mod partition;
 pub mod report;
 pub mod scenario;
+pub mod suggest;
 pub mod schedule;
 pub mod txn;
 pub mod txn_report;

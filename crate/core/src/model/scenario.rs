@@ -203,6 +203,11 @@ fn range(line: usize, s: &str) -> Result<(i64, i64), ParseError> {
 
 /// Parse a scenario script.
 pub fn parse(text: &str) -> Result<Scenario, ParseError> {
+    // An error names its line, quotes it and suggests the nearest verb or name (issue 14).
+    parse_script(text).map_err(|e| super::suggest::explain(e, text, super::suggest::IDEMPOTENCE_VERBS))
+}
+
+fn parse_script(text: &str) -> Result<Scenario, ParseError> {
     let mut sc = Scenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, ..Default::default() };
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;

@@ -1,0 +1,74 @@
+// Export the current view as a picture (issue 14): a PNG of the drawing with its caption under it
+// (the scenario, the step and the Kafka line), and an SVG holding the same drawing, the caption as
+// text and a text layer with the lanes' names where they are drawn (selectable, searchable, read
+// by screen readers). No dependency; nothing leaves the browser (the files are downloads).
+
+const XML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+const xml = (s) => String(s).replace(/[&<>"']/g, (c) => XML[c]);
+
+const CAPTION_PX = 13;
+const CAPTION_LINE = 18;
+
+/** Greedy word wrap of `text` to `width` px with `ctx`'s font. */
+function wrap(ctx, text, width) {
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** The caption's lines at the drawing's CSS width (measured with a scratch canvas). */
+function captionLines(caption, cssWidth, font) {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${CAPTION_PX}px ${font}`;
+  return wrap(ctx, caption, Math.max(100, cssWidth - 16));
+}
+
+/** A PNG (Blob) of `canvas` as drawn, with `caption` under it. */
+export function pngWithCaption(canvas, caption, { font = "system-ui, sans-serif", bg = "#ffffff", fg = "#1b1f24" } = {}) {
+  const cssW = canvas.clientWidth || canvas.width;
+  const scale = canvas.width / cssW;
+  const lines = captionLines(caption, cssW, font);
+  const capH = lines.length * CAPTION_LINE + 12;
+  const out = document.createElement("canvas");
+  out.width = canvas.width;
+  out.height = canvas.height + Math.ceil(capH * scale);
+  const ctx = out.getContext("2d");
+  ctx.fillStyle = bg;
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(canvas, 0, 0);
+  ctx.scale(scale, scale);
+  ctx.fillStyle = fg;
+  ctx.font = `${CAPTION_PX}px ${font}`;
+  ctx.textBaseline = "top";
+  const top = canvas.height / scale + 6;
+  lines.forEach((l, i) => ctx.fillText(l, 8, top + i * CAPTION_LINE));
+  return new Promise((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"));
+}
+
+/**
+ * An SVG (text) of `canvas` as drawn: the drawing as an image, `lanes` ([{name, x, y}] in CSS px)
+ * as a text layer over their drawn names, and `caption` as text under it.
+ */
+export function svgOf(canvas, caption, lanes = [], { font = "system-ui, sans-serif", mono = "monospace", bg = "#ffffff", fg = "#1b1f24" } = {}) {
+  const w = canvas.clientWidth || canvas.width;
+  const h = canvas.clientHeight || canvas.height;
+  const lines = captionLines(caption, w, font);
+  const total = h + lines.length * CAPTION_LINE + 12;
+  const laneText = lanes.map((l) =>
+    `<text data-lane="${xml(l.name)}" x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}"${l.anchor ? ` text-anchor="${l.anchor}"` : ""}>${xml(l.name)}</text>`).join("");
+  const capText = lines.map((l, i) => `<tspan x="8" y="${(h + 6 + CAPTION_PX + i * CAPTION_LINE).toFixed(1)}">${xml(l)}</tspan>`).join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${total}" viewBox="0 0 ${w} ${total}" role="img" aria-labelledby="title">` +
+    `<title id="title">${xml(caption)}</title>` +
+    `<rect width="100%" height="100%" fill="${xml(bg)}"/>` +
+    `<image href="${canvas.toDataURL("image/png")}" x="0" y="0" width="${w}" height="${h}"/>` +
+    `<g id="lanes" font-family="${xml(mono)}" font-size="12" font-weight="bold" fill="${xml(fg)}" fill-opacity="0">${laneText}</g>` +
+    `<text id="caption" font-family="${xml(font)}" font-size="${CAPTION_PX}" fill="${xml(fg)}">${capText}</text></svg>`;
+}

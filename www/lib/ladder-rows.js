@@ -1,0 +1,332 @@
+// <kafka-ladder>'s rows: from a run of the idempotence model (runScenario) to the ladder's rows and
+// arrows (buildLadder), their geometry constants and labels, and the script prefixes the panels
+// re-run. No DOM: the element (../kafka-ladder.js) draws what this builds.
+// Geometry and labels
+
+export const HEADER_H = 38; // lane names, pinned at the top of the canvas
+export const STEP_H = 24;
+export const EVENT_H = 20;
+export const LINE_H = 15; // a wrapped line of a decision's sentence
+export const MAX_SENTENCE_LINES = 4;
+export const MAX_EVENT_LINES = 2;
+export const GUTTER_W = 58; // time column
+export const TAG_COLS = 9; // "decision " column in the text area
+export const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
+export const FONT_PX = 12;
+/** The leader's answers to an idempotent Produce (the model's outcomes: append, duplicate, the refusals). */
+export const LEADER_ANSWERS = ["APPEND (NONE)", "DUPLICATE (NONE, the original offsets)", "OUT_OF_ORDER_SEQUENCE_NUMBER", "INVALID_PRODUCER_EPOCH"];
+/** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px (issue 14: ≥ 20 px at 1280×720). */
+export const PRESENTER_ZOOM = 1.75;
+export const BUCKET = 64; // rows per arrow bucket
+export const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
+export const ROW_STEP = 0;
+export const ROW_EVENT = 1;
+
+export const KIND_LABEL = {
+  send: "send",
+  request: "request",
+  decision: "decision",
+  ack: "ack",
+  retry: "retry",
+  fail: "fail",
+  lost: "lost",
+  delayed: "delayed",
+  timeout: "timeout",
+  restart: "restart",
+  "epoch-bump": "epoch",
+  time: "time",
+  expired: "expired",
+  "leader-change": "leader",
+};
+
+/** Theme colour key of an event row's tag. */
+export function kindColor(e) {
+  switch (e.kind) {
+    case "decision":
+      return e.outcome === "append" ? "ok" : e.outcome === "duplicate" ? "dup" : "bad";
+    case "send":
+      return "accent";
+    case "ack":
+      return "ok";
+    case "fail":
+    case "lost":
+      return "bad";
+    case "retry":
+    case "delayed":
+    case "timeout":
+      return "warn";
+    case "restart":
+    case "epoch-bump":
+      return "dup";
+    case "time":
+    case "expired":
+    case "leader-change":
+      return "muted";
+    default:
+      return "fg";
+  }
+}
+
+/** "2 h 30 s" from milliseconds since the scenario's start (at most two units). */
+export function formatDuration(ms) {
+  if (!Number.isFinite(ms) || ms <= 0) return "0";
+  const units = [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["min", 60_000],
+    ["s", 1_000],
+    ["ms", 1],
+  ];
+  const parts = [];
+  let rest = ms;
+  for (const [name, size] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n} ${name}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(" ");
+}
+
+/** Greedy word wrap for a monospace font: at most `maxLines` lines of `cols` characters. */
+export function wrapText(text, cols, maxLines) {
+  const out = [];
+  cols = Math.max(8, cols | 0);
+  let i = 0;
+  while (i < text.length && out.length < maxLines) {
+    if (text.length - i <= cols) {
+      out.push(text.slice(i));
+      i = text.length;
+      break;
+    }
+    let cut = text.lastIndexOf(" ", i + cols);
+    if (cut <= i) cut = i + cols;
+    out.push(text.slice(i, cut));
+    i = cut;
+    while (text[i] === " ") i++;
+  }
+  if (i < text.length && out.length) {
+    const last = out[out.length - 1];
+    out[out.length - 1] = (last.length >= cols ? last.slice(0, cols - 1) : last) + "…";
+  }
+  return out;
+}
+
+/** "7" or "7..9". */
+export const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
+
+export const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
+
+/** Which attempt of its batch an event is about (the events carry it in their text). */
+export function attemptOf(e) {
+  if (Number.isInteger(e.attempt)) return e.attempt;
+  const m = /\battempt (\d+)/.exec(e.text);
+  return m ? Number(m[1]) : 1;
+}
+
+/** "request" or "response" for lost/delayed events. */
+export function messageOf(e) {
+  if (e.message === "request" || e.message === "response") return e.message;
+  const m = /\b(request|response)\b/.exec(e.text);
+  return m ? m[1] : "request";
+}
+
+/** Splits a decision's text into its headline (up to the rule) and the sentence after it. */
+export function splitDecision(e) {
+  const mark = e.rule ? `[${e.rule}]` : null;
+  const at = mark ? e.text.indexOf(mark) : -1;
+  if (at < 0) return { headline: e.text, sentence: "" };
+  return { headline: e.text.slice(0, at + mark.length), sentence: e.text.slice(at + mark.length).trim() };
+}
+
+/** The text a screen reader (and the tooltip) gets for one row. */
+export function rowText(run, row) {
+  if (row.type === ROW_STEP) {
+    const s = row.s;
+    const fail = s.ok ? "" : " (expectation failed)";
+    return `Step ${row.step + 1}, line ${s.line}: ${s.text}${fail}`;
+  }
+  const e = row.e;
+  let text = `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`;
+  if (e.kind === "decision") {
+    text += ` (rule ${e.rule ?? "none"}, ${e.errorName ?? "?"} ${e.errorCode ?? ""}`.trimEnd();
+    text += e.source ? `, source ${e.source})` : ")";
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a run to rows and arrows
+
+/**
+ * Lays out a run: one row per step and per event, and the arrows (requests and responses)
+ * between rows. `stepEnd[k]` is the number of rows that show the first k steps.
+ */
+export function buildLadder(run) {
+  const producers = run.producers ?? [];
+  const partitions = run.partitions ?? [];
+  const P = producers.length;
+  const laneOfProducer = (p) => (Number.isInteger(p) ? p : -1);
+  const laneOfPartition = (q) => (Number.isInteger(q) ? P + q : -1);
+  const rows = [];
+  const arrows = [];
+  const steps = run.steps ?? [];
+  const stepEnd = new Int32Array(steps.length + 1);
+  const open = new Set(); // arrows still travelling
+  let lastT = -1;
+
+  const close = (arrow, r, fate) => {
+    arrow.to = r;
+    arrow.fate = fate;
+    open.delete(arrow);
+  };
+  const findOpen = (pred) => {
+    for (const a of open) if (pred(a)) return a;
+    return null;
+  };
+
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
+    for (const e of s.events ?? []) {
+      const r = rows.length;
+      const row = { type: ROW_EVENT, step: i, e, h: EVENT_H, timeLabel: null, lines: null, headline: null, sentence: null };
+      if (e.t !== lastT) {
+        row.timeLabel = e.t === 0 ? "0" : "+" + formatDuration(e.t);
+        lastT = e.t;
+      }
+      const pl = laneOfProducer(e.producer);
+      const ql = laneOfPartition(e.partition);
+      switch (e.kind) {
+        case "request": {
+          const m = /seq (-?\d+)\.\.(-?\d+)/.exec(e.text);
+          const ep = /epoch (\d+)/.exec(e.text);
+          const arrow = {
+            kind: "request", from: r, to: -1, fate: "pending", fromLane: pl, toLane: ql,
+            producer: e.producer, partition: e.partition, batch: e.batch, attempt: attemptOf(e),
+            delayed: false, orphan: false, outcome: null,
+            label: `b${e.batch}` + (m ? ` seq ${m[1]}..${m[2]}` : "") + (ep ? ` e${ep[1]}` : ""),
+            shortLabel: `b${e.batch}`,
+          };
+          arrows.push(arrow);
+          open.add(arrow);
+          break;
+        }
+        case "delayed": {
+          const a = attemptOf(e);
+          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
+          if (req) {
+            req.delayed = true;
+            row.arrow = req;
+          }
+          break;
+        }
+        case "decision": {
+          const { headline, sentence } = splitDecision(e);
+          row.headline = headline;
+          row.sentence = sentence;
+          const a = attemptOf(e);
+          const req = findOpen((x) => x.kind === "request" && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === "request" && x.batch === e.batch);
+          let orphan = false;
+          if (req) {
+            close(req, r, "delivered");
+            req.outcome = e.outcome;
+            orphan = req.orphan;
+          }
+          const resp = {
+            kind: "response", from: r, to: -1, fate: "pending", fromLane: ql, toLane: pl,
+            producer: e.producer, partition: e.partition, batch: e.batch, attempt: a,
+            delayed: false, orphan, outcome: e.outcome, label: "", shortLabel: "",
+          };
+          arrows.push(resp);
+          if (orphan) {
+            // Its connection was closed while the request was held up: nobody reads the answer.
+            resp.to = r;
+            resp.fate = "dropped";
+          } else {
+            open.add(resp);
+          }
+          break;
+        }
+        case "lost": {
+          const what = messageOf(e);
+          const a = attemptOf(e);
+          const msg = findOpen((x) => x.kind === what && x.batch === e.batch && x.attempt === a)
+            ?? findOpen((x) => x.kind === what && x.batch === e.batch);
+          if (msg) close(msg, r, "lost");
+          if (/other message|lost with it/.test(e.text)) {
+            // The connection broke: everything else on it is gone too (held-up requests excepted).
+            for (const x of [...open]) {
+              if (x.producer === e.producer && x.partition === e.partition && !x.delayed) close(x, r, "lost");
+              else if (x.producer === e.producer && x.partition === e.partition) x.orphan = true;
+            }
+          }
+          break;
+        }
+        case "timeout":
+        case "restart": {
+          // The producer closes its connections: what is on them is never read.
+          for (const x of [...open]) {
+            if (x.producer !== e.producer) continue;
+            if (x.kind === "request" && x.delayed) x.orphan = true;
+            else close(x, r, "cut");
+          }
+          break;
+        }
+        case "ack":
+        case "retry":
+        case "fail":
+        case "epoch-bump": {
+          if (e.batch !== null && e.batch !== undefined) {
+            const resp = findOpen((x) => x.kind === "response" && x.batch === e.batch && !x.orphan);
+            if (resp) close(resp, r, "delivered");
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      rows.push(row);
+    }
+    stepEnd[i + 1] = rows.length;
+  }
+
+  // Buckets of BUCKET rows → the arrows crossing them, so a frame only looks at nearby arrows.
+  const nb = Math.max(1, Math.ceil(rows.length / BUCKET));
+  const buckets = Array.from({ length: nb }, () => []);
+  arrows.forEach((a, id) => {
+    const end = a.to >= 0 ? a.to : rows.length - 1;
+    for (let b = Math.floor(a.from / BUCKET); b <= Math.floor(end / BUCKET) && b < nb; b++) buckets[b].push(id);
+  });
+
+  return { rows, arrows, buckets, stepEnd, lanes: P + partitions.length, producers, partitions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Script prefixes
+
+/** The script source: text, or the JSON twin as an object. */
+export function parseSource(text) {
+  const t = text.trim();
+  if (t.startsWith("{")) {
+    try {
+      return { kind: "json", text, value: JSON.parse(t) };
+    } catch (err) {
+      throw new Error(`JSON scenario: ${err.message}`);
+    }
+  }
+  return { kind: "text", text, value: text };
+}
+
+/** The script of the first k steps (the set-up lines and every line up to step k's). */
+export function prefixSource(source, run, k) {
+  const steps = run.steps ?? [];
+  if (k >= steps.length) return source.value;
+  if (source.kind === "json") return { ...source.value, steps: (source.value.steps ?? []).slice(0, k) };
+  const lines = source.text.split(/\r?\n/);
+  const upto = k === 0 ? (steps.length ? steps[0].line - 1 : lines.length) : steps[k - 1].line;
+  return lines.slice(0, Math.max(0, upto)).join("\n") + "\n";
+}
+
