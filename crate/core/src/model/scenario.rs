@@ -1152,7 +1152,8 @@ mod leader_state_tests {
         let e = err("partition p\nproducer-state p pid=1 epoch=0 batch=0..5@4..6\n");
         assert!(e.message.contains("3 records from sequence 0 end at sequence 2, not 5"), "{}", e.message);
         let e = err("partition p\nproducer-state q pid=1 epoch=0\n");
-        assert!(e.message.contains("unknown partition \"q\""), "{}", e.message);
+        // The parser names the nearest declared partition (model::suggest).
+        assert!(e.message.contains("unknown partition `q` — did you mean `p`?"), "{}", e.message);
         let six = (0..6).map(|i| format!(" batch={i}..{i}@{i}..{i}")).collect::<String>();
         let e = err(&format!("partition p\nproducer-state p pid=1 epoch=0{six}\n"));
         assert!(e.message.contains("at most 5 batches"), "{}", e.message);
