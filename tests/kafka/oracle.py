@@ -114,7 +114,12 @@ class Broker:
                 f.write(f"{k}={v}\n")
         with open(os.path.join(self.dir, "log4j2.xml"), "w") as f:
             f.write(LOG4J.format(log=self.log))
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        # Kafka's own Uuid.randomUuid() never hands out an id starting with "-" (argparse would take
+        # it for an option: "argument --cluster-id/-t: expected one argument"); one in 64 of ours did,
+        # which failed a CI run. Draw again, as Uuid.randomUuid does.
+        cluster_id = "-"
+        while cluster_id.startswith("-"):
+            cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         cmd = ["java", *JVM_FLAGS, "-cp", classpath(self.version), "kafka.tools.StorageTool", "format",
                "--standalone", "-t", cluster_id, "-c", os.path.join(self.dir, "server.properties")]
         for k, v in self.features.items():
