@@ -57,6 +57,7 @@ macro_rules! error_codes {
 
 error_codes! {
     NONE = 0, "", false;
+    OFFSET_OUT_OF_RANGE = 1, "OffsetOutOfRangeException", false;
     CORRUPT_MESSAGE = 2, "CorruptRecordException", true;
     NOT_LEADER_OR_FOLLOWER = 6, "NotLeaderOrFollowerException", true;
     /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
@@ -74,6 +75,7 @@ error_codes! {
     INVALID_TRANSACTION_TIMEOUT = 50, "InvalidTxnTimeoutException", false;
     CONCURRENT_TRANSACTIONS = 51, "ConcurrentTransactionsException", true;
     TRANSACTION_COORDINATOR_FENCED = 52, "TransactionCoordinatorFencedException", false;
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53, "TransactionalIdAuthorizationException", false;
     UNKNOWN_PRODUCER_ID = 59, "UnknownProducerIdException", false;
     INVALID_RECORD = 87, "InvalidRecordException", false;
     UNSTABLE_OFFSET_COMMIT = 88, "UnstableOffsetCommitException", true;

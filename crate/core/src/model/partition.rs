@@ -577,7 +577,7 @@ impl Partition {
     /// Where a fetch from `from_offset` stops (the high watermark for read_uncommitted, the LSO
     /// for read_committed) and, for read_committed, the aborted transactions that overlap what
     /// it returns, by first offset (R1).
-    fn fetch_bounds(&self, isolation: Isolation, from_offset: i64) -> (i64, Vec<AbortedTxn>) {
+    pub fn fetch_bounds(&self, isolation: Isolation, from_offset: i64) -> (i64, Vec<AbortedTxn>) {
         let upper = match isolation {
             Isolation::ReadUncommitted => self.high_watermark(),
             Isolation::ReadCommitted => self.last_stable_offset(),

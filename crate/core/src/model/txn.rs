@@ -639,6 +639,9 @@ pub struct World {
     /// Reused buffers: the records of one fetch, the markers of one delivery.
     fetched: Vec<(i64, Option<Name>)>,
     delivering: Vec<MarkerReq>,
+    /// Senders of requests written in the script (`from=NAME`, `client` by default) that are
+    /// not Java producers: each gets a `producer:NAME` lane.
+    pub request_senders: Vec<String>,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -761,6 +764,7 @@ impl World {
             producer_lanes: Vec::new(),
             fetched: Vec::new(),
             delivering: Vec::new(),
+            request_senders: Vec::new(),
         }
     }
 
@@ -2788,6 +2792,15 @@ impl Verify {
         }
     }
 
+    /// The coordinator's own answer (V3), before the leader maps it (V5).
+    fn coordinator_error(self) -> ErrorCode {
+        match self {
+            Verify::Fenced(_) => ErrorCode::PRODUCER_FENCED,
+            Verify::Completing => ErrorCode::CONCURRENT_TRANSACTIONS,
+            v => v.error(),
+        }
+    }
+
     fn why(self, pid: i64, epoch: i16, id: &str, pname: &str) -> String {
         match self {
             Verify::NoState => format!("no transaction state for {id}"),
@@ -2893,4 +2906,50 @@ fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyVa
         ..Default::default()
     })
     .expect("model batches are always encodable")
+}
+
+mod requests;
+pub use requests::{is_request_verb, parse_request, Reply, Request};
+
+impl World {
+    /// The timeline's record of a marker written to data partition `pi` at `offset` (a
+    /// WriteTxnMarkers request from the script): the records of that producer's open
+    /// transaction there are closed, as [`World::write_marker`] does for the coordinator's.
+    fn record_marker(&mut self, pi: usize, m: &MarkerReq, offset: i64) {
+        let (partition, lane) = self.partition_names(pi);
+        let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+        let outcome = Some(if m.commit { "committed" } else { "aborted" });
+        let r = self.push_record(LogRecord {
+            lane,
+            partition,
+            offset,
+            last_offset: offset,
+            kind: if m.commit { "commit" } else { "abort" },
+            pid: m.pid,
+            epoch: m.epoch,
+            transactional: true,
+            values: Values::default(),
+            text: RecordText::marker(m.commit, m.coordinator_epoch),
+            step: self.step,
+            closed_at: Some(self.step),
+            outcome,
+            bytes: stored,
+            txn: Some(m.txn),
+        });
+        let step = self.step;
+        if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {
+            for k in open.drain(..) {
+                let rec = &mut self.records[k];
+                if rec.closed_at.is_none() && rec.offset < offset {
+                    rec.closed_at = Some(step);
+                    rec.outcome = outcome;
+                }
+            }
+        }
+        self.txns[m.txn].markers.push(m.commit);
+        if self.txns[m.txn].outcome.is_none() {
+            self.txns[m.txn].outcome = Some(m.commit);
+        }
+        let _ = r;
+    }
 }

@@ -339,6 +339,9 @@ fn lanes(w: &World) -> Vec<Lane> {
             parts.push(p);
         }
     }
+    for n in &w.request_senders {
+        v.push(Lane { id: format!("producer:{n}"), kind: "producer", label: format!("{n} (requests)") });
+    }
     v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: format!("coordinator ({})", parts.join(", ")) });
     for p in &w.partitions {
         v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });

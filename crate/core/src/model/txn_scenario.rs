@@ -80,6 +80,9 @@ pub enum TxnStep {
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<TxnStep> },
     Expect { line: usize, words: Vec<String> },
+    /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
+    /// its answer kept under `label` (and as `last`) for `expect` lines.
+    Request { line: usize, label: Option<String>, from: Option<String>, request: super::txn::Request },
 }
 
 fn perr<T>(line: usize, m: impl Into<String>) -> Result<T, ParseError> {
@@ -89,13 +92,17 @@ fn perr<T>(line: usize, m: impl Into<String>) -> Result<T, ParseError> {
 /// Does this script use the transactions model (`model transactions` as its first directive)?
 pub fn is_transactions(text: &str) -> bool {
     text.lines()
-        .map(|l| l.split_once('#').map_or(l, |(a, _)| a).trim())
+        .map(|l| super::scenario::strip_comment(l).trim())
         .find(|l| !l.is_empty())
         .is_some_and(|l| l.split_whitespace().collect::<Vec<_>>() == ["model", "transactions"])
 }
 
 fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
     let w: Vec<&str> = content.split_whitespace().collect();
+    if super::txn::is_request_verb(w[0]) && !(w[0] == "marker" && w.len() < 3) {
+        let (request, label, from) = super::txn::parse_request(&w).map_err(|message| ParseError { line, message })?;
+        return Ok(TxnStep::Request { line, label, from, request });
+    }
     let need = |n: usize, usage: &str| if w.len() < n { perr(line, format!("usage: {usage}")) } else { Ok(()) };
     let s = |i: usize| w[i].to_string();
     Ok(match w[0] {
@@ -195,7 +202,9 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     let mut seen_model = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let content = raw.split_once('#').map_or(raw, |(a, _)| a).trim();
+        // `#` starts a comment at the start of a line or after a space (as in the idempotence
+        // scripts), so `b1#1` stays one word.
+        let content = super::scenario::strip_comment(raw).trim();
         if content.is_empty() {
             continue;
         }
@@ -359,6 +368,8 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
 struct Memory {
     thrown: Vec<(String, String)>,
     offset_fetch: Vec<(String, String, String)>,
+    /// Answers to the script's requests: (label, answer); the latest is also `last`.
+    replies: Vec<(String, super::txn::Reply)>,
 }
 
 /// Run a transactions scenario. `snapshots`: keep the state after every step (views) or
@@ -494,7 +505,8 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::Feature { line, .. }
         | TxnStep::Flush { line }
         | TxnStep::Repeat { line, .. }
-        | TxnStep::Expect { line, .. } => *line,
+        | TxnStep::Expect { line, .. }
+        | TxnStep::Request { line, .. } => *line,
     }
 }
 
@@ -520,6 +532,16 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::OffsetFetch { consumer, .. } => format!("offset-fetch {consumer}"),
         TxnStep::Effect { producer, name, key, .. } => format!("effect {producer} {name}{}", key.as_ref().map_or(String::new(), |k| format!(" key={k}"))),
         TxnStep::Feature { level, .. } => format!("feature transaction.version={level}"),
+        TxnStep::Request { request, label, from, .. } => {
+            let mut s = request.line();
+            if let Some(f) = from {
+                s.push_str(&format!(" from={f}"));
+            }
+            if let Some(l) = label {
+                s.push_str(&format!(" as {l}"));
+            }
+            s
+        }
         TxnStep::Flush { .. } => String::from("flush"),
         TxnStep::Repeat { times, steps, .. } => format!("repeat {times}: {}", steps.iter().map(describe).collect::<Vec<_>>().join("; ")),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
@@ -604,6 +626,15 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             }
         }
         TxnStep::Repeat { .. } => {}
+        TxnStep::Request { label, from, request, .. } => {
+            let r = w.request(request, from.as_deref().unwrap_or("client"))?;
+            if let Some(l) = label {
+                mem.replies.retain(|x| x.0 != *l);
+                mem.replies.push((l.clone(), r.clone()));
+            }
+            mem.replies.retain(|x| x.0 != "last");
+            mem.replies.push((String::from("last"), r));
+        }
         TxnStep::Expect { words, .. } => return Ok(check(w, words, mem)),
     }
     Ok(None)
@@ -620,6 +651,9 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
     let ws: Vec<&str> = words.iter().map(String::as_str).collect();
     let client = |n: &str| w.clients.iter().find(|c| c.name == n);
     let part = |n: &str| w.partitions.iter().find(|p| p.name == n);
+    if let Some((_, r)) = ws.first().and_then(|l| mem.replies.iter().find(|x| x.0 == *l)) {
+        return check_reply(r, &ws[1..]).map(|got| (want.clone(), got));
+    }
     match ws.as_slice() {
         ["txn", id, state] => {
             let got = w.coordinator.get(id).map_or("none", |m| m.state.name());
@@ -730,6 +764,54 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
         }
         [p, "fenced"] => (!w.fenced.contains(*p)).then(|| (want.clone(), String::from("not fenced"))),
         _ => fail(String::from("unknown expect")),
+    }
+}
+
+/// `expect LABEL …` on a request's answer; `Some(what it got)` when it does not hold.
+///
+/// `error NAME|N`, `rule R`, `pid N`, `epoch E` (or `pid N epoch E`), `appended|duplicate [A..B]`,
+/// `rejected NAME`, `offsets A..B`, `offset N` (ListOffsets), `hw N`, `lso N`,
+/// `aborted PID@FIRST …|none|null` (Fetch's abortedTransactions), `records V …` (Fetch),
+/// `partition N` (FindCoordinator).
+fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
+    let err_is = |e: &str| e == r.error || e.parse::<i16>().ok() == Some(r.error_code);
+    let got_err = || format!("{}({})", r.error, r.error_code);
+    let opt = |v: Option<i64>| v.map_or(String::from("none"), |x| x.to_string());
+    let range = |o: Option<(i64, i64)>| o.map_or(String::from("none"), |(a, b)| format!("{a}..{b}"));
+    match w {
+        ["error", e] => (!err_is(e)).then(got_err),
+        ["rule", x] => (r.rule != *x).then(|| r.rule.to_string()),
+        ["pid", p, "epoch", e] => {
+            let got = format!("pid {} epoch {}", opt(r.producer_id), opt(r.producer_epoch.map(i64::from)));
+            (got != format!("pid {p} epoch {e}")).then_some(got)
+        }
+        ["pid", p] => (opt(r.producer_id) != *p).then(|| opt(r.producer_id)),
+        ["epoch", e] => (opt(r.producer_epoch.map(i64::from)) != *e).then(|| opt(r.producer_epoch.map(i64::from))),
+        [o @ ("appended" | "duplicate"), rest @ ..] => {
+            let got = format!("{} {}", r.outcome.as_deref().unwrap_or("no outcome"), range(r.offsets));
+            let ok = r.outcome.as_deref() == Some(*o) && rest.first().is_none_or(|x| *x == range(r.offsets));
+            (!ok).then(|| if r.error_code != 0 { got_err() } else { got })
+        }
+        ["rejected", e] => (r.outcome.as_deref() != Some("rejected") || !err_is(e)).then(|| format!("{} {}", r.outcome.as_deref().unwrap_or("no outcome"), got_err())),
+        ["offsets", x] => (range(r.offsets) != *x).then(|| range(r.offsets)),
+        ["offset", x] => (opt(r.offset) != *x).then(|| opt(r.offset)),
+        ["hw", x] => (opt(r.high_watermark) != *x).then(|| opt(r.high_watermark)),
+        ["lso", x] => (opt(r.last_stable_offset) != *x).then(|| opt(r.last_stable_offset)),
+        ["partition", x] => (opt(r.coordinator_partition.map(i64::from)) != *x).then(|| opt(r.coordinator_partition.map(i64::from))),
+        ["aborted", xs @ ..] => {
+            let got = match &r.aborted {
+                None => String::from("null"),
+                Some(a) if a.is_empty() => String::from("none"),
+                Some(a) => a.iter().map(|(p, f)| format!("{p}@{f}")).collect::<Vec<_>>().join(" "),
+            };
+            (got != xs.join(" ")).then_some(got)
+        }
+        ["records", xs @ ..] => {
+            let got: Vec<String> = r.records.iter().map(|(_, v)| v.clone().unwrap_or_else(|| String::from("null"))).collect();
+            let got = if got.is_empty() { String::from("nothing") } else { got.join(" ") };
+            (got != xs.join(" ")).then_some(got)
+        }
+        _ => Some(String::from("unknown expect on an answer (error, rule, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition)")),
     }
 }
 

@@ -24,6 +24,8 @@
 //! | B5 | producer id −1: appended without producer-state checks (§1.2 "only batches with a pid run these checks") | `UnifiedLog.analyzeAndValidateProducerState` | A0 |
 //! | N1 | the request reached a broker that is no longer the leader (NOT_LEADER_OR_FOLLOWER) | `ReplicaManager` | L1 |
 //! | N2 | refused with a chosen error before any producer-state check (a fault the script injects) | `ReplicaManager` | L2 |
+//! | H1 | FindCoordinator(TRANSACTION): `Utils.abs(transactionalId.hashCode()) % 50` picks the `__transaction_state` partition (§3.1) | `TransactionStateManager.partitionFor` | — |
+//! | H2 | FindCoordinator(GROUP): the same on group.id over `__consumer_offsets` (§3.1) | `GroupCoordinatorService.partitionFor` | — |
 //! | X2 | the first batch of a producer whose state this partition expired (X1): any sequence accepted, earlier batches no longer recognised as duplicates | `ProducerAppendInfo` (§1.5) | A6 |
 //!
 //! A6 keeps its meaning: a new epoch must start at sequence 0, and a producer this partition

@@ -1,0 +1,799 @@
+//! Requests sent straight to the cluster (issue 13, "ask the cluster directly"): a script line
+//! names a Kafka request and its fields, the coordinator or the partition leader answers it
+//! with the same decisions the Java clients meet, and the answer — error by Kafka's name and
+//! number, offsets, the returned producer id and epoch, the rule and its Kafka source — is
+//! kept under a label for `expect` lines.
+//!
+//! ```text
+//! init-producer-id transactional.id=app timeout=60s as i1          # I1–I11
+//! add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 [verify-only] [v=N]
+//! produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app [v=12] a b c as p1
+//! end-txn transactional.id=app pid=1000 epoch=0 commit [v=5]       # E0–E7 (v ≤ 4), F0–F6 (v ≥ 5)
+//! marker orders-0 pid=1000 epoch=1 commit [coordinator-epoch=C] [tv=1|2]   # WriteTxnMarkers, M1–M6
+//! fetch orders-0 read_committed [from=N]                            # L4
+//! list-offsets orders-0 read_committed                              # L5
+//! find-coordinator transaction app                                  # §3.1 (H1), H2 for a group
+//! expect p1 appended 0..2 / expect i1 pid 1000 epoch 0 / expect e1 error CONCURRENT_TRANSACTIONS
+//! ```
+//!
+//! A request changes only the cluster: no Java client's `TransactionManager` sees its answer.
+//! Its lane is `producer:NAME` (`from=NAME`, default `client`), so a view draws it like a
+//! producer's traffic.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::coordinator::{self, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
+use super::{data_batch, as_stored, ErrorCode, Isolation, LogRecord, MarkerReq, MarkerVersion, Name, Outcome, RecordText, TxnInstance, Values, World};
+use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, TC, TMCM};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+const KAFKA_APIS: &str = "core/src/main/scala/kafka/server/KafkaApis.scala (handleProduceRequest)";
+const PID_MANAGER: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala (handleInitProducerId, transactionalId == null)";
+const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset), UnifiedLog.fetchOffsetSnapshot";
+const FETCH: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (readFromLog), LocalLog.collectAbortedTransactions";
+const LIST_OFFSETS: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (fetchOffsetForTimestamp: LATEST is the LSO for read_committed, the HW otherwise)";
+const FIND: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionStateManager.java (partitionFor: Utils.abs(hashCode) % partitions)";
+const FIND_GROUP: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java (partitionFor)";
+
+/// One request, with the fields a client could put in it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "api", rename_all = "PascalCase"))]
+pub enum Request {
+    /// InitProducerId: `transactional_id` empty for an idempotent producer (I1); `current` the
+    /// KIP-360 (producerId, producerEpoch) a client sends to recover.
+    InitProducerId { transactional_id: String, timeout_ms: i32, current: Option<(i64, i16)> },
+    /// AddPartitionsToTxn: v ≤ 3 a TV1 client's add; v4+ a leader's (`verify_only`: KIP-890
+    /// part 1 verification, V3; else the add of a TV2 leader, v5 records clientTransactionVersion 2).
+    AddPartitionsToTxn { transactional_id: String, producer_id: i64, epoch: i16, partitions: Vec<String>, verify_only: bool, version: i16 },
+    /// EndTxn: v ≤ 4 the TV1 rules (E0–E7), v5+ the TV2 rules (F0–F6).
+    EndTxn { transactional_id: String, producer_id: i64, epoch: i16, commit: bool, version: i16 },
+    /// WriteTxnMarkers for one partition, from outside the coordinator's own pipeline (a
+    /// retried, delayed or admin marker, K7): the leader's marker checks M1–M6.
+    WriteTxnMarkers { partition: String, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, tv2: bool },
+    /// Produce (acks=-1) of one batch: v ≤ 11 a TV1 client's (the leader verifies, V3), v12+ a
+    /// TV2 client's (the leader adds the partition, V4).
+    Produce { partition: String, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, transactional_id: String, version: i16, values: Vec<String> },
+    Fetch { partition: String, read_committed: bool, from_offset: i64 },
+    ListOffsets { partition: String, read_committed: bool },
+    FindCoordinator { group: bool, key: String },
+}
+
+impl Request {
+    /// Kafka's name of the API.
+    pub fn api(&self) -> &'static str {
+        match self {
+            Request::InitProducerId { .. } => "InitProducerId",
+            Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
+            Request::EndTxn { .. } => "EndTxn",
+            Request::WriteTxnMarkers { .. } => "WriteTxnMarkers",
+            Request::Produce { .. } => "Produce",
+            Request::Fetch { .. } => "Fetch",
+            Request::ListOffsets { .. } => "ListOffsets",
+            Request::FindCoordinator { .. } => "FindCoordinator",
+        }
+    }
+
+    /// The request as a script line (without its label and sender).
+    pub fn line(&self) -> String {
+        let iso = |rc: bool| if rc { "read_committed" } else { "read_uncommitted" };
+        let result = |c: bool| if c { "commit" } else { "abort" };
+        match self {
+            Request::InitProducerId { transactional_id, timeout_ms, current } => {
+                let mut s = String::from("init-producer-id");
+                if !transactional_id.is_empty() {
+                    s.push_str(&format!(" transactional.id={transactional_id} timeout={timeout_ms}ms"));
+                }
+                if let Some((p, e)) = current {
+                    s.push_str(&format!(" pid={p} epoch={e}"));
+                }
+                s
+            }
+            Request::AddPartitionsToTxn { transactional_id, producer_id, epoch, partitions, verify_only, version } => format!(
+                "add-partitions-to-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} {}{} v={version}",
+                partitions.join(" "),
+                if *verify_only { " verify-only" } else { "" }
+            ),
+            Request::EndTxn { transactional_id, producer_id, epoch, commit, version } => {
+                format!("end-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} {} v={version}", result(*commit))
+            }
+            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2 } => format!(
+                "marker {partition} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
+                result(*commit),
+                if *tv2 { 2 } else { 1 }
+            ),
+            Request::Produce { partition, producer_id, epoch, base_sequence, transactional, transactional_id, version, values } => format!(
+                "produce {partition} pid={producer_id} epoch={epoch} seq={base_sequence}{}{} v={version} {}",
+                if *transactional { " txn" } else { "" },
+                if transactional_id.is_empty() { String::new() } else { format!(" transactional.id={transactional_id}") },
+                values.join(" ")
+            ),
+            Request::Fetch { partition, read_committed, from_offset } => format!("fetch {partition} {} from={from_offset}", iso(*read_committed)),
+            Request::ListOffsets { partition, read_committed } => format!("list-offsets {partition} {}", iso(*read_committed)),
+            Request::FindCoordinator { group, key } => format!("find-coordinator {} {key}", if *group { "group" } else { "transaction" }),
+        }
+    }
+}
+
+/// Is `word` the verb of a request line (`end-txn`, or Kafka's `EndTxn`)?
+pub fn is_request_verb(word: &str) -> bool {
+    verb(word).is_some()
+}
+
+fn verb(word: &str) -> Option<&'static str> {
+    let w: String = word.chars().filter(|c| *c != '-').flat_map(char::to_lowercase).collect();
+    Some(match w.as_str() {
+        "initproducerid" => "init-producer-id",
+        "addpartitionstotxn" => "add-partitions-to-txn",
+        "endtxn" => "end-txn",
+        "writetxnmarkers" | "marker" => "marker",
+        "produce" => "produce",
+        "fetch" => "fetch",
+        "listoffsets" => "list-offsets",
+        "findcoordinator" => "find-coordinator",
+        _ => return None,
+    })
+}
+
+/// Parse a request line (`words[0]` is its verb); `Ok((request, label, sender))`.
+pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<String>), String> {
+    let v = verb(words[0]).ok_or_else(|| format!("{:?} is not a request", words[0]))?;
+    let mut words: Vec<&str> = words[1..].to_vec();
+    // `… as LABEL` at the end names the answer for `expect LABEL …`.
+    let mut label = None;
+    if words.len() >= 2 && words[words.len() - 2] == "as" {
+        let l = words[words.len() - 1];
+        if l.contains('=') || l.is_empty() {
+            return Err(format!("bad label {l:?}"));
+        }
+        label = Some(l.to_string());
+        words.truncate(words.len() - 2);
+    }
+    let mut from = None;
+    let (mut id, mut pid, mut epoch, mut seq, mut version, mut ce, mut tv2) = (None::<String>, None::<i64>, None::<i16>, None::<i32>, None::<i16>, 0i32, false);
+    let (mut timeout, mut commit, mut txn, mut verify_only, mut rc, mut from_offset) = (None::<i32>, None::<bool>, false, false, None::<bool>, 0i64);
+    let mut bare: Vec<&str> = Vec::new();
+    for w in &words {
+        let num = |x: &str| x.parse::<i64>().map_err(|_| format!("{w}: expected a number"));
+        match w.split_once('=') {
+            Some(("transactional.id", x)) => id = Some(x.to_string()),
+            Some(("pid", x)) => pid = Some(num(x)?),
+            Some(("epoch", x)) => epoch = Some(i16::try_from(num(x)?).map_err(|_| String::from("epoch is a 16-bit number"))?),
+            Some(("seq", x)) => seq = Some(i32::try_from(num(x)?).map_err(|_| String::from("seq is a 32-bit number"))?),
+            Some(("v", x)) => version = Some(i16::try_from(num(x)?).ok().filter(|v| (0..=20).contains(v)).ok_or_else(|| String::from("v is a request version (0..20)"))?),
+            Some(("coordinator-epoch", x)) => ce = i32::try_from(num(x)?).map_err(|_| String::from("coordinator-epoch is a 32-bit number"))?,
+            Some(("tv", x)) => {
+                tv2 = match x {
+                    "0" | "1" => false,
+                    "2" => true,
+                    _ => return Err(String::from("tv is 1 or 2")),
+                }
+            }
+            Some(("timeout", x)) => {
+                timeout = Some(super::super::scenario::parse_duration(x).and_then(|t| i32::try_from(t).ok()).ok_or_else(|| format!("bad duration {x:?}"))?)
+            }
+            Some(("from", x)) if v == "fetch" && x.parse::<i64>().is_ok() => from_offset = num(x)?,
+            Some(("from", x)) => from = Some(x.to_string()),
+            Some((k, _)) => return Err(format!("unknown field {k:?} for {v}")),
+            None => match *w {
+                "commit" | "abort" if matches!(v, "end-txn" | "marker") => commit = Some(*w == "commit"),
+                "txn" if v == "produce" => txn = true,
+                "verify-only" if v == "add-partitions-to-txn" => verify_only = true,
+                "read_committed" | "read_uncommitted" if matches!(v, "fetch" | "list-offsets") => rc = Some(*w == "read_committed"),
+                _ => bare.push(w),
+            },
+        }
+    }
+    let need_pid = |what: &str| match (pid, epoch) {
+        (Some(p), Some(e)) => Ok((p, e)),
+        _ => Err(format!("`{what}` needs pid=N and epoch=E")),
+    };
+    let need_id = |what: &str| id.clone().filter(|s| !s.is_empty()).ok_or_else(|| format!("`{what}` needs transactional.id=ID"));
+    let one_partition = |bare: &[&str], what: &str| match bare {
+        [p] => Ok(p.to_string()),
+        [] => Err(format!("`{what}` needs a partition")),
+        [_, x, ..] => Err(format!("unexpected {x:?}")),
+    };
+    let request = match v {
+        "init-producer-id" => {
+            if let Some(x) = bare.first() {
+                return Err(format!("unexpected {x:?}"));
+            }
+            let current = match (pid, epoch) {
+                (Some(p), Some(e)) => Some((p, e)),
+                (None, None) => None,
+                _ => return Err(String::from("a KIP-360 InitProducerId gives both pid=N and epoch=E")),
+            };
+            Request::InitProducerId { transactional_id: id.unwrap_or_default(), timeout_ms: timeout.unwrap_or(DEFAULT_TXN_TIMEOUT_MS), current }
+        }
+        "add-partitions-to-txn" => {
+            let (p, e) = need_pid("add-partitions-to-txn")?;
+            if bare.is_empty() {
+                return Err(String::from("`add-partitions-to-txn` needs at least one partition"));
+            }
+            let version = version.unwrap_or(if verify_only { 4 } else { 3 });
+            if verify_only && version < 4 {
+                return Err(String::from("verify-only is a field of AddPartitionsToTxn v4+ (the leader's form)"));
+            }
+            Request::AddPartitionsToTxn {
+                transactional_id: need_id("add-partitions-to-txn")?,
+                producer_id: p,
+                epoch: e,
+                partitions: bare.iter().map(|s| s.to_string()).collect(),
+                verify_only,
+                version,
+            }
+        }
+        "end-txn" => {
+            let (p, e) = need_pid("end-txn")?;
+            if let Some(x) = bare.first() {
+                return Err(format!("unexpected {x:?}"));
+            }
+            Request::EndTxn {
+                transactional_id: need_id("end-txn")?,
+                producer_id: p,
+                epoch: e,
+                commit: commit.ok_or_else(|| String::from("`end-txn` needs commit or abort"))?,
+                version: version.unwrap_or(5),
+            }
+        }
+        "marker" => {
+            let (p, e) = need_pid("marker")?;
+            Request::WriteTxnMarkers {
+                partition: one_partition(&bare, "marker")?,
+                producer_id: p,
+                epoch: e,
+                commit: commit.ok_or_else(|| String::from("`marker` needs commit or abort"))?,
+                coordinator_epoch: ce,
+                tv2,
+            }
+        }
+        "produce" => {
+            let (p, e) = need_pid("produce")?;
+            let Some((part, values)) = bare.split_first() else { return Err(String::from("`produce` needs a partition")) };
+            if values.is_empty() {
+                return Err(String::from("`produce PART pid=N epoch=E seq=S [txn] VALUE…` needs at least one record value"));
+            }
+            Request::Produce {
+                partition: part.to_string(),
+                producer_id: p,
+                epoch: e,
+                base_sequence: seq.ok_or_else(|| String::from("`produce` needs seq=S (-1 for none)"))?,
+                transactional: txn,
+                transactional_id: id.unwrap_or_default(),
+                version: version.unwrap_or(12),
+                values: values.iter().map(|s| s.to_string()).collect(),
+            }
+        }
+        "fetch" => Request::Fetch { partition: one_partition(&bare, "fetch")?, read_committed: rc.unwrap_or(false), from_offset },
+        "list-offsets" => Request::ListOffsets { partition: one_partition(&bare, "list-offsets")?, read_committed: rc.unwrap_or(false) },
+        _ => match bare.as_slice() {
+            ["transaction" | "txn", key] => Request::FindCoordinator { group: false, key: key.to_string() },
+            ["group", key] => Request::FindCoordinator { group: true, key: key.to_string() },
+            _ => return Err(String::from("usage: find-coordinator transaction|group KEY")),
+        },
+    };
+    Ok((request, label, from))
+}
+
+/// The answer to a [`Request`], as data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Reply {
+    pub api: &'static str,
+    /// Kafka's error name (NONE on success) and number.
+    pub error: String,
+    pub error_code: i16,
+    pub rule: &'static str,
+    pub source: &'static str,
+    pub why: String,
+    /// InitProducerId / EndTxn (TV2): the producer id and epoch returned.
+    pub producer_id: Option<i64>,
+    pub producer_epoch: Option<i16>,
+    /// Produce: "appended", "duplicate" or "rejected", and the batch's offsets.
+    pub outcome: Option<String>,
+    pub offsets: Option<(i64, i64)>,
+    /// Fetch / ListOffsets: the partition's high watermark and last stable offset, the offset
+    /// answered (ListOffsets LATEST), the records returned (offset, value; markers excluded)
+    /// and abortedTransactions (producer id, first offset), `None` for read_uncommitted.
+    pub high_watermark: Option<i64>,
+    pub last_stable_offset: Option<i64>,
+    pub offset: Option<i64>,
+    pub records: Vec<(i64, Option<String>)>,
+    pub aborted: Option<Vec<(i64, i64)>>,
+    /// FindCoordinator: the internal topic's partition and the hash that picked it.
+    pub coordinator_partition: Option<i32>,
+    pub hash: Option<i32>,
+}
+
+impl Reply {
+    fn new(api: &'static str, error: ErrorCode, rule: &'static str, source: &'static str, why: String) -> Reply {
+        Reply { api, error: error.name().to_string(), error_code: error.0, rule, source, why, ..Default::default() }
+    }
+}
+
+impl World {
+    /// The lane a request's sender draws on (`producer:NAME`), registered for the views.
+    fn request_lane(&mut self, from: &str) -> Name {
+        if !self.request_senders.iter().any(|s| s == from) && !self.clients.iter().any(|c| c.name == from) {
+            self.request_senders.push(String::from(from));
+        }
+        self.producer_lane(from)
+    }
+
+    /// The open transaction instance of `id` (or a new one for `from`'s requests).
+    fn instance_for(&mut self, id: &str, pid: i64, epoch: i16, from: &str) -> usize {
+        if let Some(&t) = self.open_txn.get(id) {
+            if self.txns[t].pid == pid {
+                return t;
+            }
+        }
+        self.txns.push(TxnInstance { transactional_id: id.into(), producer: from.into(), pid, epoch, ..Default::default() });
+        let t = self.txns.len() - 1;
+        self.open_txn.insert(Name::from(id), t);
+        t
+    }
+
+    /// Send `req` from `from` (a lane name; `client` when the script gives none) and answer it.
+    pub fn request(&mut self, req: &Request, from: &str) -> Result<Reply, String> {
+        let lane = self.request_lane(from);
+        match req {
+            Request::InitProducerId { transactional_id: id, timeout_ms, current } => {
+                msg!(self, lane.clone(), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={}, transactionTimeoutMs={timeout_ms}{})", if id.is_empty() { "null" } else { id }, current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))));
+                if id.is_empty() {
+                    // I1: an idempotent producer: a fresh id at epoch 0, nothing persisted.
+                    let pid = self.next_pid;
+                    self.next_pid += 1;
+                    self.tick(0);
+                    let mut r = Reply::new("InitProducerId", ErrorCode::NONE, "I1", PID_MANAGER, format!("no transactional.id: a fresh producer id {pid} at epoch 0 from the ProducerIdManager; nothing is written to __transaction_state"));
+                    r.producer_id = Some(pid);
+                    r.producer_epoch = Some(0);
+                    self.reply_msg(lane, &r);
+                    return Ok(r);
+                }
+                let new_pid = self.next_pid;
+                let a = self.coordinator.init_producer_id(id, *timeout_ms, *current, new_pid, self.now_ms);
+                if self.coordinator.get(id).is_some_and(|m| m.producer_id == new_pid) {
+                    self.next_pid += 1;
+                }
+                self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                if a.wrote.is_some() {
+                    let r = self.write_txn_log(id);
+                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
+                    self.link(k, r);
+                    // Every Java instance of the id holding the old epoch is fenced now.
+                    self.fence_instances(id, None);
+                }
+                if a.rule == "I11" {
+                    let (pid, epoch) = self.coordinator.get(id).map_or((-1, -1), |m| (m.producer_id, m.producer_epoch));
+                    let t = self.instance_for(id, pid, epoch, from);
+                    self.queue_markers(id, t, false);
+                }
+                let mut r = Reply::new("InitProducerId", a.error, a.rule, a.source, a.why(id, &[]));
+                if a.error == ErrorCode::NONE {
+                    r.producer_id = Some(a.producer_id);
+                    r.producer_epoch = Some(a.producer_epoch);
+                }
+                self.reply_msg(lane, &r);
+                Ok(r)
+            }
+            Request::AddPartitionsToTxn { transactional_id: id, producer_id, epoch, partitions, verify_only, version } => {
+                msg!(self, lane.clone(), COORD_LANE, "AddPartitionsToTxn", format!("AddPartitionsToTxn v{version}{}({id}, producer {producer_id} epoch {epoch}, {})", if *verify_only { " verifyOnly=true" } else { "" }, partitions.join(", ")));
+                self.metric(super::Metric::AddPartitionsRequests, 1);
+                if *verify_only {
+                    // V3: each partition verified; nothing changes.
+                    let mut worst = (ErrorCode::NONE, String::new());
+                    let mut whys = Vec::new();
+                    for p in partitions {
+                        let v = self.verify(id, *producer_id, *epoch, p);
+                        let (e, why) = (v.coordinator_error(), v.why(*producer_id, *epoch, id, p));
+                        if e != ErrorCode::NONE && worst.0 == ErrorCode::NONE {
+                            worst = (e, why.clone());
+                        }
+                        whys.push(format!("{p}: {}", if e == ErrorCode::NONE { String::from("NONE") } else { e.to_string() }));
+                        let _ = why;
+                    }
+                    self.tick(0);
+                    let r = Reply::new("AddPartitionsToTxn", worst.0, "V3", TC, format!("verify only (handleVerifyPartitionsInTransaction): {}{}", whys.join(", "), if worst.1.is_empty() { String::new() } else { format!(" — {}", worst.1) }));
+                    self.reply_msg(lane, &r);
+                    return Ok(r);
+                }
+                let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
+                let parts: Vec<Name> = partitions.iter().map(|p| Name::from(p.as_str())).collect();
+                let a = self.coordinator.add_partitions_v(id, *producer_id, *epoch, &parts, self.now_ms, tv);
+                self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                if a.wrote.is_some() {
+                    let r = self.write_txn_log(id);
+                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", partitions.join(", ")));
+                    self.link(k, r);
+                    self.instance_for(id, *producer_id, *epoch, from);
+                }
+                let names: Vec<&str> = partitions.iter().map(String::as_str).collect();
+                let r = Reply::new("AddPartitionsToTxn", a.error, a.rule, a.source, a.why(id, &names));
+                self.reply_msg(lane, &r);
+                Ok(r)
+            }
+            Request::EndTxn { transactional_id: id, producer_id, epoch, commit, version } => {
+                let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
+                msg!(self, lane.clone(), COORD_LANE, "EndTxn", format!("EndTxn v{version}({id}, producer {producer_id} epoch {epoch}, {})", if *commit { "COMMIT" } else { "ABORT" }));
+                self.metric(super::Metric::EndTxnRequests, 1);
+                let a = self.coordinator.end_txn_alloc(id, *producer_id, *epoch, *commit, tv, self.now_ms, self.next_pid);
+                let ci = self.coordinator.index(id);
+                if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
+                    self.next_pid += 1;
+                }
+                self.tick(if a.wrote.is_some() { 1 } else { 0 });
+                if a.wrote.is_some() {
+                    let r = ci.and_then(|ci| self.write_txn_log_at(ci));
+                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id} (K1)", a.wrote.map_or("", |s| s.name())));
+                    self.link(k, r);
+                    if let Some(ci) = ci {
+                        let t = self.instance_for(id, *producer_id, *epoch, from);
+                        let version = if tv == Tv::Tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                        self.queue_markers_with(ci, t, *commit, version);
+                    }
+                }
+                let mut r = Reply::new("EndTxn", a.error, a.rule, a.source, a.why(id, &[]));
+                if a.error == ErrorCode::NONE && tv == Tv::Tv2 && a.producer_id >= 0 {
+                    r.producer_id = Some(a.producer_id);
+                    r.producer_epoch = Some(a.producer_epoch);
+                }
+                self.reply_msg(lane, &r);
+                Ok(r)
+            }
+            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2 } => {
+                let pi = self.partition_index(partition)?;
+                msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {partition}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, if *tv2 { 2 } else { 1 }), "K7", TMCM, ErrorCode::NONE);
+                self.metric(super::Metric::WriteTxnMarkersRequests, 1);
+                // The transaction the marker closes here: the instance with this producer's
+                // open records on the partition, or the id's open one, or a new one.
+                let t = self
+                    .txns
+                    .iter()
+                    .rposition(|x| x.pid == *producer_id && x.outcome.is_none())
+                    .unwrap_or_else(|| {
+                        self.txns.push(TxnInstance { producer: Name::from(from), pid: *producer_id, epoch: *epoch, ..Default::default() });
+                        self.txns.len() - 1
+                    });
+                let pname = self.partition_names(pi).0;
+                let m = MarkerReq {
+                    transactional_id: self.txns[t].transactional_id.clone(),
+                    txn: t,
+                    pid: *producer_id,
+                    epoch: *epoch,
+                    commit: *commit,
+                    coordinator_epoch: *coordinator_epoch,
+                    partition: pname,
+                    version: if *tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 },
+                    held: false,
+                };
+                self.tick(1);
+                let before = self.partitions[pi].log_end_offset;
+                let d = self.partitions[pi].append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, self.now_ms);
+                let mut r = Reply::new("WriteTxnMarkers", d.error(), d.rule(), d.source(), d.why(partition));
+                if let Outcome::Appended { base_offset, .. } = d.outcome() {
+                    r.outcome = Some(String::from("appended"));
+                    r.offsets = Some((base_offset, base_offset));
+                    self.record_marker(pi, &m, base_offset);
+                } else {
+                    r.outcome = Some(String::from("rejected"));
+                    debug_assert_eq!(before, self.partitions[pi].log_end_offset);
+                }
+                self.reply_msg_from(self.partition_lane(partition), lane, &r);
+                Ok(r)
+            }
+            Request::Produce { partition, producer_id, epoch, base_sequence, transactional, transactional_id: id, version, values } => {
+                let pi = self.partition_index(partition)?;
+                let plane = self.partition_lane(partition);
+                msg!(self, lane.clone(), plane.clone(), "Produce", format!("Produce v{version}{} batch: producer {producer_id} epoch {epoch}, sequences {base_sequence}..{}, {} record(s){}", if *transactional { " transactional" } else { "" }, base_sequence.wrapping_add(values.len() as i32 - 1), values.len(), if id.is_empty() { String::new() } else { format!(", transactionalId={id}") }));
+                let bytes = data_batch(*producer_id, *epoch, *base_sequence, *transactional, values, self.now_ms);
+                if *transactional {
+                    if id.is_empty() {
+                        // C0g: a transactional batch needs the request's transactionalId.
+                        self.tick(0);
+                        let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
+                        self.reply_msg_from(plane, lane, &r);
+                        return Ok(r);
+                    }
+                    let t = self.instance_for(id, *producer_id, *epoch, from);
+                    let before = self.messages.len();
+                    let end_before = self.partitions[pi].log_end_offset;
+                    let res = self.leader_append(pi, bytes, *version >= 12, t, values);
+                    // The leader's own messages say why; the reply repeats the last one's rule.
+                    let last = self.messages[before.min(self.messages.len())..].iter().rev().find(|m| m.kind == "response" && m.to == lane).map(|m| (m.rule, m.source, m.text.clone()));
+                    let (rule, source, why) = last.map_or(("", "", String::new()), |(r, s, t)| (r.unwrap_or(""), s.unwrap_or(""), t));
+                    let mut r = match res {
+                        Ok(k) => {
+                            self.txns[t].records.push(k);
+                            let rec = &self.records[k];
+                            let dup = self.partitions[pi].log_end_offset == end_before;
+                            let mut r = Reply::new("Produce", ErrorCode::NONE, rule, source, why);
+                            r.outcome = Some(String::from(if dup { "duplicate" } else { "appended" }));
+                            r.offsets = Some((rec.offset, rec.last_offset));
+                            r
+                        }
+                        Err(e) => {
+                            let mut r = Reply::new("Produce", e, rule, source, why);
+                            r.outcome = Some(String::from("rejected"));
+                            r
+                        }
+                    };
+                    if !self.trace {
+                        r.why.clear();
+                    }
+                    return Ok(r);
+                }
+                let d = self.partitions[pi].append_client_verdict(&bytes);
+                self.tick(1);
+                let mut r = Reply::new("Produce", d.error(), d.rule(), d.source(), d.why(partition));
+                match d.outcome() {
+                    o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
+                        let appended = matches!(o, Outcome::Appended { .. });
+                        r.outcome = Some(String::from(if appended { "appended" } else { "duplicate" }));
+                        r.offsets = Some((base_offset, last_offset));
+                        let log = &self.partitions[pi];
+                        let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
+                        let (partition, plane2) = self.partition_names(pi);
+                        let vals: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
+                        let k = self.push_record(LogRecord {
+                            lane: plane2,
+                            partition,
+                            offset: base_offset,
+                            last_offset,
+                            kind: "data",
+                            pid: *producer_id,
+                            epoch: *epoch,
+                            transactional: false,
+                            values: vals.clone(),
+                            text: RecordText::data(vals, base_offset),
+                            step: self.step,
+                            closed_at: None,
+                            outcome: None,
+                            bytes: stored,
+                            txn: None,
+                        });
+                        let m = self.reply_msg_from(plane, lane, &r);
+                        self.link(m, Some(k));
+                    }
+                    _ => {
+                        r.outcome = Some(String::from("rejected"));
+                        self.reply_msg_from(plane, lane, &r);
+                    }
+                }
+                Ok(r)
+            }
+            Request::Fetch { partition, read_committed, from_offset } => {
+                let pi = self.partition_index(partition)?;
+                let plane = self.partition_lane(partition);
+                let iso = if *read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
+                msg!(self, lane.clone(), plane.clone(), "Fetch", format!("Fetch({partition}, fetchOffset {from_offset}, {})", if *read_committed { "READ_COMMITTED" } else { "READ_UNCOMMITTED" }));
+                self.tick(0);
+                let p = &self.partitions[pi];
+                let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
+                let mut r = if *from_offset < 0 || *from_offset > hw {
+                    Reply::new("Fetch", ErrorCode(1), "L4", FETCH, format!("fetchOffset {from_offset} is outside the log [0, {hw}]: OFFSET_OUT_OF_RANGE"))
+                } else {
+                    let (upper, aborted) = p.fetch_bounds(iso, *from_offset);
+                    let mut records = Vec::new();
+                    // The records of the batches below the bound (markers excluded), as a
+                    // read_uncommitted client decodes them; read_committed clients filter
+                    // the aborted ones with abortedTransactions (R1–R2).
+                    p.fetch_each(Isolation::ReadUncommitted, *from_offset, |offset, _, _, value| {
+                        if offset < upper {
+                            records.push((offset, value.map(|v| String::from_utf8_lossy(v).into_owned())));
+                        }
+                    });
+                    let mut r = Reply::new(
+                        "Fetch",
+                        ErrorCode::NONE,
+                        "L4",
+                        FETCH,
+                        format!(
+                            "{}: records from {from_offset} below {} ({upper}); highWatermark {hw}, lastStableOffset {lso}{}",
+                            if *read_committed { "read_committed" } else { "read_uncommitted" },
+                            if *read_committed { "the LSO" } else { "the HW" },
+                            if *read_committed { format!(", abortedTransactions [{}]", aborted.iter().map(|a| format!("producer {} from {}", a.producer_id, a.first_offset)).collect::<Vec<_>>().join(", ")) } else { String::from(", abortedTransactions null") }
+                        ),
+                    );
+                    r.records = records;
+                    r.aborted = read_committed.then(|| aborted.iter().map(|a| (a.producer_id, a.first_offset)).collect());
+                    r
+                };
+                r.high_watermark = Some(hw);
+                r.last_stable_offset = Some(lso);
+                self.reply_msg_from(plane, lane, &r);
+                Ok(r)
+            }
+            Request::ListOffsets { partition, read_committed } => {
+                let pi = self.partition_index(partition)?;
+                let plane = self.partition_lane(partition);
+                msg!(self, lane.clone(), plane.clone(), "ListOffsets", format!("ListOffsets({partition}, LATEST, {})", if *read_committed { "READ_COMMITTED" } else { "READ_UNCOMMITTED" }));
+                self.tick(0);
+                let p = &self.partitions[pi];
+                let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
+                let offset = if *read_committed { lso } else { hw };
+                let mut r = Reply::new("ListOffsets", ErrorCode::NONE, "L5", LIST_OFFSETS, format!("LATEST for {} is {} = {offset}", if *read_committed { "read_committed" } else { "read_uncommitted" }, if *read_committed { "the last stable offset" } else { "the high watermark" }));
+                r.offset = Some(offset);
+                r.high_watermark = Some(hw);
+                r.last_stable_offset = Some(lso);
+                let _ = PSM;
+                self.reply_msg_from(plane, lane, &r);
+                Ok(r)
+            }
+            Request::FindCoordinator { group, key } => {
+                let n = if *group { CONSUMER_OFFSETS_PARTITIONS } else { TRANSACTION_STATE_PARTITIONS };
+                let topic = if *group { "__consumer_offsets" } else { "__transaction_state" };
+                msg!(self, lane.clone(), COORD_LANE, "FindCoordinator", format!("FindCoordinator({}, {key})", if *group { "GROUP" } else { "TRANSACTION" }));
+                self.tick(0);
+                let h = coordinator::java_string_hash(key);
+                let part = coordinator::partition_for(key, n);
+                let mut r = Reply::new(
+                    "FindCoordinator",
+                    ErrorCode::NONE,
+                    if *group { "H2" } else { "H1" },
+                    if *group { FIND_GROUP } else { FIND },
+                    format!("Utils.abs(\"{key}\".hashCode() = {h}) % {n} = {part}: the leader of {topic}-{part} is the coordinator{}", if *group { String::new() } else { format!(" (coordinator epoch {})", self.coordinator_epoch) }),
+                );
+                r.coordinator_partition = Some(part);
+                r.hash = Some(h);
+                self.reply_msg(lane, &r);
+                Ok(r)
+            }
+        }
+    }
+
+    /// V3's decision for one partition (`handleVerifyPartitionsInTransaction`).
+    fn verify(&self, id: &str, pid: i64, epoch: i16, pname: &str) -> super::Verify {
+        use super::Verify;
+        match self.coordinator.get(id) {
+            None => Verify::NoState,
+            Some(m) if m.producer_id != pid => Verify::NotOwner,
+            Some(m) if m.producer_epoch != epoch => Verify::Fenced(m.producer_epoch),
+            Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => Verify::Completing,
+            Some(m) if m.partitions.contains(pname) => Verify::Added,
+            Some(_) => Verify::NotAdded,
+        }
+    }
+
+    /// The coordinator's reply to `to`, as a message.
+    fn reply_msg(&mut self, to: Name, r: &Reply) -> usize {
+        self.reply_msg_from(COORD_LANE, to, r)
+    }
+
+    fn reply_msg_from(&mut self, from: Name, to: Name, r: &Reply) -> usize {
+        if !self.trace {
+            return usize::MAX;
+        }
+        let e = ErrorCode(r.error_code);
+        self.push_msg(from, to, "response", format!("{} response {}: {}", r.api, e, r.why), Some(r.rule), Some(r.source), e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::txn::ClusterConfig;
+
+    fn world() -> World {
+        let mut w = World::new(1_700_000_000_000, 1000, ClusterConfig::default());
+        w.add_partition("orders-0");
+        w.add_partition("orders-1");
+        w
+    }
+
+    fn send(w: &mut World, line: &str) -> Reply {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (req, _, from) = parse_request(&words).unwrap();
+        w.request(&req, from.as_deref().unwrap_or("client")).unwrap()
+    }
+
+    #[test]
+    fn i1_an_idempotent_init_producer_id_gets_a_fresh_id_at_epoch_0() {
+        let mut w = world();
+        let r = send(&mut w, "init-producer-id");
+        assert_eq!((r.error.as_str(), r.rule, r.producer_id, r.producer_epoch), ("NONE", "I1", Some(1000), Some(0)));
+        assert_eq!(send(&mut w, "init-producer-id").producer_id, Some(1001));
+        assert!(w.coordinator.txns.is_empty(), "nothing persisted");
+    }
+
+    #[test]
+    fn i3_and_i10_and_kip360_through_requests() {
+        let mut w = world();
+        assert_eq!(send(&mut w, "init-producer-id transactional.id=app timeout=16m").error, "INVALID_TRANSACTION_TIMEOUT");
+        let r = send(&mut w, "init-producer-id transactional.id=app");
+        assert_eq!((r.rule, r.producer_id, r.producer_epoch), ("I10", Some(1000), Some(0)));
+        // KIP-360: the current (pid, epoch) bumps; a stranger's pid is fenced (I7).
+        let r = send(&mut w, "init-producer-id transactional.id=app pid=1000 epoch=0");
+        assert_eq!((r.error.as_str(), r.producer_epoch), ("NONE", Some(1)));
+        let r = send(&mut w, "init-producer-id transactional.id=app pid=77 epoch=0");
+        assert_eq!((r.error.as_str(), r.rule), ("PRODUCER_FENCED", "I7"));
+    }
+
+    #[test]
+    fn a_raw_tv1_transaction_commits_and_its_markers_close_it() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        // TV1 Produce (v11) before the add: the leader's verification refuses it (V3 → 120).
+        let r = send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app v=11 a");
+        assert_eq!((r.error.as_str(), r.outcome.as_deref()), ("TRANSACTION_ABORTABLE", Some("rejected")));
+        let r = send(&mut w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0");
+        assert_eq!((r.error.as_str(), r.rule), ("NONE", "AP8"));
+        let r = send(&mut w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 verify-only");
+        assert_eq!((r.error.as_str(), r.rule), ("NONE", "V3"));
+        let r = send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app v=11 a b");
+        assert_eq!((r.outcome.as_deref(), r.offsets), (Some("appended"), Some((0, 1))));
+        // The same batch again: a duplicate with the original offsets (A1).
+        let r = send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app v=11 a b");
+        assert_eq!((r.outcome.as_deref(), r.offsets, r.rule), (Some("duplicate"), Some((0, 1)), "A1"));
+        assert_eq!(send(&mut w, "list-offsets orders-0 read_committed").offset, Some(0));
+        let r = send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit v=4");
+        assert_eq!((r.error.as_str(), r.rule, r.producer_id), ("NONE", "E3", None));
+        // A retried EndTxn while the markers are in flight: CONCURRENT_TRANSACTIONS.
+        assert_eq!(send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit v=4").error, "CONCURRENT_TRANSACTIONS");
+        w.deliver_markers(None).unwrap();
+        assert_eq!(w.coordinator.get("app").unwrap().state, TxnState::CompleteCommit);
+        let f = send(&mut w, "fetch orders-0 read_committed");
+        assert_eq!((f.last_stable_offset, f.records.len(), f.aborted.as_deref()), (Some(3), 2, Some(&[][..])));
+    }
+
+    #[test]
+    fn a_transactional_batch_without_a_transactional_id_is_refused_53() {
+        let mut w = world();
+        let r = send(&mut w, "produce orders-0 pid=5 epoch=0 seq=0 txn a");
+        assert_eq!((r.error_code, r.rule), (53, "C0g"));
+        assert_eq!(w.partitions[0].log_end_offset, 0);
+    }
+
+    #[test]
+    fn a_stale_marker_and_a_zombie_coordinator_are_refused_by_the_leader() {
+        let mut w = world();
+        send(&mut w, "produce orders-0 pid=7 epoch=3 seq=0 a");
+        let r = send(&mut w, "marker orders-0 pid=7 epoch=2 abort tv=1");
+        assert_eq!((r.error.as_str(), r.rule, r.outcome.as_deref()), ("INVALID_PRODUCER_EPOCH", "M1", Some("rejected")));
+        let r = send(&mut w, "marker orders-0 pid=7 epoch=3 commit coordinator-epoch=5 tv=1");
+        assert_eq!((r.error.as_str(), r.offsets), ("NONE", Some((1, 1))));
+        let r = send(&mut w, "marker orders-0 pid=7 epoch=3 commit coordinator-epoch=4 tv=1");
+        assert_eq!((r.error.as_str(), r.rule), ("TRANSACTION_COORDINATOR_FENCED", "M3"));
+    }
+
+    #[test]
+    fn fetch_read_committed_lists_the_aborted_transactions() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app a b");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 abort");
+        w.deliver_markers(None).unwrap();
+        let f = send(&mut w, "fetch orders-0 read_committed");
+        assert_eq!((f.aborted.clone(), f.last_stable_offset, f.high_watermark), (Some(alloc::vec![(1000, 0)]), Some(3), Some(3)));
+        assert_eq!(f.records.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1], "the client filters them (R1–R2)");
+        assert_eq!(send(&mut w, "fetch orders-0 read_uncommitted").aborted, None);
+        assert_eq!(send(&mut w, "fetch orders-0 from=9").error, "OFFSET_OUT_OF_RANGE");
+    }
+
+    #[test]
+    fn find_coordinator_uses_kafkas_abs_not_to_positive() {
+        let mut w = world();
+        let r = send(&mut w, "find-coordinator transaction my-txn");
+        assert_eq!((r.coordinator_partition, r.hash, r.rule), (Some(45), Some(-1061187895), "H1"));
+        assert_eq!(send(&mut w, "find-coordinator group polygenelubricants").coordinator_partition, Some(0));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_missing() {
+        for (line, want) in [
+            ("end-txn transactional.id=app pid=1 epoch=0", "commit or abort"),
+            ("produce orders-0 pid=1 epoch=0 a", "seq=S"),
+            ("add-partitions-to-txn pid=1 epoch=0 orders-0", "transactional.id"),
+            ("fetch", "needs a partition"),
+            ("find-coordinator topic x", "usage"),
+            ("init-producer-id pid=3", "both pid"),
+        ] {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let e = parse_request(&words).unwrap_err();
+            assert!(e.contains(want), "{line}: {e}");
+        }
+    }
+}
