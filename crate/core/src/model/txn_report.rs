@@ -70,6 +70,9 @@ pub struct StepReport {
     pub messages: Vec<MessageReport>,
     pub state: StateSnapshot,
     pub invariants: Vec<InvariantReport>,
+    /// The answer to a request step (`end-txn …`, `produce …`), as data.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub reply: Option<super::txn::Reply>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -398,6 +401,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                     .collect(),
                 state: s.snapshot.clone(),
                 invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
+                reply: s.reply.clone(),
             })
             .collect(),
         records: w

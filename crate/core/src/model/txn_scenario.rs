@@ -322,6 +322,8 @@ pub struct TxnStepRun {
     pub messages: Vec<super::txn::Message>,
     pub snapshot: super::txn_report::StateSnapshot,
     pub invariants: Vec<(&'static str, bool, String)>,
+    /// A request step's answer, as data.
+    pub reply: Option<super::txn::Reply>,
 }
 
 #[derive(Clone, Debug)]
@@ -420,6 +422,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
             messages: core::mem::take(&mut w.messages),
             snapshot: if keep { super::txn_report::snapshot(&w) } else { super::txn_report::StateSnapshot::default() },
             invariants: if keep { w.invariants() } else { Vec::new() },
+            reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| x.1.clone()) } else { None },
         });
         if out.error.is_some() {
             break;

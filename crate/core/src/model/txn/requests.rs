@@ -307,6 +307,9 @@ pub struct Reply {
     /// FindCoordinator: the internal topic's partition and the hash that picked it.
     pub coordinator_partition: Option<i32>,
     pub hash: Option<i32>,
+    /// Produce: the batch as sent (hex), what the inspector decodes and a real broker is sent.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub batch: Option<String>,
 }
 
 impl Reply {
@@ -490,81 +493,98 @@ impl World {
                 let plane = self.partition_lane(partition);
                 msg!(self, lane.clone(), plane.clone(), "Produce", format!("Produce v{version}{} batch: producer {producer_id} epoch {epoch}, sequences {base_sequence}..{}, {} record(s){}", if *transactional { " transactional" } else { "" }, base_sequence.wrapping_add(values.len() as i32 - 1), values.len(), if id.is_empty() { String::new() } else { format!(", transactionalId={id}") }));
                 let bytes = data_batch(*producer_id, *epoch, *base_sequence, *transactional, values, self.now_ms);
-                if *transactional {
-                    if id.is_empty() {
-                        // C0g: a transactional batch needs the request's transactionalId.
-                        self.tick(0);
-                        let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
-                        self.reply_msg_from(plane, lane, &r);
-                        return Ok(r);
-                    }
-                    let t = self.instance_for(id, *producer_id, *epoch, from);
-                    let before = self.messages.len();
-                    let end_before = self.partitions[pi].log_end_offset;
-                    let res = self.leader_append(pi, bytes, *version >= 12, t, values);
-                    // The leader's own messages say why; the reply repeats the last one's rule.
-                    let last = self.messages[before.min(self.messages.len())..].iter().rev().find(|m| m.kind == "response" && m.to == lane).map(|m| (m.rule, m.source, m.text.clone()));
-                    let (rule, source, why) = last.map_or(("", "", String::new()), |(r, s, t)| (r.unwrap_or(""), s.unwrap_or(""), t));
-                    let mut r = match res {
-                        Ok(k) => {
-                            self.txns[t].records.push(k);
-                            let rec = &self.records[k];
-                            let dup = self.partitions[pi].log_end_offset == end_before;
-                            let mut r = Reply::new("Produce", ErrorCode::NONE, rule, source, why);
-                            r.outcome = Some(String::from(if dup { "duplicate" } else { "appended" }));
-                            r.offsets = Some((rec.offset, rec.last_offset));
-                            r
-                        }
-                        Err(e) => {
-                            let mut r = Reply::new("Produce", e, rule, source, why);
-                            r.outcome = Some(String::from("rejected"));
-                            r
-                        }
-                    };
-                    if !self.trace {
-                        r.why.clear();
-                    }
-                    return Ok(r);
-                }
-                let d = self.partitions[pi].append_client_verdict(&bytes);
-                self.tick(1);
-                let mut r = Reply::new("Produce", d.error(), d.rule(), d.source(), d.why(partition));
-                match d.outcome() {
-                    o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
-                        let appended = matches!(o, Outcome::Appended { .. });
-                        r.outcome = Some(String::from(if appended { "appended" } else { "duplicate" }));
-                        r.offsets = Some((base_offset, last_offset));
-                        let log = &self.partitions[pi];
-                        let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
-                        let (partition, plane2) = self.partition_names(pi);
-                        let vals: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
-                        let k = self.push_record(LogRecord {
-                            lane: plane2,
-                            partition,
-                            offset: base_offset,
-                            last_offset,
-                            kind: "data",
-                            pid: *producer_id,
-                            epoch: *epoch,
-                            transactional: false,
-                            values: vals.clone(),
-                            text: RecordText::data(vals, base_offset),
-                            step: self.step,
-                            closed_at: None,
-                            outcome: None,
-                            bytes: stored,
-                            txn: None,
-                        });
-                        let m = self.reply_msg_from(plane, lane, &r);
-                        self.link(m, Some(k));
-                    }
-                    _ => {
-                        r.outcome = Some(String::from("rejected"));
-                        self.reply_msg_from(plane, lane, &r);
-                    }
-                }
-                Ok(r)
+                let hex = crate::report::to_hex(&bytes);
+                let r = self.produce(pi, plane, lane, bytes, req, from)?;
+                return Ok(Reply { batch: Some(hex), ..r });
             }
+            _ => self.answer_other(req, from, lane),
+        }
+    }
+
+    /// [`World::request`] for a Produce.
+    fn produce(&mut self, pi: usize, plane: Name, lane: Name, bytes: Vec<u8>, req: &Request, from: &str) -> Result<Reply, String> {
+        let Request::Produce { partition, producer_id, epoch, transactional, transactional_id: id, version, values, .. } = req else {
+            return Err(String::from("not a Produce"));
+        };
+        if *transactional {
+            if id.is_empty() {
+                // C0g: a transactional batch needs the request's transactionalId.
+                self.tick(0);
+                let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
+                self.reply_msg_from(plane, lane, &r);
+                return Ok(r);
+            }
+            let t = self.instance_for(id, *producer_id, *epoch, from);
+            let before = self.messages.len();
+            let end_before = self.partitions[pi].log_end_offset;
+            let res = self.leader_append(pi, bytes, *version >= 12, t, values);
+            // The leader's own messages say why; the reply repeats the last one's rule.
+            let last = self.messages[before.min(self.messages.len())..].iter().rev().find(|m| m.kind == "response" && m.to == lane).map(|m| (m.rule, m.source, m.text.clone()));
+            let (rule, source, why) = last.map_or(("", "", String::new()), |(r, s, t)| (r.unwrap_or(""), s.unwrap_or(""), t));
+            let mut r = match res {
+                Ok(k) => {
+                    self.txns[t].records.push(k);
+                    let rec = &self.records[k];
+                    let dup = self.partitions[pi].log_end_offset == end_before;
+                    let mut r = Reply::new("Produce", ErrorCode::NONE, rule, source, why);
+                    r.outcome = Some(String::from(if dup { "duplicate" } else { "appended" }));
+                    r.offsets = Some((rec.offset, rec.last_offset));
+                    r
+                }
+                Err(e) => {
+                    let mut r = Reply::new("Produce", e, rule, source, why);
+                    r.outcome = Some(String::from("rejected"));
+                    r
+                }
+            };
+            if !self.trace {
+                r.why.clear();
+            }
+            return Ok(r);
+        }
+        let d = self.partitions[pi].append_client_verdict(&bytes);
+        self.tick(1);
+        let mut r = Reply::new("Produce", d.error(), d.rule(), d.source(), d.why(partition));
+        match d.outcome() {
+            o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
+                let appended = matches!(o, Outcome::Appended { .. });
+                r.outcome = Some(String::from(if appended { "appended" } else { "duplicate" }));
+                r.offsets = Some((base_offset, last_offset));
+                let log = &self.partitions[pi];
+                let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
+                let (partition, plane2) = self.partition_names(pi);
+                let vals: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
+                let k = self.push_record(LogRecord {
+                    lane: plane2,
+                    partition,
+                    offset: base_offset,
+                    last_offset,
+                    kind: "data",
+                    pid: *producer_id,
+                    epoch: *epoch,
+                    transactional: false,
+                    values: vals.clone(),
+                    text: RecordText::data(vals, base_offset),
+                    step: self.step,
+                    closed_at: None,
+                    outcome: None,
+                    bytes: stored,
+                    txn: None,
+                });
+                let m = self.reply_msg_from(plane, lane, &r);
+                self.link(m, Some(k));
+            }
+            _ => {
+                r.outcome = Some(String::from("rejected"));
+                self.reply_msg_from(plane, lane, &r);
+            }
+        }
+        Ok(r)
+    }
+
+    /// [`World::request`] for the read-side requests.
+    fn answer_other(&mut self, req: &Request, _from: &str, lane: Name) -> Result<Reply, String> {
+        match req {
             Request::Fetch { partition, read_committed, from_offset } => {
                 let pi = self.partition_index(partition)?;
                 let plane = self.partition_lane(partition);
@@ -642,6 +662,7 @@ impl World {
                 self.reply_msg(lane, &r);
                 Ok(r)
             }
+            _ => Err(format!("{} is not a read-side request", req.api())),
         }
     }
 
