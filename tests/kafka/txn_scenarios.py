@@ -318,7 +318,8 @@ def parse_eos(path):
     out = []
     with open(path) as f:
         for n, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
+            # `#` starts a comment at the start of a line or after a space (`b1#1` stays a word)
+            line = re.split(r"(?:^|\s)#", raw, maxsplit=1)[0].strip()
             if not line:
                 continue
             m = re.match(r"repeat (\d+):(.*)", line)
@@ -424,6 +425,64 @@ def decode_batches(data):
 # ------------------------------------------------------------------------------------------------
 # One scenario against the real broker
 # ------------------------------------------------------------------------------------------------
+REQUEST_VERBS = {"initproducerid": "init-producer-id", "addpartitionstotxn": "add-partitions-to-txn",
+                 "endtxn": "end-txn", "writetxnmarkers": "marker", "marker": "marker", "produce": "produce",
+                 "fetch": "fetch", "listoffsets": "list-offsets", "findcoordinator": "find-coordinator"}
+
+
+def request_verb(word):
+    """The request a script line's verb names (`end-txn`, Kafka's `EndTxn`), or None."""
+    return REQUEST_VERBS.get(word.replace("-", "").lower())
+
+
+def check_reply(r, ws):
+    """`expect LABEL …` on a normalized answer (the model's `check_reply`): None when it holds,
+    else what the answer has."""
+    rng = lambda o: "none" if not o else f"{o[0]}..{o[1]}"  # noqa: E731
+    opt = lambda v: "none" if v is None else str(v)  # noqa: E731
+    if not ws:
+        return "nothing to check"
+    if ws[0] == "error":
+        return None if r.get("error") == ws[1] else r.get("error")
+    if ws[0] in ("rule", "partition"):
+        return None
+    if ws[0] == "pid" and len(ws) == 4:
+        g = f"pid {opt(r.get('producerId'))} epoch {opt(r.get('producerEpoch'))}"
+        return None if g == f"pid {ws[1]} epoch {ws[3]}" else g
+    if ws[0] == "pid":
+        return None if opt(r.get("producerId")) == ws[1] else opt(r.get("producerId"))
+    if ws[0] == "epoch":
+        return None if opt(r.get("producerEpoch")) == ws[1] else opt(r.get("producerEpoch"))
+    if ws[0] in ("appended", "duplicate"):
+        ok = r.get("outcome") == ws[0] and (len(ws) == 1 or ws[1] == rng(r.get("offsets")))
+        return None if ok else f"{r.get('outcome')} {rng(r.get('offsets'))} {r.get('error')}"
+    if ws[0] == "rejected":
+        return None if r.get("outcome") == "rejected" and r.get("error") == ws[1] else f"{r.get('outcome')} {r.get('error')}"
+    if ws[0] == "offsets":
+        return None if rng(r.get("offsets")) == ws[1] else rng(r.get("offsets"))
+    if ws[0] in ("offset", "hw", "lso"):
+        key = {"offset": "offset", "hw": "highWatermark", "lso": "lastStableOffset"}[ws[0]]
+        return None if opt(r.get(key)) == ws[1] else opt(r.get(key))
+    if ws[0] == "aborted":
+        a = r.get("aborted")
+        g = "null" if a is None else ("none" if not a else " ".join(f"{p}@{f}" for p, f in a))
+        return None if g == " ".join(ws[1:]) else g
+    if ws[0] == "records":
+        g = " ".join("null" if v is None else v for _, v in r.get("records", [])) or "nothing"
+        return None if g == " ".join(ws[1:]) else g
+    return f"no translation for `expect … {ws[0]}`"
+
+
+def crc32c(data):
+    """CRC-32C (Castagnoli), as the record batch's CRC field."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
 class Skip(Exception):
     pass
 
@@ -451,6 +510,11 @@ class Run:
         self.marker_reqs = []  # the coordinator's WriteTxnMarkers requests the proxy holds (see sync_markers)
         self.marker_answers = []  # (partition, error code) of the markers delivered in this step
         self.clock0 = None  # (real monotonic s, model ms) at the first step: `advance` keeps to it
+        self.found = set()  # transactional ids whose coordinator answered FindCoordinator
+        self.request_tids = set()  # transactional ids named by request lines (`end-txn transactional.id=…`)
+        self.replies = {}  # request label -> Kafka's answer, normalized as the simulator's reply
+        self.sim_coordinator_epoch = None
+        self.ce_offset = 0  # real coordinator epoch minus the model's, once a marker showed it
 
     # names on the real broker
     def topic(self, part):
@@ -563,6 +627,9 @@ class Run:
     def state(self, who):
         return self.client("state", who)
 
+    def all_tids(self):
+        return set(self.producers.values()) | self.request_tids
+
     def rel_pid(self, pid):
         return pid - self.pid_base + self.first_pid if self.pid_base is not None else pid
 
@@ -619,6 +686,9 @@ class Run:
     def send_marker(self, r, mi, parts):
         """The leader gets marker `mi` of request `r` for `parts` ([(topic, index)])."""
         m = r["markers"][mi]
+        if not r["dead"] and self.sim_coordinator_epoch is not None:
+            # a request line's coordinator-epoch=C means the model's epoch C: Kafka's differs by this
+            self.ce_offset = m["coordinatorEpoch"] - self.sim_coordinator_epoch
         topics = {}
         for t, n in parts:
             topics.setdefault(t, []).append(n)
@@ -641,7 +711,7 @@ class Run:
         deadline = time.monotonic() + 3
         while self.answered and time.monotonic() < deadline:
             busy = False
-            for t in set(self.producers.values()):
+            for t in self.all_tids():
                 d = self.describe_txn(t)
                 if d.get("producerId") in self.answered and d["transactionState"].startswith("Prepare"):
                     busy = True
@@ -695,7 +765,7 @@ class Run:
         with such a marker stays in Prepare*, as in the simulator."""
         def prepared():
             out = set()
-            for t in set(self.producers.values()):
+            for t in self.all_tids():
                 d = self.describe_txn(t)
                 if d["transactionState"].startswith("Prepare"):
                     out.add((t, d["transactionStartTimeMs"], d["producerEpoch"], d["producerId"]))
@@ -855,8 +925,188 @@ class Run:
             time.sleep(0.5)
         elif cmd == "expect":
             self.expect(k, n, w[1:])
+        elif request_verb(cmd):
+            self.request_step(k, n, w)
         else:
             raise RuntimeError(f"line {n}: step `{' '.join(w)}` not translated")
+
+    # -- requests asked directly (`end-txn …`, `produce …`): sent with Kafka's own message classes
+    # (Probe.java) at the line's version; Kafka's answer is normalized as the simulator's reply
+    # (error by name, producer ids relative to the first InitProducerId answer, offsets, HW, LSO,
+    # abortedTransactions, record values) and compared field by field.
+    def real_pid(self, pid):
+        return pid if pid < 0 or self.pid_base is None else pid - self.first_pid + self.pid_base
+
+    def find_coordinator(self, tid):
+        """What a client does before talking to a transaction coordinator: FindCoordinator until it
+        answers (the first one creates `__transaction_state`; the model starts with it loaded), then
+        until the coordinator has loaded the partition (an InitProducerId-free probe: DescribeTransactions)."""
+        if tid in self.found:
+            return
+        deadline = time.monotonic() + 30
+        while True:
+            r = self.p.request("FindCoordinator", 4, {"keyType": 1, "coordinatorKeys": [tid]})
+            d = self.p.request("DescribeTransactions", 0, {"transactionalIds": [tid]})["transactionStates"][0]
+            if r["coordinators"][0]["errorCode"] == 0 and d["errorCode"] in (0, 105):  # 105: TRANSACTIONAL_ID_NOT_FOUND
+                self.found.add(tid)
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no transaction coordinator for {tid} within 30s: {r}, {d}")
+            time.sleep(0.1)
+
+    def coord_request(self, api, version, body, code):
+        """A coordinator request, sent again while the answer is COORDINATOR_LOAD_IN_PROGRESS,
+        COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (C0a/C0b: a coordinator still loading,
+        which the model's never is; the Java client retries them the same way)."""
+        deadline = time.monotonic() + 15
+        while True:
+            r = self.p.request(api, version, body)
+            if code(r) not in (14, 15, 16) or time.monotonic() > deadline:
+                return r
+            time.sleep(0.1)
+
+    def request_step(self, k, n, w):
+        verb = request_verb(w[0])
+        words = list(w[1:])
+        label = None
+        if len(words) >= 2 and words[-2] == "as":
+            label, words = words[-1], words[:-2]
+        kv = dict(x.split("=", 1) for x in words if "=" in x)
+        bare = [x for x in words if "=" not in x]
+        tid = self.tid(kv["transactional.id"]) if kv.get("transactional.id") else None
+        if kv.get("transactional.id"):
+            self.request_tids.add(kv["transactional.id"])
+            self.find_coordinator(tid)
+        pid = self.real_pid(int(kv["pid"])) if "pid" in kv else -1
+        epoch = int(kv.get("epoch", -1))
+        version = int(kv["v"]) if "v" in kv else None
+        names = self.p.error_names()
+        err = lambda c: names.get(c, str(c))  # noqa: E731
+        got = {}
+        if verb == "init-producer-id":
+            timeout = duration_ms(kv["timeout"]) if "timeout" in kv else 60000
+            r = self.coord_request("InitProducerId", 5, {"transactionalId": tid, "transactionTimeoutMs": timeout,
+                                                         "producerId": pid, "producerEpoch": epoch}, lambda r: r["errorCode"])
+            got["error"] = err(r["errorCode"])
+            if r["errorCode"] == 0:
+                if self.pid_base is None:
+                    self.pid_base = r["producerId"]
+                got["producerId"], got["producerEpoch"] = self.rel_pid(r["producerId"]), r["producerEpoch"]
+        elif verb == "add-partitions-to-txn":
+            topics = {}
+            for part in bare:
+                if part == "verify-only":
+                    continue
+                t, i = self.topic(part)
+                topics.setdefault(t, []).append(i)
+            tl = [{"name": t, "partitions": ps} for t, ps in topics.items()]
+            v = version if version is not None else (4 if "verify-only" in bare else 3)
+            if v <= 3:
+                r = self.coord_request("AddPartitionsToTxn", v, {"v3AndBelowTransactionalId": tid, "v3AndBelowProducerId": pid,
+                                                                 "v3AndBelowProducerEpoch": epoch, "v3AndBelowTopics": tl},
+                                       lambda r: max(p["partitionErrorCode"] for t in r["resultsByTopicV3AndBelow"] for p in t["resultsByPartition"]))
+                results = r["resultsByTopicV3AndBelow"]
+            else:
+                r = self.coord_request("AddPartitionsToTxn", v, {"transactions": [{
+                    "transactionalId": tid, "producerId": pid, "producerEpoch": epoch,
+                    "verifyOnly": "verify-only" in bare, "topics": tl}]},
+                    lambda r: r["errorCode"] or max([p["partitionErrorCode"] for x in r["resultsByTransaction"]
+                                                     for t in x["topicResults"] for p in t["resultsByPartition"]] or [0]))
+                results = r["resultsByTransaction"][0]["topicResults"] if r["resultsByTransaction"] else []
+                if r["errorCode"]:
+                    results = [{"resultsByPartition": [{"partitionErrorCode": r["errorCode"]}]}]
+            codes = [p["partitionErrorCode"] for t in results for p in t["resultsByPartition"]]
+            got["error"] = err(next((c for c in codes if c), 0))
+        elif verb == "end-txn":
+            v = version if version is not None else 5
+            r = self.coord_request("EndTxn", v, {"transactionalId": tid, "producerId": pid, "producerEpoch": epoch,
+                                                 "committed": "commit" in bare}, lambda r: r["errorCode"])
+            got["error"] = err(r["errorCode"])
+            if r["errorCode"] == 0 and v >= 5:
+                got["producerId"], got["producerEpoch"] = self.rel_pid(r["producerId"]), r["producerEpoch"]
+        elif verb == "marker":
+            t, i = self.topic(bare[0])
+            tv = int(kv.get("tv", 1))
+            ce = int(kv.get("coordinator-epoch", 0)) + self.ce_offset
+            body = {"markers": [{"producerId": pid, "producerEpoch": epoch, "transactionResult": "commit" in bare,
+                                 "topics": [{"name": t, "partitionIndexes": [i]}], "coordinatorEpoch": ce,
+                                 "transactionVersion": tv}]}
+            end0 = self.p.list_offsets(t, i)["offset"]
+            r = self.p.request("WriteTxnMarkers", 2, body)
+            code = r["markers"][0]["topics"][0]["partitions"][0]["errorCode"]
+            got["error"] = err(code)
+            got["outcome"] = "appended" if code == 0 else "rejected"
+            if code == 0:
+                got["offsets"] = [end0, end0]
+        elif verb == "produce":
+            sim_batch = (self.sim_step(k).get("reply") or {}).get("batch")
+            if not sim_batch:
+                raise RuntimeError(f"line {n}: the simulator's reply carries no batch")
+            t, i = self.topic(bare[0])
+            v = version if version is not None else 12
+            batch = bytearray(bytes.fromhex(sim_batch))
+            # The batch as the model sent it, with Kafka's producer id (bytes 43..51) and the broker's
+            # clock as its timestamps (27..43: model time would let the leader expire the producer's
+            # state at its next expiry check); the CRC (17..21) covers both.
+            batch[43:51] = struct.pack(">q", pid)
+            now = int(time.time() * 1000)
+            batch[27:43] = struct.pack(">qq", now, now)
+            batch[17:21] = struct.pack(">I", crc32c(bytes(batch[21:])))
+            end0 = self.p.list_offsets(t, i)["offset"]
+            pr = self.p.produce(t, i, bytes(batch), version=v, transactional_id=tid)
+            end1 = self.p.list_offsets(t, i)["offset"]
+            got["error"] = err(pr["errorCode"])
+            if pr["errorCode"] == 0:
+                got["outcome"] = "appended" if end1 > end0 else "duplicate"
+                count = len([x for x in bare[1:] if x != "txn"])
+                got["offsets"] = [pr["baseOffset"], pr["baseOffset"] + count - 1]
+            else:
+                got["outcome"] = "rejected"
+        elif verb == "fetch":
+            t, i = self.topic(bare[0])
+            rc = "read_committed" in bare
+            f = self.p.fetch(t, i, int(kv.get("from", 0)), isolation=1 if rc else 0)
+            got["error"] = err(f["errorCode"])
+            got["highWatermark"], got["lastStableOffset"] = f["highWatermark"], f["lastStableOffset"]
+            if f["errorCode"] == 0:
+                data = base64.b64decode(f["records"]) if f.get("records") else b""
+                got["records"] = [[o, v] for o, v, _ in decode_batches(data) if v not in ("[COMMIT]", "[ABORT]")]
+                ab = f.get("abortedTransactions")
+                got["aborted"] = None if ab is None else [[self.rel_pid(a["producerId"]), a["firstOffset"]] for a in ab]
+        elif verb == "list-offsets":
+            t, i = self.topic(bare[0])
+            rc = "read_committed" in bare
+            lo = self.p.list_offsets(t, i, -1, isolation=1 if rc else 0)
+            got["error"] = err(lo["errorCode"])
+            got["offset"] = lo["offset"]
+        elif verb == "find-coordinator":
+            key = self.tid(bare[1]) if bare[0] in ("transaction", "txn") else f"{self.name}.{bare[1]}"
+            r = self.p.request("FindCoordinator", 4, {"keyType": 0 if bare[0] == "group" else 1, "coordinatorKeys": [key]})
+            got["error"] = err(r["coordinators"][0]["errorCode"])
+        if label:
+            self.replies[label] = got
+        self.replies["last"] = got
+        sim = self.sim_step(k).get("reply") or {}
+        diffs = []
+        for key, kval in got.items():
+            sval = sim.get(key)
+            if key == "producerId" and sval is None:
+                continue
+            if key in ("records",):
+                sval = [[o, v] for o, v in (sval or [])]
+            if key == "offsets" and sval is not None:
+                sval = list(sval)
+            if key == "aborted" and sval is not None:
+                sval = [list(a) for a in sval]
+            if sval != kval:
+                diffs.append(f"{key}: simulator {sval}, kafka {kval}")
+        text = " ".join(w)
+        self.trace.append(f"line {n} {text}: kafka {got}")
+        if self.sabotage and verb == "end-txn" and not diffs:
+            diffs.append("EOSLAB_SABOTAGE=txn: a deliberately wrong simulator answer")
+        self.record(n, f"{text}: the answer", "DISAGREE" if diffs else "agree",
+                    f"{sim.get('error')} [{sim.get('rule')}]", "; ".join(diffs) if diffs else got["error"],
+                    "error, producer id/epoch, offsets, HW/LSO, abortedTransactions, records")
 
     def skip_step(self, n, w, why):
         self.skipped_steps.append((n, " ".join(w), why))
@@ -911,6 +1161,13 @@ class Run:
 
     def expect(self, k, n, ws):
         text = " ".join(ws)
+        if ws[0] in self.replies:
+            got = check_reply(self.replies[ws[0]], ws[1:])
+            if got is None and ws[1] in ("rule", "partition"):
+                return self.record(n, text, "skip", text, "-", "the rule is the model's citation; FindCoordinator answers a node, "
+                                   "and the test broker has 5 __transaction_state partitions, not 50")
+            return self.record(n, text, "agree" if got is None or got == "ok" else "DISAGREE", text,
+                               "as expected" if got in (None, "ok") else got)
         if ws[0] in ("invariants", "invariant"):
             return self.record(n, text, "skip", text, "-", "model invariants: checked by the simulator itself, not a broker fact")
         if ws[0] == "effects":
@@ -1045,6 +1302,7 @@ class Run:
                 raise RuntimeError(f"step {k}: line {n} here, {self.sim['steps'][k]['line']} in the report")
             if self.clock0 is None:
                 self.clock0 = (time.monotonic(), self.sim["steps"][k]["t"])
+            self.sim_coordinator_epoch = self.sim["steps"][k]["state"]["coordinator"]["epoch"]
             self.step(k, n, w)
             self.untaint_if_converged(k)
         self.compare_end()

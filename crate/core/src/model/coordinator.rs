@@ -491,6 +491,15 @@ impl Coordinator {
                 }
             }
             Tv::Tv2 => {
+                // F7: a TV2 EndTxn that arrives while the transaction is PrepareCommit/PrepareAbort
+                // is answered CONCURRENT_TRANSACTIONS before anything else is looked at: the
+                // producer id, the epoch (the retry epoch, the bumped one, any other) and the
+                // result. `semantics.md` gives this to trunk only (F6 says PRODUCER_FENCED for a
+                // non-retry epoch up to 4.3), but Kafka 4.3.1 answers 51 to all of them, a stranger's
+                // producer id included (tests/kafka: scenarios/txn-request-endtxn-tv2.eos). Kafka wins.
+                if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) {
+                    return answer(CONCURRENT_TRANSACTIONS, "F7", Why::Fixed("the previous EndTxn is completing (its markers are being written): retry"));
+                }
                 let retry_overflow = m.prev_producer_id == pid && epoch == EPOCH_EXHAUSTED && m.producer_epoch == 0;
                 let retry_bump = m.producer_epoch as i32 == epoch as i32 + 1 || retry_overflow;
                 if pid != m.producer_id && !retry_overflow {
@@ -699,7 +708,11 @@ mod tests {
         c.add_partitions("t", 7, 0, &["p-0"], 0);
         let a = c.end_txn("t", 7, 0, true, Tv::Tv2, 1);
         assert_eq!((a.rule, a.producer_epoch), ("F4", 1));
-        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 1).rule, "F3", "retry epoch while completing → 51");
+        // While completing, every TV2 EndTxn is 51 before its fields are checked (F7; Kafka 4.3.1).
+        assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 1).rule, "F7", "retry epoch while completing → 51");
+        for (pid, epoch) in [(7, 1), (7, 5), (8, 0)] {
+            assert_eq!(c.end_txn("t", pid, epoch, false, Tv::Tv2, 1).error, CONCURRENT_TRANSACTIONS, "pid {pid} epoch {epoch}");
+        }
         c.complete("t", 2);
         assert_eq!(c.end_txn("t", 7, 0, true, Tv::Tv2, 3).error, ErrorCode::NONE, "retry after completion");
         let empty_abort = c.end_txn("t", 7, 1, false, Tv::Tv2, 3);
