@@ -778,11 +778,20 @@ class Run:
         # the markers of these transactions only: one prepared while this step runs (the next
         # transaction that was waiting) keeps its markers until the next delivery, as in the model
         keys = {(t[3], t[2]) for t in targets}
+        # Under TV1 the next transaction has the same (pid, epoch) as the one completing: a marker
+        # request for a key that already had one held when the step began is the next
+        # transaction's, not this one's (a race the CI once lost: txn-next-transaction-waits-v1).
+        self.sync_markers()
+        known = {id(r["frame"]) for r in self.marker_reqs if not r["dead"]}
+        keys_held = {(m["producerId"], m["producerEpoch"]) for r in self.marker_reqs
+                     if id(r["frame"]) in known for m in r["markers"]}
         deadline = time.monotonic() + 15
         while True:
             self.sync_markers()
             for r in self.marker_reqs:
                 if r["dead"]:
+                    continue
+                if id(r["frame"]) not in known and any((m["producerId"], m["producerEpoch"]) in keys_held for m in r["markers"]):
                     continue
                 for mi, m in enumerate(r["markers"]):
                     if (m["producerId"], m["producerEpoch"]) not in keys:
