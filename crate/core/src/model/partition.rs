@@ -217,6 +217,15 @@ impl Partition {
     /// decision and the same write, the sentence rendered only when asked for
     /// ([`Verdict::decision`]). The model's hot path.
     pub fn append_client_verdict(&mut self, bytes: &[u8]) -> Verdict {
+        self.append_client_verified(bytes, false)
+    }
+
+    /// [`Partition::append_client_verdict`] for a transactional batch that went through the
+    /// leader's TV2 verification (`tv2_verified`: a `VerificationStateEntry` with
+    /// `supportsEpochBump`, made for a Produce v12+ whose transaction was not yet open here),
+    /// where A4 applies: with no retained batch for the producer, only sequence 0 is accepted
+    /// (KAFKA-18202, Kafka 4.1+).
+    pub fn append_client_verified(&mut self, bytes: &[u8], tv2_verified: bool) -> Verdict {
         let Ok(b) = Batch::new_checked(bytes) else {
             return Verdict::Short;
         };
@@ -253,9 +262,9 @@ impl Partition {
         }
 
         // The producer's entry as it stands (no entry: `ProducerStateEntry::empty`).
-        let (exists, state_epoch, expected, txn_open, dup) = match self.producers.get(&pid) {
-            Some(e) => (true, e.producer_epoch, e.last_seq(), e.current_txn_first_offset.is_some(), e.find_duplicate(epoch, first_seq, last_seq)),
-            None => (false, NO_PRODUCER_EPOCH, -1, false, None),
+        let (exists, state_epoch, expected, txn_open, dup, no_batches) = match self.producers.get(&pid) {
+            Some(e) => (true, e.producer_epoch, e.last_seq(), e.current_txn_first_offset.is_some(), e.find_duplicate(epoch, first_seq, last_seq), e.batches.is_empty()),
+            None => (false, NO_PRODUCER_EPOCH, -1, false, None, true),
         };
         let leo = self.log_end_offset;
         // A1: duplicate of a retained batch (UnifiedLog.analyzeAndValidateProducerState,
@@ -271,6 +280,12 @@ impl Partition {
         // A3: epoch fencing.
         if known && epoch < state_epoch {
             return Verdict::StaleEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch };
+        }
+        // A4: a TV2-verified transactional batch with no retained batch for its producer (a new
+        // producer, or the epoch a TV2 marker just bumped) must start at sequence 0
+        // (ProducerAppendInfo.checkSequence, KAFKA-18202).
+        if tv2_verified && first_seq != 0 && no_batches {
+            return Verdict::Tv2FirstNotZero { producer_id: pid, log_end_offset: leo, first_seq };
         }
         if known && epoch != state_epoch {
             // A6: a new epoch must start at sequence 0.
@@ -903,6 +918,23 @@ mod tests {
         assert_eq!((ok.rule, appended(&ok)), ("A6", (1, 1)));
         assert_eq!(p.producers[&7].batches.len(), 1, "an epoch change clears the retained batches");
         assert_eq!(p.producers[&7].producer_epoch, 1);
+    }
+
+    #[test]
+    fn a4_a_tv2_verified_first_batch_must_start_at_sequence_zero() {
+        // KAFKA-18202 (4.1+): only for a batch that went through TV2 verification, and only
+        // while the producer has no retained batch here.
+        let mut p = Partition::new("p-0");
+        let d = p.append_client_verified(&batch_txn(7, 0, 3, 1, 0, true), true);
+        assert_eq!((d.rule(), d.error(), d.error().0), ("A4", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER, 45));
+        assert_eq!(p.log_end_offset, 0);
+        assert!(d.why("p-0").contains("Expected sequence 0 for transactions v2"));
+        // The same batch without TV2 verification (a TV1 Produce v11): any sequence (A6).
+        assert_eq!(p.append_client_verified(&batch_txn(7, 0, 3, 1, 0, true), false).rule(), "A6");
+        // Retained batches: A4 no longer applies, A7 does.
+        let mut q = Partition::new("p-0");
+        assert_eq!(q.append_client_verified(&batch_txn(8, 0, 0, 1, 0, true), true).rule(), "A6");
+        assert_eq!(q.append_client_verified(&batch_txn(8, 0, 1, 1, 0, true), true).rule(), "A7");
     }
 
     #[test]

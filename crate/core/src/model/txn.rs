@@ -1505,8 +1505,9 @@ impl World {
                 }
             }
         }
-        // The decision as data; its sentence is rendered only when tracing.
-        let d = self.partitions[pi].append_client_verdict(&bytes);
+        // The decision as data; its sentence is rendered only when tracing. A transaction not
+        // yet open here went through the TV2 add above: A4 applies to it.
+        let d = self.partitions[pi].append_client_verified(&bytes, tv2 && !open_here);
         self.tick(1);
         match d.outcome() {
             o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {

@@ -72,6 +72,9 @@ pub enum Verdict {
     StaleTxnEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
     /// A3: epoch fencing.
     StaleEpoch { producer_id: i64, log_end_offset: i64, epoch: i16, last_epoch: i16 },
+    /// A4: a TV2-verified transactional batch, no retained batch for the producer, and a first
+    /// sequence other than 0.
+    Tv2FirstNotZero { producer_id: i64, log_end_offset: i64, first_seq: i32 },
     /// A6: a new epoch that does not start at sequence 0.
     NewEpochNotAtZero { producer_id: i64, log_end_offset: i64, first_seq: i32, epoch: i16 },
     /// A7: a gap (or a repeat that is not retained).
@@ -114,7 +117,7 @@ impl Verdict {
             Short | Corrupt { .. } => ErrorCode::CORRUPT_MESSAGE,
             NotMagic2 | BaseOffset { .. } | Inconsistent { .. } | Control | InvalidSequence { .. } => ErrorCode::INVALID_RECORD,
             StaleTxnEpoch { .. } | StaleEpoch { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
-            NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
+            Tv2FirstNotZero { .. } | NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
             TxnExpected { .. } => ErrorCode::INVALID_TXN_STATE,
             NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
             Refused { code } => code,
@@ -136,6 +139,7 @@ impl Verdict {
             Duplicate { .. } => "A1",
             StaleTxnEpoch { .. } => "A2",
             StaleEpoch { .. } => "A3",
+            Tv2FirstNotZero { .. } => "A4",
             UnknownProducer { expired: true, .. } => "X2",
             NewEpochNotAtZero { .. } | UnknownProducer { .. } | NewEpoch { .. } => "A6",
             OutOfOrder { .. } | InOrder { .. } => "A7",
@@ -153,6 +157,7 @@ impl Verdict {
             Inconsistent { .. } | Control | InvalidSequence { .. } => LV,
             Duplicate { .. } => PSE,
             StaleEpoch { .. }
+            | Tv2FirstNotZero { .. }
             | NewEpochNotAtZero { .. }
             | OutOfOrder { .. }
             | TxnExpected { .. }
@@ -212,6 +217,10 @@ impl Verdict {
             Verdict::StaleEpoch { producer_id: pid, log_end_offset, epoch, last_epoch } => write!(
                 out,
                 "Epoch of producer {pid} at offset {log_end_offset} in {name} is {epoch}, which is smaller than the last seen epoch {last_epoch}: a zombie or a stale retry is refused"
+            ),
+            Verdict::Tv2FirstNotZero { producer_id: pid, log_end_offset, first_seq } => write!(
+                out,
+                "Invalid sequence number for producer {pid} at offset {log_end_offset} in partition {name}: {first_seq} (incoming seq. number). Expected sequence 0 for transactions v2 idempotent producer with no existing state."
             ),
             Verdict::NewEpochNotAtZero { producer_id: pid, log_end_offset, first_seq, epoch } => write!(
                 out,
