@@ -795,6 +795,13 @@ impl World {
         k
     }
 
+    /// The record of the data batch at `offset` on partition `pi` (what a duplicate's answer
+    /// points at: the original batch).
+    fn record_at(&self, pi: usize, offset: i64) -> Option<usize> {
+        let v = self.data_index.get(self.partitions[pi].name.as_str())?;
+        v.binary_search_by_key(&offset, |e| e.0).ok().map(|i| v[i].1)
+    }
+
     /// The shared (name, lane) of data partition `pi`.
     fn partition_names(&mut self, pi: usize) -> (Name, Name) {
         let name = self.partitions[pi].name.as_str();
@@ -1355,7 +1362,9 @@ impl World {
                     let pname = self.partition_names(pi).0;
                     self.clients[i].added.insert(pname);
                 }
-                self.txns[t].records.push(r);
+                if !self.txns[t].records.contains(&r) {
+                    self.txns[t].records.push(r);
+                }
                 Ok(CallResult::Ok)
             }
             Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => Ok(self.hold(i, partition, values, "Produce")),
@@ -1517,25 +1526,32 @@ impl World {
                     // Nothing was written: the record shows the log's last batch, as before.
                     _ => log.log.last().map(|e| e.bytes.clone()).unwrap_or_default(),
                 };
-                let (partition, lane) = self.partition_names(pi);
-                let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
-                let r = self.push_record(LogRecord {
-                    lane,
-                    partition,
-                    offset: base_offset,
-                    last_offset,
-                    kind: "data",
-                    pid,
-                    epoch,
-                    transactional: true,
-                    values: values.clone(),
-                    text: RecordText::data(values, base_offset),
-                    step: self.step,
-                    closed_at: None,
-                    outcome: None,
-                    bytes: stored,
-                    txn: Some(t),
-                });
+                // A duplicate (A1) wrote nothing: its answer points at the original batch's record.
+                let original = if matches!(o, Outcome::Duplicate { .. }) { self.record_at(pi, base_offset) } else { None };
+                let r = match original {
+                    Some(k) => k,
+                    None => {
+                        let (partition, lane) = self.partition_names(pi);
+                        let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
+                        self.push_record(LogRecord {
+                            lane,
+                            partition,
+                            offset: base_offset,
+                            last_offset,
+                            kind: "data",
+                            pid,
+                            epoch,
+                            transactional: true,
+                            values: values.clone(),
+                            text: RecordText::data(values, base_offset),
+                            step: self.step,
+                            closed_at: None,
+                            outcome: None,
+                            bytes: stored,
+                            txn: Some(t),
+                        })
+                    }
+                };
                 let k = msg_rule!(
                     self,
                     self.partition_lane(&self.partitions[pi].name),

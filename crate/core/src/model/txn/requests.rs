@@ -523,7 +523,9 @@ impl World {
             let (rule, source, why) = last.map_or(("", "", String::new()), |(r, s, t)| (r.unwrap_or(""), s.unwrap_or(""), t));
             let mut r = match res {
                 Ok(k) => {
-                    self.txns[t].records.push(k);
+                    if !self.txns[t].records.contains(&k) {
+                        self.txns[t].records.push(k);
+                    }
                     let rec = &self.records[k];
                     let dup = self.partitions[pi].log_end_offset == end_before;
                     let mut r = Reply::new("Produce", ErrorCode::NONE, rule, source, why);
@@ -550,6 +552,14 @@ impl World {
                 let appended = matches!(o, Outcome::Appended { .. });
                 r.outcome = Some(String::from(if appended { "appended" } else { "duplicate" }));
                 r.offsets = Some((base_offset, last_offset));
+                // A duplicate (A1) wrote nothing: the answer points at the original batch.
+                if !appended {
+                    if let Some(k) = self.record_at(pi, base_offset) {
+                        let m = self.reply_msg_from(plane, lane, &r);
+                        self.link(m, Some(k));
+                        return Ok(r);
+                    }
+                }
                 let log = &self.partitions[pi];
                 let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
                 let (partition, plane2) = self.partition_names(pi);
