@@ -339,12 +339,19 @@ def duration_ms(s):
     return int(m.group(1)) * mult
 
 
+# The model's line for each broker the harness runs (`eoslab run --kafka`): where Kafka lines
+# differ (src model/line.rs) the simulator answers as the broker's line does.
+LINES = {"4.1.2": "4.1", "4.3.1": "4.3"}
+KAFKA_LINE = "4.3"
+
+
 def simulate(path):
-    r = subprocess.run([EOSLAB, "run", "--json", path], capture_output=True, text=True)
+    line = ["--kafka", KAFKA_LINE]
+    r = subprocess.run([EOSLAB, "run", "--json", *line, path], capture_output=True, text=True)
     if not r.stdout.strip():
         raise RuntimeError(f"eoslab run --json {path} printed nothing: {r.stderr}")
     rep = json.loads(r.stdout)
-    t = subprocess.run([EOSLAB, "run", path], capture_output=True, text=True).stdout
+    t = subprocess.run([EOSLAB, "run", *line, path], capture_output=True, text=True).stdout
     aborted = {}
     for m in re.finditer(r"^  (\S+): HW (\d+) LSO (\d+) aborted \[(.*)\]$", t, re.M):
         aborted[m.group(1)] = [int(a) for a, _ in re.findall(r"\((\d+), (\d+)\)", m.group(4))]
@@ -1041,7 +1048,11 @@ class Run:
                                  "topics": [{"name": t, "partitionIndexes": [i]}], "coordinatorEpoch": ce,
                                  "transactionVersion": tv}]}
             end0 = self.p.list_offsets(t, i)["offset"]
-            r = self.p.request("WriteTxnMarkers", 2, body)
+            # 4.0-4.1 speak WriteTxnMarkers v1 only, which has no transactionVersion (KIP-1228)
+            mv = 1 if KAFKA_LINE == "4.1" else 2
+            if mv == 1:
+                del body["markers"][0]["transactionVersion"]
+            r = self.p.request("WriteTxnMarkers", mv, body)
             code = r["markers"][0]["topics"][0]["partitions"][0]["errorCode"]
             got["error"] = err(code)
             got["outcome"] = "appended" if code == 0 else "rejected"
@@ -1326,6 +1337,17 @@ class Run:
 
 
 # ------------------------------------------------------------------------------------------------
+def scenario_line(path):
+    """The Kafka line a scenario pins with `cluster kafka=…`, or None (it holds on every line)."""
+    for n, w in parse_eos(path):
+        if w[0] == "cluster":
+            for x in w[1:]:
+                if x.startswith("kafka="):
+                    v = x.split("=", 1)[1]
+                    return {"4.0": "4.1", "4.2": "4.3", "4.4": "trunk"}.get(v, v)
+    return None
+
+
 def scenario_tv(path):
     for n, w in parse_eos(path):
         if w[0] == "cluster":
@@ -1393,9 +1415,15 @@ def main(argv=None):
     # group by broker: the finalized transaction.version at format time; a scenario that upgrades
     # the feature runs last on its broker
     groups = {}
+    global KAFKA_LINE
+    KAFKA_LINE = LINES.get(args.version, "4.3")
     for name in names:
         if name in NOT_CHECKED:
             summary.append((name, "NOT CHECKED", NOT_CHECKED[name]))
+            continue
+        pinned = scenario_line(paths[name])
+        if pinned and pinned != KAFKA_LINE:
+            summary.append((name, "NOT CHECKED", f"the scenario shows Kafka {pinned} (`cluster kafka={pinned}`); this broker is {args.version}"))
             continue
         groups.setdefault(scenario_tv(paths[name]), []).append(name)
     for tv, group in sorted(groups.items()):

@@ -44,7 +44,7 @@ const USAGE: &str = "usage:
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab partition DIR|FILE... [--json | --script]
-  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--leader-log]
+  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log]
   eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
@@ -425,6 +425,7 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     let mut leader_log = false;
     let mut path = None;
     let mut tv = None;
+    let mut kafka = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -438,6 +439,13 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
                         .ok_or_else(|| format!("--transaction-version takes 0, 1 or 2\n{USAGE}"))?,
                 )
             }
+            "--kafka" => {
+                kafka = Some(
+                    it.next()
+                        .and_then(|v| eoslab_core::model::line::KafkaLine::parse(v))
+                        .ok_or_else(|| format!("--kafka takes 4.1, 4.3 or trunk\n{USAGE}"))?,
+                )
+            }
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => path = Some(s),
         }
@@ -445,10 +453,10 @@ fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     let text = read_input(path)?;
     let text = String::from_utf8(text).map_err(|_| "a scenario is UTF-8 text".to_string())?;
     if eoslab_core::model::txn_scenario::is_transactions(&text) {
-        return run_transactions(&text, path, json, tv);
+        return run_transactions(&text, path, json, tv, kafka);
     }
-    if tv.is_some() {
-        return Err(String::from("--transaction-version applies to `model transactions` scripts"));
+    if tv.is_some() || kafka.is_some() {
+        return Err(String::from("--transaction-version and --kafka apply to `model transactions` scripts"));
     }
     let sc = match text.trim_start().starts_with('{') {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
@@ -604,13 +612,16 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
 
 /// `eoslab run` on a `model transactions` script: the text timeline, or `--json` (the
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
-fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>) -> Result<ExitCode, String> {
+fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>, kafka: Option<eoslab_core::model::line::KafkaLine>) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
     let mut sc = txn_scenario::parse(text)
         .map_err(|e| eoslab_core::model::suggest::explain(e, text, eoslab_core::model::suggest::TXN_VERBS))
         .map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
     if let Some(v) = tv {
         sc.transaction_version = v;
+    }
+    if let Some(k) = kafka {
+        sc.kafka = k;
     }
     let run = txn_scenario::run(&sc, None, true);
     let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();

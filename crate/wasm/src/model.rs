@@ -39,7 +39,7 @@ pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] sc
 #[wasm_bindgen(js_name = runTxnScenario)]
 pub fn run_txn_scenario(
     script: &str,
-    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, trace?: boolean}")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, kafka?: \"4.1\" | \"4.3\" | \"trunk\", trace?: boolean}")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
@@ -54,6 +54,9 @@ pub fn run_txn_scenario(
             return Err(JsError::new("transactionVersion must be 0, 1 or 2"));
         }
         sc.transaction_version = v;
+    }
+    if let Some(k) = opts.kafka.as_deref() {
+        sc.kafka = eoslab_core::model::line::KafkaLine::parse(k).ok_or_else(|| JsError::new("kafka must be \"4.1\", \"4.3\" or \"trunk\""))?;
     }
     let run = txn_scenario::run_with(&sc, sabotage, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true));
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
@@ -86,6 +89,9 @@ struct TxnOptions {
     /// Run the script on a cluster finalized at this transaction.version (the script's
     /// `cluster transaction.version=` otherwise): the same script under V1 and V2, side by side.
     transaction_version: Option<u8>,
+    /// Answer as this Kafka line does where lines differ (the script's `cluster kafka=`
+    /// otherwise; default 4.3).
+    kafka: Option<String>,
     /// false: no messages or narration (decisions, states and invariants only; long runs).
     trace: Option<bool>,
 }

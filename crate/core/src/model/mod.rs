@@ -7,6 +7,7 @@ pub mod config;
 pub mod coordinator;
 pub mod errors;
 pub mod idempotence;
+pub mod line;
 pub mod partition;
 pub mod report;
 pub mod scenario;

@@ -20,6 +20,7 @@ use core::fmt;
 
 use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
 use super::errors::ErrorCode;
+use super::line::KafkaLine;
 use super::partition::{Isolation, MarkerVersion, Outcome, Partition};
 use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
 use crate::report::to_hex;
@@ -570,11 +571,13 @@ pub struct ClusterConfig {
     pub append_ms: i64,
     /// Brokers the data partitions are spread over (round-robin), for marker requests.
     pub brokers: usize,
+    /// The Kafka line whose answers the model gives where lines differ ([`KafkaLine`]).
+    pub kafka: KafkaLine,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3 }
+        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3, kafka: KafkaLine::K43 }
     }
 }
 
@@ -1813,7 +1816,8 @@ impl World {
             if let Some(ci) = ci {
                 // A client's EndTxn: the markers follow the protocol of that EndTxn (the
                 // coordinator's clientTransactionVersion), not the cluster's level now (TV).
-                let version = if tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                // On 4.1 every marker goes out as WriteTxnMarkers v1 and meets M1 (KafkaLine).
+                let version = self.cluster.kafka.marker_version(tv2);
                 self.queue_markers_with(ci, t, commit, version);
             }
         }
@@ -1945,7 +1949,7 @@ impl World {
     /// Queue a marker for each partition of the coordinator's `ci`-th transaction (K2); a
     /// server-initiated abort uses the cluster's finalized transaction.version.
     fn queue_markers_at(&mut self, ci: usize, t: usize, commit: bool) {
-        let version = if self.cluster.transaction_version >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+        let version = self.cluster.kafka.marker_version(self.cluster.transaction_version >= 2);
         self.queue_markers_with(ci, t, commit, version);
     }
 
@@ -2231,6 +2235,7 @@ impl World {
     pub fn failover(&mut self) {
         self.coordinator_epoch += 1;
         let ep = self.coordinator_epoch;
+        let line = self.cluster.kafka;
         // The producers connect to the new coordinator's broker: its ApiVersions answer tells
         // them the finalized transaction.version (they switch protocol between transactions).
         for c in self.clients.iter_mut() {
@@ -2251,7 +2256,7 @@ impl World {
                 let Some(m) = self.coordinator.get(id).cloned() else { continue };
                 // The markers carry the transaction's own clientTransactionVersion, loaded
                 // with it from its record (ClientTransactionVersion), not the cluster's level.
-                let version = if m.client_tv >= 2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                let version = line.marker_version(m.client_tv >= 2);
                 for p in m.partitions.iter() {
                     self.markers.push(MarkerReq { transactional_id: id.clone(), txn: t, pid: m.producer_id, epoch: m.producer_epoch, commit, coordinator_epoch: ep, partition: p.clone(), version, held: false });
                 }

@@ -7,6 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::line::KafkaLine;
 use super::partition::Isolation;
 use super::scenario::{parse_duration, Failure, ParseError};
 use super::txn::{CallResult, ClusterConfig, Sabotage, World, DEFAULT_TXN_TIMEOUT_MS};
@@ -23,6 +24,8 @@ pub struct TxnScenario {
     pub first_producer_id: i64,
     pub transaction_version: u8,
     pub two_phase_commit_broker: bool,
+    /// `cluster kafka=4.1|4.3|trunk`: the line whose answers the model gives (default 4.3).
+    pub kafka: KafkaLine,
     pub rtt_ms: i64,
     pub append_ms: i64,
     pub brokers: usize,
@@ -236,7 +239,10 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                         Some(("rtt", v)) => sc.rtt_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("append", v)) => sc.append_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("brokers", v)) => sc.brokers = v.parse::<usize>().ok().filter(|b| (1..=1000).contains(b)).ok_or_else(bad)?,
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, rtt, append, brokers)")),
+                        Some(("kafka", v)) => {
+                            sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
+                        }
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, rtt, append, brokers)")),
                     }
                 }
             }
@@ -347,7 +353,7 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let mut w = World::new(
         sc.start_ms,
         sc.first_producer_id,
-        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1) },
+        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
@@ -441,6 +447,7 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         first_producer_id: sc.first_producer_id,
         transaction_version: sc.transaction_version,
         two_phase_commit_broker: sc.two_phase_commit_broker,
+        kafka: sc.kafka,
         rtt_ms: sc.rtt_ms,
         append_ms: sc.append_ms,
         brokers: sc.brokers,
@@ -888,7 +895,7 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
 pub fn timeline_text(run: &TxnRun) -> String {
     let mut s = String::new();
     s.push_str(&format!("# {}\n", run.scenario.title));
-    s.push_str(&format!("# transaction.version={} (Kafka 4.3 model)\n", run.scenario.transaction_version));
+    s.push_str(&format!("# transaction.version={} (Kafka {} model)\n", run.scenario.transaction_version, run.scenario.kafka.name()));
     for (k, st) in run.steps.iter().enumerate() {
         s.push_str(&format!("\n[{k}] line {} t+{}ms  {}{}\n", st.line, st.t, st.text, if st.ok { "" } else { "   <-- FAILED" }));
         for m in &st.messages {

@@ -435,7 +435,7 @@ impl World {
                     self.link(k, r);
                     if let Some(ci) = ci {
                         let t = self.instance_for(id, *producer_id, *epoch, from);
-                        let version = if tv == Tv::Tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 };
+                        let version = self.cluster.kafka.marker_version(tv == Tv::Tv2);
                         self.queue_markers_with(ci, t, *commit, version);
                     }
                 }
@@ -449,6 +449,12 @@ impl World {
             }
             Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2 } => {
                 let pi = self.partition_index(partition)?;
+                if *tv2 && !self.cluster.kafka.has_markers_v2() {
+                    return Err(format!(
+                        "a Kafka {} broker speaks WriteTxnMarkers v1 only (v2, which carries tv=2, is KIP-1228, Kafka 4.2+): send tv=1, which its leaders check by M1",
+                        self.cluster.kafka.name()
+                    ));
+                }
                 msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {partition}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, if *tv2 { 2 } else { 1 }), "K7", TMCM, ErrorCode::NONE);
                 self.metric(super::Metric::WriteTxnMarkersRequests, 1);
                 // The transaction the marker closes here: the instance with this producer's
@@ -810,6 +816,28 @@ mod tests {
         let r = send(&mut w, "find-coordinator transaction my-txn");
         assert_eq!((r.coordinator_partition, r.hash, r.rule), (Some(45), Some(-1061187895), "H1"));
         assert_eq!(send(&mut w, "find-coordinator group polygenelubricants").coordinator_partition, Some(0));
+    }
+
+    #[test]
+    fn kafka_4_1_has_no_write_txn_markers_v2_and_checks_every_marker_by_m1() {
+        use crate::model::line::KafkaLine;
+        let mut w = World::new(1_700_000_000_000, 1000, ClusterConfig { kafka: KafkaLine::K41, ..ClusterConfig::default() });
+        w.add_partition("orders-0");
+        send(&mut w, "produce orders-0 pid=7 epoch=3 seq=0 a");
+        let words: Vec<&str> = "marker orders-0 pid=7 epoch=3 commit tv=2".split_whitespace().collect();
+        let (req, _, _) = parse_request(&words).unwrap();
+        let e = w.request(&req, "client").unwrap_err();
+        assert!(e.contains("WriteTxnMarkers v1 only") && e.contains("KIP-1228"), "{e}");
+        // The same marker as v1: not older than the producer's epoch, so written (M1).
+        let r = send(&mut w, "marker orders-0 pid=7 epoch=3 commit tv=1");
+        assert_eq!((r.rule, r.error.as_str()), ("M1", "NONE"));
+        // On 4.3 a v2 marker meets M2 instead (its retried-marker exception here: same epoch, no
+        // transaction open, written again).
+        let mut w = world();
+        send(&mut w, "produce orders-0 pid=7 epoch=3 seq=0 a");
+        send(&mut w, "marker orders-0 pid=7 epoch=3 commit tv=1");
+        let r = send(&mut w, "marker orders-0 pid=7 epoch=3 abort tv=2");
+        assert_eq!((r.rule, r.error.as_str(), r.outcome.as_deref()), ("M2", "NONE", Some("appended")));
     }
 
     #[test]
