@@ -117,6 +117,10 @@ export class KafkaBatchElement extends HTMLElementBase {
   #comparing = false;
   #compareB = null;
   #liveTimer = 0;
+  /** "Send to a leader" (issue 13): the panel is open; the batch its form was filled from. */
+  #leaderOpen = false;
+  #leaderFor = null;
+  #leaderSeq = 0;
   /** Bumped by every encode request (form, compare builders): a late encoder load drops stale ones. */
   #encodeSeq = 0;
   /** "transaction-log" | "offsets" | null: the "Read records as" select (DecodeOptions.formatter). */
@@ -535,6 +539,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     } else this.#page = keep.page ?? this.#page;
     this.#renderDetail(keep);
     this.#renderErrors();
+    this.#renderLeader();
     if (how !== "load" && how !== "keep") {
       this.dispatchEvent(new KafkaBatchSelectEvent({ batch: i, field: null, start, end, buffer: "input" }));
     }
@@ -648,12 +653,13 @@ export class KafkaBatchElement extends HTMLElementBase {
     E.btnFix = btn("btn-fix", "Fix CRC", "Write the computed CRC into the crc field");
     E.btnCompare = btn("btn-compare", "Compare…", "Diff this batch with another (e.g. a retry)");
     E.btnAlone = btn("btn-alone", "Open this batch alone", "Show only this batch's bytes (to edit a batch of a big segment)");
+    E.btnLeader = btn("btn-leader", "Send to a leader…", "Send this batch as a Produce (acks=-1) to a partition leader whose producer state you set, and see its answer with the rule");
     E.btnCopyHex = btn("copy-hex", "Hex", "Copy the batch as hex");
     E.btnCopyB64 = btn("copy-base64", "Base64", "Copy the batch as base64");
     E.btnCopyJson = btn("copy-json", "JSON", "Copy the decode result (JSON)");
     E.btnCopyDump = btn("copy-dump", "dump-log", "Copy kafka-dump-log style lines");
     E.toolbar = el("div", { class: "toolbar" },
-      el("span", { class: "group" }, E.btnEdit, E.btnFix, E.btnCompare, E.btnAlone),
+      el("span", { class: "group" }, E.btnEdit, E.btnFix, E.btnCompare, E.btnLeader, E.btnAlone),
       el("span", { class: "group", role: "group", "aria-label": "Copy out" }, el("span", { class: "muted" }, "Copy:"), E.btnCopyHex, E.btnCopyB64, E.btnCopyJson, E.btnCopyDump));
     E.producer = el("div", { id: "producer", class: "producer" });
     E.checks = el("table", { id: "checks", class: "checks" });
@@ -709,6 +715,34 @@ export class KafkaBatchElement extends HTMLElementBase {
         btn("compare-next", "B = A's next batch", "Same producer and epoch, sequence continues"),
         btn("compare-fenced", "B = from an older epoch", "A zombie producer instance with epoch − 1")),
       E.compareOut);
+    // Send to a leader (issue 13): the leader's state for this producer, then its answer.
+    const num = (id, label, help) => el("div", { class: "fld" }, el("label", { for: id }, label),
+      el("input", { id, inputmode: "numeric", spellcheck: "false", autocomplete: "off", size: "12", ...(help ? { "aria-describedby": help } : {}) }));
+    E.leaderState = el("fieldset", { id: "leader-state" },
+      el("legend", {}, "The leader's producer state"),
+      el("div", { class: "fld chk" }, el("input", { type: "radio", name: "leader-state", id: "leader-empty", value: "empty", checked: true }),
+        el("label", { for: "leader-empty" }, "Empty: no state for any producer")),
+      el("div", { class: "fld chk" }, el("input", { type: "radio", name: "leader-state", id: "leader-entry", value: "entry" }),
+        el("label", { for: "leader-entry" }, "An entry for a producer:")),
+      num("leader-pid", "producerId"), num("leader-epoch", "epoch"),
+      num("leader-first", "last batch: first sequence", "leader-seq-help"), num("leader-last", "last sequence", "leader-seq-help"),
+      num("leader-offset", "its first offset (optional)"),
+      el("p", { id: "leader-seq-help", class: "muted small" },
+        "The leader keeps the sequence ranges of a producer's last batches: a batch with the same range is a duplicate (A1), the next one must start one past the last sequence (A7), a new epoch at 0 (A6)."));
+    E.leaderTid = el("input", { id: "leader-tid", spellcheck: "false", autocomplete: "off", size: "16" });
+    E.leaderZero = el("input", { type: "checkbox", id: "leader-zero", checked: true });
+    E.leaderZeroRow = el("div", { class: "fld chk", hidden: true }, E.leaderZero,
+      el("label", { for: "leader-zero" }, "Send it with baseOffset 0, as a producer does (a batch read from a log carries its offset; the leader refuses that from a client)"));
+    E.leaderSend = el("button", { type: "submit", id: "leader-send" }, "Send");
+    E.leaderOut = el("div", { id: "leader-out", role: "status", "aria-live": "polite" });
+    E.leaderForm = el("form", { id: "leader-form", novalidate: true },
+      E.leaderState,
+      el("div", { class: "row" }, el("div", { class: "fld" }, el("label", { for: "leader-tid" }, "transactional.id of the request (optional)"), E.leaderTid), E.leaderZeroRow),
+      el("div", { class: "row" }, E.leaderSend));
+    E.leader = el("section", { id: "leader", hidden: true, "aria-labelledby": "leader-title" },
+      el("h4", { id: "leader-title" }, "Send to a leader"),
+      el("p", { class: "muted small" }, "The opened batch is sent as a Produce (v12, acks=-1) to the leader of orders-0; the leader assigns the offsets. The answer is the model's (Kafka 4.3's rules), computed in this page."),
+      E.leaderForm, E.leaderOut);
     E.exportText = el("textarea", { id: "export", readonly: true, rows: "6", spellcheck: "false" });
     E.exportStatus = el("span", { id: "export-status", class: "muted", role: "status" });
     E.exportBox = el("section", { id: "export-box", hidden: true, "aria-label": "Copied text" },
@@ -726,7 +760,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("div", { class: "map-side" }, el("h4", { class: "first" }, "Selected field"), E.where, E.coverage, E.legend)),
       el("h4", {}, "Fields"), E.pager, E.fieldScroll,
       E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
-      E.edit, E.compare);
+      E.edit, E.compare, E.leader);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
     this.#messages.mount(root);
@@ -773,6 +807,19 @@ export class KafkaBatchElement extends HTMLElementBase {
       if (this.#editing) E.edit.querySelector("input, select")?.focus();
     });
     E.btnFix.addEventListener("click", () => this.#fixCrc());
+    E.btnLeader.addEventListener("click", () => {
+      this.#leaderOpen = !this.#leaderOpen;
+      this.#renderLeader();
+      if (this.#leaderOpen) E.leaderForm.querySelector("input:checked")?.focus();
+    });
+    E.leaderForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.#sendToLeader();
+    });
+    // Typing in the entry's fields chooses the entry.
+    E.leaderState.addEventListener("input", (e) => {
+      if (e.target.type !== "radio") E.leaderState.querySelector("#leader-entry").checked = true;
+    });
     E.btnCompare.addEventListener("click", () => {
       this.#comparing = !this.#comparing;
       this.#renderCompare();
@@ -876,9 +923,11 @@ export class KafkaBatchElement extends HTMLElementBase {
   #applyReadonly() {
     const ro = this.readOnly;
     this.#els.inputBox.hidden = ro;
-    for (const b of [this.#els.btnEdit, this.#els.btnFix, this.#els.btnCompare, this.#els.btnAlone]) b.hidden = ro;
+    for (const b of [this.#els.btnEdit, this.#els.btnFix, this.#els.btnCompare, this.#els.btnLeader, this.#els.btnAlone]) b.hidden = ro;
     if (ro) {
       this.#editing = false;
+      this.#leaderOpen = false;
+      this.#els.leader.hidden = true;
       this.#els.edit.hidden = true;
       if (!this.hasAttribute("compare-hex")) this.#els.compare.hidden = true;
     }
@@ -1562,6 +1611,100 @@ export class KafkaBatchElement extends HTMLElementBase {
       el("p", { class: "small" }, diff.length === 0 ? "The bytes are identical." : `${fmtInt(diff.length)} byte(s) differ${A.length !== bytes.length ? ` (A has ${A.length} bytes, B ${bytes.length})` : ""}; they are marked ≠ (dotted outline) in A's byte map.`),
     );
     this.#renderMarks();
+  }
+
+  // --- send to a leader (issue 13) ---
+  /** Is the opened batch one a producer could send (a decoded v2 data batch)? */
+  #leaderCan() {
+    const b = this.#d?.batch;
+    return Boolean(b && !b.legacy && !b.control && !b.truncated);
+  }
+
+  #renderLeader() {
+    const E = this.#els;
+    const d = this.#d;
+    const can = this.#leaderCan();
+    E.btnLeader.disabled = !can;
+    E.btnLeader.title = can ? "Send this batch as a Produce (acks=-1) to a partition leader whose producer state you set, and see its answer with the rule"
+      : "Only a v2 data batch can be sent by a producer (not a legacy message, a control batch or a truncated batch)";
+    E.btnLeader.setAttribute("aria-pressed", String(this.#leaderOpen));
+    E.leader.hidden = !this.#leaderOpen || !can || this.readOnly;
+    if (E.leader.hidden) return;
+    // A batch opened (or re-encoded) since the form was filled: its own producer fields as the
+    // entry's starting values; the state stays "empty" until the user picks the entry.
+    const h = d.batch.header;
+    const key = `${d.index}:${h.producerId}:${h.producerEpoch}:${h.baseSequence}:${h.lastSequence}:${h.baseOffset}`;
+    if (this.#leaderFor === key) return;
+    this.#leaderFor = key;
+    const q = (id) => E.leaderState.querySelector(`#${id}`);
+    q("leader-pid").value = String(h.producerId);
+    q("leader-epoch").value = String(h.producerEpoch);
+    q("leader-first").value = String(h.baseSequence);
+    q("leader-last").value = String(h.lastSequence);
+    q("leader-offset").value = "";
+    E.leaderZeroRow.hidden = String(h.baseOffset) === "0";
+    replace(E.leaderOut);
+  }
+
+  /** The form as sendToLeader's question, or a message naming the field that is not a number. */
+  #leaderQuestion() {
+    const E = this.#els;
+    const q = (id) => E.leaderState.querySelector(`#${id}`);
+    const question = { transactionalId: E.leaderTid.value.trim(), zeroBaseOffset: !E.leaderZeroRow.hidden && E.leaderZero.checked, producer: null };
+    if (!q("leader-entry").checked) return { question };
+    const int = (id, name, optional = false) => {
+      const t = q(id).value.trim();
+      if (optional && t === "") return undefined;
+      if (!/^-?\d+$/.test(t) || !Number.isSafeInteger(Number(t))) throw Object.assign(new Error(`${name}: a whole number, not ${JSON.stringify(t)}`), { input: q(id) });
+      return Number(t);
+    };
+    question.producer = {
+      producerId: int("leader-pid", "producerId"), epoch: int("leader-epoch", "epoch"),
+      firstSequence: int("leader-first", "first sequence"), lastSequence: int("leader-last", "last sequence"),
+      baseOffset: int("leader-offset", "first offset", true),
+    };
+    return { question };
+  }
+
+  async #sendToLeader() {
+    const E = this.#els;
+    const d = this.#d;
+    if (!this.#leaderCan()) return;
+    const seq = ++this.#leaderSeq;
+    for (const i of E.leaderState.querySelectorAll("input")) i.removeAttribute("aria-invalid");
+    const show = (text, bad = false) => replace(E.leaderOut, el("p", { class: bad ? "bad" : "muted" }, text));
+    let question;
+    try {
+      ({ question } = this.#leaderQuestion());
+    } catch (err) {
+      err.input?.setAttribute("aria-invalid", "true");
+      show(err.message, true);
+      return;
+    }
+    const full = await this.#encoder(show);
+    if (!full || seq !== this.#leaderSeq || this.#d !== d) return;
+    let r;
+    try {
+      r = full.sendToLeader(this.#input.bytes.slice(d.start, d.end), question);
+    } catch (err) {
+      show(`The leader cannot hold that state: ${err instanceof Error ? err.message : err}`, true);
+      return;
+    }
+    const outcome = r.outcome ?? "rejected";
+    const offsets = r.offsets ? `offsets ${r.offsets[0]}–${r.offsets[1]}` : null;
+    const head = outcome === "appended" ? `Appended at ${offsets}`
+      : outcome === "duplicate" ? `Duplicate: nothing written; the answer carries the original ${offsets}`
+      : `Rejected: ${r.error} (${r.errorCode})`;
+    const dl = [
+      ["outcome", outcome], ["error", `${r.error} (${r.errorCode})`], ["rule", r.rule || "—"],
+      ...(offsets ? [["offsets", offsets.replace("offsets ", "")]] : []),
+      ...(r.byteOffset !== undefined && r.byteOffset !== null ? [["byte", String(d.start + r.byteOffset)]] : []),
+      ["Kafka source", r.source || "—"],
+    ];
+    replace(E.leaderOut,
+      el("p", { id: "leader-verdict", class: `verdict ${outcome === "rejected" ? "bad" : "ok"}`, "data-outcome": outcome, "data-rule": r.rule, "data-error": r.error }, head),
+      el("dl", { id: "leader-answer", class: "leader-answer" }, dl.map(([k, v]) => el("div", { "data-k": k }, el("dt", {}, k), el("dd", { class: k === "Kafka source" ? "mono small" : "" }, v)))),
+      el("p", { id: "leader-why" }, r.why));
   }
 
   // --- export ---

@@ -176,6 +176,19 @@ table.records tr.formatted td.formatted-text { max-width: none; white-space: pre
 #edit .recedit { display: flex; gap: .6rem; align-items: end; flex-wrap: wrap; width: 100%; }
 #edit-status.bad, #edit p.bad { color: var(--bad); }
 #compare .verdict { font-weight: 600; max-width: 62rem; }
+#leader fieldset { border: 1px solid var(--border); border-radius: 6px; margin: .4rem 0; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: end; }
+#leader .fld { display: flex; flex-direction: column; gap: .1rem; font-size: 12.5px; }
+#leader .fld.chk { flex-direction: row; align-items: center; gap: .3rem; }
+#leader .fld[hidden] { display: none; }
+#leader-seq-help { width: 100%; margin: 0; }
+#leader .verdict { font-weight: 600; max-width: 62rem; }
+#leader .verdict.bad, #leader p.bad { color: var(--bad); }
+.leader-answer { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .1rem .8rem; margin: .2rem 0; font-size: 12.5px; }
+.leader-answer div { display: flex; gap: .4rem; min-width: 0; }
+.leader-answer div[data-k="Kafka source"] { grid-column: 1 / -1; }
+.leader-answer dt { color: var(--muted); }
+.leader-answer dd { margin: 0; overflow-wrap: anywhere; }
+#leader-why { max-width: 62rem; }
 #compare tr.differs th, #compare tr.differs td { font-weight: 700; }
 /* compact: for a documentation column — the byte map, the header fields and a small field table, no
    headings, no input, no "No errors" (problems only when there are some); as tall as its content. */

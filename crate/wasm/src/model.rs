@@ -149,3 +149,20 @@ pub fn run_scenario_summary(script: &str) -> Result<JsValue, JsError> {
     to_js(&Summary { passed: run.passed(), steps: run.sim.steps, decisions })
 }
 
+
+/// "Send to a leader" (issue 13): `bytes` (one v2 batch, as the inspector decodes it) sent as a
+/// Produce (acks=-1) to a partition leader holding the state in `question` — `{producer:
+/// {producerId, epoch, firstSequence, lastSequence, baseOffset?} | null, transactionalId?,
+/// version? (12), zeroBaseOffset?, partition?}` — and its answer as the transactions
+/// language's request replies: `{api, error, errorCode, rule, source, why, outcome
+/// ("appended" | "duplicate" | "rejected"), offsets [first, last], byteOffset?, batch}`.
+/// Throws only for a state no leader could hold (a negative producer id, epoch or sequence).
+#[wasm_bindgen(js_name = sendToLeader)]
+pub fn send_to_leader(
+    bytes: &[u8],
+    #[wasm_bindgen(unchecked_optional_param_type = "{producer?: {producerId: number, epoch: number, firstSequence: number, lastSequence: number, baseOffset?: number} | null, transactionalId?: string, version?: number, zeroBaseOffset?: boolean, partition?: string}")] question: JsValue,
+) -> Result<JsValue, JsError> {
+    use eoslab_core::model::txn::LeaderQuestion;
+    let q: LeaderQuestion = crate::from_js_or_default(question, "invalid leader state")?;
+    to_js(&eoslab_core::model::txn::send_to_leader(bytes, &q).map_err(js_error)?)
+}

@@ -207,6 +207,36 @@ impl Partition {
         self.producers.insert(producer_id, e);
     }
 
+    /// The leader's state for one producer set for a question rather than built by appends
+    /// (issue 13, "Send to a leader"): an entry for `producer_id` at `epoch` whose last
+    /// retained batch carried sequences `first_seq..=last_seq` at offsets from `base_offset`
+    /// (A1 compares a batch against the retained batches' sequence ranges; A7 against the
+    /// last one's `last_seq`). The log end moves past that batch, so the next append is
+    /// written after it; the log itself holds no bytes for it (nothing to fetch there).
+    /// Sequences wrap at `i32::MAX` as Kafka's do (`2147483646..0` is three records).
+    pub fn seed_producer(&mut self, producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, timestamp: i64) -> Result<(), String> {
+        if producer_id < 0 {
+            return Err(format!("producer id {producer_id}: a producer state is kept only for producer ids ≥ 0"));
+        }
+        if epoch < 0 {
+            return Err(format!("epoch {epoch}: a producer's epoch is 0..{}", i16::MAX));
+        }
+        if first_seq < 0 || last_seq < 0 {
+            return Err(format!("sequences {first_seq}..{last_seq}: a batch's sequences are 0..{}", i32::MAX));
+        }
+        // The records between first and last, wrapping like `DefaultRecordBatch.incrementSequence`.
+        let delta = if last_seq >= first_seq { last_seq - first_seq } else { (i32::MAX - first_seq) + last_seq + 1 };
+        if base_offset < 0 || base_offset.checked_add(delta as i64 + 1).is_none() {
+            return Err(format!("offset {base_offset}: the batch's first offset is ≥ 0"));
+        }
+        let meta = BatchMetadata { last_seq, last_offset: base_offset + delta as i64, offset_delta: delta, timestamp };
+        debug_assert_eq!(meta.first_seq(), first_seq);
+        self.load_producer_state(producer_id, epoch, -1, timestamp, None, [meta]);
+        self.expired.remove(&producer_id);
+        self.log_end_offset = self.log_end_offset.max(meta.last_offset + 1);
+        Ok(())
+    }
+
     /// The leader's decision for a client Produce of `bytes` (one v2 batch). On success
     /// the batch is written with its offsets assigned.
     pub fn append_client(&mut self, bytes: &[u8]) -> Decision {
@@ -1012,6 +1042,29 @@ mod tests {
         for (old, new) in [("V0", "B0"), ("V1", "B1"), ("V2", "B2"), ("V3", "B3"), ("V4", "B4"), ("A0", "B5"), ("L1", "N1"), ("L2", "N2"), ("A7", "A7")] {
             assert_eq!(super::super::verdict::legacy_rule_id(old), new);
         }
+    }
+
+    #[test]
+    fn a_seeded_producer_state_answers_as_if_its_last_batch_had_been_appended() {
+        // Seeded: producer 7 at epoch 2, last batch sequences 5..7 at offsets 10..12.
+        let mut p = Partition::new("t-0");
+        p.seed_producer(7, 2, 5, 7, 10, 0).unwrap();
+        assert_eq!((p.log_end_offset, p.producers[&7].last_seq()), (13, 7));
+        let d = p.append_client(&batch(7, 2, 5, 3, 0));
+        assert_eq!((d.rule, d.outcome.clone()), ("A1", Outcome::Duplicate { base_offset: 10, last_offset: 12 }));
+        assert_eq!(p.append_client(&batch(7, 2, 9, 1, 0)).error(), ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assert_eq!(p.append_client(&batch(7, 1, 8, 1, 0)).rule, "A3");
+        let ok = p.append_client(&batch(7, 2, 8, 2, 0));
+        assert_eq!((ok.rule, appended(&ok)), ("A7", (13, 14)));
+        // Sequences wrap: 2147483646..0 is three records.
+        let mut q = Partition::new("t-1");
+        q.seed_producer(8, 0, i32::MAX - 1, 0, 0, 0).unwrap();
+        assert_eq!((q.log_end_offset, q.producers[&8].batches[0].first_seq()), (3, i32::MAX - 1));
+        assert_eq!(q.append_client(&batch(8, 0, 1, 1, 0)).rule, "A7");
+        assert!(q.seed_producer(-1, 0, 0, 0, 0, 0).is_err());
+        assert!(q.seed_producer(1, -1, 0, 0, 0, 0).is_err());
+        assert!(q.seed_producer(1, 0, -2, 0, 0, 0).is_err());
+        assert!(q.seed_producer(1, 0, 0, 0, i64::MAX, 0).is_err());
     }
 
     fn values(c: &[Consumed]) -> Vec<(i64, String)> {

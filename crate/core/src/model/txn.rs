@@ -2931,7 +2931,7 @@ fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyVa
 }
 
 mod requests;
-pub use requests::{is_request_verb, parse_request, Reply, Request};
+pub use requests::{frame_one_batch, is_request_verb, parse_request, send_to_leader, FrameError, LeaderProducerState, LeaderQuestion, Reply, Request};
 
 impl World {
     /// The timeline's record of a marker written to data partition `pi` at `offset` (a

@@ -8,6 +8,7 @@
 //! init-producer-id transactional.id=app timeout=60s as i1          # I1–I11
 //! add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 [verify-only] [v=N]
 //! produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app [v=12] a b c as p1
+//! produce orders-0 batch=HEX [transactional.id=app] [v=12] as p2   # a batch given as bytes
 //! end-txn transactional.id=app pid=1000 epoch=0 commit [v=5]       # E0–E7 (v ≤ 4), F0–F6 (v ≥ 5)
 //! marker orders-0 pid=1000 epoch=1 commit [coordinator-epoch=C] [tv=1|2]   # WriteTxnMarkers, M1–M6
 //! fetch orders-0 read_committed [from=N]                            # L4
@@ -57,6 +58,11 @@ pub enum Request {
     /// Produce (acks=-1) of one batch: v ≤ 11 a TV1 client's (the leader verifies, V3), v12+ a
     /// TV2 client's (the leader adds the partition, V4).
     Produce { partition: String, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, transactional_id: String, version: i16, values: Vec<String> },
+    /// Produce (acks=-1) of a batch given as raw bytes (any batch the inspector decodes: issue
+    /// 13, "Send to a leader"): its producer id, epoch, sequences, record count and
+    /// transactional bit are the batch's own; bytes that are not one v2 batch are refused as
+    /// Kafka's request handling refuses them ([`frame_one_batch`]).
+    ProduceBytes { partition: String, bytes: Vec<u8>, transactional_id: String, version: i16 },
     Fetch { partition: String, read_committed: bool, from_offset: i64 },
     ListOffsets { partition: String, read_committed: bool },
     FindCoordinator { group: bool, key: String },
@@ -70,7 +76,7 @@ impl Request {
             Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Request::EndTxn { .. } => "EndTxn",
             Request::WriteTxnMarkers { .. } => "WriteTxnMarkers",
-            Request::Produce { .. } => "Produce",
+            Request::Produce { .. } | Request::ProduceBytes { .. } => "Produce",
             Request::Fetch { .. } => "Fetch",
             Request::ListOffsets { .. } => "ListOffsets",
             Request::FindCoordinator { .. } => "FindCoordinator",
@@ -110,6 +116,11 @@ impl Request {
                 if *transactional { " txn" } else { "" },
                 if transactional_id.is_empty() { String::new() } else { format!(" transactional.id={transactional_id}") },
                 values.join(" ")
+            ),
+            Request::ProduceBytes { partition, bytes, transactional_id, version } => format!(
+                "produce {partition} batch={}{} v={version}",
+                crate::report::to_hex(bytes),
+                if transactional_id.is_empty() { String::new() } else { format!(" transactional.id={transactional_id}") }
             ),
             Request::Fetch { partition, read_committed, from_offset } => format!("fetch {partition} {} from={from_offset}", iso(*read_committed)),
             Request::ListOffsets { partition, read_committed } => format!("list-offsets {partition} {}", iso(*read_committed)),
@@ -155,6 +166,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
     let mut from = None;
     let (mut id, mut pid, mut epoch, mut seq, mut version, mut ce, mut tv2) = (None::<String>, None::<i64>, None::<i16>, None::<i32>, None::<i16>, 0i32, false);
     let (mut timeout, mut commit, mut txn, mut verify_only, mut rc, mut from_offset) = (None::<i32>, None::<bool>, false, false, None::<bool>, 0i64);
+    let mut batch: Option<Vec<u8>> = None;
     let mut bare: Vec<&str> = Vec::new();
     for w in &words {
         let num = |x: &str| x.parse::<i64>().map_err(|_| format!("{w}: expected a number"));
@@ -176,6 +188,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 timeout = Some(super::super::scenario::parse_duration(x).and_then(|t| i32::try_from(t).ok()).ok_or_else(|| format!("bad duration {x:?}"))?)
             }
             Some(("from", x)) if v == "fetch" && x.parse::<i64>().is_ok() => from_offset = num(x)?,
+            Some(("batch", x)) if v == "produce" => batch = Some(crate::spec::parse_hex(x).map_err(|e| format!("batch=: {e}"))?),
             Some(("from", x)) => from = Some(x.to_string()),
             Some((k, _)) => return Err(format!("unknown field {k:?} for {v}")),
             None => match *w {
@@ -251,6 +264,17 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 tv2,
             }
         }
+        "produce" if batch.is_some() => {
+            if pid.is_some() || epoch.is_some() || seq.is_some() || txn {
+                return Err(String::from("`produce PART batch=HEX` takes the producer id, epoch, sequence and transactional bit from the batch: no pid=, epoch=, seq= or txn"));
+            }
+            Request::ProduceBytes {
+                partition: one_partition(&bare, "produce")?,
+                bytes: batch.unwrap_or_default(),
+                transactional_id: id.unwrap_or_default(),
+                version: version.unwrap_or(12),
+            }
+        }
         "produce" => {
             let (p, e) = need_pid("produce")?;
             let Some((part, values)) = bare.split_first() else { return Err(String::from("`produce` needs a partition")) };
@@ -310,6 +334,154 @@ pub struct Reply {
     /// Produce: the batch as sent (hex), what the inspector decodes and a real broker is sent.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub batch: Option<String>,
+    /// Produce of raw bytes refused for what they are: the byte the refusal is about
+    /// (batchLength 8, magic 16, crc 17, attributes 21, baseSequence 53, recordsCount 57, …).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub byte_offset: Option<usize>,
+}
+
+/// The fields of a Produce the leader's decision reads (from a `produce` line or the batch).
+struct Sent<'a> {
+    partition: &'a str,
+    producer_id: i64,
+    epoch: i16,
+    transactional: bool,
+    id: &'a str,
+    version: i16,
+    values: &'a [String],
+}
+
+const PRODUCE_REQUEST: &str = "clients/src/main/java/org/apache/kafka/common/requests/ProduceRequest.java (validateRecords), called by KafkaApis.handleProduceRequest";
+const LOG_INPUT: &str = "clients/src/main/java/org/apache/kafka/common/record/ByteBufferLogInputStream.java (nextBatchSize), iterated by ProduceRequest.validateRecords";
+
+/// Why a Produce's records are not one batch, as Kafka's request handling finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameError {
+    /// INVALID_RECORD (87) or CORRUPT_MESSAGE (2).
+    pub error: ErrorCode,
+    /// The byte the refusal is about.
+    pub at: usize,
+    pub why: String,
+    pub source: &'static str,
+    /// A whole first batch was framed (the refusal is about what follows it), this long.
+    pub after_first: bool,
+    pub first_len: usize,
+}
+
+/// `ByteBufferLogInputStream.nextBatchSize` + `nextBatch` at `at`: `Ok(None)` when no whole
+/// batch starts there (the iterator ends), `Ok(Some(len))` for a whole batch.
+fn next_batch(bytes: &[u8], at: usize) -> Result<Option<usize>, (usize, String)> {
+    let rest = &bytes[at.min(bytes.len())..];
+    if rest.len() < 12 {
+        return Ok(None);
+    }
+    let size = i32::from_be_bytes([rest[8], rest[9], rest[10], rest[11]]);
+    if size < 14 {
+        return Err((at + 8, format!("Record size {size} is less than the minimum record overhead (14)")));
+    }
+    if rest.len() < 17 {
+        return Ok(None);
+    }
+    let magic = rest[16] as i8;
+    if !(0..=2).contains(&magic) {
+        return Err((at + 16, format!("Invalid magic found in record: {magic}")));
+    }
+    let total = size as usize + 12;
+    Ok((rest.len() >= total).then_some(total))
+}
+
+/// What Kafka checks of a Produce's records before the leader's decision
+/// (`ProduceRequest.validateRecords` over `ByteBufferLogInputStream`): exactly one whole
+/// batch, of magic 2. `Ok(len)`: the batch is `bytes[..len]`; bytes after it that frame no
+/// whole batch are not refused — the log drops them (`UnifiedLog.trimInvalidBytes`).
+pub fn frame_one_batch(bytes: &[u8], version: i16) -> Result<usize, FrameError> {
+    let fail = |error, at, why: String, source, first: Option<usize>| FrameError { error, at, why, source, after_first: first.is_some(), first_len: first.unwrap_or(0) };
+    let first = match next_batch(bytes, 0) {
+        Err((at, why)) => return Err(fail(ErrorCode::CORRUPT_MESSAGE, at, why, LOG_INPUT, None)),
+        Ok(None) => {
+            let (at, short) = if bytes.len() < 12 {
+                (0, format!("{} byte(s) hold no batch header (baseOffset and batchLength are 12 bytes)", bytes.len()))
+            } else if bytes.len() < 17 {
+                (bytes.len(), format!("{} byte(s) end before the magic byte (byte 16)", bytes.len()))
+            } else {
+                let size = i32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+                (8, format!("batchLength {size} says {} bytes follow byte 12, only {} do", size, bytes.len() - 12))
+            };
+            return Err(fail(ErrorCode::INVALID_RECORD, at, format!("Produce requests with version {version} must have at least one record batch per partition: {short}"), PRODUCE_REQUEST, None));
+        }
+        Ok(Some(len)) => len,
+    };
+    if bytes[16] != 2 {
+        return Err(fail(ErrorCode::INVALID_RECORD, 16, format!("Produce requests with version {version} are only allowed to contain record batches with magic version 2 (magic {})", bytes[16]), PRODUCE_REQUEST, None));
+    }
+    match next_batch(bytes, first) {
+        Err((at, why)) => Err(fail(ErrorCode::CORRUPT_MESSAGE, at, format!("after the first batch ({first} bytes): {why}"), LOG_INPUT, Some(first))),
+        Ok(Some(_)) => Err(fail(ErrorCode::INVALID_RECORD, first, format!("Produce requests with version {version} are only allowed to contain exactly one record batch per partition (a second batch starts at byte {first})"), PRODUCE_REQUEST, Some(first))),
+        Ok(None) => Ok(first),
+    }
+}
+
+/// The records' values as text, for the views (a record without a value: `null`).
+fn record_values(bytes: &[u8]) -> Vec<String> {
+    let r = crate::decode::decode_bytes(bytes, &Default::default());
+    r.batches.first().map_or_else(Vec::new, |b| {
+        b.records.iter().map(|rec| rec.value.as_deref().map_or_else(|| String::from("null"), |v| String::from_utf8_lossy(v).into_owned())).collect()
+    })
+}
+
+/// A partition leader's producer state for one question (issue 13, "Send to a leader"):
+/// an entry for `producer_id` at `epoch` whose last batch carried sequences
+/// `first_sequence..=last_sequence`, written from `base_offset` (0 when not given).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct LeaderProducerState {
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub first_sequence: i32,
+    pub last_sequence: i32,
+    pub base_offset: Option<i64>,
+}
+
+/// "Send to a leader": the batch, the leader's state and the request's fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct LeaderQuestion {
+    /// The partition's name (`orders-0` when empty).
+    pub partition: String,
+    /// `None`: the leader holds no state for any producer.
+    pub producer: Option<LeaderProducerState>,
+    /// The Produce request's transactionalId (empty: null).
+    pub transactional_id: String,
+    /// The Produce version (12 when not given: a TV2 client's).
+    pub version: Option<i16>,
+    /// Send the batch with baseOffset 0, as a producer does (a batch copied out of a log
+    /// segment carries the offset the log gave it, which the leader refuses from a client, B0).
+    pub zero_base_offset: bool,
+}
+
+/// The leader's answer to `bytes` sent as a Produce (acks=-1) to a leader holding `q`'s
+/// state: the same decision a `produce` line meets. Deterministic; any bytes are answered
+/// (`Err` only for a state no leader could hold: a negative producer id, epoch or sequence).
+pub fn send_to_leader(bytes: &[u8], q: &LeaderQuestion) -> Result<Reply, String> {
+    let partition = if q.partition.trim().is_empty() { "orders-0" } else { q.partition.trim() };
+    if partition.split_whitespace().count() != 1 {
+        return Err(format!("partition {partition:?}: one word"));
+    }
+    let version = q.version.unwrap_or(12);
+    if !(3..=20).contains(&version) {
+        return Err(format!("Produce v{version}: a v2 batch is sent by Produce v3 and later"));
+    }
+    let mut w = World::new(1_700_000_000_000, 1000, super::ClusterConfig::default());
+    w.add_partition(partition);
+    if let Some(s) = &q.producer {
+        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms)?;
+    }
+    let mut bytes = bytes.to_vec();
+    if q.zero_base_offset && bytes.len() >= 8 {
+        bytes[..8].fill(0);
+    }
+    let req = Request::ProduceBytes { partition: String::from(partition), bytes, transactional_id: q.transactional_id.trim().to_string(), version };
+    w.request(&req, "client")
 }
 
 impl Reply {
@@ -500,7 +672,65 @@ impl World {
                 msg!(self, lane.clone(), plane.clone(), "Produce", format!("Produce v{version}{} batch: producer {producer_id} epoch {epoch}, sequences {base_sequence}..{}, {} record(s){}", if *transactional { " transactional" } else { "" }, base_sequence.wrapping_add(values.len() as i32 - 1), values.len(), if id.is_empty() { String::new() } else { format!(", transactionalId={id}") }));
                 let bytes = data_batch(*producer_id, *epoch, *base_sequence, *transactional, values, self.now_ms);
                 let hex = crate::report::to_hex(&bytes);
-                let r = self.produce(pi, plane, lane, bytes, req, from)?;
+                let sent = Sent { partition, producer_id: *producer_id, epoch: *epoch, transactional: *transactional, id, version: *version, values };
+                let r = self.produce(pi, plane, lane, bytes, &sent, from)?;
+                return Ok(Reply { batch: Some(hex), ..r });
+            }
+            Request::ProduceBytes { partition, bytes, transactional_id: id, version } => {
+                let pi = self.partition_index(partition)?;
+                let plane = self.partition_lane(partition);
+                let hex = crate::report::to_hex(bytes);
+                let framed = frame_one_batch(bytes, *version);
+                // The header's fields where a whole v2 header was sent (else what the leader
+                // never gets to read).
+                let head = crate::batch::Batch::new_checked(&bytes[..]).ok().filter(|b| b.magic() == 2);
+                let (pid, epoch, seq, count, txn) = head.as_ref().map_or((-1, -1, -1, 0, false), |b| (b.producer_id(), b.producer_epoch(), b.base_sequence(), b.records_count(), b.attributes().is_transactional()));
+                msg!(
+                    self,
+                    lane.clone(),
+                    plane.clone(),
+                    "Produce",
+                    if head.is_some() {
+                        format!("Produce v{version} of {} byte(s): a {}batch of producer {pid} epoch {epoch}, sequences {seq}..{}, {count} record(s){}", bytes.len(), if txn { "transactional " } else { "" }, crate::sequence::increment(seq, count.wrapping_sub(1)), if id.is_empty() { String::new() } else { format!(", transactionalId={id}") })
+                    } else {
+                        format!("Produce v{version} of {} byte(s)", bytes.len())
+                    }
+                );
+                // KafkaApis refuses a request whose first batch is transactional and that names no
+                // transactionalId before it validates any partition's records (C0g, in `produce`).
+                let len = match framed {
+                    Err(f) if !(txn && id.is_empty() && f.after_first) => {
+                        self.tick(0);
+                        let mut r = Reply::new("Produce", f.error, if f.error == ErrorCode::CORRUPT_MESSAGE { "B1" } else { "B0" }, f.source, format!("byte {}: {}", f.at, f.why));
+                        r.outcome = Some(String::from("rejected"));
+                        r.byte_offset = Some(f.at);
+                        r.batch = Some(hex);
+                        self.reply_msg_from(plane, lane, &r);
+                        return Ok(r);
+                    }
+                    Err(f) => f.first_len,
+                    Ok(len) => len,
+                };
+                let sent_bytes = bytes[..len].to_vec();
+                let values = record_values(&sent_bytes);
+                let sent = Sent { partition, producer_id: pid, epoch, transactional: txn, id, version: *version, values: &values };
+                let mut r = self.produce(pi, plane, lane, sent_bytes, &sent, from)?;
+                // The leader's own refusals of the batch (B0–B4), with the byte they are about.
+                r.byte_offset = match r.rule {
+                    "B0" => Some(0),
+                    "B1" if len < crate::batch::HEADER_LEN => Some(8),
+                    "B1" => Some(17),
+                    "B2" => Some(57),
+                    "B3" => Some(21),
+                    "B4" => Some(53),
+                    _ => None,
+                };
+                if let Some(at) = r.byte_offset {
+                    r.why = format!("byte {at}: {}", r.why);
+                }
+                if len < bytes.len() && r.rule != "C0g" {
+                    r.why.push_str(&format!(" ({} byte(s) after the batch frame no batch: UnifiedLog.trimInvalidBytes drops them)", bytes.len() - len));
+                }
                 return Ok(Reply { batch: Some(hex), ..r });
             }
             _ => self.answer_other(req, from, lane),
@@ -508,10 +738,8 @@ impl World {
     }
 
     /// [`World::request`] for a Produce.
-    fn produce(&mut self, pi: usize, plane: Name, lane: Name, bytes: Vec<u8>, req: &Request, from: &str) -> Result<Reply, String> {
-        let Request::Produce { partition, producer_id, epoch, transactional, transactional_id: id, version, values, .. } = req else {
-            return Err(String::from("not a Produce"));
-        };
+    fn produce(&mut self, pi: usize, plane: Name, lane: Name, bytes: Vec<u8>, sent: &Sent<'_>, from: &str) -> Result<Reply, String> {
+        let Sent { partition, producer_id, epoch, transactional, id, version, values } = sent;
         if *transactional {
             if id.is_empty() {
                 // C0g: a transactional batch needs the request's transactionalId.
@@ -816,6 +1044,161 @@ mod tests {
         let r = send(&mut w, "find-coordinator transaction my-txn");
         assert_eq!((r.coordinator_partition, r.hash, r.rule), (Some(45), Some(-1061187895), "H1"));
         assert_eq!(send(&mut w, "find-coordinator group polygenelubricants").coordinator_partition, Some(0));
+    }
+
+    fn raw(pid: i64, epoch: i16, seq: i32, n: usize, txn: bool) -> Vec<u8> {
+        use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
+        encode_batch(&BatchSpec {
+            header: HeaderSpec {
+                producer_id: Some(I64(pid)),
+                producer_epoch: Some(epoch),
+                base_sequence: Some(seq),
+                attributes: AttributesSpec { transactional: Some(txn), ..Default::default() },
+                ..Default::default()
+            },
+            records: (0..n).map(|i| RecordSpec { value_text: Some(format!("v{i}")), ..Default::default() }).collect(),
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    fn state(pid: i64, epoch: i16, first: i32, last: i32, offset: Option<i64>) -> LeaderQuestion {
+        LeaderQuestion { producer: Some(LeaderProducerState { producer_id: pid, epoch, first_sequence: first, last_sequence: last, base_offset: offset }), ..Default::default() }
+    }
+
+    fn ask(bytes: &[u8], q: &LeaderQuestion) -> (String, i16, &'static str, Option<(i64, i64)>, Option<usize>) {
+        let r = send_to_leader(bytes, q).unwrap();
+        assert!(!r.why.is_empty(), "every answer says why");
+        (r.outcome.unwrap_or_default(), r.error_code, r.rule, r.offsets, r.byte_offset)
+    }
+
+    #[test]
+    fn send_to_leader_with_an_empty_state_accepts_any_sequence() {
+        let b = raw(1000, 3, 7, 3, false);
+        assert_eq!(ask(&b, &LeaderQuestion::default()), (String::from("appended"), 0, "A6", Some((0, 2)), None));
+        let r = send_to_leader(&b, &LeaderQuestion::default()).unwrap();
+        assert_eq!((r.api, r.error.as_str(), r.batch.as_deref()), ("Produce", "NONE", Some(crate::report::to_hex(&b).as_str())));
+    }
+
+    #[test]
+    fn send_to_leader_appends_the_next_sequence_a7_and_a_new_epoch_at_zero_a6() {
+        assert_eq!(ask(&raw(1000, 0, 7, 3, false), &state(1000, 0, 3, 6, Some(20))), (String::from("appended"), 0, "A7", Some((24, 26)), None));
+        assert_eq!(ask(&raw(1000, 1, 0, 2, false), &state(1000, 0, 3, 6, None)), (String::from("appended"), 0, "A6", Some((4, 5)), None));
+    }
+
+    #[test]
+    fn send_to_leader_answers_a_duplicate_with_the_original_offsets_a1() {
+        let (outcome, code, rule, offsets, _) = ask(&raw(1000, 0, 7, 3, false), &state(1000, 0, 7, 9, Some(40)));
+        assert_eq!((outcome.as_str(), code, rule, offsets), ("duplicate", 0, "A1", Some((40, 42))));
+    }
+
+    #[test]
+    fn send_to_leader_refuses_a_gap_a_stale_epoch_and_a_new_epoch_not_at_zero() {
+        assert_eq!(ask(&raw(1000, 0, 7, 3, false), &state(1000, 0, 3, 4, None)), (String::from("rejected"), 45, "A7", None, None));
+        assert_eq!(ask(&raw(1000, 1, 7, 3, false), &state(1000, 2, 3, 6, None)), (String::from("rejected"), 47, "A3", None, None));
+        assert_eq!(ask(&raw(1000, 1, 7, 3, false), &state(1000, 0, 3, 6, None)), (String::from("rejected"), 45, "A6", None, None));
+        // Another producer's state does not matter: this one is unknown.
+        assert_eq!(ask(&raw(1000, 0, 7, 1, false), &state(5, 0, 0, 0, None)).2, "A6");
+    }
+
+    #[test]
+    fn send_to_leader_refuses_a_transactional_batch_without_a_transactional_id_53() {
+        assert_eq!(ask(&raw(1000, 0, 0, 2, true), &LeaderQuestion::default()), (String::from(""), 53, "C0g", None, None));
+        // With one, a TV2 leader asks the coordinator to add the partition; this one knows no
+        // transaction for the id (V5).
+        let q = LeaderQuestion { transactional_id: String::from("app"), ..Default::default() };
+        let r = send_to_leader(&raw(1000, 0, 0, 2, true), &q).unwrap();
+        assert_eq!((r.outcome.as_deref(), r.rule), (Some("rejected"), "V5"), "{}", r.why);
+    }
+
+    #[test]
+    fn send_to_leader_refuses_bytes_that_are_not_one_v2_batch_naming_the_byte() {
+        let q = LeaderQuestion::default();
+        let good = raw(1000, 0, 0, 2, false);
+        let e = |bytes: &[u8]| {
+            let r = send_to_leader(bytes, &q).unwrap();
+            (r.error, r.rule, r.byte_offset, r.why)
+        };
+        let (err, rule, at, why) = e(b"hello");
+        assert_eq!((err.as_str(), rule, at), ("INVALID_RECORD", "B0", Some(0)));
+        assert!(why.starts_with("byte 0: Produce requests with version 12 must have at least one record batch"), "{why}");
+        assert_eq!(e(&good[..good.len() - 1]).2, Some(8), "batchLength claims a byte that is not there");
+        let mut magic = good.clone();
+        magic[16] = 7;
+        assert_eq!((e(&magic).0.as_str(), e(&magic).1, e(&magic).2), ("CORRUPT_MESSAGE", "B1", Some(16)));
+        let mut v1 = good.clone();
+        v1[16] = 1;
+        assert_eq!((e(&v1).0.as_str(), e(&v1).2), ("INVALID_RECORD", Some(16)));
+        let mut crc = good.clone();
+        *crc.last_mut().unwrap() ^= 1;
+        assert_eq!((e(&crc).0.as_str(), e(&crc).1, e(&crc).2), ("CORRUPT_MESSAGE", "B1", Some(17)));
+        let mut small = good.clone();
+        small[8..12].copy_from_slice(&3i32.to_be_bytes());
+        assert_eq!((e(&small).0.as_str(), e(&small).2), ("CORRUPT_MESSAGE", Some(8)));
+        let two = [good.clone(), good.clone()].concat();
+        assert_eq!((e(&two).0.as_str(), e(&two).2), ("INVALID_RECORD", Some(good.len())));
+        // A marker as the coordinator writes it is transactional: a request carrying it with
+        // no transactionalId is refused as a whole first (RequestUtils.hasTransactionalRecords
+        // tests the first batch's transactional bit, C0g).
+        let marker = crate::wire::write::BatchWriter::end_txn_marker(1000, 0, crate::control::ControlType::Commit, 0, 0);
+        assert_eq!((e(&marker).0.as_str(), e(&marker).1), ("TRANSACTIONAL_ID_AUTHORIZATION_FAILED", "C0g"));
+        // A control batch without the transactional bit reaches the leader: B3.
+        let control = crate::encode::encode_batch(&crate::encode::BatchSpec {
+            header: crate::encode::HeaderSpec { producer_id: Some(crate::encode::I64(1000)), producer_epoch: Some(0), attributes: crate::encode::AttributesSpec { transactional: Some(false), ..Default::default() }, ..Default::default() },
+            control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!((e(&control).0.as_str(), e(&control).1, e(&control).2), ("INVALID_RECORD", "B3", Some(21)));
+        let mut stored = good.clone();
+        stored[7] = 42;
+        assert_eq!((e(&stored).0.as_str(), e(&stored).1, e(&stored).2), ("INVALID_RECORD", "B0", Some(0)));
+        let rebased = send_to_leader(&stored, &LeaderQuestion { zero_base_offset: true, ..Default::default() }).unwrap();
+        assert_eq!((rebased.outcome.as_deref(), rebased.offsets), (Some("appended"), Some((0, 1))));
+        // Bytes after the batch that frame no batch are dropped by the log, not refused.
+        let trailing = [good.clone(), alloc::vec![0u8; 5]].concat();
+        let r = send_to_leader(&trailing, &q).unwrap();
+        assert_eq!(r.outcome.as_deref(), Some("appended"));
+        assert!(r.why.contains("trimInvalidBytes"), "{}", r.why);
+    }
+
+    #[test]
+    fn send_to_leader_never_panics_on_cut_or_changed_bytes() {
+        let good = raw(1000, 0, 0, 3, true);
+        let q = state(1000, 0, 0, 2, Some(9));
+        for n in 0..=good.len() {
+            send_to_leader(&good[..n], &q).unwrap();
+        }
+        for i in 0..good.len() {
+            for x in [0x01u8, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[i] ^= x;
+                send_to_leader(&b, &q).unwrap();
+                send_to_leader(&b, &LeaderQuestion { transactional_id: String::from("t"), ..Default::default() }).unwrap();
+            }
+        }
+        assert!(send_to_leader(&good, &state(-1, 0, 0, 0, None)).is_err());
+        assert!(send_to_leader(&good, &LeaderQuestion { version: Some(2), ..Default::default() }).is_err());
+    }
+
+    #[test]
+    fn produce_batch_hex_is_a_script_line() {
+        let b = raw(1000, 0, 0, 2, false);
+        let line = format!("produce orders-0 batch={} as p", crate::report::to_hex(&b));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (req, label, _) = parse_request(&words).unwrap();
+        assert_eq!(label.as_deref(), Some("p"));
+        assert_eq!(req, Request::ProduceBytes { partition: String::from("orders-0"), bytes: b.clone(), transactional_id: String::new(), version: 12 });
+        let again: Vec<String> = req.line().split_whitespace().map(String::from).collect();
+        let again: Vec<&str> = again.iter().map(String::as_str).collect();
+        assert_eq!(parse_request(&again).unwrap().0, req, "line() reads back");
+        let mut w = world();
+        let r = send(&mut w, &line);
+        assert_eq!((r.outcome.as_deref(), r.offsets, r.rule), (Some("appended"), Some((0, 1)), "A6"));
+        let r = send(&mut w, &line);
+        assert_eq!((r.outcome.as_deref(), r.offsets, r.rule), (Some("duplicate"), Some((0, 1)), "A1"));
+        assert!(parse_request(&["produce", "orders-0", "batch=0g"]).unwrap_err().contains("batch="));
+        assert!(parse_request(&["produce", "orders-0", "batch=00", "seq=0"]).unwrap_err().contains("from the batch"));
     }
 
     #[test]
