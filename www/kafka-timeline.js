@@ -973,6 +973,26 @@ export class KafkaTimelineElement extends BaseElement {
           if (p) {
             sec.append(kv(`log end ${p.logEnd} · HW ${p.hw} · LSO ${p.lso}`));
             if (p.lso < p.hw) sec.append(kv(`an open transaction holds the LSO at ${p.lso}: read_committed consumers stop there`, "warn"));
+            // The leader's producer state (ProducerStateEntry per producer id) and its
+            // transaction index (AbortedTxn), as text.
+            const prods = p.producers ?? [];
+            if (prods.length) {
+              const ul = h("ul", { "aria-label": `producer state of ${p.name}` });
+              for (const e of prods.slice(0, 8)) {
+                const batches = (e.batches ?? []).map(([f, l, o, lo]) => `${f}..${l}@${o}${lo !== o ? `..${lo}` : ""}`).join(", ");
+                ul.append(h("li", { "data-producer": String(e.producerId) },
+                  `producer ${e.producerId} · epoch ${e.epoch} · last seq ${e.lastSequence}` +
+                  ` · batches [${batches}]` +
+                  (e.coordinatorEpoch >= 0 ? ` · coordinator epoch ${e.coordinatorEpoch}` : "") +
+                  (e.txnFirstOffset !== null && e.txnFirstOffset !== undefined ? ` · open transaction from ${e.txnFirstOffset}` : "")));
+              }
+              if (prods.length > 8) ul.append(h("li", {}, `… and ${prods.length - 8} more`));
+              sec.append(ul);
+            }
+            const ab = p.aborted ?? [];
+            if (ab.length) {
+              sec.append(kv(`transaction index: ${ab.slice(-6).map((a) => `producer ${a.producerId} aborted ${a.firstOffset}..${a.lastOffset} (LSO ${a.lastStableOffset})`).join("; ")}`));
+            }
           } else sec.append(kv("no state", "about"));
           break;
         }

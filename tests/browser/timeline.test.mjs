@@ -712,6 +712,27 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   assert.deepEqual(lab.consoleErrors.slice(errorsBefore.console), []);
 });
 
+test("a request scenario: its own lane, the raw requests as messages, the leader's producer state and transaction index", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-request-fetch-aborted" });
+  const last = (await tlState()).steps - 1;
+  await goTo(last);
+  const s = await snapshot();
+  const lanes = await page.evaluate(() => document.querySelector("kafka-timeline").report.lanes.map((l) => l.label));
+  assert.ok(lanes.includes("client (requests)"), lanes.join(" | "));
+  // The coordinator lane names the __transaction_state partitions of the ids requests used.
+  assert.ok(lanes.some((l) => /^coordinator \(__transaction_state-\d+/.test(l)), lanes.join(" | "));
+  // Per partition: each producer's entry and the aborted-transaction index, as text.
+  // payments' ABORT marker (TV2) bumped producer 1000's epoch and cleared its batches.
+  assert.match(s.state, /producer 1000 · epoch 1 · last seq -1 · batches \[\] · coordinator epoch 0/);
+  assert.match(s.state, /producer 1001 · epoch 0 · last seq 0 · batches \[0\.\.0@4\] · open transaction from 4/);
+  assert.match(s.state, /producer 1002 · epoch 0 · last seq 1 · batches \[0\.\.0@2, 1\.\.1@5\]/);
+  assert.match(s.state, /transaction index: producer 1000 aborted 0\.\.3 \(LSO \d+\)/);
+  // A raw request is a message like any other, with its fields.
+  await goTo(0);
+  const now = (await snapshot()).now;
+  assert.match(now, /FindCoordinator/);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);

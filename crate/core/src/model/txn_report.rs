@@ -157,6 +157,35 @@ pub struct PartitionState {
     pub hw: i64,
     pub lso: i64,
     pub log_end: i64,
+    /// The leader's producer state (`ProducerStateEntry` per producer id), by producer id.
+    pub producers: Vec<ProducerEntry>,
+    /// The transaction index (`AbortedTxn` entries), oldest first.
+    pub aborted: Vec<AbortedEntry>,
+}
+
+/// One producer's entry on a partition leader (`ProducerStateEntry`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerEntry {
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// The last sequence written (−1: none at this epoch).
+    pub last_sequence: i32,
+    /// The retained batches (at most 5), oldest first: `[firstSeq, lastSeq, firstOffset, lastOffset]`.
+    pub batches: Vec<[i64; 4]>,
+    pub coordinator_epoch: i32,
+    /// `currentTxnFirstOffset`: the open transaction's first offset here.
+    pub txn_first_offset: Option<i64>,
+}
+
+/// One entry of the transaction index (`AbortedTxn`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct AbortedEntry {
+    pub producer_id: i64,
+    pub first_offset: i64,
+    pub last_offset: i64,
+    pub last_stable_offset: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -289,7 +318,30 @@ pub fn snapshot(w: &World) -> StateSnapshot {
         partitions: w
             .partitions
             .iter()
-            .map(|p| PartitionState { lane: format!("partition:{}", p.name), name: p.name.clone(), hw: p.high_watermark(), lso: p.last_stable_offset(), log_end: p.log_end_offset })
+            .map(|p| PartitionState {
+                lane: format!("partition:{}", p.name),
+                name: p.name.clone(),
+                hw: p.high_watermark(),
+                lso: p.last_stable_offset(),
+                log_end: p.log_end_offset,
+                producers: p
+                    .producers
+                    .iter()
+                    .map(|(&pid, e)| ProducerEntry {
+                        producer_id: pid,
+                        epoch: e.producer_epoch,
+                        last_sequence: e.last_seq(),
+                        batches: e.batches.iter().map(|b| [b.first_seq() as i64, b.last_seq as i64, b.first_offset(), b.last_offset]).collect(),
+                        coordinator_epoch: e.coordinator_epoch,
+                        txn_first_offset: e.current_txn_first_offset,
+                    })
+                    .collect(),
+                aborted: p
+                    .aborted_txns
+                    .iter()
+                    .map(|a| AbortedEntry { producer_id: a.producer_id, first_offset: a.first_offset, last_offset: a.last_offset, last_stable_offset: a.last_stable_offset })
+                    .collect(),
+            })
             .collect(),
         offsets: w
             .groups
@@ -335,9 +387,12 @@ fn lanes(w: &World) -> Vec<Lane> {
     for c in &w.clients {
         v.push(Lane { id: format!("producer:{}", c.name), kind: "producer", label: format!("{} ({})", c.name, c.transactional_id) });
     }
+    // The __transaction_state partitions of the ids the coordinator serves: the clients' first,
+    // then ids only requests (or `txn-state`) named.
     let mut parts: Vec<String> = Vec::new();
-    for c in &w.clients {
-        let p = format!("__transaction_state-{}", World::coordinator_partition(&c.transactional_id));
+    let ids = w.clients.iter().map(|c| c.transactional_id.as_str()).chain(w.coordinator.txns.iter().map(|m| m.transactional_id.as_str()));
+    for id in ids {
+        let p = format!("__transaction_state-{}", World::coordinator_partition(id));
         if !parts.contains(&p) {
             parts.push(p);
         }
@@ -345,7 +400,7 @@ fn lanes(w: &World) -> Vec<Lane> {
     for n in &w.request_senders {
         v.push(Lane { id: format!("producer:{n}"), kind: "producer", label: format!("{n} (requests)") });
     }
-    v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: format!("coordinator ({})", parts.join(", ")) });
+    v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: if parts.is_empty() { String::from("coordinator") } else { format!("coordinator ({})", parts.join(", ")) } });
     for p in &w.partitions {
         v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });
     }
