@@ -941,6 +941,8 @@ export class KafkaTimelineElement extends BaseElement {
           sec.append(kv(`transactional.id ${p.transactionalId ?? "—"} · protocol ${p.protocol ?? "?"}`));
           sec.append(h("p", { class: "kv", "data-field": "state" }, "state ", h("span", { class: /ERROR/.test(p.state) ? "bad" : "" }, p.state)));
           sec.append(kv(`producer id ${p.pid} · epoch ${p.epoch}`));
+          const seqs = p.sequences ?? [];
+          if (seqs.length) sec.append(kv(`next sequence: ${seqs.map(([part, n]) => `${part} ${n}`).join(", ")}`));
           if (p.outcome) sec.append(h("p", { class: "kv", "data-field": "outcome" }, "outcome ", h("span", { class: "warn" }, p.outcome)));
           if (p.error) sec.append(h("p", { class: "kv" }, "error ", h("span", { class: "bad" }, p.error)));
           if (p.fenced) sec.append(kv("fenced: a newer instance with the same transactional.id took over", "bad"));
@@ -959,7 +961,10 @@ export class KafkaTimelineElement extends BaseElement {
           for (const t of txns.slice(0, 8)) {
             ul.append(h("li", { "data-txn": t.transactionalId },
               `${t.transactionalId}${Number.isInteger(t.partition) ? ` (__transaction_state-${t.partition})` : ""}: ${t.state}${t.pendingState ? ` → ${t.pendingState}` : ""} · pid ${t.pid} epoch ${t.epoch}` +
-              ` · partitions [${(t.partitions ?? []).join(", ")}] · timeout ${t.timeoutMs} ms`));
+              ` · partitions [${(t.partitions ?? []).join(", ")}] · timeout ${t.timeoutMs} ms` +
+              (t.lastProducerEpoch >= 0 ? ` · lastProducerEpoch ${t.lastProducerEpoch}` : "") +
+              (t.prevProducerId >= 0 ? ` · prevProducerId ${t.prevProducerId}` : "") +
+              (t.nextProducerId >= 0 ? ` · nextProducerId ${t.nextProducerId}` : "")));
           }
           if (txns.length > 8) ul.append(h("li", {}, `… and ${txns.length - 8} more`));
           if (!txns.length) ul.append(h("li", {}, "no transactional ids"));

@@ -123,6 +123,8 @@ pub struct ProducerState {
     pub error: Option<String>,
     pub fenced: bool,
     pub crashed: bool,
+    /// The TransactionManager's next sequence per partition (`sequenceNumber`), by partition.
+    pub sequences: Vec<(String, i32)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -147,6 +149,11 @@ pub struct TxnState {
     pub epoch: i16,
     pub partitions: Vec<String>,
     pub timeout_ms: i32,
+    /// `lastProducerEpoch`, `prevProducerId`, `nextProducerId` (−1: none), `txnStartTimestamp`.
+    pub last_producer_epoch: i16,
+    pub prev_producer_id: i64,
+    pub next_producer_id: i64,
+    pub txn_start_ms: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -289,6 +296,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 error: c.last_error.clone(),
                 fenced: w.fenced.contains(c.name.as_str()),
                 crashed: c.crashed,
+                sequences: c.sequences.iter().map(|(p, s)| (p.clone(), *s)).collect(),
             })
             .collect(),
         coordinator: CoordinatorState {
@@ -307,6 +315,10 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                     epoch: m.producer_epoch,
                     partitions: m.partitions.iter().map(|p| String::from(p.as_str())).collect(),
                     timeout_ms: m.txn_timeout_ms,
+                    last_producer_epoch: m.last_producer_epoch,
+                    prev_producer_id: m.prev_producer_id,
+                    next_producer_id: m.next_producer_id,
+                    txn_start_ms: m.txn_start_ms,
                 })
                 .collect(),
             pending_markers: w
