@@ -474,7 +474,7 @@ pub fn send_to_leader(bytes: &[u8], q: &LeaderQuestion) -> Result<Reply, String>
     let mut w = World::new(1_700_000_000_000, 1000, super::ClusterConfig::default());
     w.add_partition(partition);
     if let Some(s) = &q.producer {
-        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms)?;
+        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms, None)?;
     }
     let mut bytes = bytes.to_vec();
     if q.zero_base_offset && bytes.len() >= 8 {
