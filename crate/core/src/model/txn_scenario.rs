@@ -1118,6 +1118,10 @@ mod tests {
              expect producer-state orders-0 pid=1000 seq=10..10 offset=25",
         );
         assert_eq!(r.world.partitions[0].log_end_offset, 26);
+        // The retry wrote nothing, and the seeded batch has no record: the run's records hold only
+        // `next` (Kafka's log has nothing from the retry either; found by the Kafka test).
+        let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
+        assert_eq!(offsets, [25]);
         assert!(timeline_text(&r).contains("# line 4: the leader of orders-0 holds producer 1000 epoch 2, last batch sequences 5..9 at offsets 20..24"));
     }
 
