@@ -217,6 +217,7 @@ impl Partition {
     /// `txn_first`: the producer has a transaction open on this partition since that offset
     /// (`currentTxnFirstOffset`, an entry of `ongoingTxns`: the LSO stays at it, and a
     /// non-transactional batch meets A9); it is at or before the seeded batch, which is part of it.
+    #[allow(clippy::too_many_arguments)]
     pub fn seed_producer(&mut self, producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, timestamp: i64, txn_first: Option<i64>) -> Result<(), String> {
         if producer_id < 0 {
             return Err(format!("producer id {producer_id}: a producer state is kept only for producer ids ≥ 0"));
