@@ -490,6 +490,27 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
+def zigzag(n):
+    """A Kafka varint (zigzag-encoded)."""
+    return put_uvarint((n << 1) ^ (n >> 63))
+
+
+def build_batch(pid, epoch, base_seq, values, ts):
+    """An uncompressed, non-transactional v2 batch of `values` (as a producer sends it: baseOffset 0)."""
+    recs = b""
+    for i, v in enumerate(values):
+        body = b"\x00" + zigzag(0) + zigzag(i) + zigzag(-1) + zigzag(len(v)) + v.encode() + zigzag(0)
+        recs += zigzag(len(body)) + body
+    tail = struct.pack(">hiqqqhii", 0, len(values) - 1, ts, ts, pid, epoch, base_seq, len(values)) + recs
+    head = struct.pack(">qiib", 0, 4 + 1 + 4 + len(tail), -1, 2)
+    return head + struct.pack(">I", crc32c(tail)) + tail
+
+
+def seq_count(first, last):
+    """Records in a batch whose sequences run first..last (wrapping past 2147483647)."""
+    return last - first + 1 if last >= first else (2147483647 - first) + last + 2
+
+
 class Skip(Exception):
     pass
 
@@ -522,6 +543,8 @@ class Run:
         self.replies = {}  # request label -> Kafka's answer, normalized as the simulator's reply
         self.sim_coordinator_epoch = None
         self.ce_offset = 0  # real coordinator epoch minus the model's, once a marker showed it
+        self.seeded_real = {}  # model pid -> real pid of a `producer-state` line's producer
+        self.seeded_end = {}  # partition -> offset after its last `producer-state` batch (no records in the model)
 
     # names on the real broker
     def topic(self, part):
@@ -584,6 +607,54 @@ class Run:
                 self.consumers[w[1]] = {"group": group, "parts": parts, "iso": iso}
                 self.received[w[1]] = []
                 self.check_ok(self.client("consumer", w[1], config=cfg, **kw), f"consumer {w[1]}")
+        self.replay_producer_states()
+
+    # A PID far above any the test broker's ProducerIdManager hands out, for a seeded producer.
+    SEEDED_PID_BASE = 1 << 40
+
+    def replay_producer_states(self):
+        """`producer-state PART pid=N epoch=E seq=A..B [offset=O]` replayed as the Produce requests that
+        leave exactly that entry on a real leader: records without a producer id up to offset O (no
+        producer state), then one non-transactional batch of producer N at epoch E with sequences A..B.
+        The leader has no state for N, so it accepts any epoch and first sequence (A6/A7's exception,
+        KIP-360), and its entry is then {epoch E, one batch A..B at O.., no transaction}, as the model's.
+        The model's log holds no records below the seeded batch's end: Kafka's are left out of the
+        comparison there. `txn-first=` (an open transaction) is not replayed: see NOT CHECKED."""
+        seeds = [(n, w) for n, w in self.lines if w[0] == "producer-state"]
+        for n, w in seeds:
+            if any(x.startswith("txn-first=") for x in w):
+                raise Skip(f"line {n} `{' '.join(w)}`: a real leader holds an open transaction only for a producer "
+                           "its transaction coordinator added to one (AddPartitionsToTxn, or the TV2 leader's add), "
+                           "with the coordinator's producer id, epoch and timeout; the model's seeded entry has no "
+                           "coordinator side, so no sequence of real requests leaves the same state")
+        if seeds:
+            self.first_pid = max([self.first_pid] + [int(dict(x.split("=", 1) for x in w[2:])["pid"]) + 1 for _, w in seeds])
+        for n, w in seeds:
+            kv = dict(x.split("=", 1) for x in w[2:])
+            pid, epoch = int(kv["pid"]), int(kv["epoch"])
+            a, _, b = kv["seq"].partition("..")
+            a, b = int(a), int(b or a)
+            count = seq_count(a, b)
+            if count > 10000:
+                raise Skip(f"line {n}: a seeded batch of {count} records is too long to replay")
+            t, i = self.topic(w[1])
+            end = self.p.list_offsets(t, i)["offset"]
+            off = int(kv.get("offset", end))
+            now = int(time.time() * 1000)
+            if off > end:
+                pr = self.p.produce(t, i, build_batch(-1, -1, -1, ["-"] * (off - end), now), version=12)
+                if pr["errorCode"] != 0:
+                    raise RuntimeError(f"line {n}: filler records up to offset {off}: error {pr['errorCode']}")
+            real = self.seeded_real.setdefault(pid, self.SEEDED_PID_BASE + pid)
+            pr = self.p.produce(t, i, build_batch(real, epoch, a, [f"seed{k}" for k in range(count)], now), version=12)
+            if pr["errorCode"] != 0 or pr["baseOffset"] != off:
+                raise RuntimeError(f"line {n}: replaying the seeded batch: {pr}")
+            self.seeded_end[w[1]] = off + count
+            d = next((x for x in self.p.describe_producers(t, i).get("activeProducers", []) if x["producerId"] == real), {})
+            got = f"epoch {d.get('producerEpoch')} lastSequence {d.get('lastSequence')} txn {d.get('currentTxnStartOffset')}"
+            want = f"epoch {epoch} lastSequence {b} txn -1"
+            self.record(n, f"producer-state {w[1]} replayed (DescribeProducers)", "agree" if got == want else "DISAGREE",
+                        want, got, f"real producer id {real}; records 0..{off + count - 1} left out of the log comparison")
 
     @staticmethod
     def check_ok(a, what):
@@ -638,6 +709,9 @@ class Run:
         return set(self.producers.values()) | self.request_tids
 
     def rel_pid(self, pid):
+        seeded = {r: m for m, r in self.seeded_real.items()}
+        if pid in seeded:
+            return seeded[pid]
         return pid - self.pid_base + self.first_pid if self.pid_base is not None else pid
 
     # -- the client calls, each asynchronous; a call blocked by a held marker stays pending --
@@ -951,6 +1025,8 @@ class Run:
     # (error by name, producer ids relative to the first InitProducerId answer, offsets, HW, LSO,
     # abortedTransactions, record values) and compared field by field.
     def real_pid(self, pid):
+        if pid in self.seeded_real:
+            return self.seeded_real[pid]
         return pid if pid < 0 or self.pid_base is None else pid - self.first_pid + self.pid_base
 
     def find_coordinator(self, tid):
@@ -1065,20 +1141,37 @@ class Run:
             t, i = self.topic(bare[0])
             v = version if version is not None else 12
             batch = bytearray(bytes.fromhex(sim_batch))
-            # The batch as the model sent it, with Kafka's producer id (bytes 43..51) and the broker's
-            # clock as its timestamps (27..43: model time would let the leader expire the producer's
-            # state at its next expiry check); the CRC (17..21) covers both.
-            batch[43:51] = struct.pack(">q", pid)
-            now = int(time.time() * 1000)
-            batch[27:43] = struct.pack(">qq", now, now)
-            batch[17:21] = struct.pack(">I", crc32c(bytes(batch[21:])))
+            raw = "batch" in kv  # `produce PART batch=HEX`: the user's bytes, as the simulator got them
+            count = len([x for x in bare[1:] if x != "txn"])
+            if not raw:
+                # The batch as the model sent it, with Kafka's producer id (bytes 43..51) and the broker's
+                # clock as its timestamps (27..43: model time would let the leader expire the producer's
+                # state at its next expiry check); the CRC (17..21) covers both.
+                batch[43:51] = struct.pack(">q", pid)
+                now = int(time.time() * 1000)
+                batch[27:43] = struct.pack(">qq", now, now)
+                batch[17:21] = struct.pack(">I", crc32c(bytes(batch[21:])))
+            elif len(batch) >= 61 and batch[16] == 2:
+                # The user's v2 batch: its header read as the leader reads it; the model's producer id
+                # mapped to the real one and the broker's clock as its timestamps, as above. The CRC is
+                # recomputed only when the given one was right, so a corrupt batch stays corrupt (B1).
+                crc_ok = struct.unpack(">I", batch[17:21])[0] == crc32c(bytes(batch[21:]))
+                model_pid = struct.unpack(">q", batch[43:51])[0]
+                batch[43:51] = struct.pack(">q", self.real_pid(model_pid))
+                now = int(time.time() * 1000)
+                batch[27:43] = struct.pack(">qq", now, now)
+                if crc_ok:
+                    batch[17:21] = struct.pack(">I", crc32c(bytes(batch[21:])))
+                count = struct.unpack(">i", batch[57:61])[0]
+                self.trace.append(f"line {n}: raw batch of producer {model_pid} (real {self.real_pid(model_pid)}) epoch "
+                                  f"{struct.unpack('>h', batch[51:53])[0]} baseSequence {struct.unpack('>i', batch[53:57])[0]}, "
+                                  f"{count} record(s), crc {'ok' if crc_ok else 'WRONG (kept)'}")
             end0 = self.p.list_offsets(t, i)["offset"]
             pr = self.p.produce(t, i, bytes(batch), version=v, transactional_id=tid)
             end1 = self.p.list_offsets(t, i)["offset"]
             got["error"] = err(pr["errorCode"])
             if pr["errorCode"] == 0:
                 got["outcome"] = "appended" if end1 > end0 else "duplicate"
-                count = len([x for x in bare[1:] if x != "txn"])
                 got["offsets"] = [pr["baseOffset"], pr["baseOffset"] + count - 1]
             else:
                 got["outcome"] = "rejected"
@@ -1090,7 +1183,9 @@ class Run:
             got["highWatermark"], got["lastStableOffset"] = f["highWatermark"], f["lastStableOffset"]
             if f["errorCode"] == 0:
                 data = base64.b64decode(f["records"]) if f.get("records") else b""
-                got["records"] = [[o, v] for o, v, _ in decode_batches(data) if v not in ("[COMMIT]", "[ABORT]")]
+                # (below a `producer-state` batch's end the model's log holds no records: see replay_producer_states)
+                got["records"] = [[o, v] for o, v, _ in decode_batches(data)
+                                  if v not in ("[COMMIT]", "[ABORT]") and o >= self.seeded_end.get(bare[0], 0)]
                 ab = f.get("abortedTransactions")
                 got["aborted"] = None if ab is None else [[self.rel_pid(a["producerId"]), a["firstOffset"]] for a in ab]
         elif verb == "list-offsets":
@@ -1284,6 +1379,23 @@ class Run:
                 got = f"{'fenced' if fenced else 'not fenced'} (coordinator pid {d.get('producerId')} epoch " \
                       f"{d.get('producerEpoch')}; client pid {st.get('pid')} epoch {st.get('epoch')})"
                 ok = fenced
+        if ws[0] == "producer-state":
+            # DescribeProducers shows the epoch, the last sequence and the open transaction's first
+            # offset (not the last batch's first sequence or offsets)
+            kv = dict(x.split("=", 1) for x in ws[2:] if "=" in x)
+            t, i = self.topic(ws[1])
+            real = self.real_pid(int(kv["pid"]))
+            d = next((x for x in self.p.describe_producers(t, i).get("activeProducers", []) if x["producerId"] == real), None)
+            if d is None:
+                got, ok = "none", False
+            else:
+                txn = d["currentTxnStartOffset"]
+                have = {"epoch": str(d["producerEpoch"]), "txn-first": "none" if txn < 0 else str(txn)}
+                got = " ".join(f"{key}={val}" for key, val in have.items()) + f" lastSequence={d['lastSequence']}"
+                ok = all(have[key] == val for key, val in kv.items() if key in have)
+                if "seq" in kv:
+                    ok = ok and kv["seq"].split("..")[-1] == str(d["lastSequence"])
+                note = "DescribeProducers: epoch, lastSequence, currentTxnStartOffset (offset= and the first sequence not shown)"
         if ok is None:
             return self.record(n, text, "skip", text, "-", "no translation for this expect")
         self.record(n, text, "agree" if ok else "DISAGREE", text, got, note)
@@ -1300,7 +1412,7 @@ class Run:
         for part in self.partitions:
             sp = simparts[part]
             slog = " ".join(f"{o}:{v}" for o, v in sim_log(self.sim, part))
-            klog = " ".join(f"{o}:{v}" for o, v, _ in self.log(part))
+            klog = " ".join(f"{o}:{v}" for o, v, _ in self.log(part) if o >= self.seeded_end.get(part, 0))
             lso, hw, firsts = self.lso_hw(part)
             s_lso = sp["lso"]
             if self.sabotage and part == self.partitions[0]:
@@ -1314,7 +1426,7 @@ class Run:
         self.setup()
         ks = [(n, w) for n, w in self.lines if w[0] not in (
             "model", "title", "about", "time", "first-producer-id", "cluster", "partition", "partitions",
-            "producer", "consumer", "txn-state", "broker")]
+            "producer", "consumer", "txn-state", "producer-state", "broker")]
         if len(ks) != len(self.sim["steps"]):
             raise RuntimeError(f"{len(ks)} steps here, {len(self.sim['steps'])} in the simulator's report")
         for k, (n, w) in enumerate(ks):

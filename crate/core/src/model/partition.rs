@@ -214,7 +214,11 @@ impl Partition {
     /// last one's `last_seq`). The log end moves past that batch, so the next append is
     /// written after it; the log itself holds no bytes for it (nothing to fetch there).
     /// Sequences wrap at `i32::MAX` as Kafka's do (`2147483646..0` is three records).
-    pub fn seed_producer(&mut self, producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, timestamp: i64) -> Result<(), String> {
+    /// `txn_first`: the producer has a transaction open on this partition since that offset
+    /// (`currentTxnFirstOffset`, an entry of `ongoingTxns`: the LSO stays at it, and a
+    /// non-transactional batch meets A9); it is at or before the seeded batch, which is part of it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn seed_producer(&mut self, producer_id: i64, epoch: i16, first_seq: i32, last_seq: i32, base_offset: i64, timestamp: i64, txn_first: Option<i64>) -> Result<(), String> {
         if producer_id < 0 {
             return Err(format!("producer id {producer_id}: a producer state is kept only for producer ids ≥ 0"));
         }
@@ -229,9 +233,17 @@ impl Partition {
         if base_offset < 0 || base_offset.checked_add(delta as i64 + 1).is_none() {
             return Err(format!("offset {base_offset}: the batch's first offset is ≥ 0"));
         }
+        if let Some(t) = txn_first {
+            if !(0..=base_offset).contains(&t) {
+                return Err(format!("txn-first={t}: the open transaction's first offset is 0..{base_offset} (at or before the seeded batch, which belongs to it)"));
+            }
+            if let Some((&o, &other)) = self.ongoing_txns.range(t..=t).next().filter(|x| *x.1 != producer_id) {
+                return Err(format!("txn-first={o}: producer {other}'s open transaction already starts at offset {o}"));
+            }
+        }
         let meta = BatchMetadata { last_seq, last_offset: base_offset + delta as i64, offset_delta: delta, timestamp };
         debug_assert_eq!(meta.first_seq(), first_seq);
-        self.load_producer_state(producer_id, epoch, -1, timestamp, None, [meta]);
+        self.load_producer_state(producer_id, epoch, -1, timestamp, txn_first, [meta]);
         self.expired.remove(&producer_id);
         self.log_end_offset = self.log_end_offset.max(meta.last_offset + 1);
         Ok(())
@@ -1048,7 +1060,7 @@ mod tests {
     fn a_seeded_producer_state_answers_as_if_its_last_batch_had_been_appended() {
         // Seeded: producer 7 at epoch 2, last batch sequences 5..7 at offsets 10..12.
         let mut p = Partition::new("t-0");
-        p.seed_producer(7, 2, 5, 7, 10, 0).unwrap();
+        p.seed_producer(7, 2, 5, 7, 10, 0, None).unwrap();
         assert_eq!((p.log_end_offset, p.producers[&7].last_seq()), (13, 7));
         let d = p.append_client(&batch(7, 2, 5, 3, 0));
         assert_eq!((d.rule, d.outcome.clone()), ("A1", Outcome::Duplicate { base_offset: 10, last_offset: 12 }));
@@ -1058,13 +1070,13 @@ mod tests {
         assert_eq!((ok.rule, appended(&ok)), ("A7", (13, 14)));
         // Sequences wrap: 2147483646..0 is three records.
         let mut q = Partition::new("t-1");
-        q.seed_producer(8, 0, i32::MAX - 1, 0, 0, 0).unwrap();
+        q.seed_producer(8, 0, i32::MAX - 1, 0, 0, 0, None).unwrap();
         assert_eq!((q.log_end_offset, q.producers[&8].batches[0].first_seq()), (3, i32::MAX - 1));
         assert_eq!(q.append_client(&batch(8, 0, 1, 1, 0)).rule, "A7");
-        assert!(q.seed_producer(-1, 0, 0, 0, 0, 0).is_err());
-        assert!(q.seed_producer(1, -1, 0, 0, 0, 0).is_err());
-        assert!(q.seed_producer(1, 0, -2, 0, 0, 0).is_err());
-        assert!(q.seed_producer(1, 0, 0, 0, i64::MAX, 0).is_err());
+        assert!(q.seed_producer(-1, 0, 0, 0, 0, 0, None).is_err());
+        assert!(q.seed_producer(1, -1, 0, 0, 0, 0, None).is_err());
+        assert!(q.seed_producer(1, 0, -2, 0, 0, 0, None).is_err());
+        assert!(q.seed_producer(1, 0, 0, 0, i64::MAX, 0, None).is_err());
     }
 
     fn values(c: &[Consumed]) -> Vec<(i64, String)> {

@@ -34,7 +34,89 @@ pub struct TxnScenario {
     pub consumers: Vec<ConsumerDecl>,
     /// `txn-state ID pid=N epoch=E`: coordinator metadata as if loaded from the log.
     pub seeds: Vec<(String, i64, i16)>,
+    /// `producer-state PART pid=N epoch=E seq=A..B [offset=O] [txn-first=T]`: the partition
+    /// leader's entry for one producer, as if its last batch had been appended.
+    pub producer_states: Vec<ProducerStateSeed>,
     pub steps: Vec<TxnStep>,
+}
+
+/// One `producer-state` line: the leader of `partition` holds an entry for `producer_id` at
+/// `epoch` whose last batch carried sequences `first_seq..=last_seq` at offsets from `offset`
+/// (the partition's log end when not given), and, with `txn_first`, a transaction open since
+/// that offset ([`super::partition::Partition::seed_producer`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerStateSeed {
+    pub line: usize,
+    pub partition: String,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub first_seq: i32,
+    pub last_seq: i32,
+    pub offset: Option<i64>,
+    pub txn_first: Option<i64>,
+}
+
+const PRODUCER_STATE_USAGE: &str = "usage: producer-state PARTITION pid=N epoch=E seq=FIRST..LAST [offset=N] [txn-first=N]";
+
+/// Parse the words after `producer-state`.
+fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseError> {
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    let Some((&partition, kvs)) = w.split_first().filter(|(p, _)| !p.contains('=')) else {
+        return perr(line, format!("{PRODUCER_STATE_USAGE}: the partition comes first"));
+    };
+    let mut seed = ProducerStateSeed { line, partition: partition.to_string(), ..Default::default() };
+    let (mut pid, mut epoch, mut seq) = (None, None, None);
+    for kv in kvs {
+        let Some((k, v)) = kv.split_once('=') else { return perr(line, format!("{PRODUCER_STATE_USAGE}: {kv:?} is not KEY=VALUE")) };
+        let bad = |what: &str| ParseError { line, message: format!("{kv}: {what}") };
+        match k {
+            "pid" => pid = Some(v.parse::<i64>().ok().filter(|p| *p >= 0).ok_or_else(|| bad("a producer id is a number ≥ 0"))?),
+            "epoch" => epoch = Some(v.parse::<i16>().ok().filter(|e| *e >= 0).ok_or_else(|| bad("a producer epoch is 0..32767"))?),
+            "seq" => {
+                let (a, b) = v.split_once("..").unwrap_or((v, v));
+                let n = |x: &str| x.parse::<i32>().ok().filter(|s| *s >= 0);
+                seq = Some(n(a).zip(n(b)).ok_or_else(|| bad("the last batch's sequences, FIRST..LAST (0..2147483647; LAST below FIRST wraps), or one sequence"))?);
+            }
+            "offset" => seed.offset = Some(v.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("the last batch's first offset, a number ≥ 0"))?),
+            "txn-first" => seed.txn_first = Some(v.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("the open transaction's first offset, a number ≥ 0"))?),
+            _ => return perr(line, format!("unknown producer-state setting {kv:?} (pid, epoch, seq, offset, txn-first)")),
+        }
+    }
+    match (pid, epoch, seq) {
+        (Some(p), Some(e), Some((a, b))) => {
+            (seed.producer_id, seed.epoch, seed.first_seq, seed.last_seq) = (p, e, a, b);
+            Ok(seed)
+        }
+        _ => perr(line, format!("{PRODUCER_STATE_USAGE}: pid=, epoch= and seq= are needed")),
+    }
+}
+
+/// Give the partitions' leaders the scenario's `producer-state` entries, in line order: each
+/// batch is written after what the partition already holds; a producer id seeded here is one
+/// the coordinator gave out, so later InitProducerId answers are higher.
+pub fn seed_producer_states(w: &mut World, seeds: &[ProducerStateSeed]) -> Result<(), ParseError> {
+    seeds.iter().try_for_each(|s| seed_producer_state(w, s).map(|_| ()))
+}
+
+/// One `producer-state` line on `w`; the seeded batch's first offset.
+fn seed_producer_state(w: &mut World, s: &ProducerStateSeed) -> Result<i64, ParseError> {
+    {
+        let err = |m: String| ParseError { line: s.line, message: format!("producer-state {}: {m}", s.partition) };
+        let Some(p) = w.partitions.iter_mut().find(|p| p.name == s.partition) else {
+            return Err(err(String::from("no such partition (declare it with `partition` or `partitions` first)")));
+        };
+        if p.producers.contains_key(&s.producer_id) {
+            return Err(err(format!("producer {} already has a state on this partition", s.producer_id)));
+        }
+        let offset = s.offset.unwrap_or(p.log_end_offset);
+        if offset < p.log_end_offset {
+            return Err(err(format!("offset={offset}: the partition already holds offsets up to {} (an earlier producer-state line): the batch goes at {} or later", p.log_end_offset - 1, p.log_end_offset)));
+        }
+        p.seed_producer(s.producer_id, s.epoch, s.first_seq, s.last_seq, offset, w.now_ms, s.txn_first).map_err(err)?;
+        w.next_pid = w.next_pid.max(s.producer_id.saturating_add(1));
+        Ok(offset)
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -254,6 +336,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                     _ => return perr(line, "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E"),
                 }
             }
+            "producer-state" => sc.producer_states.push(producer_state(line, rest)?),
             "partition" => sc.partitions.extend(rest.split_whitespace().map(String::from)),
             "partitions" => {
                 // `partitions PREFIX N`: PREFIX-0 … PREFIX-(N-1)
@@ -314,6 +397,13 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     if !seen_model {
         return perr(1, "empty scenario");
     }
+    // Check the `producer-state` lines and say where each batch went (the log end when no
+    // `offset=` was given).
+    let mut scratch = setup_partitions(&sc);
+    for k in 0..sc.producer_states.len() {
+        let at = seed_producer_state(&mut scratch, &sc.producer_states[k])?;
+        sc.producer_states[k].offset = Some(at);
+    }
     Ok(sc)
 }
 
@@ -349,6 +439,17 @@ impl TxnRun {
     }
 }
 
+/// A world with only the scenario's partitions (to check its `producer-state` lines).
+fn setup_partitions(sc: &TxnScenario) -> World {
+    let mut w = World::new(sc.start_ms, sc.first_producer_id, ClusterConfig::default());
+    for p in &sc.partitions {
+        w.add_partition(p);
+    }
+    w
+}
+
+/// The world a scenario starts from. Its `producer-state` lines were checked when it was
+/// parsed; [`run`] reports a bad one given another way (a scenario built as JSON).
 pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let mut w = World::new(
         sc.start_ms,
@@ -365,6 +466,7 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     for (id, pid, epoch) in &sc.seeds {
         w.seed_txn(id, *pid, *epoch);
     }
+    let _ = seed_producer_states(&mut w, &sc.producer_states);
     for c in &sc.consumers {
         w.add_consumer(&c.name, if c.read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted }, c.group.as_deref(), c.partitions.clone());
     }
@@ -392,6 +494,11 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     let mut w = setup(sc, sabotage);
     w.trace = trace;
     let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
+    if let Err(e) = seed_producer_states(&mut setup_partitions(sc), &sc.producer_states) {
+        out.error = Some(e);
+        out.world = w;
+        return out;
+    }
     let mut mem = Memory::default();
     let mut budget = 1_000_000usize;
     let mut flat = Vec::new();
@@ -455,6 +562,7 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         producers: sc.producers.clone(),
         consumers: sc.consumers.clone(),
         seeds: sc.seeds.clone(),
+        producer_states: sc.producer_states.clone(),
         steps: Vec::new(),
     }
 }
@@ -650,6 +758,19 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
     Ok(None)
 }
 
+/// A leader's entry for a producer as `producer-state` words: `pid=N epoch=E seq=A..B
+/// offset=O txn-first=T|none` (the last retained batch's sequences and first offset).
+pub fn producer_entry_words(pid: i64, e: &super::partition::ProducerStateEntry) -> String {
+    let last = e.batches.back();
+    format!(
+        "pid={pid} epoch={} seq={} offset={} txn-first={}",
+        e.producer_epoch,
+        last.map_or_else(|| String::from("none"), |b| format!("{}..{}", b.first_seq(), b.last_seq)),
+        last.map_or_else(|| String::from("none"), |b| b.first_offset().to_string()),
+        e.current_txn_first_offset.map_or_else(|| String::from("none"), |t| t.to_string())
+    )
+}
+
 fn list(v: &[String]) -> String {
     v.join(" ")
 }
@@ -681,6 +802,15 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
                 })
                 .collect();
             (got.join(" ") != vals.join(" ")).then(|| (want.clone(), list(&got)))
+        }
+        ["producer-state", p, kvs @ ..] => {
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let Some(pid) = kvs.iter().find_map(|x| x.strip_prefix("pid=")).and_then(|x| x.parse::<i64>().ok()) else {
+                return fail(String::from("usage: expect producer-state PARTITION pid=N [epoch=E] [seq=A..B] [offset=O] [txn-first=N|none]"));
+            };
+            let got = pp.producers.get(&pid).map_or_else(|| String::from("none"), |e| producer_entry_words(pid, e));
+            let have: Vec<&str> = got.split(' ').collect();
+            (!kvs.iter().all(|k| have.contains(k))).then(|| (want.clone(), got))
         }
         ["lso", p, n] | ["hw", p, n] => {
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
@@ -896,6 +1026,19 @@ pub fn timeline_text(run: &TxnRun) -> String {
     let mut s = String::new();
     s.push_str(&format!("# {}\n", run.scenario.title));
     s.push_str(&format!("# transaction.version={} (Kafka {} model)\n", run.scenario.transaction_version, run.scenario.kafka.name()));
+    for x in &run.scenario.producer_states {
+        s.push_str(&format!(
+            "# line {}: the leader of {} holds producer {} epoch {}, last batch sequences {}..{}{}{}\n",
+            x.line,
+            x.partition,
+            x.producer_id,
+            x.epoch,
+            x.first_seq,
+            x.last_seq,
+            x.offset.map_or(String::new(), |o| format!(" at offsets {o}..{}", o + if x.last_seq >= x.first_seq { (x.last_seq - x.first_seq) as i64 } else { (i32::MAX - x.first_seq) as i64 + x.last_seq as i64 + 1 })),
+            x.txn_first.map_or(String::new(), |t| format!(", a transaction open since offset {t}"))
+        ));
+    }
     for (k, st) in run.steps.iter().enumerate() {
         s.push_str(&format!("\n[{k}] line {} t+{}ms  {}{}\n", st.line, st.t, st.text, if st.ok { "" } else { "   <-- FAILED" }));
         for m in &st.messages {
@@ -945,4 +1088,99 @@ pub fn timeline_text(run: &TxnRun) -> String {
         s.push_str(&format!("ERROR {e}\n"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Run `steps` after a header with `orders-0` and `state` (a `producer-state` line);
+    /// every `expect` must hold.
+    fn ask(state: &str, steps: &str) -> TxnRun {
+        let text = format!("model transactions\ntitle t\npartition orders-0\n{state}\n{steps}\n");
+        let sc = parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+        let r = run(&sc, None, true);
+        assert!(r.passed(), "{}", timeline_text(&r));
+        r
+    }
+
+    fn refused(state: &str) -> ParseError {
+        parse(&format!("model transactions\ntitle t\npartition orders-0\n{state}\n")).unwrap_err()
+    }
+
+    #[test]
+    fn producer_state_lets_a_script_ask_a1_a_retry_of_the_seeded_batch_is_a_duplicate_with_its_original_offsets() {
+        let r = ask(
+            "producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20",
+            "expect producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20 txn-first=none\nexpect hw orders-0 25\n\
+             produce orders-0 pid=1000 epoch=2 seq=5 a b c d e as retry\nexpect retry duplicate 20..24\nexpect retry rule A1\n\
+             produce orders-0 pid=1000 epoch=2 seq=10 f as next\nexpect next appended 25..25\nexpect next rule A7\n\
+             expect producer-state orders-0 pid=1000 seq=10..10 offset=25",
+        );
+        assert_eq!(r.world.partitions[0].log_end_offset, 26);
+        // The retry wrote nothing, and the seeded batch has no record: the run's records hold only
+        // `next` (Kafka's log has nothing from the retry either; found by the Kafka test).
+        let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
+        assert_eq!(offsets, [25]);
+        assert!(timeline_text(&r).contains("# line 4: the leader of orders-0 holds producer 1000 epoch 2, last batch sequences 5..9 at offsets 20..24"));
+    }
+
+    #[test]
+    fn producer_state_lets_a_script_ask_a7_a_gap_after_the_seeded_batch() {
+        ask("producer-state orders-0 pid=1000 epoch=2 seq=5..9", "produce orders-0 pid=1000 epoch=2 seq=11 x as gap\nexpect gap rejected OUT_OF_ORDER_SEQUENCE_NUMBER\nexpect gap rule A7\nexpect hw orders-0 5");
+    }
+
+    #[test]
+    fn producer_state_lets_a_script_ask_a6_a_new_epoch_must_start_at_zero() {
+        ask(
+            "producer-state orders-0 pid=1000 epoch=2 seq=5..9",
+            "produce orders-0 pid=1000 epoch=3 seq=10 x as bumped\nexpect bumped error OUT_OF_ORDER_SEQUENCE_NUMBER\nexpect bumped rule A6\n\
+             produce orders-0 pid=1000 epoch=3 seq=0 x as fresh\nexpect fresh appended 5..5\nexpect producer-state orders-0 pid=1000 epoch=3 seq=0..0",
+        );
+    }
+
+    #[test]
+    fn producer_state_lets_a_script_ask_a3_an_older_epoch_is_fenced() {
+        ask("producer-state orders-0 pid=1000 epoch=2 seq=5..9", "produce orders-0 pid=1000 epoch=1 seq=10 x as stale\nexpect stale error INVALID_PRODUCER_EPOCH\nexpect stale rule A3");
+    }
+
+    #[test]
+    fn producer_state_with_txn_first_lets_a_script_ask_a9_and_the_lso() {
+        ask(
+            "producer-state orders-0 pid=1000 epoch=0 seq=0..2 offset=4 txn-first=2",
+            "expect lso orders-0 2\nexpect hw orders-0 7\nexpect producer-state orders-0 pid=1000 txn-first=2\n\
+             produce orders-0 pid=1000 epoch=0 seq=3 plain as p\nexpect p error INVALID_TXN_STATE\nexpect p rule A9\n\
+             list-offsets orders-0 read_committed as lo\nexpect lo offset 2",
+        );
+    }
+
+    #[test]
+    fn producer_state_lines_stack_and_a_later_init_producer_id_gets_a_higher_pid() {
+        let r = ask(
+            "producer-state orders-0 pid=1000 epoch=0 seq=0..1\nproducer-state orders-0 pid=1003 epoch=0 seq=7",
+            "expect producer-state orders-0 pid=1003 offset=2\nexpect hw orders-0 3\ninit-producer-id as i\nexpect i pid 1004 epoch 0",
+        );
+        assert_eq!(r.scenario.producer_states[1].offset, Some(2), "the default offset is the log end, filled in when parsed");
+    }
+
+    #[test]
+    fn bad_producer_state_lines_are_refused_with_their_line_and_why() {
+        for (line, says) in [
+            ("producer-state orders-0 pid=1000 epoch=0", "pid=, epoch= and seq= are needed"),
+            ("producer-state pid=1000 epoch=0 seq=0", "the partition comes first"),
+            ("producer-state orders-9 pid=1000 epoch=0 seq=0", "no such partition"),
+            ("producer-state orders-0 pid=-1 epoch=0 seq=0", "pid=-1: a producer id is a number ≥ 0"),
+            ("producer-state orders-0 pid=1 epoch=40000 seq=0", "epoch=40000: a producer epoch"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=3..x", "seq=3..x"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=0 offset=-3", "offset=-3"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=0 colour=red", "unknown producer-state setting"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=0..4 offset=3 txn-first=4", "txn-first=4: the open transaction's first offset is 0..3"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=0..4\nproducer-state orders-0 pid=1 epoch=1 seq=0", "producer 1 already has a state"),
+            ("producer-state orders-0 pid=1 epoch=0 seq=0..4\nproducer-state orders-0 pid=2 epoch=0 seq=0 offset=2", "offset=2: the partition already holds offsets up to 4"),
+        ] {
+            let e = refused(line);
+            assert!(e.message.contains(says), "{line}: {}", e.message);
+            assert_eq!(e.line, 3 + line.lines().count(), "{line}: the error names the line");
+        }
+    }
 }

@@ -474,7 +474,7 @@ pub fn send_to_leader(bytes: &[u8], q: &LeaderQuestion) -> Result<Reply, String>
     let mut w = World::new(1_700_000_000_000, 1000, super::ClusterConfig::default());
     w.add_partition(partition);
     if let Some(s) = &q.producer {
-        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms)?;
+        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms, None)?;
     }
     let mut bytes = bytes.to_vec();
     if q.zero_base_offset && bytes.len() >= 8 {
@@ -786,13 +786,14 @@ impl World {
                 let appended = matches!(o, Outcome::Appended { .. });
                 r.outcome = Some(String::from(if appended { "appended" } else { "duplicate" }));
                 r.offsets = Some((base_offset, last_offset));
-                // A duplicate (A1) wrote nothing: the answer points at the original batch.
+                // A duplicate (A1) wrote nothing: the answer points at the original batch, or at
+                // nothing when that batch is one a `producer-state` line seeded (the log holds no
+                // record for it; Kafka's answer to it adds none either).
                 if !appended {
-                    if let Some(k) = self.record_at(pi, base_offset) {
-                        let m = self.reply_msg_from(plane, lane, &r);
-                        self.link(m, Some(k));
-                        return Ok(r);
-                    }
+                    let k = self.record_at(pi, base_offset);
+                    let m = self.reply_msg_from(plane, lane, &r);
+                    self.link(m, k);
+                    return Ok(r);
                 }
                 let log = &self.partitions[pi];
                 let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
