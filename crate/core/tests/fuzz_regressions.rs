@@ -28,6 +28,9 @@ fn every_fuzz_crasher_stays_fixed() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         // Each input in its own catch_unwind so one failure does not hide the others.
         let r = std::panic::catch_unwind(|| {
+            if name.starts_with("partition_dir-") {
+                partition_dir(&data);
+            }
             common::decode_all_ways(&data);
             let rep = eoslab_core::decode_bytes(&data, &eoslab_core::DecodeOptions::default());
             serde_json::to_string(&rep).expect("report serializes");
@@ -49,4 +52,42 @@ fn every_fuzz_crasher_stays_fixed() {
         files.len(),
         failed.join("\n  ")
     );
+}
+
+/// fuzz/fuzz_targets/partition_dir.rs's body: the bytes cut into a partition directory's files,
+/// loaded as the broker loads them; every check names a given file, and the simulator script
+/// written from it parses.
+fn partition_dir(data: &[u8]) {
+    use eoslab_core::files::partition::{self, DirFile};
+    const NAMES: [&str; 8] = [
+        "00000000000000000000.log",
+        "00000000000000000000.index",
+        "00000000000000000000.timeindex",
+        "00000000000000000000.txnindex",
+        "00000000000000000005.snapshot",
+        "00000000000000000007.log",
+        "00000000000000000007.index",
+        "leader-epoch-checkpoint",
+    ];
+    let Some((&n, rest)) = data.split_first() else { return };
+    let n = (n as usize % 6) + 1;
+    if rest.len() < n {
+        return;
+    }
+    let (kinds, body) = rest.split_at(n);
+    let chunk = body.len() / n + 1;
+    let files: Vec<DirFile<'_>> = kinds
+        .iter()
+        .zip(body.chunks(chunk).chain(core::iter::repeat(&[][..])))
+        .map(|(k, bytes)| DirFile { name: NAMES[*k as usize % NAMES.len()], bytes })
+        .collect();
+    let p = partition::load(&files);
+    for c in &p.checks {
+        assert!(files.iter().any(|f| f.name == c.file), "a check on a file not given: {}", c.file);
+    }
+    let _ = partition::render(&p);
+    let script = partition::simulator_script(&p, "fuzz");
+    if let Err(e) = eoslab_core::model::scenario::parse(&script) {
+        panic!("the continued script does not parse: {e}\n{script}");
+    }
 }

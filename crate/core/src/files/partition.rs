@@ -658,7 +658,12 @@ pub fn simulator_script(p: &Partition, title: &str) -> String {
         s.push_str(&format!("time {t}\n"));
     }
     s.push_str("partition p0\nproducer app\n");
-    s.push_str(&format!("log-end p0 {}\n", p.log_end_offset));
+    if p.log_end_offset >= 0 {
+        s.push_str(&format!("log-end p0 {}\n", p.log_end_offset));
+    } else {
+        // A damaged log can end below 0 (a negative base offset): the leader starts empty.
+        s.push_str(&format!("# log end {} is not an offset (a damaged file): the leader starts at 0\n", p.log_end_offset));
+    }
     for e in &p.producers {
         // Offsets at or past the log end cannot be (a damaged file): leave such an entry out.
         if e.batches.iter().any(|b| b.last_offset >= p.log_end_offset) || e.epoch < 0 {
