@@ -74,13 +74,33 @@ fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseErr
             "pid" => pid = Some(v.parse::<i64>().ok().filter(|p| *p >= 0).ok_or_else(|| bad("a producer id is a number ≥ 0"))?),
             "epoch" => epoch = Some(v.parse::<i16>().ok().filter(|e| *e >= 0).ok_or_else(|| bad("a producer epoch is 0..32767"))?),
             "seq" => {
+                if seq.is_some() {
+                    return perr(line, format!("{kv}: one batch per producer-state line here (its last batch; seq= or batch=, once)"));
+                }
                 let (a, b) = v.split_once("..").unwrap_or((v, v));
                 let n = |x: &str| x.parse::<i32>().ok().filter(|s| *s >= 0);
                 seq = Some(n(a).zip(n(b)).ok_or_else(|| bad("the last batch's sequences, FIRST..LAST (0..2147483647; LAST below FIRST wraps), or one sequence"))?);
             }
             "offset" => seed.offset = Some(v.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("the last batch's first offset, a number ≥ 0"))?),
-            "txn-first" => seed.txn_first = Some(v.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("the open transaction's first offset, a number ≥ 0"))?),
-            _ => return perr(line, format!("unknown producer-state setting {kv:?} (pid, epoch, seq, offset, txn-first)")),
+            // The idempotence scripts' spelling (`txn-first-offset=`) means the same.
+            "txn-first" | "txn-first-offset" => seed.txn_first = Some(v.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("the open transaction's first offset, a number ≥ 0"))?),
+            // The idempotence scripts' `batch=FIRST..LAST@OFFSET[..LASTOFFSET]`: here one batch,
+            // the producer's last (seq= and offset= in one).
+            "batch" => {
+                if seq.is_some() {
+                    return perr(line, format!("{kv}: one batch per producer-state line here (its last batch; seq= or batch=, once)"));
+                }
+                let n = |x: &str| x.parse::<i32>().ok().filter(|s| *s >= 0);
+                let parsed = v.split_once('@').and_then(|(sq, off)| {
+                    let (a, b) = sq.split_once("..").unwrap_or((sq, sq));
+                    let first_off = off.split_once("..").map_or(off, |(o, _)| o).parse::<i64>().ok().filter(|o| *o >= 0)?;
+                    Some((n(a)?, n(b)?, first_off))
+                });
+                let (a, b, o) = parsed.ok_or_else(|| bad("batch=FIRST..LAST@OFFSET: the last batch's sequences and its first offset"))?;
+                seq = Some((a, b));
+                seed.offset = Some(o);
+            }
+            _ => return perr(line, format!("unknown producer-state setting {kv:?} (pid, epoch, seq, offset, txn-first, batch)")),
         }
     }
     match (pid, epoch, seq) {
@@ -1123,6 +1143,20 @@ mod tests {
         let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
         assert_eq!(offsets, [25]);
         assert!(timeline_text(&r).contains("# line 4: the leader of orders-0 holds producer 1000 epoch 2, last batch sequences 5..9 at offsets 20..24"));
+    }
+
+    #[test]
+    fn producer_state_takes_the_idempotence_scripts_batch_spelling_too() {
+        // `batch=FIRST..LAST@OFFSET..LAST_OFFSET` and `txn-first-offset=` as the idempotence
+        // scripts (and `eoslab partition`'s continued script) write them.
+        let r = ask(
+            "producer-state orders-0 pid=1000 epoch=2 batch=5..9@20..24",
+            "expect producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20\n\
+             produce orders-0 pid=1000 epoch=2 seq=5 a b c d e as retry\nexpect retry duplicate 20..24",
+        );
+        assert_eq!(r.world.partitions[0].log_end_offset, 25);
+        assert!(refused("producer-state orders-0 pid=1 epoch=0 seq=1 batch=1..1@0").message.contains("one batch"));
+        assert!(refused("producer-state orders-0 pid=1 epoch=0 batch=1..1").message.contains("batch=FIRST..LAST@OFFSET"));
     }
 
     #[test]
