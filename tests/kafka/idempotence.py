@@ -37,6 +37,7 @@ import itertools
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import time
@@ -76,6 +77,26 @@ def set_time(script, start_ms):
     a comment and the new one is appended; set-up lines may come anywhere)."""
     lines = ["# time set by the differential" if re.match(r"\s*time\s", l) else l for l in script.splitlines()]
     return "\n".join(lines) + f"\ntime {start_ms}\n"
+
+
+def shift_batches(script, delta_ms):
+    """`produce PART batch=HEX` lines with the batch's timestamps moved by `delta_ms` (the same
+    shift as `set_time`'s), its CRC recomputed when it was right (a corrupt batch stays corrupt):
+    model and broker then store the same bytes, stamped in the broker's recent past, so the
+    broker's producer-id expiration treats them as the model's clock does."""
+    from txn_scenarios import crc32c
+
+    def shift(m):
+        b = bytearray(bytes.fromhex(m.group(2)))
+        if len(b) >= 61 and b[16] == 2:
+            crc_ok = struct.unpack(">I", b[17:21])[0] == crc32c(bytes(b[21:]))
+            for at in (27, 35):
+                t = struct.unpack(">q", b[at:at + 8])[0]
+                b[at:at + 8] = struct.pack(">q", t + delta_ms)
+            if crc_ok:
+                b[17:21] = struct.pack(">I", crc32c(bytes(b[21:])))
+        return m.group(1) + b.hex()
+    return re.sub(r"^(\s*produce\s+\S+\s+batch=)([0-9a-fA-F]+)", shift, script, flags=re.M)
 
 
 def partitions_of(script):
@@ -172,6 +193,7 @@ class Replayer:
         m = re.search(r"^\s*time\s+(\d+)", script, re.M)
         span = sim(script)["nowMs"] - (int(m.group(1)) if m else 1_700_000_000_000)
         start = int(time.time() * 1000) - span - 60_000
+        script = shift_batches(script, start - (int(m.group(1)) if m else 1_700_000_000_000))
         script = set_time(script, start)
         run = sim(script)
         if run["error"]:

@@ -191,6 +191,9 @@ pub enum Action {
     /// client, no network): one batch of `values` under this producer id, epoch and base
     /// sequence, transactional or not. The leader decides at once (A0–A10).
     Produce { partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: Vec<String> },
+    /// A Produce request carrying these bytes (any bytes: the leader's batch checks B0–B4
+    /// answer what is not one valid v2 batch), straight to the leader of `partition`.
+    ProduceBytes { partition: usize, bytes: Vec<u8> },
     /// A WriteTxnMarkers request for one partition, straight to its leader (M1–M4): the
     /// marker a coordinator (or anybody allowed to send one) writes.
     Marker { partition: usize, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, version: MarkerVersion },
@@ -689,6 +692,7 @@ impl Sim {
             Action::Produce { partition, producer_id, epoch, base_sequence, transactional, ref values } => {
                 self.handle_raw_produce(partition, producer_id, epoch, base_sequence, transactional, values)
             }
+            Action::ProduceBytes { partition, ref bytes } => self.handle_produce_bytes(partition, bytes.clone()),
             Action::Marker { partition, producer_id, epoch, commit, coordinator_epoch, version } => {
                 let tv2 = matches!(version, MarkerVersion::Tv2);
                 self.event(EventKind::RawMarker { producer_id, epoch, commit, coordinator_epoch, tv2 }, None, Some(partition), None);
@@ -756,7 +760,7 @@ impl Sim {
                     return Err(String::from("time only moves forward"));
                 }
             }
-            Action::LeaderChange { partition } | Action::Marker { partition, .. } => {
+            Action::LeaderChange { partition } | Action::Marker { partition, .. } | Action::ProduceBytes { partition, .. } => {
                 if *partition >= nq {
                     return Err(String::from("no such partition"));
                 }
@@ -1157,6 +1161,21 @@ impl Sim {
         self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
         let part = &mut self.partitions[partition];
         let v = part.append_client_verdict(&bytes);
+        if let Some(log) = self.leader_log.as_mut() {
+            log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes, verdict: v });
+        }
+        self.event(EventKind::Decision(v), None, Some(partition), None);
+    }
+
+    /// [`Action::ProduceBytes`]: the given bytes, decided by the leader at once. The request's
+    /// line shows what their header says (−1 where there is no header to read).
+    fn handle_produce_bytes(&mut self, partition: usize, bytes: Vec<u8>) {
+        let (producer_id, epoch, base_sequence, records, transactional) = match crate::batch::Batch::new_checked(&bytes[..]) {
+            Ok(b) => (b.producer_id(), b.producer_epoch(), b.base_sequence(), b.records_count(), b.attributes().is_transactional()),
+            Err(_) => (-1, -1, -1, 0, false),
+        };
+        self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
+        let v = self.partitions[partition].append_client_verdict(&bytes);
         if let Some(log) = self.leader_log.as_mut() {
             log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes, verdict: v });
         }

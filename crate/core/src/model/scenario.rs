@@ -99,6 +99,9 @@ pub enum Step {
     /// `produce PART pid=N epoch=E seq=S [txn] V …`: a Produce request with these fields,
     /// straight to the partition's leader.
     Produce { line: usize, partition: String, producer_id: i64, epoch: i16, base_sequence: i32, #[cfg_attr(feature = "serde", serde(default))] transactional: bool, values: Vec<String> },
+    /// `produce PART batch=HEX`: a Produce carrying these bytes (one batch, as the inspector
+    /// or a log segment shows it), straight to the partition's leader; `batch` is the hex.
+    ProduceBytes { line: usize, partition: String, batch: String },
     /// `marker PART pid=N epoch=E commit|abort [coordinator-epoch=C] [tv=1|2]`: a
     /// WriteTxnMarkers request for the partition.
     Marker { line: usize, partition: String, producer_id: i64, epoch: i16, commit: bool, #[cfg_attr(feature = "serde", serde(default))] coordinator_epoch: i32, #[cfg_attr(feature = "serde", serde(default))] tv2: bool },
@@ -448,6 +451,18 @@ pub(super) fn parse_step(line: usize, content: &str, sc: &Scenario) -> Result<St
             Step::LeaderChange { line, partition: partition(words[1])? }
         }
         "flush" => Step::Flush { line },
+        "produce" if words.iter().any(|w| w.starts_with("batch=")) => {
+            // The bytes alone: their header says who sent them (as in the transactions scripts).
+            need(2)?;
+            let part = partition(words[1])?;
+            let [_, _, w] = words[..] else { return perr(line, "`produce PART batch=HEX` takes the batch alone (its header has the producer id, epoch and sequences)") };
+            let hex = w.strip_prefix("batch=").unwrap_or_default();
+            let bytes = crate::spec::parse_hex(hex).or_else(|e| perr(line, format!("batch=: {e}")))?;
+            if bytes.is_empty() {
+                return perr(line, "batch= needs the batch's bytes in hex");
+            }
+            Step::ProduceBytes { line, partition: part, batch: crate::report::to_hex(&bytes) }
+        }
         "produce" | "marker" => {
             need(2)?;
             let part = partition(words[1])?;
@@ -761,6 +776,10 @@ pub(super) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, n
         Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
         Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
         Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
+        Step::ProduceBytes { partition, batch, .. } => act(
+            sim,
+            Action::ProduceBytes { partition: partition_idx(sim, partition), bytes: crate::spec::parse_hex(batch).or_else(|e| perr(line, format!("batch=: {e}")))? },
+        )?,
         Step::Produce { partition, producer_id, epoch, base_sequence, transactional, values, .. } => act(
             sim,
             Action::Produce {
@@ -842,6 +861,7 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Repeat { line, .. }
         | Step::Expect { line, .. }
         | Step::Produce { line, .. }
+        | Step::ProduceBytes { line, .. }
         | Step::Marker { line, .. } => *line,
     }
 }
@@ -867,6 +887,7 @@ pub fn describe(s: &Step) -> String {
         Step::Produce { partition, producer_id, epoch, base_sequence, transactional, values, .. } => {
             format!("produce {partition} pid={producer_id} epoch={epoch} seq={base_sequence}{} {}", if *transactional { " txn" } else { "" }, values.join(" "))
         }
+        Step::ProduceBytes { partition, batch, .. } => format!("produce {partition} batch={batch}"),
         Step::Marker { partition, producer_id, epoch, commit, coordinator_epoch, tv2, .. } => format!(
             "marker {partition} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
             if *commit { "commit" } else { "abort" },
@@ -924,7 +945,7 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
                 Some((format!("leader of {q} changes"), format!("leader-change {q}")))
             }
             // Requests with chosen fields are written, not offered.
-            Action::Produce { .. } | Action::Marker { .. } => None,
+            Action::Produce { .. } | Action::ProduceBytes { .. } | Action::Marker { .. } => None,
         };
         if let Some(i) = item {
             out.push(i);
