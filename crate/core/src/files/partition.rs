@@ -644,6 +644,27 @@ pub fn render(p: &Partition) -> String {
 /// from this partition's loaded state — its log end and every producer's entry — and asks the
 /// leader the question engineers ask of a real partition: the retry of each producer's last
 /// batch (a duplicate, answered with the original offsets). `title` names the source.
+/// Whether `e` can be written as a `producer-state` line the scenario parser accepts
+/// (`model::scenario`'s producer-state and leader-state checks): a damaged file can hold an
+/// entry no leader could.
+fn fits(e: &ProducerState, log_end: i64) -> bool {
+    if e.epoch < 0 || e.producer_id < 0 || e.batches.len() > crate::model::partition::NUM_BATCHES_TO_RETAIN {
+        return false;
+    }
+    let mut prev_last: Option<i64> = None;
+    for b in &e.batches {
+        let Some(first) = b.last_offset.checked_sub(b.offset_delta as i64) else { return false };
+        if b.offset_delta < 0 || first < 0 || b.last_offset >= log_end || prev_last.is_some_and(|p| first <= p) {
+            return false;
+        }
+        if crate::sequence::increment(b.first_sequence, b.offset_delta) != b.last_sequence {
+            return false;
+        }
+        prev_last = Some(b.last_offset);
+    }
+    e.current_txn_first_offset < log_end
+}
+
 pub fn simulator_script(p: &Partition, title: &str) -> String {
     let mut s = String::new();
     s.push_str(&format!("title {title}\n"));
@@ -665,8 +686,9 @@ pub fn simulator_script(p: &Partition, title: &str) -> String {
         s.push_str(&format!("# log end {} is not an offset (a damaged file): the leader starts at 0\n", p.log_end_offset));
     }
     for e in &p.producers {
-        // Offsets at or past the log end cannot be (a damaged file): leave such an entry out.
-        if e.batches.iter().any(|b| b.last_offset >= p.log_end_offset) || e.epoch < 0 {
+        // An entry no leader could hold (a damaged file: offsets at or past the log end, below
+        // 0 or out of order, sequences that do not match the offsets) is left out.
+        if !fits(e, p.log_end_offset) {
             s.push_str(&format!("# producer {} left out: its state does not fit the log (epoch {}, log end {})\n", e.producer_id, e.epoch, p.log_end_offset));
             continue;
         }
@@ -691,7 +713,7 @@ pub fn simulator_script(p: &Partition, title: &str) -> String {
         }
         s.push('\n');
     }
-    for e in p.producers.iter().filter(|e| e.epoch >= 0 && e.batches.last().is_some_and(|b| b.first_sequence >= 0 && b.last_offset < p.log_end_offset)) {
+    for e in p.producers.iter().filter(|e| fits(e, p.log_end_offset) && e.batches.last().is_some_and(|b| b.first_sequence >= 0)) {
         let b = e.batches.last().copied().unwrap_or(RetainedBatch { first_sequence: 0, last_sequence: 0, last_offset: 0, offset_delta: 0, timestamp: 0 });
         let first = b.last_offset - b.offset_delta as i64;
         let values: Vec<String> = (first..=b.last_offset).take(50).map(|o| format!("r{o}")).collect();
@@ -712,7 +734,7 @@ pub fn simulator_script(p: &Partition, title: &str) -> String {
         ));
         s.push_str(&format!("expect last duplicate {first}..{}\n", b.last_offset));
     }
-    for e in p.producers.iter().filter(|e| e.epoch > 0 && e.batches.is_empty()) {
+    for e in p.producers.iter().filter(|e| e.epoch > 0 && e.batches.is_empty() && fits(e, p.log_end_offset)) {
         s.push_str(&format!(
             "# producer {}: a late batch from the epoch before {} (a zombie, or a write the last marker fenced)\n",
             e.producer_id, e.epoch
