@@ -333,7 +333,7 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
         let n = read_segment(file_name(f.name), f.bytes, &mut seg, &mut p.errors);
         let next_offset = seg
             .last()
-            .map_or(*base, |(_, b)| b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64) + 1);
+            .map_or(*base, |(_, b)| b.header.base_offset.wrapping_add(b.header.last_offset_delta as i64).wrapping_add(1));
         p.segments.push(Segment {
             name: String::from(file_name(f.name)),
             base_offset: *base,
@@ -608,7 +608,7 @@ pub fn render(p: &Partition) -> String {
                 "    batch seq {}..{} offsets {}..{} timestamp {}",
                 b.first_sequence,
                 b.last_sequence,
-                b.last_offset - b.offset_delta as i64,
+                b.last_offset.wrapping_sub(b.offset_delta as i64),
                 b.last_offset,
                 b.timestamp
             ));
