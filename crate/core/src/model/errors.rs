@@ -64,6 +64,7 @@ error_codes! {
     REQUEST_TIMED_OUT = 7, "TimeoutException", true;
     NETWORK_EXCEPTION = 13, "NetworkException", true;
     NOT_ENOUGH_REPLICAS = 19, "NotEnoughReplicasException", true;
+    COORDINATOR_NOT_AVAILABLE = 15, "CoordinatorNotAvailableException", true;
     ILLEGAL_GENERATION = 22, "IllegalGenerationException", false;
     UNKNOWN_MEMBER_ID = 25, "UnknownMemberIdException", false;
     INVALID_REQUEST = 42, "InvalidRequestException", false;
