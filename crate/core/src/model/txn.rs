@@ -605,6 +605,16 @@ impl Default for ClusterConfig {
     }
 }
 
+/// V5 for a TV2 leader's add (Produce v12, TxnOffsetCommit v5): the coordinator's
+/// PRODUCER_FENCED goes back as INVALID_PRODUCER_EPOCH; CONCURRENT_TRANSACTIONS is kept.
+pub fn leader_add_error(e: ErrorCode) -> ErrorCode {
+    if e == ErrorCode::PRODUCER_FENCED {
+        ErrorCode::INVALID_PRODUCER_EPOCH
+    } else {
+        e
+    }
+}
+
 /// One partition's answer to OffsetFetch: the committed offset (`None`: none), or the error
 /// (UNSTABLE_OFFSET_COMMIT while a transactional commit is pending).
 pub type OffsetFetch = Result<Option<i64>, ErrorCode>;
@@ -1502,8 +1512,7 @@ impl World {
                     attempt += 1;
                 };
                 if a.error != ErrorCode::NONE {
-                    // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
-                    let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                    let mapped = leader_add_error(a.error);
                     msg_rule!(
                         self,
                         self.partition_lane(&self.partitions[pi].name),
@@ -1675,6 +1684,9 @@ impl World {
                 self.link(k, r);
             }
             msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
+            // The add goes through the leader's path (ReplicaManager, V5): PRODUCER_FENCED comes
+            // back as INVALID_PRODUCER_EPOCH (Kafka 4.3.1 and 4.1.2, txn-request-offsets).
+            let a = Answer { error: leader_add_error(a.error), ..a };
             if a.error != ErrorCode::NONE {
                 // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
                 // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a

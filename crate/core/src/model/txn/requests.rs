@@ -1037,20 +1037,24 @@ impl World {
                     r
                 };
                 // G3: before the write (CoordinatorRuntime.scheduleTransactionalWriteOperation) the
-                // partition is added to the transaction (v5, TV2) or verified to be in it (v4),
-                // unless the producer already has a transaction open on it.
-                if *version >= 5 {
+                // partition is added to the transaction (v5, TV2) or verified to be in it (v4) —
+                // unless the producer already has a transaction open on it at this epoch (V1:
+                // then nobody asks the coordinator, even while it completes the transaction).
+                let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
+                if open {
+                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("producer {pid} has a transaction open on {part} at epoch {epoch}: no verification, no add"), "V1", TC, ErrorCode::NONE);
+                } else if *version >= 5 {
                     self.metric(super::Metric::AddPartitionsRequests, 1);
                     let a = self.coordinator_add(id, pid, epoch, core::slice::from_ref(&part), Tv::Tv2, from);
                     msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {part} to {id}: {}", a.why(id, &[part.as_str()])), "G3", a.source, a.error);
-                    if a.error != ErrorCode::NONE {
-                        let r = answer(a.error, "G3", a.source, format!("the add of {part} (TxnOffsetCommit v5) failed: {}", a.why(id, &[part.as_str()])));
+                    let e = super::leader_add_error(a.error);
+                    if e != ErrorCode::NONE {
+                        let r = answer(e, "G3", a.source, format!("the add of {part} (TxnOffsetCommit v5) failed: {}{}", a.why(id, &[part.as_str()]), if e != a.error { format!(" ({} goes back as {e}, V5)", a.error) } else { String::new() }));
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
                 } else {
-                    let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
-                    let v = if open { super::Verify::Added } else { self.verify(id, pid, epoch, &part) };
+                    let v = self.verify(id, pid, epoch, &part);
                     self.tick(0);
                     // The leader's mapping of the coordinator's answer (V5), then the group
                     // coordinator's (GroupCoordinatorService.handleOperationException:
@@ -1560,14 +1564,31 @@ mod tests {
         assert_eq!((r.error.as_str(), r.rule), ("TRANSACTION_ABORTABLE", "G3"));
         send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
         assert_eq!(send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g v=4 orders-0=3").rule, "G4");
-        // A fenced epoch: the v5 add answers PRODUCER_FENCED (G3).
+        // A fenced epoch: the coordinator's PRODUCER_FENCED to the v5 add comes back as
+        // INVALID_PRODUCER_EPOCH (the leader's mapping, V5; Kafka 4.3.1 and 4.1.2).
         let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=5 group=h orders-0=3");
-        assert_eq!((r.error.as_str(), r.rule), ("PRODUCER_FENCED", "G3"));
+        assert_eq!((r.error.as_str(), r.rule), ("INVALID_PRODUCER_EPOCH", "G3"));
         // v5: the add happens before the group check, so a refused commit still leaves the
         // partition in the transaction.
         let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=k generation=2 orders-0=3");
         assert_eq!(r.error, "ILLEGAL_GENERATION");
         assert!(w.coordinator.get("app").unwrap().partitions.contains(World::offsets_name("k").as_str()));
+    }
+
+    #[test]
+    fn v1_a_commit_at_the_open_epoch_joins_the_completing_transaction_without_asking_the_coordinator() {
+        let mut w = world();
+        open_tv2(&mut w);
+        send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit");
+        // PrepareCommit at epoch 1; __consumer_offsets still has producer 1000's transaction open
+        // at epoch 0 (Kafka 4.3.1: NONE, and the COMMIT marker materializes it).
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=4");
+        assert_eq!((r.error.as_str(), r.rule), ("NONE", "G4"));
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=1 group=g orders-0=5");
+        assert_eq!((r.error.as_str(), r.rule), ("CONCURRENT_TRANSACTIONS", "G3"));
+        w.deliver_markers(None).unwrap();
+        assert_eq!(send(&mut w, "offset-fetch group=g require-stable orders-0").offset, Some(4));
     }
 
     #[test]
