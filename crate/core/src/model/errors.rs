@@ -63,7 +63,6 @@ error_codes! {
     /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
     REQUEST_TIMED_OUT = 7, "TimeoutException", true;
     NETWORK_EXCEPTION = 13, "NetworkException", true;
-    COORDINATOR_NOT_AVAILABLE = 15, "CoordinatorNotAvailableException", true;
     NOT_ENOUGH_REPLICAS = 19, "NotEnoughReplicasException", true;
     ILLEGAL_GENERATION = 22, "IllegalGenerationException", false;
     UNKNOWN_MEMBER_ID = 25, "UnknownMemberIdException", false;
@@ -134,6 +133,6 @@ mod tests {
         assert_eq!(ErrorCode::from_name("NO_SUCH_ERROR"), None);
         // Errors.java: the retriable ones the models meet
         let retriable: Vec<i16> = ERROR_CODES.iter().filter(|e| e.retriable).map(|e| e.code.0).collect();
-        assert_eq!(retriable, [2, 6, 7, 13, 15, 19, 51, 88]);
+        assert_eq!(retriable, [2, 6, 7, 13, 19, 51, 88]);
     }
 }

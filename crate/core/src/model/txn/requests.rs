@@ -1056,15 +1056,17 @@ impl World {
                 } else {
                     let v = self.verify(id, pid, epoch, &part);
                     self.tick(0);
-                    // The leader's mapping of the coordinator's answer (V5), then the group
-                    // coordinator's (GroupCoordinatorService.handleOperationException:
-                    // NOT_ENOUGH_REPLICAS → COORDINATOR_NOT_AVAILABLE).
-                    let e = match v.error() {
-                        ErrorCode::NOT_ENOUGH_REPLICAS => ErrorCode::COORDINATOR_NOT_AVAILABLE,
-                        e => e,
-                    };
+                    // The coordinator's own answer (V3) with AddPartitionsToTxnManager's mapping
+                    // only (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH): the NOT_ENOUGH_REPLICAS a
+                    // Produce gets for CONCURRENT_TRANSACTIONS is ReplicaManager's, for old
+                    // producers, and the group coordinator answers 51 as it is (Kafka 4.3.1).
+                    let e = super::leader_add_error(v.coordinator_error());
                     if e != ErrorCode::NONE {
-                        let r = answer(e, "G3", TC, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {}", v.why(pid, epoch, id, &part)));
+                        let why = match v {
+                            super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
+                            _ => v.why(pid, epoch, id, &part),
+                        };
+                        let r = answer(e, "G3", TC, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {why}"));
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
@@ -1589,6 +1591,19 @@ mod tests {
         assert_eq!((r.error.as_str(), r.rule), ("CONCURRENT_TRANSACTIONS", "G3"));
         w.deliver_markers(None).unwrap();
         assert_eq!(send(&mut w, "offset-fetch group=g require-stable orders-0").offset, Some(4));
+    }
+
+    #[test]
+    fn g3_a_v4_commit_while_the_transaction_completes_is_concurrent_transactions_as_the_coordinator_said() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit v=4");
+        // AP3 for the add; the v4 verification's 51 is not turned into NOT_ENOUGH_REPLICAS
+        // (that is ReplicaManager's, for a Produce): Kafka 4.3.1 and 4.1.2.
+        assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=h").rule, "AP3");
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=h v=4 orders-0=1");
+        assert_eq!((r.error.as_str(), r.rule), ("CONCURRENT_TRANSACTIONS", "G3"));
     }
 
     #[test]
