@@ -919,6 +919,7 @@ class Run:
             self.broker.restart()
             self.p.connect()  # the raw connection; the Java clients reconnect by themselves
             time.sleep(0.5)
+            self.warm_leader_path()
         elif cmd == "poll":
             a = self.client("poll", w[1], untilEnd=True, maxMs=8000)
             if a.get("threw"):
@@ -987,6 +988,30 @@ class Run:
             r = self.p.request(api, version, body)
             if code(r) not in (14, 15, 16) or time.monotonic() > deadline:
                 return r
+            time.sleep(0.1)
+
+    def warm_leader_path(self):
+        """After a restart the broker's first AddPartitionsToTxn to the coordinator (its
+        AddPartitionsToTxnManager, through the inter-broker proxy) can meet a disconnect: a
+        Produce then gets NETWORK_EXCEPTION as NOT_ENOUGH_REPLICAS (V5). The Java clients retry
+        it; a request line would report it. So the harness makes that first connection itself: a
+        TV1 transactional Produce (v11) of a producer id no transactional.id owns, whose
+        verification the coordinator refuses (INVALID_PRODUCER_ID_MAPPING) — nothing is
+        appended and no transaction starts."""
+        if not self.partitions:
+            return
+        t, i = self.topic(self.partitions[0])
+        rec = bytes([0x0E, 0x00, 0x00, 0x00, 0x01, 0x02]) + b"w" + bytes([0x00])
+        now = int(time.time() * 1000)
+        body = struct.pack(">hiqqqhii", 0x10, 0, now, now, 2**40 + 7, 0, 0, 1) + rec
+        head = struct.pack(">qiib", 0, 4 + 1 + 4 + len(body), -1, 2)  # baseOffset, batchLength, leader epoch, magic
+        batch = head + struct.pack(">I", crc32c(body)) + body
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            r = self.p.produce(t, i, batch, version=11, transactional_id=f"{self.name}.eoslab-warm-up")
+            self.trace.append(f"warm-up Produce after the restart: error code {r['errorCode']}")
+            if r["errorCode"] != 19:  # NOT_ENOUGH_REPLICAS: the manager's connection failed
+                return
             time.sleep(0.1)
 
     def find_group_coordinator(self, group):
