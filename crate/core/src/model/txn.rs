@@ -21,7 +21,7 @@ use core::fmt;
 use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
 use super::errors::ErrorCode;
 use super::line::KafkaLine;
-use super::partition::{Isolation, MarkerVersion, Outcome, Partition};
+use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
 use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
 use crate::report::to_hex;
 
@@ -170,6 +170,30 @@ pub struct Group {
     pub committed: BTreeMap<String, i64>,
     /// Pending transactional offsets: (producer id, partition, offset) (G4).
     pub pending: Vec<(i64, String, i64)>,
+    /// Member ids (the model's consumers of the group go by their names); none: the group is
+    /// Empty, as a "simple" group a TxnOffsetCommit with generation −1 creates (G1).
+    pub members: Vec<String>,
+}
+
+impl Group {
+    /// G5: one partition's OffsetFetch answer (`OffsetMetadataManager.fetchOffsets`): with
+    /// requireStable, UNSTABLE_OFFSET_COMMIT while a transactional commit of it is pending;
+    /// else the materialized offset (`None`: none committed).
+    pub fn fetch_offset(&self, partition: &str, require_stable: bool) -> OffsetFetch {
+        if require_stable && self.pending.iter().any(|x| x.1 == partition) {
+            Err(ErrorCode::UNSTABLE_OFFSET_COMMIT)
+        } else {
+            Ok(self.committed.get(partition).copied())
+        }
+    }
+}
+
+/// Why the group coordinator refuses a TxnOffsetCommit's group fields (G1/G2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupRefusal {
+    pub error: ErrorCode,
+    pub rule: &'static str,
+    pub why: String,
 }
 
 #[derive(Clone, Debug)]
@@ -581,6 +605,16 @@ impl Default for ClusterConfig {
     }
 }
 
+/// V5 for a TV2 leader's add (Produce v12, TxnOffsetCommit v5): the coordinator's
+/// PRODUCER_FENCED goes back as INVALID_PRODUCER_EPOCH; CONCURRENT_TRANSACTIONS is kept.
+pub fn leader_add_error(e: ErrorCode) -> ErrorCode {
+    if e == ErrorCode::PRODUCER_FENCED {
+        ErrorCode::INVALID_PRODUCER_EPOCH
+    } else {
+        e
+    }
+}
+
 /// One partition's answer to OffsetFetch: the committed offset (`None`: none), or the error
 /// (UNSTABLE_OFFSET_COMMIT while a transactional commit is pending).
 pub type OffsetFetch = Result<Option<i64>, ErrorCode>;
@@ -932,7 +966,10 @@ impl World {
     pub fn add_consumer(&mut self, name: &str, isolation: Isolation, group: Option<&str>, partitions: Vec<String>) {
         if let Some(g) = group {
             if !self.groups.iter().any(|x| x.name == g) {
-                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new() });
+                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new() });
+            }
+            if let Some(x) = self.groups.iter_mut().find(|x| x.name == g) {
+                x.members.push(name.into());
             }
         }
         let generation = group.and_then(|g| self.groups.iter().find(|x| x.name == g)).map_or(-1, |g| g.generation);
@@ -1475,8 +1512,7 @@ impl World {
                     attempt += 1;
                 };
                 if a.error != ErrorCode::NONE {
-                    // V5: PRODUCER_FENCED → INVALID_PRODUCER_EPOCH; 51 kept for TV2.
-                    let mapped = if a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                    let mapped = leader_add_error(a.error);
                     msg_rule!(
                         self,
                         self.partition_lane(&self.partitions[pi].name),
@@ -1648,6 +1684,9 @@ impl World {
                 self.link(k, r);
             }
             msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
+            // The add goes through the leader's path (ReplicaManager, V5): PRODUCER_FENCED comes
+            // back as INVALID_PRODUCER_EPOCH (Kafka 4.3.1 and 4.1.2, txn-request-offsets).
+            let a = Answer { error: leader_add_error(a.error), ..a };
             if a.error != ErrorCode::NONE {
                 // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
                 // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a
@@ -1661,23 +1700,85 @@ impl World {
             }
         }
         // G1/G2: generation fencing (KIP-447).
-        let gi = self.groups.iter().position(|g| g.name == group).ok_or("group vanished")?;
-        if self.groups[gi].generation != generation {
-            let why = format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", self.groups[gi].generation);
-            msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response ILLEGAL_GENERATION(22): {why}"), "G2", OMM, ErrorCode::ILLEGAL_GENERATION);
-            self.clients[i].last_error = Some(String::from("ILLEGAL_GENERATION"));
-            self.clients[i].state = ClientState::AbortableError;
-            say!(self, format!("{name}: the offset commit is refused with ILLEGAL_GENERATION — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)"));
-            // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
-            // fail the result with a CommitFailedException (abortable), which
-            // sendOffsetsToTransaction() rethrows.
-            let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", ErrorCode::ILLEGAL_GENERATION.message());
-            return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
-        }
+        let gi = match self.validate_txn_offset_commit(&group, generation, consumer, None) {
+            Ok((gi, _)) => gi,
+            Err(refusal) => {
+                let e = refusal.error;
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OMM, e);
+                self.clients[i].last_error = Some(String::from(e.name()));
+                self.clients[i].state = ClientState::AbortableError;
+                say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
+                // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
+                // fail the result with a CommitFailedException (abortable), which
+                // sendOffsetsToTransaction() rethrows.
+                let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", e.message());
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+            }
+        };
         // G4: the offsets are written as transactional records, pending until the marker.
         let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
+        self.metric(Metric::SendOffsetsTime, (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
+        match self.write_pending_offsets(gi, pid, epoch, seq, &positions, t) {
+            Ok(Some(r)) => {
+                self.clients[i].sequences.insert(offsets_part.clone(), seq + positions.len() as i32);
+                self.clients[i].started = true;
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                self.link(k, Some(r));
+                say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+            }
+            Ok(None) => {}
+            Err(d) => {
+                let e = d.error();
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
+                self.client_error(i, e, "TxnOffsetCommit");
+            }
+        }
+        Ok(CallResult::Ok)
+    }
+
+    /// G1/G2: the group coordinator's check of a TxnOffsetCommit's group fields
+    /// (`OffsetMetadataManager.validateTransactionalOffsetCommit`, then
+    /// `ClassicGroup.validateOffsetCommit(…, isTransactional=true)`): an unknown group is
+    /// created as an Empty "simple" group when generation < 0 (G1), else ILLEGAL_GENERATION; a
+    /// known group accepts generation < 0 while Empty, else checks the member (a static member's
+    /// instance id: the model has none, UNKNOWN_MEMBER_ID) and the generation (G2).
+    /// `Ok((group index, rule))`.
+    pub fn validate_txn_offset_commit(&mut self, group: &str, generation: i32, member: &str, instance: Option<&str>) -> Result<(usize, &'static str), GroupRefusal> {
+        let refuse = |error, rule, why| Err(GroupRefusal { error, rule, why });
+        let Some(gi) = self.groups.iter().position(|g| g.name == group) else {
+            if generation >= 0 {
+                return refuse(ErrorCode::ILLEGAL_GENERATION, "G1", format!("no group {group} is known and generation {generation} ≥ 0: ILLEGAL_GENERATION (only generation −1 creates a simple group)"));
+            }
+            self.groups.push(Group { name: group.into(), generation: 0, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new() });
+            return Ok((self.groups.len() - 1, "G1"));
+        };
+        let g = &self.groups[gi];
+        if generation < 0 && g.members.is_empty() {
+            return Ok((gi, "G2"));
+        }
+        if generation >= 0 || !member.is_empty() || instance.is_some() {
+            if let Some(x) = instance {
+                return refuse(ErrorCode::UNKNOWN_MEMBER_ID, "G2", format!("group.instance.id {x:?} is no static member of {group}: UNKNOWN_MEMBER_ID"));
+            }
+            if !g.members.iter().any(|m| m == member) {
+                return refuse(ErrorCode::UNKNOWN_MEMBER_ID, "G2", format!("member id {member:?} is no member of {group}{}: UNKNOWN_MEMBER_ID", if g.members.is_empty() { " (it has none)" } else { "" }));
+            }
+            if generation != g.generation {
+                return refuse(ErrorCode::ILLEGAL_GENERATION, "G2", format!("generation {generation} is stale: the group is at generation {} after a rebalance (KIP-447 fencing)", g.generation));
+            }
+        }
+        Ok((gi, "G2"))
+    }
+
+    /// G4: `positions` written to the group's `__consumer_offsets` partition as one
+    /// transactional batch of producer `pid` (sequence `seq`), pending until the marker, for
+    /// transaction instance `t`. `Ok(Some(record))` appended, `Ok(None)` a duplicate, `Err`
+    /// the leader's refusal.
+    fn write_pending_offsets(&mut self, gi: usize, pid: i64, epoch: i16, seq: i32, positions: &[(String, i64)], t: usize) -> Result<Option<usize>, Decision> {
+        let group = self.groups[gi].name.clone();
+        let offsets_part = Self::offsets_name(&group);
         let mut recs = Vec::new();
-        for (p, o) in &positions {
+        for (p, o) in positions {
             let (topic, part) = split_partition(p);
             let key = crate::internal::offset_commit_key(&group, &topic, part);
             let value = crate::internal::offset_commit_value(&crate::internal::OffsetCommit {
@@ -1699,12 +1800,9 @@ impl World {
             (d, log.log.last().map(|e| e.bytes.clone()).unwrap_or_default())
         };
         self.tick(1);
-        self.metric(Metric::SendOffsetsTime, (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
         match d.outcome {
             Outcome::Appended { base_offset, last_offset } => {
-                self.clients[i].sequences.insert(offsets_part.clone(), seq + recs.len() as i32);
-                self.clients[i].started = true;
-                for (p, o) in &positions {
+                for (p, o) in positions {
                     self.groups[gi].pending.push((pid, p.clone(), *o));
                     self.txns[t].offsets.push((group.clone(), p.clone(), *o));
                 }
@@ -1726,17 +1824,11 @@ impl World {
                     txn: Some(t),
                 });
                 self.txns[t].records.push(r);
-                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
-                self.link(k, Some(r));
-                say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+                Ok(Some(r))
             }
-            Outcome::Duplicate { .. } => {}
-            Outcome::Rejected(e) => {
-                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
-                self.client_error(i, e, "TxnOffsetCommit");
-            }
+            Outcome::Duplicate { .. } => Ok(None),
+            Outcome::Rejected(_) => Err(d),
         }
-        Ok(CallResult::Ok)
     }
 
     /// `commitTransaction()` / `abortTransaction()`: EndTxn (E/F rules). With
@@ -2399,11 +2491,7 @@ impl World {
         let g = self.groups.iter().find(|g| g.name == group).cloned().ok_or("no group")?;
         let mut out = Vec::new();
         for p in self.consumers[ci].partitions.clone() {
-            let r = if g.pending.iter().any(|x| x.1 == p) {
-                Err(ErrorCode::UNSTABLE_OFFSET_COMMIT)
-            } else {
-                Ok(g.committed.get(&p).copied())
-            };
+            let r = g.fetch_offset(&p, true);
             let text = match &r {
                 Err(e) => format!("OffsetFetch({group}, {p}, requireStable) → {e}: a transactional commit of this partition's offset is pending (retriable)"),
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),

@@ -204,7 +204,10 @@ pub fn is_transactions(text: &str) -> bool {
 
 fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
     let w: Vec<&str> = content.split_whitespace().collect();
-    if super::txn::is_request_verb(w[0]) && !(w[0] == "marker" && w.len() < 3) {
+    // `marker PART` and `offset-fetch CONSUMER` are steps of the Java-client model; the
+    // requests carry more (`marker PART pid=… …`, `offset-fetch group=G PART …`).
+    let client_step = (w[0] == "marker" && w.len() < 3) || (w[0] == "offset-fetch" && !w.iter().any(|x| x.starts_with("group=")));
+    if super::txn::is_request_verb(w[0]) && !client_step {
         let (request, label, from) = super::txn::parse_request(&w).map_err(|message| ParseError { line, message })?;
         return Ok(TxnStep::Request { line, label, from, request });
     }
@@ -932,14 +935,27 @@ fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String, String)> 
 /// `error NAME|N`, `rule R`, `pid N`, `epoch E` (or `pid N epoch E`), `appended|duplicate [A..B]`,
 /// `rejected NAME`, `offsets A..B`, `offset N` (ListOffsets), `hw N`, `lso N`,
 /// `aborted PID@FIRST …|none|null` (Fetch's abortedTransactions), `records V …` (Fetch),
-/// `partition N` (FindCoordinator).
+/// `partition N` (FindCoordinator), `offset PART N|none` / `error PART NAME|N` (one partition's
+/// answer to TxnOffsetCommit or OffsetFetch).
 fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
     let err_is = |e: &str| e == r.error || e.parse::<i16>().ok() == Some(r.error_code);
     let got_err = || format!("{}({})", r.error, r.error_code);
     let opt = |v: Option<i64>| v.map_or(String::from("none"), |x| x.to_string());
     let range = |o: Option<(i64, i64)>| o.map_or(String::from("none"), |(a, b)| format!("{a}..{b}"));
+    let part = |p: &str| r.partitions.iter().find(|x| x.0 == p);
     match w {
         ["error", e] => (!err_is(e)).then(got_err),
+        ["error", p, e] => match part(p) {
+            None => Some(format!("no answer for {p}")),
+            Some((_, got, _)) => {
+                let code = super::errors::ErrorCode::from_name(got).map(|c| c.0);
+                (got != e && e.parse::<i16>().ok().is_none_or(|n| Some(n) != code)).then(|| got.clone())
+            }
+        },
+        ["offset", p, x] => match part(p) {
+            None => Some(format!("no answer for {p}")),
+            Some((_, e, o)) => (opt(*o) != *x || e != "NONE").then(|| if e != "NONE" { e.clone() } else { opt(*o) }),
+        },
         ["rule", x] => (r.rule != *x).then(|| r.rule.to_string()),
         ["pid", p, "epoch", e] => {
             let got = format!("pid {} epoch {}", opt(r.producer_id), opt(r.producer_epoch.map(i64::from)));
@@ -971,7 +987,7 @@ fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
             let got = if got.is_empty() { String::from("nothing") } else { got.join(" ") };
             (got != xs.join(" ")).then_some(got)
         }
-        _ => Some(String::from("unknown expect on an answer (error, rule, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition)")),
+        _ => Some(String::from("unknown expect on an answer (error, rule, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition, offset PART, error PART)")),
     }
 }
 

@@ -14,6 +14,10 @@
 //! fetch orders-0 read_committed [from=N]                            # L4
 //! list-offsets orders-0 read_committed                              # L5
 //! find-coordinator transaction app                                  # §3.1 (H1), H2 for a group
+//! add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g [v=4]   # AP1–AP8 for __consumer_offsets-N
+//! txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g [generation=-1] [member=ID]
+//!     [group-instance-id=ID] [v=5] orders-0=3 …                     # G3, G1/G2, G4 (§3.7)
+//! offset-fetch group=g [require-stable] orders-0 …                  # G5
 //! expect p1 appended 0..2 / expect i1 pid 1000 epoch 0 / expect e1 error CONCURRENT_TRANSACTIONS
 //! ```
 //!
@@ -27,7 +31,7 @@ use alloc::vec::Vec;
 
 use super::coordinator::{self, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
 use super::{data_batch, as_stored, ErrorCode, Isolation, LogRecord, MarkerReq, MarkerVersion, Name, Outcome, RecordText, TxnInstance, Values, World};
-use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, TC, TMCM};
+use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, OFFSETS_LANE, OMM, TC, TMCM};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -66,6 +70,16 @@ pub enum Request {
     Fetch { partition: String, read_committed: bool, from_offset: i64 },
     ListOffsets { partition: String, read_committed: bool },
     FindCoordinator { group: bool, key: String },
+    /// AddOffsetsToTxn (a TV1 client's, v ≤ 4): the coordinator adds the group's
+    /// `__consumer_offsets` partition to the transaction, by the AddPartitionsToTxn rules (AP1–AP8).
+    AddOffsetsToTxn { transactional_id: String, producer_id: i64, epoch: i16, group: String, version: i16 },
+    /// TxnOffsetCommit to the group coordinator: v4 a TV1 client's (the coordinator verifies its
+    /// partition is in the transaction), v5 a TV2 client's (it adds it, G3); then the group's
+    /// fields (G1/G2) and the pending write (G4).
+    TxnOffsetCommit { transactional_id: String, producer_id: i64, epoch: i16, group: String, generation: i32, member: String, instance: Option<String>, version: i16, offsets: Vec<(String, i64)> },
+    /// OffsetFetch (G5): the committed offsets, UNSTABLE_OFFSET_COMMIT for a partition with a
+    /// pending transactional commit when `require_stable`.
+    OffsetFetch { group: String, require_stable: bool, partitions: Vec<String> },
 }
 
 impl Request {
@@ -80,6 +94,9 @@ impl Request {
             Request::Fetch { .. } => "Fetch",
             Request::ListOffsets { .. } => "ListOffsets",
             Request::FindCoordinator { .. } => "FindCoordinator",
+            Request::AddOffsetsToTxn { .. } => "AddOffsetsToTxn",
+            Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
+            Request::OffsetFetch { .. } => "OffsetFetch",
         }
     }
 
@@ -125,6 +142,18 @@ impl Request {
             Request::Fetch { partition, read_committed, from_offset } => format!("fetch {partition} {} from={from_offset}", iso(*read_committed)),
             Request::ListOffsets { partition, read_committed } => format!("list-offsets {partition} {}", iso(*read_committed)),
             Request::FindCoordinator { group, key } => format!("find-coordinator {} {key}", if *group { "group" } else { "transaction" }),
+            Request::AddOffsetsToTxn { transactional_id, producer_id, epoch, group, version } => {
+                format!("add-offsets-to-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} group={group} v={version}")
+            }
+            Request::TxnOffsetCommit { transactional_id, producer_id, epoch, group, generation, member, instance, version, offsets } => format!(
+                "txn-offset-commit transactional.id={transactional_id} pid={producer_id} epoch={epoch} group={group} generation={generation}{}{} v={version} {}",
+                if member.is_empty() { String::new() } else { format!(" member={member}") },
+                instance.as_ref().map_or(String::new(), |x| format!(" group-instance-id={x}")),
+                offsets.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(" ")
+            ),
+            Request::OffsetFetch { group, require_stable, partitions } => {
+                format!("offset-fetch group={group}{} {}", if *require_stable { " require-stable" } else { "" }, partitions.join(" "))
+            }
         }
     }
 }
@@ -145,6 +174,9 @@ fn verb(word: &str) -> Option<&'static str> {
         "fetch" => "fetch",
         "listoffsets" => "list-offsets",
         "findcoordinator" => "find-coordinator",
+        "addoffsetstotxn" => "add-offsets-to-txn",
+        "txnoffsetcommit" => "txn-offset-commit",
+        "offsetfetch" => "offset-fetch",
         _ => return None,
     })
 }
@@ -167,6 +199,9 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
     let (mut id, mut pid, mut epoch, mut seq, mut version, mut ce, mut tv2) = (None::<String>, None::<i64>, None::<i16>, None::<i32>, None::<i16>, 0i32, false);
     let (mut timeout, mut commit, mut txn, mut verify_only, mut rc, mut from_offset) = (None::<i32>, None::<bool>, false, false, None::<bool>, 0i64);
     let mut batch: Option<Vec<u8>> = None;
+    let (mut group, mut generation, mut member, mut instance, mut stable) = (None::<String>, -1i32, String::new(), None::<String>, false);
+    let mut offsets: Vec<(String, i64)> = Vec::new();
+    let is_part = |k: &str| k.rsplit_once('-').is_some_and(|(t, n)| !t.is_empty() && n.parse::<i32>().is_ok_and(|n| n >= 0));
     let mut bare: Vec<&str> = Vec::new();
     for w in &words {
         let num = |x: &str| x.parse::<i64>().map_err(|_| format!("{w}: expected a number"));
@@ -189,6 +224,11 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
             }
             Some(("from", x)) if v == "fetch" && x.parse::<i64>().is_ok() => from_offset = num(x)?,
             Some(("batch", x)) if v == "produce" => batch = Some(crate::spec::parse_hex(x).map_err(|e| format!("batch=: {e}"))?),
+            Some(("group", x)) if matches!(v, "add-offsets-to-txn" | "txn-offset-commit" | "offset-fetch") => group = Some(x.to_string()),
+            Some(("generation", x)) if v == "txn-offset-commit" => generation = i32::try_from(num(x)?).map_err(|_| String::from("generation is a 32-bit number"))?,
+            Some(("member", x)) if v == "txn-offset-commit" => member = x.to_string(),
+            Some(("group-instance-id", x)) if v == "txn-offset-commit" => instance = Some(x.to_string()),
+            Some((k, x)) if v == "txn-offset-commit" && is_part(k) => offsets.push((k.to_string(), num(x)?)),
             Some(("from", x)) => from = Some(x.to_string()),
             Some((k, _)) => return Err(format!("unknown field {k:?} for {v}")),
             None => match *w {
@@ -196,6 +236,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 "txn" if v == "produce" => txn = true,
                 "verify-only" if v == "add-partitions-to-txn" => verify_only = true,
                 "read_committed" | "read_uncommitted" if matches!(v, "fetch" | "list-offsets") => rc = Some(*w == "read_committed"),
+                "require-stable" if v == "offset-fetch" => stable = true,
                 _ => bare.push(w),
             },
         }
@@ -294,6 +335,42 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
         }
         "fetch" => Request::Fetch { partition: one_partition(&bare, "fetch")?, read_committed: rc.unwrap_or(false), from_offset },
         "list-offsets" => Request::ListOffsets { partition: one_partition(&bare, "list-offsets")?, read_committed: rc.unwrap_or(false) },
+        "add-offsets-to-txn" | "txn-offset-commit" | "offset-fetch" => {
+            let group = group.filter(|g| !g.is_empty()).ok_or_else(|| format!("`{v}` needs group=G"))?;
+            match v {
+                "add-offsets-to-txn" => {
+                    let (p, e) = need_pid(v)?;
+                    if let Some(x) = bare.first() {
+                        return Err(format!("unexpected {x:?}"));
+                    }
+                    let version = version.unwrap_or(4);
+                    if version > 4 {
+                        return Err(String::from("AddOffsetsToTxn has versions 0–4 (a TV2 client sends none: TxnOffsetCommit v5 adds the partition)"));
+                    }
+                    Request::AddOffsetsToTxn { transactional_id: need_id(v)?, producer_id: p, epoch: e, group, version }
+                }
+                "txn-offset-commit" => {
+                    let (p, e) = need_pid(v)?;
+                    if let Some(x) = bare.first() {
+                        return Err(format!("unexpected {x:?} (offsets are PART=OFFSET)"));
+                    }
+                    if offsets.is_empty() {
+                        return Err(String::from("`txn-offset-commit` needs at least one PART=OFFSET"));
+                    }
+                    let version = version.unwrap_or(5);
+                    if !(4..=5).contains(&version) {
+                        return Err(String::from("txn-offset-commit models v4 (a TV1 client's: the partition is verified) and v5 (a TV2 client's: the partition is added)"));
+                    }
+                    Request::TxnOffsetCommit { transactional_id: need_id(v)?, producer_id: p, epoch: e, group, generation, member, instance, version, offsets }
+                }
+                _ => {
+                    if bare.is_empty() {
+                        return Err(String::from("`offset-fetch` needs at least one partition"));
+                    }
+                    Request::OffsetFetch { group, require_stable: stable, partitions: bare.iter().map(|s| s.to_string()).collect() }
+                }
+            }
+        }
         _ => match bare.as_slice() {
             ["transaction" | "txn", key] => Request::FindCoordinator { group: false, key: key.to_string() },
             ["group", key] => Request::FindCoordinator { group: true, key: key.to_string() },
@@ -338,6 +415,10 @@ pub struct Reply {
     /// (batchLength 8, magic 16, crc 17, attributes 21, baseSequence 53, recordsCount 57, …).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub byte_offset: Option<usize>,
+    /// TxnOffsetCommit / OffsetFetch: each partition's answer (partition, error name, the
+    /// committed offset OffsetFetch returned, `None` for none).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub partitions: Vec<(String, String, Option<i64>)>,
 }
 
 /// The fields of a Produce the leader's decision reads (from a `produce` line or the batch).
@@ -577,20 +658,26 @@ impl World {
                     return Ok(r);
                 }
                 let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
-                let parts: Vec<Name> = partitions.iter().map(|p| Name::from(p.as_str())).collect();
-                let a = self.coordinator.add_partitions_v(id, *producer_id, *epoch, &parts, self.now_ms, tv);
-                self.tick(if a.wrote.is_some() { 1 } else { 0 });
-                if a.wrote.is_some() {
-                    let r = self.write_txn_log(id);
-                    let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", partitions.join(", ")));
-                    self.link(k, r);
-                    self.instance_for(id, *producer_id, *epoch, from);
-                }
+                let a = self.coordinator_add(id, *producer_id, *epoch, partitions, tv, from);
                 let names: Vec<&str> = partitions.iter().map(String::as_str).collect();
                 let r = Reply::new("AddPartitionsToTxn", a.error, a.rule, a.source, a.why(id, &names));
                 self.reply_msg(lane, &r);
                 Ok(r)
             }
+            Request::AddOffsetsToTxn { transactional_id: id, producer_id, epoch, group, version } => {
+                // KafkaApis.handleAddOffsetsToTxnRequest: the AddPartitionsToTxn rules for the one
+                // partition partitionFor(groupId) of __consumer_offsets.
+                let part = Self::offsets_name(group);
+                msg!(self, lane.clone(), COORD_LANE, "AddOffsetsToTxn", format!("AddOffsetsToTxn v{version}({id}, producer {producer_id} epoch {epoch}, group {group}: {part})"));
+                self.metric(super::Metric::AddPartitionsRequests, 1);
+                let a = self.coordinator_add(id, *producer_id, *epoch, core::slice::from_ref(&part), Tv::Tv1, from);
+                // v0–1 clients know no PRODUCER_FENCED: it goes back as INVALID_PRODUCER_EPOCH.
+                let error = if *version < 2 && a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                let r = Reply::new("AddOffsetsToTxn", error, a.rule, a.source, format!("group {group} → {part}: {}", a.why(id, &[part.as_str()])));
+                self.reply_msg(lane, &r);
+                Ok(r)
+            }
+            Request::TxnOffsetCommit { .. } | Request::OffsetFetch { .. } => self.answer_group(req, from, lane),
             Request::EndTxn { transactional_id: id, producer_id, epoch, commit, version } => {
                 let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
                 msg!(self, lane.clone(), COORD_LANE, "EndTxn", format!("EndTxn v{version}({id}, producer {producer_id} epoch {epoch}, {})", if *commit { "COMMIT" } else { "ABORT" }));
@@ -911,6 +998,141 @@ impl World {
         }
     }
 
+    /// The coordinator's add of `partitions` (AP1–AP8): the answer, with its
+    /// `__transaction_state` write and `from`'s transaction instance when it wrote.
+    fn coordinator_add(&mut self, id: &str, pid: i64, epoch: i16, partitions: &[String], tv: Tv, from: &str) -> coordinator::Answer {
+        let parts: Vec<Name> = partitions.iter().map(|p| Name::from(p.as_str())).collect();
+        let a = self.coordinator.add_partitions_v(id, pid, epoch, &parts, self.now_ms, tv);
+        self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(id);
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", partitions.join(", ")));
+            self.link(k, r);
+            self.instance_for(id, pid, epoch, from);
+        }
+        a
+    }
+
+    /// [`World::request`] for the group coordinator's requests: TxnOffsetCommit (§3.7, G1–G4)
+    /// and OffsetFetch (G5).
+    fn answer_group(&mut self, req: &Request, from: &str, lane: Name) -> Result<Reply, String> {
+        match req {
+            Request::TxnOffsetCommit { transactional_id: id, producer_id, epoch, group, generation, member, instance, version, offsets } => {
+                let (pid, epoch) = (*producer_id, *epoch);
+                let part = Self::offsets_name(group);
+                let n = Self::offsets_partition(group);
+                msg!(
+                    self,
+                    lane.clone(),
+                    OFFSETS_LANE,
+                    "TxnOffsetCommit",
+                    format!(
+                        "TxnOffsetCommit v{version}({id}, group {group}, generation {generation}, member {member:?}{}, producer {pid} epoch {epoch}: {})",
+                        instance.as_ref().map_or(String::new(), |x| format!(", groupInstanceId {x}")),
+                        offsets.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
+                    )
+                );
+                let answer = |error: ErrorCode, rule: &'static str, source: &'static str, why: String| {
+                    let mut r = Reply::new("TxnOffsetCommit", error, rule, source, why);
+                    r.partitions = offsets.iter().map(|(p, _)| (p.clone(), error.name().to_string(), None)).collect();
+                    r
+                };
+                // G3: before the write (CoordinatorRuntime.scheduleTransactionalWriteOperation) the
+                // partition is added to the transaction (v5, TV2) or verified to be in it (v4) —
+                // unless the producer already has a transaction open on it at this epoch (V1:
+                // then nobody asks the coordinator, even while it completes the transaction).
+                let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
+                if open {
+                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("producer {pid} has a transaction open on {part} at epoch {epoch}: no verification, no add"), "V1", TC, ErrorCode::NONE);
+                } else if *version >= 5 {
+                    self.metric(super::Metric::AddPartitionsRequests, 1);
+                    let a = self.coordinator_add(id, pid, epoch, core::slice::from_ref(&part), Tv::Tv2, from);
+                    msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {part} to {id}: {}", a.why(id, &[part.as_str()])), "G3", a.source, a.error);
+                    let e = super::leader_add_error(a.error);
+                    if e != ErrorCode::NONE {
+                        let r = answer(e, "G3", a.source, format!("the add of {part} (TxnOffsetCommit v5) failed: {}{}", a.why(id, &[part.as_str()]), if e != a.error { format!(" ({} goes back as {e}, V5)", a.error) } else { String::new() }));
+                        self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                        return Ok(r);
+                    }
+                } else {
+                    let v = self.verify(id, pid, epoch, &part);
+                    self.tick(0);
+                    // The coordinator's own answer (V3) with AddPartitionsToTxnManager's mapping
+                    // only (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH): the NOT_ENOUGH_REPLICAS a
+                    // Produce gets for CONCURRENT_TRANSACTIONS is ReplicaManager's, for old
+                    // producers, and the group coordinator answers 51 as it is (Kafka 4.3.1).
+                    let e = super::leader_add_error(v.coordinator_error());
+                    if e != ErrorCode::NONE {
+                        let why = match v {
+                            super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
+                            _ => v.why(pid, epoch, id, &part),
+                        };
+                        let r = answer(e, "G3", TC, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {why}"));
+                        self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                        return Ok(r);
+                    }
+                }
+                // G1/G2: the group's fields.
+                let gi = match self.validate_txn_offset_commit(group, *generation, member, instance.as_deref()) {
+                    Ok((gi, _)) => gi,
+                    Err(g) => {
+                        self.tick(0);
+                        let r = answer(g.error, g.rule, OMM, g.why);
+                        self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                        return Ok(r);
+                    }
+                };
+                // G4: the offsets, pending until the marker.
+                let t = self.instance_for(id, pid, epoch, from);
+                let seq = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).filter(|e| e.producer_epoch == epoch).and_then(|e| e.batches.back()).map_or(0, |b| b.last_seq.wrapping_add(1));
+                let r = match self.write_pending_offsets(gi, pid, epoch, seq, offsets, t) {
+                    Ok(k) => {
+                        let r = answer(ErrorCode::NONE, "G4", OMM, format!("written to {part} as transactional records of producer {pid}: pending until the COMMIT marker reaches {part} (an ABORT drops them)"));
+                        let m = self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                        self.link(m, k);
+                        r
+                    }
+                    Err(d) => {
+                        let r = answer(d.error(), d.rule, d.source, d.why);
+                        self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                        r
+                    }
+                };
+                Ok(r)
+            }
+            Request::OffsetFetch { group, require_stable, partitions } => {
+                msg!(self, lane.clone(), OFFSETS_LANE, "OffsetFetch", format!("OffsetFetch({group}{}, {})", if *require_stable { ", requireStable" } else { "" }, partitions.join(", ")));
+                self.tick(0);
+                let g = self.groups.iter().find(|g| g.name == *group);
+                let answers: Vec<(String, super::OffsetFetch)> = partitions.iter().map(|p| (p.clone(), g.map_or(Ok(None), |g| g.fetch_offset(p, *require_stable)))).collect();
+                let first_error = answers.iter().find_map(|(_, a)| a.err()).unwrap_or(ErrorCode::NONE);
+                let text = |a: &super::OffsetFetch| match a {
+                    Err(e) => e.to_string(),
+                    Ok(o) => o.map_or(String::from("none"), |o| o.to_string()),
+                };
+                let why = format!(
+                    "{}{}",
+                    answers.iter().map(|(p, a)| format!("{p}: {}", text(a))).collect::<Vec<_>>().join(", "),
+                    if first_error == ErrorCode::UNSTABLE_OFFSET_COMMIT {
+                        " — requireStable: a transactional commit of that offset is pending until its marker (retriable)"
+                    } else if g.is_none() {
+                        " — no such group: no offsets"
+                    } else {
+                        ""
+                    }
+                );
+                let mut r = Reply::new("OffsetFetch", first_error, "G5", OMM, why);
+                r.partitions = answers.iter().map(|(p, a)| (p.clone(), a.err().unwrap_or(ErrorCode::NONE).name().to_string(), a.ok().flatten())).collect();
+                if let [(_, Ok(o))] = answers.as_slice() {
+                    r.offset = *o;
+                }
+                self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                Ok(r)
+            }
+            _ => Err(format!("{} is not a group coordinator request", req.api())),
+        }
+    }
+
     /// V3's decision for one partition (`handleVerifyPartitionsInTransaction`).
     fn verify(&self, id: &str, pid: i64, epoch: i16, pname: &str) -> super::Verify {
         use super::Verify;
@@ -1222,6 +1444,198 @@ mod tests {
         send(&mut w, "marker orders-0 pid=7 epoch=3 commit tv=1");
         let r = send(&mut w, "marker orders-0 pid=7 epoch=3 abort tv=2");
         assert_eq!((r.rule, r.error.as_str(), r.outcome.as_deref()), ("M2", "NONE", Some("appended")));
+    }
+
+    /// A TV2 transaction of `app` (pid 1000, epoch 0) open on the coordinator.
+    fn open_tv2(w: &mut World) {
+        send(w, "init-producer-id transactional.id=app");
+        assert_eq!(send(w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 v=5").error, "NONE");
+    }
+
+    #[test]
+    fn ap8_add_offsets_to_txn_adds_the_groups_consumer_offsets_partition() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        let r = send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
+        assert_eq!((r.api, r.error.as_str(), r.rule), ("AddOffsetsToTxn", "NONE", "AP8"));
+        let part = World::offsets_name("g");
+        assert!(w.coordinator.get("app").unwrap().partitions.contains(part.as_str()), "{part} is in the transaction");
+        // Again: already there, no write (AP7).
+        assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g").rule, "AP7");
+    }
+
+    #[test]
+    fn ap5_add_offsets_to_txn_with_a_stale_epoch_is_fenced_and_v1_says_invalid_producer_epoch() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        send(&mut w, "init-producer-id transactional.id=app pid=1000 epoch=0");
+        let r = send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
+        assert_eq!((r.error.as_str(), r.rule), ("PRODUCER_FENCED", "AP5"));
+        assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g v=1").error, "INVALID_PRODUCER_EPOCH");
+        // AP4: another producer id.
+        assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=77 epoch=1 group=g").error, "INVALID_PRODUCER_ID_MAPPING");
+    }
+
+    #[test]
+    fn g4_txn_offset_commit_is_pending_until_the_commit_marker_and_g5_require_stable_sees_it() {
+        let mut w = world();
+        open_tv2(&mut w);
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3 orders-1=7");
+        assert_eq!((r.api, r.error.as_str(), r.rule), ("TxnOffsetCommit", "NONE", "G4"));
+        assert_eq!(r.partitions.len(), 2);
+        // G3: v5 added the group's partition to the transaction.
+        assert!(w.coordinator.get("app").unwrap().partitions.contains(World::offsets_name("g").as_str()));
+        let f = send(&mut w, "offset-fetch group=g require-stable orders-0 orders-1");
+        assert_eq!((f.error.as_str(), f.rule), ("UNSTABLE_OFFSET_COMMIT", "G5"));
+        assert_eq!(f.partitions[0], (String::from("orders-0"), String::from("UNSTABLE_OFFSET_COMMIT"), None));
+        // Without requireStable: the materialized offset, none yet.
+        let f = send(&mut w, "offset-fetch group=g orders-0");
+        assert_eq!((f.error.as_str(), f.offset), ("NONE", None));
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit");
+        w.deliver_markers(None).unwrap();
+        let f = send(&mut w, "offset-fetch group=g require-stable orders-0 orders-1");
+        assert_eq!(f.partitions, [(String::from("orders-0"), String::from("NONE"), Some(3)), (String::from("orders-1"), String::from("NONE"), Some(7))]);
+    }
+
+    #[test]
+    fn g4_an_abort_marker_drops_the_pending_offsets() {
+        let mut w = world();
+        open_tv2(&mut w);
+        send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 abort");
+        w.deliver_markers(None).unwrap();
+        let f = send(&mut w, "offset-fetch group=g require-stable orders-0");
+        assert_eq!((f.error.as_str(), f.offset), ("NONE", None));
+        // The next transaction (epoch 1 after the TV2 bump) commits a second batch of offsets.
+        send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=1 group=g orders-0=4");
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=1 group=g orders-0=5");
+        assert_eq!(r.error, "NONE", "a second commit in one transaction: {}", r.why);
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=1 commit");
+        w.deliver_markers(None).unwrap();
+        assert_eq!(send(&mut w, "offset-fetch group=g orders-0").offset, Some(5));
+    }
+
+    #[test]
+    fn g1_an_unknown_group_with_a_generation_is_illegal_generation_and_generation_minus_1_creates_it() {
+        let mut w = world();
+        open_tv2(&mut w);
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=3 orders-0=3");
+        assert_eq!((r.error.as_str(), r.rule), ("ILLEGAL_GENERATION", "G1"));
+        assert!(w.groups.is_empty(), "no group was created");
+        assert_eq!(send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3").rule, "G4");
+        assert_eq!((w.groups[0].generation, w.groups[0].members.len()), (0, 0), "an Empty simple group");
+    }
+
+    #[test]
+    fn g2_a_generation_on_an_empty_group_is_unknown_member_id() {
+        let mut w = world();
+        open_tv2(&mut w);
+        send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3");
+        for line in [
+            "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=0 orders-0=4",
+            "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=0 member=m1 orders-0=4",
+            "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=0 group-instance-id=i1 orders-0=4",
+        ] {
+            let r = send(&mut w, line);
+            assert_eq!((r.error.as_str(), r.rule), ("UNKNOWN_MEMBER_ID", "G2"), "{line}");
+        }
+        // Generation −1 on an Empty group is accepted before any member check
+        // (ClassicGroup.validateOffsetCommit), whatever member id it names.
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g member=m1 orders-0=4");
+        assert_eq!((r.error.as_str(), r.rule), ("NONE", "G4"));
+    }
+
+    #[test]
+    fn g2_a_members_stale_generation_is_illegal_generation() {
+        let mut w = world();
+        w.add_consumer("c", Isolation::ReadCommitted, Some("g"), alloc::vec![String::from("orders-0")]);
+        open_tv2(&mut w);
+        assert_eq!(send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=1 member=c orders-0=1").error, "NONE");
+        w.rebalance("g").unwrap();
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=1 member=c orders-0=2");
+        assert_eq!((r.error.as_str(), r.rule), ("ILLEGAL_GENERATION", "G2"));
+        // Generation −1 with no member on a group that has members: accepted (transactional).
+        assert_eq!(send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=2").error, "NONE");
+    }
+
+    #[test]
+    fn g3_v4_verifies_the_partition_and_v5_adds_it_even_when_g1_refuses() {
+        let mut w = world();
+        open_tv2(&mut w);
+        // v4 (TV1 client) without AddOffsetsToTxn: the partition is not in the transaction.
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g v=4 orders-0=3");
+        assert_eq!((r.error.as_str(), r.rule), ("TRANSACTION_ABORTABLE", "G3"));
+        send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
+        assert_eq!(send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g v=4 orders-0=3").rule, "G4");
+        // A fenced epoch: the coordinator's PRODUCER_FENCED to the v5 add comes back as
+        // INVALID_PRODUCER_EPOCH (the leader's mapping, V5; Kafka 4.3.1 and 4.1.2).
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=5 group=h orders-0=3");
+        assert_eq!((r.error.as_str(), r.rule), ("INVALID_PRODUCER_EPOCH", "G3"));
+        // v5: the add happens before the group check, so a refused commit still leaves the
+        // partition in the transaction.
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=k generation=2 orders-0=3");
+        assert_eq!(r.error, "ILLEGAL_GENERATION");
+        assert!(w.coordinator.get("app").unwrap().partitions.contains(World::offsets_name("k").as_str()));
+    }
+
+    #[test]
+    fn v1_a_commit_at_the_open_epoch_joins_the_completing_transaction_without_asking_the_coordinator() {
+        let mut w = world();
+        open_tv2(&mut w);
+        send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit");
+        // PrepareCommit at epoch 1; __consumer_offsets still has producer 1000's transaction open
+        // at epoch 0 (Kafka 4.3.1: NONE, and the COMMIT marker materializes it).
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=4");
+        assert_eq!((r.error.as_str(), r.rule), ("NONE", "G4"));
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=1 group=g orders-0=5");
+        assert_eq!((r.error.as_str(), r.rule), ("CONCURRENT_TRANSACTIONS", "G3"));
+        w.deliver_markers(None).unwrap();
+        assert_eq!(send(&mut w, "offset-fetch group=g require-stable orders-0").offset, Some(4));
+    }
+
+    #[test]
+    fn g3_a_v4_commit_while_the_transaction_completes_is_concurrent_transactions_as_the_coordinator_said() {
+        let mut w = world();
+        send(&mut w, "init-producer-id transactional.id=app");
+        send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g");
+        send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit v=4");
+        // AP3 for the add; the v4 verification's 51 is not turned into NOT_ENOUGH_REPLICAS
+        // (that is ReplicaManager's, for a Produce): Kafka 4.3.1 and 4.1.2.
+        assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=h").rule, "AP3");
+        let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=h v=4 orders-0=1");
+        assert_eq!((r.error.as_str(), r.rule), ("CONCURRENT_TRANSACTIONS", "G3"));
+    }
+
+    #[test]
+    fn g5_offset_fetch_of_an_unknown_group_has_no_offsets() {
+        let mut w = world();
+        let r = send(&mut w, "offset-fetch group=nobody require-stable orders-0");
+        assert_eq!((r.error.as_str(), r.offset, r.rule), ("NONE", None, "G5"));
+    }
+
+    #[test]
+    fn group_request_lines_read_back() {
+        for line in [
+            "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g v=4",
+            "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=2 member=m group-instance-id=i v=5 orders-0=3 orders-1=4",
+            "offset-fetch group=g require-stable orders-0 orders-1",
+        ] {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let req = parse_request(&words).unwrap().0;
+            assert_eq!(req.line(), line);
+        }
+        for (line, want) in [
+            ("txn-offset-commit transactional.id=app pid=1 epoch=0 orders-0=1", "group=G"),
+            ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g", "PART=OFFSET"),
+            ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g v=3 orders-0=1", "v4"),
+            ("add-offsets-to-txn transactional.id=app pid=1 epoch=0 group=g v=5", "0–4"),
+            ("offset-fetch group=g", "partition"),
+        ] {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let e = parse_request(&words).unwrap_err();
+            assert!(e.contains(want), "{line}: {e}");
+        }
     }
 
     #[test]
