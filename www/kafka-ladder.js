@@ -106,7 +106,7 @@ button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg
 .now { border-left: 3px solid var(--eos-accent); padding: .3rem .6rem; margin: 0 0 .5rem; background: var(--eos-panel);
        border-radius: 0 6px 6px 0; min-height: 2.2rem; }
 .now-head { margin: 0; font-weight: 600; }
-.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; }
+.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; overflow-wrap: anywhere; }
 .now ul { margin: .25rem 0 0; padding-left: 1.1rem; }
 .now li { margin: .15rem 0; }
 .badge { display: inline-block; font-size: 12px; font-weight: 700; padding: 0 .35rem; border-radius: 4px;

@@ -126,9 +126,9 @@ button[aria-pressed="true"] { background: var(--eos-accent); color: var(--eos-bg
 .now.failed-step { border-left-color: var(--eos-bad); }
 .now p { margin: .15rem 0; }
 .now-head { font-weight: 600; }
-.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; }
+.now-head .line { font-family: var(--eos-mono); font-weight: normal; font-size: 13px; overflow-wrap: anywhere; }
 .now .narration { font-size: 14px; }
-.now ol.messages { margin: .25rem 0 0; padding-left: 1.6rem; font-size: 12.5px; font-family: var(--eos-mono); }
+.now ol.messages { margin: .25rem 0 0; padding-left: 1.6rem; font-size: 12.5px; font-family: var(--eos-mono); overflow-wrap: anywhere; }
 .now ol.messages li.lost, .now ol.messages li.error { color: var(--eos-bad); }
 .now .rule { border: 1px solid var(--eos-border); border-radius: 4px; padding: 0 .25rem; }
 .now .source { color: var(--eos-muted); overflow-wrap: anywhere; }

@@ -37,12 +37,19 @@ export const KIND_LABEL = {
   time: "time",
   expired: "expired",
   "leader-change": "leader",
+  // Requests written with chosen fields (produce / marker lines) and the leader's answers.
+  "produce-request": "produce",
+  "produce-decision": "decision",
+  "marker-request": "marker",
+  "marker-decision": "decision",
 };
 
 /** Theme colour key of an event row's tag. */
 export function kindColor(e) {
   switch (e.kind) {
     case "decision":
+    case "produce-decision":
+    case "marker-decision":
       return e.outcome === "append" ? "ok" : e.outcome === "duplicate" ? "dup" : "bad";
     case "send":
       return "accent";
