@@ -1557,6 +1557,17 @@ def scenario_line(path):
     return None
 
 
+def scenario_broker_config(path):
+    """The broker settings a scenario's `cluster` line gives (a broker per distinct set)."""
+    out = []
+    for n, w in parse_eos(path):
+        if w[0] == "cluster":
+            for x in w[1:]:
+                if x.startswith("transaction.partition.verification.enable="):
+                    out.append(tuple(x.split("=", 1)))
+    return tuple(sorted(out))
+
+
 def scenario_tv(path):
     for n, w in parse_eos(path):
         if w[0] == "cluster":
@@ -1634,10 +1645,10 @@ def main(argv=None):
         if pinned and pinned != KAFKA_LINE:
             summary.append((name, "NOT CHECKED", f"the scenario shows Kafka {pinned} (`cluster kafka={pinned}`); this broker is {args.version}"))
             continue
-        groups.setdefault(scenario_tv(paths[name]), []).append(name)
-    for tv, group in sorted(groups.items()):
+        groups.setdefault((scenario_tv(paths[name]), scenario_broker_config(paths[name])), []).append(name)
+    for (tv, config), group in sorted(groups.items()):
         group.sort(key=lambda s: any(w[0] == "feature" for _, w in parse_eos(paths[s])))
-        broker = ProxiedBroker(args.version, features={"transaction.version": tv})
+        broker = ProxiedBroker(args.version, config=dict(config), features={"transaction.version": tv})
         broker.start()
         try:
             for name in group:

@@ -597,11 +597,15 @@ pub struct ClusterConfig {
     pub brokers: usize,
     /// The Kafka line whose answers the model gives where lines differ ([`KafkaLine`]).
     pub kafka: KafkaLine,
+    /// Broker `transaction.partition.verification.enable=false` (default true): a TV1 client's
+    /// transactional Produce is appended without asking the coordinator (V1); a TV2 client's
+    /// is still added by the leader (ADD_PARTITION does not depend on it).
+    pub verification_disabled: bool,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3, kafka: KafkaLine::K43 }
+        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3, kafka: KafkaLine::K43, verification_disabled: false }
     }
 }
 
@@ -1433,7 +1437,25 @@ impl World {
         // (transaction open here, epoch) of the producer's state on this partition.
         let st = self.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
         let open_here = st.is_some_and(|(open, e)| open && e == epoch);
-        if !open_here {
+        // V1: the leader asks the coordinator only when verification is on, or for a TV2
+        // client's batch, which it adds (`ReplicaManager.appendRecordsWithTransactionVerification`).
+        let verify = tv2 || !self.cluster.verification_disabled;
+        if !open_here && !verify {
+            msg_rule!(
+                self,
+                self.partition_lane(&self.partitions[pi].name),
+                self.partition_lane(&self.partitions[pi].name),
+                "verify",
+                format!(
+                    "transaction.partition.verification.enable=false: producer {pid}'s transactional batch is appended without asking the coordinator whether {} is in its transaction",
+                    self.partitions[pi].name
+                ),
+                "V1",
+                RM,
+                ErrorCode::NONE
+            );
+        }
+        if !open_here && verify {
             // V2: early epoch check.
             if let Some((_, last)) = st.filter(|&(_, e)| epoch < e) {
                 msg_rule!(

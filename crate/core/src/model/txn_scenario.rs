@@ -26,6 +26,8 @@ pub struct TxnScenario {
     pub two_phase_commit_broker: bool,
     /// `cluster kafka=4.1|4.3|trunk`: the line whose answers the model gives (default 4.3).
     pub kafka: KafkaLine,
+    /// `cluster transaction.partition.verification.enable=false`.
+    pub verification_disabled: bool,
     pub rtt_ms: i64,
     pub append_ms: i64,
     pub brokers: usize,
@@ -341,13 +343,20 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                     match kv.split_once('=') {
                         Some(("transaction.version", v)) => sc.transaction_version = v.parse::<u8>().ok().filter(|l| *l <= 2).ok_or_else(bad)?,
                         Some(("transaction.two.phase.commit.enable", v)) => sc.two_phase_commit_broker = v == "true",
+                        Some(("transaction.partition.verification.enable", v)) => {
+                            sc.verification_disabled = match v {
+                                "true" => false,
+                                "false" => true,
+                                _ => return perr(line, "transaction.partition.verification.enable is true or false"),
+                            }
+                        }
                         Some(("rtt", v)) => sc.rtt_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("append", v)) => sc.append_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("brokers", v)) => sc.brokers = v.parse::<usize>().ok().filter(|b| (1..=1000).contains(b)).ok_or_else(bad)?,
                         Some(("kafka", v)) => {
                             sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
                         }
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, rtt, append, brokers)")),
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, rtt, append, brokers)")),
                     }
                 }
             }
@@ -477,7 +486,7 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let mut w = World::new(
         sc.start_ms,
         sc.first_producer_id,
-        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka },
+        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka, verification_disabled: sc.verification_disabled },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
@@ -578,6 +587,7 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         transaction_version: sc.transaction_version,
         two_phase_commit_broker: sc.two_phase_commit_broker,
         kafka: sc.kafka,
+        verification_disabled: sc.verification_disabled,
         rtt_ms: sc.rtt_ms,
         append_ms: sc.append_ms,
         brokers: sc.brokers,

@@ -1639,6 +1639,25 @@ mod tests {
     }
 
     #[test]
+    fn v1_with_verification_off_a_tv1_batch_is_appended_without_asking_the_coordinator() {
+        let mut w = World::new(1_700_000_000_000, 1000, ClusterConfig { transaction_version: 1, verification_disabled: true, ..ClusterConfig::default() });
+        w.add_partition("orders-0");
+        send(&mut w, "init-producer-id transactional.id=app");
+        // Never added to the transaction: with verification on this is V3's refusal.
+        let r = send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app v=11 x");
+        assert_eq!((r.error.as_str(), r.outcome.as_deref()), ("NONE", Some("appended")));
+        assert!(w.messages.iter().any(|m| m.rule == Some("V1")), "the leader says it did not ask");
+        assert!(w.coordinator.get("app").is_some_and(|m| m.partitions.is_empty()), "the coordinator knows nothing of it");
+        assert_eq!(w.partitions[0].last_stable_offset(), 0, "a transaction nobody will end holds the LSO");
+        // A TV2 client's batch is still added by the leader (ADD_PARTITION does not depend on it).
+        let mut w = World::new(1_700_000_000_000, 1001, ClusterConfig { verification_disabled: true, ..ClusterConfig::default() });
+        w.add_partition("orders-0");
+        send(&mut w, "init-producer-id transactional.id=b");
+        send(&mut w, "produce orders-0 pid=1001 epoch=0 seq=0 txn transactional.id=b v=12 y");
+        assert!(w.coordinator.get("b").is_some_and(|m| m.partitions.contains("orders-0")));
+    }
+
+    #[test]
     fn bad_lines_say_what_is_missing() {
         for (line, want) in [
             ("end-txn transactional.id=app pid=1 epoch=0", "commit or abort"),
