@@ -13,7 +13,8 @@ use super::scenario::ParseError;
 /// `scenario::parse_step`; documented in scenarios/README.md).
 pub const IDEMPOTENCE_VERBS: &[&str] = &[
     "title", "about", "time", "first-producer-id", "broker", "partition", "producer", "send", "deliver", "lose", "delay",
-    "refuse", "timeout", "restart", "advance", "leader-change", "flush", "produce", "marker", "repeat", "expect",
+    "refuse", "timeout", "restart", "advance", "leader-change", "flush", "produce", "marker", "repeat", "expect", "log-end",
+    "producer-state",
 ];
 
 /// Every verb of the transactions language (`txn_scenario::parse` and its step parser).
@@ -21,6 +22,9 @@ pub const TXN_VERBS: &[&str] = &[
     "model", "title", "about", "time", "first-producer-id", "cluster", "txn-state", "producer-state", "partition", "partitions",
     "producer", "consumer", "repeat", "init", "begin", "send", "send-all", "send-offsets", "commit", "abort", "deliver", "delay", "crash",
     "advance", "failover", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
+    // Requests asked directly (model/txn/requests.rs).
+    "init-producer-id", "add-partitions-to-txn", "end-txn", "produce", "marker", "fetch", "list-offsets", "find-coordinator",
+    "add-offsets-to-txn", "txn-offset-commit",
 ];
 
 /// The optimal-string-alignment distance (Levenshtein plus the swap of two neighbours, so a

@@ -206,9 +206,9 @@ pub fn is_transactions(text: &str) -> bool {
 
 fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
     let w: Vec<&str> = content.split_whitespace().collect();
-    // `marker PART` and `offset-fetch CONSUMER` are steps of the Java-client model; the
-    // requests carry more (`marker PART pid=… …`, `offset-fetch group=G PART …`).
-    let client_step = (w[0] == "marker" && w.len() < 3) || (w[0] == "offset-fetch" && !w.iter().any(|x| x.starts_with("group=")));
+    // `offset-fetch CONSUMER` is a step of the Java-client model; the request carries a group
+    // (`offset-fetch group=G PART …`). A short `marker` line is a request missing its fields.
+    let client_step = w[0] == "offset-fetch" && !w.iter().any(|x| x.starts_with("group="));
     if super::txn::is_request_verb(w[0]) && !client_step {
         let (request, label, from) = super::txn::parse_request(&w).map_err(|message| ParseError { line, message })?;
         return Ok(TxnStep::Request { line, label, from, request });
