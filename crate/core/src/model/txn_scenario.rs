@@ -7,6 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::coordinator::TxnState;
 use super::line::KafkaLine;
 use super::partition::Isolation;
 use super::scenario::{parse_duration, Failure, ParseError};
@@ -35,7 +36,7 @@ pub struct TxnScenario {
     pub producers: Vec<TxnProducerDecl>,
     pub consumers: Vec<ConsumerDecl>,
     /// `txn-state ID pid=N epoch=E`: coordinator metadata as if loaded from the log.
-    pub seeds: Vec<(String, i64, i16)>,
+    pub seeds: Vec<TxnSeed>,
     /// `producer-state PART pid=N epoch=E seq=A..B [offset=O] [txn-first=T]`: the partition
     /// leader's entry for one producer, as if its last batch had been appended.
     pub producer_states: Vec<ProducerStateSeed>,
@@ -62,6 +63,39 @@ pub struct ProducerStateSeed {
 const PRODUCER_STATE_USAGE: &str = "usage: producer-state PARTITION pid=N epoch=E seq=FIRST..LAST [offset=N] [txn-first=N]";
 
 /// Parse the words after `producer-state`.
+const TXN_STATE_USAGE: &str = "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E [state=Empty|Ongoing|CompleteCommit|CompleteAbort] [partitions=P,…] [timeout=60s] [last-epoch=E]";
+
+fn txn_seed(line: usize, rest: &str) -> Result<TxnSeed, ParseError> {
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    let Some((&id, kvs)) = w.split_first().filter(|(id, _)| !id.contains('=')) else { return perr(line, TXN_STATE_USAGE) };
+    let mut s = TxnSeed { transactional_id: id.to_string(), producer_id: -1, epoch: -1, state: String::from("CompleteCommit"), ..Default::default() };
+    for kv in kvs {
+        let Some((k, v)) = kv.split_once('=') else { return perr(line, format!("{TXN_STATE_USAGE}: {kv:?} is not KEY=VALUE")) };
+        let bad = |what: &str| ParseError { line, message: format!("{kv}: {what}") };
+        match k {
+            "pid" => s.producer_id = v.parse::<i64>().ok().filter(|p| *p >= 0).ok_or_else(|| bad("a producer id is a number ≥ 0"))?,
+            "epoch" => s.epoch = v.parse::<i16>().ok().filter(|e| *e >= 0).ok_or_else(|| bad("a producer epoch is 0..32767"))?,
+            "state" => {
+                if !matches!(v, "Empty" | "Ongoing" | "CompleteCommit" | "CompleteAbort") {
+                    return Err(bad("Empty, Ongoing, CompleteCommit or CompleteAbort (a Prepare* state has markers in flight: replay its EndTxn instead)"));
+                }
+                s.state = v.to_string();
+            }
+            "partitions" => s.partitions = v.split(',').filter(|p| !p.is_empty()).map(String::from).collect(),
+            "timeout" => s.timeout_ms = Some(parse_duration(v).and_then(|t| i32::try_from(t).ok()).filter(|t| *t > 0).ok_or_else(|| bad("a duration such as 60s"))?),
+            "last-epoch" => s.last_epoch = Some(v.parse::<i16>().ok().filter(|e| *e >= -1).ok_or_else(|| bad("an epoch, or -1 for none"))?),
+            _ => return perr(line, format!("unknown txn-state setting {kv:?} (pid, epoch, state, partitions, timeout, last-epoch)")),
+        }
+    }
+    if s.producer_id < 0 || s.epoch < 0 {
+        return perr(line, TXN_STATE_USAGE);
+    }
+    if !s.partitions.is_empty() && s.state != "Ongoing" {
+        return perr(line, "txn-state: partitions= belong to an Ongoing transaction (state=Ongoing)");
+    }
+    Ok(s)
+}
+
 fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseError> {
     let w: Vec<&str> = rest.split_whitespace().collect();
     let Some((&partition, kvs)) = w.split_first().filter(|(p, _)| !p.contains('=')) else {
@@ -139,6 +173,23 @@ fn seed_producer_state(w: &mut World, s: &ProducerStateSeed) -> Result<i64, Pars
         w.next_pid = w.next_pid.max(s.producer_id.saturating_add(1));
         Ok(offset)
     }
+}
+
+/// `txn-state ID pid=N epoch=E [state=S] [partitions=P,…] [timeout=D] [last-epoch=E]`: a
+/// transactional.id's coordinator metadata as if loaded from `__transaction_state`.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct TxnSeed {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// Empty, Ongoing, CompleteCommit or CompleteAbort (default CompleteCommit). A Prepare*
+    /// state is not given here: its markers would be in flight (load it by replaying the EndTxn).
+    pub state: String,
+    /// The transaction's partitions (Ongoing only).
+    pub partitions: Vec<String>,
+    pub timeout_ms: Option<i32>,
+    pub last_epoch: Option<i16>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -360,14 +411,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                     }
                 }
             }
-            "txn-state" => {
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                let get = |k: &str| w.iter().find_map(|x| x.strip_prefix(k));
-                match (w.first(), get("pid=").and_then(|v| v.parse::<i64>().ok()), get("epoch=").and_then(|v| v.parse::<i16>().ok())) {
-                    (Some(id), Some(pid), Some(epoch)) if pid >= 0 && epoch >= 0 => sc.seeds.push((id.to_string(), pid, epoch)),
-                    _ => return perr(line, "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E"),
-                }
-            }
+            "txn-state" => sc.seeds.push(txn_seed(line, rest)?),
             "producer-state" => sc.producer_states.push(producer_state(line, rest)?),
             "partition" => sc.partitions.extend(rest.split_whitespace().map(String::from)),
             "partitions" => {
@@ -495,8 +539,29 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     for p in &sc.producers {
         w.add_client(&p.name, &p.transactional_id, p.timeout_ms, p.two_phase_commit);
     }
-    for (id, pid, epoch) in &sc.seeds {
-        w.seed_txn(id, *pid, *epoch);
+    for s in &sc.seeds {
+        w.seed_txn(&s.transactional_id, s.producer_id, s.epoch);
+        if let Some(m) = w.coordinator.index(&s.transactional_id).map(|i| &mut w.coordinator.txns[i]) {
+            m.state = match s.state.as_str() {
+                "Empty" => TxnState::Empty,
+                "Ongoing" => TxnState::Ongoing,
+                "CompleteAbort" => TxnState::CompleteAbort,
+                _ => TxnState::CompleteCommit,
+            };
+            for p in &s.partitions {
+                m.partitions.insert(p.as_str().into());
+                m.added_order.push(p.as_str().into());
+            }
+            if let Some(t) = s.timeout_ms {
+                m.txn_timeout_ms = t;
+            }
+            if let Some(e) = s.last_epoch {
+                m.last_producer_epoch = e;
+            }
+            if m.state == TxnState::Ongoing {
+                m.txn_start_ms = m.last_update_ms;
+            }
+        }
     }
     let _ = seed_producer_states(&mut w, &sc.producer_states);
     for c in &sc.consumers {
@@ -1169,6 +1234,24 @@ mod tests {
         let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
         assert_eq!(offsets, [25]);
         assert!(timeline_text(&r).contains("# line 4: the leader of orders-0 holds producer 1000 epoch 2, last batch sequences 5..9 at offsets 20..24"));
+    }
+
+    #[test]
+    fn txn_state_sets_an_ongoing_transaction_to_ask_end_txn_about() {
+        let text = "model transactions\ntitle t\ncluster transaction.version=1\npartition orders-0\n\
+                    txn-state app pid=5000 epoch=3 state=Ongoing partitions=orders-0 timeout=30s last-epoch=2\n\
+                    expect txn app Ongoing\n\
+                    end-txn transactional.id=app pid=5000 epoch=2 commit v=4 as stale\nexpect stale error PRODUCER_FENCED\n\
+                    end-txn transactional.id=app pid=5000 epoch=3 commit v=4 as ok\nexpect ok error NONE\nexpect txn app PrepareCommit\n\
+                    deliver markers\nexpect txn app CompleteCommit\nexpect log orders-0 [COMMIT]\n";
+        let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+        let r = run(&sc, None, true);
+        assert!(r.passed(), "{}", timeline_text(&r));
+        let m = r.world.coordinator.get("app").unwrap();
+        assert_eq!((m.txn_timeout_ms, m.last_producer_epoch), (30_000, 2));
+        assert!(refused("txn-state app pid=1 epoch=0 state=PrepareCommit").message.contains("markers in flight"));
+        assert!(refused("txn-state app pid=1 epoch=0 partitions=orders-0").message.contains("Ongoing"));
+        assert!(refused("txn-state app pid=1").message.contains("usage"));
     }
 
     #[test]
