@@ -1394,6 +1394,13 @@ class Run:
         note = ""
         if ws[0] == "txn":
             got = self.describe_txn(ws[1])["transactionState"]
+            # PrepareCommit/PrepareAbort with no marker outstanding (an EndTxn of a transaction
+            # with no partitions) completes right after the coordinator's answer, asynchronously:
+            # give it 3 s (held markers keep it Prepare*, and then the disagreement stands).
+            deadline = time.monotonic() + 3
+            while got != ws[2] and got in ("PrepareCommit", "PrepareAbort") and time.monotonic() < deadline:
+                time.sleep(0.05)
+                got = self.describe_txn(ws[1])["transactionState"]
             ok = got == ws[2]
         elif ws[0] == "log":
             got = " ".join(v for _, v, _ in self.log(ws[1]))
