@@ -1550,14 +1550,7 @@ impl World {
             } else {
                 // V3: verify only.
                 let (id, pname) = (self.txns[t].transactional_id.as_str(), self.partitions[pi].name.as_str());
-                let verdict = match self.coordinator.get(id) {
-                    None => Verify::NoState,
-                    Some(m) if m.producer_id != pid => Verify::NotOwner,
-                    Some(m) if m.producer_epoch != epoch => Verify::Fenced(m.producer_epoch),
-                    Some(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => Verify::Completing,
-                    Some(m) if m.partitions.contains(pname) => Verify::Added,
-                    Some(_) => Verify::NotAdded,
-                };
+                let verdict = self.verify(id, pid, epoch, pname);
                 let err = verdict.error();
                 msg_rule!(
                     self,

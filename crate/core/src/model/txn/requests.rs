@@ -1133,8 +1133,9 @@ impl World {
         }
     }
 
-    /// V3's decision for one partition (`handleVerifyPartitionsInTransaction`).
-    fn verify(&self, id: &str, pid: i64, epoch: i16, pname: &str) -> super::Verify {
+    /// V3's decision for one partition (`handleVerifyPartitionsInTransaction`): the leader's
+    /// question for a TV1 client's batch, and the `verify-only` request's.
+    pub(super) fn verify(&self, id: &str, pid: i64, epoch: i16, pname: &str) -> super::Verify {
         use super::Verify;
         match self.coordinator.get(id) {
             None => Verify::NoState,
