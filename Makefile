@@ -39,12 +39,12 @@ test-browser: pkg
 fuzz-smoke:
 	@bash scripts/test.sh fuzz
 
-# The simulator against real Kafka brokers (tests/kafka/README.md); kafka-nightly: 20,000 schedules.
+# The simulator against real Kafka brokers (tests/kafka/README.md); kafka-nightly: 20,000 schedules, a new seed each day.
 test-kafka:
 	@bash scripts/test.sh kafka
 
 kafka-nightly:
-	@EOSLAB_KAFKA_SCHEDULES=20000 EOSLAB_KAFKA_TXN_SCHEDULES=50 bash scripts/test.sh kafka
+	@EOSLAB_KAFKA_SEED=$$(date +%Y%m%d) EOSLAB_KAFKA_SCHEDULES=20000 EOSLAB_KAFKA_TXN_SCHEDULES=50 bash scripts/test.sh kafka
 
 bench:
 	@if [ -f benches/run.sh ]; then bash benches/run.sh; else echo "bench: benches/run.sh not present"; fi
