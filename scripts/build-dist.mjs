@@ -2,6 +2,7 @@
 // Writes dist/eoslab/ from www/, pkg/ and scenarios/ (scripts/build-dist.sh builds pkg/ first):
 //
 //   eoslab.js                  registers every element (www/eoslab.js)
+//   frame.html, frame.js       the iframe fallback: one element configured from the URL hash
 //   kafka-batch.js … kafka-producer-config.js, eoslab-fences.js, decode-worker.js
 //   lib/*.js                   only the modules the entries reach
 //   pkg/eoslab{,-decode}.js + _bg.wasm   the wasm-bindgen glue and the two wasm modules (no .d.ts)
@@ -22,7 +23,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const OUT = join(ROOT, "dist/eoslab");
-const ENTRIES = ["eoslab.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeline.js", "kafka-producer-config.js", "eoslab-fences.js"];
+const ENTRIES = ["eoslab.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeline.js", "kafka-producer-config.js", "eoslab-fences.js", "frame.js"];
+// Pages shipped as they are: frame.html, the iframe fallback (one element from the URL hash; frame.js).
+const PAGES = ["frame.html"];
 const ELEMENTS = ["kafka-batch", "kafka-ladder", "kafka-timeline", "kafka-producer-config"];
 
 const fail = (msg) => {
@@ -122,6 +125,7 @@ for (const [to, text] of copied) {
   else if (text === null) cpSync(src, dest);
   else writeFileSync(dest, text);
 }
+for (const p of PAGES) cpSync(join(ROOT, "www", p), join(OUT, p));
 mkdirSync(join(OUT, "scenarios"), { recursive: true });
 const scenarios = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(".eos") || f === "index.json").sort();
 for (const f of scenarios) cpSync(join(ROOT, "scenarios", f), join(OUT, "scenarios", f));
@@ -151,6 +155,7 @@ for (const name of ELEMENTS) {
   exportsMap[`./${name}`] = `./${name}.js`;
   exportsMap[`./${name}.js`] = `./${name}.js`;
 }
+exportsMap["./frame.html"] = "./frame.html";
 exportsMap["./scenarios/*"] = "./scenarios/*";
 exportsMap["./pkg/*"] = "./pkg/*";
 exportsMap["./package.json"] = "./package.json";
@@ -163,7 +168,7 @@ const pkgJson = {
   main: "./eoslab.js",
   module: "./eoslab.js",
   exports: exportsMap,
-  files: [...ENTRIES, "decode-worker.js", "lib/", "pkg/*.js", "pkg/*.wasm", "scenarios/"],
+  files: [...ENTRIES, ...PAGES, "decode-worker.js", "lib/", "pkg/*.js", "pkg/*.wasm", "scenarios/"],
   sideEffects: true,
   keywords: ["kafka", "web-components", "custom-elements", "webassembly", "documentation"],
 };

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { ROOT, CHROMIUM, CHROMIUM_ARGS, EXAMPLE_A_HEX } from "./helpers.mjs";
@@ -426,11 +427,11 @@ test("dist/eoslab is an npm package of the elements, wasm and scenarios only (np
   const files = info.files.map((f) => f.path).sort();
   assert.equal(info.name, "eoslab");
   for (const f of ["eoslab.js", "eoslab-fences.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeline.js", "kafka-producer-config.js",
-    "decode-worker.js", "package.json", "pkg/eoslab_bg.wasm", "pkg/eoslab-decode_bg.wasm", "scenarios/index.json", "scenarios/txn-zombie-fenced.eos"]) {
+    "decode-worker.js", "frame.html", "frame.js", "package.json", "pkg/eoslab_bg.wasm", "pkg/eoslab-decode_bg.wasm", "scenarios/index.json", "scenarios/txn-zombie-fenced.eos"]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
-  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker)\.js$|^package\.json$|^lib\/[a-z-]+\.js$|^pkg\/eoslab(-decode|-files)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
-  assert.deepEqual(unexpected, [], "no pages, no .d.ts, nothing else");
+  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker|frame)\.js$|^frame\.html$|^package\.json$|^lib\/[a-z-]+\.js$|^pkg\/eoslab(-decode|-files)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
+  assert.deepEqual(unexpected, [], "no demo pages (only the iframe fallback's frame.html), no .d.ts, nothing else");
   const pkg = JSON.parse(readFileSync(join(DIST, "package.json"), "utf8"));
   assert.equal(pkg.exports["."], "./eoslab.js");
   for (const [k, v] of Object.entries(pkg.exports)) if (!k.includes("*")) assert.ok(existsSync(join(DIST, v)), `exports ${k} → ${v} exists`);
@@ -463,5 +464,51 @@ test("a ladder with many long lane names at 690 px: names whole, the ladder scro
   // The lane names are drawn whole on the canvas.
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);
+  await page.close();
+});
+
+/** `#s=1.…` of `state`, as lib/link-state.js writes it (deflate-raw, base64url). */
+const stateHash = (state) =>
+  `#s=1.${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+
+test("the iframe fallback: frame.html shows one element from its hash, under the strict CSP, and sizes its iframe", { timeout: 90_000 }, async () => {
+  const page = await open("/fixtures/frame-host.html", { width: 760 });
+  const frame = (id) => page.frameLocator(`#${id}`);
+  const inFrame = async (id, fn, arg) => (await (await page.$(`#${id}`)).contentFrame()).evaluate(fn, arg);
+  const waitIn = async (id, fn, arg) => (await (await page.$(`#${id}`)).contentFrame()).waitForFunction(fn, arg);
+  // A hand-written hash: the timeline at story step 2, compact and read-only by default.
+  await waitIn("timeline", () => document.body.dataset.ready === "1" && (document.querySelector("kafka-timeline")?.steps ?? 0) > 0);
+  const t = await inFrame("timeline", () => {
+    const el = document.querySelector("kafka-timeline");
+    return { step: el.step, scenario: el.getAttribute("scenario"), compact: el.hasAttribute("compact"), readonly: el.hasAttribute("readonly") };
+  });
+  assert.deepEqual(t, { step: 2, scenario: "txn-zombie-fenced", compact: true, readonly: true });
+  await frame("batch").locator('kafka-batch tr[data-field="producerId"]').first().waitFor();
+  // Each iframe is as tall as its content: the host's listener applied the frame's posted height.
+  for (const id of ["timeline", "batch"]) {
+    await page.waitForFunction((i) => {
+      const f = document.getElementById(i);
+      const h = Number(f.contentDocument?.body?.dataset.height ?? -1);
+      return h > 100 && Math.abs(f.getBoundingClientRect().height - h) <= 1;
+    }, id);
+  }
+  // A share link's state (the transactions page's, the inspector's with a selected field) opens the same moment.
+  await page.evaluate((hash) => { document.getElementById("timeline").src = `/site/eoslab/frame.html${hash}`; },
+    stateHash({ v: 1, page: "transactions", scenario: "txn-commit-two-partitions", step: 3 }));
+  await waitIn("timeline", () => document.querySelector("kafka-timeline")?.getAttribute("scenario") === "txn-commit-two-partitions" && document.querySelector("kafka-timeline").steps > 0);
+  assert.equal(await inFrame("timeline", () => document.querySelector("kafka-timeline").step), 3);
+  const bytes = Buffer.from(EXAMPLE_A_HEX.replace(/ /g, ""), "hex").toString("base64");
+  await page.evaluate((hash) => { document.getElementById("batch").src = `/site/eoslab/frame.html${hash}`; },
+    stateHash({ v: 1, page: "inspector", bytes, batch: 0, field: "producerEpoch" }));
+  await waitIn("batch", () => document.querySelector("kafka-batch")?.selectedField === "producerEpoch");
+  // A hash that names nothing the frame knows: a message, as text, no element.
+  await page.evaluate(() => { document.getElementById("batch").src = "/site/eoslab/frame.html#kafka-batch?hex=00&onload=alert(1)"; });
+  await waitIn("batch", () => document.body.dataset.ready === "1" && !!document.querySelector(".frame-error"));
+  assert.match(await inFrame("batch", () => document.querySelector(".frame-error").textContent), /no attribute “onload”/);
+  for (const id of ["timeline", "batch"]) assert.deepEqual(await inFrame(id, () => window.__eoslabViolations), []);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
+  assert.deepEqual(rec.foreign, []);
   await page.close();
 });
