@@ -108,6 +108,19 @@ export class TimelineOpenEvent extends ComposedEvent {
 // ---------------------------------------------------------------------------------------------
 // Styles (a constructed stylesheet: no inline <style>, so pages with style-src 'self' work)
 
+/** A fact's text as shown, without the screen-reader notes added to it. */
+function factText(node) {
+  let out = "";
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE) out += c.data;
+      else if (c.nodeType === Node.ELEMENT_NODE && !c.classList.contains("differs-note")) walk(c);
+    }
+  };
+  walk(node);
+  return out.replace(/\s+/g, " ").trim();
+}
+
 const CSS = `
 ${hostCSS(DRAWING_TOKENS)}
 .title { font-weight: 600; margin: 0 0 .2rem; }
@@ -182,6 +195,8 @@ ${DIALOG_CSS}
 ${PLAYER_CSS}
 :host([presenter]) .lanes { zoom: 2; }
 .state section.metrics { grid-column: 1 / -1; }
+/* Compare: a value that differs from the other run's at the aligned step (markFacts). */
+.differs { background: color-mix(in srgb, var(--eos-warn) 16%, transparent); outline: 2px solid var(--eos-warn); outline-offset: 1px; border-radius: 3px; }
 .state table, .latency table { border-collapse: collapse; font-size: 12px; font-family: var(--eos-mono); }
 .state caption, .latency caption { text-align: left; font-family: system-ui, sans-serif; }
 .state caption { font-size: 13px; font-weight: 600; color: var(--eos-fg); margin: 0 0 .2rem; }
@@ -319,6 +334,66 @@ export class KafkaTimelineElement extends BaseElement {
   /** Marks story steps on the scrub bar with a label (compare mode: where the runs differ). */
   markSteps(steps, label) {
     return this.#player?.setMarks(steps, label) ?? [];
+  }
+  /**
+   * What the current step shows, by a stable key: each message of the step (`msg:N`), each line
+   * of each lane's state (`LANE:WORD#N`, WORD the line's first word, N its repeat in the lane;
+   * `LANE:txn ID` / `LANE:producer PID` for the coordinator's and the leaders' per-id lines) and
+   * each metric (`metric:NAME`), as the text shown. Compare mode compares two timelines' facts.
+   */
+  facts() {
+    const out = {};
+    for (const [key, node] of this.#factNodes()) out[key] = factText(node);
+    return out;
+  }
+  /**
+   * Highlights the current step's facts named by `keys` (from facts()) as differing, `label`
+   * read by screen readers after each one; [] clears. Kept until the step changes.
+   */
+  markFacts(keys, label = "differs") {
+    this.#factMarks = { at: this.#at, keys: new Set(keys), label };
+    this.#applyFactMarks();
+    return [...this.#factMarks.keys];
+  }
+  /** The keys of the facts highlighted now. */
+  get markedFacts() {
+    return this.#factNodes().filter(([, node]) => node.classList.contains("differs")).map(([key]) => key);
+  }
+  #factMarks = null;
+  /** [key, node] of every fact shown (sets data-fact on each node). */
+  #factNodes() {
+    const ui = this.#ui;
+    if (!ui) return [];
+    const out = [];
+    ui.now.querySelectorAll("ol.messages > li").forEach((li, i) => out.push([`msg:${i}`, li]));
+    for (const sec of ui.state.querySelectorAll("section[data-lane]")) {
+      const seen = new Map();
+      for (const node of sec.querySelectorAll("p:not(.state-title), li")) {
+        let key;
+        if (node.dataset.txn) key = `txn ${node.dataset.txn}`;
+        else if (node.dataset.producer) key = `producer ${node.dataset.producer}`;
+        else {
+          const word = factText(node).split(/\s+/)[0] ?? "";
+          const n = seen.get(word) ?? 0;
+          seen.set(word, n + 1);
+          key = `${word}#${n}`;
+        }
+        out.push([`${sec.dataset.lane}:${key}`, node]);
+      }
+    }
+    for (const tr of ui.state.querySelectorAll("tr[data-metric]")) out.push([`metric:${tr.dataset.metric}`, tr]);
+    for (const [key, node] of out) node.dataset.fact = key;
+    return out;
+  }
+  #applyFactMarks() {
+    const m = this.#factMarks;
+    for (const [key, node] of this.#factNodes()) {
+      const on = !!m && m.at === this.#at && m.keys.has(key);
+      node.classList.toggle("differs", on);
+      const sr = node.querySelector(":scope > .sr-only.differs-note");
+      if (on && !sr) node.append(h("span", { class: "sr-only differs-note" }, ` (${m.label})`));
+      else if (!on && sr) sr.remove();
+    }
   }
   /** The story steps marked on the scrub bar. */
   get markedSteps() {
@@ -819,6 +894,7 @@ export class KafkaTimelineElement extends BaseElement {
     this.#renderNext();
     this.#renderLatency();
     this.#renderSummary();
+    if (this.#factMarks) this.#applyFactMarks();
     this.#stats.panelMs = performance.now() - t0;
   }
 

@@ -167,6 +167,7 @@ function setCompare(on, { updateHash = true } = {}) {
     }
     renderNote();
     markDifferences();
+    highlightFacts();
   }
   if (updateHash) writeHash();
 }
@@ -215,6 +216,27 @@ function follow(leader) {
     }
   }
   renderNote();
+  highlightFacts();
+}
+
+/**
+ * Highlights, in both panes, the values that differ between the two runs at the steps shown:
+ * each message, each lane's state line (epochs, states, producer ids, offsets …) and each metric
+ * whose text differs, or that one side shows and the other does not (kafka-timeline facts()).
+ */
+export function differingFacts(fa, fb) {
+  const keys = new Set([...Object.keys(fa), ...Object.keys(fb)]);
+  return [...keys].filter((k) => fa[k] !== fb[k]);
+}
+
+function highlightFacts() {
+  if (!comparing || !twin || !sameRun()) {
+    for (const t of timelines()) t.markFacts?.([]);
+    return;
+  }
+  const diff = differingFacts(timeline.facts(), twin.facts());
+  timeline.markFacts(diff, "differs under transaction.version 2");
+  twin.markFacts(diff, "differs under transaction.version 1");
 }
 
 const laneLabel = (report, id) => report.lanes?.find((l) => l.id === id)?.label ?? id;
@@ -331,6 +353,7 @@ panes.addEventListener("kafka-timeline:step", (ev) => {
     moving.delete(el);
     if (to === ev.detail.step) {
       renderNote();
+      highlightFacts();
       return;
     }
   }

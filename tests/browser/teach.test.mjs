@@ -609,7 +609,7 @@ for (const v of VIEWS) {
   });
 }
 
-test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars", { timeout: 60_000 }, async () => {
+test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars and highlights the differing values in both panes", { timeout: 60_000 }, async () => {
   await openView(VIEWS[1], "#scenario=txn-protocol-v2&compare=1");
   await page.waitForFunction(() => document.getElementById("timeline-v2")?.report && document.getElementById("timeline").markedSteps.length > 0);
   const m = await page.evaluate(() => {
@@ -630,8 +630,37 @@ test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars",
   // The page's own note agrees at a marked step.
   await page.evaluate((k) => (document.getElementById("timeline").step = k), m.failsAt);
   await page.waitForFunction(() => /At this step the runs differ/.test(document.getElementById("compare-note").textContent));
+  // The differing values are highlighted in both panes: exactly the facts whose text differs.
+  await page.waitForFunction(() => document.getElementById("timeline").markedFacts.length > 0);
+  const f = await page.evaluate(() => {
+    const [a, b] = ["timeline", "timeline-v2"].map((id) => document.getElementById(id));
+    const fa = a.facts();
+    const fb = b.facts();
+    const shown = (t) => [...t.shadowRoot.querySelectorAll(".differs")].map((n) => n.dataset.fact);
+    return { fa, fb, ma: a.markedFacts, mb: b.markedFacts, shownA: shown(a), shownB: shown(b),
+      note: a.shadowRoot.querySelector(".differs .differs-note")?.textContent ?? "" };
+  });
+  const differ = Object.keys({ ...f.fa, ...f.fb }).filter((k) => f.fa[k] !== f.fb[k]).sort();
+  assert.ok(differ.length > 0);
+  assert.deepEqual([...f.ma].sort(), differ.filter((k) => k in f.fa), "V1 highlights every differing value it shows, and nothing else");
+  assert.deepEqual([...f.mb].sort(), differ.filter((k) => k in f.fb), "V2 too");
+  assert.deepEqual(f.shownA.sort(), [...f.ma].sort(), "drawn as highlighted");
+  assert.deepEqual(f.shownB.sort(), [...f.mb].sort());
+  assert.ok(differ.some((k) => /epoch/.test(`${f.fa[k]} ${f.fb[k]}`)), `an epoch is among them: ${differ.map((k) => `${k}: ${f.fa[k]} | ${f.fb[k]}`).join("; ")}`);
+  assert.match(f.note, /differs under transaction\.version 2/, "screen readers hear it");
+  // Stepping on (the other side follows) highlights again exactly the values that differ there.
+  await page.evaluate((k) => (document.getElementById("timeline").step = k), m.failsAt + 1);
+  await page.waitForFunction((k) => document.getElementById("timeline-v2").step === k, m.failsAt + 1);
+  const g = await page.evaluate(() => {
+    const [a, b] = ["timeline", "timeline-v2"].map((id) => document.getElementById(id));
+    const fa = a.facts();
+    const fb = b.facts();
+    return { ma: a.markedFacts.sort(), mb: b.markedFacts.sort(), wantA: Object.keys(fa).filter((k) => fa[k] !== fb[k]).sort(), wantB: Object.keys(fb).filter((k) => fa[k] !== fb[k]).sort() };
+  });
+  assert.deepEqual(g.ma, g.wantA);
+  assert.deepEqual(g.mb, g.wantB);
   await page.click("#compare-protocols");
-  await page.waitForFunction(() => !document.getElementById("timeline-v2") && document.getElementById("timeline").markedSteps.length === 0);
+  await page.waitForFunction(() => !document.getElementById("timeline-v2") && document.getElementById("timeline").markedSteps.length === 0 && document.getElementById("timeline").markedFacts.length === 0);
 });
 
 // --- export a picture ----------------------------------------------------------------------------
