@@ -184,6 +184,52 @@ test("a zstd batch: compressed payload as one span, decompressed pane linked, ra
   assert.ok(len > 61);
 });
 
+test("the byte map exports as SVG (shapes and text) and PNG, with a caption naming the batch", { timeout: 60_000 }, async () => {
+  await paste(EXAMPLE_A_HEX);
+  const svg = await page.evaluate(() => document.querySelector("kafka-batch").exportPicture("svg"));
+  const m = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const texts = [...doc.querySelectorAll("text")].map((t) => t.textContent);
+    return {
+      root: doc.documentElement.localName, error: !!doc.querySelector("parsererror"),
+      title: doc.querySelector("title")?.textContent ?? "",
+      hexCells: texts.filter((t) => /^[0-9a-f]{2}$/.test(t)),
+      fills: new Set([...doc.querySelectorAll("rect")].map((r) => r.getAttribute("fill"))).size,
+      texts,
+    };
+  }, svg);
+  assert.equal(m.root, "svg");
+  assert.equal(m.error, false);
+  assert.match(m.title, /^Batch 1: record batch v2, baseOffset 0, producerId 4242, epoch 1, baseSequence 7, 1 record\(s\); bytes 0–69\./);
+  // Every byte drawn, in order, as the grid shows it; the field tints and the field tags too.
+  assert.deepEqual(m.hexCells, EXAMPLE_A_HEX.split(" "));
+  assert.ok(m.fills >= 8, `field kinds are tinted (${m.fills} fills)`);
+  const gridTags = await page.evaluate(() => [...kbRoot().querySelectorAll("#legend li .sw")].map((s) => s.textContent).filter((t) => /^[a-z]/i.test(t)));
+  for (const tag of gridTags) assert.ok(m.texts.includes(tag), `legend tag ${tag} drawn`);
+  assert.ok(m.texts.some((t) => t.startsWith("Batch 1: record batch v2")), "the caption is text in the picture");
+  // The PNG: the same drawing at 2 px per CSS px.
+  const png = await page.evaluate(async () => {
+    const blob = await document.querySelector("kafka-batch").exportPicture("png");
+    const bmp = await createImageBitmap(blob);
+    const svgEl = new DOMParser().parseFromString(document.querySelector("kafka-batch").exportPicture("svg"), "image/svg+xml").documentElement;
+    return { type: blob.type, size: blob.size, w: bmp.width, h: bmp.height, svgW: Number(svgEl.getAttribute("width")), svgH: Number(svgEl.getAttribute("height")) };
+  });
+  assert.equal(png.type, "image/png");
+  assert.ok(png.size > 2000, `a drawn PNG (${png.size} bytes)`);
+  assert.equal(png.w, png.svgW * 2);
+  assert.equal(png.h, png.svgH * 2);
+  // The toolbar's buttons download both files.
+  for (const [id, ext] of [["#save-svg", "svg"], ["#save-png", "png"]]) {
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click(id)]);
+    assert.equal(dl.suggestedFilename(), `kafka-batch-1-byte-map.${ext}`);
+  }
+  // A compressed payload is drawn hatched, as in the grid.
+  const zstd = pkg.encodeBatch({ header: { attributes: { compression: "zstd" }, producerId: 77, baseTimestamp: 1700000000000 },
+    records: [{ keyText: "k", valueText: "the quick brown fox jumps over the lazy dog ".repeat(4) }] });
+  await paste(toHex(zstd));
+  assert.match(await page.evaluate(() => document.querySelector("kafka-batch").exportPicture("svg")), /<pattern id="h0"/);
+});
+
 test("a control batch: COMMIT marker with coordinator epoch", { timeout: 60_000 }, async () => {
   await paste(EXAMPLE_C_HEX);
   assert.match(await page.locator("#producer .marker").textContent(), /COMMIT coordinatorEpoch 7/);

@@ -72,3 +72,92 @@ export function svgOf(canvas, caption, lanes = [], { font = "system-ui, sans-ser
     `<g id="lanes" font-family="${xml(mono)}" font-size="12" font-weight="bold" fill="${xml(fg)}" fill-opacity="0">${laneText}</g>` +
     `<text id="caption" font-family="${xml(font)}" font-size="${CAPTION_PX}" fill="${xml(fg)}">${capText}</text></svg>`;
 }
+
+// --- vector drawings ---------------------------------------------------------------------------
+// A drawing is a list of primitives in CSS px, rendered once as SVG (real shapes and text) and once
+// on a canvas for the PNG — the inspector's byte map is exported this way (kafka-batch.js
+// exportPicture): the same picture in both files, its text selectable in the SVG.
+//   {rect: [x, y, w, h], fill, hatch?}     hatch: diagonal stripes of that colour over fill
+//   {line: [x1, y1, x2, y2], stroke, width}
+//   {text, x, y, fill, font, anchor?}      font "SIZE FAMILY"; anchor "start" (default) | "middle" | "end"; y is the baseline
+
+/** The SVG text of a drawing `w`×`h` (CSS px) with `title` as its accessible name. */
+export function drawingToSvg(prims, w, h, title) {
+  const out = [];
+  const patterns = new Map();
+  for (const p of prims) {
+    if (p.rect) {
+      const [x, y, rw, rh] = p.rect;
+      out.push(`<rect x="${x}" y="${y}" width="${rw}" height="${rh}" fill="${xml(p.fill)}"/>`);
+      if (p.hatch) {
+        if (!patterns.has(p.hatch)) patterns.set(p.hatch, `h${patterns.size}`);
+        out.push(`<rect x="${x}" y="${y}" width="${rw}" height="${rh}" fill="url(#${patterns.get(p.hatch)})"/>`);
+      }
+    } else if (p.line) {
+      const [x1, y1, x2, y2] = p.line;
+      out.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${xml(p.stroke)}" stroke-width="${p.width ?? 1}"/>`);
+    } else if (p.text !== undefined) {
+      const anchor = p.anchor && p.anchor !== "start" ? ` text-anchor="${p.anchor}"` : "";
+      // Presentation attributes, not a style attribute: the SVG stays valid inline under a strict style-src.
+      const [, size, family] = /^(\S+)\s+(.*)$/.exec(p.font) ?? [null, "12px", p.font];
+      out.push(`<text x="${p.x}" y="${p.y}"${anchor} fill="${xml(p.fill)}" font-size="${xml(size)}" font-family="${xml(family)}">${xml(p.text)}</text>`);
+    }
+  }
+  const defs = [...patterns].map(([color, id]) =>
+    `<pattern id="${id}" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="4" height="8" fill="${xml(color)}"/></pattern>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${xml(title)}">` +
+    `<title>${xml(title)}</title>${defs.length ? `<defs>${defs.join("")}</defs>` : ""}${out.join("")}</svg>`;
+}
+
+/** A PNG (Blob) of a drawing `w`×`h` (CSS px), at `scale` device px per CSS px. */
+export function drawingToPng(prims, w, h, scale = 2) {
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.ceil(w * scale);
+  canvas.height = Math.ceil(h * scale);
+  const ctx = canvas.getContext("2d");
+  ctx.scale(scale, scale);
+  for (const p of prims) {
+    if (p.rect) {
+      const [x, y, rw, rh] = p.rect;
+      ctx.fillStyle = p.fill;
+      ctx.fillRect(x, y, rw, rh);
+      if (p.hatch) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(x, y, rw, rh);
+        ctx.clip();
+        ctx.strokeStyle = p.hatch;
+        ctx.lineWidth = 2.8;
+        for (let d = -rh; d < rw + rh; d += 8) {
+          ctx.beginPath();
+          ctx.moveTo(x + d, y + rh);
+          ctx.lineTo(x + d + rh, y);
+          ctx.stroke();
+        }
+        ctx.restore();
+      }
+    } else if (p.line) {
+      const [x1, y1, x2, y2] = p.line;
+      ctx.strokeStyle = p.stroke;
+      ctx.lineWidth = p.width ?? 1;
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x2, y2);
+      ctx.stroke();
+    } else if (p.text !== undefined) {
+      ctx.fillStyle = p.fill;
+      ctx.font = p.font;
+      ctx.textAlign = p.anchor === "middle" ? "center" : p.anchor === "end" ? "right" : "left";
+      ctx.textBaseline = "alphabetic";
+      ctx.fillText(p.text, p.x, p.y);
+    }
+  }
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"));
+}
+
+/** `caption` wrapped to `width` CSS px in `font` (for a drawing's caption lines). */
+export function wrapCaption(caption, width, font) {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = font;
+  return wrap(ctx, caption, width);
+}
