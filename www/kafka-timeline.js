@@ -759,7 +759,7 @@ export class KafkaTimelineElement extends BaseElement {
     const answerOf = (m) => m.error ?? /\bresponse ([A-Z][A-Z_]+)\b/.exec(m.text)?.[1] ?? null;
     const toProducer = (m) => /^producer:/.test(m.to) && m.kind === "response" && answerOf(m);
     const m = (s?.messages ?? []).find(toProducer);
-    if (!m) return null;
+    if (!m) return this.#invariantQuestion(g, s) ?? this.#fetchQuestion(g, s);
     const seen = this.#report.steps.flatMap((x) => x.messages ?? []).filter(toProducer).map(answerOf);
     const request = /^(\w+) response/.exec(m.text)?.[1] ?? "request";
     return {
@@ -769,6 +769,58 @@ export class KafkaTimelineElement extends BaseElement {
       rule: m.rule,
       sentence: m.text,
       source: m.source,
+    };
+  }
+
+  /**
+   * A consumer's Fetch at this step: which records does it receive? The choices are what the
+   * model's own log answers to the same Fetch read three ways — read_committed with the aborted
+   * list (what Kafka's consumer returns, rule R1), every record below the LSO (aborted ones kept:
+   * a consumer that ignored the aborted list), every record below the HW (read_uncommitted) — and
+   * nothing at all.
+   */
+  #fetchQuestion(g, s) {
+    const r = this.#report;
+    const m = (s?.messages ?? []).find((x) => x.kind === "Fetch" && /^consumer:/.test(x.from) && /^partition:/.test(x.to));
+    if (!m) return null;
+    const part = m.to.slice("partition:".length);
+    const from = Number(/\bfrom (\d+)/.exec(m.text)?.[1]);
+    const p = (s.state?.partitions ?? []).find((x) => x.lane === m.to);
+    if (!Number.isInteger(from) || !p) return null;
+    const list = (vals) => (vals.length ? vals.join(", ") : "nothing");
+    const got = (r.deliveries ?? []).filter((d) => d.consumer === m.from && d.partition === part && d.step === g.first).map((d) => d.value ?? "null");
+    const below = (end) => r.records
+      .filter((x) => x.partition === part && x.kind === "data" && x.step <= g.first && x.offset >= from && x.offset < end)
+      .flatMap((x) => x.values.map((v) => v ?? "null"));
+    const answer = list(got);
+    const choices = [...new Set([answer, list(below(p.lso)), list(below(p.hw)), "nothing"])];
+    if (choices.length < 2) return null;
+    const c = (s.state?.consumers ?? []).find((x) => x.lane === m.from);
+    const who = this.#laneLabel(m.from);
+    return {
+      prompt: `${s.text}: which records does ${who}${c && !who.includes(c.isolation) ? ` (${c.isolation})` : ""} receive from ${part}, reading from offset ${from}?`,
+      answer,
+      choices: choices.sort(),
+      rule: m.rule,
+      sentence: `${m.text} (HW ${p.hw}, LSO ${p.lso}${(p.aborted ?? []).length ? `; aborted: ${p.aborted.map((a) => `${a.firstOffset}..${a.lastOffset}`).join(", ")}` : ""})`,
+      source: m.source,
+    };
+  }
+
+  /** A step after which an invariant changes (holds → broken, or back): does it still hold? */
+  #invariantQuestion(g, s) {
+    const before = g.first > 0 ? this.#report.steps[g.first - 1]?.invariants ?? [] : [];
+    const was = new Map(before.map((i) => [i.name, i.holds]));
+    const inv = (s?.invariants ?? []).find((i) => was.has(i.name) && was.get(i.name) !== i.holds);
+    if (!inv) return null;
+    const say = (holds) => (holds ? "it still holds" : "it is broken");
+    return {
+      prompt: `${s.text}: does the invariant “${inv.name}” (${inv.detail}) hold after this step?`,
+      answer: say(inv.holds),
+      choices: [say(false), say(true)].sort(),
+      rule: inv.name,
+      sentence: inv.holds ? `${inv.name} holds again: ${inv.detail}` : `${inv.name} is broken: ${inv.detail}`,
+      source: null, // an invariant of the model (named properties), not a rule of Kafka's code
     };
   }
 

@@ -609,6 +609,64 @@ for (const v of VIEWS) {
   });
 }
 
+test("kafka-timeline: predict also asks what a read_committed consumer receives, and whether an invariant holds", { timeout: 90_000 }, async () => {
+  const v = VIEWS[1];
+  /** Steps forward in predict mode until a question matching `re` is asked; its prompt and choices. */
+  const seenPrompts = [];
+  const askUntil = async (re) => {
+    const quiz = page.locator(`${v.tag} .quiz`);
+    const { steps } = await state(v);
+    for (let guard = 0; guard < steps; guard++) {
+      const before = (await state(v)).step;
+      if (before >= steps - 1) break;
+      await page.click(`${v.tag} button[data-action="forward"]`);
+      const choices = quiz.locator("button[data-choice]");
+      if (!(await choices.count())) continue;
+      const prompt = await quiz.locator(`#${await quiz.locator(".choices").getAttribute("aria-labelledby")}`).textContent();
+      const labels = await choices.evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+      if (re.test(prompt)) return { prompt, labels, before, quiz };
+      seenPrompts.push(prompt);
+      await choices.first().click(); // not this one: answer and go on
+      await quiz.locator(".reveal").waitFor();
+    }
+    throw new Error(`no question matching ${re}; asked: ${seenPrompts.join(" / ")}`);
+  };
+  // The stalled reader: once the long transaction aborts, it receives f1 and skips the aborted
+  // "stuck" — the choices are the model's own log read as read_committed, below the LSO with the
+  // aborted record kept, below the HW (read_uncommitted), and nothing.
+  await openView(v, "#scenario=txn-read-committed-stall");
+  await page.click(`${v.tag} button[data-action="predict"]`);
+  let q = await askUntil(/which records does reader \(read_committed\) receive from events-0, reading from offset 0\?$/);
+  if (q.labels.length === 2) {
+    // The first poll, while the LSO stalls at 0: nothing, or the record below the HW.
+    assert.ok(q.labels.includes("nothing"));
+    await q.quiz.locator('button[data-choice="nothing"]').click();
+    await q.quiz.locator(".reveal").waitFor();
+    assert.match(await q.quiz.locator(".reveal").textContent(), /^✓ Right: nothing\..*LSO 0/);
+    q = await askUntil(/which records does reader \(read_committed\) receive/);
+  }
+  assert.deepEqual(q.labels, ["f1", "nothing", "stuck, f1"]);
+  await q.quiz.locator('button[data-choice="stuck, f1"]').click();
+  await q.quiz.locator(".reveal").waitFor();
+  const reveal = await q.quiz.locator(".reveal").textContent();
+  assert.match(reveal, /^✗ You chose stuck, f1; the model's answer is f1\./);
+  assert.match(reveal, /R1/);
+  assert.match(reveal, /aborted: 0\.\.3/);
+  await waitStep(v, q.before + 1);
+  // A model whose read_committed skips abort filtering (the test-only fault): that poll breaks an
+  // invariant, and predict asks whether it holds.
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/transactions.html?sabotage=read-committed-sees-aborted#scenario=txn-read-committed-stall`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => document.querySelector("kafka-timeline")?.steps > 0);
+  await page.click(`${v.tag} button[data-action="predict"]`);
+  q = await askUntil(/does the invariant “read-committed-sees-only-committed” .* hold after this step\?$/);
+  assert.deepEqual(q.labels, ["it is broken", "it still holds"]);
+  await page.keyboard.press("1");
+  await q.quiz.locator(".reveal").waitFor();
+  assert.match(await q.quiz.locator(".reveal").textContent(), /^✓ Right: it is broken\..*read-committed-sees-only-committed is broken/);
+});
+
 test("Compare V1 / V2 marks the steps where the runs differ on both scrub bars and highlights the differing values in both panes", { timeout: 60_000 }, async () => {
   await openView(VIEWS[1], "#scenario=txn-protocol-v2&compare=1");
   await page.waitForFunction(() => document.getElementById("timeline-v2")?.report && document.getElementById("timeline").markedSteps.length > 0);
