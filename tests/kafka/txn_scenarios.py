@@ -1572,6 +1572,11 @@ def scenario_broker_config(path):
             for x in w[1:]:
                 if x.startswith("transaction.partition.verification.enable="):
                     out.append(tuple(x.split("=", 1)))
+                elif x.split("=", 1)[0] in ("transactional.id.expiration.ms",
+                                            "transaction.remove.expired.transaction.cleanup.interval.ms"):
+                    # durations on the model's clock: scaled like `advance` (TIME_SCALE)
+                    k, v = x.split("=", 1)
+                    out.append((k, str(max(1, int(duration_ms(v) * TIME_SCALE)))))
     return tuple(sorted(out))
 
 

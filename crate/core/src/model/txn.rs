@@ -601,11 +601,32 @@ pub struct ClusterConfig {
     /// transactional Produce is appended without asking the coordinator (V1); a TV2 client's
     /// is still added by the leader (ADD_PARTITION does not depend on it).
     pub verification_disabled: bool,
+    /// Broker `transactional.id.expiration.ms` (default 7 days): an idle transactional.id's
+    /// metadata is removed after this long (T4).
+    pub transactional_id_expiration_ms: i64,
+    /// Broker `transaction.remove.expired.transaction.cleanup.interval.ms` (default 1 hour):
+    /// how often the coordinator looks for expired transactional.ids (T4).
+    pub transactional_id_expiration_interval_ms: i64,
 }
+
+/// Kafka's default `transactional.id.expiration.ms` (`TransactionStateManagerConfig`).
+pub const TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT: i64 = 7 * 24 * 3_600_000;
+/// Kafka's default `transaction.remove.expired.transaction.cleanup.interval.ms`.
+pub const TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT: i64 = 3_600_000;
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { transaction_version: 2, two_phase_commit: false, rtt_ms: 1, append_ms: 2, brokers: 3, kafka: KafkaLine::K43, verification_disabled: false }
+        ClusterConfig {
+            transaction_version: 2,
+            two_phase_commit: false,
+            rtt_ms: 1,
+            append_ms: 2,
+            brokers: 3,
+            kafka: KafkaLine::K43,
+            verification_disabled: false,
+            transactional_id_expiration_ms: TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT,
+            transactional_id_expiration_interval_ms: TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT,
+        }
     }
 }
 
@@ -629,6 +650,8 @@ pub struct World {
     pub start_ms: i64,
     pub now_ms: i64,
     pub next_pid: i64,
+    /// The model time up to which the transactional.id expiry scans have run (T4).
+    pub expiry_scans_done: i64,
     pub cluster: ClusterConfig,
     pub coordinator: Coordinator,
     pub coordinator_epoch: i32,
@@ -770,6 +793,7 @@ impl World {
             start_ms,
             now_ms: start_ms,
             next_pid: first_pid,
+            expiry_scans_done: start_ms,
             cluster,
             coordinator: Coordinator::default(),
             coordinator_epoch: 0,
@@ -2318,7 +2342,8 @@ impl World {
         Ok(())
     }
 
-    /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2).
+    /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2), and
+    /// its transactional.id expiry scans that fall in the time passed run (T4).
     pub fn advance(&mut self, ms: i64) {
         self.now_ms += ms;
         msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
@@ -2333,6 +2358,96 @@ impl World {
                 }
                 say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
             }
+        }
+        self.expire_transactional_ids();
+    }
+
+    /// T4, transactional.id expiry (`TransactionStateManager.removeExpiredTransactionalIds`,
+    /// scheduled every transaction.remove.expired.transaction.cleanup.interval.ms from the
+    /// coordinator's start, first after one interval): a transactional.id whose state allows
+    /// expiration (Empty, CompleteCommit, CompleteAbort), with no transition pending and
+    /// `txnLastUpdateTimestamp <= scan time - transactional.id.expiration.ms`, gets a tombstone
+    /// (its key, a null value, the scan's timestamp; one uncompressed batch per
+    /// `__transaction_state` partition and scan) and its metadata is removed (`prepareDead`):
+    /// the next InitProducerId starts it afresh with a new producer id, and a producer still
+    /// holding the old one is answered INVALID_PRODUCER_ID_MAPPING (AP2, E0/F0). The scans
+    /// that fall between the previous `advance` and now run here, each at its own time.
+    fn expire_transactional_ids(&mut self) {
+        let iv = self.cluster.transactional_id_expiration_interval_ms.max(1);
+        let exp = self.cluster.transactional_id_expiration_ms.max(0);
+        let (start, now) = (self.start_ms, self.now_ms);
+        // The first scan (start + k·interval, k ≥ 1) at or after `t`.
+        let scan_at = |t: i64| start.saturating_add(t.saturating_sub(start).saturating_add(iv - 1).div_euclid(iv).max(1).saturating_mul(iv));
+        // The scans up to `expiry_scans_done` ran already (in an earlier advance).
+        let scans_from = self.expiry_scans_done.max(start);
+        let mut due: Vec<(i64, i32, Name)> = self
+            .coordinator
+            .txns
+            .iter()
+            .filter(|m| matches!(m.state, TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort) && m.pending_state.is_none())
+            .map(|m| (scan_at(m.last_update_ms.saturating_add(exp).max(scans_from.saturating_add(1))), Self::coordinator_partition(m.transactional_id.as_str()), m.transactional_id.clone()))
+            .filter(|(at, _, _)| *at <= now)
+            .collect();
+        self.expiry_scans_done = now;
+        if due.is_empty() {
+            return;
+        }
+        due.sort_by_key(|(at, n, _)| (*at, *n));
+        let mut i = 0;
+        while i < due.len() {
+            let (at, n) = (due[i].0, due[i].1);
+            let j = i + due[i..].iter().take_while(|d| d.0 == at && d.1 == n).count();
+            let keys: Vec<Vec<u8>> = due[i..j].iter().map(|d| crate::internal::txn_log_key(d.2.as_str())).collect();
+            let recs: Vec<KeyValue<'_>> = keys.iter().map(|k| (Some(k.as_slice()), None)).collect();
+            let bytes = raw_batch(-1, -1, -1, false, &recs, at);
+            let log = self.txn_logs.entry(n).or_insert_with(|| Partition::new(format!("__transaction_state-{n}")));
+            let appended = log.append_client_verdict(&bytes).outcome();
+            let stored = matches!(appended, Outcome::Appended { .. }).then(|| as_stored(bytes, log));
+            let base_offset = match appended {
+                Outcome::Appended { base_offset, .. } => base_offset,
+                _ => -1,
+            };
+            let partition = self.txn_log_name(n);
+            let mut said = Vec::with_capacity(j - i);
+            let mut first: Option<(i64, i16)> = None;
+            let mut ids = Vec::with_capacity(j - i);
+            for d in &due[i..j] {
+                let id = d.2.clone();
+                let Some(ci) = self.coordinator.index(id.as_str()) else { continue };
+                let m = self.coordinator.txns.remove(ci);
+                first.get_or_insert((m.producer_id, m.producer_epoch));
+                let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!(
+                    "transactional.id expiry at t={}: {id} ({}, producer {} epoch {}, last updated at t={}) has been idle for transactional.id.expiration.ms ({exp} ms): tombstone in __transaction_state, metadata removed",
+                    at - start, m.state.name(), m.producer_id, m.producer_epoch, m.last_update_ms - start), "T4", TSM, ErrorCode::NONE);
+                said.push(k);
+                say!(self, format!("{id} expired: it was idle (state {}) for transactional.id.expiration.ms; its next initTransactions() gets a new producer id (T4)", m.state.name()));
+                ids.push(id);
+            }
+            if let (Some(bytes), Some((pid, epoch))) = (stored, first) {
+                self.metric(Metric::TxnStateLogAppends, 1);
+                let text = if self.trace { format!("{}: tombstone (expired)", ids.iter().map(|x| x.as_str()).collect::<Vec<_>>().join(", ")) } else { String::new() };
+                let r = self.push_record(LogRecord {
+                    lane: Name::fixed(COORD),
+                    partition,
+                    offset: base_offset,
+                    last_offset: base_offset + (j - i) as i64 - 1,
+                    kind: "txn-log",
+                    pid,
+                    epoch,
+                    transactional: false,
+                    values: Values::one(None),
+                    text: text.into(),
+                    step: self.step,
+                    closed_at: None,
+                    outcome: None,
+                    bytes,
+                    txn: None,
+                });
+                for k in said {
+                    self.link(k, Some(r));
+                }
+            }
+            i = j;
         }
     }
 

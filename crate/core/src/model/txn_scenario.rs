@@ -11,7 +11,7 @@ use super::coordinator::TxnState;
 use super::line::KafkaLine;
 use super::partition::Isolation;
 use super::scenario::{parse_duration, Failure, ParseError};
-use super::txn::{CallResult, ClusterConfig, Sabotage, World, DEFAULT_TXN_TIMEOUT_MS};
+use super::txn::{CallResult, ClusterConfig, Sabotage, World, DEFAULT_TXN_TIMEOUT_MS, TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT, TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,10 @@ pub struct TxnScenario {
     pub kafka: KafkaLine,
     /// `cluster transaction.partition.verification.enable=false`.
     pub verification_disabled: bool,
+    /// `cluster transactional.id.expiration.ms=D` (None: Kafka's 7 days).
+    pub transactional_id_expiration_ms: Option<i64>,
+    /// `cluster transaction.remove.expired.transaction.cleanup.interval.ms=D` (None: 1 hour).
+    pub transactional_id_expiration_interval_ms: Option<i64>,
     pub rtt_ms: i64,
     pub append_ms: i64,
     pub brokers: usize,
@@ -401,13 +405,17 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                                 _ => return perr(line, "transaction.partition.verification.enable is true or false"),
                             }
                         }
+                        Some(("transactional.id.expiration.ms", v)) => sc.transactional_id_expiration_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?),
+                        Some(("transaction.remove.expired.transaction.cleanup.interval.ms", v)) => {
+                            sc.transactional_id_expiration_interval_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?)
+                        }
                         Some(("rtt", v)) => sc.rtt_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("append", v)) => sc.append_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("brokers", v)) => sc.brokers = v.parse::<usize>().ok().filter(|b| (1..=1000).contains(b)).ok_or_else(bad)?,
                         Some(("kafka", v)) => {
                             sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
                         }
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, rtt, append, brokers)")),
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, rtt, append, brokers)")),
                     }
                 }
             }
@@ -530,7 +538,9 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let mut w = World::new(
         sc.start_ms,
         sc.first_producer_id,
-        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka, verification_disabled: sc.verification_disabled },
+        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka, verification_disabled: sc.verification_disabled,
+            transactional_id_expiration_ms: sc.transactional_id_expiration_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT),
+            transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT) },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
@@ -653,6 +663,8 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         two_phase_commit_broker: sc.two_phase_commit_broker,
         kafka: sc.kafka,
         verification_disabled: sc.verification_disabled,
+        transactional_id_expiration_ms: sc.transactional_id_expiration_ms,
+        transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms,
         rtt_ms: sc.rtt_ms,
         append_ms: sc.append_ms,
         brokers: sc.brokers,

@@ -1659,6 +1659,41 @@ mod tests {
     }
 
     #[test]
+    fn t4_an_idle_transactional_id_expires_at_the_first_scan_after_its_expiration() {
+        let cfg = ClusterConfig { transactional_id_expiration_ms: 10_000, transactional_id_expiration_interval_ms: 1_000, ..ClusterConfig::default() };
+        let start = 1_700_000_000_000;
+        let mut w = World::new(start, 1000, cfg);
+        w.add_partition("orders-0");
+        send(&mut w, "init-producer-id transactional.id=pay");
+        send(&mut w, "init-producer-id transactional.id=busy");
+        send(&mut w, "add-partitions-to-txn transactional.id=busy pid=1001 epoch=0 orders-0 v=4");
+        let last_update = w.coordinator.get("pay").unwrap().last_update_ms;
+        // Scans run at start + k·1 s; the first at or after last update + 10 s expires it.
+        let due = start + (last_update - start + 10_000 + 999) / 1_000 * 1_000;
+        w.advance(due - w.now_ms - 1);
+        assert!(w.coordinator.get("pay").is_some(), "one millisecond before its scan it is still there");
+        w.advance(5_000);
+        assert!(w.coordinator.get("pay").is_none(), "expired (T4)");
+        // An Ongoing transaction never expires (its state does not allow it); it times out instead.
+        assert_eq!(w.coordinator.get("busy").map(|m| m.state), Some(TxnState::Ongoing));
+        // The tombstone: pay's key, a null value, the scan's timestamp, in pay's __transaction_state partition.
+        let n = World::coordinator_partition("pay");
+        let e = w.txn_logs[&n].log.last().unwrap();
+        let rep = crate::decode::decode_bytes(&e.bytes, &Default::default());
+        assert!(rep.errors.is_empty(), "{:?}", rep.errors);
+        let b = &rep.batches[0];
+        assert_eq!((b.header.base_timestamp, b.header.producer_id, b.records.len()), (due, -1, 1));
+        assert_eq!(b.records[0].key.as_deref(), Some(&crate::internal::txn_log_key("pay")[..]));
+        assert_eq!(b.records[0].value, None, "a tombstone");
+        assert!(w.messages.iter().any(|m| m.rule == Some("T4")));
+        // Its old producer id means nothing now (AP2); a new InitProducerId starts afresh.
+        let r = send(&mut w, "add-partitions-to-txn transactional.id=pay pid=1000 epoch=0 orders-0 v=4");
+        assert_eq!(r.error, "INVALID_PRODUCER_ID_MAPPING");
+        let r = send(&mut w, "init-producer-id transactional.id=pay");
+        assert_eq!((r.producer_id, r.producer_epoch), (Some(1002), Some(0)));
+    }
+
+    #[test]
     fn bad_lines_say_what_is_missing() {
         for (line, want) in [
             ("end-txn transactional.id=app pid=1 epoch=0", "commit or abort"),
