@@ -289,3 +289,131 @@ fn a_snapshot_is_shown_beside_the_log_field_by_field_and_a_bad_crc_is_a_failed_c
     assert!(text.contains("producer 1 differs in: currentTxnFirstOffset"), "{text}");
     assert!(text.contains("(MISMATCH, computed 0x"), "{text}");
 }
+
+#[test]
+fn the_index_writer_lays_out_what_the_broker_wrote_for_the_same_log() {
+    // files::layout::segment_indexes over each broker segment gives the broker's own .index and
+    // .timeindex byte for byte: the data topics were created with index.interval.bytes=1 (PROVENANCE.md),
+    // the internal ones have Kafka's default 4096.
+    use eoslab_core::files::layout::{segment_indexes, DEFAULT_INDEX_INTERVAL_BYTES};
+    let mut compared = 0;
+    for e in fs::read_dir(fixtures()).unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let interval = if name.starts_with("__") { DEFAULT_INDEX_INTERVAL_BYTES } else { 1 };
+        let log = fs::read(dir.join("00000000000000000000.log")).unwrap();
+        let (index, timeindex) = segment_indexes(&log, 0, interval);
+        assert_eq!(index, fs::read(dir.join("00000000000000000000.index")).unwrap(), "{name} .index");
+        assert_eq!(timeindex, fs::read(dir.join("00000000000000000000.timeindex")).unwrap(), "{name} .timeindex");
+        compared += 1;
+    }
+    assert!(compared >= 8);
+}
+
+/// An idempotence-model script whose leader log has every kind of file content: idempotent
+/// batches, an aborted transaction (a .txnindex entry), a leader change (a second leader epoch),
+/// a transaction left open (the LSO below the log end).
+const GENERATED: &str = "title a partition directory from the lab's leader
+time 1700000000000
+partition orders-0
+produce orders-0 pid=1000 epoch=0 seq=0 a b c
+produce orders-0 pid=1000 epoch=0 seq=3 d
+produce orders-0 pid=2000 epoch=0 seq=0 txn t1 t2
+marker orders-0 pid=2000 epoch=0 abort coordinator-epoch=3 tv=1
+leader-change orders-0
+produce orders-0 pid=1000 epoch=0 seq=4 e f
+produce orders-0 pid=2000 epoch=0 seq=2 txn t3
+produce orders-0 pid=3000 epoch=0 seq=0 x
+expect lso orders-0 9
+";
+
+#[test]
+fn a_directory_written_from_the_models_leader_loads_with_every_check_ok_and_the_models_state() {
+    use eoslab_core::files::layout::{lab_topic_id, partition_dir, uuid_to_string, LayoutOptions};
+    use eoslab_core::model::scenario;
+    let run = scenario::run(&scenario::parse(GENERATED).unwrap());
+    assert!(run.passed(), "{:?} {:?}", run.error, run.failures);
+    let leader = &run.sim.partitions[0];
+    for interval in [1, 4096] {
+        let opts = LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id("orders-0") };
+        let files = partition_dir(leader, &opts).unwrap();
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "00000000000000000000.index",
+                "00000000000000000000.log",
+                "00000000000000000000.timeindex",
+                "00000000000000000000.txnindex",
+                "00000000000000000011.snapshot",
+                "leader-epoch-checkpoint",
+                "partition.metadata"
+            ]
+        );
+        let p = load(&files);
+        let text = partition::render(&p);
+        assert!(p.errors.is_empty() && p.ignored.is_empty(), "{text}");
+        assert!(p.checks.iter().all(|c| c.ok), "{text}");
+        // A check for each file: snapshot CRC + snapshot, index + sanity ×3, leader epochs.
+        assert_eq!(p.checks.len(), 9, "{text}");
+        assert_eq!(p.snapshot_used.as_deref(), Some("00000000000000000011.snapshot (offset 11)"));
+        // The state rebuilt from the files is the model leader's: each producer as the snapshot
+        // writes it, the open transaction, the LSO, the aborted transaction with its LSO.
+        let model: Vec<(i64, i16, i32, i64, i32, i64)> = leader
+            .producers
+            .iter()
+            .map(|(pid, s)| (*pid, s.producer_epoch, s.last_seq(), s.current_txn_first_offset.unwrap_or(-1), s.coordinator_epoch, s.last_timestamp))
+            .collect();
+        let loaded: Vec<(i64, i16, i32, i64, i32, i64)> = p
+            .producers
+            .iter()
+            .map(|s| (s.producer_id, s.epoch, s.snapshot_entry().last_sequence, s.current_txn_first_offset, s.coordinator_epoch, s.last_timestamp))
+            .collect();
+        assert_eq!(loaded, model);
+        assert_eq!(model.iter().map(|m| (m.0, m.2, m.3, m.4)).collect::<Vec<_>>(), vec![(1000, 5, -1, -1), (2000, 2, 9, 3), (3000, 0, -1, -1)]);
+        assert_eq!(p.last_stable_offset, leader.last_stable_offset());
+        assert_eq!(p.last_stable_offset, 9);
+        assert_eq!(p.log_end_offset, leader.log_end_offset);
+        assert_eq!(p.open_transactions, vec![(9, 2000)]);
+        let aborted: Vec<(i64, i64, i64, i64)> = p.aborted.iter().map(|a| (a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset)).collect();
+        let model_aborted: Vec<(i64, i64, i64, i64)> = leader.aborted_txns.iter().map(|a| (a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset)).collect();
+        assert_eq!(aborted, model_aborted);
+        assert_eq!(aborted, vec![(2000, 4, 6, 7)]);
+        let epochs: Vec<(i32, i64)> = p.leader_epochs.iter().map(|e| (e.epoch, e.start_offset)).collect();
+        assert_eq!(epochs, vec![(0, 0), (1, 7)]);
+        assert_eq!(p.topic_id.as_deref(), Some(uuid_to_string(&lab_topic_id("orders-0")).as_str()));
+        // Without the snapshot the whole log is replayed: every retained batch is the model's.
+        let no_snapshot: Vec<(String, Vec<u8>)> = files.iter().filter(|(n, _)| !n.ends_with(".snapshot")).cloned().collect();
+        let q = load(&no_snapshot);
+        for s in &q.producers {
+            let m = &leader.producers[&s.producer_id];
+            let mb: Vec<(i32, i64, i32, i64)> = m.batches.iter().map(|b| (b.last_seq, b.last_offset, b.offset_delta, b.timestamp)).collect();
+            let qb: Vec<(i32, i64, i32, i64)> = s.batches.iter().map(|b| (b.last_sequence, b.last_offset, b.offset_delta, b.timestamp)).collect();
+            assert_eq!(qb, mb, "producer {}", s.producer_id);
+        }
+        if interval == 1 {
+            // Every batch but the first has an offset index entry (7 batches).
+            assert!(text.contains("6 entries against the log (each: a batch's last offset → its position)"), "{text}");
+        } else {
+            // Under 4096 bytes in all: no entry, and the time index gets its one entry on close.
+            assert!(text.contains("0 entries against the log (each: a batch's last offset → its position)"), "{text}");
+            assert!(text.contains("1 entries against the log (each: a batch's max timestamp → its last offset)"), "{text}");
+        }
+    }
+    // A log that starts later (`log-end` before the first write) is a segment named after its
+    // first offset, and loads clean.
+    let opts = LayoutOptions { index_interval_bytes: 1, topic_id: lab_topic_id("p0") };
+    let run = scenario::run(&scenario::parse("partition p0\nlog-end p0 5\nproduce p0 pid=1 epoch=0 seq=0 a\n").unwrap());
+    let files = partition_dir(&run.sim.partitions[0], &opts).unwrap();
+    assert_eq!(files[1].0, "00000000000000000005.log");
+    let p = load(&files);
+    assert!(p.checks.iter().all(|c| c.ok) && p.errors.is_empty(), "{}", partition::render(&p));
+    // A log end no batch reaches is refused with the reason.
+    let mut leader = run.sim.partitions[0].clone();
+    leader.log_end_offset += 1;
+    let e = partition_dir(&leader, &opts);
+    assert!(e.as_ref().is_err_and(|m| m.contains("the log's batches end at offset 6 but the leader's log end is 7")), "{e:?}");
+}
