@@ -6,7 +6,10 @@
 // rebuilds it on load — producer state from the latest snapshot plus the log after it, the open
 // transactions, the LSO, the aborted transactions — and every snapshot and index checked against
 // the log, each disagreement named (the core's files::partition, through loadPartition in
-// pkg/eoslab-files.js, fetched on first use relative to this module). Then:
+// pkg/eoslab-files.js, fetched on first use relative to this module): the rebuilt producer state
+// field by field, each `.snapshot` (version, CRC-32C) with its producers beside the log's (the
+// differing fields marked ≠), the leader epochs of `leader-epoch-checkpoint` beside those of the
+// log's batches, the topic id of `partition.metadata`, Kafka's index sanity checks. Then:
 //   - "Open the log in the inspector": `kafka-partition:open-log` {file} (the lab page hands the
 //     segment to its <kafka-batch>);
 //   - "Export as kafka-dump-log text": every file as Kafka 4.3's kafka-dump-log --deep-iteration
@@ -45,6 +48,13 @@ dt { font-weight: 600; }
 dd { margin: 0; overflow-wrap: anywhere; }
 ul.checks { list-style: none; padding: 0; margin: 4px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; }
+.tables { overflow-x: auto; }
+table { border-collapse: collapse; font: 12px/1.4 var(--eoslab-mono, ui-monospace, monospace); margin: 4px 0 8px; }
+caption { text-align: left; font: 600 13px/1.4 var(--eoslab-font, system-ui, sans-serif); padding: 2px 0; }
+th, td { border: 1px solid var(--eoslab-border, #d0d7de); padding: 2px 6px; text-align: right; }
+th { font-weight: 600; background: var(--eoslab-panel, #f6f8fa); }
+th[scope=row], td.src { text-align: left; }
+td.bad { font-weight: 600; }
 pre, textarea { font: 12px/1.4 var(--eoslab-mono, ui-monospace, monospace); }
 pre { overflow: auto; max-height: 24em; padding: 8px; background: var(--eoslab-panel, #f6f8fa);
   border: 1px solid var(--eoslab-border, #d0d7de); border-radius: 4px; }
@@ -57,6 +67,49 @@ const dark = lazyStyleSheet(`
   --eoslab-panel: #151b23; --eoslab-accent: #4493f8; --eoslab-ok: #3fb950; --eoslab-bad: #f85149; }
 textarea { background: #0d1117; }
 `);
+
+/** A snapshot entry's fields (ProducerSnapshot.json names) and their column labels. */
+const FIELDS = [
+  ["producerId", "producer id"],
+  ["producerEpoch", "epoch"],
+  ["lastSequence", "last seq"],
+  ["lastOffset", "last offset"],
+  ["offsetDelta", "offset delta"],
+  ["timestamp", "timestamp"],
+  ["coordinatorEpoch", "coordinator epoch"],
+  ["currentTxnFirstOffset", "txn first offset"],
+];
+
+const epochsText = (list) => (list.length ? list.map((e) => `epoch ${e.epoch} from offset ${e.startOffset}`).join(", ") : "none");
+
+/**
+ * One .snapshot: its version and CRC-32C (stored, and computed when they differ), then each producer
+ * twice — as the file stores it and as the log replayed to the snapshot's offset gives it — with
+ * every differing field marked "≠" (text, not only colour).
+ */
+function snapshotTable(f) {
+  const crcOk = f.crc === f.computedCrc;
+  const hex = (n) => `0x${n.toString(16).padStart(8, "0")}`;
+  const caption = `${f.name}: version ${f.version}, CRC-32C ${hex(f.crc)} ` + (crcOk ? "(checked ✓)" : `(✗ no longer valid: computed ${hex(f.computedCrc)})`);
+  const row = (e, source, label, differs) =>
+    h("tr", { "data-producer": String(e.producerId), "data-source": source },
+      h("td", { class: "src" }, label),
+      source === "snapshot" && !e.stored ? h("td", { colspan: String(FIELDS.length) }, "absent") : null,
+      source === "log" && !e.rebuilt ? h("td", { colspan: String(FIELDS.length) }, "absent") : null,
+      ...((source === "snapshot" ? e.stored : e.rebuilt)
+        ? FIELDS.map(([k]) => {
+            const v = String((source === "snapshot" ? e.stored : e.rebuilt)[k]);
+            const d = differs.includes(k);
+            return h("td", { "data-field": k, class: d ? "bad" : null }, d ? `≠ ${v}` : v);
+          })
+        : []),
+    );
+  return h("table", { "data-snapshot": f.name, "data-crc-ok": String(crcOk) },
+    h("caption", { class: crcOk ? null : "bad" }, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from"), FIELDS.map(([, label]) => h("th", { scope: "col" }, label)))),
+    h("tbody", {}, f.producers.flatMap((e) => [row(e, "snapshot", "the snapshot", e.differs), row(e, "log", `the log up to offset ${f.offset}`, e.differs)])),
+  );
+}
 
 /** Reads a dropped folder (one level: a partition directory holds no subfolders). */
 async function filesOfDrop(dataTransfer) {
@@ -98,6 +151,8 @@ export class KafkaPartition extends HTMLElement {
       status: h("p", { class: "muted", role: "status" }),
       result: h("div", { hidden: true }),
       summary: h("dl"),
+      producerTable: h("div", { class: "tables" }),
+      snapshotTables: h("div", { class: "tables" }),
       checks: h("ul", { class: "checks" }),
       text: h("pre", { tabindex: "0", "aria-label": "The partition as text (eoslab partition)" }),
       openLog: h("button", { type: "button" }, "Open the log in the inspector"),
@@ -126,6 +181,10 @@ export class KafkaPartition extends HTMLElement {
     ui.result.append(
       h("h3", {}, "As the broker loads it"),
       ui.summary,
+      h("h3", {}, "Producer state, rebuilt"),
+      ui.producerTable,
+      h("h3", {}, "Producer-state snapshots, beside the log"),
+      ui.snapshotTables,
       h("h3", {}, "The files against the log"),
       ui.checks,
       h("div", { class: "row" }, ui.openLog, ui.cont),
@@ -230,7 +289,21 @@ export class KafkaPartition extends HTMLElement {
       item("Open transactions", String(p.openTransactions)),
       item("Last stable offset", `${p.lastStableOffset} (the high watermark is not in the directory: taken as the log end)`),
       item("Aborted transactions", String(p.aborted)),
+      item("Topic id", p.topicId ?? "no partition.metadata"),
+      item("Leader epochs (leader-epoch-checkpoint)", epochsText(p.leaderEpochs)),
+      item("Leader epochs of the log's batches", epochsText(p.logLeaderEpochs)),
     );
+    replace(
+      ui.producerTable,
+      p.producerState.length
+        ? h("table", { "data-table": "producer-state" },
+            h("caption", {}, `After the load (${p.snapshotUsed ?? "the whole log replayed"}), as the broker's next snapshot would write it`),
+            h("thead", {}, h("tr", {}, FIELDS.map(([, label]) => h("th", { scope: "col" }, label)))),
+            h("tbody", {}, p.producerState.map((e) => h("tr", { "data-producer": String(e.producerId) }, FIELDS.map(([k], i) => i === 0 ? h("th", { scope: "row", "data-field": k }, String(e[k])) : h("td", { "data-field": k }, String(e[k])))))),
+          )
+        : h("p", { class: "muted" }, "No producer: no batch of the log has a producer id."),
+    );
+    replace(ui.snapshotTables, p.snapshots.length ? p.snapshots.map(snapshotTable) : h("p", { class: "muted" }, "No readable .snapshot among the files."));
     replace(
       ui.checks,
       p.checks.map((c) =>

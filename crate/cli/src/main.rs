@@ -44,6 +44,7 @@ const USAGE: &str = "usage:
   eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab partition DIR|FILE... [--json | --script]
+  eoslab partition --write-dir DIR --script SCENARIO.eos [--index-interval-bytes N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log]
   eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
@@ -641,6 +642,9 @@ fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>, 
 /// `eoslab_core::files::dump` produces on the stream Kafka prints them on.
 fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::files::partition::{self, DirFile};
+    if args.iter().any(|a| a == "--write-dir") {
+        return write_partition_dirs(args);
+    }
     let json = args.iter().any(|a| a == "--json");
     let script = args.iter().any(|a| a == "--script");
     if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json" && *a != "--script") {
@@ -684,6 +688,55 @@ fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     let clean = p.errors.is_empty() && p.checks.iter().all(|c| c.ok);
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `eoslab partition --write-dir DIR --script SCENARIO.eos`: runs the idempotence-model script and
+/// writes each partition's leader as the directory a Kafka 4.3 broker would leave
+/// (`DIR/<partition>/`: files::layout), then prints each file written with its size. Exit 1 when
+/// the script's own expectations fail (the files are written all the same).
+fn write_partition_dirs(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::files::layout::{lab_topic_id, partition_dir, LayoutOptions, DEFAULT_INDEX_INTERVAL_BYTES};
+    use eoslab_core::model::scenario;
+    let (mut dir, mut script, mut interval) = (None, None, DEFAULT_INDEX_INTERVAL_BYTES);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--write-dir" => dir = Some(it.next().ok_or_else(|| format!("--write-dir takes a directory\n{USAGE}"))?),
+            "--script" => script = Some(it.next().ok_or_else(|| format!("--script takes a scenario file\n{USAGE}"))?),
+            "--index-interval-bytes" => {
+                interval = it
+                    .next()
+                    .and_then(|v| v.parse::<i32>().ok())
+                    .filter(|v| *v >= 0)
+                    .ok_or_else(|| format!("--index-interval-bytes takes a number ≥ 0 (the topic's index.interval.bytes)\n{USAGE}"))?
+            }
+            s => return Err(format!("unknown argument {s} with --write-dir\n{USAGE}")),
+        }
+    }
+    let (Some(dir), Some(path)) = (dir, script) else {
+        return Err(format!("--write-dir needs --script SCENARIO.eos\n{USAGE}"));
+    };
+    let text = String::from_utf8(read_input(Some(path))?).map_err(|_| "a scenario is UTF-8 text".to_string())?;
+    if eoslab_core::model::txn_scenario::is_transactions(&text) {
+        return Err(format!("{path}: a `model transactions` script; --write-dir takes an idempotence-model script (produce/marker requests to a leader)"));
+    }
+    let sc = scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let run = scenario::run(&sc);
+    if let Some(e) = &run.error {
+        return Err(format!("{path}: {e}"));
+    }
+    let mut out = std::io::stdout().lock();
+    for p in &run.sim.partitions {
+        let files = partition_dir(p, &LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id(&p.name) })?;
+        let to = std::path::Path::new(dir).join(&p.name);
+        std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+        for (name, bytes) in &files {
+            let f = to.join(name);
+            std::fs::write(&f, bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+            writeln!(out, "{} ({} bytes)", f.display(), bytes.len()).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {

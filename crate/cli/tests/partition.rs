@@ -68,3 +68,35 @@ fn continue_in_the_simulator_starts_from_the_loaded_state_and_its_expectations_h
         assert!(text.contains(" 0 failed"), "{dir}: {text}");
     }
 }
+
+#[test]
+fn write_dir_lays_out_the_models_leader_and_eoslab_partition_reads_it_back_clean() {
+    // scenarios/marker-retried.eos: a transaction committed, its marker written twice, a second
+    // transaction aborted by a new coordinator: the directory holds a .txnindex entry.
+    let tmp = std::env::temp_dir().join(format!("eoslab-write-dir-{}", std::process::id()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/marker-retried.eos");
+    let (code, listed) = run(&["--write-dir", tmp.to_str().unwrap(), "--script", script.to_str().unwrap(), "--index-interval-bytes", "1"]);
+    assert_eq!(code, 0, "{listed}");
+    let dir = tmp.join("orders-0");
+    for f in ["00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex", "00000000000000000000.txnindex", "00000000000000000006.snapshot", "leader-epoch-checkpoint", "partition.metadata"] {
+        assert!(listed.contains(&format!("{} (", dir.join(f).display())), "{f}: {listed}");
+    }
+    let (code, text) = run(&[dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("DIFF"), "{text}");
+    assert!(text.contains("producer state loaded from: 00000000000000000006.snapshot (offset 6)"), "{text}");
+    // The script's own expectations: `expect lso orders-0 6`, the ABORT at offset 5 of the
+    // transaction from offset 4 (lastStableOffset 6).
+    assert!(text.contains("last stable offset: 6 "), "{text}");
+    assert!(text.contains("  producerId: 4000 firstOffset: 4 lastOffset: 5 lastStableOffset: 6"), "{text}");
+    assert!(text.contains("leader epochs (leader-epoch-checkpoint): epoch 0 from offset 0"), "{text}");
+    assert!(text.contains("ok   00000000000000000000.index — OffsetIndex.sanityCheck (kafka-dump-log --index-sanity-check)"), "{text}");
+    assert!(text.contains("snapshot 00000000000000000006.snapshot: version 1 CRC-32C 0x"), "{text}");
+    // The producer as the broker rebuilds it: epoch 2 after the abort with the new coordinator's epoch 1.
+    assert!(text.contains("  producer 4000 epoch 2 coordinatorEpoch 1 "), "{text}");
+    // Bad arguments say what is missing.
+    let (code, text) = run(&["--write-dir", "x"]);
+    assert_eq!(code, 2);
+    assert!(text.contains("--write-dir needs --script SCENARIO.eos"), "{text}");
+}

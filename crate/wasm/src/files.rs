@@ -25,6 +25,15 @@ struct Loaded<'a> {
     open_transactions: usize,
     aborted: usize,
     snapshot_used: Option<&'a str>,
+    /// The rebuilt producer state, each producer as `writeSnapshot` would write it.
+    producer_state: Vec<EntryDto>,
+    /// `partition.metadata`'s topic id.
+    topic_id: Option<&'a str>,
+    /// `leader-epoch-checkpoint`'s entries, and those the log's batches give.
+    leader_epochs: Vec<EpochDto>,
+    log_leader_epochs: Vec<EpochDto>,
+    /// Every readable `.snapshot`: version, CRC stored and computed, its producers beside the log's.
+    snapshots: Vec<SnapshotDto<'a>>,
     checks: &'a [partition::Check],
     errors: &'a [String],
     ignored: &'a [String],
@@ -34,7 +43,11 @@ struct Loaded<'a> {
 /// broker loads them: producer state from the latest snapshot plus the log after it, open
 /// transactions, LSO, aborted transactions, and every index and snapshot checked against the
 /// log. Returns `{text, script, ok, logStartOffset, logEndOffset, lastStableOffset, producers,
-/// openTransactions, aborted, snapshotUsed, checks: [{file, ok, what, detail}], errors, ignored}`.
+/// openTransactions, aborted, snapshotUsed, producerState: [{producerId, producerEpoch,
+/// lastSequence, lastOffset, offsetDelta, timestamp, coordinatorEpoch, currentTxnFirstOffset}],
+/// topicId, leaderEpochs: [{epoch, startOffset}], logLeaderEpochs, snapshots: [{name, offset,
+/// version, crc, computedCrc, producers: [{producerId, stored, rebuilt, differs}]}],
+/// checks: [{file, ok, what, detail}], errors, ignored}`.
 #[wasm_bindgen(js_name = loadPartition)]
 pub fn load_partition(
     #[wasm_bindgen(unchecked_param_type = "{name: string, bytes: Uint8Array}[]")] files: JsValue,
@@ -55,10 +68,96 @@ pub fn load_partition(
         open_transactions: p.open_transactions.len(),
         aborted: p.aborted.len(),
         snapshot_used: p.snapshot_used.as_deref(),
+        producer_state: p.producers.iter().map(|s| EntryDto::from(&s.snapshot_entry())).collect(),
+        topic_id: p.topic_id.as_deref(),
+        leader_epochs: epochs(&p.leader_epochs),
+        log_leader_epochs: epochs(&p.log_leader_epochs),
+        snapshots: p
+            .snapshots
+            .iter()
+            .map(|f| SnapshotDto {
+                name: &f.name,
+                offset: f.offset as f64,
+                version: f.version,
+                crc: f.crc,
+                computed_crc: f.computed_crc,
+                producers: f
+                    .producers
+                    .iter()
+                    .map(|e| SnapshotProducerDto {
+                        producer_id: e.producer_id as f64,
+                        stored: e.stored.as_ref().map(EntryDto::from),
+                        rebuilt: e.rebuilt.as_ref().map(EntryDto::from),
+                        differs: &e.differs,
+                    })
+                    .collect(),
+            })
+            .collect(),
         checks: &p.checks,
         errors: &p.errors,
         ignored: &p.ignored,
     })
+}
+
+/// A producer entry (`ProducerSnapshot.ProducerEntry`); 64-bit values as JS numbers.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryDto {
+    producer_id: f64,
+    producer_epoch: i16,
+    last_sequence: i32,
+    last_offset: f64,
+    offset_delta: i32,
+    timestamp: f64,
+    coordinator_epoch: i32,
+    current_txn_first_offset: f64,
+}
+
+impl From<&eoslab_core::files::snapshot::ProducerEntry> for EntryDto {
+    fn from(e: &eoslab_core::files::snapshot::ProducerEntry) -> Self {
+        EntryDto {
+            producer_id: e.producer_id as f64,
+            producer_epoch: e.epoch,
+            last_sequence: e.last_sequence,
+            last_offset: e.last_offset as f64,
+            offset_delta: e.offset_delta,
+            timestamp: e.timestamp as f64,
+            coordinator_epoch: e.coordinator_epoch,
+            current_txn_first_offset: e.current_txn_first_offset as f64,
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EpochDto {
+    epoch: i32,
+    start_offset: f64,
+}
+
+fn epochs(v: &[partition::EpochStart]) -> Vec<EpochDto> {
+    v.iter().map(|e| EpochDto { epoch: e.epoch, start_offset: e.start_offset as f64 }).collect()
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotProducerDto<'a> {
+    producer_id: f64,
+    stored: Option<EntryDto>,
+    /// The log replayed from its start to the snapshot's offset.
+    rebuilt: Option<EntryDto>,
+    differs: &'a [&'static str],
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotDto<'a> {
+    name: &'a str,
+    offset: f64,
+    version: i16,
+    crc: u32,
+    computed_crc: u32,
+    producers: Vec<SnapshotProducerDto<'a>>,
 }
 
 #[derive(serde::Deserialize, Default)]

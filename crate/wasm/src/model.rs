@@ -27,6 +27,54 @@ pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] sc
     to_js(&run_report(&scenario::run(&sc)))
 }
 
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct LayoutDto {
+    index_interval_bytes: Option<i32>,
+}
+
+/// Runs an idempotence-model script and writes each partition's leader as the directory a Kafka
+/// 4.3 broker would leave on disk (eoslab_core::files::layout: `.log`, `.index`, `.timeindex`,
+/// `.txnindex`, `.snapshot`, `leader-epoch-checkpoint`, `partition.metadata`). Options:
+/// `{indexIntervalBytes}` (the topic's `index.interval.bytes`, default 4096). Returns
+/// `[{partition, files: [{name, bytes: Uint8Array}]}]`; throws on a script error, or when a
+/// leader's state is not a directory's (a log end no batch reaches).
+#[wasm_bindgen(js_name = writePartitionDirectory)]
+pub fn write_partition_directory(
+    script: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "{indexIntervalBytes?: number}")] options: JsValue,
+) -> Result<JsValue, JsError> {
+    use eoslab_core::files::layout::{lab_topic_id, partition_dir, LayoutOptions, DEFAULT_INDEX_INTERVAL_BYTES};
+    use js_sys::{Array, Object, Reflect, Uint8Array};
+    let o: LayoutDto = crate::from_js_or_default(options, "invalid writePartitionDirectory options")?;
+    let interval = o.index_interval_bytes.unwrap_or(DEFAULT_INDEX_INTERVAL_BYTES);
+    if interval < 0 {
+        return Err(js_error("invalid writePartitionDirectory options: indexIntervalBytes is ≥ 0"));
+    }
+    let sc = scenario::parse(script).map_err(js_error)?;
+    let run = scenario::run(&sc);
+    if let Some(e) = &run.error {
+        return Err(js_error(e));
+    }
+    let set = |o: &Object, k: &str, v: &JsValue| Reflect::set(o, &JsValue::from_str(k), v).map(|_| ()).map_err(|_| js_error("cannot build the result"));
+    let out = Array::new();
+    for p in &run.sim.partitions {
+        let files = partition_dir(p, &LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id(&p.name) }).map_err(js_error)?;
+        let list = Array::new();
+        for (name, bytes) in &files {
+            let f = Object::new();
+            set(&f, "name", &JsValue::from_str(name))?;
+            set(&f, "bytes", &Uint8Array::from(&bytes[..]).into())?;
+            list.push(&f);
+        }
+        let d = Object::new();
+        set(&d, "partition", &JsValue::from_str(&p.name))?;
+        set(&d, "files", &list.into())?;
+        out.push(&d);
+    }
+    Ok(out.into())
+}
+
 /// Runs a transactions scenario (a script whose first line is `model transactions`) and
 /// returns the timeline: lanes, steps with their messages, the state after every step and
 /// the invariants checked after it, every record with its bytes, and `nextSteps`. Options:

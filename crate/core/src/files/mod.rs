@@ -11,6 +11,8 @@
 //! - [`partition`]: the directory as a whole, as the broker loads it (producer state from the
 //!   latest snapshot plus the log after it, open transactions, LSO, aborted transactions), each
 //!   file checked against the log.
+//! - [`layout`]: the other way: a directory written from the lab's own leader (the idempotence
+//!   model's partition), as a Kafka 4.3 broker lays out its files.
 //! - [`dump`]: `kafka-dump-log` (`tools/.../DumpLogSegments.java`) over any of them, sans-IO:
 //!   the caller hands in the bytes of a file and of its sibling `.log` / `.index`.
 //!
@@ -22,6 +24,7 @@
 pub mod checkpoint;
 pub mod dump;
 pub mod index;
+pub mod layout;
 pub mod partition;
 pub mod snapshot;
 pub mod timeindex;

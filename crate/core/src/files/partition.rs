@@ -12,7 +12,14 @@
 //! - each `.txnindex` against the aborted transactions the log's ABORT markers close;
 //! - each `.index` / `.timeindex` entry against the log (`DumpLogSegments.dumpIndex` /
 //!   `dumpTimeIndex`: an offset index entry names the position of a batch whose last offset it
-//!   is; a time index entry names a batch's last offset and its max timestamp).
+//!   is; a time index entry names a batch's last offset and its max timestamp), and each index
+//!   through Kafka's own `sanityCheck` (`OffsetIndex`, `TimeIndex`, `TransactionIndex`: what
+//!   `kafka-dump-log --index-sanity-check` runs), with Kafka's `CorruptIndexException` message;
+//! - each `.snapshot`'s version and CRC-32C (`ProducerStateManager.readSnapshot`), its entries
+//!   shown field by field beside the rebuilt ones;
+//! - `leader-epoch-checkpoint` against the leader epochs of the log's batches
+//!   (`LeaderEpochFileCache`: the entries a recovery of the log assigns, `LogSegment.recover`);
+//! - `partition.metadata`: the topic id.
 //!
 //! Sans-IO: the caller hands in every file's name and bytes. The high watermark is not in the
 //! partition directory (it lives in the log dir's `replication-offset-checkpoint`): the LSO is
@@ -25,6 +32,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::checkpoint::{parse_leader_epoch_checkpoint, parse_partition_metadata};
 use super::index::OffsetIndex;
 use super::snapshot::{ProducerEntry, ProducerSnapshot};
 use super::timeindex::TimeIndex;
@@ -129,6 +137,8 @@ impl ProducerState {
 #[derive(Clone, Debug)]
 struct Appended {
     header: HeaderRepr,
+    /// A magic v2 batch (the only kind with a partition leader epoch).
+    v2: bool,
     /// For a control batch: its marker (COMMIT/ABORT), coordinator epoch and record timestamp.
     marker: Option<(ControlType, i32, i64)>,
 }
@@ -250,6 +260,41 @@ pub struct Check {
     pub detail: String,
 }
 
+/// One leader epoch and the offset it starts at (`EpochEntry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct EpochStart {
+    pub epoch: i32,
+    pub start_offset: i64,
+}
+
+/// One producer of a `.snapshot`, side by side with the state the log replayed from its start
+/// reaches at the snapshot's offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct SnapshotProducer {
+    pub producer_id: i64,
+    /// As the file stores it (`None`: the producer is in the log but not in the snapshot).
+    pub stored: Option<ProducerEntry>,
+    /// As the log gives it (`None`: the log has no batch of this producer up to the offset).
+    pub rebuilt: Option<ProducerEntry>,
+    /// The fields that differ, by Kafka's schema names (`ProducerSnapshot.json`).
+    pub differs: Vec<&'static str>,
+}
+
+/// A `.snapshot` file as it reads: version, CRC (stored and computed), and its producers beside
+/// the log's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct SnapshotFile {
+    pub name: String,
+    pub offset: i64,
+    pub version: i16,
+    pub crc: u32,
+    pub computed_crc: u32,
+    pub producers: Vec<SnapshotProducer>,
+}
+
 /// The partition as the broker rebuilds it on load, and what its files say.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
@@ -267,6 +312,15 @@ pub struct Partition {
     pub last_stable_offset: i64,
     /// The aborted transactions the log's markers close, with the LSO Kafka stores for each.
     pub aborted: Vec<AbortedTxn>,
+    /// `leader-epoch-checkpoint`'s entries (empty without the file).
+    pub leader_epochs: Vec<EpochStart>,
+    /// The entries a recovery of the log would assign (`LogSegment.recover`: the first batch of
+    /// each leader epoch above the latest one, at its base offset).
+    pub log_leader_epochs: Vec<EpochStart>,
+    /// `partition.metadata`'s topic id (base64url, as Kafka's `Uuid.toString()` writes it).
+    pub topic_id: Option<String>,
+    /// Every readable `.snapshot`, in offset order.
+    pub snapshots: Vec<SnapshotFile>,
     pub checks: Vec<Check>,
     /// Files that could not be read (name, Kafka's exception and message, byte offset).
     pub errors: Vec<String>,
@@ -292,7 +346,7 @@ fn read_segment(name: &str, bytes: &[u8], out: &mut Vec<(usize, Appended)>, erro
                         }
                     }
                 }
-                out.push((v.start, Appended { header: v.header, marker }));
+                out.push((v.start, Appended { header: v.header, v2: true, marker }));
                 n += 1;
             }
             Ok(Entry::Legacy { .. }) => n += 1,
@@ -311,6 +365,7 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
     // Segments in base-offset order.
     let mut logs: Vec<(i64, &DirFile<'_>)> = Vec::new();
     let mut snapshots: Vec<(i64, &DirFile<'_>)> = Vec::new();
+    let mut epoch_file: Option<&DirFile<'_>> = None;
     for f in files {
         let kind = FileKind::of(f.name);
         let offset = offset_from_name(f.name);
@@ -318,7 +373,17 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
             (FileKind::Log, Ok(o)) => logs.push((o, f)),
             (FileKind::ProducerSnapshot, Ok(o)) => snapshots.push((o, f)),
             (FileKind::Index | FileKind::TimeIndex | FileKind::TxnIndex, Ok(_)) => {}
-            (FileKind::LeaderEpochCheckpoint | FileKind::PartitionMetadata, _) => {}
+            (FileKind::LeaderEpochCheckpoint, _) => match parse_leader_epoch_checkpoint(f.bytes, file_name(f.name)) {
+                Ok(c) => {
+                    p.leader_epochs = c.entries.iter().map(|e| EpochStart { epoch: e.epoch, start_offset: e.start_offset }).collect();
+                    epoch_file = Some(f);
+                }
+                Err(e) => p.errors.push(format!("{}: {} at byte {}: {}", file_name(f.name), e.kind, e.at, e.message)),
+            },
+            (FileKind::PartitionMetadata, _) => match parse_partition_metadata(f.bytes, file_name(f.name)) {
+                Ok(m) => p.topic_id = Some(m.topic_id),
+                Err(e) => p.errors.push(format!("{}: {} at byte {}: {}", file_name(f.name), e.kind, e.at, e.message)),
+            },
             (_, Err(e)) if kind != FileKind::Unknown => p.errors.push(format!("{}: {} {}", file_name(f.name), e.kind, e.message)),
             _ => p.ignored.push(String::from(file_name(f.name))),
         }
@@ -356,11 +421,36 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
             next += 1;
         }
         let name = String::from(file_name(f.name));
-        match ProducerSnapshot::new_checked(f.bytes) {
+        match ProducerSnapshot::new_schema_checked(f.bytes) {
             Err(e) => p.errors.push(format!("{name}: {} at byte {}: {}", e.kind, e.at, e.message)),
             Ok(s) => {
+                // readSnapshot: the CRC-32C of every byte after it; a mismatch is a
+                // CorruptSnapshotException (the broker deletes the file and loads from an older one).
+                let (crc, computed) = (s.crc(), s.computed_crc());
+                let detail = if crc == computed {
+                    String::new()
+                } else {
+                    let e = super::snapshot::crc_error(crc, computed);
+                    format!("{} at byte {}: {}", e.kind, e.at, e.message)
+                };
+                let what = format!(
+                    "version {}, CRC-32C {crc:#010x} of bytes {}..{} (ProducerStateManager.readSnapshot)",
+                    s.version(),
+                    super::snapshot::field::PRODUCER_ENTRIES_OFFSET,
+                    f.bytes.len()
+                );
+                p.checks.push(check(&name, crc == computed, what, detail));
                 let stored: Vec<ProducerEntry> = s.iter().collect();
-                compare_snapshot(&name, *so, &stored, &from_start.snapshot_entries(), p.log_start_offset, &mut p.checks);
+                let rebuilt = from_start.snapshot_entries();
+                compare_snapshot(&name, *so, &stored, &rebuilt, p.log_start_offset, &mut p.checks);
+                p.snapshots.push(SnapshotFile {
+                    name,
+                    offset: *so,
+                    version: s.version(),
+                    crc,
+                    computed_crc: computed,
+                    producers: side_by_side(&stored, &rebuilt),
+                });
             }
         }
     }
@@ -401,6 +491,18 @@ pub fn load(files: &[DirFile<'_>]) -> Partition {
         aborted_by_segment[*si].extend_from_slice(&whole.aborted[before..]);
     }
     p.aborted = whole.aborted;
+
+    // LogSegment.recover: a v2 batch whose partition leader epoch is above the latest one
+    // assigns (epoch, its base offset) (LeaderEpochFileCache.assign).
+    for (_, _, b) in &batches {
+        let e = b.header.partition_leader_epoch;
+        if b.v2 && e >= 0 && p.log_leader_epochs.last().is_none_or(|l| e > l.epoch) {
+            p.log_leader_epochs.push(EpochStart { epoch: e, start_offset: b.header.base_offset });
+        }
+    }
+    if let Some(f) = epoch_file {
+        check_leader_epochs(file_name(f.name), &p.leader_epochs, &p.log_leader_epochs, p.log_start_offset, p.log_end_offset, &mut p.checks);
+    }
 
     // Indexes against the log.
     for f in files {
@@ -472,6 +574,131 @@ fn compare_snapshot(
     out.push(check(name, ok, what, bad.join("; ")));
 }
 
+/// The fields of two entries that differ, by the schema's names (`ProducerSnapshot.json`).
+pub fn differing_fields(s: &ProducerEntry, r: &ProducerEntry) -> Vec<&'static str> {
+    let pairs: [(&'static str, i64, i64); 7] = [
+        ("producerEpoch", s.epoch as i64, r.epoch as i64),
+        ("lastSequence", s.last_sequence as i64, r.last_sequence as i64),
+        ("lastOffset", s.last_offset, r.last_offset),
+        ("offsetDelta", s.offset_delta as i64, r.offset_delta as i64),
+        ("timestamp", s.timestamp, r.timestamp),
+        ("coordinatorEpoch", s.coordinator_epoch as i64, r.coordinator_epoch as i64),
+        ("currentTxnFirstOffset", s.current_txn_first_offset, r.current_txn_first_offset),
+    ];
+    pairs.iter().filter(|(_, a, b)| a != b).map(|(n, _, _)| *n).collect()
+}
+
+/// Every producer of the snapshot or of the replayed log, by producer id.
+fn side_by_side(stored: &[ProducerEntry], rebuilt: &[ProducerEntry]) -> Vec<SnapshotProducer> {
+    let mut ids: Vec<i64> = stored.iter().chain(rebuilt).map(|e| e.producer_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|pid| {
+            let s = stored.iter().find(|e| e.producer_id == pid).copied();
+            let r = rebuilt.iter().find(|e| e.producer_id == pid).copied();
+            let differs = match (&s, &r) {
+                (Some(s), Some(r)) => differing_fields(s, r),
+                _ => Vec::new(),
+            };
+            SnapshotProducer { producer_id: pid, stored: s, rebuilt: r, differs }
+        })
+        .collect()
+}
+
+/// `leader-epoch-checkpoint` against the epochs the log's batches carry. `LeaderEpochFileCache`
+/// keeps epochs and start offsets strictly increasing (`assign` → `maybeTruncateNonMonotonicEntries`
+/// drops any entry at or above a new one); the broker assigns an epoch at the first batch it
+/// appends in it (`UnifiedLog.append` → `maybeAssignEpochStartOffset(batch.partitionLeaderEpoch,
+/// batch.baseOffset)`, as `LogSegment.recover` does when it rebuilds the cache), and at the log end
+/// offset when it becomes leader (`Partition.makeLeader`): the last entry may name an epoch no
+/// batch carries yet, starting at the log end. `truncateFromStart` moves the first entry to the log
+/// start offset (`log-start-offset-checkpoint` is in the log dir, not here).
+fn check_leader_epochs(name: &str, cp: &[EpochStart], log: &[EpochStart], log_start: i64, log_end: i64, out: &mut Vec<Check>) {
+    let mut bad = Vec::new();
+    let mut notes = Vec::new();
+    for w in cp.windows(2) {
+        if w[1].epoch <= w[0].epoch || w[1].start_offset <= w[0].start_offset {
+            bad.push(format!(
+                "epoch {} at offset {} after epoch {} at offset {}: epochs and start offsets must both increase (LeaderEpochFileCache.assign drops an entry that does not)",
+                w[1].epoch, w[1].start_offset, w[0].epoch, w[0].start_offset
+            ));
+        }
+    }
+    for (i, l) in log.iter().enumerate() {
+        match cp.iter().find(|c| c.epoch == l.epoch) {
+            None => bad.push(format!(
+                "the log's first batch of leader epoch {} is at offset {}; the checkpoint has no entry for epoch {}",
+                l.epoch, l.start_offset, l.epoch
+            )),
+            Some(c) if c.start_offset == l.start_offset => {}
+            Some(c)
+                if i == 0
+                    && c == &cp[0]
+                    && c.start_offset > log_start.min(l.start_offset)
+                    && c.start_offset <= log_end
+                    && log.get(1).is_none_or(|n| c.start_offset < n.start_offset) => notes.push(format!(
+                "epoch {} starts at offset {} in the checkpoint, its first batch here is at {}: the log start offset moved into it (truncateFromStart)",
+                c.epoch, c.start_offset, l.start_offset
+            )),
+            Some(c) => bad.push(format!(
+                "epoch {} starts at offset {} in the checkpoint, but the log's first batch of epoch {} is at offset {}",
+                c.epoch, c.start_offset, l.epoch, l.start_offset
+            )),
+        }
+    }
+    let last_log_epoch = log.last().map_or(-1, |l| l.epoch);
+    let first_log_epoch = log.first().map_or(i32::MAX, |l| l.epoch);
+    for (i, c) in cp.iter().enumerate().filter(|(_, c)| !log.iter().any(|l| l.epoch == c.epoch)) {
+        if i + 1 == cp.len() && c.epoch > last_log_epoch && c.start_offset == log_end {
+            notes.push(format!(
+                "epoch {} from offset {}: the leader's epoch since the log end, no batch written in it yet (Partition.makeLeader assigns it at the log end offset)",
+                c.epoch, c.start_offset
+            ));
+        } else if i == 0 && c.epoch < first_log_epoch && c.start_offset <= log_start {
+            notes.push(format!("epoch {} from offset {}: before the log's first batch (deleted segments)", c.epoch, c.start_offset));
+        } else if c.start_offset > log_end {
+            bad.push(format!("epoch {} starts at offset {}, past the log end {log_end}", c.epoch, c.start_offset));
+        } else {
+            bad.push(format!("epoch {} from offset {}: no batch of the log carries leader epoch {}", c.epoch, c.start_offset, c.epoch));
+        }
+    }
+    let what = format!(
+        "{} entries (epoch → start offset) against the leader epochs of the log's batches (LeaderEpochFileCache, as LogSegment.recover rebuilds it)",
+        cp.len()
+    );
+    let ok = bad.is_empty();
+    bad.extend(notes);
+    out.push(check(name, ok, what, bad.join("; ")));
+}
+
+/// An index through Kafka's own `sanityCheck` (what `kafka-dump-log --index-sanity-check`
+/// prints: "… passed sanity check." or the exception). `zero_tail`: the file ends in zero
+/// entries that the entry check stopped at — an active segment's preallocated space
+/// (`AbstractIndex.resize` to `segment.index.bytes`, trimmed by `trimToValidSize` when the
+/// segment closes); `TimeIndex.sanityCheck` reads the last of those zeros as the last entry and
+/// fails, which is then no disagreement with the log (the broker itself skips this check when it
+/// loads a segment: `LogSegment.sanityCheck` checks only the `.txnindex`).
+fn sanity(name: &str, class: &str, result: Result<(), super::FileError>, zero_tail: bool, out: &mut Vec<Check>) {
+    let what = format!("{class}.sanityCheck (kafka-dump-log --index-sanity-check)");
+    match result {
+        Ok(()) => out.push(check(name, true, what, String::new())),
+        Err(e) => {
+            let said = format!("{}: {} (at byte {})", super::java_class(e.kind), e.message, e.at);
+            if zero_tail {
+                out.push(check(
+                    name,
+                    true,
+                    what,
+                    format!("kafka-dump-log would print {said} — the zero entries at the end are a running broker's preallocated space, not entries"),
+                ));
+            } else {
+                out.push(check(name, false, what, said));
+            }
+        }
+    }
+}
+
 fn entry_diff(s: &ProducerEntry, r: &ProducerEntry) -> String {
     let mut d = Vec::new();
     let mut f = |n: &str, a: i64, b: i64| {
@@ -522,6 +749,7 @@ fn check_offset_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize
     let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
     let what = format!("{n} entries against the log (each: a batch's last offset → its position){tail}");
     out.push(check(name, bad.is_empty(), what, bad.join("; ")));
+    sanity(name, "OffsetIndex", ix.sanity_check(name), n < ix.entries(), out);
 }
 
 fn check_time_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, Appended)], out: &mut Vec<Check>) {
@@ -553,10 +781,12 @@ fn check_time_index(name: &str, bytes: &[u8], base: i64, seg: &[&(usize, usize, 
     let tail = if n < ix.entries() { format!(" (then {} zero entries: preallocated space of an active segment)", ix.entries() - n) } else { String::new() };
     let what = format!("{n} entries against the log (each: a batch's max timestamp → its last offset){tail}");
     out.push(check(name, bad.is_empty(), what, bad.join("; ")));
+    sanity(name, "TimeIndex", ix.sanity_check(name), n < ix.entries(), out);
 }
 
 fn check_txn_index(name: &str, bytes: &[u8], base: i64, expected: &[AbortedTxn], out: &mut Vec<Check>) {
     let ix = TransactionIndex::new(bytes, base);
+    sanity(name, "TransactionIndex", ix.sanity_check(name), false, out);
     let stored = match ix.all_aborted_txns(name) {
         Ok(v) => v,
         Err(e) => {
@@ -624,6 +854,39 @@ pub fn render(p: &Partition) -> String {
             "  producerId: {} firstOffset: {} lastOffset: {} lastStableOffset: {}",
             a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset
         ));
+    }
+    line(format!("topic id (partition.metadata): {}", p.topic_id.as_deref().unwrap_or("no partition.metadata")));
+    let epochs = |v: &[EpochStart]| {
+        if v.is_empty() {
+            String::from("none")
+        } else {
+            v.iter().map(|e| format!("epoch {} from offset {}", e.epoch, e.start_offset)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    line(format!("leader epochs (leader-epoch-checkpoint): {}", epochs(&p.leader_epochs)));
+    line(format!("leader epochs of the log's batches: {}", epochs(&p.log_leader_epochs)));
+    let fields = |e: &ProducerEntry| {
+        format!(
+            "producerEpoch: {} lastSequence: {} lastOffset: {} offsetDelta: {} timestamp: {} coordinatorEpoch: {} currentTxnFirstOffset: {}",
+            e.epoch, e.last_sequence, e.last_offset, e.offset_delta, e.timestamp, e.coordinator_epoch, e.current_txn_first_offset
+        )
+    };
+    for f in &p.snapshots {
+        let crc = if f.crc == f.computed_crc { String::from("checked") } else { format!("MISMATCH, computed {:#010x}", f.computed_crc) };
+        line(format!("snapshot {}: version {} CRC-32C {:#010x} ({crc}), {} producer(s)", f.name, f.version, f.crc, f.producers.iter().filter(|e| e.stored.is_some()).count()));
+        for e in &f.producers {
+            match &e.stored {
+                Some(st) => line(format!("  producer {} in the snapshot:          {}", e.producer_id, fields(st))),
+                None => line(format!("  producer {} in the snapshot:          absent", e.producer_id)),
+            }
+            match &e.rebuilt {
+                Some(r) => line(format!("  producer {} in the log up to offset {}: {}", e.producer_id, f.offset, fields(r))),
+                None => line(format!("  producer {} in the log up to offset {}: absent", e.producer_id, f.offset)),
+            }
+            if !e.differs.is_empty() {
+                line(format!("  producer {} differs in: {}", e.producer_id, e.differs.join(", ")));
+            }
+        }
     }
     line(String::from("checks:"));
     for c in &p.checks {

@@ -155,6 +155,19 @@ impl<T: AsRef<[u8]>> ProducerSnapshot<T> {
     /// generated reader's checks, in its order), then the CRC. Errors are Kafka's
     /// `CorruptSnapshotException` messages, pinned on the offending byte.
     pub fn new_checked(buffer: T) -> Result<Self, FileError> {
+        let s = Self::new_schema_checked(buffer)?;
+        let (stored, computed) = (s.crc(), s.computed_crc());
+        if stored != computed {
+            return Err(crc_error(stored, computed));
+        }
+        Ok(s)
+    }
+
+    /// `readSnapshot`'s schema validation only (the version, then the generated reader's
+    /// checks): the entries of a snapshot whose CRC no longer matches can still be shown beside
+    /// the log. [`ProducerSnapshot::crc`] and [`ProducerSnapshot::computed_crc`] tell whether
+    /// Kafka would go on to accept it (it would not: `CorruptSnapshotException`).
+    pub fn new_schema_checked(buffer: T) -> Result<Self, FileError> {
         let d = buffer.as_ref();
         if d.len() < field::VERSION.end {
             // ByteBuffer.getShort: BufferUnderflowException, whose message is null.
@@ -202,16 +215,12 @@ impl<T: AsRef<[u8]>> ProducerSnapshot<T> {
                 "null",
             ));
         }
-        let stored = u32::from_be_bytes([d[2], d[3], d[4], d[5]]);
-        let computed = crate::crc::crc32c(&d[field::PRODUCER_ENTRIES_OFFSET..]);
-        if stored != computed {
-            return Err(FileError::new(
-                field::CRC.start,
-                kind::CORRUPT_SNAPSHOT,
-                format!("Snapshot is corrupt (CRC is no longer valid). Stored crc: {stored}. Computed crc: {computed}"),
-            ));
-        }
         Ok(ProducerSnapshot { buffer, count })
+    }
+
+    /// CRC-32C of every byte after the CRC field (`Crc32C.compute(buffer, PRODUCER_ENTRIES_OFFSET, …)`).
+    pub fn computed_crc(&self) -> u32 {
+        crate::crc::crc32c(&self.buffer.as_ref()[field::PRODUCER_ENTRIES_OFFSET..])
     }
 
     pub fn version(&self) -> i16 {
@@ -251,6 +260,15 @@ impl<T: AsRef<[u8]>> ProducerSnapshot<T> {
     pub fn iter(&self) -> impl Iterator<Item = ProducerEntry> + '_ {
         (0..self.count).filter_map(move |n| self.entry(n))
     }
+}
+
+/// `readSnapshot`'s `CorruptSnapshotException` for a CRC that no longer matches, pinned on the CRC.
+pub fn crc_error(stored: u32, computed: u32) -> FileError {
+    FileError::new(
+        field::CRC.start,
+        kind::CORRUPT_SNAPSHOT,
+        format!("Snapshot is corrupt (CRC is no longer valid). Stored crc: {stored}. Computed crc: {computed}"),
+    )
 }
 
 /// An owned snapshot: [`SnapshotRepr::parse`] of the bytes, [`SnapshotRepr::emit`] writes
