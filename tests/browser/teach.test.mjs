@@ -15,6 +15,22 @@ let page;
 before(async () => {
   lab = await launch({ colorScheme: "light", viewport: { width: 1400, height: 1000 } });
   ({ baseUrl, page } = lab);
+  // Every fillText on a canvas, while a test sets window.__fillTextLog to an array: the text, the
+  // font's px, the transform's scale and the backing store's width, so that the size the text has
+  // on screen can be measured (font px × scale × the canvas's shown width / its backing width).
+  await lab.context.addInitScript(() => {
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
+      const log = window.__fillTextLog;
+      if (Array.isArray(log)) {
+        const px = /(\d+(?:\.\d+)?)px/.exec(this.font);
+        const t = this.getTransform();
+        const squeezed = maxWidth !== undefined && this.measureText(String(text)).width > maxWidth;
+        log.push({ canvas: this.canvas, text: String(text), font: this.font, px: px ? Number(px[1]) : NaN, scale: Math.hypot(t.a, t.b), backing: this.canvas.width, squeezed });
+      }
+      return fillText.apply(this, arguments);
+    };
+  });
 });
 
 after(async () => {
@@ -472,6 +488,46 @@ test("a link restores the inspector's bytes, opened batch and selected field", {
 
 // --- presenter mode ----------------------------------------------------------------------------
 
+/**
+ * Redraws the view's lanes with fillText recorded (scrolled through every row of the ladder, every
+ * offset of the timeline) and returns each text with the size it has on screen: {texts: [{text,
+ * font, screenPx, squeezed}], min, lanes}.
+ */
+async function drawnTexts(tag) {
+  return page.evaluate(async (tag) => {
+    const e = document.querySelector(tag);
+    const root = e.shadowRoot;
+    const canvas = root.querySelector("canvas");
+    const vp = root.querySelector(".viewport");
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    window.__fillTextLog = [];
+    try {
+      const step = e.step;
+      e.step = Math.max(0, step - 1); // a full redraw of the last step
+      await frames();
+      e.step = step;
+      await frames();
+      // Every part of the drawing: the ladder scrolls down, the timeline's log sideways.
+      const vertical = tag === "kafka-ladder";
+      const max = vertical ? vp.scrollHeight - vp.clientHeight : vp.scrollWidth - vp.clientWidth;
+      const page = Math.max(50, (vertical ? vp.clientHeight : vp.clientWidth) / 2);
+      for (let at = 0; at <= max + page; at += page) {
+        if (vertical) vp.scrollTop = Math.min(at, max);
+        else vp.scrollLeft = Math.min(at, max);
+        await frames();
+      }
+      const shown = canvas.getBoundingClientRect().width;
+      const texts = window.__fillTextLog
+        .filter((t) => t.canvas === canvas && t.text.trim() !== "")
+        .map((t) => ({ text: t.text, font: t.font, squeezed: t.squeezed, screenPx: (t.px * t.scale * shown) / t.backing }));
+      const lanes = tag === "kafka-ladder" ? [...e.run.producers, ...e.run.partitions].map(String) : e.report.lanes.map((l) => String(l.label));
+      return { texts, min: Math.min(...texts.map((t) => t.screenPx)), lanes };
+    } finally {
+      window.__fillTextLog = null;
+    }
+  }, tag);
+}
+
 for (const v of VIEWS) {
   test(`${v.tag}: presenter mode (p, Esc) fills 1280×720, hides the list, lanes and decisions ≥ 20 px, nothing truncated`, { timeout: 60_000 }, async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -496,7 +552,6 @@ for (const v of VIEWS) {
           rect: [r.left, r.top, r.width, r.height],
           listHidden: covering === e || e.contains(covering),
           zoom: c.getBoundingClientRect().width / c.clientWidth,
-          fontPx: e.renderStats.fontPx,
           truncated: e.renderStats.truncatedLabels,
           narration: Math.min(...px(".now-head, .now li, .now p")),
           cut: cut.length,
@@ -506,8 +561,18 @@ for (const v of VIEWS) {
       }, v.tag);
       assert.deepEqual(m.rect, [0, 0, 1280, 720], "fills the window");
       assert.equal(m.listHidden, true, "the scenario list is covered");
-      assert.ok(m.fontPx * m.zoom >= 20, `lane labels and decisions drawn at ${m.fontPx} px × zoom ${m.zoom}`);
       assert.equal(m.truncated, 0, "no lane label is cut");
+      // Every text drawn in the lanes, measured as it is drawn: on screen at 20 px at least.
+      const drawn = await drawnTexts(v.tag);
+      assert.ok(drawn.texts.length > 20, `the lanes were drawn (${drawn.texts.length} texts)`);
+      const small = drawn.texts.filter((t) => !(t.screenPx >= 20));
+      assert.deepEqual(small.map((t) => `${JSON.stringify(t.text)} at ${t.screenPx.toFixed(2)} px (${t.font})`).slice(0, 10), [],
+        `${small.length} of ${drawn.texts.length} texts under 20 px on screen (smallest ${drawn.min.toFixed(2)} px)`);
+      assert.equal(drawn.texts.filter((t) => t.squeezed).length, 0, "no text squeezed by a maxWidth");
+      // Every lane's name is drawn whole (not ellipsized), and the decisions' badges are among the texts measured.
+      for (const name of drawn.lanes) assert.ok(drawn.texts.some((t) => t.text === name), `lane ${name} drawn in full`);
+      if (v.tag === "kafka-ladder") assert.ok(drawn.texts.some((t) => /^[A-Z]\d+[a-z]? (append|dup|-?\d+)$/.test(t.text)), "decision badges measured");
+      else assert.ok(drawn.texts.some((t) => t.text === "HW") && drawn.texts.some((t) => /^\d+$/.test(t.text)), "HW pointer and wire numbers measured");
       assert.ok(m.narration >= 20, `narration type ${m.narration} px`);
       assert.equal(m.cut, 0, "no narration text is cut");
       assert.equal(m.hidden, true, "the panels that are not the story are hidden");
