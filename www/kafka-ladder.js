@@ -39,7 +39,7 @@
 // its text alternative. Every value reaches the page as text: textContent or fillText, never
 // innerHTML.
 import { runScenario, decode } from "../pkg/eoslab.js";
-import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { dispatchWithLegacyName, el as h, lazyStyleSheet } from "./lib/dom.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
@@ -481,8 +481,7 @@ export class KafkaLadderElement extends BaseElement {
 
   /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */
   #emit(event) {
-    this.dispatchEvent(event);
-    this.dispatchEvent(new ComposedEvent(LEGACY_EVENT[event.type], event.detail));
+    dispatchWithLegacyName(this, event, LEGACY_EVENT[event.type]);
   }
 
   /** Shows story step k (0-based). */

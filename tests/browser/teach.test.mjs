@@ -308,6 +308,98 @@ for (const v of VIEWS) {
   });
 }
 
+// --- event names -------------------------------------------------------------------------------
+
+/** Every event's name (kafka-<element>:<what>) and the deprecated name it had before issue 14 (README, "Embedding"). */
+const EVENT_NAMES = {
+  "kafka-batch:decode": "kafka-batch-decode",
+  "kafka-batch:select": "kafka-batch-select",
+  "kafka-batch:edit": "kafka-batch-edit",
+  "kafka-batch:indexed": "kafka-batch-indexed",
+  "kafka-batch:spans": "kafka-batch-spans",
+  "kafka-batch:messages-decode": "kafka-messages-decode",
+  "kafka-producer-config:resolve": "eoslab-config",
+  "kafka-ladder:step": "eoslab-step",
+  "kafka-ladder:script": "eoslab-script",
+  "kafka-ladder:load": "eoslab-load",
+};
+
+/** Records every event of EVENT_NAMES (new and old names) that reaches the window: [{type, detail}]. */
+const recordEvents = () =>
+  page.evaluate((names) => {
+    window.__events = [];
+    for (const n of names) window.addEventListener(n, (e) => window.__events.push({ type: e.type, detail: JSON.stringify(e.detail ?? null) }));
+  }, Object.entries(EVENT_NAMES).flat());
+
+const waitEvent = (type) => page.waitForFunction((type) => window.__events.some((e) => e.type === type), type, { timeout: 60_000 });
+
+test("every element's events are named kafka-<element>:<what>; each old name still fires right after, with the same detail", { timeout: 120_000 }, async () => {
+  const { loadPkg, toHex, EXAMPLE_A_HEX } = await import("./helpers.mjs");
+  const { readFileSync } = await import("node:fs");
+  const pkg = await loadPkg();
+  const fired = [];
+  const check = async () => {
+    const events = await page.evaluate(() => window.__events);
+    const old = new Set(Object.values(EVENT_NAMES));
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      if (old.has(e.type)) {
+        const before = events[i - 1];
+        assert.ok(before && EVENT_NAMES[before.type] === e.type && before.detail === e.detail, `${e.type} follows its new name with the same detail: ${JSON.stringify(events.slice(Math.max(0, i - 2), i + 1))}`);
+      } else {
+        assert.ok(e.type in EVENT_NAMES, e.type);
+        assert.match(e.type, /^kafka-[a-z-]+:[a-z-]+$/);
+        assert.deepEqual(events[i + 1], { type: EVENT_NAMES[e.type], detail: e.detail }, `${e.type} is followed by ${EVENT_NAMES[e.type]}`);
+        fired.push(e.type);
+      }
+    }
+  };
+  // <kafka-batch> on the inspector page.
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await recordEvents();
+  // Example A with a wrong CRC: decoded, a field selected, the CRC fixed (an edit).
+  const badCrc = EXAMPLE_A_HEX.replace("8c 4a 54 5e", "8c 4a 54 5f");
+  await page.evaluate((hex) => document.getElementById("kb").load(hex), badCrc);
+  await waitEvent("kafka-batch:decode");
+  await page.locator('#kb tr[data-field="producerId"] button.fname').first().click();
+  await waitEvent("kafka-batch:select");
+  await page.locator("#kb #btn-fix").click();
+  await waitEvent("kafka-batch:edit");
+  // A batch over 48 KB: its record spans follow the first paint.
+  const big = pkg.encodeBatch({ records: [{ keyText: "k", valueText: "x".repeat(60_000) }] });
+  await page.evaluate((hex) => document.getElementById("kb").load(hex), toHex(big));
+  await waitEvent("kafka-batch:spans");
+  // A segment of more than 2,000 batches: a worker checks the headers.
+  const specs = Array.from({ length: 2100 }, (_, i) => ({ header: { baseOffset: i }, records: [{ valueText: `v${i}` }] }));
+  await page.setInputFiles("#file", { name: "00000000000000000000.log", mimeType: "application/octet-stream", buffer: Buffer.from(pkg.encodeSegment(specs)) });
+  await waitEvent("kafka-batch:indexed");
+  // Protocol messages (a Fetch request and its response): the messages panel of <kafka-batch>.
+  const fixture = (name) => readFileSync(new URL(`../fixtures/envelopes-4.3.1/${name}.hex`, import.meta.url), "utf8").trim();
+  await page.evaluate((hex) => document.getElementById("kb").load(hex), fixture("fetch-v12-request") + "\n" + fixture("fetch-v12-response"));
+  await waitEvent("kafka-batch:messages-decode");
+  await check();
+  // <kafka-ladder> and <kafka-producer-config> on the idempotence page.
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/idempotence.html`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0);
+  await recordEvents();
+  await page.evaluate(() => document.getElementById("producer-config").setAttribute("properties", "acks=all\nenable.idempotence=true"));
+  await waitEvent("kafka-producer-config:resolve");
+  await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("script", "partition p\nproducer app\nsend app p x\ndeliver request b1\n"));
+  await waitEvent("kafka-ladder:load");
+  await page.waitForFunction(() => /deliver request b1\n$/.test(document.querySelector("kafka-ladder").script) && document.querySelector("kafka-ladder").steps > 1);
+  await page.evaluate(() => (document.querySelector("kafka-ladder").step = 0));
+  await page.click('kafka-ladder button[data-action="forward"]');
+  await waitEvent("kafka-ladder:step");
+  await page.locator('kafka-ladder .next button[data-line]').first().click();
+  await waitEvent("kafka-ladder:script");
+  await check();
+  assert.deepEqual([...new Set(fired)].sort(), Object.keys(EVENT_NAMES).sort(), "every event fired under its new name");
+});
+
 // --- share any moment by link ------------------------------------------------------------------
 
 /** The rendered state of a view: step, script, narration, state panel and the canvas pixels. */
