@@ -869,6 +869,45 @@ test("the guided tour: every chapter renders its live view, asks before it revea
   await page.waitForFunction(() => /4242/.test(document.getElementById("tour-batch").shadowRoot.querySelector('tr[data-field="producerId"]')?.textContent ?? ""));
   // Chapter 5: the config resolver answers.
   await page.locator("#config kafka-producer-config .result table, #config kafka-producer-config .result .exception").first().waitFor();
+  // Every chapter ends with its predict-then-reveal question: its own (chapters 1 and 5), else its last view, with predict on.
+  const ends = await page.evaluate(() => [...document.querySelectorAll("#tour > section")].map((s) => {
+    const last = s.lastElementChild;
+    return { id: s.id, last: last.localName, cls: last.className, predict: last.hasAttribute("predict") };
+  }));
+  for (const e of ends) {
+    assert.ok(e.cls === "chapter-quiz" || (/^kafka-(ladder|timeline)$/.test(e.last) && e.predict), `chapter ${e.id} ends with a question: ${JSON.stringify(e)}`);
+  }
+  assert.deepEqual(ends.filter((e) => e.cls === "chapter-quiz").map((e) => e.id), ["header", "config"]);
+  // Chapter 1's question: the three values the decoder shows, among other decoded fields; a wrong pick reveals them.
+  const decoded = await page.evaluate(() => {
+    const root = document.getElementById("tour-batch").shadowRoot;
+    const v = (f) => root.querySelector(`tr[data-field="${f}"] td`).textContent.trim();
+    return { producerId: v("producerId"), producerEpoch: v("producerEpoch"), baseSequence: v("baseSequence"), baseOffset: v("baseOffset") };
+  });
+  const q1 = page.locator("#header .chapter-quiz");
+  assert.match(await q1.locator(".prompt").textContent(), /^Predict: .*\?$/);
+  const c1 = await q1.locator("button[data-choice]").evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+  const a1 = `producerId ${decoded.producerId}, producerEpoch ${decoded.producerEpoch}, baseSequence ${decoded.baseSequence}`;
+  assert.equal(a1, "producerId 4242, producerEpoch 1, baseSequence 7");
+  assert.ok(c1.length >= 3 && c1.includes(a1), `the decoded answer among ${c1}`);
+  assert.ok(c1.some((c) => c.startsWith(`baseOffset ${decoded.baseOffset},`)), "the other choices are decoded fields too");
+  await q1.locator("button[data-choice]").filter({ hasNotText: a1 }).first().click();
+  const r1 = await q1.locator(".reveal").textContent();
+  assert.ok(r1.startsWith(`✗ You chose `) && r1.includes(`the decoder's answer is ${a1}.`), r1);
+  assert.match(r1, /A1 .*Kafka source: storage\/src\/main\/java\/org\/apache\/kafka\/storage\/internals\/log\/ProducerStateEntry\.java/, "the model's duplicate rule and its source");
+  assert.equal(await q1.locator("button[data-choice]").count(), 0, "answered once");
+  // Chapter 5's question: the answer is the resolver's, as the element shows it; answered with its number key.
+  const shown = await page.evaluate(() => document.querySelector("#config kafka-producer-config").result);
+  const a5 = shown.ok ? `it starts, with idempotence ${shown.idempotence ? "on" : "off"}` : `it throws ${shown.exception}`;
+  assert.equal(a5, "it starts, with idempotence off", "acks=1: idempotence silently off (P4)");
+  const q5 = page.locator("#config .chapter-quiz");
+  const c5 = await q5.locator("button[data-choice]").evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+  assert.ok(c5.length >= 3 && c5.includes(a5) && c5.includes("it throws ConfigException"), `${c5}`);
+  await q5.locator("button[data-choice]").first().focus();
+  await page.keyboard.press(String(c5.indexOf(a5) + 1));
+  const r5 = await q5.locator(".reveal").textContent();
+  assert.ok(r5.startsWith(`✓ Right: ${a5}.`), r5);
+  assert.match(r5, /silently disabled: acks is 1.*P4 .*Kafka source: clients\/src\/main\/java\/org\/apache\/kafka\/clients\/producer\/ProducerConfig\.java/);
   // Every ladder and timeline: predict is on, and stepping forward reaches a question.
   const views = page.locator("#tour kafka-ladder, #tour kafka-timeline");
   const n = await views.count();
