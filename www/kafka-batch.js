@@ -662,7 +662,8 @@ export class KafkaBatchElement extends HTMLElementBase {
       this.#list.root);
     E.errorsList = el("ul", { class: "errors" });
     E.errorsEmpty = el("p", { class: "muted" }, "No errors.");
-    E.errors = el("section", { id: "errors", "aria-labelledby": "errors-title" },
+    // Groups, not landmarks: a page with two inspectors (embed-example.html) would have two "Problems" regions (axe landmark-unique).
+    E.errors = el("section", { id: "errors", role: "group", "aria-labelledby": "errors-title" },
       el("h3", { id: "errors-title" }, "Problems"), E.errorsEmpty, E.errorsList);
 
     // Opened batch.
@@ -778,7 +779,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("div", { class: "map-left" }, this.#grid.root, E.dec),
         el("div", { class: "map-side" }, el("h4", { class: "first" }, "Selected field"), E.where, E.coverage, E.legend)),
       el("h4", {}, "Fields"), E.pager, E.fieldScroll,
-      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
+      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "group", "aria-label": "Records table (scrolls)" }, E.recordTable),
       E.edit, E.compare, E.leader);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
