@@ -403,9 +403,9 @@ test("every element's events are named kafka-<element>:<what>; each old name sti
 // --- share any moment by link ------------------------------------------------------------------
 
 /** The rendered state of a view: step, script, narration, state panel and the canvas pixels. */
-const rendered = async (tag) => {
-  await page.mouse.move(1, 1); // no hovered row
-  return page.evaluate(async (tag) => {
+const rendered = async (tag, p = page) => {
+  await p.mouse.move(1, 1); // no hovered row
+  return p.evaluate(async (tag) => {
     const e = document.querySelector(tag);
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const root = e.shadowRoot;
@@ -541,6 +541,72 @@ for (const v of VIEWS) {
     await page.evaluate(() => localStorage.clear());
   });
 }
+
+/**
+ * Opens `url`'s page and hash in a second Chromium (a fresh profile, its own server on another
+ * port: another origin, so no localStorage, no cache, nothing but the link) and returns the
+ * rendered state of `tag` once it shows `step`.
+ */
+async function renderedFromLinkAlone(url, tag, step) {
+  const other = await launch({ colorScheme: "light", viewport: { width: 1400, height: 1000 } });
+  try {
+    const u = new URL(url);
+    const p = other.page;
+    await p.goto(`${other.baseUrl}/www/`, { waitUntil: "load" });
+    assert.equal(await p.evaluate(() => localStorage.length), 0, "the fresh browser has nothing stored");
+    await p.goto("about:blank");
+    await p.goto(`${other.baseUrl}${u.pathname}${u.hash}`, { waitUntil: "load" });
+    await p.waitForSelector('body[data-ready="1"]');
+    await p.waitForFunction(({ tag, step }) => document.querySelector(tag)?.steps > 0 && document.querySelector(tag).step === step, { tag, step });
+    const state = await rendered(tag, p);
+    assert.deepEqual([other.pageErrors, other.consoleErrors, other.foreignRequests], [[], [], []]);
+    return state;
+  } finally {
+    await other.close();
+  }
+}
+
+for (const v of VIEWS) {
+  test(`${v.page}: an edited script is restored from the link alone, in a fresh browser, rendered identically`, { timeout: 120_000 }, async () => {
+    await openView(v);
+    const shipped = await page.evaluate((tag) => document.querySelector(tag).script, v.tag);
+    const edited = shipped.replace(/\n*$/, "\n") + (v.tag === "kafka-ladder" ? "send app orders-0 edited-by-me\nflush\n" : "advance 5ms\n");
+    await page.locator("#editor summary").click();
+    await page.locator("#script").fill(edited);
+    await page.click("#run");
+    await page.waitForFunction(({ tag, edited }) => document.querySelector(tag).script === edited, { tag: v.tag, edited });
+    assert.equal(await page.locator(`${v.tag} .error`).textContent(), "", "the edit runs whole");
+    const last = (await state(v)).steps - 1;
+    await page.evaluate(({ tag, last }) => (document.querySelector(tag).step = last), { tag: v.tag, last });
+    await waitStep(v, last);
+    await linkState(page, { script: edited, step: last });
+    const before = await rendered(v.tag);
+    assert.equal(before.script, edited);
+    const after = await renderedFromLinkAlone(await stateUrl(), v.tag, last);
+    assert.deepEqual(after, before, "the same script, step, narration, state panel and pixels");
+    await page.evaluate(() => localStorage.clear());
+  });
+}
+
+test("a timeline fork made with a next-step button is restored from the link alone, rendered identically", { timeout: 120_000 }, async () => {
+  const v = VIEWS[1];
+  await openView(v);
+  const shipped = await page.evaluate(() => document.querySelector("kafka-timeline").script);
+  await page.evaluate(() => (document.querySelector("kafka-timeline").step = 2));
+  await waitStep(v, 2);
+  const button = page.locator("kafka-timeline .next button[data-line]").first();
+  const line = await button.getAttribute("data-line");
+  await button.click();
+  await page.waitForFunction((line) => document.querySelector("kafka-timeline").script.endsWith(`${line}\n`), line);
+  const fork = await page.evaluate(() => document.querySelector("kafka-timeline").script);
+  assert.notEqual(fork, shipped, "a fork of the shipped story");
+  const at = await page.evaluate(() => document.querySelector("kafka-timeline").step);
+  await linkState(page, { script: fork, step: at });
+  const before = await rendered("kafka-timeline");
+  const after = await renderedFromLinkAlone(await stateUrl(), "kafka-timeline", at);
+  assert.deepEqual(after, before, `the fork (… ${line}) at step ${at}: the same script, narration, state panel and pixels`);
+  await page.evaluate(() => localStorage.clear());
+});
 
 test("a link restores the inspector's bytes, opened batch and selected field", { timeout: 60_000 }, async () => {
   await page.goto("about:blank");
