@@ -75,10 +75,10 @@ async function headerQuestion() {
   const dup = ladder?.run?.steps.flatMap((s) => s.events).find((e) => e.kind === "decision" && e.outcome === "duplicate");
   const sentence = dup ? dup.text.replace(/^.*?\[[A-Z]\d+\]\s*/, "") : "";
   chapterQuestion(section, {
-    prompt: "this batch was appended, but its response was lost, so the producer sends it again. Which of its header values, unchanged in the retry, let the leader recognise it as one it already wrote?",
+    prompt: "this batch was appended, but its response was lost, so the producer sends it again. Which of its header values does the leader compare with what it keeps, to recognise the retry as a batch it already wrote?",
     choices, answer, who: "the decoder",
-    why: [`A retry resends the same bytes: the leader looks up producer ${h.producerId} at epoch ${h.producerEpoch} and finds sequences ${h.baseSequence}..${h.lastSequence} among the last five batches it keeps for it. The offset, the CRC and the timestamps identify nothing across a retry.`],
-    rule: dup ? { id: dup.rule, text: sentence } : null,
+    why: [`The leader keeps, per producer id, its epoch and the sequence ranges of the last five batches it appended — not their offsets, CRCs or timestamps. The retry of producer ${h.producerId} at epoch ${h.producerEpoch} with sequences ${h.baseSequence}..${h.lastSequence} matches one of them: it is a duplicate, answered with the original offsets.`],
+    rule: dup ? { id: dup.rule, text: `(the leader's rule, as in chapter 2's run) ${sentence}` } : null,
     source: dup?.source ?? null,
   });
 }
