@@ -83,8 +83,8 @@ try {
     const r = await page.evaluate(async (text) => {
       const kb = document.querySelector("kafka-batch");
       const ta = kb.shadowRoot.querySelector("#input");
-      const decoded = new Promise((res) => kb.addEventListener("kafka-batch-decode", res, { once: true }));
-      const spans = new Promise((res) => kb.addEventListener("kafka-batch-spans", res, { once: true }));
+      const decoded = new Promise((res) => kb.addEventListener("kafka-batch:decode", res, { once: true }));
+      const spans = new Promise((res) => kb.addEventListener("kafka-batch:spans", res, { once: true }));
       const t0 = performance.now();
       ta.value = text;
       ta.dispatchEvent(new InputEvent("input", { inputType: "insertFromPaste", bubbles: true }));
@@ -118,8 +118,8 @@ try {
       });
       window.__obs.observe({ type: "longtask" });
       const kb = document.querySelector("kafka-batch");
-      window.__opened = new Promise((res) => kb.addEventListener("kafka-batch-decode", res, { once: true }));
-      window.__indexed = new Promise((res) => kb.addEventListener("kafka-batch-indexed", res, { once: true }));
+      window.__opened = new Promise((res) => kb.addEventListener("kafka-batch:decode", res, { once: true }));
+      window.__indexed = new Promise((res) => kb.addEventListener("kafka-batch:indexed", res, { once: true }));
     });
     await page.setInputFiles("#file", path);
     const r = await page.evaluate(async () => {

@@ -42,7 +42,7 @@ try {
     renders.push(
       await page.evaluate(async (script) => {
         const l = document.querySelector("kafka-ladder");
-        const loaded = new Promise((r) => l.addEventListener("eoslab-load", (e) => r(e.detail), { once: true }));
+        const loaded = new Promise((r) => l.addEventListener("kafka-ladder:load", (e) => r(e.detail), { once: true }));
         const t0 = performance.now();
         l.setAttribute("script", script);
         const d = await loaded;

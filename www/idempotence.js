@@ -122,7 +122,7 @@ function applyState(state) {
 
 ladder.addEventListener("kafka-ladder:step", writeLink);
 ladder.addEventListener("kafka-ladder:load", writeLink);
-$("producer-config")?.addEventListener("eoslab-config", writeLink);
+$("producer-config")?.addEventListener("kafka-producer-config:resolve", writeLink);
 // A next-step button's fork lives in the link (the script is in it), not in local storage: only
 // the user's own edits (Run script, a file) are kept, so choosing a scenario again starts afresh.
 
@@ -207,7 +207,7 @@ $("long-run").addEventListener("click", () => {
   );
 });
 
-ladder.addEventListener("eoslab-load", (ev) => {
+ladder.addEventListener("kafka-ladder:load", (ev) => {
   const { error, rows, ms } = ev.detail;
   if (!error && document.activeElement !== editor) editor.value = ladder.script;
   if (ladder.hasAttribute("script") && !error) status.textContent = `${rows.toLocaleString("en")} rows, run and laid out in ${Math.round(ms)} ms`;

@@ -21,14 +21,17 @@
 // compact (for a documentation column: the byte map, the header fields and a small field table,
 // no input, no headings, no "No errors"; as tall as its content).
 // Methods: load(text | Uint8Array | Blob); properties bytes, selectedBatch, ready, timing.
-// Events (bubbling, composed): kafka-batch-decode, kafka-batch-select, kafka-batch-edit.
+// Events (bubbling, composed): kafka-batch:decode, kafka-batch:select, kafka-batch:edit; kafka-batch:indexed
+// (a worker checked every batch header), kafka-batch:spans (a big batch's record spans arrived),
+// kafka-batch:messages-decode (the bytes were read as protocol messages). Each is followed by its
+// deprecated pre-issue-14 name (kafka-batch-decode …, kafka-messages-decode) with the same detail.
 // Conventions follow github/relative-time-element: static define(), attributes coalesced into one
 // microtask update, typed events, private #fields, an open shadow root.
 //
 // Every value from the input reaches the DOM through textContent / Text nodes (lib/dom.js el()),
 // never as markup.
 import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
-import { el, setText, replace } from "./lib/dom.js";
+import { dispatchWithLegacyName, el, setText, replace } from "./lib/dom.js";
 import { bytesAreText, toHex, toBase64, hexToBytes } from "./lib/bytes.js";
 import { fieldInfo, labelOf, DERIVED, ERROR_EXPLANATIONS, ATTRIBUTE_BITS } from "./lib/field-docs.js";
 import { scanFrames, shiftResult } from "./lib/segment.js";
@@ -59,9 +62,20 @@ const EXPORT_MAX_BATCHES = 10000;
 /** Pasted texts longer than this are decoded without being kept in the textarea. */
 const BIG_TEXT = 256 << 10;
 
+/** The events' names (kafka-<element>:<what>), and the deprecated names they had before issue 14, still dispatched after them. */
+export const DECODE_EVENT = "kafka-batch:decode";
+export const SELECT_EVENT = "kafka-batch:select";
+export const EDIT_EVENT = "kafka-batch:edit";
+export const INDEXED_EVENT = "kafka-batch:indexed";
+export const SPANS_EVENT = "kafka-batch:spans";
+export const LEGACY_EVENT = {
+  [DECODE_EVENT]: "kafka-batch-decode", [SELECT_EVENT]: "kafka-batch-select", [EDIT_EVENT]: "kafka-batch-edit",
+  [INDEXED_EVENT]: "kafka-batch-indexed", [SPANS_EVENT]: "kafka-batch-spans",
+};
+
 export class KafkaBatchDecodeEvent extends Event {
   constructor(detail) {
-    super("kafka-batch-decode", { bubbles: true, composed: true });
+    super(DECODE_EVENT, { bubbles: true, composed: true });
     /** @type {{format: string, stripped: string[], length: number, batches: number, errors: number, selected: number, ms: number}} */
     this.detail = detail;
   }
@@ -69,7 +83,7 @@ export class KafkaBatchDecodeEvent extends Event {
 
 export class KafkaBatchSelectEvent extends Event {
   constructor(detail) {
-    super("kafka-batch-select", { bubbles: true, composed: true });
+    super(SELECT_EVENT, { bubbles: true, composed: true });
     /** @type {{batch: number, field: string | null, start: number, end: number, buffer: string}} */
     this.detail = detail;
   }
@@ -77,7 +91,7 @@ export class KafkaBatchSelectEvent extends Event {
 
 export class KafkaBatchEditEvent extends Event {
   constructor(detail) {
-    super("kafka-batch-edit", { bubbles: true, composed: true });
+    super(EDIT_EVENT, { bubbles: true, composed: true });
     /** @type {{batch: number, how: "form" | "byte" | "fix-crc", length: number, crcValid: boolean}} */
     this.detail = detail;
   }
@@ -217,6 +231,11 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   // --- update cycle ---
+  /** Dispatches `event`, then its deprecated pre-issue-14 name (kafka-batch-decode …) with the same detail. */
+  #emit(event) {
+    return dispatchWithLegacyName(this, event, LEGACY_EVENT[event.type]);
+  }
+
   #schedule() {
     if (this.#updating) return;
     this.#updating = (async () => {
@@ -407,7 +426,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     else this.#setProgress("");
     this.timing = { listed: tListed - t0, opened: tOpened - t0, indexed: mode === "worker" ? null : tOpened - t0, batches: n, mode };
     this.#readyResolve?.();
-    this.dispatchEvent(new KafkaBatchDecodeEvent({
+    this.#emit(new KafkaBatchDecodeEvent({
       format: meta.format, stripped: meta.stripped, length: bytes.length, batches: n,
       errors: this.#globalErrors.length + (this.#d?.errors.length ?? 0), selected: this.#sel, ms: tOpened - t0,
     }));
@@ -438,7 +457,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         this.#worker = null;
         this.#renderSummary();
         this.#setProgress(`Checked all ${fmtInt(total)} batch headers in ${(this.#pass.ms / 1000).toFixed(1)} s (in a worker): ${fmtInt(this.#globalErrors.length)} problem(s). Records are decoded when a batch is opened.`);
-        this.dispatchEvent(new Event("kafka-batch-indexed", { bubbles: true, composed: true }));
+        this.#emit(new Event(INDEXED_EVENT, { bubbles: true, composed: true }));
       } else {
         this.#setProgress(`Checking batch headers in a worker: ${fmtInt(m.done)} of ${fmtInt(total)} (${Math.floor((100 * m.done) / total)}%), ${fmtInt(this.#globalErrors.length)} problem(s) so far. The page stays usable.`);
       }
@@ -543,7 +562,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     this.#renderErrors();
     this.#renderLeader();
     if (how !== "load" && how !== "keep") {
-      this.dispatchEvent(new KafkaBatchSelectEvent({ batch: i, field: null, start, end, buffer: "input" }));
+      this.#emit(new KafkaBatchSelectEvent({ batch: i, field: null, start, end, buffer: "input" }));
     }
   }
 
@@ -560,7 +579,7 @@ export class KafkaBatchElement extends HTMLElementBase {
       const keep = this.#keepState("spans");
       this.#d = this.#index(d.index, r.batches[0], d.errors, d.start, d.end);
       this.#renderDetail(keep);
-      this.dispatchEvent(new Event("kafka-batch-spans", { bubbles: true, composed: true }));
+      this.#emit(new Event(SPANS_EVENT, { bubbles: true, composed: true }));
     };
     requestAnimationFrame(() => setTimeout(run, 0));
   }
@@ -645,7 +664,8 @@ export class KafkaBatchElement extends HTMLElementBase {
       this.#list.root);
     E.errorsList = el("ul", { class: "errors" });
     E.errorsEmpty = el("p", { class: "muted" }, "No errors.");
-    E.errors = el("section", { id: "errors", "aria-labelledby": "errors-title" },
+    // Groups, not landmarks: a page with two inspectors (embed-example.html) would have two "Problems" regions (axe landmark-unique).
+    E.errors = el("section", { id: "errors", role: "group", "aria-labelledby": "errors-title" },
       el("h3", { id: "errors-title" }, "Problems"), E.errorsEmpty, E.errorsList);
 
     // Opened batch.
@@ -764,7 +784,7 @@ export class KafkaBatchElement extends HTMLElementBase {
         el("div", { class: "map-left" }, this.#grid.root, E.dec),
         el("div", { class: "map-side" }, el("h4", { class: "first" }, "Selected field"), E.where, E.coverage, E.legend)),
       el("h4", {}, "Fields"), E.pager, E.fieldScroll,
-      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "region", "aria-label": "Records table (scrolls)" }, E.recordTable),
+      E.recordsTitle, E.readAsRow, E.pager2, el("div", { class: "table-scroll wide records-box", tabindex: "0", role: "group", "aria-label": "Records table (scrolls)" }, E.recordTable),
       E.edit, E.compare, E.leader);
     E.live = el("div", { id: "live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
     E.drop = el("div", { class: "drop-hint", "aria-hidden": "true" }, "Drop the file to decode it");
@@ -1320,7 +1340,7 @@ export class KafkaBatchElement extends HTMLElementBase {
       f.doc.kafka ? [el("dt", {}, "Kafka"), el("dd", { class: "small" }, f.doc.kafka)] : null));
     if (how === "focus") {
       this.#announce(`${pos >= 0 ? `Byte ${pos}${which === "dec" ? " of the decompressed records" : ""}, ${hex2(which === "dec" ? d.decBytes[pos] : this.#input.bytes[pos])}. ` : ""}Field ${label}, ${range}: ${value}. ${f.doc.meaning}`);
-      this.dispatchEvent(new KafkaBatchSelectEvent({ batch: d.index, field: f.name, start: f.start, end: f.end, buffer: f.buf === "dec" ? "decompressed" : "input" }));
+      this.#emit(new KafkaBatchSelectEvent({ batch: d.index, field: f.name, start: f.start, end: f.end, buffer: f.buf === "dec" ? "decompressed" : "input" }));
     }
   }
 
@@ -1382,7 +1402,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     this.#loadBytes(bytes, { format: "edited", stripped: [], label: this.#input.label }, keep);
     if (bytes.length * 3 <= BIG_TEXT && this.#els.input && !this.readOnly) this.#els.input.value = toHex(bytes, " ", 16);
     const b = this.#d?.batch;
-    this.dispatchEvent(new KafkaBatchEditEvent({ batch: this.#sel, how, length: bytes.length, crcValid: Boolean(b?.header.crcValid) }));
+    this.#emit(new KafkaBatchEditEvent({ batch: this.#sel, how, length: bytes.length, crcValid: Boolean(b?.header.crcValid) }));
   }
 
   #typeByte(pos, value) {

@@ -39,13 +39,13 @@
 // its text alternative. Every value reaches the page as text: textContent or fillText, never
 // innerHTML.
 import { runScenario, decode } from "../pkg/eoslab.js";
-import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { dispatchWithLegacyName, el as h, lazyStyleSheet } from "./lib/dom.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater, nextStepButton,
   nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes, scenarioSource,
-  showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
+  showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet, presenterMinFont,
 } from "./lib/element.js";
 import { pngWithCaption, svgOf } from "./lib/export.js";
 import {
@@ -58,6 +58,9 @@ import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNo
 
 // What this module exported before its rows moved to lib/ladder-rows.js.
 export { PRESENTER_ZOOM, buildLadder, formatDuration, wrapText } from "./lib/ladder-rows.js";
+
+/** The small type of the drawing: time labels, lane roles, decision badges (presenter mode raises it). */
+const TIME_PX = 10.5;
 
 export const STEP_EVENT = "kafka-ladder:step";
 export const SCRIPT_EVENT = "kafka-ladder:script";
@@ -376,6 +379,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#player?.newRun();
       this.#prefix = new Map([[run.steps.length, run]]);
       this.#ladder = buildLadder(run);
+      this.#ladder.timeLabelChars = this.#ladder.rows.reduce((n, r) => Math.max(n, r.timeLabel?.length ?? 0), 0);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
       this.#layoutDirty = true;
       this.#measure(); // the lanes' names set the narrowest width
@@ -477,8 +481,7 @@ export class KafkaLadderElement extends BaseElement {
 
   /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */
   #emit(event) {
-    this.dispatchEvent(event);
-    this.dispatchEvent(new ComposedEvent(LEGACY_EVENT[event.type], event.detail));
+    dispatchWithLegacyName(this, event, LEGACY_EVENT[event.type]);
   }
 
   /** Shows story step k (0-based). */
@@ -905,7 +908,7 @@ export class KafkaLadderElement extends BaseElement {
     if (!this.#ladder) return 0;
     const names = [...this.#ladder.producers, ...this.#ladder.partitions];
     const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * this.#charW + 10);
-    return GUTTER_W + Math.max(1, this.#ladder.lanes ?? names.length) * minLaneW + 12 + MIN_TEXT_W + 6;
+    return this.#gutterW() + Math.max(1, this.#ladder.lanes ?? names.length) * minLaneW + 12 + MIN_TEXT_W + 6;
   }
 
   /** Marks the canvas dirty and draws once in the next animation frame. */
@@ -918,6 +921,17 @@ export class KafkaLadderElement extends BaseElement {
     return this.#ladder ? this.#ladder.stepEnd[this.#step] ?? 0 : 0;
   }
 
+  /** The size of the small type (time labels, lane roles, request labels): TIME_PX, at least the presenter minimum. */
+  #smallPx(px = TIME_PX) {
+    return this.hasAttribute("presenter") ? Math.max(px, presenterMinFont(this.#zoom())) : px;
+  }
+
+  /** The time column: GUTTER_W, or wider when the longest time label ("+1 min 30 s") needs it (never cut). */
+  #gutterW() {
+    const chars = this.#ladder?.timeLabelChars ?? 0;
+    return Math.max(GUTTER_W, Math.ceil(chars * this.#charW * (this.#smallPx() / FONT_PX)) + 16);
+  }
+
   /** Columns: time gutter, the lanes, the text (kind tag + sentence). Narrow hosts drop the tag. */
   #geometry(width) {
     const lanes = Math.max(1, this.#ladder?.lanes ?? 1);
@@ -928,7 +942,7 @@ export class KafkaLadderElement extends BaseElement {
     const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * this.#charW + 10);
     const diagramW = Math.max(lanes * minLaneW,
       Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42)))));
-    const x0 = narrow ? 42 : GUTTER_W;
+    const x0 = narrow ? 42 : this.#gutterW();
     const laneW = diagramW / lanes;
     const textX = x0 + diagramW + (narrow ? 8 : 12);
     const textW = Math.max(60, width - textX - 6);
@@ -1083,6 +1097,8 @@ export class KafkaLadderElement extends BaseElement {
     const height = this.#sizeViewport();
     const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
+    // Presenter mode: no text under PRESENTER_TEXT_PX on screen, whatever size each label asks for.
+    this.#ctxStyle.minFont(this.hasAttribute("presenter") ? presenterMinFont(this.#zoom()) : 0);
     const th = this.#theme;
     const mono = `${FONT_PX}px ${th.mono}`;
     if (this.#measuredFont !== mono) {
@@ -1305,7 +1321,8 @@ export class KafkaLadderElement extends BaseElement {
       this.#ctxStyle.set(ctx, "font", `10px ${th.mono}`);
       this.#ctxStyle.set(ctx, "fillStyle", th.muted);
       const room = Math.abs(x2 - x1) - 16;
-      const label = room > a.label.length * 6.2 ? a.label : a.shortLabel;
+      // The full label when it fits between the lanes, else its short form (the full one is in the row's text and tooltip).
+      const label = room > ctx.measureText(a.label).width ? a.label : a.shortLabel;
       const dir = x2 >= x1 ? 1 : -1;
       this.#ctxStyle.set(ctx, "textAlign", dir > 0 ? "left" : "right");
       ctx.fillText(label, x1 + dir * 8, y1 - 3);
@@ -1346,9 +1363,10 @@ export class KafkaLadderElement extends BaseElement {
     const e = row.e;
     const mid = y + EVENT_H / 2;
     if (row.timeLabel) {
-      this.#ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
+      this.#ctxStyle.set(ctx, "font", `${TIME_PX}px ${th.mono}`);
       this.#ctxStyle.set(ctx, "fillStyle", th.muted);
-      ctx.fillText(ellipsize(row.timeLabel, Math.floor((g.x0 - 10) / 6.4)), 6, mid);
+      // The gutter is as wide as the longest label (#gutterW); only a narrow host's is cut.
+      ctx.fillText(ellipsize(row.timeLabel, Math.floor((g.x0 - 10) / (this.#charW * (this.#smallPx() / FONT_PX)))), 6, mid);
     }
     const color = th[kindColor(e)] ?? th.fg;
     const P = this.#ladder.producers.length;
@@ -1450,11 +1468,12 @@ export class KafkaLadderElement extends BaseElement {
     const th = this.#theme;
     const short = e.outcome === "append" ? "append" : e.outcome === "duplicate" ? "dup" : String(e.errorCode ?? "err");
     const text = `${e.rule ?? "?"} ${short}`;
-    this.#ctxStyle.set(ctx, "font", `bold 10.5px ${th.mono}`);
+    this.#ctxStyle.set(ctx, "font", `bold ${TIME_PX}px ${th.mono}`);
     const w = ctx.measureText(text).width + 8;
+    const hgt = Math.max(14, Math.ceil(this.#ctxStyle.px(TIME_PX)) + 4); // grows with the presenter's type
     const color = e.outcome === "append" ? th.ok : e.outcome === "duplicate" ? th.dup : th.bad;
     this.#ctxStyle.set(ctx, "fillStyle", color);
-    roundRect(ctx, x - w / 2, mid - 7, w, 14, 3);
+    roundRect(ctx, x - w / 2, mid - hgt / 2, w, hgt, 3);
     ctx.fill();
     if (e.outcome !== "append" && e.outcome !== "duplicate") {
       // Refusals get a heavier outline: shape as well as colour.

@@ -9,18 +9,21 @@
 //
 // Attributes (the source of truth): `properties` (the .properties text), `client` ("4.x",
 // the default, or "pre-3.0"), `theme` ("light" | "dark" | "auto": lib/theme.js). Form edits rewrite `properties` (and `client`); the form follows
-// the attribute. Event (bubbling, composed): `eoslab-config` {properties, client, result}.
+// the attribute. Event (bubbling, composed): `kafka-producer-config:resolve` {properties, client, result},
+// then its deprecated pre-issue-14 name `eoslab-config` with the same detail.
 // Every value reaches the page through textContent, never innerHTML.
 import { resolveProducerConfig } from "../pkg/eoslab.js";
-import { el as h, lazyStyleSheet } from "./lib/dom.js";
+import { dispatchWithLegacyName, el as h, lazyStyleSheet } from "./lib/dom.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import {
   BaseElement, ComposedEvent, attachStyledShadow, defineElement, hostCSS, modelDarkSheet, microtaskUpdater, ready, reflectAttributes,
 } from "./lib/element.js";
 
-export const CONFIG_EVENT = "eoslab-config";
+export const CONFIG_EVENT = "kafka-producer-config:resolve";
+/** The event's name before issue 14, deprecated: still dispatched after CONFIG_EVENT with the same detail. */
+export const LEGACY_CONFIG_EVENT = "eoslab-config";
 
-/** `eoslab-config`: the config was resolved (result as resolveProducerConfig returns it). */
+/** `kafka-producer-config:resolve`: the config was resolved (result as resolveProducerConfig returns it). */
 export class ProducerConfigEvent extends ComposedEvent {
   constructor(properties, client, result) {
     super(CONFIG_EVENT, { properties, client, result });
@@ -255,7 +258,7 @@ export class KafkaProducerConfigElement extends BaseElement {
     }
     this.#result = result;
     this.#render(result, client);
-    this.dispatchEvent(new ProducerConfigEvent(text, client, result));
+    dispatchWithLegacyName(this, new ProducerConfigEvent(text, client, result), LEGACY_CONFIG_EVENT);
   }
 
   #render(r, client) {

@@ -59,7 +59,7 @@ import {
   BaseElement, CanvasStyle, ComposedEvent, DIALOG_CSS, DRAWING_TOKENS, NEXT_STEPS_CSS, PlayerChanges,
   attachStyledShadow, backingSize, cross, defineElement, frameRequester, hidpiContext, hostCSS, microtaskUpdater,
   nextStepButton, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
-  scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet,
+  scenarioSource, showBatchDialog, stepAttribute, stepValue, watchDisplay, modelDarkSheet, presenterMinFont,
 } from "./lib/element.js";
 import { pngWithCaption, svgOf } from "./lib/export.js";
 import { PLAYER_CSS, Player, checksList, choicesFor, linesBeforeError, partialNote, storyChecks, storyIndexOf, storySteps } from "./lib/player.js";
@@ -1745,6 +1745,8 @@ export class KafkaTimelineElement extends BaseElement {
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const { ctx, resized } = hidpiContext(canvas, width, height, this.#zoom());
     if (resized) this.#ctxStyle.reset();
+    // Presenter mode: no text under PRESENTER_TEXT_PX on screen, whatever size each label asks for.
+    this.#ctxStyle.minFont(this.hasAttribute("presenter") ? presenterMinFont(this.#zoom()) : 0);
     const th = this.#theme;
     this.#ctxStyle.set(ctx, "fillStyle", th.bg);
     ctx.fillRect(0, 0, width, height);
@@ -1909,7 +1911,7 @@ export class KafkaTimelineElement extends BaseElement {
       ctx.fill();
       this.#ctxStyle.set(ctx, "fillStyle", th.bg);
       this.#ctxStyle.set(ctx, "font", `bold 9.5px ${th.mono}`);
-      ctx.fillText(ellipsize(raw, Math.floor((w - 8) / 5.8)), x + (w - 4) / 2, mid);
+      ctx.fillText(ellipsize(raw, Math.floor((w - 8) / ((5.8 * this.#ctxStyle.px(9.5)) / 9.5))), x + (w - 4) / 2, mid);
       this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
       return;
     }
@@ -1948,8 +1950,9 @@ export class KafkaTimelineElement extends BaseElement {
     const lines = r.kind === "txn-log" && raw.length * 6.7 > w - 4 && hgt >= 22 ? TXN_LINES[raw] : null;
     if (lines && lines.length === 2) {
       this.#ctxStyle.set(ctx, "font", `9.5px ${th.mono}`);
-      ctx.fillText(ellipsize(lines[0], Math.floor((w - 2) / 5.9)), x + w / 2, mid - 6);
-      ctx.fillText(ellipsize(lines[1], Math.floor((w - 2) / 5.9)), x + w / 2, mid + 6);
+      const cw = (5.9 * this.#ctxStyle.px(9.5)) / 9.5;
+      ctx.fillText(ellipsize(lines[0], Math.floor((w - 2) / cw)), x + w / 2, mid - 6);
+      ctx.fillText(ellipsize(lines[1], Math.floor((w - 2) / cw)), x + w / 2, mid + 6);
       this.#ctxStyle.set(ctx, "font", `11px ${th.mono}`);
     } else {
       ctx.fillText(text, x + w / 2, mid);

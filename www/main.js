@@ -151,7 +151,7 @@ async function main() {
     kb.load(e.detail.file, "partition");
     document.getElementById("inspector")?.scrollIntoView();
   });
-  for (const type of ["kafka-batch-decode", "kafka-batch-select", "kafka-batch-edit", "click", "keyup"]) kb.addEventListener(type, writeLink);
+  for (const type of ["kafka-batch:decode", "kafka-batch:select", "kafka-batch:edit", "click", "keyup"]) kb.addEventListener(type, writeLink);
   document.getElementById("download-bytes")?.addEventListener("click", () => downloadText("eoslab-input.bin", kb.bytes, "application/octet-stream"));
   const linked = await decodeState();
   if (linked?.state) await applyState(linked.state);

@@ -50,11 +50,11 @@ after(async () => {
   await env?.close();
 });
 
-/** Installs a counter of kafka-batch-decode events (per page load). */
+/** Installs a counter of kafka-batch:decode events (per page load). */
 async function countDecodes() {
   await page.evaluate(() => {
     window.__decodes = 0;
-    document.querySelector("kafka-batch").addEventListener("kafka-batch-decode", () => window.__decodes++);
+    document.querySelector("kafka-batch").addEventListener("kafka-batch:decode", () => window.__decodes++);
   });
 }
 

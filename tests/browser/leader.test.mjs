@@ -49,7 +49,7 @@ async function send() {
 test("Send to a leader: appended on an empty state, a duplicate of its own entry (A1), a gap (A7)", { timeout: 90_000 }, async () => {
   await page.evaluate(() => {
     window.__decoded = 0;
-    document.querySelector("kafka-batch").addEventListener("kafka-batch-decode", () => window.__decoded++);
+    document.querySelector("kafka-batch").addEventListener("kafka-batch:decode", () => window.__decoded++);
   });
   await page.fill("#input", EXAMPLE_A_HEX);
   await until(() => window.__decoded > 0);

@@ -118,7 +118,7 @@ test("a corrupt batch does not load the message decoder (pkg/eoslab-files.js)", 
   const bad = EXAMPLE_A_HEX.slice(0, -2) + "01";
   const n = await page.evaluate(() => {
     window.__d = 0;
-    document.querySelector("kafka-batch").addEventListener("kafka-batch-decode", () => window.__d++);
+    document.querySelector("kafka-batch").addEventListener("kafka-batch:decode", () => window.__d++);
     return 0;
   });
   await page.fill("#input", bad);

@@ -306,10 +306,7 @@ test("txn-commit-latency-sweep: the commit-latency plot and its table grow with 
   assert.equal(await page.locator("kafka-timeline figure.latency").isHidden(), true);
   // axe-core on the page with the plot and the tables.
   const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
-  if (!existsSync(axePath)) {
-    t.diagnostic("axe-core is not installed (scripts/ensure-test-tools.sh): accessibility scan skipped");
-    return;
-  }
+  assert.ok(existsSync(axePath), `axe-core is missing (${axePath}): it is a devDependency in tests/package.json — run scripts/ensure-test-tools.sh (or npm ci in tests/); the accessibility scan must not be skipped`);
   await openPage({ name: "txn-commit-latency-sweep" });
   await page.evaluate(readFileSync(axePath, "utf8"));
   for (const scheme of ["light", "dark"]) {
@@ -537,10 +534,7 @@ test("dark mode follows prefers-color-scheme, canvas included", { skip: SKIP, ti
 
 test("axe-core finds no accessibility violations on transactions.html (light, dark, sabotaged)", { skip: SKIP, timeout: 120_000 }, async (t) => {
   const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
-  if (!existsSync(axePath)) {
-    t.skip("axe-core is not installed (scripts/ensure-test-tools.sh)");
-    return;
-  }
+  assert.ok(existsSync(axePath), `axe-core is missing (${axePath}): it is a devDependency in tests/package.json — run scripts/ensure-test-tools.sh (or npm ci in tests/); the accessibility scan must not be skipped`);
   const axeSource = readFileSync(axePath, "utf8");
   const scan = async (label) => {
     await page.evaluate(axeSource); // through the devtools protocol: the page's CSP does not apply
@@ -646,12 +640,11 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
 
   if (SHOTS) await page.locator("#lab").screenshot({ path: join(SHOTS, "timeline-compare.png") });
   const axePath = join(ROOT, "tests/node_modules/axe-core/axe.min.js");
-  if (existsSync(axePath)) {
-    await page.evaluate(readFileSync(axePath, "utf8"));
-    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-    const summary = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
-    assert.deepEqual(summary, [], summary.join("\n"));
-  } else t.diagnostic("axe-core is not installed: no accessibility scan");
+  assert.ok(existsSync(axePath), `axe-core is missing (${axePath}): it is a devDependency in tests/package.json — run scripts/ensure-test-tools.sh (or npm ci in tests/); the accessibility scan must not be skipped`);
+  await page.evaluate(readFileSync(axePath, "utf8"));
+  const axeResult = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  const axeSummary = axeResult.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(" ")}`);
+  assert.deepEqual(axeSummary, [], axeSummary.join("\n"));
 
   // Stacked on a narrow screen.
   await page.setViewportSize({ width: 760, height: 1000 });

@@ -56,3 +56,14 @@ export function replace(node, ...children) {
   node.replaceChildren();
   return append(node, children);
 }
+
+/**
+ * Dispatches `event` on `target`, then the same detail under `legacy`: the event's name before the
+ * elements' events were named `kafka-<element>:<what>` (issue 14). The old names are deprecated and
+ * still fire, after the new ones, for pages written against them (README, "Embedding").
+ */
+export function dispatchWithLegacyName(target, event, legacy) {
+  const result = target.dispatchEvent(event);
+  if (legacy) target.dispatchEvent(new CustomEvent(legacy, { bubbles: event.bubbles, composed: event.composed, detail: event.detail ?? null }));
+  return result;
+}

@@ -355,15 +355,43 @@ export function cross(ctx, x, y, s) {
   ctx.stroke();
 }
 
-/** Sets context properties (fillStyle, font …) only when they change: setting one is not free. */
+const FONT_PX_RE = /(\d+(?:\.\d+)?)px\b/;
+
+/** Presenter mode draws no text smaller than this on screen (issue 14: readable from the back of a room at 1280×720). */
+export const PRESENTER_TEXT_PX = 20;
+
+/** The smallest font (CSS px of a drawing shown at CSS `zoom`) that is PRESENTER_TEXT_PX on screen, rounded up. */
+export const presenterMinFont = (zoom) => Math.ceil((PRESENTER_TEXT_PX * 100) / zoom) / 100;
+
+/**
+ * Sets context properties (fillStyle, font …) only when they change: setting one is not free.
+ * With a minimum font size (presenter mode: minFont(20 / zoom), issue 14), every font set through
+ * it is drawn at least that large: "bold 9.5px mono" becomes "bold 10px mono" at minFont(10).
+ */
 export class CanvasStyle {
   #values = {};
+  #minFontPx = 0;
 
   set(ctx, key, value) {
+    if (key === "font" && this.#minFontPx > 0) value = value.replace(FONT_PX_RE, (m, px) => `${this.px(Number(px))}px`);
     if (this.#values[key] !== value) {
       ctx[key] = value;
       this.#values[key] = value;
     }
+  }
+
+  /** Sets the smallest font size (CSS px of the drawing) that set() lets through; 0: none. */
+  minFont(px) {
+    const min = px > 0 ? px : 0;
+    if (min !== this.#minFontPx) {
+      this.#minFontPx = min;
+      this.#values.font = null;
+    }
+  }
+
+  /** The size a font of `px` is drawn at (at least the minimum font size). */
+  px(px) {
+    return Math.max(px, this.#minFontPx);
   }
 
   /** Forgets `key` after it was set directly on the context (a pattern as fillStyle). */

@@ -15,7 +15,7 @@ export const MIN_TEXT_W = 220; // the narrowest text column before the ladder sc
 export const FONT_PX = 12;
 /** The leader's answers to an idempotent Produce (the model's outcomes: append, duplicate, the refusals). */
 export const LEADER_ANSWERS = ["APPEND (NONE)", "DUPLICATE (NONE, the original offsets)", "OUT_OF_ORDER_SEQUENCE_NUMBER", "INVALID_PRODUCER_EPOCH"];
-/** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px (issue 14: ≥ 20 px at 1280×720). */
+/** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px; smaller type is raised to 20 px on screen (CanvasStyle.minFont). */
 export const PRESENTER_ZOOM = 1.75;
 export const BUCKET = 64; // rows per arrow bucket
 export const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses

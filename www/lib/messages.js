@@ -9,8 +9,11 @@
 // opens a records field in a nested <kafka-batch> (the existing batch view).
 //
 // Every value from the input reaches the DOM as text (lib/dom.js el()), never as markup.
-import { el, replace, lazyStyleSheet } from "./dom.js";
+import { dispatchWithLegacyName, el, replace, lazyStyleSheet } from "./dom.js";
 import { artifacts } from "./wasm.js";
+
+/** The event the panel dispatches (it bubbles out of <kafka-batch>) once bytes were read as messages. */
+export const MESSAGES_DECODE_EVENT = "kafka-batch:messages-decode";
 
 /** Bytes of one message shown in its byte map (the tree always covers the whole message). */
 const MAP_MAX = 8192;
@@ -103,6 +106,12 @@ export class MessagesPanel {
 
   #bytes = null;
 
+  /** `kafka-batch:messages-decode` {messages, errors} from the host element, then its deprecated name `kafka-messages-decode`. */
+  #emitDecoded(r) {
+    const detail = { messages: r.messages.length, errors: r.errors.length };
+    dispatchWithLegacyName(this.root, new CustomEvent(MESSAGES_DECODE_EVENT, { bubbles: true, composed: true, detail }), "kafka-messages-decode");
+  }
+
   async #readAsResponse() {
     const bytes = this.#bytes;
     if (!bytes) return;
@@ -111,9 +120,7 @@ export class MessagesPanel {
     if (seq !== this.#seq) return;
     const r = m.decodeMessages(bytes, { framing: "sized", kind: "response", apiKey: Number(this.askApi.value), apiVersion: Number(this.askVersion.value) });
     this.#render(r, bytes);
-    this.root.dispatchEvent(new CustomEvent("kafka-messages-decode", {
-      bubbles: true, composed: true, detail: { messages: r.messages.length, errors: r.errors.length },
-    }));
+    this.#emitDecoded(r);
   }
 
   /** Adds the panel's stylesheet to the host's shadow root. */
@@ -158,9 +165,7 @@ export class MessagesPanel {
     }
     this.#render(r, bytes);
     this.root.hidden = false;
-    this.root.dispatchEvent(new CustomEvent("kafka-messages-decode", {
-      bubbles: true, composed: true, detail: { messages: r.messages.length, errors: r.errors.length },
-    }));
+    this.#emitDecoded(r);
     return r;
   }
 
