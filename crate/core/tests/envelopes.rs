@@ -434,3 +434,43 @@ fn a_real_client_capture_decodes_as_kafka_reads_it() {
     // The aborted transaction reached the consumer's Fetch with its abortedTransactions entry.
     assert!(aborted_batches >= 1);
 }
+
+/// An api eoslab has no schema for (the capture's Metadata request): named and skipped when its
+/// size prefix says where it ends, and what follows decodes; without the prefix nothing says
+/// where it ends: an error there, and decoding stops.
+#[test]
+fn an_unsupported_api_is_skipped_only_when_framed() {
+    let mut metadata = None;
+    for e in std::fs::read_dir(capture_dir()).unwrap() {
+        let p = e.unwrap().path();
+        if !p.to_string_lossy().ends_with(".c2b.bin") {
+            continue;
+        }
+        let s = std::fs::read(&p).unwrap();
+        if let Some((off, n)) = split_frames(&s).into_iter().find(|&(off, _)| s[off + 4..off + 6] == [0, 3]) {
+            metadata = Some(s[off..off + 4 + n].to_vec());
+            break;
+        }
+    }
+    let metadata = metadata.expect("a Metadata request in the capture");
+    let end_txn = fixtures().into_iter().find(|(n, _, _)| n == "end-txn-v5-request").unwrap().1;
+    let mut stream = metadata.clone();
+    stream.extend_from_slice(&end_txn);
+    for framing in [Framing::Auto, Framing::Sized] {
+        let r = decode_messages_bytes(&stream, &MessageOptions { framing, ..Default::default() });
+        assert!(r.is_clean(), "{:?}", r.errors);
+        assert_eq!(r.messages.len(), 2);
+        let m = &r.messages[0];
+        assert_eq!((m.api_key, m.api_name, m.body.is_none(), m.end), (3, Some("Metadata"), true, metadata.len()));
+        assert_eq!((r.errors.len(), r.errors[0].kind, r.errors[0].at), (1, "UnsupportedApi", 4));
+        assert!(r.errors[0].message.starts_with("Metadata (api key 3) v"), "{}", r.errors[0].message);
+        assert_eq!(r.messages[1].api_name, Some("EndTxn"));
+        assert!(r.messages[1].body.is_some());
+    }
+    let mut bare = metadata[4..].to_vec();
+    bare.extend_from_slice(&end_txn[4..]);
+    let r = decode_messages_bytes(&bare, &MessageOptions { framing: Framing::Unsized, ..Default::default() });
+    assert!(!r.is_clean());
+    assert!(r.messages.is_empty());
+    assert_eq!((r.errors[0].at, r.errors[0].kind), (0, "InvalidInput"));
+}
