@@ -17,6 +17,10 @@
 //! anything is allocated, as Kafka's generated code does, so each node stands on ≥ 1 input byte
 //! (or on a ≥ 1-byte length) and the tree is at most a constant × the input.
 //!
+//! A size-prefixed request of an api Kafka has but eoslab has no schema for (Metadata,
+//! JoinGroup … between the transactions of a capture), and its response, are named and skipped
+//! to the end of their frame with an `UnsupportedApi` warning, so the rest of the stream decodes.
+//!
 //! `records` fields are decoded by the batch decoder ([`crate::decode_bytes`]); in a Fetch
 //! response each partition's batches are also marked as a read_committed consumer sees them,
 //! from the response's own `abortedTransactions` ([`consumer_view`]).
