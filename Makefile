@@ -6,7 +6,8 @@
 #   make bench   benches/run.sh
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
 #   make envelope-fixtures  regenerate tests/fixtures/envelopes-4.3.1 with Kafka's own serializers (scripts/envelope-fixtures.sh)
-.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures envelope-fixtures clean
+#   make capture-fixtures  regenerate tests/fixtures/capture-4.3.1: real Java-client traffic to a real broker, through a recording proxy (tests/kafka/capture.py)
+.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
 
 serve:
 	@bash scripts/serve.sh
@@ -63,3 +64,6 @@ clean:
 
 envelope-fixtures:
 	@bash scripts/envelope-fixtures.sh
+
+capture-fixtures:
+	@KAFKA_VERSIONS=4.3.1 bash scripts/ensure-kafka.sh && python3 tests/kafka/capture.py

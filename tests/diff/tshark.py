@@ -29,7 +29,8 @@ FIELDS = {
     "kafka.first_offset": ("firstOffset",),
     "kafka.required_acks": ("acks",),
     "kafka.timeout": ("timeoutMs",),
-    "kafka.transactional_id": ("transactionalId",),
+    # AddPartitionsToTxn v0-3 has it as V3AndBelowTransactionalId (Kafka's schema since KIP-890).
+    "kafka.transactional_id": ("transactionalId", "v3AndBelowTransactionalId"),
     "kafka.producer_epoch": None,  # also a batch header field in tshark: not compared
 }
 COMPARED = [k for k, v in FIELDS.items() if v]

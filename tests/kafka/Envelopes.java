@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 public final class Envelopes {
@@ -78,26 +79,106 @@ public final class Envelopes {
         }
     }
 
+    /** Kafka's message schemas as kafka-clients ships them (common/message/*.json, with comments). */
+    static final ObjectMapper SCHEMA = new ObjectMapper().enable(com.fasterxml.jackson.core.JsonParser.Feature.ALLOW_COMMENTS);
+
+    /** `Versions.parse`: "none", "N", "N+", "N-M". */
+    static boolean inVersions(String spec, short v) {
+        if (spec == null || spec.equals("none")) return false;
+        if (spec.endsWith("+")) return v >= Short.parseShort(spec.substring(0, spec.length() - 1));
+        int dash = spec.indexOf('-');
+        if (dash < 0) return v == Short.parseShort(spec);
+        return v >= Short.parseShort(spec.substring(0, dash)) && v <= Short.parseShort(spec.substring(dash + 1));
+    }
+
+    /**
+     * Keeps only the fields `version` has (the field's "versions" in Kafka's schema), in every
+     * struct: a field a version lacks must not be set (its writer would refuse a non-default
+     * value). A key that is no field of the schema is an error (a typo in envelopes.json).
+     */
+    static void prune(ObjectNode body, JsonNode fields, Map<String, JsonNode> common, short version, String where) {
+        List<String> keys = new java.util.ArrayList<>();
+        body.fieldNames().forEachRemaining(keys::add);
+        for (String key : keys) {
+            JsonNode field = null;
+            for (JsonNode f : fields) {
+                String n = f.path("name").asText();
+                if ((Character.toLowerCase(n.charAt(0)) + n.substring(1)).equals(key)) field = f;
+            }
+            if (field == null) throw new IllegalArgumentException(where + ": no field " + key + " in the schema");
+            if (!inVersions(field.path("versions").asText(), version)) {
+                body.remove(key);
+                continue;
+            }
+            String type = field.path("type").asText();
+            JsonNode sub = field.has("fields") ? field.get("fields") : common.get(type.startsWith("[]") ? type.substring(2) : type);
+            if (sub == null) continue;
+            JsonNode val = body.get(key);
+            if (val instanceof ObjectNode) prune((ObjectNode) val, sub, common, version, where + "." + key);
+            else if (val instanceof ArrayNode) for (JsonNode el : val) if (el instanceof ObjectNode) prune((ObjectNode) el, sub, common, version, where + "." + key + "[]");
+        }
+    }
+
+    /** `body` at `version`, pruned by Kafka's own schema of `<Api><Kind>` (from the jar). */
+    static ObjectNode atVersion(ApiKeys api, String kind, JsonNode body, short version) throws Exception {
+        String file = "common/message/" + api.name + kind + ".json";
+        JsonNode schema;
+        try (java.io.InputStream in = Envelopes.class.getClassLoader().getResourceAsStream(file)) {
+            if (in == null) throw new IllegalStateException(file + " not in the classpath");
+            schema = SCHEMA.readTree(in);
+        }
+        Map<String, JsonNode> common = new java.util.HashMap<>();
+        for (JsonNode c : schema.path("commonStructs")) common.put(c.path("name").asText(), c.path("fields"));
+        ObjectNode copy = body.deepCopy();
+        prune(copy, schema.path("fields"), common, version, api.name + kind + " v" + version);
+        return copy;
+    }
+
     public static void main(String[] args) throws Exception {
         Path spec = Path.of(args[0]);
         Path out = Path.of(args[1]);
-        Path root = Path.of(".");
         Files.createDirectories(out);
-        for (JsonNode v : JSON.readTree(spec.toFile())) {
-            String name = v.path("name").asText();
-            boolean request = v.path("kind").asText().equals("request");
+        JsonNode entries = JSON.readTree(spec.toFile());
+        Map<String, Integer> named = new java.util.HashMap<>();
+        for (JsonNode v : entries) if (v.has("name")) named.put(v.path("name").asText(), v.path("correlationId").asInt());
+        for (JsonNode v : entries) {
             ApiKeys api = Probe.apiKey(v.path("api").asText());
-            short version = (short) v.path("version").asInt();
-            int correlationId = v.path("correlationId").asInt();
+            boolean request = v.path("kind").asText().equals("request");
+            if (!v.has("versions")) {
+                write(out, v.path("name").asText(), request, api, (short) v.path("version").asInt(), v.path("correlationId").asInt(),
+                        v.path("clientId").asText("eoslab-golden"), v.path("body"));
+                continue;
+            }
+            // {"prefix":"fetch","kind":..,"api":..,"versions":"all","body":{every field of every version}}:
+            // one message per version Kafka 4.3.1 reads (ApiKeys.oldestVersion..latestVersion), the body
+            // pruned to that version's fields, unless an entry of that name is written by hand above.
+            short lo = api.oldestVersion(), hi = api.latestVersion(true);
+            if (!v.path("versions").asText().equals("all")) throw new IllegalArgumentException("versions: \"all\" only");
+            for (short ver = lo; ver <= hi; ver++) {
+                String name = v.path("prefix").asText() + "-v" + ver + "-" + (request ? "request" : "response");
+                if (named.containsKey(name)) continue;
+                // The correlation id of a hand-written request or response of the same version, so
+                // the two still pair; else one per api and version.
+                String sibling = v.path("prefix").asText() + "-v" + ver + "-" + (request ? "response" : "request");
+                int correlationId = named.getOrDefault(sibling, 1000 + 20 * api.id + ver);
+                ObjectNode body = atVersion(api, request ? "Request" : "Response", v.path("body"), ver);
+                write(out, name, request, api, ver, correlationId, v.path("clientId").asText("eoslab-golden"), body);
+            }
+        }
+    }
+
+    static void write(Path out, String name, boolean request, ApiKeys api, short version, int correlationId, String clientId, JsonNode spec) throws Exception {
+        {
+            Path root = Path.of(".");
             String kind = request ? "Request" : "Response";
-            JsonNode body = resolveFiles(v.path("body").deepCopy(), root);
+            JsonNode body = resolveFiles(spec.deepCopy(), root);
             ApiMessage msg = (ApiMessage) Probe.converter(api.name + kind + "Data", "read", 2).invoke(null, body, version);
             ObjectSerializationCache cache = new ObjectSerializationCache();
             ApiMessage header;
             short headerVersion;
             if (request) {
                 header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
-                        .setClientId(v.path("clientId").asText("eoslab-golden")).setCorrelationId(correlationId);
+                        .setClientId(clientId).setCorrelationId(correlationId);
                 headerVersion = api.requestHeaderVersion(version);
             } else {
                 header = new ResponseHeaderData().setCorrelationId(correlationId);

@@ -4,7 +4,7 @@
 // contract, the stream pairing, the consumer view, options and the decode-only split.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { load } from "./load-pkg.mjs";
 
 const hex = (name) => readFileSync(new URL(`../fixtures/envelopes-4.3.1/${name}.hex`, import.meta.url), "utf8").trim();
@@ -59,4 +59,30 @@ test("decodeMessages is only in the broker-artifacts package (pkg/eoslab-files.j
   assert.equal(typeof full.decodeMessages, "function");
   assert.equal(decodeOnly.decodeMessages, undefined);
   assert.equal(models.decodeMessages, undefined);
+});
+
+test("real client traffic (tests/fixtures/capture-4.3.1): every connection decodes; Metadata is named and skipped", () => {
+  const dir = new URL("../fixtures/capture-4.3.1/", import.meta.url);
+  const conns = readdirSync(dir).filter((f) => f.endsWith(".c2b.bin")).map((f) => f.slice(0, -".c2b.bin".length));
+  assert.ok(conns.length >= 3);
+  const decoded = new Set();
+  const skipped = new Set();
+  for (const c of conns) {
+    const bytes = Buffer.concat([readFileSync(new URL(`${c}.c2b.bin`, dir)), readFileSync(new URL(`${c}.b2c.bin`, dir))]);
+    const r = full.decodeMessages(bytes.toString("hex"));
+    assert.deepEqual(r.errors.filter((e) => e.severity === "error"), [], c);
+    const frames = JSON.parse(readFileSync(new URL(`${c}.json`, dir), "utf8"));
+    assert.equal(r.messages.length, frames.length, c);
+    r.messages.forEach((m, i) => {
+      assert.deepEqual([m.kind, m.apiName, m.apiVersion, m.correlationId], [frames[i].kind, frames[i].api, frames[i].version, frames[i].correlationId], `${c} #${i}`);
+      if (m.body) decoded.add(m.apiName);
+      else {
+        const w = r.errors.filter((e) => e.index === i);
+        assert.deepEqual(w.map((e) => [e.kind, e.severity]), [["UnsupportedApi", "warning"]], `${c} #${i}`);
+        skipped.add(m.apiName);
+      }
+    });
+  }
+  for (const api of ["Produce", "Fetch", "InitProducerId", "AddPartitionsToTxn", "EndTxn", "WriteTxnMarkers"]) assert.ok(decoded.has(api), api);
+  assert.deepEqual([...skipped], ["Metadata"]);
 });

@@ -17,6 +17,10 @@
 //! anything is allocated, as Kafka's generated code does, so each node stands on ≥ 1 input byte
 //! (or on a ≥ 1-byte length) and the tree is at most a constant × the input.
 //!
+//! A size-prefixed request of an api Kafka has but eoslab has no schema for (Metadata,
+//! JoinGroup … between the transactions of a capture), and its response, are named and skipped
+//! to the end of their frame with an `UnsupportedApi` warning, so the rest of the stream decodes.
+//!
 //! `records` fields are decoded by the batch decoder ([`crate::decode_bytes`]); in a Fetch
 //! response each partition's batches are also marked as a read_committed consumer sees them,
 //! from the response's own `abortedTransactions` ([`consumer_view`]).
@@ -216,6 +220,8 @@ pub mod kind {
     /// A size prefix larger than the bytes pasted (a capture cut short).
     pub const PARTIAL_MESSAGE: &str = "PartialMessage";
     pub const TRAILING_BYTES: &str = "TrailingBytes";
+    /// A request (or its response) of an api eoslab has no schema for, named and skipped.
+    pub const UNSUPPORTED_API: &str = "UnsupportedApi";
 }
 
 /// Text input (hex, base64 … as the batch decoder accepts it) or raw bytes.
@@ -350,10 +356,15 @@ fn be_i32(b: &[u8], at: usize) -> Option<i32> {
 
 /// A request header at `at`: a vendored api key and a client id that fits. Its rank in
 /// [`plans`]: 1 for a version Kafka 4.3 reads, 3 for one it removed, 4 for one past the newest
-/// (read only to say `UnsupportedVersionException`).
-fn request_rank(b: &[u8], at: usize, end: usize) -> Option<u8> {
+/// (read only to say `UnsupportedVersionException`), 5 for an api Kafka has (`ApiKeys`) but
+/// eoslab has no schema for (Metadata, JoinGroup … in a capture): only in a size-prefixed frame,
+/// which says where it ends, so it can be named and skipped.
+fn request_rank(b: &[u8], at: usize, end: usize, sized: bool) -> Option<u8> {
     let (key, ver) = (be_i16(b, at)?, be_i16(b, at + 2)?);
-    let def = schema::find(key, Kind::Request)?;
+    let def = schema::find(key, Kind::Request);
+    if def.is_none() && !(sized && schema::api_name(key).is_some()) {
+        return None;
+    }
     let fits = match be_i16(b, at + 8)? {
         -1 => true,
         n if n >= 0 => at + 10 + n as usize <= end,
@@ -362,7 +373,12 @@ fn request_rank(b: &[u8], at: usize, end: usize) -> Option<u8> {
     if !fits || ver < 0 {
         return None;
     }
-    Some(if ver > def.valid.hi { 4 } else if ver < def.valid.lo { 3 } else { 1 })
+    Some(match def {
+        None => 5,
+        Some(def) if ver > def.valid.hi => 4,
+        Some(def) if ver < def.valid.lo => 3,
+        Some(_) => 1,
+    })
 }
 
 /// The readings worth trying at `pos`, most likely first: a response to a request earlier in
@@ -390,7 +406,7 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
             continue;
         }
         if opts.kind != Some(Kind::Response) {
-            if let Some(rank) = request_rank(b, at, end) {
+            if let Some(rank) = request_rank(b, at, end, sized) {
                 out.push((rank, Plan { sized, kind: Kind::Request, api: None }));
             }
         }
@@ -774,13 +790,25 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
     let def: Option<&'static MessageDef> = schema::find(api_key, plan.kind);
     match def {
         None => {
+            // An api Kafka has but eoslab does not read (Metadata, JoinGroup … between the
+            // transactions of a capture): named, and skipped to the end of its size prefix's
+            // frame, so the rest of the stream (and this request's response, by its correlation
+            // id) still decodes. The header was read up to the client id (RequestHeader v1 /
+            // ResponseHeader v0: the tagged fields of v2 / v1 follow only in the api's flexible
+            // versions, which only its schema says). Unframed, or an unknown key: an error.
             let name = m.api_name.unwrap_or("unknown");
-            let (k, text) = if m.api_name.is_none() {
-                (kind::INVALID_REQUEST, format!("Unknown API key {api_key}"))
+            let (k, text, severity) = if m.api_name.is_none() {
+                (kind::INVALID_REQUEST, format!("Unknown API key {api_key}"), Severity::Error)
+            } else if plan.sized && end <= b.len() && issues.is_empty() {
+                (
+                    kind::UNSUPPORTED_API,
+                    format!("{name} (api key {api_key}) v{version}: eoslab has no schema for it; skipped to the end of its frame ({} byte(s))", end - pos),
+                    Severity::Warning,
+                )
             } else {
-                (kind::INVALID_INPUT, format!("eoslab has no schema for api key {api_key} ({name}): the body is not decoded"))
+                (kind::INVALID_INPUT, format!("eoslab has no schema for api key {api_key} ({name}): the body is not decoded"), Severity::Error)
             };
-            push(&mut issues, Fault { at, kind: k, message: text }, Some(String::from("requestApiKey")), Severity::Error);
+            push(&mut issues, Fault { at, kind: k, message: text }, Some(String::from("requestApiKey")), severity);
             m.end = if plan.sized { end } else { c.pos() };
         }
         Some(def) => {
