@@ -982,6 +982,9 @@ class Run:
             # the broker aborts timed-out transactions at its cleanup tick (100 ms): wait for the
             # coordinator to reach the simulator's state (or give up after 3 s and let expects decide)
             want = {t["transactionalId"]: t["state"] for t in sim["state"]["coordinator"]["txns"]}
+            # an id the simulator's coordinator no longer has expired at one of its scans (T4):
+            # wait for the broker's scan too (DescribeTransactions: not found)
+            want.update({t: "none" for t in self.all_tids() if t not in want})
             deadline = time.monotonic() + 3
             while time.monotonic() < deadline:
                 if all(self.describe_txn(t)["transactionState"] == s for t, s in want.items()):
