@@ -863,26 +863,26 @@ pub const EXPIRY_SOURCE: &str = PSM;
 mod tests {
     //! One test per rule of `semantics.md` §1, each named for the Kafka behaviour it pins.
     use super::*;
-    use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
+    use crate::wire::write::{BatchWriter, Record};
     use alloc::vec;
 
     fn batch(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64) -> Vec<u8> {
         batch_txn(pid, epoch, seq, n, ts, false)
     }
 
+    /// `n` records "r0", "r1", … at `ts`, written as a client writes them.
     fn batch_txn(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64, txn: bool) -> Vec<u8> {
-        encode_batch(&BatchSpec {
-            header: HeaderSpec {
-                producer_id: Some(I64(pid)),
-                producer_epoch: Some(epoch),
-                base_sequence: Some(seq),
-                attributes: AttributesSpec { transactional: Some(txn), ..Default::default() },
-                ..Default::default()
-            },
-            records: (0..n).map(|i| RecordSpec { timestamp: Some(I64(ts)), value_text: Some(format!("r{i}")), ..Default::default() }).collect(),
-            ..Default::default()
-        })
-        .unwrap()
+        let values: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+        let writer = BatchWriter {
+            producer_id: pid,
+            producer_epoch: epoch,
+            base_sequence: seq,
+            attributes: crate::wire::batch::Attributes(if txn { crate::wire::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
+            base_timestamp: if n == 0 { crate::wire::batch::NO_TIMESTAMP } else { ts },
+            ..BatchWriter::default()
+        };
+        let records: Vec<Record<'_>> = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() }).collect();
+        writer.write_v2(&records).unwrap()
     }
 
     fn appended(d: &Decision) -> (i64, i64) {
@@ -1042,12 +1042,7 @@ mod tests {
         assert_eq!((p.append_client(&c).rule, p.append_client(&c).error()), ("B1", ErrorCode::CORRUPT_MESSAGE));
         let d = p.append_client(&batch(7, 0, -1, 1, 0));
         assert_eq!((d.rule, d.error()), ("B4", ErrorCode::INVALID_RECORD));
-        let marker = encode_batch(&BatchSpec {
-            header: HeaderSpec { producer_id: Some(I64(7)), producer_epoch: Some(0), ..Default::default() },
-            control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
-            ..Default::default()
-        })
-        .unwrap();
+        let marker = BatchWriter::end_txn_marker(7, 0, crate::control::ControlType::Commit, 0, 0);
         assert_eq!(p.append_client(&marker).rule, "B3");
         let plain = p.append_client(&batch(-1, -1, -1, 2, 0));
         assert_eq!((plain.rule, appended(&plain)), ("B5", (0, 1)), "no producer id: appended without producer-state checks");

@@ -22,8 +22,8 @@ use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_ST
 use super::errors::ErrorCode;
 use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
-use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
-use crate::report::to_hex;
+use crate::wire::batch::{field, Attributes};
+use crate::wire::write::{BatchWriter, Record};
 
 /// Messages and narration are text for people: built only when the world traces
 /// (`World::trace`, on for scenarios and views; off for long runs and the schedule checker,
@@ -2952,9 +2952,8 @@ fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
     raw_batch(-1, -1, -1, false, &[(Some(key), Some(value))], now)
 }
 
-/// The v2 batch (no compression, CreateTime, every record at `now`, no headers) written
-/// straight into one buffer — what [`encode_batch`] writes for the same [`BatchSpec`]
-/// ([`spec_batch`]), which debug builds check byte for byte.
+/// The v2 batch (no compression, CreateTime, every record at `now`, no headers) that a Java
+/// client writes for these records, by the codec's one writer ([`BatchWriter`]).
 fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
     raw_batch_with(pid, epoch, seq, transactional, recs.len(), |i| recs[i], now)
 }
@@ -2962,75 +2961,23 @@ fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyVal
 /// A record's (key, value).
 type KeyValue<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
 
-/// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value).
+/// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value), written straight
+/// into one exact-size buffer.
 fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
-    use crate::batch::{Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
-    use crate::reader::write::{size_of_varint, varint};
-    let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
-    // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
-    let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
-    // At most 23 bytes of each record are not key or value bytes (its length, offset delta,
-    // key and value lengths: up to 5 each; attributes, timestamp delta, header count: 1 each).
-    let bound = HEADER_LEN + (0..n).map(&rec).map(|(k, v)| 23 + k.map_or(0, <[u8]>::len) + v.map_or(0, <[u8]>::len)).sum::<usize>();
-    let mut out = Vec::with_capacity(bound);
-    out.resize(HEADER_LEN, 0);
-    let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
-        None => varint(out, -1),
-        Some(b) => {
-            varint(out, b.len() as i32);
-            out.extend_from_slice(b);
-        }
-    };
-    for i in 0..n {
-        let (k, v) = rec(i);
-        varint(&mut out, body_len(i, k, v) as i32);
-        out.extend_from_slice(&[0, 0]);
-        varint(&mut out, i as i32);
-        put(&mut out, k);
-        put(&mut out, v);
-        varint(&mut out, 0);
-    }
-    let n = n as i32;
-    let repr = HeaderRepr {
-        base_offset: 0,
-        batch_length: (out.len() - crate::batch::field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
-        magic: 2,
-        crc: 0,
-        attributes: Attributes(if transactional { crate::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
-        last_offset_delta: n - 1,
-        base_timestamp: now,
-        max_timestamp: now,
+    let writer = BatchWriter {
         producer_id: pid,
         producer_epoch: epoch,
         base_sequence: seq,
-        records_count: n,
+        attributes: Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
+        base_timestamp: now,
+        ..BatchWriter::default()
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
-    repr.emit(hdr);
-    crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
-    if cfg!(debug_assertions) {
-        let recs: Vec<KeyValue<'_>> = (0..n as usize).map(&rec).collect();
-        assert_eq!(out, spec_batch(pid, epoch, seq, transactional, &recs, now), "raw_batch must equal encode_batch");
-    }
-    out
-}
-
-/// The same batch through the codec's encoder.
-fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
-    encode_batch(&BatchSpec {
-        header: HeaderSpec {
-            base_timestamp: Some(I64(now)),
-            producer_id: Some(I64(pid)),
-            producer_epoch: Some(epoch),
-            base_sequence: Some(seq),
-            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
-            ..Default::default()
-        },
-        records: recs.iter().map(|(k, v)| RecordSpec { key: k.map(to_hex), value: v.map(to_hex), ..Default::default() }).collect(),
-        ..Default::default()
-    })
-    .expect("model batches are always encodable")
+    let rec = &rec;
+    let records = (0..n).map(move |i| {
+        let (key, value) = rec(i);
+        Record { offset_delta: i as i32, key, value, ..Record::default() }
+    });
+    writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
 mod requests;

@@ -1271,19 +1271,18 @@ mod tests {
     }
 
     fn raw(pid: i64, epoch: i16, seq: i32, n: usize, txn: bool) -> Vec<u8> {
-        use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
-        encode_batch(&BatchSpec {
-            header: HeaderSpec {
-                producer_id: Some(I64(pid)),
-                producer_epoch: Some(epoch),
-                base_sequence: Some(seq),
-                attributes: AttributesSpec { transactional: Some(txn), ..Default::default() },
-                ..Default::default()
-            },
-            records: (0..n).map(|i| RecordSpec { value_text: Some(format!("v{i}")), ..Default::default() }).collect(),
-            ..Default::default()
-        })
-        .unwrap()
+        use crate::wire::write::{BatchWriter, Record};
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let writer = BatchWriter {
+            producer_id: pid,
+            producer_epoch: epoch,
+            base_sequence: seq,
+            attributes: crate::wire::batch::Attributes(if txn { crate::wire::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
+            base_timestamp: if n == 0 { crate::wire::batch::NO_TIMESTAMP } else { 0 },
+            ..BatchWriter::default()
+        };
+        let records: Vec<Record<'_>> = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() }).collect();
+        writer.write_v2(&records).unwrap()
     }
 
     fn state(pid: i64, epoch: i16, first: i32, last: i32, offset: Option<i64>) -> LeaderQuestion {
@@ -1367,11 +1366,15 @@ mod tests {
         let marker = crate::wire::write::BatchWriter::end_txn_marker(1000, 0, crate::control::ControlType::Commit, 0, 0);
         assert_eq!((e(&marker).0.as_str(), e(&marker).1), ("TRANSACTIONAL_ID_AUTHORIZATION_FAILED", "C0g"));
         // A control batch without the transactional bit reaches the leader: B3.
-        let control = crate::encode::encode_batch(&crate::encode::BatchSpec {
-            header: crate::encode::HeaderSpec { producer_id: Some(crate::encode::I64(1000)), producer_epoch: Some(0), attributes: crate::encode::AttributesSpec { transactional: Some(false), ..Default::default() }, ..Default::default() },
-            control: Some(crate::encode::ControlSpec { type_name: "COMMIT".into(), ..Default::default() }),
+        let (key, value) = (crate::control::key_bytes(crate::control::ControlType::Commit), crate::control::end_txn_marker_value(0));
+        let control = crate::wire::write::BatchWriter {
+            producer_id: 1000,
+            producer_epoch: 0,
+            attributes: crate::wire::batch::Attributes(crate::wire::batch::field::ATTR_CONTROL),
+            base_timestamp: 0,
             ..Default::default()
-        })
+        }
+        .write_v2(&[crate::wire::write::Record { key: Some(&key), value: Some(&value), ..Default::default() }])
         .unwrap();
         assert_eq!((e(&control).0.as_str(), e(&control).1, e(&control).2), ("INVALID_RECORD", "B3", Some(21)));
         let mut stored = good.clone();
