@@ -17,6 +17,7 @@ use super::errors::ErrorCode;
 pub use super::verdict::Verdict;
 use crate::batch::{Batch, NO_PRODUCER_EPOCH};
 use crate::sequence;
+use super::kafka_source::{FIRST_UNSTABLE_OFFSET, PRODUCER_APPEND_INFO, PRODUCER_STATE_MANAGER};
 
 /// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`.
 pub const NUM_BATCHES_TO_RETAIN: usize = 5;
@@ -157,12 +158,6 @@ pub struct AbortedTxn {
     pub last_offset: i64,
     pub last_stable_offset: i64,
 }
-
-pub(super) const PAI: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java";
-pub(super) const PSE: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java";
-pub(super) const UL: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
-const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java";
-pub(super) const LV: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogValidator.java";
 
 impl Partition {
     pub fn new(name: impl Into<String>) -> Self {
@@ -407,8 +402,6 @@ impl Partition {
     }
 }
 
-const UL_LSO: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset) and UnifiedLog.java";
-
 /// Which marker rule applies (`semantics.md` M1/M2): TV0/TV1 markers carry the
 /// transaction's epoch; TV2 markers carry the coordinator's bumped epoch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -467,7 +460,7 @@ impl MarkerVerdict {
 
     /// Kafka source file the rule comes from.
     pub fn source(&self) -> &'static str {
-        PAI
+        PRODUCER_APPEND_INFO
     }
 
     /// The decision with its sentence, as the leader of `partition` explains it.
@@ -854,10 +847,10 @@ fn marker_bytes(producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i
 }
 
 /// Source cited for LSO decisions.
-pub const LSO_SOURCE: &str = UL_LSO;
+pub const LSO_SOURCE: &str = FIRST_UNSTABLE_OFFSET;
 
 /// Source cited for expiry decisions.
-pub const EXPIRY_SOURCE: &str = PSM;
+pub const EXPIRY_SOURCE: &str = PRODUCER_STATE_MANAGER;
 
 #[cfg(test)]
 mod tests {

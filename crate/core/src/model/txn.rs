@@ -24,6 +24,7 @@ use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
 use crate::wire::batch::{field, Attributes};
 use crate::wire::write::{BatchWriter, Record};
+use super::kafka_source::{COMPLETED_FETCH, KIP_939, OFFSET_METADATA_MANAGER, REPLICA_MANAGER_RETRY, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_MANAGER, TRANSACTION_MARKER_CHANNEL_MANAGER, TRANSACTION_STATE_MANAGER, TRANSACTION_VERSION};
 
 /// Messages and narration are text for people: built only when the world traces
 /// (`World::trace`, on for scenarios and views; off for long runs and the schedule checker,
@@ -67,22 +68,12 @@ pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
 pub const DEFAULT_TXN_TIMEOUT_MS: i32 = 60_000;
 
-const TM: &str = "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java";
-const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
-const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
-const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
-const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
-const RM_RETRY: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (appendRecordsWithTransactionVerification: maybeRetryOnConcurrentTransactions)";
 /// `add.partitions.to.txn.retry.backoff.ms` (AddPartitionsToTxnConfig default): the TV2
 /// leader's backoff between implicit adds answered CONCURRENT_TRANSACTIONS (V6).
 const ADD_PARTITIONS_RETRY_BACKOFF_MS: i64 = 20;
 /// min(`add.partitions.to.txn.retry.backoff.max.ms` (100), `request.timeout.ms` (30000)):
 /// how long after its first try the TV2 leader keeps retrying (V6).
 const ADD_PARTITIONS_RETRY_WINDOW_MS: i64 = 100;
-const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
-const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
-const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
-const KIP939: &str = "KIP-939 (transaction.two.phase.commit.enable)";
 
 /// The client's `TransactionManager.State` (semantics.md §6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1125,7 +1116,7 @@ impl World {
                 "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
             );
             self.outside_model = Some(why.clone());
-            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP_939, ErrorCode::NONE);
             say!(self, why);
             return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
         }
@@ -1290,7 +1281,7 @@ impl World {
         }
         if self.clients[i].state != ClientState::Ready {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
-            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TRANSACTION_MANAGER, ErrorCode::NONE);
             say!(self, format!("{name}.beginTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
@@ -1451,7 +1442,7 @@ impl World {
                     self.partitions[pi].name
                 ),
                 "V1",
-                RM,
+                REPLICA_MANAGER_VERIFICATION,
                 ErrorCode::NONE
             );
         }
@@ -1468,7 +1459,7 @@ impl World {
                         self.partitions[pi].name
                     ),
                     "V2",
-                    RM,
+                    REPLICA_MANAGER_VERIFICATION,
                     ErrorCode::INVALID_PRODUCER_EPOCH
                 );
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
@@ -1527,7 +1518,7 @@ impl World {
                             "CONCURRENT_TRANSACTIONS after {elapsed} ms of the leader's {ADD_PARTITIONS_RETRY_WINDOW_MS} ms window: it asks the coordinator again in {ADD_PARTITIONS_RETRY_BACKOFF_MS} ms instead of answering the producer"
                         ),
                         "V6",
-                        RM_RETRY,
+                        REPLICA_MANAGER_RETRY,
                         ErrorCode::NONE
                     );
                     self.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
@@ -1542,7 +1533,7 @@ impl World {
                         "response",
                         format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error),
                         "V5",
-                        RM,
+                        REPLICA_MANAGER_VERIFICATION,
                         mapped
                     );
                     return Err(mapped);
@@ -1559,11 +1550,11 @@ impl World {
                     "AddPartitionsToTxn",
                     format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
                     "V3",
-                    TC,
+                    TRANSACTION_COORDINATOR,
                     err
                 );
                 if err != ErrorCode::NONE {
-                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
                     return Err(err);
                 }
             }
@@ -1719,7 +1710,7 @@ impl World {
             Ok((gi, _)) => gi,
             Err(refusal) => {
                 let e = refusal.error;
-                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OMM, e);
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OFFSET_METADATA_MANAGER, e);
                 self.clients[i].last_error = Some(String::from(e.name()));
                 self.clients[i].state = ClientState::AbortableError;
                 say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
@@ -1737,7 +1728,7 @@ impl World {
             Ok(Some(r)) => {
                 self.clients[i].sequences.insert(offsets_part.clone(), seq + positions.len() as i32);
                 self.clients[i].started = true;
-                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OFFSET_METADATA_MANAGER, ErrorCode::NONE);
                 self.link(k, Some(r));
                 say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
             }
@@ -2169,7 +2160,7 @@ impl World {
             "WriteTxnMarkers",
             format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
             "K2",
-            TMCM,
+            TRANSACTION_MARKER_CHANNEL_MANAGER,
             ErrorCode::NONE,
         );
         let now = self.now_ms;
@@ -2349,7 +2340,7 @@ impl World {
             c.features_tv = self.cluster.transaction_version;
         }
         self.markers.retain(|m| m.held);
-        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TRANSACTION_STATE_MANAGER, ErrorCode::NONE);
         let ids: Vec<Name> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
@@ -2431,7 +2422,7 @@ impl World {
                 "Fetch",
                 format!("Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}", self.consumers[ci].partitions[pk], if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
                 if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
-                CFE,
+                COMPLETED_FETCH,
                 ErrorCode::NONE,
             );
             let (partition, consumer) = (self.partition_names(pi).0, self.consumer_lane_at(ci));
@@ -2512,7 +2503,7 @@ impl World {
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
             let e = r.err().unwrap_or(ErrorCode::NONE);
-            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OMM, e);
+            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OFFSET_METADATA_MANAGER, e);
             out.push((p, r));
         }
         Ok(out)
@@ -2543,7 +2534,7 @@ impl World {
     /// `kafka-features.sh upgrade --feature transaction.version=N`.
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
-        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
+        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", TRANSACTION_VERSION, ErrorCode::NONE);
         say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
     }
 

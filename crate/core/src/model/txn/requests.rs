@@ -31,18 +31,11 @@ use alloc::vec::Vec;
 
 use super::coordinator::{self, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
 use super::{data_batch, as_stored, ErrorCode, Isolation, LogRecord, MarkerReq, MarkerVersion, Name, Outcome, RecordText, TxnInstance, Values, World};
-use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, OFFSETS_LANE, OMM, TC, TMCM};
+use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, OFFSETS_LANE};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
-
-const KAFKA_APIS: &str = "core/src/main/scala/kafka/server/KafkaApis.scala (handleProduceRequest)";
-const PID_MANAGER: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala (handleInitProducerId, transactionalId == null)";
-const PSM: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset), UnifiedLog.fetchOffsetSnapshot";
-const FETCH: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (readFromLog), LocalLog.collectAbortedTransactions";
-const LIST_OFFSETS: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (fetchOffsetForTimestamp: LATEST is the LSO for read_committed, the HW otherwise)";
-const FIND: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionStateManager.java (partitionFor: Utils.abs(hashCode) % partitions)";
-const FIND_GROUP: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java (partitionFor)";
+use crate::model::kafka_source::{FIRST_UNSTABLE_OFFSET_SNAPSHOT, GROUP_COORDINATOR_PARTITION_FOR, INIT_PRODUCER_ID_WITHOUT_TRANSACTIONAL_ID, KAFKA_APIS_PRODUCE, LOG_INPUT_STREAM_NEXT_BATCH_SIZE, OFFSET_METADATA_MANAGER, PRODUCE_REQUEST_VALIDATE_RECORDS, REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, REPLICA_MANAGER_READ_FROM_LOG, TRANSACTION_COORDINATOR, TRANSACTION_COORDINATOR_PARTITION_FOR, TRANSACTION_MARKER_CHANNEL_MANAGER};
 
 /// One request, with the fields a client could put in it.
 #[derive(Clone, Debug, PartialEq)]
@@ -432,9 +425,6 @@ struct Sent<'a> {
     values: &'a [String],
 }
 
-const PRODUCE_REQUEST: &str = "clients/src/main/java/org/apache/kafka/common/requests/ProduceRequest.java (validateRecords), called by KafkaApis.handleProduceRequest";
-const LOG_INPUT: &str = "clients/src/main/java/org/apache/kafka/common/record/ByteBufferLogInputStream.java (nextBatchSize), iterated by ProduceRequest.validateRecords";
-
 /// Why a Produce's records are not one batch, as Kafka's request handling finds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameError {
@@ -478,7 +468,7 @@ fn next_batch(bytes: &[u8], at: usize) -> Result<Option<usize>, (usize, String)>
 pub fn frame_one_batch(bytes: &[u8], version: i16) -> Result<usize, FrameError> {
     let fail = |error, at, why: String, source, first: Option<usize>| FrameError { error, at, why, source, after_first: first.is_some(), first_len: first.unwrap_or(0) };
     let first = match next_batch(bytes, 0) {
-        Err((at, why)) => return Err(fail(ErrorCode::CORRUPT_MESSAGE, at, why, LOG_INPUT, None)),
+        Err((at, why)) => return Err(fail(ErrorCode::CORRUPT_MESSAGE, at, why, LOG_INPUT_STREAM_NEXT_BATCH_SIZE, None)),
         Ok(None) => {
             let (at, short) = if bytes.len() < 12 {
                 (0, format!("{} byte(s) hold no batch header (baseOffset and batchLength are 12 bytes)", bytes.len()))
@@ -488,16 +478,16 @@ pub fn frame_one_batch(bytes: &[u8], version: i16) -> Result<usize, FrameError> 
                 let size = i32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
                 (8, format!("batchLength {size} says {} bytes follow byte 12, only {} do", size, bytes.len() - 12))
             };
-            return Err(fail(ErrorCode::INVALID_RECORD, at, format!("Produce requests with version {version} must have at least one record batch per partition: {short}"), PRODUCE_REQUEST, None));
+            return Err(fail(ErrorCode::INVALID_RECORD, at, format!("Produce requests with version {version} must have at least one record batch per partition: {short}"), PRODUCE_REQUEST_VALIDATE_RECORDS, None));
         }
         Ok(Some(len)) => len,
     };
     if bytes[16] != 2 {
-        return Err(fail(ErrorCode::INVALID_RECORD, 16, format!("Produce requests with version {version} are only allowed to contain record batches with magic version 2 (magic {})", bytes[16]), PRODUCE_REQUEST, None));
+        return Err(fail(ErrorCode::INVALID_RECORD, 16, format!("Produce requests with version {version} are only allowed to contain record batches with magic version 2 (magic {})", bytes[16]), PRODUCE_REQUEST_VALIDATE_RECORDS, None));
     }
     match next_batch(bytes, first) {
-        Err((at, why)) => Err(fail(ErrorCode::CORRUPT_MESSAGE, at, format!("after the first batch ({first} bytes): {why}"), LOG_INPUT, Some(first))),
-        Ok(Some(_)) => Err(fail(ErrorCode::INVALID_RECORD, first, format!("Produce requests with version {version} are only allowed to contain exactly one record batch per partition (a second batch starts at byte {first})"), PRODUCE_REQUEST, Some(first))),
+        Err((at, why)) => Err(fail(ErrorCode::CORRUPT_MESSAGE, at, format!("after the first batch ({first} bytes): {why}"), LOG_INPUT_STREAM_NEXT_BATCH_SIZE, Some(first))),
+        Ok(Some(_)) => Err(fail(ErrorCode::INVALID_RECORD, first, format!("Produce requests with version {version} are only allowed to contain exactly one record batch per partition (a second batch starts at byte {first})"), PRODUCE_REQUEST_VALIDATE_RECORDS, Some(first))),
         Ok(None) => Ok(first),
     }
 }
@@ -604,7 +594,7 @@ impl World {
                     let pid = self.next_pid;
                     self.next_pid += 1;
                     self.tick(0);
-                    let mut r = Reply::new("InitProducerId", ErrorCode::NONE, "I1", PID_MANAGER, format!("no transactional.id: a fresh producer id {pid} at epoch 0 from the ProducerIdManager; nothing is written to __transaction_state"));
+                    let mut r = Reply::new("InitProducerId", ErrorCode::NONE, "I1", INIT_PRODUCER_ID_WITHOUT_TRANSACTIONAL_ID, format!("no transactional.id: a fresh producer id {pid} at epoch 0 from the ProducerIdManager; nothing is written to __transaction_state"));
                     r.producer_id = Some(pid);
                     r.producer_epoch = Some(0);
                     self.reply_msg(lane, &r);
@@ -653,7 +643,7 @@ impl World {
                         let _ = why;
                     }
                     self.tick(0);
-                    let r = Reply::new("AddPartitionsToTxn", worst.0, "V3", TC, format!("verify only (handleVerifyPartitionsInTransaction): {}{}", whys.join(", "), if worst.1.is_empty() { String::new() } else { format!(" — {}", worst.1) }));
+                    let r = Reply::new("AddPartitionsToTxn", worst.0, "V3", TRANSACTION_COORDINATOR, format!("verify only (handleVerifyPartitionsInTransaction): {}{}", whys.join(", "), if worst.1.is_empty() { String::new() } else { format!(" — {}", worst.1) }));
                     self.reply_msg(lane, &r);
                     return Ok(r);
                 }
@@ -714,7 +704,7 @@ impl World {
                         self.cluster.kafka.name()
                     ));
                 }
-                msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {partition}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, if *tv2 { 2 } else { 1 }), "K7", TMCM, ErrorCode::NONE);
+                msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {partition}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, if *tv2 { 2 } else { 1 }), "K7", TRANSACTION_MARKER_CHANNEL_MANAGER, ErrorCode::NONE);
                 self.metric(super::Metric::WriteTxnMarkersRequests, 1);
                 // The transaction the marker closes here: the instance with this producer's
                 // open records on the partition, or the id's open one, or a new one.
@@ -831,7 +821,7 @@ impl World {
             if id.is_empty() {
                 // C0g: a transactional batch needs the request's transactionalId.
                 self.tick(0);
-                let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
+                let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS_PRODUCE, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
                 self.reply_msg_from(plane, lane, &r);
                 return Ok(r);
             }
@@ -926,7 +916,7 @@ impl World {
                 let p = &self.partitions[pi];
                 let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
                 let mut r = if *from_offset < 0 || *from_offset > hw {
-                    Reply::new("Fetch", ErrorCode(1), "L4", FETCH, format!("fetchOffset {from_offset} is outside the log [0, {hw}]: OFFSET_OUT_OF_RANGE"))
+                    Reply::new("Fetch", ErrorCode(1), "L4", REPLICA_MANAGER_READ_FROM_LOG, format!("fetchOffset {from_offset} is outside the log [0, {hw}]: OFFSET_OUT_OF_RANGE"))
                 } else {
                     let (upper, aborted) = p.fetch_bounds(iso, *from_offset);
                     let mut records = Vec::new();
@@ -942,7 +932,7 @@ impl World {
                         "Fetch",
                         ErrorCode::NONE,
                         "L4",
-                        FETCH,
+                        REPLICA_MANAGER_READ_FROM_LOG,
                         format!(
                             "{}: records from {from_offset} below {} ({upper}); highWatermark {hw}, lastStableOffset {lso}{}",
                             if *read_committed { "read_committed" } else { "read_uncommitted" },
@@ -967,11 +957,11 @@ impl World {
                 let p = &self.partitions[pi];
                 let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
                 let offset = if *read_committed { lso } else { hw };
-                let mut r = Reply::new("ListOffsets", ErrorCode::NONE, "L5", LIST_OFFSETS, format!("LATEST for {} is {} = {offset}", if *read_committed { "read_committed" } else { "read_uncommitted" }, if *read_committed { "the last stable offset" } else { "the high watermark" }));
+                let mut r = Reply::new("ListOffsets", ErrorCode::NONE, "L5", REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, format!("LATEST for {} is {} = {offset}", if *read_committed { "read_committed" } else { "read_uncommitted" }, if *read_committed { "the last stable offset" } else { "the high watermark" }));
                 r.offset = Some(offset);
                 r.high_watermark = Some(hw);
                 r.last_stable_offset = Some(lso);
-                let _ = PSM;
+                let _ = FIRST_UNSTABLE_OFFSET_SNAPSHOT;
                 self.reply_msg_from(plane, lane, &r);
                 Ok(r)
             }
@@ -986,7 +976,7 @@ impl World {
                     "FindCoordinator",
                     ErrorCode::NONE,
                     if *group { "H2" } else { "H1" },
-                    if *group { FIND_GROUP } else { FIND },
+                    if *group { GROUP_COORDINATOR_PARTITION_FOR } else { TRANSACTION_COORDINATOR_PARTITION_FOR },
                     format!("Utils.abs(\"{key}\".hashCode() = {h}) % {n} = {part}: the leader of {topic}-{part} is the coordinator{}", if *group { String::new() } else { format!(" (coordinator epoch {})", self.coordinator_epoch) }),
                 );
                 r.coordinator_partition = Some(part);
@@ -1043,7 +1033,7 @@ impl World {
                 // then nobody asks the coordinator, even while it completes the transaction).
                 let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
                 if open {
-                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("producer {pid} has a transaction open on {part} at epoch {epoch}: no verification, no add"), "V1", TC, ErrorCode::NONE);
+                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("producer {pid} has a transaction open on {part} at epoch {epoch}: no verification, no add"), "V1", TRANSACTION_COORDINATOR, ErrorCode::NONE);
                 } else if *version >= 5 {
                     self.metric(super::Metric::AddPartitionsRequests, 1);
                     let a = self.coordinator_add(id, pid, epoch, core::slice::from_ref(&part), Tv::Tv2, from);
@@ -1067,7 +1057,7 @@ impl World {
                             super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
                             _ => v.why(pid, epoch, id, &part),
                         };
-                        let r = answer(e, "G3", TC, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {why}"));
+                        let r = answer(e, "G3", TRANSACTION_COORDINATOR, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {why}"));
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
@@ -1077,7 +1067,7 @@ impl World {
                     Ok((gi, _)) => gi,
                     Err(g) => {
                         self.tick(0);
-                        let r = answer(g.error, g.rule, OMM, g.why);
+                        let r = answer(g.error, g.rule, OFFSET_METADATA_MANAGER, g.why);
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
@@ -1087,7 +1077,7 @@ impl World {
                 let seq = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).filter(|e| e.producer_epoch == epoch).and_then(|e| e.batches.back()).map_or(0, |b| b.last_seq.wrapping_add(1));
                 let r = match self.write_pending_offsets(gi, pid, epoch, seq, offsets, t) {
                     Ok(k) => {
-                        let r = answer(ErrorCode::NONE, "G4", OMM, format!("written to {part} as transactional records of producer {pid}: pending until the COMMIT marker reaches {part} (an ABORT drops them)"));
+                        let r = answer(ErrorCode::NONE, "G4", OFFSET_METADATA_MANAGER, format!("written to {part} as transactional records of producer {pid}: pending until the COMMIT marker reaches {part} (an ABORT drops them)"));
                         let m = self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         self.link(m, k);
                         r
@@ -1121,7 +1111,7 @@ impl World {
                         ""
                     }
                 );
-                let mut r = Reply::new("OffsetFetch", first_error, "G5", OMM, why);
+                let mut r = Reply::new("OffsetFetch", first_error, "G5", OFFSET_METADATA_MANAGER, why);
                 r.partitions = answers.iter().map(|(p, a)| (p.clone(), a.err().unwrap_or(ErrorCode::NONE).name().to_string(), a.ok().flatten())).collect();
                 if let [(_, Ok(o))] = answers.as_slice() {
                     r.offset = *o;
