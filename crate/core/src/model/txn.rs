@@ -1,3 +1,4 @@
+// Over 800 lines on purpose: one state machine, `World` (the cluster in the transactions model), whose step handlers share its private fields; its direct requests are apart (txn/requests.rs).
 //! Transactions, end to end (issue 5): transactional producers with Kafka's client
 //! `TransactionManager` states, the transaction coordinator ([`super::coordinator`]) and its
 //! `__transaction_state` log, WriteTxnMarkers reaching each partition independently, the
