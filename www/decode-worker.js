@@ -1,5 +1,5 @@
 // Module worker: the headers-only pass over a big input (a whole .log segment), off the main
-// thread. It frames the bytes, decodes them in ~1 MB chunks with {records: false, spans: false,
+// thread. It frames the bytes (the wasm `frames`), decodes them in ~1 MB chunks with {records: false, spans: false,
 // summary: true} (counts instead of an object per batch) and posts every problem found (with
 // absolute byte positions and batch indexes) plus running counts, so the page stays responsive
 // while 100 MB are checked. Records are decoded by the page only for the batch the user opens.
@@ -7,8 +7,8 @@
 // in:  {type: "index", id, blob?: Blob, buffer?: ArrayBuffer}
 // out: {type: "progress", id, done, total, errors, stats} ... {type: "done", id, ms, stats}
 //      {type: "failed", id, message}
-import init, { decode } from "../pkg/eoslab-decode.js";
-import { scanFrames, frameChunks, shiftResult } from "./lib/segment.js";
+import init, { decode, frames as frameSegment } from "../pkg/eoslab-decode.js";
+import { frameChunks, shiftResult } from "./lib/slices.js";
 
 const CHUNK = 1 << 20;
 const HEADERS_ONLY = { records: false, spans: false, summary: true };
@@ -23,7 +23,7 @@ self.onmessage = async (event) => {
     const t0 = performance.now();
     const buffer = msg.buffer ?? (await msg.blob.arrayBuffer());
     const bytes = new Uint8Array(buffer);
-    const frames = scanFrames(bytes);
+    const frames = frameSegment(bytes);
     const stats = { batches: frames.count, crcInvalid: 0, control: 0, transactional: 0, idempotent: 0, records: 0, codecs: {} };
     let errors = [];
     let lastPost = performance.now();

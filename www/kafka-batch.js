@@ -34,7 +34,7 @@ import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { dispatchWithLegacyName, el, setText, replace } from "./lib/dom.js";
 import { bytesAreText, toHex, toBase64, hexToBytes } from "./lib/bytes.js";
 import { fieldInfo, labelOf, DERIVED, ERROR_EXPLANATIONS, ATTRIBUTE_BITS } from "./lib/field-docs.js";
-import { scanFrames, shiftResult } from "./lib/segment.js";
+import { shiftResult } from "./lib/slices.js";
 import { HexGrid } from "./lib/hexgrid.js";
 import { BatchList } from "./lib/batch-list.js";
 import {
@@ -395,7 +395,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     this.#rows.clear();
     this.#globalErrors = [];
     const { decode } = this.#eoslab;
-    const frames = (this.#frames = scanFrames(bytes));
+    const frames = (this.#frames = this.#eoslab.frames(bytes));
     const n = frames.count;
     let mode;
     if (n === 0) {

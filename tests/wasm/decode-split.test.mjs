@@ -18,7 +18,7 @@ const lite = await load("eoslab-decode");
 
 const MODEL_EXPORTS = ["runScenario", "runScenarioSummary", "runTxnScenario", "resolveProducerConfig"];
 const ENCODE_EXPORTS = ["encodeBatch", "encodeSegment"];
-const DECODE_EXPORTS = ["decode", "crc32c", "version"];
+const DECODE_EXPORTS = ["decode", "frames", "crc32c", "version"];
 /** The decode-only wasm's budget, gzip -9 (README "Performance": wasm ≤ 150 KB gzipped). */
 const DECODE_GZIP_BUDGET = 150_000;
 
@@ -140,6 +140,28 @@ function customSections(bytes) {
   }
   return names;
 }
+
+test("frames: the entry boundaries decode walks, a trailing partial entry last, nothing for bytes that frame no entry", () => {
+  const seg = Uint8Array.from([...bytes(EXAMPLE_A), ...bytes(EXAMPLE_B), ...bytes(EXAMPLE_C), ...bytes(LEGACY_V1)]);
+  const bounds = (input) => {
+    const f = lite.frames(input);
+    assert.ok(f.starts instanceof Float64Array && f.ends instanceof Float64Array);
+    assert.equal(f.starts.length, f.count);
+    return { pairs: [...f.starts].map((s, i) => [s, f.ends[i]]), truncatedLast: f.truncatedLast };
+  };
+  const batches = lite.decode(seg, { records: false, spans: false }).batches.map((b) => [b.start, b.end]);
+  assert.equal(batches.length, 4);
+  assert.deepEqual(bounds(seg), { pairs: batches, truncatedLast: false });
+  // cut inside the last entry: it is the last frame, ending at the input's end
+  const cut = seg.subarray(0, seg.length - 3);
+  assert.deepEqual(bounds(cut), { pairs: [...batches.slice(0, 3), [batches[3][0], cut.length]], truncatedLast: true });
+  // trailing bytes that frame no entry (fewer than 12; a size below 14) end the list
+  assert.deepEqual(bounds(Uint8Array.from([...seg, 0, 0, 0])), { pairs: batches, truncatedLast: false });
+  const small = Uint8Array.from([...seg, ...new Array(8).fill(0), 0, 0, 0, 13, 0, 0, 0, 0, 2]);
+  assert.deepEqual(bounds(small), { pairs: batches, truncatedLast: false });
+  assert.deepEqual(bounds(new Uint8Array(0)), { pairs: [], truncatedLast: false });
+  assert.deepEqual(full.frames(seg), lite.frames(seg));
+});
 
 test("both packages have the same version", () => {
   assert.equal(lite.version(), full.version());

@@ -23,6 +23,10 @@
 //! - [`files`]: the broker's other partition files, and a partition directory read as the broker
 //!   loads it ([`files::partition`]); [`model`]: the producer, partition and transaction models.
 //!
+//! Layering order, bottom up: report, wire, input, read, spec, message, model, files (a
+//! module uses only modules before it, and `files::partition` loads a directory into the
+//! partition model; checked by `tests/module_cycles.rs`).
+//!
 //! The flat paths (`eoslab_core::batch`, `::decode`, `::view`, …) are the public API used by the
 //! wasm package, the CLI, the tests, benches and fuzz targets; they re-export the layered
 //! modules.

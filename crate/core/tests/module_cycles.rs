@@ -163,8 +163,8 @@ fn find_cycles(edges: &Graph) -> Vec<Vec<Vec<String>>> {
     cycles
 }
 
-#[test]
-fn no_cycles_between_modules() {
+/// The graph between modules (two levels deep), with one `file uses crate::path` witness per edge.
+fn module_graph() -> (Graph, BTreeMap<(Vec<String>, Vec<String>), String>) {
     let mut files = Vec::new();
     rust_files(&src(), &mut files);
     files.sort();
@@ -181,6 +181,9 @@ fn no_cycles_between_modules() {
                 let target: Vec<String> = path.split("::").map(String::from).chain([n.to_string()]).collect();
                 if modules.contains(&target) {
                     alias.insert(n.to_string(), target);
+                } else if let Some(m) = alias.get(path).cloned().or_else(|| modules.contains(&vec![path.to_string()]).then(|| vec![path.to_string()])) {
+                    // an item (`pub use decode::{decode_bytes, …}`): the module that defines it
+                    alias.entry(n.to_string()).or_insert(m);
                 }
             }
         } else {
@@ -191,10 +194,16 @@ fn no_cycles_between_modules() {
             let target: Vec<String> = path.split("::").map(String::from).collect();
             if modules.contains(&target) {
                 alias.insert(name, target);
+            } else if let Some((m, _)) = path.rsplit_once("::").filter(|(m, _)| modules.contains(&vec![m.to_string()])) {
+                // an item (`pub use report::Report;`): the module that defines it
+                alias.insert(name, vec![m.to_string()]);
             }
         }
     }
-    assert!(alias.contains_key("batch") && alias.contains_key("decode"), "lib.rs re-exports not understood: {alias:?}");
+    assert!(
+        alias.contains_key("batch") && alias.contains_key("decode") && alias.contains_key("decode_bytes") && alias.contains_key("Report"),
+        "lib.rs re-exports not understood: {alias:?}"
+    );
 
     // A module path (after alias resolution), cut to the node it belongs to.
     let node = |p: &[String]| -> Vec<String> {
@@ -231,7 +240,12 @@ fn no_cycles_between_modules() {
         }
     }
     assert!(edges.len() > 10, "too few modules with uses: {edges:?}");
+    (edges, witness)
+}
 
+#[test]
+fn no_cycles_between_modules() {
+    let (edges, witness) = module_graph();
     let cycles = find_cycles(&edges);
     let shown: Vec<String> = cycles
         .iter()
@@ -257,4 +271,41 @@ fn the_checker_sees_uses() {
     assert!(find_cycles(&g).is_empty());
     g.entry(m("c")).or_default().insert(m("a"));
     assert_eq!(find_cycles(&g), [vec![m("a"), m("b"), m("c"), m("a")]]);
+}
+
+/// The top-level modules follow the layering order that `lib.rs` states in its docs (the line
+/// `Layering order, bottom up: a, b, …`, up to a `(` or `.`): each uses only modules before it (so no cycle
+/// between them either), and the order names every top-level module.
+#[test]
+fn top_level_modules_follow_the_stated_layers() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let line = lib.lines().find_map(|l| l.strip_prefix("//! Layering order, bottom up:")).expect("lib.rs states its layering order");
+    let line = line.split(['(', '.']).next().unwrap();
+    let order: Vec<String> = line.trim().split(',').map(|s| s.trim().trim_matches('`').to_string()).collect();
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let tops: BTreeSet<String> = files.iter().filter_map(|f| module_of(f).first().cloned()).collect();
+    assert_eq!(order.iter().cloned().collect::<BTreeSet<_>>(), tops, "the stated order names each top-level module once: {order:?}");
+    assert_eq!(order.len(), tops.len(), "{order:?}");
+    let rank = |m: &str| order.iter().position(|x| x == m).unwrap();
+    let (edges, witness) = module_graph();
+    let mut wrong = Vec::new();
+    let mut top_edges = Graph::new();
+    for (from, tos) in &edges {
+        for to in tos {
+            if from[0] == to[0] {
+                continue;
+            }
+            top_edges.entry(vec![from[0].clone()]).or_default().insert(vec![to[0].clone()]);
+            if rank(&to[0]) > rank(&from[0]) {
+                wrong.push(witness[&(from.clone(), to.clone())].clone());
+            }
+        }
+    }
+    let shown: Vec<String> = top_edges.iter().map(|(f, t)| format!("{} -> {:?}", f[0], t.iter().map(|m| &m[0]).collect::<Vec<_>>())).collect();
+    assert!(wrong.is_empty(), "uses against the layering order {order:?}:\n  {}\n(top-level uses: {shown:#?})", wrong.join("\n  "));
+    assert!(find_cycles(&top_edges).is_empty());
+    if std::env::var_os("SHOW_LAYERS").is_some() {
+        eprintln!("{shown:#?}");
+    }
 }

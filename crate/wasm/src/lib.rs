@@ -16,6 +16,7 @@
 //! | `decodeColumnsInPlace(bytes, options?)` → `PackedColumns` | the same, kept in wasm memory |
 //! | `decodeMessages(input, options?)` → object | [`eoslab_core::message::decode_messages`] (`envelope.rs`) |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |
+//! | `frames(bytes)` → `Frames`           | [`eoslab_core::wire::frame::frames`]      |
 //! | `detectInput(text, options?)` → object | [`eoslab_core::input::detect_as`]       |
 //! | `version()` → string                 | this crate's package version              |
 //!
@@ -301,6 +302,15 @@ export interface RecordSpec {
   [ignored: string]: unknown;
 }
 
+/** Result of `frames`: the entry boundaries of a segment, byte offsets in the input. */
+export interface Frames {
+  count: number;
+  starts: Float64Array;
+  ends: Float64Array;
+  /** The last entry is a trailing partial one, cut at the input's end. */
+  truncatedLast: boolean;
+}
+
 export interface ControlSpec {
   /** "COMMIT" | "ABORT" | "LEADER_CHANGE" | ... */
   type: string;
@@ -328,6 +338,27 @@ pub fn version() -> String {
 #[wasm_bindgen]
 pub fn crc32c(bytes: &[u8]) -> u32 {
     eoslab_core::crc::crc32c(bytes)
+}
+
+/// The entry boundaries of a segment as the core frames it ([`eoslab_core::wire::frame::frames`]):
+/// `{count, starts, ends, truncatedLast}`, what the inspector's virtualized list and its worker
+/// index a segment by (each entry then decoded on demand). Never throws: the walk ends where the
+/// bytes frame no entry, and `decode` of the rest says why.
+#[wasm_bindgen(unchecked_return_type = "Frames")]
+pub fn frames(bytes: &[u8]) -> JsValue {
+    let (mut starts, mut ends, mut truncated_last) = (Vec::new(), Vec::new(), false);
+    for f in eoslab_core::wire::frame::frames(bytes) {
+        starts.push(f.start as f64);
+        ends.push(f.end as f64);
+        truncated_last = f.truncated;
+    }
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v).is_ok();
+    set("count", &JsValue::from(starts.len() as f64));
+    set("starts", &js_sys::Float64Array::from(&starts[..]));
+    set("ends", &js_sys::Float64Array::from(&ends[..]));
+    set("truncatedLast", &JsValue::from(truncated_last));
+    out.into()
 }
 
 /// Decodes a Kafka record batch (or a segment of them) from bytes or from text (hex, xxd, base64:

@@ -16,6 +16,7 @@ use core::fmt::{self, Write};
 use super::errors::ErrorCode;
 use crate::internal::txn_state;
 use super::txn::Name;
+use super::kafka_source::{TRANSACTION_COORDINATOR, TRANSACTION_METADATA};
 
 /// `transaction.max.timeout.ms` default.
 pub const TRANSACTION_MAX_TIMEOUT_MS: i32 = 900_000;
@@ -29,9 +30,6 @@ pub const CONCURRENT_TRANSACTIONS: ErrorCode = ErrorCode::CONCURRENT_TRANSACTION
 pub const INVALID_PRODUCER_ID_MAPPING: ErrorCode = ErrorCode::INVALID_PRODUCER_ID_MAPPING;
 pub const INVALID_TRANSACTION_TIMEOUT: ErrorCode = ErrorCode::INVALID_TRANSACTION_TIMEOUT;
 pub const INVALID_REQUEST: ErrorCode = ErrorCode::INVALID_REQUEST;
-
-const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
-const TMD: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionMetadata.java";
 
 /// Java's `String.hashCode` over UTF-16 code units.
 pub fn java_string_hash(s: &str) -> i32 {
@@ -263,7 +261,7 @@ impl Why {
 }
 
 fn answer(error: ErrorCode, rule: &'static str, why: Why) -> Answer {
-    Answer { error, producer_id: -1, producer_epoch: -1, rule, why, source: TC, wrote: None }
+    Answer { error, producer_id: -1, producer_epoch: -1, rule, why, source: TRANSACTION_COORDINATOR, wrote: None }
 }
 
 /// The coordinator's view of every transactional.id it owns.
@@ -389,7 +387,7 @@ impl Coordinator {
                     producer_epoch: m.producer_epoch,
                     rule: if rotate { "I9" } else { "I10" },
                     why: Why::Initialized { pid: m.producer_id, epoch: m.producer_epoch },
-                    source: TMD,
+                    source: TRANSACTION_METADATA,
                     wrote: Some(TxnState::Empty),
                 }
             }
@@ -419,7 +417,7 @@ impl Coordinator {
             return answer(ErrorCode::PRODUCER_FENCED, "AP5", Why::NotCurrentEpoch { epoch, current: m.producer_epoch });
         }
         if m.state == TxnState::Ongoing && parts.iter().all(|p| m.partitions.contains(p.as_ref())) {
-            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: Why::Fixed("already in the transaction"), source: TC, wrote: None };
+            return Answer { error: ErrorCode::NONE, producer_id: pid, producer_epoch: epoch, rule: "AP7", why: Why::Fixed("already in the transaction"), source: TRANSACTION_COORDINATOR, wrote: None };
         }
         if m.state != TxnState::Ongoing {
             m.txn_start_ms = now_ms;
@@ -441,7 +439,7 @@ impl Coordinator {
             producer_epoch: epoch,
             rule: "AP8",
             why: Why::Added,
-            source: TC,
+            source: TRANSACTION_COORDINATOR,
             wrote: Some(TxnState::Ongoing),
         }
     }
@@ -536,7 +534,7 @@ impl Coordinator {
                     producer_epoch: if m.next_producer_id >= 0 { 0 } else { m.producer_epoch },
                     rule,
                     why,
-                    source: TC,
+                    source: TRANSACTION_COORDINATOR,
                     wrote,
                 };
                 match (m.state, commit, retry_bump) {
@@ -610,7 +608,7 @@ impl Coordinator {
             producer_epoch: m.producer_epoch,
             rule: "T2",
             why: Why::TimedOut { epoch: m.producer_epoch },
-            source: TC,
+            source: TRANSACTION_COORDINATOR,
             wrote: Some(TxnState::PrepareAbort),
         })
     }

@@ -1,3 +1,4 @@
+// Over 800 lines on purpose: one state machine, `Sim` (one `impl Sim` of step handlers over private fields); the leader's rules and the script language are apart (partition.rs, scenario.rs).
 //! The idempotent producer against partition leaders, as a deterministic, sans-IO state
 //! machine in the quinn/stateright manner: inputs are [`Action`]s (application calls,
 //! network faults, time passing), [`Sim::enabled_actions`] lists what may happen next
@@ -25,7 +26,6 @@ use super::errors::ErrorCode;
 use super::partition::{Decision, MarkerVerdict, MarkerVersion, Outcome, Partition};
 use super::verdict::Verdict;
 use crate::batch::{field, Batch};
-use crate::encode::{encode_batch, BatchSpec, HeaderSpec, RecordSpec, I64};
 use crate::wire::write::{BatchWriter, Record};
 
 /// `retry.backoff.ms` default.
@@ -1143,20 +1143,18 @@ impl Sim {
     }
 
     /// [`Action::Produce`]: the batch a client with these fields would send (the codec's
-    /// encoder; CreateTime = the model's clock), decided by the leader at once.
+    /// writer; CreateTime = the model's clock), decided by the leader at once.
     fn handle_raw_produce(&mut self, partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: &[String]) {
-        let spec = BatchSpec {
-            header: HeaderSpec {
-                producer_id: Some(I64(producer_id)),
-                producer_epoch: Some(epoch),
-                base_sequence: Some(base_sequence),
-                attributes: crate::encode::AttributesSpec { transactional: Some(transactional), ..Default::default() },
-                ..Default::default()
-            },
-            records: values.iter().map(|v| RecordSpec { timestamp: Some(I64(self.now_ms)), value_text: Some(v.clone()), ..Default::default() }).collect(),
-            ..Default::default()
+        let writer = BatchWriter {
+            producer_id,
+            producer_epoch: epoch,
+            base_sequence,
+            attributes: crate::wire::batch::Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
+            base_timestamp: if values.is_empty() { crate::wire::batch::NO_TIMESTAMP } else { self.now_ms },
+            ..BatchWriter::default()
         };
-        let bytes = encode_batch(&spec).expect("a produce line's batch is always encodable");
+        let records = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
+        let bytes = writer.write_v2_from(records).expect("a produce line's batch is always encodable");
         let records = values.len() as i32;
         self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
         let part = &mut self.partitions[partition];

@@ -7,6 +7,7 @@ pub mod config;
 pub mod coordinator;
 pub mod errors;
 pub mod idempotence;
+pub mod kafka_source;
 pub mod line;
 pub mod partition;
 pub mod report;

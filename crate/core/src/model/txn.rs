@@ -1,3 +1,4 @@
+// Over 800 lines on purpose: one state machine, `World` (the cluster in the transactions model), whose step handlers share its private fields; its direct requests are apart (txn/requests.rs).
 //! Transactions, end to end (issue 5): transactional producers with Kafka's client
 //! `TransactionManager` states, the transaction coordinator ([`super::coordinator`]) and its
 //! `__transaction_state` log, WriteTxnMarkers reaching each partition independently, the
@@ -22,8 +23,9 @@ use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_ST
 use super::errors::ErrorCode;
 use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
-use crate::encode::{encode_batch, AttributesSpec, BatchSpec, HeaderSpec, RecordSpec, I64};
-use crate::report::to_hex;
+use crate::wire::batch::{field, Attributes};
+use crate::wire::write::{BatchWriter, Record};
+use super::kafka_source::{COMPLETED_FETCH, KIP_939, OFFSET_METADATA_MANAGER, REPLICA_MANAGER_RETRY, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_MANAGER, TRANSACTION_MARKER_CHANNEL_MANAGER, TRANSACTION_STATE_MANAGER, TRANSACTION_VERSION};
 
 /// Messages and narration are text for people: built only when the world traces
 /// (`World::trace`, on for scenarios and views; off for long runs and the schedule checker,
@@ -67,22 +69,12 @@ pub const CONSUMER_OFFSETS_PARTITIONS: i32 = 50;
 /// `transaction.timeout.ms` client default.
 pub const DEFAULT_TXN_TIMEOUT_MS: i32 = 60_000;
 
-const TM: &str = "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java";
-const TC: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
-const TMCM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala";
-const TSM: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
-const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
-const RM_RETRY: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (appendRecordsWithTransactionVerification: maybeRetryOnConcurrentTransactions)";
 /// `add.partitions.to.txn.retry.backoff.ms` (AddPartitionsToTxnConfig default): the TV2
 /// leader's backoff between implicit adds answered CONCURRENT_TRANSACTIONS (V6).
 const ADD_PARTITIONS_RETRY_BACKOFF_MS: i64 = 20;
 /// min(`add.partitions.to.txn.retry.backoff.max.ms` (100), `request.timeout.ms` (30000)):
 /// how long after its first try the TV2 leader keeps retrying (V6).
 const ADD_PARTITIONS_RETRY_WINDOW_MS: i64 = 100;
-const OMM: &str = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java";
-const CFE: &str = "clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java";
-const FEAT: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
-const KIP939: &str = "KIP-939 (transaction.two.phase.commit.enable)";
 
 /// The client's `TransactionManager.State` (semantics.md §6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1149,7 +1141,7 @@ impl World {
                 "transaction.two.phase.commit.enable=true (KIP-939): InitProducerId v6 with enable2Pc is an unstable API in Kafka 4.3 (keepPreparedTxn answers UNSUPPORTED_VERSION; the public prepare/complete API was removed in 4.2). The model does not guess: OUTSIDE_MODEL.",
             );
             self.outside_model = Some(why.clone());
-            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP939, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), COORD_LANE, "InitProducerId", String::from("InitProducerId(enable2Pc=true)"), "I13", KIP_939, ErrorCode::NONE);
             say!(self, why);
             return Ok(CallResult::Thrown(String::from("OUTSIDE_MODEL")));
         }
@@ -1314,7 +1306,7 @@ impl World {
         }
         if self.clients[i].state != ClientState::Ready {
             let e = format!("IllegalStateException: Invalid transition attempted from state {} to state IN_TRANSACTION", self.clients[i].state.name());
-            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TM, ErrorCode::NONE);
+            msg_rule!(self, self.producer_lane(name), self.producer_lane(name), "call", format!("beginTransaction() throws {e}"), "C6.1", TRANSACTION_MANAGER, ErrorCode::NONE);
             say!(self, format!("{name}.beginTransaction() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
@@ -1475,7 +1467,7 @@ impl World {
                     self.partitions[pi].name
                 ),
                 "V1",
-                RM,
+                REPLICA_MANAGER_VERIFICATION,
                 ErrorCode::NONE
             );
         }
@@ -1492,7 +1484,7 @@ impl World {
                         self.partitions[pi].name
                     ),
                     "V2",
-                    RM,
+                    REPLICA_MANAGER_VERIFICATION,
                     ErrorCode::INVALID_PRODUCER_EPOCH
                 );
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
@@ -1551,7 +1543,7 @@ impl World {
                             "CONCURRENT_TRANSACTIONS after {elapsed} ms of the leader's {ADD_PARTITIONS_RETRY_WINDOW_MS} ms window: it asks the coordinator again in {ADD_PARTITIONS_RETRY_BACKOFF_MS} ms instead of answering the producer"
                         ),
                         "V6",
-                        RM_RETRY,
+                        REPLICA_MANAGER_RETRY,
                         ErrorCode::NONE
                     );
                     self.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
@@ -1566,7 +1558,7 @@ impl World {
                         "response",
                         format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error),
                         "V5",
-                        RM,
+                        REPLICA_MANAGER_VERIFICATION,
                         mapped
                     );
                     return Err(mapped);
@@ -1583,11 +1575,11 @@ impl World {
                     "AddPartitionsToTxn",
                     format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
                     "V3",
-                    TC,
+                    TRANSACTION_COORDINATOR,
                     err
                 );
                 if err != ErrorCode::NONE {
-                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", RM, err);
+                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
                     return Err(err);
                 }
             }
@@ -1743,7 +1735,7 @@ impl World {
             Ok((gi, _)) => gi,
             Err(refusal) => {
                 let e = refusal.error;
-                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OMM, e);
+                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OFFSET_METADATA_MANAGER, e);
                 self.clients[i].last_error = Some(String::from(e.name()));
                 self.clients[i].state = ClientState::AbortableError;
                 say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
@@ -1761,7 +1753,7 @@ impl World {
             Ok(Some(r)) => {
                 self.clients[i].sequences.insert(offsets_part.clone(), seq + positions.len() as i32);
                 self.clients[i].started = true;
-                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OMM, ErrorCode::NONE);
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OFFSET_METADATA_MANAGER, ErrorCode::NONE);
                 self.link(k, Some(r));
                 say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
             }
@@ -2193,7 +2185,7 @@ impl World {
             "WriteTxnMarkers",
             format!("WriteTxnMarkers({result}, producer {} epoch {}, coordinator epoch {}, {})", m.pid, m.epoch, m.coordinator_epoch, m.partition),
             "K2",
-            TMCM,
+            TRANSACTION_MARKER_CHANNEL_MANAGER,
             ErrorCode::NONE,
         );
         let now = self.now_ms;
@@ -2418,7 +2410,7 @@ impl World {
                 first.get_or_insert((m.producer_id, m.producer_epoch));
                 let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!(
                     "transactional.id expiry at t={}: {id} ({}, producer {} epoch {}, last updated at t={}) has been idle for transactional.id.expiration.ms ({exp} ms): tombstone in __transaction_state, metadata removed",
-                    at - start, m.state.name(), m.producer_id, m.producer_epoch, m.last_update_ms - start), "T4", TSM, ErrorCode::NONE);
+                    at - start, m.state.name(), m.producer_id, m.producer_epoch, m.last_update_ms - start), "T4", TRANSACTION_STATE_MANAGER, ErrorCode::NONE);
                 said.push(k);
                 say!(self, format!("{id} expired: it was idle (state {}) for transactional.id.expiration.ms; its next initTransactions() gets a new producer id (T4)", m.state.name()));
                 ids.push(id);
@@ -2464,7 +2456,7 @@ impl World {
             c.features_tv = self.cluster.transaction_version;
         }
         self.markers.retain(|m| m.held);
-        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TSM, ErrorCode::NONE);
+        msg_rule!(self, COORD_LANE, COORD_LANE, "failover", format!("a new broker leads __transaction_state: coordinator epoch {ep}; it loads the log"), "K6", TRANSACTION_STATE_MANAGER, ErrorCode::NONE);
         let ids: Vec<Name> = self.coordinator.txns.iter().filter(|m| matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort)).map(|m| m.transactional_id.clone()).collect();
         for id in &ids {
             let commit = self.coordinator.get(id).is_some_and(|m| m.state == TxnState::PrepareCommit);
@@ -2546,7 +2538,7 @@ impl World {
                 "Fetch",
                 format!("Fetch({} from {from}, {iso_name}) → {count} record(s) below {} {upper}", self.consumers[ci].partitions[pk], if iso == Isolation::ReadCommitted { "LSO" } else { "HW" }),
                 if iso == Isolation::ReadCommitted { "R1" } else { "R4" },
-                CFE,
+                COMPLETED_FETCH,
                 ErrorCode::NONE,
             );
             let (partition, consumer) = (self.partition_names(pi).0, self.consumer_lane_at(ci));
@@ -2627,7 +2619,7 @@ impl World {
                 Ok(o) => format!("OffsetFetch({group}, {p}, requireStable) → {}", o.map_or(String::from("none"), |o| o.to_string())),
             };
             let e = r.err().unwrap_or(ErrorCode::NONE);
-            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OMM, e);
+            msg_rule!(self, self.consumer_lane(consumer), OFFSETS_LANE, "OffsetFetch", text, "G5", OFFSET_METADATA_MANAGER, e);
             out.push((p, r));
         }
         Ok(out)
@@ -2658,7 +2650,7 @@ impl World {
     /// `kafka-features.sh upgrade --feature transaction.version=N`.
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
-        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", FEAT, ErrorCode::NONE);
+        msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", TRANSACTION_VERSION, ErrorCode::NONE);
         say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
     }
 
@@ -3067,9 +3059,8 @@ fn plain_batch(key: &[u8], value: &[u8], now: i64) -> Vec<u8> {
     raw_batch(-1, -1, -1, false, &[(Some(key), Some(value))], now)
 }
 
-/// The v2 batch (no compression, CreateTime, every record at `now`, no headers) written
-/// straight into one buffer — what [`encode_batch`] writes for the same [`BatchSpec`]
-/// ([`spec_batch`]), which debug builds check byte for byte.
+/// The v2 batch (no compression, CreateTime, every record at `now`, no headers) that a Java
+/// client writes for these records, by the codec's one writer ([`BatchWriter`]).
 fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
     raw_batch_with(pid, epoch, seq, transactional, recs.len(), |i| recs[i], now)
 }
@@ -3077,75 +3068,23 @@ fn raw_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyVal
 /// A record's (key, value).
 type KeyValue<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
 
-/// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value).
+/// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value), written straight
+/// into one exact-size buffer.
 fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
-    use crate::batch::{Attributes, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH};
-    use crate::reader::write::{size_of_varint, varint};
-    let opt_len = |b: Option<&[u8]>| b.map_or(1, |b| size_of_varint(b.len() as i32) + b.len());
-    // attributes, timestampDelta 0, offsetDelta, key, value, 0 headers.
-    let body_len = |i: usize, k: Option<&[u8]>, v: Option<&[u8]>| 1 + 1 + size_of_varint(i as i32) + opt_len(k) + opt_len(v) + 1;
-    // At most 23 bytes of each record are not key or value bytes (its length, offset delta,
-    // key and value lengths: up to 5 each; attributes, timestamp delta, header count: 1 each).
-    let bound = HEADER_LEN + (0..n).map(&rec).map(|(k, v)| 23 + k.map_or(0, <[u8]>::len) + v.map_or(0, <[u8]>::len)).sum::<usize>();
-    let mut out = Vec::with_capacity(bound);
-    out.resize(HEADER_LEN, 0);
-    let put = |out: &mut Vec<u8>, b: Option<&[u8]>| match b {
-        None => varint(out, -1),
-        Some(b) => {
-            varint(out, b.len() as i32);
-            out.extend_from_slice(b);
-        }
-    };
-    for i in 0..n {
-        let (k, v) = rec(i);
-        varint(&mut out, body_len(i, k, v) as i32);
-        out.extend_from_slice(&[0, 0]);
-        varint(&mut out, i as i32);
-        put(&mut out, k);
-        put(&mut out, v);
-        varint(&mut out, 0);
-    }
-    let n = n as i32;
-    let repr = HeaderRepr {
-        base_offset: 0,
-        batch_length: (out.len() - crate::batch::field::LOG_OVERHEAD) as i32,
-        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
-        magic: 2,
-        crc: 0,
-        attributes: Attributes(if transactional { crate::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
-        last_offset_delta: n - 1,
-        base_timestamp: now,
-        max_timestamp: now,
+    let writer = BatchWriter {
         producer_id: pid,
         producer_epoch: epoch,
         base_sequence: seq,
-        records_count: n,
+        attributes: Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
+        base_timestamp: now,
+        ..BatchWriter::default()
     };
-    let hdr: &mut [u8; HEADER_LEN] = (&mut out[..HEADER_LEN]).try_into().expect("HEADER_LEN bytes");
-    repr.emit(hdr);
-    crate::batch::Batch::new_unchecked(&mut out[..]).fill_crc();
-    if cfg!(debug_assertions) {
-        let recs: Vec<KeyValue<'_>> = (0..n as usize).map(&rec).collect();
-        assert_eq!(out, spec_batch(pid, epoch, seq, transactional, &recs, now), "raw_batch must equal encode_batch");
-    }
-    out
-}
-
-/// The same batch through the codec's encoder.
-fn spec_batch(pid: i64, epoch: i16, seq: i32, transactional: bool, recs: &[KeyValue<'_>], now: i64) -> Vec<u8> {
-    encode_batch(&BatchSpec {
-        header: HeaderSpec {
-            base_timestamp: Some(I64(now)),
-            producer_id: Some(I64(pid)),
-            producer_epoch: Some(epoch),
-            base_sequence: Some(seq),
-            attributes: AttributesSpec { transactional: Some(transactional), ..Default::default() },
-            ..Default::default()
-        },
-        records: recs.iter().map(|(k, v)| RecordSpec { key: k.map(to_hex), value: v.map(to_hex), ..Default::default() }).collect(),
-        ..Default::default()
-    })
-    .expect("model batches are always encodable")
+    let rec = &rec;
+    let records = (0..n).map(move |i| {
+        let (key, value) = rec(i);
+        Record { offset_delta: i as i32, key, value, ..Record::default() }
+    });
+    writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
 mod requests;

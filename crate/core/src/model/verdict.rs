@@ -38,11 +38,10 @@ use alloc::string::String;
 use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
-use super::partition::{Decision, Outcome, LV, NUM_BATCHES_TO_RETAIN, PAI, PSE, UL};
+use super::partition::{Decision, Outcome, NUM_BATCHES_TO_RETAIN};
 use crate::batch::HEADER_LEN;
 use crate::sequence;
-
-const RM: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala";
+use super::kafka_source::{LOG_VALIDATOR, PRODUCER_APPEND_INFO, PRODUCER_STATE_ENTRY, REPLICA_MANAGER, UNIFIED_LOG};
 
 /// A leader's decision as data: one variant per rule outcome and sentence, with the numbers
 /// the sentence needs (the partition's name is supplied when rendering). The outcome, the
@@ -153,9 +152,9 @@ impl Verdict {
     pub fn source(&self) -> &'static str {
         use Verdict::*;
         match self {
-            Short | NotMagic2 | BaseOffset { .. } | Corrupt { .. } | NotIdempotent { .. } | StaleTxnEpoch { .. } => UL,
-            Inconsistent { .. } | Control | InvalidSequence { .. } => LV,
-            Duplicate { .. } => PSE,
+            Short | NotMagic2 | BaseOffset { .. } | Corrupt { .. } | NotIdempotent { .. } | StaleTxnEpoch { .. } => UNIFIED_LOG,
+            Inconsistent { .. } | Control | InvalidSequence { .. } => LOG_VALIDATOR,
+            Duplicate { .. } => PRODUCER_STATE_ENTRY,
             StaleEpoch { .. }
             | Tv2FirstNotZero { .. }
             | NewEpochNotAtZero { .. }
@@ -163,8 +162,8 @@ impl Verdict {
             | TxnExpected { .. }
             | UnknownProducer { .. }
             | NewEpoch { .. }
-            | InOrder { .. } => PAI,
-            NotLeader | Refused { .. } => RM,
+            | InOrder { .. } => PRODUCER_APPEND_INFO,
+            NotLeader | Refused { .. } => REPLICA_MANAGER,
         }
     }
 

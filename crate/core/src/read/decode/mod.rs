@@ -122,6 +122,7 @@ pub fn decode_bytes(bytes: &[u8], opts: &DecodeOptions) -> Report {
 /// records keep `formatted: None`).
 fn format_internal_records(rep: &mut Report, topic: crate::wire::internal::InternalTopic) {
     use crate::wire::internal::{format_record_detailed, Formatted};
+    let mut formatter_errors = Vec::new();
     for (bi, b) in rep.batches.iter_mut().enumerate() {
         if b.header.attributes.control && !b.legacy {
             continue;
@@ -151,7 +152,7 @@ fn format_internal_records(rep: &mut Report, topic: crate::wire::internal::Inter
                         Some((start, None)) => (start + e.at, None),
                         None => (b.start, None),
                     };
-                    rep.errors.push(Issue {
+                    formatter_errors.push(Issue {
                         at,
                         kind: kind::RUNTIME,
                         message: format!("Could not read record at offset {} due to: {}", rec.offset, e.message),
@@ -163,8 +164,26 @@ fn format_internal_records(rep: &mut Report, topic: crate::wire::internal::Inter
             }
         }
     }
-    // Each batch's issues together, in batch order (a stable sort keeps the order within one).
-    rep.errors.sort_by_key(|e| e.batch.unwrap_or(usize::MAX));
+    // Each batch's issues together, in batch order, the walk's before the formatter's: what a
+    // stable sort by batch would give, as a merge of the two lists, each in batch order already
+    // (the walk's issues carry the index of the batch being walked; this loop goes in batch
+    // order). A merge, not a sort: the decode-only wasm module is on a size budget.
+    if formatter_errors.is_empty() {
+        return;
+    }
+    let key = |e: &Issue| e.batch.unwrap_or(usize::MAX);
+    debug_assert!(rep.errors.is_sorted_by_key(key));
+    let walk = core::mem::take(&mut rep.errors);
+    let mut merged = Vec::with_capacity(walk.len() + formatter_errors.len());
+    let mut formatter_errors = formatter_errors.into_iter().peekable();
+    for e in walk {
+        while let Some(f) = formatter_errors.next_if(|f| key(f) < key(&e)) {
+            merged.push(f);
+        }
+        merged.push(e);
+    }
+    merged.extend(formatter_errors);
+    rep.errors = merged;
 }
 
 /// One magic-2 batch. `slice` is the batch (shorter than declared when `truncated`),

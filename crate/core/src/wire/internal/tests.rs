@@ -570,3 +570,30 @@ mod props {
         }
     }
 }
+
+#[test]
+fn formatter_errors_sit_with_their_batch_after_the_walks_own() {
+    // Each batch's issues together, in batch order, the walk's first: a CRC mismatch in
+    // batch 0 before its unreadable record, then batch 1's unreadable record, then the
+    // trailing bytes' issue (numbered as batch 2).
+    use crate::report::to_hex;
+    use crate::spec::{encode_batch, BatchSpec, RecordSpec};
+    use crate::{decode_bytes, DecodeOptions};
+    let spec = BatchSpec {
+        records: vec![RecordSpec { key: Some(to_hex(&txn_log_key("TXNID"))), value: Some(to_hex(&[0, 1, 2])), ..RecordSpec::default() }],
+        ..BatchSpec::default()
+    };
+    let mut first = encode_batch(&spec).unwrap();
+    let crc_at = crate::wire::batch::field::CRC.start;
+    first[crc_at] ^= 0xff;
+    let bytes = [first.clone(), encode_batch(&spec).unwrap(), vec![0u8; 5]].concat();
+    let opts = DecodeOptions { formatter: Some(InternalTopic::TransactionState), ..DecodeOptions::default() };
+    let r = decode_bytes(&bytes, &opts);
+    let order: Vec<(Option<usize>, &str)> = r.errors.iter().map(|e| (e.batch, e.kind)).collect();
+    assert_eq!(
+        order,
+        [(Some(0), "CorruptRecordException"), (Some(0), "RuntimeException"), (Some(1), "RuntimeException"), (Some(2), "PartialBatch")],
+        "{:?}",
+        r.errors
+    );
+}

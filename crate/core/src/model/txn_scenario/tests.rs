@@ -1,0 +1,123 @@
+use super::*;
+
+/// Run `steps` after a header with `orders-0` and `state` (a `producer-state` line);
+/// every `expect` must hold.
+fn ask(state: &str, steps: &str) -> TxnRun {
+    let text = format!("model transactions\ntitle t\npartition orders-0\n{state}\n{steps}\n");
+    let sc = parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    r
+}
+
+fn refused(state: &str) -> ParseError {
+    parse(&format!("model transactions\ntitle t\npartition orders-0\n{state}\n")).unwrap_err()
+}
+
+#[test]
+fn producer_state_lets_a_script_ask_a1_a_retry_of_the_seeded_batch_is_a_duplicate_with_its_original_offsets() {
+    let r = ask(
+        "producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20",
+        "expect producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20 txn-first=none\nexpect hw orders-0 25\n\
+             produce orders-0 pid=1000 epoch=2 seq=5 a b c d e as retry\nexpect retry duplicate 20..24\nexpect retry rule A1\n\
+             produce orders-0 pid=1000 epoch=2 seq=10 f as next\nexpect next appended 25..25\nexpect next rule A7\n\
+             expect producer-state orders-0 pid=1000 seq=10..10 offset=25",
+    );
+    assert_eq!(r.world.partitions[0].log_end_offset, 26);
+    // The retry wrote nothing, and the seeded batch has no record: the run's records hold only
+    // `next` (Kafka's log has nothing from the retry either; found by the Kafka test).
+    let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
+    assert_eq!(offsets, [25]);
+    assert!(timeline_text(&r).contains("# line 4: the leader of orders-0 holds producer 1000 epoch 2, last batch sequences 5..9 at offsets 20..24"));
+}
+
+#[test]
+fn txn_state_sets_an_ongoing_transaction_to_ask_end_txn_about() {
+    let text = "model transactions\ntitle t\ncluster transaction.version=1\npartition orders-0\n\
+                    txn-state app pid=5000 epoch=3 state=Ongoing partitions=orders-0 timeout=30s last-epoch=2\n\
+                    expect txn app Ongoing\n\
+                    end-txn transactional.id=app pid=5000 epoch=2 commit v=4 as stale\nexpect stale error PRODUCER_FENCED\n\
+                    end-txn transactional.id=app pid=5000 epoch=3 commit v=4 as ok\nexpect ok error NONE\nexpect txn app PrepareCommit\n\
+                    deliver markers\nexpect txn app CompleteCommit\nexpect log orders-0 [COMMIT]\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let m = r.world.coordinator.get("app").unwrap();
+    assert_eq!((m.txn_timeout_ms, m.last_producer_epoch), (30_000, 2));
+    assert!(refused("txn-state app pid=1 epoch=0 state=PrepareCommit").message.contains("markers in flight"));
+    assert!(refused("txn-state app pid=1 epoch=0 partitions=orders-0").message.contains("Ongoing"));
+    assert!(refused("txn-state app pid=1").message.contains("usage"));
+}
+
+#[test]
+fn producer_state_takes_the_idempotence_scripts_batch_spelling_too() {
+    // `batch=FIRST..LAST@OFFSET..LAST_OFFSET` and `txn-first-offset=` as the idempotence
+    // scripts (and `eoslab partition`'s continued script) write them.
+    let r = ask(
+        "producer-state orders-0 pid=1000 epoch=2 batch=5..9@20..24",
+        "expect producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20\n\
+             produce orders-0 pid=1000 epoch=2 seq=5 a b c d e as retry\nexpect retry duplicate 20..24",
+    );
+    assert_eq!(r.world.partitions[0].log_end_offset, 25);
+    assert!(refused("producer-state orders-0 pid=1 epoch=0 seq=1 batch=1..1@0").message.contains("one batch"));
+    assert!(refused("producer-state orders-0 pid=1 epoch=0 batch=1..1").message.contains("batch=FIRST..LAST@OFFSET"));
+}
+
+#[test]
+fn producer_state_lets_a_script_ask_a7_a_gap_after_the_seeded_batch() {
+    ask("producer-state orders-0 pid=1000 epoch=2 seq=5..9", "produce orders-0 pid=1000 epoch=2 seq=11 x as gap\nexpect gap rejected OUT_OF_ORDER_SEQUENCE_NUMBER\nexpect gap rule A7\nexpect hw orders-0 5");
+}
+
+#[test]
+fn producer_state_lets_a_script_ask_a6_a_new_epoch_must_start_at_zero() {
+    ask(
+        "producer-state orders-0 pid=1000 epoch=2 seq=5..9",
+        "produce orders-0 pid=1000 epoch=3 seq=10 x as bumped\nexpect bumped error OUT_OF_ORDER_SEQUENCE_NUMBER\nexpect bumped rule A6\n\
+             produce orders-0 pid=1000 epoch=3 seq=0 x as fresh\nexpect fresh appended 5..5\nexpect producer-state orders-0 pid=1000 epoch=3 seq=0..0",
+    );
+}
+
+#[test]
+fn producer_state_lets_a_script_ask_a3_an_older_epoch_is_fenced() {
+    ask("producer-state orders-0 pid=1000 epoch=2 seq=5..9", "produce orders-0 pid=1000 epoch=1 seq=10 x as stale\nexpect stale error INVALID_PRODUCER_EPOCH\nexpect stale rule A3");
+}
+
+#[test]
+fn producer_state_with_txn_first_lets_a_script_ask_a9_and_the_lso() {
+    ask(
+        "producer-state orders-0 pid=1000 epoch=0 seq=0..2 offset=4 txn-first=2",
+        "expect lso orders-0 2\nexpect hw orders-0 7\nexpect producer-state orders-0 pid=1000 txn-first=2\n\
+             produce orders-0 pid=1000 epoch=0 seq=3 plain as p\nexpect p error INVALID_TXN_STATE\nexpect p rule A9\n\
+             list-offsets orders-0 read_committed as lo\nexpect lo offset 2",
+    );
+}
+
+#[test]
+fn producer_state_lines_stack_and_a_later_init_producer_id_gets_a_higher_pid() {
+    let r = ask(
+        "producer-state orders-0 pid=1000 epoch=0 seq=0..1\nproducer-state orders-0 pid=1003 epoch=0 seq=7",
+        "expect producer-state orders-0 pid=1003 offset=2\nexpect hw orders-0 3\ninit-producer-id as i\nexpect i pid 1004 epoch 0",
+    );
+    assert_eq!(r.scenario.producer_states[1].offset, Some(2), "the default offset is the log end, filled in when parsed");
+}
+
+#[test]
+fn bad_producer_state_lines_are_refused_with_their_line_and_why() {
+    for (line, says) in [
+        ("producer-state orders-0 pid=1000 epoch=0", "pid=, epoch= and seq= are needed"),
+        ("producer-state pid=1000 epoch=0 seq=0", "the partition comes first"),
+        ("producer-state orders-9 pid=1000 epoch=0 seq=0", "no such partition"),
+        ("producer-state orders-0 pid=-1 epoch=0 seq=0", "pid=-1: a producer id is a number ≥ 0"),
+        ("producer-state orders-0 pid=1 epoch=40000 seq=0", "epoch=40000: a producer epoch"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=3..x", "seq=3..x"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=0 offset=-3", "offset=-3"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=0 colour=red", "unknown producer-state setting"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=0..4 offset=3 txn-first=4", "txn-first=4: the open transaction's first offset is 0..3"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=0..4\nproducer-state orders-0 pid=1 epoch=1 seq=0", "producer 1 already has a state"),
+        ("producer-state orders-0 pid=1 epoch=0 seq=0..4\nproducer-state orders-0 pid=2 epoch=0 seq=0 offset=2", "offset=2: the partition already holds offsets up to 4"),
+    ] {
+        let e = refused(line);
+        assert!(e.message.contains(says), "{line}: {}", e.message);
+        assert_eq!(e.line, 3 + line.lines().count(), "{line}: the error names the line");
+    }
+}
