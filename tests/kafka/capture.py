@@ -35,48 +35,21 @@ import oracle  # noqa: E402
 ROOT = oracle.ROOT
 
 
-class RecordingProxy:
+class RecordingProxy(oracle.ProxyListener):
     """Forwards every connection to the broker unchanged, frame by frame, and keeps each
     direction's bytes (tests/kafka/txn_scenarios.py's Proxy, without holding anything)."""
 
     def __init__(self, target_port):
-        self.target = target_port
-        self.lock = threading.Lock()
-        self.conns = []  # {"n", "c2b": bytearray, "b2c": bytearray, "client": str|None}
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.port = self.sock.getsockname()[1]
-        self.closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(target_port)
+        # self.conns: {"n", "c2b": bytearray, "b2c": bytearray, "client": str|None}
+        self.start()
 
-    def _accept(self):
-        while not self.closed:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            try:
-                b = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                c.close()
-                continue
-            with self.lock:
-                conn = {"n": len(self.conns) + 1, "c2b": bytearray(), "b2c": bytearray(), "client": None}
-                self.conns.append(conn)
-            threading.Thread(target=self._pump, args=(conn, c, b, "c2b"), daemon=True).start()
-            threading.Thread(target=self._pump, args=(conn, b, c, "b2c"), daemon=True).start()
-
-    @staticmethod
-    def _read(s, n):
-        buf = b""
-        while len(buf) < n:
-            chunk = s.recv(n - len(buf))
-            if not chunk:
-                raise OSError("closed")
-            buf += chunk
-        return buf
+    def opened(self, c, b):
+        with self.lock:
+            conn = {"n": len(self.conns) + 1, "c2b": bytearray(), "b2c": bytearray(), "client": None}
+            self.conns.append(conn)
+        threading.Thread(target=self._pump, args=(conn, c, b, "c2b"), daemon=True).start()
+        threading.Thread(target=self._pump, args=(conn, b, c, "b2c"), daemon=True).start()
 
     def _pump(self, conn, src, dst, way):
         try:
@@ -99,9 +72,6 @@ class RecordingProxy:
                 except OSError:
                     pass
 
-    def close(self):
-        self.closed = True
-        self.sock.close()
 
 
 def sha256(path):

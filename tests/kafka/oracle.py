@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -314,3 +315,55 @@ class Probe:
     def describe_producers(self, topic, partition):
         r = self.request("DescribeProducers", 0, {"topics": [{"name": topic, "partitionIndexes": [partition]}]})
         return r["topics"][0]["partitions"][0]
+
+
+class ProxyListener:
+    """A TCP listener on 127.0.0.1 (a free port, `self.port`) that connects every client it
+    accepts to 127.0.0.1:`target_port` and hands the pair of sockets to `self.opened(client,
+    broker)`: the skeleton of the harness's proxies (txn_scenarios.Proxy holds chosen requests,
+    capture.RecordingProxy records both directions)."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.lock = threading.Lock()
+        self.conns = []
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.closed = False
+
+    def start(self):
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            try:
+                b = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                c.close()
+                continue
+            self.opened(c, b)
+
+    def opened(self, client, broker):
+        raise NotImplementedError
+
+    @staticmethod
+    def _read(s, n):
+        """Exactly `n` bytes from socket `s` (OSError when it closes first)."""
+        buf = b""
+        while len(buf) < n:
+            chunk = s.recv(n - len(buf))
+            if not chunk:
+                raise OSError("closed")
+            buf += chunk
+        return buf
+
+    def close(self):
+        self.closed = True
+        self.sock.close()

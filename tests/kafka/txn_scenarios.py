@@ -65,48 +65,20 @@ ERROR_CODES = {0: "NONE", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR"
 # ------------------------------------------------------------------------------------------------
 # A Kafka-protocol-aware TCP proxy that can hold requests / responses of chosen API keys.
 # ------------------------------------------------------------------------------------------------
-class Proxy:
+class Proxy(oracle.ProxyListener):
     def __init__(self, target_port, hold_requests=(), hold_responses=()):
-        self.target = target_port
+        super().__init__(target_port)
         self.hold_requests = set(hold_requests)
         self.hold_responses = set(hold_responses)
-        self.lock = threading.Lock()
-        self.conns = []
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.port = self.sock.getsockname()[1]
-        self.closed = False
         self.seen = {}  # api key -> requests seen
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.start()
 
-    def _accept(self):
-        while not self.closed:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            try:
-                b = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                c.close()
-                continue
-            conn = {"c": c, "b": b, "apis": {}, "req_q": [], "resp_q": [], "alive": True, "outstanding": 0}
-            with self.lock:
-                self.conns.append(conn)
-            threading.Thread(target=self._pump, args=(conn, True), daemon=True).start()
-            threading.Thread(target=self._pump, args=(conn, False), daemon=True).start()
-
-    @staticmethod
-    def _read(s, n):
-        buf = b""
-        while len(buf) < n:
-            chunk = s.recv(n - len(buf))
-            if not chunk:
-                raise OSError("closed")
-            buf += chunk
-        return buf
+    def opened(self, c, b):
+        conn = {"c": c, "b": b, "apis": {}, "req_q": [], "resp_q": [], "alive": True, "outstanding": 0}
+        with self.lock:
+            self.conns.append(conn)
+        threading.Thread(target=self._pump, args=(conn, True), daemon=True).start()
+        threading.Thread(target=self._pump, args=(conn, False), daemon=True).start()
 
     def _pump(self, conn, to_broker):
         src, dst = (conn["c"], conn["b"]) if to_broker else (conn["b"], conn["c"])
@@ -192,8 +164,7 @@ class Proxy:
                 conn["req_q"], conn["resp_q"] = [], []
 
     def close(self):
-        self.closed = True
-        self.sock.close()
+        super().close()
         with self.lock:
             for conn in self.conns:
                 for s in (conn["c"], conn["b"]):
