@@ -191,8 +191,14 @@ impl DumpLog {
     }
 
     fn fail(&mut self, path: &str, error: FileError) {
-        // Kafka 4.3.1's main lets the exception out: the JVM prints this line, then the trace.
-        self.err(format!("Exception in thread \"main\" {}: {}", super::java_class(error.kind), error.message));
+        // Kafka 4.3.1's main lets the exception out: the JVM prints this line (`Throwable.toString`:
+        // the class alone when the message is null, as a NoSuchElementException's is), then the trace.
+        let class = super::java_class(error.kind);
+        if error.message == "null" {
+            self.err(format!("Exception in thread \"main\" {class}"));
+        } else {
+            self.err(format!("Exception in thread \"main\" {class}: {}", error.message));
+        }
         self.failed = Some(Failure {
             path: String::from(path),
             error,
@@ -442,6 +448,9 @@ impl DumpLog {
         let deep = opts.is_deep_iteration();
         let print = opts.should_print_data_log();
         let bytes = Self::sibling(&Some(input.bytes.clone()))?;
+        // `FileRecords.open(file, false).slice(0, maxBytes)`: a negative size is refused
+        // (`availableBytes`), naming the file as given on the command line.
+        check_size(bytes, input.path, opts.max_bytes)?;
         let end = bytes.len().min(opts.max_bytes.max(0) as usize);
         let data = &bytes[..end];
         let mut pos = 0usize;
@@ -592,6 +601,21 @@ fn check_slice(log: &[u8], log_name: &str, position: i32, at: usize) -> Result<(
     Ok(())
 }
 
+/// `FileRecords.availableBytes`' size check (after the position checks of [`check_slice`]).
+fn check_size(log: &[u8], log_name: &str, size: i32) -> Result<(), FileError> {
+    if size < 0 {
+        return Err(FileError::new(
+            0,
+            kind::ILLEGAL_ARGUMENT,
+            format!(
+                "Invalid size: {size} in read from FileRecords(size={}, file={log_name}, start=0, end=2147483647)",
+                log.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `fileRecords.slice(position, maxMessageSize).batches().iterator().next().lastOffset()`.
 fn first_batch_last_offset(
     log: &[u8],
@@ -601,6 +625,7 @@ fn first_batch_last_offset(
     at: usize,
 ) -> Result<i64, FileError> {
     check_slice(log, log_name, position, at)?;
+    check_size(log, log_name, max).map_err(|e| FileError { at, ..e })?;
     let p = position as usize;
     let slice = &log[p..];
     let slice = &slice[..slice.len().min(max.max(0) as usize)];
