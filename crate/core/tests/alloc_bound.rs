@@ -606,6 +606,12 @@ fn partition_files_allocate_within_a_multiple_of_the_input() {
             }
         }
     }
+    // A checkpoint whose entry count line says 2^31-1 (Java's `new ArrayList<>(expectedSize)`
+    // would reserve it): text, so the byte mutations above do not write it.
+    let cp = b"0\n2147483647\n0 0\n3 17\n".to_vec();
+    w.check("leader-epoch-checkpoint, count 2^31-1", cp.len(), K, || parse_leader_epoch_checkpoint(&cp, "p"));
+    let dir_files = [DirFile { name: "leader-epoch-checkpoint", bytes: &cp }];
+    w.check("a directory of that checkpoint", cp.len(), K, || partition::render(&partition::load(&dir_files)));
     w.report("partition files");
 }
 
