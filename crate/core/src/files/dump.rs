@@ -194,10 +194,17 @@ impl DumpLog {
         // Kafka 4.3.1's main lets the exception out: the JVM prints this line (`Throwable.toString`:
         // the class alone when the message is null, as a NoSuchElementException's is), then the trace.
         let class = super::java_class(error.kind);
-        if error.message == "null" {
+        // `new KafkaException("Failed to decompress record stream", cause)`: the cause (which
+        // eoslab's message names) is printed under the trace, not in this line.
+        const DECOMPRESS: &str = "Failed to decompress record stream";
+        let message = match error.message.strip_prefix(DECOMPRESS) {
+            Some(rest) if rest.starts_with(": ") => DECOMPRESS,
+            _ => error.message.as_str(),
+        };
+        if message == "null" {
             self.err(format!("Exception in thread \"main\" {class}"));
         } else {
-            self.err(format!("Exception in thread \"main\" {class}: {}", error.message));
+            self.err(format!("Exception in thread \"main\" {class}: {message}"));
         }
         self.failed = Some(Failure {
             path: String::from(path),
