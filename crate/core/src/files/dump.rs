@@ -392,7 +392,7 @@ impl DumpLog {
             check_slice(log, &log_name, pos, at)?;
             // `partialFileRecords.batches()` filtered on `lastOffset() >= entry.offset`,
             // `findFirst()`: a shallow walk (batch headers only, nothing decompressed) …
-            match first_batch_reaching(&log[pos as usize..], e.offset, at)? {
+            match first_batch_reaching(&log[pos as usize..], &log_name, e.offset, at)? {
                 None => {
                     entry_of(&mut self.time_not_found, input.absolute_path).push((e.offset, -1))
                 }
@@ -651,9 +651,9 @@ fn shallow_last_offset(slice: &[u8], at: usize) -> Result<i64, FileError> {
 /// The first batch of `data` (a log from an index position) whose last offset is at or past
 /// `offset`, walking batch headers only: `Some((start, size, lastOffset))`, `None` when none
 /// does. Allocates nothing.
-fn first_batch_reaching(data: &[u8], offset: i64, at: usize) -> Result<Option<(usize, usize, i64)>, FileError> {
+fn first_batch_reaching(data: &[u8], log_name: &str, offset: i64, at: usize) -> Result<Option<(usize, usize, i64)>, FileError> {
     let mut pos = 0;
-    while let Some((start, size)) = next_batch(data, pos, "")? {
+    while let Some((start, size)) = next_batch(data, pos, log_name)? {
         let last = shallow_last_offset(&data[start..], at)?;
         if last >= offset {
             return Ok(Some((start, size, last)));
@@ -676,7 +676,8 @@ fn first_batch_last_offset(
     let p = position as usize;
     let slice = &log[p..];
     let slice = &slice[..slice.len().min(max.max(0) as usize)];
-    match next_batch(slice, 0, "")? {
+    // FileLogInputStream names the log file (by the absolute path the tool opened) in its errors.
+    match next_batch(slice, 0, log_name)? {
         None => Err(FileError::new(
             at,
             kind::NO_SUCH_ELEMENT,
