@@ -6,7 +6,8 @@
 # the regression fixtures (crate/core/tests/fixtures/fuzz/*.bin). Any crash fails the run; the crashing input is
 # left in fuzz/artifacts/<target>/ with the command that turns it into a regression fixture.
 #
-# Without them: says why, and runs the property tests (and the fuzz regressions) with a higher
+# Without them: says why, and runs the property tests (props, envelopes, files_props: the
+# partition-file decoders, dump-log and partition load) and the fuzz regressions with a higher
 # PROPTEST_CASES instead, so the step still hunts for panics.
 #
 # cargo-fuzz is installed when missing (`cargo install cargo-fuzz`: measured 46 s on this kind of
@@ -27,7 +28,7 @@ FIXTURES=crate/core/tests/fixtures/fuzz
 fallback() {
   echo "fuzz-smoke: SKIPPED the libFuzzer run: $1"
   echo "fuzz-smoke: fallback: property tests and fuzz regressions with PROPTEST_CASES=$FALLBACK_CASES"
-  PROPTEST_CASES=$FALLBACK_CASES cargo test -p eoslab-core --test props --test fuzz_regressions --test envelopes
+  PROPTEST_CASES=$FALLBACK_CASES cargo test -p eoslab-core --test props --test fuzz_regressions --test envelopes --test files_props
   exit $?
 }
 

@@ -10,6 +10,7 @@ records into tests/fixtures/kafka-<version>/, next to what Kafka's own DumpLogSe
 
 Standard library only. Needs scripts/ensure-kafka.sh (the Makefile target runs it first).
     python3 tests/kafka/make_fixtures.py [--version 4.3.1] [--out DIR] [--keep]
+    python3 tests/kafka/make_fixtures.py --dumps-only   # only the kafka-dump-log texts, no broker
 """
 import argparse
 import datetime
@@ -164,14 +165,93 @@ def dump_args(dirname, filename):
     return []
 
 
-def dump_log(version, cwd, relpath, args):
+def dump_log(version, cwd, relpath, args, may_fail=False):
     cmd = ["java", *oracle.JVM_FLAGS, "-cp", oracle.classpath(version), "org.apache.kafka.tools.DumpLogSegments",
            "--files", relpath, *args]
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120,
                        env={**os.environ, "KAFKA_LOG4J_OPTS": ""})
-    if r.returncode != 0:
+    if r.returncode != 0 and not (may_fail and r.stderr.startswith("Exception in thread \"main\" ")):
         raise RuntimeError(f"DumpLogSegments {relpath} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
-    return r.stdout, cmd
+    return r, cmd
+
+
+# The flags of kafka-dump-log, each run on its own over the fixture files it applies to:
+# (variant name, the kind of file, ARGS). `<file>.dump-log.<variant>.txt` is the standard output,
+# `<file>.dump-log.<variant>.stderr.txt` the standard error when Kafka printed any (a run that
+# ends in an exception exits 1: its stderr is the JVM's "Exception in thread "main" …" and the
+# stack trace). crate/cli/tests/dump_log.rs holds the same table and checks PROVENANCE.md for it.
+INTERNAL_DECODER = {"__transaction_state": ["--transaction-log-decoder"], "__consumer_offsets": ["--offsets-decoder"]}
+VARIANTS = [
+    ("index-sanity-check", "index", ["--index-sanity-check"]),
+    ("verify-index-only", "index", ["--verify-index-only"]),
+    ("max-message-size-10", ".index", ["--max-message-size", "10"]),
+    ("no-options", "data log", []),
+    ("deep-iteration", "data log", ["--deep-iteration"]),
+    ("print-data-log", "data log", ["--print-data-log"]),
+    ("skip-record-metadata", "data log", ["--print-data-log", "--skip-record-metadata"]),
+    ("max-bytes-200", "data log", ["--print-data-log", "--max-bytes", "200"]),
+    ("max-bytes-minus-1", "data log", ["--max-bytes", "-1"]),
+    ("max-bytes-200", "internal log", ["DECODER", "--max-bytes", "200"]),
+]
+# Files kafka-dump-log does not know: `<file>.dump-log.txt` ("Dumping …") and
+# `<file>.dump-log.stderr.txt` ("Ignoring unknown file …").
+UNKNOWN_FILES = ("partition.metadata", "leader-epoch-checkpoint")
+
+
+def variant_applies(kind, dirname, filename):
+    internal = dirname.rsplit("-", 1)[0] in INTERNAL_DECODER
+    if kind == "index":
+        return filename.endswith((".index", ".timeindex"))
+    if kind == ".index":
+        return filename.endswith(".index")
+    if kind == "data log":
+        return filename.endswith(".log") and not internal
+    if kind == "internal log":
+        return filename.endswith(".log") and internal
+    raise ValueError(kind)
+
+
+def variant_args(args, dirname):
+    out = []
+    for a in args:
+        out += INTERNAL_DECODER[dirname.rsplit("-", 1)[0]] if a == "DECODER" else [a]
+    return out
+
+
+def write_dump(path, r, stderr_too):
+    with open(path + ".txt", "w") as fh:
+        fh.write(r.stdout)
+    if stderr_too and r.stderr:
+        with open(path + ".stderr.txt", "w") as fh:
+            fh.write(r.stderr)
+
+
+def write_dumps(version, out, copied):
+    """Every `<file>.dump-log*.txt` of the fixture directories `copied` in `out`."""
+    for d in copied:
+        for f in sorted(os.listdir(os.path.join(out, d))):
+            if f.endswith(".txt"):
+                continue
+            if f.endswith(KEEP_SUFFIXES):
+                r, _ = dump_log(version, out, f"{d}/{f}", dump_args(d, f))
+                write_dump(os.path.join(out, d, f + ".dump-log"), r, False)
+                for name, kind, args in VARIANTS:
+                    if variant_applies(kind, d, f):
+                        r, _ = dump_log(version, out, f"{d}/{f}", variant_args(args, d), may_fail=True)
+                        write_dump(os.path.join(out, d, f"{f}.dump-log.{name}"), r, True)
+            elif f in UNKNOWN_FILES:
+                r, _ = dump_log(version, out, f"{d}/{f}", [])
+                write_dump(os.path.join(out, d, f + ".dump-log"), r, True)
+
+
+def variants_section():
+    kinds = {"index": "`.index`, `.timeindex`", ".index": "`.index`", "data log": "data `.log`",
+             "internal log": "`__transaction_state-N/*.log` / `__consumer_offsets-N/*.log`"}
+    lines = []
+    for name, kind, args in VARIANTS:
+        a = " ".join(args).replace("DECODER", "<its decoder>")
+        lines.append(f"- `{name}` ({kinds[kind]}): `{a}`" if a else f"- `{name}` ({kinds[kind]}): none")
+    return "\n".join(lines)
 
 
 def copy_partitions(data, out):
@@ -198,8 +278,14 @@ def main():
     ap.add_argument("--version", default="4.3.1")
     ap.add_argument("--out", default=None)
     ap.add_argument("--keep", action="store_true", help="keep the broker's temporary directory")
+    ap.add_argument("--dumps-only", action="store_true",
+                    help="no broker: run DumpLogSegments again over the files already in --out and "
+                         "rewrite the dumps and PROVENANCE.md's Dumps section")
     args = ap.parse_args()
     out = args.out or os.path.join(ROOT, "tests", "fixtures", f"kafka-{args.version}")
+    if args.dumps_only:
+        dumps_only(out, args.version)
+        return
 
     b = oracle.Broker(args.version, keep=args.keep)
     try:
@@ -223,18 +309,52 @@ def main():
         else:
             print(f"broker directory kept: {b.dir}")
 
-    example_cmd = None
-    for d in copied:
-        for f in sorted(os.listdir(os.path.join(out, d))):
-            if not f.endswith(KEEP_SUFFIXES):
-                continue
-            text, cmd = dump_log(args.version, out, f"{d}/{f}", dump_args(d, f))
-            example_cmd = example_cmd or cmd
-            with open(os.path.join(out, d, f + ".dump-log.txt"), "w") as fh:
-                fh.write(text)
+    write_dumps(args.version, out, copied)
     write_provenance(out, args.version, copied, features)
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(out) for f in fs)
     print(f"kafka-fixtures: {len(copied)} partition directories in {os.path.relpath(out, ROOT)} ({total} bytes)")
+
+
+def dumps_only(out, version):
+    copied = sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d)))
+    for d in copied:
+        for f in os.listdir(os.path.join(out, d)):
+            if ".dump-log" in f and f.endswith(".txt"):
+                os.remove(os.path.join(out, d, f))
+    write_dumps(version, out, copied)
+    path = os.path.join(out, "PROVENANCE.md")
+    with open(path) as fh:
+        text = fh.read()
+    start, end = text.index("Dumps: "), text.index("## Scenarios")
+    text = text[:start] + dumps_section(version) + "\n" + text[end:]
+    for n in ("make_fixtures.py",):
+        i = text.index(f"- `tests/kafka/{n}` `") + len(f"- `tests/kafka/{n}` `")
+        text = text[:i] + sha256(os.path.join(ROOT, "tests", "kafka", n)) + text[i + 64:]
+    with open(path, "w") as fh:
+        fh.write(text)
+    print(f"kafka-fixtures: dumps rewritten in {os.path.relpath(out, ROOT)} ({len(copied)} directories)")
+
+
+def dumps_section(version):
+    return f"""Dumps: `<file>.dump-log.txt` is the standard output of
+`java -cp '.tools/kafka/{version}/libs/*' org.apache.kafka.tools.DumpLogSegments --files <dir>/<file> ARGS`
+run in this directory, ARGS being
+- data `.log`: `--print-data-log --deep-iteration`
+- `__transaction_state-N/*.log`: `--deep-iteration --transaction-log-decoder`
+- `__consumer_offsets-N/*.log`: `--deep-iteration --offsets-decoder`
+- `.index`, `.timeindex`, `.txnindex`, `.snapshot`: none (the plain output).
+- {", ".join(f"`{n}`" for n in UNKNOWN_FILES)}: none (files the tool does not know; the standard
+  error, `Ignoring unknown file …`, is in `<file>.dump-log.stderr.txt`).
+
+Each flag on its own: `<file>.dump-log.<variant>.txt` is the standard output of the same command
+with the variant's ARGS, `<file>.dump-log.<variant>.stderr.txt` its standard error when there was
+any (a run that ends in an exception exits 1; its standard error is the JVM's
+`Exception in thread "main" …` line and the stack trace):
+{variants_section()}
+
+`python3 tests/kafka/make_fixtures.py --dumps-only` runs only these commands again over the files
+already here (no broker), and rewrites this section.
+"""
 
 
 def sha256(path):
@@ -273,14 +393,7 @@ broker+controller, the server.properties of `oracle.Broker.properties()`: 50 par
 release defaults; ApiVersions reported finalized features
 {", ".join(f"`{k}={v}`" for k, v in sorted(features.items()))}). Stopped with SIGTERM (a clean shutdown) before the files were copied.
 
-Dumps: `<file>.dump-log.txt` is the standard output of
-`java -cp '.tools/kafka/{version}/libs/*' org.apache.kafka.tools.DumpLogSegments --files <dir>/<file> ARGS`
-run in this directory, ARGS being
-- data `.log`: `--print-data-log --deep-iteration`
-- `__transaction_state-N/*.log`: `--deep-iteration --transaction-log-decoder`
-- `__consumer_offsets-N/*.log`: `--deep-iteration --offsets-decoder`
-- `.index`, `.timeindex`, `.txnindex`, `.snapshot`: none (the plain output).
-
+{dumps_section(version)}
 ## Scenarios (tests/kafka/make_fixtures.py `scenarios`)
 
 Topics (partitions): {", ".join(f"`{t}` ({n})" for t, n in TOPICS.items())}, each created with

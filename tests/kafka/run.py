@@ -9,6 +9,8 @@
      partition_restart.py: the broker restarts, `eoslab partition` reads its own directory of a
      partition (every file must agree with the log; LSO and aborted list as a read_committed
      Fetch gives them) and the leader continued from it must answer 8 requests as Kafka does.
+     Then dump_log_mutations.py: Kafka's own kafka-dump-log and `eoslab dump-log` on damaged
+     copies of the broker fixtures (EOSLAB_KAFKA_DUMP_CASES, default 60), output for output.
   3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
      sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
   4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
@@ -30,6 +32,7 @@ from oracle import ROOT, Broker  # noqa: E402
 import idempotence  # noqa: E402
 import txn_scenarios as txn  # noqa: E402
 import partition_restart  # noqa: E402
+import dump_log_mutations  # noqa: E402
 
 
 def part(title):
@@ -68,6 +71,11 @@ def main():
         t = part("Kafka 4.3.1: a partition read back after a restart (eoslab partition, continue in the simulator)")
         failures += partition_restart.run(b)
         times.append(("partition restart", time.monotonic() - t))
+
+    dump_cases = int(os.environ.get("EOSLAB_KAFKA_DUMP_CASES", "60"))
+    t = part(f"Kafka 4.3.1's kafka-dump-log against eoslab dump-log on {dump_cases} damaged copies of the broker fixtures")
+    failures += dump_log_mutations.run(dump_cases, seed)
+    times.append(("dump-log mutations", time.monotonic() - t))
 
     t = part("Kafka 4.1.2: idempotence scenarios and 200 random schedules")
     with Broker("4.1.2", idempotence.BROKER_CONFIG) as b:

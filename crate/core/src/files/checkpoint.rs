@@ -117,6 +117,24 @@ pub struct LeaderEpochCheckpoint {
 /// `LeaderEpochCheckpointFile.CURRENT_VERSION`.
 pub const LEADER_EPOCH_CHECKPOINT_VERSION: i32 = 0;
 
+impl LeaderEpochCheckpoint {
+    /// The file `CheckpointFile.CheckpointWriteBuffer.write` writes: the version line, the entry
+    /// count line, then `LeaderEpochCheckpointFile.Formatter.toString` (`epoch + " " +
+    /// startOffset`) per entry, each line ended by `BufferedWriter.newLine()` (`\n` on Linux:
+    /// the 8 bytes `0\n1\n0 0\n` of tests/fixtures/kafka-4.3.1/*/leader-epoch-checkpoint). No
+    /// version (an empty checkpoint as read) is the empty file. `at` is not written.
+    pub fn emit(&self) -> Vec<u8> {
+        let Some(version) = self.version else {
+            return Vec::new();
+        };
+        let mut s = format!("{version}\n{}\n", self.entries.len());
+        for e in &self.entries {
+            s.push_str(&format!("{} {}\n", e.epoch, e.start_offset));
+        }
+        s.into_bytes()
+    }
+}
+
 fn malformed(at: usize, path: &str, line: &str) -> FileError {
     FileError::new(
         at,
@@ -210,6 +228,27 @@ pub struct PartitionMetadata {
     pub topic_id: String,
     /// Its 16 bytes.
     pub topic_id_bytes: [u8; 16],
+}
+
+impl PartitionMetadata {
+    /// The metadata of `topic_id` (version 0, what the broker writes), its string as Kafka's
+    /// `Uuid.toString()` spells it: URL-safe base64 without padding.
+    pub fn new(version: i32, topic_id_bytes: [u8; 16]) -> Self {
+        let mut topic_id = String::new();
+        crate::wire::internal::base64url(&mut topic_id, &topic_id_bytes);
+        PartitionMetadata {
+            version,
+            topic_id,
+            topic_id_bytes,
+        }
+    }
+
+    /// The file `PartitionMetadataFile.record` writes (`PartitionMetadata.encode()`):
+    /// `version: V\ntopic_id: ID`, no newline at the end (the 43 bytes of
+    /// tests/fixtures/kafka-4.3.1/*/partition.metadata).
+    pub fn emit(&self) -> Vec<u8> {
+        format!("version: {}\ntopic_id: {}", self.version, self.topic_id).into_bytes()
+    }
 }
 
 /// `Pattern.compile(":\\s+").split(line)`.
@@ -380,6 +419,16 @@ mod tests {
             (e.kind, e.message.as_str()),
             ("NumberFormatException", "For input string: \"x\"")
         );
+    }
+
+    #[test]
+    fn emitted_as_the_broker_wrote_them() {
+        // tests/fixtures/kafka-4.3.1/txn-0's leader-epoch-checkpoint and partition.metadata.
+        let c = parse_leader_epoch_checkpoint(b"0\n1\n0 0\n", "p").unwrap();
+        assert_eq!(c.emit(), b"0\n1\n0 0\n");
+        let m = parse_partition_metadata(b"version: 0\ntopic_id: VtkvmtHySUegWza8Nz0Hng", "p").unwrap();
+        assert_eq!(PartitionMetadata::new(0, m.topic_id_bytes), m);
+        assert_eq!(m.emit(), b"version: 0\ntopic_id: VtkvmtHySUegWza8Nz0Hng");
     }
 
     #[test]

@@ -191,8 +191,21 @@ impl DumpLog {
     }
 
     fn fail(&mut self, path: &str, error: FileError) {
-        // Kafka 4.3.1's main lets the exception out: the JVM prints this line, then the trace.
-        self.err(format!("Exception in thread \"main\" {}: {}", super::java_class(error.kind), error.message));
+        // Kafka 4.3.1's main lets the exception out: the JVM prints this line (`Throwable.toString`:
+        // the class alone when the message is null, as a NoSuchElementException's is), then the trace.
+        let class = super::java_class(error.kind);
+        // `new KafkaException("Failed to decompress record stream", cause)`: the cause (which
+        // eoslab's message names) is printed under the trace, not in this line.
+        const DECOMPRESS: &str = "Failed to decompress record stream";
+        let message = match error.message.strip_prefix(DECOMPRESS) {
+            Some(rest) if rest.starts_with(": ") => DECOMPRESS,
+            _ => error.message.as_str(),
+        };
+        if message == "null" {
+            self.err(format!("Exception in thread \"main\" {class}"));
+        } else {
+            self.err(format!("Exception in thread \"main\" {class}: {message}"));
+        }
         self.failed = Some(Failure {
             path: String::from(path),
             error,
@@ -255,9 +268,9 @@ impl DumpLog {
         }
         let n = core::mem::take(&mut self.time_not_found);
         for i in java_hashmap_order(&n) {
-            self.err(String::from(
-                "The following indexed offsets are not found in the log.",
-            ));
+            // Kafka 4.3.1 names the time index (checked against its own tool on a time index
+            // with entries past the log: "… not found in :<absolute path>").
+            self.err(format!("The following indexed offsets are not found in :{}", n[i].0));
             for (a, b) in &n[i].1 {
                 self.err(format!("Indexed offset: {a}, found log offset: {b}"));
             }
@@ -366,42 +379,49 @@ impl DumpLog {
             return Ok(());
         }
         let mut prev = super::timeindex::NO_TIMESTAMP;
-        // Decodes of the log from a position, cached (Kafka re-reads per entry).
-        let mut cache: BTreeMap<i32, Vec<BatchReport>> = BTreeMap::new();
+        // The max timestamp of each batch whose records were read, by file position (Kafka
+        // re-reads per entry; the answer is the same).
+        let mut max_ts: BTreeMap<usize, i64> = BTreeMap::new();
         for i in 0..tix.entries() {
             let Some(e) = tix.entry(i) else { break };
             if e.offset == tix.base_offset() && i > 0 {
                 return Ok(());
             }
             let pos = oix.lookup(e.offset).position;
-            check_slice(log, &log_name, pos, i * super::timeindex::field::ENTRY_SIZE)?;
-            let batches = match cache.entry(pos) {
-                alloc::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-                alloc::collections::btree_map::Entry::Vacant(v) => {
-                    let (batches, _) = file_batches(
-                        &log[pos as usize..],
-                        i32::MAX,
-                        opts.max_decompressed,
-                        true,
-                        pos as usize,
-                    )?;
-                    v.insert(batches)
-                }
-            };
-            match batches.iter().find(|b| b.header.last_offset >= e.offset) {
+            let at = i * super::timeindex::field::ENTRY_SIZE;
+            check_slice(log, &log_name, pos, at)?;
+            // `partialFileRecords.batches()` filtered on `lastOffset() >= entry.offset`,
+            // `findFirst()`: a shallow walk (batch headers only, nothing decompressed) …
+            match first_batch_reaching(&log[pos as usize..], &log_name, e.offset, at)? {
                 None => {
                     entry_of(&mut self.time_not_found, input.absolute_path).push((e.offset, -1))
                 }
-                Some(b) if b.header.last_offset != e.offset => {
-                    entry_of(&mut self.time_not_found, input.absolute_path)
-                        .push((e.offset, b.header.last_offset))
+                Some((_, _, last)) if last != e.offset => {
+                    entry_of(&mut self.time_not_found, input.absolute_path).push((e.offset, last))
                 }
-                Some(b) => {
-                    let max = b
-                        .records
-                        .iter()
-                        .map(|r| r.timestamp)
-                        .fold(super::timeindex::NO_TIMESTAMP, i64::max);
+                Some((start, size, _)) => {
+                    // … then the records of that one batch (`for (Record record : batch)`).
+                    let start = pos as usize + start;
+                    let max = match max_ts.get(&start) {
+                        Some(m) => *m,
+                        None => {
+                            let (batches, _) = file_batches(
+                                &log[start..start + size],
+                                i32::MAX,
+                                opts.max_decompressed,
+                                true,
+                                start,
+                            )?;
+                            let m = batches.first().map_or(super::timeindex::NO_TIMESTAMP, |b| {
+                                b.records
+                                    .iter()
+                                    .map(|r| r.timestamp)
+                                    .fold(super::timeindex::NO_TIMESTAMP, i64::max)
+                            });
+                            max_ts.insert(start, m);
+                            m
+                        }
+                    };
                     if max != e.timestamp {
                         entry_of(&mut self.time_mismatches, input.absolute_path)
                             .push((e.timestamp, max));
@@ -442,6 +462,9 @@ impl DumpLog {
         let deep = opts.is_deep_iteration();
         let print = opts.should_print_data_log();
         let bytes = Self::sibling(&Some(input.bytes.clone()))?;
+        // `FileRecords.open(file, false).slice(0, maxBytes)`: a negative size is refused
+        // (`availableBytes`), naming the file as given on the command line.
+        check_size(bytes, input.path, opts.max_bytes)?;
         let end = bytes.len().min(opts.max_bytes.max(0) as usize);
         let data = &bytes[..end];
         let mut pos = 0usize;
@@ -592,6 +615,54 @@ fn check_slice(log: &[u8], log_name: &str, position: i32, at: usize) -> Result<(
     Ok(())
 }
 
+/// `FileRecords.availableBytes`' size check (after the position checks of [`check_slice`]).
+fn check_size(log: &[u8], log_name: &str, size: i32) -> Result<(), FileError> {
+    if size < 0 {
+        return Err(FileError::new(
+            0,
+            kind::ILLEGAL_ARGUMENT,
+            format!(
+                "Invalid size: {size} in read from FileRecords(size={}, file={log_name}, start=0, end=2147483647)",
+                log.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `FileChannelRecordBatch.lastOffset()` of the batch framed at the start of `slice` (the file
+/// from the batch on: Kafka reads the header from the channel, past a batch shorter than it):
+/// the header's `baseOffset + lastOffsetDelta` from magic 2 (`DefaultFileChannelRecordBatch`),
+/// the shallow entry's offset below (`LegacyFileChannelRecordBatch`). `at` is where to pin a
+/// header too short to read.
+fn shallow_last_offset(slice: &[u8], at: usize) -> Result<i64, FileError> {
+    let magic = slice[16] as i8;
+    let base = super::be_i64(slice, 0);
+    if magic >= 2 {
+        if slice.len() < crate::batch::HEADER_LEN {
+            return Err(FileError::new(at, kind::CORRUPT_RECORD, "batch header is truncated"));
+        }
+        Ok(base.wrapping_add(super::be_i32(slice, 23) as i64))
+    } else {
+        Ok(base)
+    }
+}
+
+/// The first batch of `data` (a log from an index position) whose last offset is at or past
+/// `offset`, walking batch headers only: `Some((start, size, lastOffset))`, `None` when none
+/// does. Allocates nothing.
+fn first_batch_reaching(data: &[u8], log_name: &str, offset: i64, at: usize) -> Result<Option<(usize, usize, i64)>, FileError> {
+    let mut pos = 0;
+    while let Some((start, size)) = next_batch(data, pos, log_name)? {
+        let last = shallow_last_offset(&data[start..], at)?;
+        if last >= offset {
+            return Ok(Some((start, size, last)));
+        }
+        pos = start + size;
+    }
+    Ok(None)
+}
+
 /// `fileRecords.slice(position, maxMessageSize).batches().iterator().next().lastOffset()`.
 fn first_batch_last_offset(
     log: &[u8],
@@ -601,32 +672,19 @@ fn first_batch_last_offset(
     at: usize,
 ) -> Result<i64, FileError> {
     check_slice(log, log_name, position, at)?;
+    check_size(log, log_name, max).map_err(|e| FileError { at, ..e })?;
     let p = position as usize;
     let slice = &log[p..];
     let slice = &slice[..slice.len().min(max.max(0) as usize)];
-    match next_batch(slice, 0, "")? {
+    // FileLogInputStream names the log file (by the absolute path the tool opened) in its errors.
+    match next_batch(slice, 0, log_name)? {
         None => Err(FileError::new(
             at,
             kind::NO_SUCH_ELEMENT,
             // Kafka's iterator: a NoSuchElementException without a message.
             "null",
         )),
-        Some(_) => {
-            let magic = slice[16] as i8;
-            let base = super::be_i64(slice, 0);
-            if magic >= 2 {
-                if slice.len() < crate::batch::HEADER_LEN {
-                    return Err(FileError::new(
-                        at,
-                        kind::CORRUPT_RECORD,
-                        "batch header is truncated",
-                    ));
-                }
-                Ok(base.wrapping_add(super::be_i32(slice, 23) as i64))
-            } else {
-                Ok(base)
-            }
-        }
+        Some(_) => shallow_last_offset(slice, at),
     }
 }
 
@@ -758,6 +816,57 @@ mod tests {
         assert_eq!(java_hash("ab"), 97 * 31 + 98);
         let v = alloc::vec![(String::from("b"), ()), (String::from("a"), ())];
         assert_eq!(java_hashmap_order(&v), alloc::vec![1, 0]);
+    }
+
+    /// A time index entry past the log and one whose batch ends elsewhere, as Kafka 4.3.1's
+    /// tool reported them on a copy of tests/fixtures/kafka-4.3.1/txn-0 with such entries
+    /// (stderr: `The following indexed offsets are not found in :<absolute path>`, then one line
+    /// per entry in index order).
+    #[test]
+    fn time_index_offsets_not_in_the_log() {
+        use crate::encode::{HeaderSpec, RecordSpec, I64};
+        let batch = |base: i64, n: usize| {
+            crate::encode_batch(&crate::BatchSpec {
+                header: HeaderSpec { base_offset: Some(I64(base)), base_timestamp: Some(I64(1000)), ..Default::default() },
+                records: alloc::vec![RecordSpec::default(); n],
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let mut log = batch(0, 2);
+        let second = log.len() as i32;
+        log.extend(batch(2, 1));
+        let ix = super::super::index::OffsetIndexRepr {
+            base_offset: 0,
+            entries: alloc::vec![
+                super::super::index::OffsetPosition { offset: 0, position: 0 },
+                super::super::index::OffsetPosition { offset: 2, position: second },
+            ],
+            trailing_bytes: 0,
+        }
+        .emit();
+        let tix = super::super::timeindex::TimeIndexRepr {
+            base_offset: 0,
+            entries: alloc::vec![
+                super::super::timeindex::TimestampOffset { timestamp: 1000, offset: 0 },
+                super::super::timeindex::TimestampOffset { timestamp: 1001, offset: 100 },
+            ],
+            trailing_bytes: 0,
+        }
+        .emit();
+        let mut d = DumpLog::new(DumpOptions::default());
+        let path = "/p/00000000000000000000.timeindex";
+        d.dump(&DumpInput { path, absolute_path: path, bytes: Ok(&tix), log: Some(Ok(&log)), index: Some(Ok(&ix)) });
+        d.finish();
+        let err: Vec<&str> = d.lines().iter().filter(|(s, _)| *s == Stream::Err).map(|(_, l)| l.as_str()).collect();
+        assert_eq!(
+            err,
+            [
+                "The following indexed offsets are not found in :/p/00000000000000000000.timeindex",
+                "Indexed offset: 0, found log offset: 1",
+                "Indexed offset: 100, found log offset: -1",
+            ]
+        );
     }
 
     #[test]

@@ -28,6 +28,32 @@ fn record_of(m: &Message<'_>, offset: i64, offset_delta: i32, timestamp: i64) ->
     }
 }
 
+/// The header of a legacy entry read at `LegacyRecord`'s fixed offsets (offset 0, size 8,
+/// crc 12, magic 16, attributes 17, magic 1's timestamp 18), as `Message::header_repr` shows a
+/// message that parses; `None` when the entry is shorter than that.
+fn fixed_header(slice: &[u8]) -> Option<crate::wire::batch::HeaderRepr> {
+    use crate::wire::batch::{Attributes, HeaderRepr, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_TIMESTAMP};
+    let be = |r: core::ops::Range<usize>| slice.get(r).map(|b| b.iter().fold(0u64, |n, &x| n << 8 | u64::from(x)));
+    let magic = *slice.get(16)? as i8;
+    let attributes = *slice.get(17)?;
+    let timestamp = if magic == 1 { be(18..26)? as i64 } else { NO_TIMESTAMP };
+    Some(HeaderRepr {
+        base_offset: be(0..8)? as i64,
+        batch_length: be(8..12)? as u32 as i32,
+        partition_leader_epoch: NO_PARTITION_LEADER_EPOCH,
+        magic,
+        crc: be(12..16)? as u32,
+        attributes: Attributes(u16::from(attributes) & if magic == 0 { 0x07 } else { 0x0f }),
+        last_offset_delta: 0,
+        base_timestamp: timestamp,
+        max_timestamp: timestamp,
+        producer_id: NO_PRODUCER_ID,
+        producer_epoch: NO_PRODUCER_EPOCH,
+        base_sequence: NO_SEQUENCE,
+        records_count: 1,
+    })
+}
+
 /// One legacy entry at `base` (`slice` shorter than declared when `truncated`), read by
 /// [`read_entry`] (the walk the columns share) and listed with its spans.
 pub(crate) fn decode(
@@ -55,7 +81,16 @@ pub(crate) fn decode(
             decompressed_at: f.decompressed_at,
         })
     });
-    let Some(m) = &e.wrapper else { return out };
+    let Some(m) = &e.wrapper else {
+        // The message does not parse (a key or value length past its end …): Kafka still shows
+        // its header, read at fixed offsets (`LegacyFileChannelRecordBatch` / `LegacyRecord`:
+        // offset, checksum, magic, attributes, magic 1's timestamp; nothing checks the lengths).
+        if let Some(h) = fixed_header(slice) {
+            let computed = crate::crc::crc32_ieee(&slice[16..]);
+            out.header = header_report(&h, computed, h.crc == computed, NO_SEQUENCE, h.base_offset);
+        }
+        return out;
+    };
     if opts.spans {
         out.fields = m.spans.iter().map(|&(n, a, b)| Field::new(n, base + a..base + b)).collect();
     }

@@ -153,6 +153,19 @@ pub struct DumpLogParsed {
     pub unsupported: bool,
 }
 
+/// The text Java's `getMessage()` gives where eoslab's says more: a `ByteBuffer` underflow
+/// (`BufferUnderflowException`) has no message, so Kafka prints `null` where eoslab's
+/// [`super::parser`] names the missing bytes (kafka-dump-log 4.3.1 `--offsets-decoder` on a
+/// `__transaction_state` segment: `… from key's buffer due to: null.`).
+fn java_message(m: &str) -> String {
+    const UNDERFLOW: &str = "java.nio.BufferUnderflowException: ";
+    const END: &str = " but the buffer ended";
+    match (m.find(UNDERFLOW), m.find(END)) {
+        (Some(a), Some(b)) if b > a => format!("{}null{}", &m[..a], &m[b + END.len()..]),
+        _ => String::from(m),
+    }
+}
+
 /// `CoordinatorRecordMessageParser.parse` for the record at `offset`: key
 /// `{"type":"T","data":{…}}`, payload `{"version":"V","data":{…}}` or `<DELETE>` for a
 /// tombstone; an unknown record type gives the key `Unknown record type T at offset O,
@@ -170,7 +183,7 @@ pub fn dump_log_parse(
         ));
     };
     let error = |e: InternalError| DumpLogParsed {
-        key: Some(format!("Error at offset {offset}, skipping. {}", e.message)),
+        key: Some(format!("Error at offset {offset}, skipping. {}", java_message(&e.message))),
         payload: None,
         unsupported: false,
     };

@@ -64,11 +64,13 @@ impl<'a> Msg<'a> {
             return Err((at, format!("string field {name} had invalid length {len}")));
         }
         let data_at = self.r.pos();
+        // Kafka 4.3.1 `ByteBufferAccessor.readString` reads through `readArray` (its text, as
+        // kafka-dump-log --transaction-log-decoder printed it on a damaged key).
         let b = self.r.take(len as usize).map_err(|_| {
             (
                 data_at,
                 format!(
-                    "Error reading string of length {len}, only {} bytes available",
+                    "Error reading byte array of {len} byte(s): only {} byte(s) available",
                     self.r.remaining()
                 ),
             )

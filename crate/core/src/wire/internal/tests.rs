@@ -346,7 +346,7 @@ fn errors_are_pinned() {
     // Key string cut short: the data starts at byte 4.
     let e = format_record(InternalTopic::TransactionState, Some(&key[..6]), None).unwrap_err();
     assert_eq!((e.at, e.in_value), (4, false));
-    assert!(e.message.starts_with("Could not read record with version 0 from key's buffer due to: Error reading string of length 5"), "{}", e.message);
+    assert!(e.message.starts_with("Could not read record with version 0 from key's buffer due to: Error reading byte array of 5 byte(s)"), "{}", e.message);
     // Negative string length.
     let e = parse_txn_log_key(&hex("0000 ffff")).unwrap_err();
     assert_eq!(e.at, 2);
