@@ -26,6 +26,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::checkpoint::{EpochEntry, LeaderEpochCheckpoint, PartitionMetadata, LEADER_EPOCH_CHECKPOINT_VERSION};
 use super::index::{OffsetIndexRepr, OffsetPosition};
 use super::snapshot::{ProducerEntry, SnapshotRepr};
 use super::timeindex::{TimeIndexRepr, TimestampOffset, NO_TIMESTAMP};
@@ -62,24 +63,10 @@ pub fn lab_topic_id(name: &str) -> [u8; 16] {
     id
 }
 
-/// `Uuid.toString()`: URL-safe base64 without padding (22 characters).
+/// `Uuid.toString()`: URL-safe base64 without padding (22 characters), as `partition.metadata`
+/// spells it ([`PartitionMetadata::new`]).
 pub fn uuid_to_string(id: &[u8; 16]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut s = String::with_capacity(22);
-    let mut bits: u32 = 0;
-    let mut n = 0;
-    for &b in id {
-        bits = (bits << 8) | b as u32;
-        n += 8;
-        while n >= 6 {
-            n -= 6;
-            s.push(A[((bits >> n) & 63) as usize] as char);
-        }
-    }
-    if n > 0 {
-        s.push(A[((bits << (6 - n)) & 63) as usize] as char);
-    }
-    s
+    PartitionMetadata::new(0, *id).topic_id
 }
 
 /// The `.index` and `.timeindex` bytes Kafka 4.3.1 leaves for a segment holding `log` (batches
@@ -208,13 +195,13 @@ pub fn partition_dir(p: &Partition, opts: &LayoutOptions) -> Result<Vec<(String,
             .collect();
         out.push((format!("{:020}.snapshot", p.log_end_offset), SnapshotRepr { crc: 0, entries }.emit()));
     }
-    // CheckpointFile.write: the version, the entry count, then `epoch startOffset` lines.
-    let mut cp = format!("0\n{}\n", epochs.len());
-    for (e, o) in &epochs {
-        cp.push_str(&format!("{e} {o}\n"));
-    }
-    out.push((String::from("leader-epoch-checkpoint"), cp.into_bytes()));
-    out.push((String::from("partition.metadata"), format!("version: 0\ntopic_id: {}", uuid_to_string(&opts.topic_id)).into_bytes()));
+    // CheckpointFile.write and PartitionMetadataFile.record, by the checkpoint module's writers.
+    let cp = LeaderEpochCheckpoint {
+        version: Some(LEADER_EPOCH_CHECKPOINT_VERSION),
+        entries: epochs.iter().map(|&(epoch, start_offset)| EpochEntry { epoch, start_offset, at: 0 }).collect(),
+    };
+    out.push((String::from("leader-epoch-checkpoint"), cp.emit()));
+    out.push((String::from("partition.metadata"), PartitionMetadata::new(0, opts.topic_id).emit()));
     out.sort();
     Ok(out)
 }
