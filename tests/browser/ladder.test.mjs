@@ -380,10 +380,14 @@ test("dark mode follows prefers-color-scheme, canvas included", { timeout: 60_00
       return [...c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data];
     });
   const light = await pixel();
-  const draws = await page.evaluate(() => document.querySelector("kafka-ladder").renderStats.draws);
   await page.emulateMedia({ colorScheme: "dark" });
-  // The media change redraws the canvas in a later frame.
-  await page.waitForFunction((n) => document.querySelector("kafka-ladder").renderStats.draws > n, draws);
+  // The media change redraws the canvas in a later frame; an unrelated redraw (a resize, a font)
+  // may come first, so wait for the corner pixel itself to change rather than for any draw.
+  await page.waitForFunction((before) => {
+    const c = document.querySelector("kafka-ladder").shadowRoot.querySelector("canvas");
+    const now = [...c.getContext("2d", { willReadFrequently: true }).getImageData(c.width - 4, c.height - 4, 1, 1).data];
+    return now.some((v, i) => v !== before[i]);
+  }, light, { timeout: 10_000 });
   const dark = await pixel();
   if (SHOTS) await page.locator("kafka-ladder").screenshot({ path: join(SHOTS, "ladder-dark.png") });
   await page.emulateMedia({ colorScheme: "light" });

@@ -6,6 +6,7 @@
 // Run: node --test tests/browser/teach.test.mjs   (needs `make pkg` and /usr/bin/chromium)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { launch } from "./helpers.mjs";
 
 let lab;
@@ -642,6 +643,41 @@ test("a link restores the inspector's bytes, opened batch and selected field", {
   assert.deepEqual(await inspector(), pasted);
   const where = await page.locator("#kb").evaluate((k) => k.shadowRoot.textContent.includes("producerId"));
   assert.equal(where, true);
+});
+
+test("the inspector: bytes too big for a link are offered as a file, which opens them again", { timeout: 60_000 }, async () => {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  // 12,000 bytes that do not compress (a deterministic xorshift stream): far past 8,000 characters.
+  const n = await page.evaluate(async () => {
+    const b = new Uint8Array(12000);
+    let x = 2463534242;
+    for (let i = 0; i < b.length; i++) {
+      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+      b[i] = x & 0xff;
+    }
+    await document.getElementById("kb").load(new File([b], "big.bin"));
+    return b.length;
+  });
+  await page.waitForFunction((len) => document.getElementById("kb").bytes.length === len, n);
+  // No link (the hash is cleared), a message, and the download button.
+  await page.waitForFunction(() => !document.getElementById("download-bytes").hidden);
+  assert.match(await page.locator("#sample-status").textContent(), /does not fit in a link \([\d,]+ characters; links stop at 8,000\)/);
+  assert.equal(new URL(page.url()).hash, "");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#download-bytes")]);
+  assert.equal(dl.suggestedFilename(), "eoslab-input.bin");
+  const saved = readFileSync(await dl.path());
+  const shown = Buffer.from(await page.evaluate(() => Array.from(document.getElementById("kb").bytes)));
+  assert.ok(saved.equals(shown), "the file holds the bytes shown");
+  // Opening the file on a fresh page (as a drop does: load(File)) shows the same bytes.
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.evaluate((arr) => document.getElementById("kb").load(new File([new Uint8Array(arr)], "eoslab-input.bin")), Array.from(saved));
+  await page.waitForFunction((len) => document.getElementById("kb").bytes.length === len, n);
+  const again = Buffer.from(await page.evaluate(() => Array.from(document.getElementById("kb").bytes)));
+  assert.ok(again.equals(saved));
 });
 
 // --- presenter mode ----------------------------------------------------------------------------
