@@ -1587,12 +1587,33 @@ def random_scripts(count, seed, steps=20):
     return out
 
 
+def random_request_scripts(count, seed, steps=30):
+    """`count` random request sequences of the transactions model (`eoslab schedule
+    --transactions --requests`: InitProducerId, AddPartitionsToTxn, Produce, EndTxn, the queued
+    markers, Fetch and ListOffsets, with stale epochs and wrong sequences among them), written to
+    a temporary folder: {name: path}. Every request's answer is compared, and the coordinator's
+    state after every step."""
+    r = subprocess.run([EOSLAB, "schedule", "--transactions", "--requests", "--seed", str(seed),
+                        "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
+    folder = tempfile.mkdtemp(prefix="eoslab-txn-requests-")
+    out = {}
+    for line in r.stdout.splitlines():
+        sch = json.loads(line)
+        name = f"random-txn-requests-seed-{sch['seed']}"
+        path = os.path.join(folder, name + ".eos")
+        with open(path, "w") as f:
+            f.write(sch["script"])
+        out[name] = path
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--version", default="4.3.1")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--random", type=int, default=0, help="also run N random schedules of the model")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--random-requests", type=int, default=0, help="also run N random request sequences of the model")
     ap.add_argument("--only-random", action="store_true", help="run the random schedules only")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args(argv)
@@ -1613,6 +1634,10 @@ def main(argv=None):
         names = want
     if args.random:
         rnd = random_scripts(args.random, args.seed)
+        paths.update(rnd)
+        names += list(rnd)
+    if args.random_requests:
+        rnd = random_request_scripts(args.random_requests, args.seed)
         paths.update(rnd)
         names += list(rnd)
     summary = []

@@ -46,7 +46,7 @@ const USAGE: &str = "usage:
   eoslab partition DIR|FILE... [--json | --script]
   eoslab partition --write-dir DIR --script SCENARIO.eos [--index-interval-bytes N]
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log]
-  eoslab schedule [--requests | --transactions [--exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
+  eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -598,7 +598,9 @@ fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
         // producers restart at most a few times): 100 ids each.
         shape.first_producer_id = first + 100 * i as i64;
         let s = seed + i;
-        let script = if transactions {
+        let script = if transactions && requests {
+            eoslab_core::model::schedule::random_txn_request_script(s, shape.steps, None)
+        } else if transactions {
             let ex: Vec<&str> = exclude.iter().map(String::as_str).collect();
             eoslab_core::model::schedule::random_txn_script(s, shape.steps, &ex, true)
         } else if requests {
