@@ -225,7 +225,7 @@ export function completionSteps(report) {
   return out.length === completions.length ? out : null;
 }
 
-/** The core's defaults for the modelled costs (crate/core/src/model/txn_scenario.rs). */
+/** The core's defaults for the modelled costs (crate/core/src/model/txn_scenario/parse.rs). */
 export const DEFAULT_COSTS = Object.freeze({ rtt: "1ms", append: "2ms", brokers: "3" });
 
 /** The costs the script's `cluster` lines set (rtt=, append=, brokers=), over the core's defaults. */

@@ -1,4 +1,4 @@
-// Over 800 lines on purpose: one state machine, `Sim` (one `impl Sim` of step handlers over private fields); the leader's rules and the script language are apart (partition.rs, scenario.rs).
+// Over 800 lines on purpose: one state machine, `Sim` (one `impl Sim` of step handlers over private fields); the leader's rules and the script language are apart (partition.rs, scenario/).
 //! The idempotent producer against partition leaders, as a deterministic, sans-IO state
 //! machine in the quinn/stateright manner: inputs are [`Action`]s (application calls,
 //! network faults, time passing), [`Sim::enabled_actions`] lists what may happen next

@@ -1,7 +1,8 @@
 //! Deterministic, sans-IO models of the decisions Kafka makes: the partition leader's
 //! producer-state checks ([`partition`]), the idempotent producer and its network
-//! ([`idempotence`]), the scenario language that drives them ([`scenario`]) and the Java
-//! producer's configuration resolution ([`config`]).
+//! ([`idempotence`]), the scenario language that drives them ([`scenario`]; the transactions
+//! scripts: [`txn_scenario`]; what both languages share: [`script`]) and the Java producer's
+//! configuration resolution ([`config`]).
 
 pub mod config;
 pub mod coordinator;
@@ -14,6 +15,7 @@ pub mod report;
 pub mod scenario;
 pub mod suggest;
 pub mod schedule;
+pub mod script;
 pub mod txn;
 pub mod txn_report;
 pub mod txn_scenario;

@@ -1,0 +1,155 @@
+//! The scenario language: a line-oriented script (with a JSON twin, the same [`Scenario`]
+//! value serialized) that sets up partitions and producers, drives the model step by step,
+//! and checks itself with `expect` lines. Documented in `scenarios/README.md`.
+//!
+//! ```text
+//! title Lost response, then retry
+//! partition orders-0
+//! producer app
+//! send app orders-0 order-1
+//! deliver request b1
+//! lose response b1
+//! timeout app
+//! deliver request b1
+//! expect b1 duplicate 0..0
+//! ```
+//!
+//! The parser is [`parse()`] (parse.rs), the runner [`run()`] (run.rs); `expect` lines are
+//! checked by expect.rs, and text.rs writes steps, the next possible lines and the ladder.
+//! What both script languages share (lines, comments, [`ParseError`], durations) is in
+//! [`super::script`].
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+// The model's modules, named by the files below as `super::idempotence::…` and so on.
+use super::{errors, idempotence, partition, suggest};
+
+mod expect;
+mod parse;
+mod run;
+mod text;
+
+pub use super::script::{parse_duration, strip_comment, Failure, ParseError};
+pub(in crate::model) use parse::parse_step;
+pub use parse::parse;
+pub(in crate::model) use run::exec;
+pub use run::{run, run_logged, setup, step_line, Run, StepRun};
+pub use text::{describe, ladder, next_lines};
+
+/// A parsed scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct Scenario {
+    pub title: String,
+    pub about: String,
+    pub start_ms: i64,
+    pub first_producer_id: i64,
+    pub producer_id_expiration_ms: Option<i64>,
+    pub partitions: Vec<String>,
+    pub producers: Vec<ProducerDecl>,
+    /// `log-end PART N` and `producer-state PART …`: a leader's state given, not replayed (a
+    /// real partition's, from `eoslab partition` or the inspector's directory view).
+    pub leader_state: Vec<LeaderStateDecl>,
+    pub steps: Vec<Step>,
+}
+
+/// One set-up line giving a partition leader's state.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct LeaderStateDecl {
+    pub line: usize,
+    pub partition: String,
+    /// `log-end PART N`: the log ends at N (the records below it are not in the model).
+    pub log_end: Option<i64>,
+    /// `producer-state PART pid=N epoch=E [coordinator-epoch=C] [timestamp=T]
+    /// [txn-first-offset=F] [batch=FIRSTSEQ..LASTSEQ@FIRSTOFFSET..LASTOFFSET …]`: a
+    /// `ProducerStateEntry` (at most 5 retained batches, oldest first).
+    pub producer: Option<ProducerStateDecl>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerStateDecl {
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub coordinator_epoch: i32,
+    /// The entry's last timestamp (and every retained batch's); the scenario's start when absent.
+    pub timestamp: Option<i64>,
+    pub txn_first_offset: Option<i64>,
+    /// (first sequence, last sequence, first offset, last offset).
+    pub batches: Vec<(i32, i32, i64, i64)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerDecl {
+    pub name: String,
+    /// `key=value` settings: idempotence, max.in.flight, retries, delivery.timeout.ms,
+    /// request.timeout.ms.
+    pub settings: Vec<(String, String)>,
+}
+
+/// One line of the script after `#` comments are removed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
+pub enum Step {
+    Send { line: usize, producer: String, partition: String, values: Vec<String> },
+    /// `attempt`: which attempt's message (`b1#2`); the latest when absent.
+    Deliver { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
+    Lose { line: usize, what: Direction, batch: usize, #[cfg_attr(feature = "serde", serde(default))] attempt: Option<u32> },
+    Delay { line: usize, batch: usize },
+    /// The leader answers the request with a retriable error (NOT_ENOUGH_REPLICAS …).
+    Refuse { line: usize, batch: usize, error: String },
+    Timeout { line: usize, producer: String },
+    Restart { line: usize, producer: String },
+    Advance { line: usize, ms: i64 },
+    LeaderChange { line: usize, partition: String },
+    /// Deliver everything deliverable, oldest first, until the network is quiet.
+    Flush { line: usize },
+    Repeat { line: usize, times: usize, steps: Vec<Step> },
+    Expect { line: usize, check: Expect },
+    /// `produce PART pid=N epoch=E seq=S [txn] V …`: a Produce request with these fields,
+    /// straight to the partition's leader.
+    Produce { line: usize, partition: String, producer_id: i64, epoch: i16, base_sequence: i32, #[cfg_attr(feature = "serde", serde(default))] transactional: bool, values: Vec<String> },
+    /// `produce PART batch=HEX`: a Produce carrying these bytes (one batch, as the inspector
+    /// or a log segment shows it), straight to the partition's leader; `batch` is the hex.
+    ProduceBytes { line: usize, partition: String, batch: String },
+    /// `marker PART pid=N epoch=E commit|abort [coordinator-epoch=C] [tv=1|2]`: a
+    /// WriteTxnMarkers request for the partition.
+    Marker { line: usize, partition: String, producer_id: i64, epoch: i16, commit: bool, #[cfg_attr(feature = "serde", serde(default))] coordinator_epoch: i32, #[cfg_attr(feature = "serde", serde(default))] tv2: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "lowercase"))]
+pub enum Direction {
+    Request,
+    Response,
+}
+
+/// A self-check.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "what", rename_all = "kebab-case"))]
+pub enum Expect {
+    /// The leader's latest decision on batch `b`: "appended" | "duplicate" | an error name.
+    Decision { batch: usize, outcome: String, offsets: Option<(i64, i64)> },
+    /// The batch's state at the client: "acked" | "failed" | "abandoned" | "in-flight" | "queued".
+    Client { batch: usize, state: String, detail: Option<String> },
+    /// Record values in a partition's log, in offset order.
+    Log { partition: String, values: Vec<String> },
+    /// Producer-state entries held by a partition.
+    Producers { partition: String, count: usize },
+    /// A producer's id and epoch.
+    Producer { producer: String, pid: Option<i64>, epoch: Option<i16> },
+    /// The leader's answer to the latest `produce` or `marker` line: "appended" | "duplicate" |
+    /// an error name.
+    Last { outcome: String, offsets: Option<(i64, i64)> },
+    /// A partition's last stable offset.
+    Lso { partition: String, offset: i64 },
+}
+
+#[cfg(test)]
+mod leader_state_tests;

@@ -1,0 +1,150 @@
+//! The scenario language for transactions: the same line format as the idempotence
+//! scenarios (`scenarios/README.md`), chosen by a first directive `model transactions`.
+//! Every step is run on a [`World`](txn::World); after each step the invariants are checked and the
+//! state is snapshotted, so a view steps back and forward without re-running.
+//!
+//! The parser is [`parse()`] (parse.rs), the runner [`run()`] (run.rs); `expect` lines are
+//! checked by expect.rs, and text.rs writes steps, the next possible lines and the timeline.
+//! What both script languages share (lines, comments, [`ParseError`], durations) is in
+//! [`super::script`].
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::line::KafkaLine;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+// The model's modules, named by the files below as `super::txn::…` and so on.
+use super::{coordinator, errors, line, partition, txn, txn_report};
+
+mod expect;
+mod parse;
+mod run;
+mod text;
+
+pub use expect::producer_entry_words;
+pub use parse::{is_transactions, parse};
+pub use run::{apply_line, run, run_with, seed_producer_states, setup, TxnRun, TxnStepRun};
+pub use super::script::{Failure, ParseError};
+pub use text::{describe, next_lines, timeline_text};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct TxnScenario {
+    pub title: String,
+    pub about: String,
+    pub start_ms: i64,
+    pub first_producer_id: i64,
+    pub transaction_version: u8,
+    pub two_phase_commit_broker: bool,
+    /// `cluster kafka=4.1|4.3|trunk`: the line whose answers the model gives (default 4.3).
+    pub kafka: KafkaLine,
+    /// `cluster transaction.partition.verification.enable=false`.
+    pub verification_disabled: bool,
+    /// `cluster transactional.id.expiration.ms=D` (None: Kafka's 7 days).
+    pub transactional_id_expiration_ms: Option<i64>,
+    /// `cluster transaction.remove.expired.transaction.cleanup.interval.ms=D` (None: 1 hour).
+    pub transactional_id_expiration_interval_ms: Option<i64>,
+    pub rtt_ms: i64,
+    pub append_ms: i64,
+    pub brokers: usize,
+    pub partitions: Vec<String>,
+    pub producers: Vec<TxnProducerDecl>,
+    pub consumers: Vec<ConsumerDecl>,
+    /// `txn-state ID pid=N epoch=E`: coordinator metadata as if loaded from the log.
+    pub seeds: Vec<TxnSeed>,
+    /// `producer-state PART pid=N epoch=E seq=A..B [offset=O] [txn-first=T]`: the partition
+    /// leader's entry for one producer, as if its last batch had been appended.
+    pub producer_states: Vec<ProducerStateSeed>,
+    pub steps: Vec<TxnStep>,
+}
+
+/// One `producer-state` line: the leader of `partition` holds an entry for `producer_id` at
+/// `epoch` whose last batch carried sequences `first_seq..=last_seq` at offsets from `offset`
+/// (the partition's log end when not given), and, with `txn_first`, a transaction open since
+/// that offset ([`super::partition::Partition::seed_producer`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ProducerStateSeed {
+    pub line: usize,
+    pub partition: String,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub first_seq: i32,
+    pub last_seq: i32,
+    pub offset: Option<i64>,
+    pub txn_first: Option<i64>,
+}
+
+/// `txn-state ID pid=N epoch=E [state=S] [partitions=P,…] [timeout=D] [last-epoch=E]`: a
+/// transactional.id's coordinator metadata as if loaded from `__transaction_state`.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct TxnSeed {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// Empty, Ongoing, CompleteCommit or CompleteAbort (default CompleteCommit). A Prepare*
+    /// state is not given here: its markers would be in flight (load it by replaying the EndTxn).
+    pub state: String,
+    /// The transaction's partitions (Ongoing only).
+    pub partitions: Vec<String>,
+    pub timeout_ms: Option<i32>,
+    pub last_epoch: Option<i16>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct TxnProducerDecl {
+    pub name: String,
+    pub transactional_id: String,
+    pub timeout_ms: i32,
+    pub two_phase_commit: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct ConsumerDecl {
+    pub name: String,
+    pub read_committed: bool,
+    pub group: Option<String>,
+    pub partitions: Vec<String>,
+}
+
+/// One step line.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "op", rename_all = "kebab-case"))]
+pub enum TxnStep {
+    Init { line: usize, producer: String },
+    Begin { line: usize, producer: String },
+    Send { line: usize, producer: String, partition: String, values: Vec<String> },
+    /// One record to each of the first `count` partitions.
+    SendAll { line: usize, producer: String, count: usize, value: String },
+    SendOffsets { line: usize, producer: String, consumer: String },
+    Commit { line: usize, producer: String, lose_response: bool },
+    Abort { line: usize, producer: String, lose_response: bool },
+    DeliverMarkers { line: usize, partition: Option<String> },
+    DelayMarker { line: usize, partition: String },
+    Crash { line: usize, producer: String },
+    Advance { line: usize, ms: i64 },
+    Failover { line: usize },
+    Poll { line: usize, consumer: String },
+    Rebalance { line: usize, group: String },
+    /// The application seeks the consumer back to its group's committed offsets (what it must
+    /// do after an abort: Kafka does not rewind a consumer's position).
+    Seek { line: usize, consumer: String },
+    OffsetFetch { line: usize, consumer: String },
+    Effect { line: usize, producer: String, name: String, key: Option<String> },
+    Feature { line: usize, level: u8 },
+    Flush { line: usize },
+    Repeat { line: usize, times: usize, steps: Vec<TxnStep> },
+    Expect { line: usize, words: Vec<String> },
+    /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
+    /// its answer kept under `label` (and as `last`) for `expect` lines.
+    Request { line: usize, label: Option<String>, from: Option<String>, request: super::txn::Request },
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,381 @@
+//! The transactions script's runner: a [`TxnScenario`] set up as a [`World`] and run step by
+//! step, with the state kept after each step.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::coordinator::TxnState;
+use super::expect::check;
+use super::parse::step;
+use super::partition::Isolation;
+use super::text::describe;
+use super::txn::{CallResult, ClusterConfig, Sabotage, World, TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT, TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT};
+use super::{ProducerStateSeed, TxnScenario, TxnStep};
+use crate::model::script::{Failure, ParseError};
+
+/// Give the partitions' leaders the scenario's `producer-state` entries, in line order: each
+/// batch is written after what the partition already holds; a producer id seeded here is one
+/// the coordinator gave out, so later InitProducerId answers are higher.
+pub fn seed_producer_states(w: &mut World, seeds: &[ProducerStateSeed]) -> Result<(), ParseError> {
+    seeds.iter().try_for_each(|s| seed_producer_state(w, s).map(|_| ()))
+}
+
+/// One `producer-state` line on `w`; the seeded batch's first offset.
+pub(super) fn seed_producer_state(w: &mut World, s: &ProducerStateSeed) -> Result<i64, ParseError> {
+    {
+        let err = |m: String| ParseError { line: s.line, message: format!("producer-state {}: {m}", s.partition) };
+        let Some(p) = w.partitions.iter_mut().find(|p| p.name == s.partition) else {
+            return Err(err(String::from("no such partition (declare it with `partition` or `partitions` first)")));
+        };
+        if p.producers.contains_key(&s.producer_id) {
+            return Err(err(format!("producer {} already has a state on this partition", s.producer_id)));
+        }
+        let offset = s.offset.unwrap_or(p.log_end_offset);
+        if offset < p.log_end_offset {
+            return Err(err(format!("offset={offset}: the partition already holds offsets up to {} (an earlier producer-state line): the batch goes at {} or later", p.log_end_offset - 1, p.log_end_offset)));
+        }
+        p.seed_producer(s.producer_id, s.epoch, s.first_seq, s.last_seq, offset, w.now_ms, s.txn_first).map_err(err)?;
+        w.next_pid = w.next_pid.max(s.producer_id.saturating_add(1));
+        Ok(offset)
+    }
+}
+
+/// One step as run, with the state after it.
+#[derive(Clone, Debug)]
+pub struct TxnStepRun {
+    pub line: usize,
+    pub text: String,
+    pub ok: bool,
+    pub t: i64,
+    pub narration: String,
+    pub messages: Vec<super::txn::Message>,
+    pub snapshot: super::txn_report::StateSnapshot,
+    pub invariants: Vec<(&'static str, bool, String)>,
+    /// A request step's answer, as data.
+    pub reply: Option<super::txn::Reply>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TxnRun {
+    /// The scenario's header (title, about, cluster, declarations): its `steps` are left
+    /// empty — the steps as run are [`TxnRun::steps`] — so a long script is not copied.
+    pub scenario: TxnScenario,
+    pub world: World,
+    pub steps: Vec<TxnStepRun>,
+    pub failures: Vec<Failure>,
+    pub error: Option<ParseError>,
+}
+
+impl TxnRun {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.error.is_none()
+    }
+}
+
+/// A world with only the scenario's partitions (to check its `producer-state` lines).
+pub(super) fn setup_partitions(sc: &TxnScenario) -> World {
+    let mut w = World::new(sc.start_ms, sc.first_producer_id, ClusterConfig::default());
+    for p in &sc.partitions {
+        w.add_partition(p);
+    }
+    w
+}
+
+/// The world a scenario starts from. Its `producer-state` lines were checked when it was
+/// parsed; [`run`] reports a bad one given another way (a scenario built as JSON).
+pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
+    let mut w = World::new(
+        sc.start_ms,
+        sc.first_producer_id,
+        ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka, verification_disabled: sc.verification_disabled,
+            transactional_id_expiration_ms: sc.transactional_id_expiration_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT),
+            transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT) },
+    );
+    w.sabotage = sabotage;
+    for p in &sc.partitions {
+        w.add_partition(p);
+    }
+    for p in &sc.producers {
+        w.add_client(&p.name, &p.transactional_id, p.timeout_ms, p.two_phase_commit);
+    }
+    for s in &sc.seeds {
+        w.seed_txn(&s.transactional_id, s.producer_id, s.epoch);
+        if let Some(m) = w.coordinator.index(&s.transactional_id).map(|i| &mut w.coordinator.txns[i]) {
+            m.state = match s.state.as_str() {
+                "Empty" => TxnState::Empty,
+                "Ongoing" => TxnState::Ongoing,
+                "CompleteAbort" => TxnState::CompleteAbort,
+                _ => TxnState::CompleteCommit,
+            };
+            for p in &s.partitions {
+                m.partitions.insert(p.as_str().into());
+                m.added_order.push(p.as_str().into());
+            }
+            if let Some(t) = s.timeout_ms {
+                m.txn_timeout_ms = t;
+            }
+            if let Some(e) = s.last_epoch {
+                m.last_producer_epoch = e;
+            }
+            if m.state == TxnState::Ongoing {
+                m.txn_start_ms = m.last_update_ms;
+            }
+        }
+    }
+    let _ = seed_producer_states(&mut w, &sc.producer_states);
+    for c in &sc.consumers {
+        w.add_consumer(&c.name, if c.read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted }, c.group.as_deref(), c.partitions.clone());
+    }
+    w
+}
+
+/// Per-run memory of things expects look at.
+#[derive(Default)]
+pub(super) struct Memory {
+    pub(super) thrown: Vec<(String, String)>,
+    pub(super) offset_fetch: Vec<(String, String, String)>,
+    /// Answers to the script's requests: (label, answer); the latest is also `last`.
+    pub(super) replies: Vec<(String, super::txn::Reply)>,
+}
+
+/// Run a transactions scenario. `snapshots`: keep the state after every step (views) or
+/// only after the last (benchmarks of long runs).
+pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> TxnRun {
+    run_with(sc, sabotage, snapshots, true)
+}
+
+/// [`run`] with tracing chosen: `trace: false` builds no messages or narration (the same
+/// decisions, states and invariants; for long runs and benchmarks).
+pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
+    let mut w = setup(sc, sabotage);
+    w.trace = trace;
+    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
+    if let Err(e) = seed_producer_states(&mut setup_partitions(sc), &sc.producer_states) {
+        out.error = Some(e);
+        out.world = w;
+        return out;
+    }
+    let mut mem = Memory::default();
+    let mut budget = 1_000_000usize;
+    let mut flat = Vec::new();
+    flatten(&sc.steps, &mut budget, &mut flat);
+    let n = flat.len();
+    out.steps.reserve_exact(n.min(1 << 16));
+    // Most steps write a record or more: room for one a step, so a long run's record list is
+    // not copied each time it doubles.
+    w.records.reserve(n.min(1 << 16));
+    for (k, s) in flat.into_iter().enumerate() {
+        w.step = out.steps.len();
+        w.messages.clear();
+        w.narration.clear();
+        let line = line_of(s);
+        let mut ok = true;
+        match exec(&mut w, s, &mut mem) {
+            Ok(Some(fail)) => {
+                ok = false;
+                out.failures.push(Failure { line, expected: fail.0, got: fail.1 });
+            }
+            Ok(None) => {}
+            Err(e) => {
+                out.error = Some(ParseError { line, message: e });
+                ok = false;
+            }
+        }
+        let keep = snapshots || k + 1 == n || out.error.is_some();
+        out.steps.push(TxnStepRun {
+            line,
+            text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() },
+            ok,
+            t: w.now_ms - w.start_ms,
+            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
+            messages: core::mem::take(&mut w.messages),
+            snapshot: if keep { super::txn_report::snapshot(&w) } else { super::txn_report::StateSnapshot::default() },
+            invariants: if keep { w.invariants() } else { Vec::new() },
+            reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| x.1.clone()) } else { None },
+        });
+        if out.error.is_some() {
+            break;
+        }
+    }
+    out.world = w;
+    out
+}
+
+/// `sc` without its steps (what a run keeps of its scenario).
+fn header(sc: &TxnScenario) -> TxnScenario {
+    TxnScenario {
+        title: sc.title.clone(),
+        about: sc.about.clone(),
+        start_ms: sc.start_ms,
+        first_producer_id: sc.first_producer_id,
+        transaction_version: sc.transaction_version,
+        two_phase_commit_broker: sc.two_phase_commit_broker,
+        kafka: sc.kafka,
+        verification_disabled: sc.verification_disabled,
+        transactional_id_expiration_ms: sc.transactional_id_expiration_ms,
+        transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms,
+        rtt_ms: sc.rtt_ms,
+        append_ms: sc.append_ms,
+        brokers: sc.brokers,
+        partitions: sc.partitions.clone(),
+        producers: sc.producers.clone(),
+        consumers: sc.consumers.clone(),
+        seeds: sc.seeds.clone(),
+        producer_states: sc.producer_states.clone(),
+        steps: Vec::new(),
+    }
+}
+
+/// Apply one step line (as `nextSteps` offers them) to a world: the driver of randomized
+/// schedules and of exploration. An `expect` line is rejected here.
+pub fn apply_line(w: &mut World, line: &str) -> Result<(), String> {
+    let st = step(0, line.trim()).map_err(|e| e.message)?;
+    if matches!(st, TxnStep::Expect { .. } | TxnStep::Repeat { .. }) {
+        return Err(String::from("apply_line takes actions, not expect/repeat"));
+    }
+    w.messages.clear();
+    w.narration.clear();
+    exec(w, &st, &mut Memory::default()).map(|_| ())
+}
+
+fn flatten<'a>(steps: &'a [TxnStep], budget: &mut usize, out: &mut Vec<&'a TxnStep>) {
+    for s in steps {
+        match s {
+            TxnStep::Repeat { times, steps, .. } => {
+                for _ in 0..*times {
+                    if *budget == 0 {
+                        return;
+                    }
+                    flatten(steps, budget, out);
+                }
+            }
+            _ => {
+                if *budget == 0 {
+                    return;
+                }
+                *budget -= 1;
+                out.push(s);
+            }
+        }
+    }
+}
+
+fn line_of(s: &TxnStep) -> usize {
+    match s {
+        TxnStep::Init { line, .. }
+        | TxnStep::Begin { line, .. }
+        | TxnStep::Send { line, .. }
+        | TxnStep::SendAll { line, .. }
+        | TxnStep::SendOffsets { line, .. }
+        | TxnStep::Commit { line, .. }
+        | TxnStep::Abort { line, .. }
+        | TxnStep::DeliverMarkers { line, .. }
+        | TxnStep::DelayMarker { line, .. }
+        | TxnStep::Crash { line, .. }
+        | TxnStep::Advance { line, .. }
+        | TxnStep::Failover { line }
+        | TxnStep::Poll { line, .. }
+        | TxnStep::Rebalance { line, .. }
+        | TxnStep::Seek { line, .. }
+        | TxnStep::OffsetFetch { line, .. }
+        | TxnStep::Effect { line, .. }
+        | TxnStep::Feature { line, .. }
+        | TxnStep::Flush { line }
+        | TxnStep::Repeat { line, .. }
+        | TxnStep::Expect { line, .. }
+        | TxnStep::Request { line, .. } => *line,
+    }
+}
+
+fn note_thrown(mem: &mut Memory, p: &str, r: CallResult) {
+    if let CallResult::Thrown(t) = r {
+        mem.thrown.push((p.to_string(), t));
+    }
+}
+
+fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, String)>, String> {
+    match s {
+        TxnStep::Init { producer, .. } => {
+            let r = w.init(producer)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::Begin { producer, .. } => {
+            let r = w.begin(producer)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::Send { producer, partition, values, .. } => {
+            let r = w.send(producer, partition, values)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::SendAll { producer, count, value, .. } => {
+            if *count > w.partitions.len() {
+                return Err(format!("send-all {count}: only {} partitions are declared", w.partitions.len()));
+            }
+            for k in 0..*count {
+                let p = w.partitions[k].name.clone();
+                let r = w.send(producer, &p, core::slice::from_ref(value))?;
+                note_thrown(mem, producer, r);
+            }
+        }
+        TxnStep::SendOffsets { producer, consumer, .. } => {
+            let r = w.send_offsets(producer, consumer)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::Commit { producer, lose_response, .. } => {
+            let r = w.end(producer, true, *lose_response)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::Abort { producer, lose_response, .. } => {
+            let r = w.end(producer, false, *lose_response)?;
+            note_thrown(mem, producer, r);
+        }
+        TxnStep::DeliverMarkers { partition, .. } => {
+            w.deliver_markers(partition.as_deref())?;
+        }
+        TxnStep::DelayMarker { partition, .. } => w.delay_marker(partition)?,
+        TxnStep::Crash { producer, .. } => w.crash(producer)?,
+        TxnStep::Advance { ms, .. } => w.advance(*ms),
+        TxnStep::Failover { .. } => w.failover(),
+        TxnStep::Poll { consumer, .. } => {
+            w.poll(consumer)?;
+        }
+        TxnStep::Rebalance { group, .. } => w.rebalance(group)?,
+        TxnStep::Seek { consumer, .. } => w.seek_committed(consumer)?,
+        TxnStep::OffsetFetch { consumer, .. } => {
+            for (p, r) in w.offset_fetch(consumer)? {
+                let v = match r {
+                    Err(e) => e.name().to_string(),
+                    Ok(None) => String::from("none"),
+                    Ok(Some(o)) => o.to_string(),
+                };
+                mem.offset_fetch.retain(|x| !(x.0 == *consumer && x.1 == p));
+                mem.offset_fetch.push((consumer.clone(), p, v));
+            }
+        }
+        TxnStep::Effect { producer, name, key, .. } => w.effect(producer, name, key.as_deref()),
+        TxnStep::Feature { level, .. } => w.set_feature(*level),
+        TxnStep::Flush { .. } => {
+            for m in w.markers.iter_mut() {
+                m.held = false;
+            }
+            let mut guard = 0;
+            while !w.markers.is_empty() && guard < 100 {
+                w.deliver_markers(None)?;
+                guard += 1;
+            }
+        }
+        TxnStep::Repeat { .. } => {}
+        TxnStep::Request { label, from, request, .. } => {
+            let r = w.request(request, from.as_deref().unwrap_or("client"))?;
+            if let Some(l) = label {
+                mem.replies.retain(|x| x.0 != *l);
+                mem.replies.push((l.clone(), r.clone()));
+            }
+            mem.replies.retain(|x| x.0 != "last");
+            mem.replies.push((String::from("last"), r));
+        }
+        TxnStep::Expect { words, .. } => return Ok(check(w, words, mem)),
+    }
+    Ok(None)
+}

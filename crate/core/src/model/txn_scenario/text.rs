@@ -1,0 +1,183 @@
+//! The transactions scripts as text: a step as its line, the lines that can come next, and a
+//! run as a timeline.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::partition::Isolation;
+use super::run::TxnRun;
+use super::txn::World;
+use super::TxnStep;
+use crate::model::script;
+
+/// The step as a script line.
+pub fn describe(s: &TxnStep) -> String {
+    match s {
+        TxnStep::Init { producer, .. } => format!("init {producer}"),
+        TxnStep::Begin { producer, .. } => format!("begin {producer}"),
+        TxnStep::Send { producer, partition, values, .. } => format!("send {producer} {partition} {}", values.join(" ")),
+        TxnStep::SendAll { producer, count, value, .. } => format!("send-all {producer} {count} {value}"),
+        TxnStep::SendOffsets { producer, consumer, .. } => format!("send-offsets {producer} {consumer}"),
+        TxnStep::Commit { producer, lose_response, .. } => format!("commit {producer}{}", if *lose_response { " lose-response" } else { "" }),
+        TxnStep::Abort { producer, lose_response, .. } => format!("abort {producer}{}", if *lose_response { " lose-response" } else { "" }),
+        TxnStep::DeliverMarkers { partition: None, .. } => String::from("deliver markers"),
+        TxnStep::DeliverMarkers { partition: Some(p), .. } => format!("deliver marker {p}"),
+        TxnStep::DelayMarker { partition, .. } => format!("delay marker {partition}"),
+        TxnStep::Crash { producer, .. } => format!("crash {producer}"),
+        TxnStep::Advance { ms, .. } => format!("advance {ms}ms"),
+        TxnStep::Failover { .. } => String::from("failover coordinator"),
+        TxnStep::Poll { consumer, .. } => format!("poll {consumer}"),
+        TxnStep::Rebalance { group, .. } => format!("rebalance {group}"),
+        TxnStep::Seek { consumer, .. } => format!("seek {consumer} committed"),
+        TxnStep::OffsetFetch { consumer, .. } => format!("offset-fetch {consumer}"),
+        TxnStep::Effect { producer, name, key, .. } => format!("effect {producer} {name}{}", key.as_ref().map_or(String::new(), |k| format!(" key={k}"))),
+        TxnStep::Feature { level, .. } => format!("feature transaction.version={level}"),
+        TxnStep::Request { request, label, from, .. } => {
+            let mut s = request.line();
+            if let Some(f) = from {
+                s.push_str(&format!(" from={f}"));
+            }
+            if let Some(l) = label {
+                s.push_str(&format!(" as {l}"));
+            }
+            s
+        }
+        TxnStep::Flush { .. } => String::from("flush"),
+        TxnStep::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
+        TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
+    }
+}
+
+/// Actions enabled in the world's current state, as script lines (the step buttons).
+pub fn next_lines(w: &World) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |label: String, line: String| {
+        if !out.iter().any(|x| x.1 == line) {
+            out.push((label, line));
+        }
+    };
+    for c in &w.clients {
+        if c.crashed {
+            continue;
+        }
+        let n = &c.name;
+        use super::txn::ClientState as S;
+        match c.state {
+            S::Uninitialized => push(format!("{n}: initTransactions()"), format!("init {n}")),
+            S::Initializing if c.pending.is_some() => {}
+            S::Ready => push(format!("{n}: beginTransaction()"), format!("begin {n}")),
+            S::InTransaction => {
+                if let Some(p) = w.partitions.first() {
+                    push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
+                }
+                if let Some(p) = w.partitions.get(1) {
+                    push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
+                }
+                for con in w.consumers.iter().filter(|x| x.group.is_some()) {
+                    push(format!("{n}: sendOffsetsToTransaction({})", con.name), format!("send-offsets {n} {}", con.name));
+                }
+                push(format!("{n}: commitTransaction()"), format!("commit {n}"));
+                push(format!("{n}: commit, response lost"), format!("commit {n} lose-response"));
+                push(format!("{n}: abortTransaction()"), format!("abort {n}"));
+            }
+            S::CommittingTransaction | S::AbortingTransaction if c.outcome_unknown => {
+                let op = if c.state == S::CommittingTransaction { "commit" } else { "abort" };
+                push(format!("{n}: retry {op} (same call)"), format!("{op} {n}"));
+            }
+            S::AbortableError => push(format!("{n}: abortTransaction()"), format!("abort {n}")),
+            _ => {}
+        }
+        if c.state != S::Uninitialized && c.state != S::FatalError {
+            push(format!("{n} crashes"), format!("crash {n}"));
+        }
+    }
+    if w.markers.iter().any(|m| !m.held) {
+        push(String::from("deliver every marker"), String::from("deliver markers"));
+    }
+    for m in &w.markers {
+        push(format!("deliver the marker to {}", m.partition), format!("deliver marker {}", m.partition));
+        if !m.held {
+            push(format!("delay the marker to {}", m.partition), format!("delay marker {}", m.partition));
+        }
+    }
+    push(String::from("fail over the coordinator"), String::from("failover coordinator"));
+    for con in &w.consumers {
+        push(format!("{} polls", con.name), format!("poll {}", con.name));
+        if con.group.is_some() {
+            push(format!("{} seeks to the committed offsets", con.name), format!("seek {} committed", con.name));
+        }
+    }
+    for g in &w.groups {
+        push(format!("{} rebalances", g.name), format!("rebalance {}", g.name));
+    }
+    push(String::from("time passes (1 minute)"), String::from("advance 1m"));
+    out
+}
+
+/// The run as text: one block per step (for snapshots, the CLI, and diffs in review).
+pub fn timeline_text(run: &TxnRun) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("# {}\n", run.scenario.title));
+    s.push_str(&format!("# transaction.version={} (Kafka {} model)\n", run.scenario.transaction_version, run.scenario.kafka.name()));
+    for x in &run.scenario.producer_states {
+        s.push_str(&format!(
+            "# line {}: the leader of {} holds producer {} epoch {}, last batch sequences {}..{}{}{}\n",
+            x.line,
+            x.partition,
+            x.producer_id,
+            x.epoch,
+            x.first_seq,
+            x.last_seq,
+            x.offset.map_or(String::new(), |o| format!(" at offsets {o}..{}", o + if x.last_seq >= x.first_seq { (x.last_seq - x.first_seq) as i64 } else { (i32::MAX - x.first_seq) as i64 + x.last_seq as i64 + 1 })),
+            x.txn_first.map_or(String::new(), |t| format!(", a transaction open since offset {t}"))
+        ));
+    }
+    for (k, st) in run.steps.iter().enumerate() {
+        s.push_str(&format!("\n[{k}] line {} t+{}ms  {}{}\n", st.line, st.t, st.text, if st.ok { "" } else { "   <-- FAILED" }));
+        for m in &st.messages {
+            s.push_str(&format!(
+                "    {} -> {} {}: {}{}{}\n",
+                m.from,
+                m.to,
+                m.kind,
+                m.text,
+                m.rule.map_or(String::new(), |r| format!(" [{r}]")),
+                if m.lost { " (LOST)" } else { "" }
+            ));
+        }
+        if !st.narration.is_empty() {
+            s.push_str(&format!("    = {}\n", st.narration));
+        }
+    }
+    let w = &run.world;
+    s.push_str("\nfinal state:\n");
+    for c in &w.clients {
+        s.push_str(&format!("  producer {} ({}): {} pid {} epoch {}{}\n", c.name, c.transactional_id, c.state.name(), c.pid, c.epoch, if c.outcome_unknown { " outcome UNKNOWN" } else { "" }));
+    }
+    for m in &w.coordinator.txns {
+        s.push_str(&format!("  coordinator {} : {} pid {} epoch {}\n", m.transactional_id, m.state.name(), m.producer_id, m.producer_epoch));
+    }
+    for p in &w.partitions {
+        s.push_str(&format!("  {}: HW {} LSO {} aborted {:?}\n", p.name, p.high_watermark(), p.last_stable_offset(), p.aborted_txns.iter().map(|a| (a.first_offset, a.last_offset)).collect::<Vec<_>>()));
+    }
+    for c in &w.consumers {
+        s.push_str(&format!(
+            "  consumer {} ({}): received [{}]\n",
+            c.name,
+            if c.isolation == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" },
+            c.received.iter().map(|r| r.2.as_deref().unwrap_or_default()).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    for (name, holds, detail) in w.invariants() {
+        s.push_str(&format!("  invariant {name}: {} ({detail})\n", if holds { "holds" } else { "BROKEN" }));
+    }
+    if let Some(o) = &w.outside_model {
+        s.push_str(&format!("  OUTSIDE_MODEL: {o}\n"));
+    }
+    script::push_failures(&mut s, &run.failures);
+    if let Some(e) = &run.error {
+        s.push_str(&format!("ERROR {e}\n"));
+    }
+    s
+}
