@@ -14,7 +14,9 @@
   3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
      sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
   4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
-     and their sabotage self-test; with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
+     and their sabotage self-test; N random request sequences of the transactions model
+     (InitProducerId, AddPartitionsToTxn, Produce, EndTxn, markers, Fetch, ListOffsets with
+     stale epochs and wrong sequences among them; default 20, EOSLAB_KAFKA_TXN_REQUESTS); with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
      random schedules of the transactions model too.
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
@@ -92,6 +94,12 @@ def main():
     t = part("transactions sabotage self-test (Kafka 4.3.1)")
     failures += 1 if txn.self_test("4.3.1") else 0
     times.append(("transactions self-test", time.monotonic() - t))
+    txn_requests = int(os.environ.get("EOSLAB_KAFKA_TXN_REQUESTS", "20"))
+    if txn_requests:
+        t = part(f"Kafka 4.3.1: {txn_requests} random request sequences of the transactions model (seed {seed})")
+        rc = txn.main(["--only-random", "--random-requests", str(txn_requests), "--seed", str(seed)])
+        failures += 1 if rc else 0
+        times.append(("transactions requests 4.3.1", time.monotonic() - t))
     txn_random = int(os.environ.get("EOSLAB_KAFKA_TXN_SCHEDULES", "0"))
     if txn_random:
         t = part(f"Kafka 4.3.1: {txn_random} random transactions schedules through the Java client (seed {seed})")

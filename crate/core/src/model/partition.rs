@@ -147,6 +147,27 @@ pub struct Partition {
     /// Producer ids whose state expiry removed (X1) and that have not written since: their
     /// next batch is decided by X2.
     pub expired: BTreeSet<i64>,
+    /// The leader's verification entries (`ProducerStateManager.verificationStates`): one per
+    /// producer id whose transactional batch started a verification or a TV2 add here (V2)
+    /// and that no transactional append has cleared since (A5).
+    pub verifications: BTreeMap<i64, VerificationState>,
+}
+
+/// A `VerificationStateEntry`: made when the leader starts verifying (or, for a TV2 client,
+/// adding) a transactional batch of a producer with no transaction open here at that epoch
+/// (V2, `UnifiedLog.maybeStartTransactionVerification`), kept even when the coordinator
+/// refuses, and cleared by the producer's next transactional append — data or marker — except
+/// a TV2 marker at the entry's own epoch (`UnifiedLog.updateProducers`, Kafka 4.3.1), or by
+/// expiry (`ProducerStateManager.removeExpiredProducers`). While it exists, every batch of the
+/// producer whose first sequence is above `lowest_seq` is refused (A5), and with
+/// `supports_epoch_bump` (a TV2 client's) a first batch not at sequence 0 (A4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerificationState {
+    pub lowest_seq: i32,
+    pub epoch: i16,
+    pub supports_epoch_bump: bool,
+    /// When it was made (expiry counts from here; later verifications do not move it).
+    pub at_ms: i64,
 }
 
 /// One entry of the transaction index (`AbortedTxn`, 34 bytes on disk).
@@ -171,6 +192,32 @@ impl Partition {
             ongoing_txns: BTreeMap::new(),
             aborted_txns: Vec::new(),
             expired: BTreeSet::new(),
+            verifications: BTreeMap::new(),
+        }
+    }
+
+    /// V2: the leader starts verifying (or adding) a transactional batch of `producer_id` at
+    /// `epoch` whose first sequence is `first_seq` (`ProducerStateManager.maybeCreateVerificationStateEntry`
+    /// → `VerificationStateEntry.maybeUpdateLowestSequenceAndEpoch`): a new entry, or the
+    /// existing one's lowest sequence lowered at the same epoch, or reset at a higher epoch.
+    pub fn start_verification(&mut self, producer_id: i64, first_seq: i32, epoch: i16, supports_epoch_bump: bool, now_ms: i64) {
+        let v = self.verifications.entry(producer_id).or_insert(VerificationState { lowest_seq: first_seq, epoch, supports_epoch_bump, at_ms: now_ms });
+        if epoch == v.epoch && first_seq < v.lowest_seq {
+            v.lowest_seq = first_seq;
+        }
+        if epoch > v.epoch {
+            v.epoch = epoch;
+            v.lowest_seq = first_seq;
+        }
+    }
+
+    /// After a transactional append (data or marker) by `producer_id` at `epoch`: its
+    /// verification entry goes, unless the append is a TV2 client's marker at the entry's epoch
+    /// (the next transaction's verification already started: `UnifiedLog.updateProducers`).
+    fn clear_verification(&mut self, producer_id: i64, epoch: i16, control: bool) {
+        let next_started = self.verifications.get(&producer_id).is_some_and(|v| v.supports_epoch_bump && control && v.epoch == epoch);
+        if !next_started {
+            self.verifications.remove(&producer_id);
         }
     }
 
@@ -321,8 +368,16 @@ impl Partition {
         // A4: a TV2-verified transactional batch with no retained batch for its producer (a new
         // producer, or the epoch a TV2 marker just bumped) must start at sequence 0
         // (ProducerAppendInfo.checkSequence, KAFKA-18202).
-        if tv2_verified && first_seq != 0 && no_batches {
+        let verification = self.verifications.get(&pid).copied();
+        if (tv2_verified || verification.is_some_and(|v| v.supports_epoch_bump)) && first_seq != 0 && no_batches {
             return Verdict::Tv2FirstNotZero { producer_id: pid, log_end_offset: leo, first_seq };
+        }
+        // A5: while a verification entry exists, no batch of this producer may start above the
+        // lowest sequence it was started with (ProducerAppendInfo.checkSequence, "earliest seen
+        // sequence") — even one that joins a transaction already open here, and even after the
+        // coordinator refused that verification.
+        if let Some(v) = verification.filter(|v| first_seq > v.lowest_seq) {
+            return Verdict::AboveVerifiedSequence { producer_id: pid, log_end_offset: leo, first_seq, lowest: v.lowest_seq };
         }
         if known && epoch != state_epoch {
             // A6: a new epoch must start at sequence 0.
@@ -342,6 +397,9 @@ impl Partition {
         }
         // A8 (+ A10): record it.
         let (base, last) = self.write(bytes, delta);
+        if txn {
+            self.clear_verification(pid, epoch, false);
+        }
         let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
         s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
         if txn && s.current_txn_first_offset.is_none() {
@@ -392,6 +450,7 @@ impl Partition {
             self.producers.remove(pid);
             self.expired.insert(*pid);
         }
+        self.verifications.retain(|_, v| now_ms - v.at_ms < ttl);
         expired
     }
 
@@ -587,6 +646,7 @@ impl Partition {
         let again = (known && marker_epoch == state_epoch && first.is_none()).then_some(version);
         let bytes = marker_bytes(producer_id, marker_epoch, commit, coordinator_epoch, timestamp_ms);
         let (offset, _) = self.write_vec(bytes, 0);
+        self.clear_verification(producer_id, marker_epoch, true);
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
         if let Some(first) = first {
             self.ongoing_txns.remove(&first);
@@ -634,12 +694,63 @@ impl Partition {
         };
         let mut aborted: Vec<AbortedTxn> = match isolation {
             Isolation::ReadUncommitted => Vec::new(),
+            // Nothing to read (from the LSO on): `LocalLog.emptyFetchDataInfo`, an empty list.
+            Isolation::ReadCommitted if from_offset >= upper => Vec::new(),
             Isolation::ReadCommitted => {
-                self.aborted_txns.iter().filter(|a| a.last_offset >= from_offset && a.first_offset < upper).copied().collect()
+                // `TransactionIndex.collectAbortedTxns(fetchOffset, upperBoundOffset)`, in index
+                // order: an entry that ends at or after the fetch offset and starts below the
+                // bound; the scan stops after an entry whose lastStableOffset reaches the bound.
+                let bound = self.aborted_upper_bound(from_offset, upper);
+                let mut v = Vec::new();
+                for a in &self.aborted_txns {
+                    if a.last_offset >= from_offset && a.first_offset < bound {
+                        v.push(*a);
+                    }
+                    if a.last_stable_offset >= bound {
+                        break;
+                    }
+                }
+                v
             }
         };
         aborted.sort_by_key(|a| a.first_offset);
         (upper, aborted)
+    }
+
+    /// The offset up to which a read_committed fetch from `from_offset` that returns the
+    /// batches below `upper` (the LSO) collects aborted transactions
+    /// (`LocalLog.addAbortedTransactions`): the offset of the first offset-index entry at or
+    /// past the end of the returned bytes (`OffsetIndex.fetchUpperBoundOffset`), else — one
+    /// segment — the log end. The index has an entry for a batch once more than
+    /// `index.interval.bytes` (4096) were appended since the last one (`LogSegment.append`), so
+    /// on a small log the bound is the log end: the answer lists aborted transactions past
+    /// the data it returns.
+    fn aborted_upper_bound(&self, from_offset: i64, upper: i64) -> i64 {
+        const INDEX_INTERVAL_BYTES: i64 = 4096;
+        let last_of = |e: &LogEntry| e.base_offset + i64::from(Batch::new_unchecked(&e.bytes[..]).last_offset_delta());
+        // Where the returned bytes end: after the last batch that starts below `upper`, from the
+        // batch holding `from_offset` on.
+        let mut position = 0i64;
+        let mut end = 0i64;
+        for e in &self.log {
+            position += e.bytes.len() as i64;
+            if last_of(e) >= from_offset && e.base_offset < upper {
+                end = position;
+            }
+        }
+        // The offset index as the appends built it: (the batch's last offset, its position).
+        let (mut position, mut since_entry) = (0i64, 0i64);
+        for e in &self.log {
+            if since_entry > INDEX_INTERVAL_BYTES {
+                if position >= end {
+                    return last_of(e);
+                }
+                since_entry = 0;
+            }
+            position += e.bytes.len() as i64;
+            since_entry += e.bytes.len() as i64;
+        }
+        self.log_end_offset
     }
 
     /// [`Partition::fetch`] without building anything: each record the consumer gets is handed

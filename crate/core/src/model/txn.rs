@@ -1449,7 +1449,7 @@ impl World {
     /// what the log stores.
     fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
         let b = crate::batch::Batch::new_unchecked(&bytes[..]);
-        let (pid, epoch) = (b.producer_id(), b.producer_epoch());
+        let (pid, epoch, first_seq) = (b.producer_id(), b.producer_epoch(), b.base_sequence());
         // (transaction open here, epoch) of the producer's state on this partition.
         let st = self.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
         let open_here = st.is_some_and(|(open, e)| open && e == epoch);
@@ -1489,6 +1489,9 @@ impl World {
                 );
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
             }
+            // V2: the verification entry (kept whatever the coordinator answers; A5 reads it).
+            let now = self.now_ms;
+            self.partitions[pi].start_verification(pid, first_seq, epoch, tv2, now);
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
                 // V6: on CONCURRENT_TRANSACTIONS it asks again every

@@ -74,6 +74,9 @@ pub enum Verdict {
     /// A4: a TV2-verified transactional batch, no retained batch for the producer, and a first
     /// sequence other than 0.
     Tv2FirstNotZero { producer_id: i64, log_end_offset: i64, first_seq: i32 },
+    /// A5: a first sequence above the lowest one the producer's verification entry was
+    /// started with.
+    AboveVerifiedSequence { producer_id: i64, log_end_offset: i64, first_seq: i32, lowest: i32 },
     /// A6: a new epoch that does not start at sequence 0.
     NewEpochNotAtZero { producer_id: i64, log_end_offset: i64, first_seq: i32, epoch: i16 },
     /// A7: a gap (or a repeat that is not retained).
@@ -116,7 +119,7 @@ impl Verdict {
             Short | Corrupt { .. } => ErrorCode::CORRUPT_MESSAGE,
             NotMagic2 | BaseOffset { .. } | Inconsistent { .. } | Control | InvalidSequence { .. } => ErrorCode::INVALID_RECORD,
             StaleTxnEpoch { .. } | StaleEpoch { .. } => ErrorCode::INVALID_PRODUCER_EPOCH,
-            Tv2FirstNotZero { .. } | NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
+            Tv2FirstNotZero { .. } | AboveVerifiedSequence { .. } | NewEpochNotAtZero { .. } | OutOfOrder { .. } => ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER,
             TxnExpected { .. } => ErrorCode::INVALID_TXN_STATE,
             NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
             Refused { code } => code,
@@ -139,6 +142,7 @@ impl Verdict {
             StaleTxnEpoch { .. } => "A2",
             StaleEpoch { .. } => "A3",
             Tv2FirstNotZero { .. } => "A4",
+            AboveVerifiedSequence { .. } => "A5",
             UnknownProducer { expired: true, .. } => "X2",
             NewEpochNotAtZero { .. } | UnknownProducer { .. } | NewEpoch { .. } => "A6",
             OutOfOrder { .. } | InOrder { .. } => "A7",
@@ -157,6 +161,7 @@ impl Verdict {
             Duplicate { .. } => PRODUCER_STATE_ENTRY,
             StaleEpoch { .. }
             | Tv2FirstNotZero { .. }
+            | AboveVerifiedSequence { .. }
             | NewEpochNotAtZero { .. }
             | OutOfOrder { .. }
             | TxnExpected { .. }
@@ -220,6 +225,10 @@ impl Verdict {
             Verdict::Tv2FirstNotZero { producer_id: pid, log_end_offset, first_seq } => write!(
                 out,
                 "Invalid sequence number for producer {pid} at offset {log_end_offset} in partition {name}: {first_seq} (incoming seq. number). Expected sequence 0 for transactions v2 idempotent producer with no existing state."
+            ),
+            Verdict::AboveVerifiedSequence { producer_id: pid, log_end_offset, first_seq, lowest } => write!(
+                out,
+                "Out of order sequence number for producer {pid} at offset {log_end_offset} in partition {name}: {first_seq} (incoming seq. number), {lowest} (earliest seen sequence)"
             ),
             Verdict::NewEpochNotAtZero { producer_id: pid, log_end_offset, first_seq, epoch } => write!(
                 out,

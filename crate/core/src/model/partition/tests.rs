@@ -295,3 +295,50 @@ fn stored_batches_carry_the_assigned_offset_and_keep_their_crc() {
     assert_eq!((r.batches[0].header.base_offset, r.batches[0].header.partition_leader_epoch), (2, 4));
     assert!(r.batches[0].header.crc_valid);
 }
+
+#[test]
+fn a5_a_verification_entry_refuses_any_batch_above_its_lowest_sequence_until_a_transactional_append_clears_it() {
+    // Kafka 4.3.1 (ProducerAppendInfo.checkSequence, "earliest seen sequence"): a TV2 batch at
+    // epoch 1 starts a verification the coordinator refuses; the entry stays, so the producer's
+    // next batch at epoch 0, joining the transaction already open here at sequence 1, is
+    // OUT_OF_ORDER_SEQUENCE_NUMBER — found by the random request sequences against a real broker.
+    let mut p = Partition::new("t-0");
+    assert_eq!(appended(&p.append_client(&batch_txn(7, 0, 0, 1, 0, true))), (0, 0));
+    p.start_verification(7, 0, 1, true, 0); // the refused epoch-1 batch's verification (V2)
+    let d = p.append_client(&batch_txn(7, 0, 1, 1, 0, true));
+    assert_eq!((d.rule, d.error()), ("A5", ErrorCode::OUT_OF_ORDER_SEQUENCE_NUMBER), "{}", d.why);
+    assert!(d.why.contains("1 (incoming seq. number), 0 (earliest seen sequence)"), "{}", d.why);
+    // Lower or equal to the lowest sequence passes A5 (here: a duplicate of the open batch).
+    assert!(matches!(p.append_client(&batch_txn(7, 0, 0, 1, 0, true)).outcome, Outcome::Duplicate { .. }));
+    // A marker clears it (not a TV2 marker at the entry's own epoch: that keeps it).
+    let mut q = p.clone();
+    q.append_marker(7, 1, false, 0, MarkerVersion::Tv2, 0);
+    assert!(q.verifications.contains_key(&7), "a TV2 marker at the entry's epoch keeps it (the next transaction started)");
+    p.append_marker(7, 0, false, 0, MarkerVersion::Tv1, 0);
+    assert!(p.verifications.is_empty());
+    assert_eq!(appended(&p.append_client(&batch_txn(7, 0, 1, 1, 0, true))), (2, 2));
+    // A higher epoch resets the lowest sequence; the same epoch only lowers it.
+    p.start_verification(9, 4, 0, false, 0);
+    p.start_verification(9, 6, 0, false, 0);
+    p.start_verification(9, 2, 0, false, 0);
+    assert_eq!(p.verifications[&9].lowest_seq, 2);
+    p.start_verification(9, 5, 1, false, 0);
+    assert_eq!((p.verifications[&9].lowest_seq, p.verifications[&9].epoch), (5, 1));
+}
+
+#[test]
+fn l4_a_read_committed_fetch_lists_aborted_transactions_up_to_the_offset_index_bound_and_none_at_the_lso() {
+    // LocalLog.addAbortedTransactions: on a log with no offset-index entry the bound is the log
+    // end, so aborted transactions past the returned data are listed too; from the LSO nothing
+    // is read and the list is empty (emptyFetchDataInfo).
+    let mut p = Partition::new("t-0");
+    appended(&p.append_client(&batch_txn(1, 0, 0, 1, 0, true))); // 0: producer 1, aborted below
+    p.append_marker(1, 0, false, 0, MarkerVersion::Tv1, 0); // 1
+    appended(&p.append_client(&batch_txn(2, 0, 0, 1, 0, true))); // 2: producer 2, open
+    appended(&p.append_client(&batch_txn(1, 0, 1, 1, 0, true))); // 3: producer 1 again
+    p.append_marker(1, 0, false, 0, MarkerVersion::Tv1, 0); // 4
+    assert_eq!(p.last_stable_offset(), 2);
+    let (_, aborted) = p.fetch_bounds(Isolation::ReadCommitted, 0);
+    assert_eq!(aborted.iter().map(|a| a.first_offset).collect::<Vec<_>>(), [0, 3], "the second abort is past the data (offsets 0–1) and listed");
+    assert!(p.fetch_bounds(Isolation::ReadCommitted, 2).1.is_empty(), "from the LSO: nothing read, nothing listed");
+}
