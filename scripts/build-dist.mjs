@@ -4,6 +4,7 @@
 //   eoslab.js                  registers every element (www/eoslab.js)
 //   frame.html, frame.js       the iframe fallback: one element configured from the URL hash
 //   kafka-batch.js … kafka-producer-config.js, eoslab-fences.js, decode-worker.js
+//   kafka-batch/, kafka-ladder/, kafka-timeline/   the modules of those elements (their entries import them)
 //   lib/*.js                   only the modules the entries reach
 //   pkg/eoslab{,-decode}.js + _bg.wasm   the wasm-bindgen glue and the two wasm modules (no .d.ts)
 //   scenarios/*.eos, index.json
@@ -27,6 +28,9 @@ const ENTRIES = ["eoslab.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeli
 // Pages shipped as they are: frame.html, the iframe fallback (one element from the URL hash; frame.js).
 const PAGES = ["frame.html"];
 const ELEMENTS = ["kafka-batch", "kafka-ladder", "kafka-timeline", "kafka-producer-config"];
+// Elements whose code lives in a folder of modules beside their entry (www/kafka-timeline/element.js …).
+const ELEMENT_DIRS = ["kafka-batch", "kafka-ladder", "kafka-timeline"];
+const inElementDir = (path) => ELEMENT_DIRS.some((d) => path.startsWith(`${d}/`) && !path.slice(d.length + 1).includes("/"));
 
 const fail = (msg) => {
   console.error(`dist: ${msg}`);
@@ -37,6 +41,7 @@ const fail = (msg) => {
 function distPath(repoPath) {
   if (repoPath.startsWith("www/lib/")) return "lib/" + repoPath.slice(8);
   if (repoPath.startsWith("www/") && !repoPath.slice(4).includes("/")) return repoPath.slice(4);
+  if (repoPath.startsWith("www/") && inElementDir(repoPath.slice(4))) return repoPath.slice(4);
   if (repoPath.startsWith("pkg/") || repoPath.startsWith("scenarios/")) return repoPath;
   return null;
 }
@@ -92,7 +97,7 @@ while (queue.length) {
       let repo;
       if (resolved.startsWith("lib/")) repo = "www/" + resolved;
       else if (resolved.startsWith("pkg/") || resolved.startsWith("scenarios/")) repo = resolved;
-      else if (!resolved.includes("/")) repo = "www/" + resolved;
+      else if (!resolved.includes("/") || inElementDir(resolved)) repo = "www/" + resolved;
       else fail(`${to}: "${spec}" resolves to ${resolved}, outside the shipped folders`);
       if (resolved.startsWith("scenarios/") && resolved.endsWith("/")) continue; // the scenario URL prefix
       queue.push(repo);
@@ -168,7 +173,7 @@ const pkgJson = {
   main: "./eoslab.js",
   module: "./eoslab.js",
   exports: exportsMap,
-  files: [...ENTRIES, ...PAGES, "decode-worker.js", "lib/", "pkg/*.js", "pkg/*.wasm", "scenarios/"],
+  files: [...ENTRIES, ...PAGES, "decode-worker.js", ...ELEMENT_DIRS.map((d) => `${d}/`), "lib/", "pkg/*.js", "pkg/*.wasm", "scenarios/"],
   sideEffects: true,
   keywords: ["kafka", "web-components", "custom-elements", "webassembly", "documentation"],
 };

@@ -1,0 +1,89 @@
+// <kafka-ladder>'s questions and dialogs: predict-then-reveal questions, the picture export
+// (lib/export.js) and the batch dialog. `v` is the element's view (element.js #view).
+import { decode } from "../../pkg/eoslab.js";
+import { showBatchDialog } from "../lib/element.js";
+import { pngWithCaption, svgOf } from "../lib/export.js";
+import { LEADER_ANSWERS, ROW_EVENT, splitDecision } from "../lib/ladder-rows.js";
+import { choicesFor } from "../lib/player.js";
+import { geometry } from "./layout.js";
+
+/**
+ * Predict, then reveal (lib/player.js): the question for story step k — the leader's decision on
+ * the first batch it decides at that step — or null when the step decides nothing. The choices
+ * are the model's possible answers: the decisions of this run, then the leader's outcomes.
+ */
+export function predictQuestion(v, k) {
+  const g = v.story[k];
+  const s = g && v.run?.steps[g.first];
+  const e = s?.events?.find((x) => x.kind === "decision");
+  if (!e) return null;
+  const label = (x) => (x.outcome === "append" ? "APPEND (NONE)" : x.outcome === "duplicate" ? "DUPLICATE (NONE, the original offsets)" : x.errorName ?? "?");
+  const seen = v.run.steps.flatMap((x) => x.events ?? []).filter((x) => x.kind === "decision").map(label);
+  const { sentence } = splitDecision(e);
+  return {
+    prompt: `${s.text}: what does the leader of ${v.run.partitions?.[e.partition] ?? "the partition"} decide for b${e.batch}?`,
+    answer: label(e),
+    choices: choicesFor(label(e), [...seen, ...LEADER_ANSWERS]),
+    rule: e.rule,
+    sentence: sentence || e.text,
+    source: e.source,
+  };
+}
+
+/** The caption of an exported picture: the scenario, the step and the Kafka line. */
+export function captionOf(v) {
+  const run = v.run;
+  const g = v.story[v.at];
+  const s = g && run?.steps[g.first];
+  const where = s ? `step ${v.at + 1} of ${v.story.length} (line ${s.line}: ${s.text})` : "no steps";
+  return `${run?.title || "eoslab scenario"} · ${where} · idempotent producers, Kafka ${run?.kafkaVersion ?? "4.3"} (eoslab)`;
+}
+
+export function fileBase(v) {
+  return `${(v.el.getAttribute("scenario") || "ladder").replace(/[^A-Za-z0-9._-]/g, "_")}-step-${v.at + 1}`;
+}
+
+/** The view as a picture: "png" resolves to a Blob, "svg" is the SVG text (lib/export.js). */
+export function exportPicture(v, kind) {
+  const canvas = v.ui.canvas;
+  const th = v.theme ?? {};
+  const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
+  if (kind === "png") return pngWithCaption(canvas, v.el.caption, opts);
+  const g = geometry(v, v.width);
+  const names = v.ladder ? [...v.ladder.producers, ...v.ladder.partitions] : [];
+  const lanes = names.map((name, i) => ({ name: String(name), x: g.laneX(i), y: 17, anchor: "middle" }));
+  return svgOf(canvas, v.el.caption, lanes, opts);
+}
+
+/** Opens batch `id` (b1 = 1) in a dialog: <kafka-batch> when available, else its fields and hex. */
+export async function openBatch(v, id, rowIndex = -1) {
+  const prefix = v.prefixRun(v.step) ?? v.run;
+  if (!prefix) return;
+  const batch = (prefix.batches ?? []).find((b) => b.id === id) ?? (v.run.batches ?? []).find((b) => b.id === id);
+  if (!batch) return;
+  let hex = batch.hex;
+  let where = "as the producer sends it";
+  const row = v.ladder?.rows[rowIndex];
+  if (row?.type === ROW_EVENT && row.e.kind === "decision" && row.e.outcome === "append" && row.e.offsets) {
+    const log = prefix.finalState?.[row.e.partition]?.log ?? [];
+    const written = log.find(([base]) => base === row.e.offsets[0]);
+    if (written) {
+      hex = written[1];
+      where = `as the leader wrote it at offset ${written[0]}`;
+    }
+  }
+  let header = null;
+  try {
+    header = decode(hex).batches?.[0]?.header ?? null;
+  } catch {
+    header = null;
+  }
+  const rows = header
+    ? [["producerId", header.producerId], ["producerEpoch", header.producerEpoch], ["baseSequence", header.baseSequence],
+       ["lastSequence", header.lastSequence], ["baseOffset", header.baseOffset], ["recordsCount", header.recordsCount],
+       ["crcValid", header.crcValid]]
+    : [["producerId", batch.producerId], ["producerEpoch", batch.producerEpoch], ["baseSequence", batch.baseSequence], ["lastSequence", batch.lastSequence]];
+  rows.push(["values", (batch.values ?? []).join(", ")], ["state", `${batch.state}${batch.error ? " (" + batch.error + ")" : ""}, ${batch.attempts} attempt(s)`]);
+  const title = `b${id} · ${v.run.producers[batch.producer] ?? "?"} → ${v.run.partitions[batch.partition] ?? "?"} · ${where}`;
+  await showBatchDialog(v.ui.dialog, { title, rows, hex, hexLabel: "batch bytes (hex)" });
+}
