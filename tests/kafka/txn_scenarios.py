@@ -1574,41 +1574,34 @@ RANDOM_EXCLUDE = ("advance,"  # a minute is 12 s of real time even scaled
                   "lose-response")  # it needs max.block.ms=2s for the whole script: initTransactions() then times out
 
 
-def random_scripts(count, seed, steps=20):
-    """`count` random schedules of the transactions model (`eoslab schedule --transactions`),
-    written to a temporary folder: {name: path}."""
-    r = subprocess.run([EOSLAB, "schedule", "--transactions", "--exclude", RANDOM_EXCLUDE, "--seed", str(seed),
+def schedule_scripts(flags, prefix, count, seed, steps):
+    """`count` scripts from `eoslab schedule --transactions FLAGS…`, written to a temporary
+    folder: {name: path}."""
+    r = subprocess.run([EOSLAB, "schedule", "--transactions", *flags, "--seed", str(seed),
                         "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
-    folder = tempfile.mkdtemp(prefix="eoslab-txn-schedules-")
+    folder = tempfile.mkdtemp(prefix=f"eoslab-{prefix}-")
     out = {}
     for line in r.stdout.splitlines():
         sch = json.loads(line)
-        name = f"random-txn-seed-{sch['seed']}"
+        name = f"{prefix}-seed-{sch['seed']}"
         path = os.path.join(folder, name + ".eos")
         with open(path, "w") as f:
             f.write(sch["script"])
         out[name] = path
     return out
+
+
+def random_scripts(count, seed, steps=20):
+    """`count` random schedules of the transactions model (`eoslab schedule --transactions`)."""
+    return schedule_scripts(["--exclude", RANDOM_EXCLUDE], "random-txn", count, seed, steps)
 
 
 def random_request_scripts(count, seed, steps=30):
     """`count` random request sequences of the transactions model (`eoslab schedule
     --transactions --requests`: InitProducerId, AddPartitionsToTxn, Produce, EndTxn, the queued
-    markers, Fetch and ListOffsets, with stale epochs and wrong sequences among them), written to
-    a temporary folder: {name: path}. Every request's answer is compared, and the coordinator's
-    state after every step."""
-    r = subprocess.run([EOSLAB, "schedule", "--transactions", "--requests", "--seed", str(seed),
-                        "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
-    folder = tempfile.mkdtemp(prefix="eoslab-txn-requests-")
-    out = {}
-    for line in r.stdout.splitlines():
-        sch = json.loads(line)
-        name = f"random-txn-requests-seed-{sch['seed']}"
-        path = os.path.join(folder, name + ".eos")
-        with open(path, "w") as f:
-            f.write(sch["script"])
-        out[name] = path
-    return out
+    markers, Fetch and ListOffsets, with stale epochs and wrong sequences among them). Every
+    request's answer is compared, and the coordinator's state after every step."""
+    return schedule_scripts(["--requests"], "random-txn-requests", count, seed, steps)
 
 
 def main(argv=None):

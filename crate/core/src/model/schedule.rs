@@ -63,6 +63,19 @@ fn weight(line: &str) -> u64 {
     }
 }
 
+/// A weighted pick among (weight, value).
+fn pick<T: Copy>(rng: &mut XorShift, options: &[(u64, T)]) -> T {
+    let total: u64 = options.iter().map(|o| o.0).sum();
+    let mut x = rng.below(total.max(1) as usize) as u64;
+    for &(w, v) in options {
+        if x < w {
+            return v;
+        }
+        x -= w;
+    }
+    options[0].1
+}
+
 /// A random schedule as script text (set-up lines, then one step per line).
 pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
     let mut head = format!("title random schedule {seed}\n");
@@ -145,18 +158,6 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     let mut text = head;
     let mut n = 0usize;
     let mut lines: Vec<String> = Vec::new();
-    // Weighted pick among (weight, value).
-    fn pick<T: Copy>(rng: &mut XorShift, options: &[(u64, T)]) -> T {
-        let total: u64 = options.iter().map(|o| o.0).sum();
-        let mut x = rng.below(total.max(1) as usize) as u64;
-        for &(w, v) in options {
-            if x < w {
-                return v;
-            }
-            x -= w;
-        }
-        options[0].1
-    }
     for _ in 0..shape.steps {
         let part = rng.below(parts.len());
         let pname = &parts[part];
@@ -324,17 +325,6 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
     let ids = ["t1", "t2"];
     let parts = ["p-0", "p-1"];
     let mut n = 0usize;
-    fn pick<T: Copy>(rng: &mut XorShift, options: &[(u64, T)]) -> T {
-        let total: u64 = options.iter().map(|o| o.0).sum();
-        let mut x = rng.below(total.max(1) as usize) as u64;
-        for &(wt, v) in options {
-            if x < wt {
-                return v;
-            }
-            x -= wt;
-        }
-        options[0].1
-    }
     for _ in 0..steps {
         let id = ids[rng.below(ids.len())];
         let part = parts[rng.below(parts.len())];
