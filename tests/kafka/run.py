@@ -16,7 +16,8 @@
   4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
      and their sabotage self-test; N random request sequences of the transactions model
      (InitProducerId, AddPartitionsToTxn, Produce, EndTxn, markers, Fetch, ListOffsets with
-     stale epochs and wrong sequences among them; default 20, EOSLAB_KAFKA_TXN_REQUESTS); with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
+     stale epochs and wrong sequences among them; default 20 on 4.3.1 and half as many on 4.1.2,
+     EOSLAB_KAFKA_TXN_REQUESTS); with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
      random schedules of the transactions model too.
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
@@ -95,11 +96,12 @@ def main():
     failures += 1 if txn.self_test("4.3.1") else 0
     times.append(("transactions self-test", time.monotonic() - t))
     txn_requests = int(os.environ.get("EOSLAB_KAFKA_TXN_REQUESTS", "20"))
-    if txn_requests:
-        t = part(f"Kafka 4.3.1: {txn_requests} random request sequences of the transactions model (seed {seed})")
-        rc = txn.main(["--only-random", "--random-requests", str(txn_requests), "--seed", str(seed)])
-        failures += 1 if rc else 0
-        times.append(("transactions requests 4.3.1", time.monotonic() - t))
+    for version, n in (("4.3.1", txn_requests), ("4.1.2", txn_requests // 2)):
+        if n:
+            t = part(f"Kafka {version}: {n} random request sequences of the transactions model (seed {seed})")
+            rc = txn.main(["--version", version, "--only-random", "--random-requests", str(n), "--seed", str(seed)])
+            failures += 1 if rc else 0
+            times.append((f"transactions requests {version}", time.monotonic() - t))
     txn_random = int(os.environ.get("EOSLAB_KAFKA_TXN_SCHEDULES", "0"))
     if txn_random:
         t = part(f"Kafka 4.3.1: {txn_random} random transactions schedules through the Java client (seed {seed})")
