@@ -834,6 +834,16 @@ class Run:
         def waits_for_delayed(target):
             return any(not r["dead"] and any(r["markers"][mi]["producerId"] == target[3] for mi, _t, _n in r["delayed"])
                        for r in self.marker_reqs)
+        def refused(target):
+            """Every marker of the transaction was answered and one was refused (M1–M3): the
+            coordinator stops sending them (K4) and the transaction stays in Prepare*, as in the
+            simulator (whose `expect txn` lines then say so)."""
+            mine = [(r, mi) for r in self.marker_reqs if not r["dead"]
+                    for mi, m in enumerate(r["markers"]) if (m["producerId"], m["producerEpoch"]) == (target[3], target[2])]
+            keys = [(mi, t, n) for r, mi in mine for t, n in r["markers"][mi]["partitions"]]
+            return bool(mine) and all(k in r["errors"] for r, mi in mine for k in keys if k[0] == mi) and \
+                any(r["errors"].get(k) for r, mi in mine for k in keys if k[0] == mi)
+
         targets = prepared()
         # the markers of these transactions only: one prepared while this step runs (the next
         # transaction that was waiting) keeps its markers until the next delivery, as in the model
@@ -859,7 +869,7 @@ class Run:
                     parts = [(t, n) for t, n in m["partitions"] if (mi, t, n) not in r["errors"] and (mi, t, n) not in r["delayed"]]
                     if parts:
                         self.send_marker(r, mi, parts)
-            targets = {t for t in targets & prepared() if not waits_for_delayed(t)}
+            targets = {t for t in targets & prepared() if not waits_for_delayed(t) and not refused(t)}
             if not targets or time.monotonic() > deadline:
                 break
             time.sleep(0.03)

@@ -314,14 +314,20 @@ pub fn random_txn_script(seed: u64, steps: usize, exclude: &[&str], expects: boo
 /// would send most of the time and, less often, a stale or future epoch, a repeated or
 /// skipped sequence, a partition never added. Two transactional.ids, one idempotent producer,
 /// two partitions, one group; transaction version 1 or 2 (`tv`, or picked by the seed when
-/// `None`). Every step is followed by each transactional.id's state at the coordinator, so a
+/// `None`), a third of the TV1 clusters without partition verification. Every step is followed by each transactional.id's state at the coordinator, so a
 /// driver of a real broker compares the answers (every request line) and the states. The same
 /// seed gives the same script.
 pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> String {
     use super::txn_scenario::{apply_line, parse as parse_txn, setup as setup_txn};
     let mut rng = XorShift(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1);
     let tv = tv.unwrap_or(if rng.below(2) == 0 { 1 } else { 2 });
-    let head = format!("model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\npartition p-0 p-1\n");
+    // A third of the TV1 clusters run with transaction.partition.verification.enable=false (V1):
+    // a transactional batch is appended without asking the coordinator.
+    let unverified = tv == 1 && rng.below(3) == 0;
+    let head = format!(
+        "model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\n{}partition p-0 p-1\n",
+        if unverified { "cluster transaction.partition.verification.enable=false\n" } else { "" }
+    );
     let sc = parse_txn(&head).expect("the request schedule's set-up parses");
     let mut w = setup_txn(&sc, None);
     w.trace = false;
@@ -382,8 +388,11 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
         };
         let before_pid = w.next_pid;
         let line = match (kind, meta) {
-            (0, Some((pid, epoch))) if rng.below(4) == 0 => format!("init-producer-id transactional.id={id} pid={pid} epoch={epoch}"),
-            (0, _) => format!("init-producer-id transactional.id={id}"),
+            // transaction.timeout.ms 15 minutes (transaction.max.timeout.ms): a transaction a
+            // sequence leaves open is not aborted by the coordinator while later sequences run on
+            // the same broker (its markers would queue ahead of theirs).
+            (0, Some((pid, epoch))) if rng.below(4) == 0 => format!("init-producer-id transactional.id={id} timeout=15m pid={pid} epoch={epoch}"),
+            (0, _) => format!("init-producer-id transactional.id={id} timeout=15m"),
             (1, Some((pid, epoch))) => format!("add-partitions-to-txn transactional.id={id} pid={pid} epoch={} {part}", epoch_of(&mut rng, epoch)),
             (2, Some((pid, cur))) => {
                 let epoch = epoch_of(&mut rng, cur);

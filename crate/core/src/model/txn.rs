@@ -682,6 +682,11 @@ pub struct World {
     pub trace: bool,
     /// Invariant 1 is checked as each record is delivered (`poll`): the first break.
     pub read_committed_break: Option<String>,
+    /// Transactions (instance, coordinator epoch) whose coordinator stopped sending markers
+    /// because a leader refused one (K4: INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED,
+    /// `TransactionMarkerRequestCompletionHandler`'s abortSending): never completed by that
+    /// coordinator, so they stay in Prepare* with their pending Complete*.
+    pub markers_abandoned: BTreeSet<(usize, i32)>,
     /// Reused buffer for the `__transaction_state` key and value of each append.
     scratch: Vec<u8>,
     /// Shared names: (partition, its lane) per data partition, by index.
@@ -813,6 +818,7 @@ impl World {
             open_records: BTreeMap::new(),
             data_index: BTreeMap::new(),
             read_committed_break: None,
+            markers_abandoned: BTreeSet::new(),
             trace: true,
             scratch: Vec::new(),
             partition_names: Vec::new(),
@@ -2169,7 +2175,8 @@ impl World {
             let (id, t) = (m.transactional_id.as_str(), m.txn);
             let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == self.coordinator_epoch);
             let pending = self.coordinator.get(id).is_some_and(|m| m.pending_state.is_some());
-            if !left && pending && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
+            let abandoned = self.markers_abandoned.contains(&(t, self.coordinator_epoch));
+            if !left && pending && !abandoned && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
                 self.complete_txn(id, t);
             }
         }
@@ -2270,6 +2277,14 @@ impl World {
             _ => {
                 let e = d.error();
                 msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker refused {e}: {} — the coordinator stops sending markers for this transaction (K4)", d.why(&m.partition)), d.rule(), d.source(), e);
+                if m.coordinator_epoch == self.coordinator_epoch {
+                    // K4: the coordinator drops this transaction's queued markers and does not
+                    // write Complete*: the transaction stays in Prepare* (pending Complete*).
+                    let (t, ce) = (m.txn, m.coordinator_epoch);
+                    self.markers_abandoned.insert((t, ce));
+                    let id = m.transactional_id.clone();
+                    self.markers.retain(|x| !(x.transactional_id == id && x.txn == t && x.coordinator_epoch == ce));
+                }
                 say!(self, format!("a marker for {} from coordinator epoch {} is refused ({}): {}", m.partition, m.coordinator_epoch, d.rule(), d.why(&m.partition)));
             }
         }

@@ -36,7 +36,7 @@ use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, OFF
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
-use crate::model::kafka_source::{FIRST_UNSTABLE_OFFSET_SNAPSHOT, GROUP_COORDINATOR_PARTITION_FOR, INIT_PRODUCER_ID_WITHOUT_TRANSACTIONAL_ID, KAFKA_APIS_PRODUCE, LOG_INPUT_STREAM_NEXT_BATCH_SIZE, OFFSET_METADATA_MANAGER, PRODUCE_REQUEST_VALIDATE_RECORDS, REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, REPLICA_MANAGER_READ_FROM_LOG, TRANSACTION_COORDINATOR, TRANSACTION_COORDINATOR_PARTITION_FOR, TRANSACTION_MARKER_CHANNEL_MANAGER};
+use crate::model::kafka_source::{FIRST_UNSTABLE_OFFSET_SNAPSHOT, GROUP_COORDINATOR_PARTITION_FOR, INIT_PRODUCER_ID_WITHOUT_TRANSACTIONAL_ID, KAFKA_APIS_PRODUCE, LOG_INPUT_STREAM_NEXT_BATCH_SIZE, OFFSET_METADATA_MANAGER, PRODUCE_REQUEST_VALIDATE_RECORDS, REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, REPLICA_MANAGER_READ_FROM_LOG, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_COORDINATOR_PARTITION_FOR, TRANSACTION_MARKER_CHANNEL_MANAGER};
 
 /// One request, with the fields a client could put in it.
 #[derive(Clone, Debug, PartialEq)]
@@ -1045,6 +1045,12 @@ impl World {
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
+                } else if self.cluster.verification_disabled {
+                    // V1: a TV1 client's commit (v4) is verified only when
+                    // transaction.partition.verification.enable is on; off, the offsets are
+                    // written without asking the coordinator (the epoch checks of the
+                    // `__consumer_offsets` partition's producer state still apply).
+                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("transaction.partition.verification.enable=false: producer {pid}'s offsets are written to {part} without asking the coordinator"), "V1", REPLICA_MANAGER_VERIFICATION, ErrorCode::NONE);
                 } else {
                     let v = self.verify(id, pid, epoch, &part);
                     self.tick(0);

@@ -546,3 +546,27 @@ fn bad_lines_say_what_is_missing() {
         assert!(e.contains(want), "{line}: {e}");
     }
 }
+
+/// Found by the random request sequences against Kafka 4.3.1 (verification off, TV1): the v4
+/// TxnOffsetCommit is not verified (V1), so a future epoch's offsets are written and move the
+/// `__consumer_offsets` partition's producer epoch; the transaction's COMMIT marker at the old
+/// epoch is then refused there (M1), the coordinator stops sending markers (K4) and the
+/// transaction stays in PrepareCommit, its EndTxn retries and adds answered
+/// CONCURRENT_TRANSACTIONS.
+#[test]
+fn k4_a_refused_marker_leaves_the_transaction_in_prepare_commit_and_v1_skips_v4_offset_verification() {
+    let mut w = World::new(1_700_000_000_000, 1000, ClusterConfig { transaction_version: 1, verification_disabled: true, ..ClusterConfig::default() });
+    w.add_partition("orders-0");
+    send(&mut w, "init-producer-id transactional.id=app");
+    assert_eq!(send(&mut w, "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g").error, "NONE");
+    let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=1 group=g v=4 orders-0=0");
+    assert_eq!((r.error.as_str(), r.rule), ("NONE", "G4"), "not verified (V1): written at epoch 1");
+    let r = send(&mut w, "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g v=4 orders-0=0");
+    assert_eq!(r.error, "INVALID_PRODUCER_EPOCH", "the offsets partition's producer is at epoch 1 now");
+    assert_eq!(send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit v=4").error, "NONE");
+    w.deliver_markers(None).unwrap();
+    let m = w.coordinator.get("app").unwrap();
+    assert_eq!(m.state.name(), "PrepareCommit", "K4: no CompleteCommit after a refused marker");
+    assert!(w.markers.is_empty(), "and no marker left to send");
+    assert_eq!(send(&mut w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0").error, "CONCURRENT_TRANSACTIONS");
+}
