@@ -5,6 +5,7 @@
 //! trailing bytes are not an entry, but fail the sanity check).
 
 use alloc::format;
+use core::marker::PhantomData;
 
 use super::{be_i32, kind, FileError};
 
@@ -29,20 +30,66 @@ pub struct OffsetPosition {
     pub position: i32,
 }
 
-/// Zero-copy view of an offset index. Never panics: every accessor is bounded by the
-/// entry count derived from the buffer length.
-#[derive(Debug, Clone)]
-pub struct OffsetIndex<T: AsRef<[u8]>> {
-    buffer: T,
-    base_offset: i64,
+/// One fixed-size entry of a segment index: what an `AbstractIndex` subclass parses
+/// (`parseEntry`), searches by (`OffsetIndex`: the offset, `TimeIndex`: the timestamp), answers
+/// when it has no entry, and writes.
+pub trait IndexEntry: Copy {
+    /// `ENTRY_SIZE` of the index.
+    const ENTRY_SIZE: usize;
+    /// The entry whose first byte is `d[at]` (`d` holds the whole entry), its relative offset
+    /// added to `base_offset`.
+    fn parse(d: &[u8], at: usize, base_offset: i64) -> Self;
+    /// The answer of an empty index, or of a lookup below the first entry.
+    fn empty(base_offset: i64) -> Self;
+    /// The key `lookup` searches by.
+    fn key(&self) -> i64;
+    /// This entry's file bytes (the offset relative to `base_offset`, truncated to i32 as
+    /// Kafka's `putInt(relativeOffset)` would).
+    fn emit(&self, base_offset: i64, out: &mut alloc::vec::Vec<u8>);
 }
 
-impl<T: AsRef<[u8]>> OffsetIndex<T> {
+impl IndexEntry for OffsetPosition {
+    const ENTRY_SIZE: usize = field::ENTRY_SIZE;
+    fn parse(d: &[u8], at: usize, base_offset: i64) -> Self {
+        OffsetPosition {
+            offset: base_offset.wrapping_add(be_i32(d, at + field::RELATIVE_OFFSET.start) as i64),
+            position: be_i32(d, at + field::POSITION.start),
+        }
+    }
+    fn empty(base_offset: i64) -> Self {
+        OffsetPosition {
+            offset: base_offset,
+            position: 0,
+        }
+    }
+    fn key(&self) -> i64 {
+        self.offset
+    }
+    fn emit(&self, base_offset: i64, out: &mut alloc::vec::Vec<u8>) {
+        out.extend_from_slice(&(self.offset.wrapping_sub(base_offset) as i32).to_be_bytes());
+        out.extend_from_slice(&self.position.to_be_bytes());
+    }
+}
+
+/// Zero-copy view of a segment index (`AbstractIndex`) of `E` entries. Never panics: every
+/// accessor is bounded by the entry count derived from the buffer length.
+#[derive(Debug, Clone)]
+pub struct SegmentIndex<T: AsRef<[u8]>, E> {
+    buffer: T,
+    base_offset: i64,
+    entry: PhantomData<E>,
+}
+
+/// Zero-copy view of an offset index.
+pub type OffsetIndex<T> = SegmentIndex<T, OffsetPosition>;
+
+impl<T: AsRef<[u8]>, E: IndexEntry> SegmentIndex<T, E> {
     /// A view of `buffer` for the segment starting at `base_offset`.
     pub fn new(buffer: T, base_offset: i64) -> Self {
-        OffsetIndex {
+        SegmentIndex {
             buffer,
             base_offset,
+            entry: PhantomData,
         }
     }
 
@@ -57,68 +104,48 @@ impl<T: AsRef<[u8]>> OffsetIndex<T> {
 
     /// `AbstractIndex.entries()`: whole entries in the file.
     pub fn entries(&self) -> usize {
-        self.length() / field::ENTRY_SIZE
+        self.length() / E::ENTRY_SIZE
     }
 
     /// Bytes after the last whole entry.
     pub fn trailing_bytes(&self) -> usize {
-        self.length() % field::ENTRY_SIZE
+        self.length() % E::ENTRY_SIZE
     }
 
-    /// The raw relative offset of entry `n` (`None` past the end).
-    pub fn relative_offset(&self, n: usize) -> Option<i32> {
-        (n < self.entries()).then(|| be_i32(self.buffer.as_ref(), n * field::ENTRY_SIZE))
-    }
-
-    /// `OffsetIndex.entry(n)` (`parseEntry`: `baseOffset + relativeOffset`).
-    pub fn entry(&self, n: usize) -> Option<OffsetPosition> {
-        let rel = self.relative_offset(n)?;
-        let position = be_i32(
-            self.buffer.as_ref(),
-            n * field::ENTRY_SIZE + field::POSITION.start,
-        );
-        Some(OffsetPosition {
-            offset: self.base_offset.wrapping_add(rel as i64),
-            position,
-        })
+    /// Entry `n` (`OffsetIndex.entry(n)`, `TimeIndex.entry(n)`; `None` past the end).
+    pub fn entry(&self, n: usize) -> Option<E> {
+        (n < self.entries()).then(|| E::parse(self.buffer.as_ref(), n * E::ENTRY_SIZE, self.base_offset))
     }
 
     /// All entries, in file order.
-    pub fn iter(&self) -> impl Iterator<Item = OffsetPosition> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = E> + '_ {
         (0..self.entries()).filter_map(move |n| self.entry(n))
     }
 
-    /// `OffsetIndex.lastEntry()`: the last entry, or `(baseOffset, 0)` when empty.
-    pub fn last_entry(&self) -> OffsetPosition {
+    /// The last entry, or [`IndexEntry::empty`] (`OffsetIndex.lastEntry()`: `(baseOffset, 0)`;
+    /// `TimeIndex.lastEntryFromIndexFile()`: `(NO_TIMESTAMP, baseOffset)`).
+    pub fn last_entry(&self) -> E {
         match self.entries() {
-            0 => OffsetPosition {
-                offset: self.base_offset,
-                position: 0,
-            },
-            n => self.entry(n - 1).unwrap_or(OffsetPosition {
-                offset: self.base_offset,
-                position: 0,
-            }),
+            0 => E::empty(self.base_offset),
+            n => self.entry(n - 1).unwrap_or(E::empty(self.base_offset)),
         }
     }
 
-    /// `OffsetIndex.lookup(targetOffset)`: the entry with the largest offset ≤ the target, or
-    /// `(baseOffset, 0)`; the same search as `AbstractIndex.largestLowerBoundSlotFor` (the
+    /// `lookup(target)`: the entry with the largest key ≤ the target, or
+    /// [`IndexEntry::empty`]; the same search as `AbstractIndex.largestLowerBoundSlotFor` (the
     /// warm-section check first, then a binary search), so an unsorted index answers as Kafka's.
-    pub fn lookup(&self, target: i64) -> OffsetPosition {
-        let slot = largest_lower_bound(self.entries(), 8192 / field::ENTRY_SIZE, target, |n| {
-            self.entry(n).map_or(0, |e| e.offset)
+    pub fn lookup(&self, target: i64) -> E {
+        let slot = largest_lower_bound(self.entries(), 8192 / E::ENTRY_SIZE, target, |n| {
+            self.entry(n).map_or(0, |e| e.key())
         });
-        match slot {
-            Some(n) => self.entry(n).unwrap_or(OffsetPosition {
-                offset: self.base_offset,
-                position: 0,
-            }),
-            None => OffsetPosition {
-                offset: self.base_offset,
-                position: 0,
-            },
-        }
+        slot.and_then(|n| self.entry(n)).unwrap_or(E::empty(self.base_offset))
+    }
+}
+
+impl<T: AsRef<[u8]>> OffsetIndex<T> {
+    /// The raw relative offset of entry `n` (`None` past the end).
+    pub fn relative_offset(&self, n: usize) -> Option<i32> {
+        (n < self.entries()).then(|| be_i32(self.buffer.as_ref(), n * field::ENTRY_SIZE))
     }
 
     /// `OffsetIndex.sanityCheck()` for the file at `path` (Kafka names the absolute path):
@@ -185,22 +212,35 @@ pub(crate) fn largest_lower_bound(
     Some(search(0, first_hot))
 }
 
-/// The owned entries of an offset index, for callers that want a `Vec`.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+/// The owned entries of a segment index, for callers that want a `Vec`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize),
     serde(rename_all = "camelCase")
 )]
-pub struct OffsetIndexRepr {
+pub struct IndexRepr<E> {
     pub base_offset: i64,
-    pub entries: alloc::vec::Vec<OffsetPosition>,
+    pub entries: alloc::vec::Vec<E>,
     pub trailing_bytes: usize,
 }
 
-impl OffsetIndexRepr {
-    pub fn parse<T: AsRef<[u8]>>(ix: &OffsetIndex<T>) -> Self {
-        OffsetIndexRepr {
+/// The owned entries of an offset index.
+pub type OffsetIndexRepr = IndexRepr<OffsetPosition>;
+
+impl<E> Default for IndexRepr<E> {
+    fn default() -> Self {
+        IndexRepr {
+            base_offset: 0,
+            entries: alloc::vec::Vec::new(),
+            trailing_bytes: 0,
+        }
+    }
+}
+
+impl<E: IndexEntry> IndexRepr<E> {
+    pub fn parse<T: AsRef<[u8]>>(ix: &SegmentIndex<T, E>) -> Self {
+        IndexRepr {
             base_offset: ix.base_offset(),
             entries: ix.iter().collect(),
             trailing_bytes: ix.trailing_bytes(),
@@ -210,10 +250,9 @@ impl OffsetIndexRepr {
     /// The file bytes of these entries (offsets relative to `base_offset`, truncated to i32
     /// as Kafka's `putInt(relativeOffset)` would).
     pub fn emit(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::with_capacity(self.entries.len() * field::ENTRY_SIZE);
+        let mut out = alloc::vec::Vec::with_capacity(self.entries.len() * E::ENTRY_SIZE);
         for e in &self.entries {
-            out.extend_from_slice(&(e.offset.wrapping_sub(self.base_offset) as i32).to_be_bytes());
-            out.extend_from_slice(&e.position.to_be_bytes());
+            e.emit(self.base_offset, &mut out);
         }
         out
     }

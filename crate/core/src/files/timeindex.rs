@@ -3,6 +3,7 @@
 
 use alloc::format;
 
+use super::index::{IndexEntry, IndexRepr, SegmentIndex};
 use super::{be_i32, be_i64, kind, FileError};
 
 /// Byte ranges of one entry, relative to the entry's first byte.
@@ -29,86 +30,33 @@ pub struct TimestampOffset {
 /// `RecordBatch.NO_TIMESTAMP`.
 pub const NO_TIMESTAMP: i64 = -1;
 
-/// Zero-copy view of a time index; never panics.
-#[derive(Debug, Clone)]
-pub struct TimeIndex<T: AsRef<[u8]>> {
-    buffer: T,
-    base_offset: i64,
+impl IndexEntry for TimestampOffset {
+    const ENTRY_SIZE: usize = field::ENTRY_SIZE;
+    fn parse(d: &[u8], at: usize, base_offset: i64) -> Self {
+        TimestampOffset {
+            timestamp: be_i64(d, at),
+            offset: base_offset.wrapping_add(be_i32(d, at + field::RELATIVE_OFFSET.start) as i64),
+        }
+    }
+    fn empty(base_offset: i64) -> Self {
+        TimestampOffset {
+            timestamp: NO_TIMESTAMP,
+            offset: base_offset,
+        }
+    }
+    fn key(&self) -> i64 {
+        self.timestamp
+    }
+    fn emit(&self, base_offset: i64, out: &mut alloc::vec::Vec<u8>) {
+        out.extend_from_slice(&self.timestamp.to_be_bytes());
+        out.extend_from_slice(&(self.offset.wrapping_sub(base_offset) as i32).to_be_bytes());
+    }
 }
 
+/// Zero-copy view of a time index; never panics (the reader is [`SegmentIndex`]).
+pub type TimeIndex<T> = SegmentIndex<T, TimestampOffset>;
+
 impl<T: AsRef<[u8]>> TimeIndex<T> {
-    pub fn new(buffer: T, base_offset: i64) -> Self {
-        TimeIndex {
-            buffer,
-            base_offset,
-        }
-    }
-
-    pub fn base_offset(&self) -> i64 {
-        self.base_offset
-    }
-
-    pub fn length(&self) -> usize {
-        self.buffer.as_ref().len()
-    }
-
-    pub fn entries(&self) -> usize {
-        self.length() / field::ENTRY_SIZE
-    }
-
-    pub fn trailing_bytes(&self) -> usize {
-        self.length() % field::ENTRY_SIZE
-    }
-
-    /// `TimeIndex.entry(n)`.
-    pub fn entry(&self, n: usize) -> Option<TimestampOffset> {
-        if n >= self.entries() {
-            return None;
-        }
-        let d = self.buffer.as_ref();
-        let at = n * field::ENTRY_SIZE;
-        Some(TimestampOffset {
-            timestamp: be_i64(d, at),
-            offset: self
-                .base_offset
-                .wrapping_add(be_i32(d, at + field::RELATIVE_OFFSET.start) as i64),
-        })
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = TimestampOffset> + '_ {
-        (0..self.entries()).filter_map(move |n| self.entry(n))
-    }
-
-    /// `TimeIndex.lastEntryFromIndexFile()`: the last entry, or `(NO_TIMESTAMP, baseOffset)`.
-    pub fn last_entry(&self) -> TimestampOffset {
-        match self.entries() {
-            0 => TimestampOffset {
-                timestamp: NO_TIMESTAMP,
-                offset: self.base_offset,
-            },
-            n => self.entry(n - 1).unwrap_or(TimestampOffset {
-                timestamp: NO_TIMESTAMP,
-                offset: self.base_offset,
-            }),
-        }
-    }
-
-    /// `TimeIndex.lookup(targetTimestamp)`: the entry with the largest timestamp ≤ the target
-    /// (Kafka's search), or `(NO_TIMESTAMP, baseOffset)`.
-    pub fn lookup(&self, target: i64) -> TimestampOffset {
-        let none = TimestampOffset {
-            timestamp: NO_TIMESTAMP,
-            offset: self.base_offset,
-        };
-        let slot = super::index::largest_lower_bound(
-            self.entries(),
-            8192 / field::ENTRY_SIZE,
-            target,
-            |n| self.entry(n).map_or(0, |e| e.timestamp),
-        );
-        slot.and_then(|n| self.entry(n)).unwrap_or(none)
-    }
-
     /// `TimeIndex.sanityCheck()` for the file at `path`.
     pub fn sanity_check(&self, path: &str) -> Result<(), FileError> {
         let last = self.last_entry();
@@ -126,13 +74,13 @@ impl<T: AsRef<[u8]>> TimeIndex<T> {
                     ),
                 ));
             }
-            if last.offset < self.base_offset {
+            if last.offset < self.base_offset() {
                 return Err(FileError::new(
                     at + field::RELATIVE_OFFSET.start,
                     kind::CORRUPT_INDEX,
                     format!(
                         "Corrupt time index found, time index file ({path}) has non-zero size but the last offset is {} which is less than the first offset {}",
-                        last.offset, self.base_offset
+                        last.offset, self.base_offset()
                     ),
                 ));
             }
@@ -153,36 +101,7 @@ impl<T: AsRef<[u8]>> TimeIndex<T> {
 }
 
 /// The owned entries of a time index.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "camelCase")
-)]
-pub struct TimeIndexRepr {
-    pub base_offset: i64,
-    pub entries: alloc::vec::Vec<TimestampOffset>,
-    pub trailing_bytes: usize,
-}
-
-impl TimeIndexRepr {
-    pub fn parse<T: AsRef<[u8]>>(ix: &TimeIndex<T>) -> Self {
-        TimeIndexRepr {
-            base_offset: ix.base_offset(),
-            entries: ix.iter().collect(),
-            trailing_bytes: ix.trailing_bytes(),
-        }
-    }
-
-    pub fn emit(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::with_capacity(self.entries.len() * field::ENTRY_SIZE);
-        for e in &self.entries {
-            out.extend_from_slice(&e.timestamp.to_be_bytes());
-            out.extend_from_slice(&(e.offset.wrapping_sub(self.base_offset) as i32).to_be_bytes());
-        }
-        out
-    }
-}
+pub type TimeIndexRepr = IndexRepr<TimestampOffset>;
 
 #[cfg(test)]
 mod tests {
