@@ -136,6 +136,20 @@ pub struct TxnMetadata {
     pub added_order: Vec<Name>,
 }
 
+impl TxnMetadata {
+    /// Fence the producer of an ongoing transaction and abort it (I11 on InitProducerId, T2 on
+    /// a timeout): bump the epoch, forget the last one, Ongoing → PrepareAbort with
+    /// CompleteAbort pending (`prepareFenceProducerEpoch`, then `prepareAbortOrCommit`).
+    fn fence_and_prepare_abort(&mut self, now_ms: i64) {
+        self.transit_prev_pid = self.producer_id;
+        self.producer_epoch = self.producer_epoch.saturating_add(1);
+        self.last_producer_epoch = -1;
+        self.state = TxnState::PrepareAbort;
+        self.pending_state = Some(TxnState::CompleteAbort);
+        self.last_update_ms = now_ms;
+    }
+}
+
 /// A coordinator answer: the error (NONE on success), the (pid, epoch) returned, the rule
 /// that decided, why, and whether a new state was appended to `__transaction_state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -336,12 +350,7 @@ impl Coordinator {
             }
             TxnState::Ongoing => {
                 // I11: fence the old producer: bump the epoch and abort its transaction.
-                m.transit_prev_pid = m.producer_id;
-                m.producer_epoch = m.producer_epoch.saturating_add(1);
-                m.last_producer_epoch = -1;
-                m.state = TxnState::PrepareAbort;
-                m.pending_state = Some(TxnState::CompleteAbort);
-                m.last_update_ms = now_ms;
+                m.fence_and_prepare_abort(now_ms);
                 let mut a = answer(CONCURRENT_TRANSACTIONS, "I11", Why::FenceOpen { epoch: m.producer_epoch });
                 a.wrote = Some(TxnState::PrepareAbort);
                 a
@@ -596,12 +605,7 @@ impl Coordinator {
         if m.state != TxnState::Ongoing || m.pending_state.is_some() {
             return None;
         }
-        m.transit_prev_pid = m.producer_id;
-        m.producer_epoch = m.producer_epoch.saturating_add(1);
-        m.last_producer_epoch = -1;
-        m.state = TxnState::PrepareAbort;
-        m.pending_state = Some(TxnState::CompleteAbort);
-        m.last_update_ms = now_ms;
+        m.fence_and_prepare_abort(now_ms);
         Some(Answer {
             error: ErrorCode::NONE,
             producer_id: m.producer_id,
