@@ -1,3 +1,4 @@
+// Over 800 lines on purpose: one state machine, `Partition` (the leader's log and producer-state table), whose append, marker and fetch handlers share its state and rules A1–A10, M1–M6, X1–X2; its tests are apart (partition/tests.rs).
 //! One partition leader's log and producer-state table: the broker's append decision for
 //! idempotent and transactional producer batches, rule for rule as
 //! `storage/.../log/ProducerAppendInfo.java`, `ProducerStateEntry.java`,
