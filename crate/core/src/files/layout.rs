@@ -180,17 +180,9 @@ pub fn partition_dir(p: &Partition, opts: &LayoutOptions) -> Result<Vec<(String,
             .producers
             .iter()
             .map(|(pid, s)| {
-                let last = s.batches.back();
-                ProducerEntry {
-                    producer_id: *pid,
-                    epoch: s.producer_epoch,
-                    last_sequence: last.map_or(-1, |b| b.last_seq),
-                    last_offset: last.map_or(-1, |b| b.last_offset),
-                    offset_delta: last.map_or(0, |b| b.offset_delta),
-                    timestamp: s.last_timestamp,
-                    coordinator_epoch: s.coordinator_epoch,
-                    current_txn_first_offset: s.current_txn_first_offset.unwrap_or(-1),
-                }
+                let last = s.batches.back().map(|b| (b.last_seq, b.last_offset, b.offset_delta));
+                let txn_first = s.current_txn_first_offset.unwrap_or(-1);
+                ProducerEntry::from_last_batch(*pid, s.producer_epoch, last, s.last_timestamp, s.coordinator_epoch, txn_first)
             })
             .collect();
         out.push((format!("{:020}.snapshot", p.log_end_offset), SnapshotRepr { crc: 0, entries }.emit()));

@@ -111,17 +111,8 @@ impl ProducerState {
 
     /// The entry `ProducerStateManager.writeSnapshot` would write for this state.
     pub fn snapshot_entry(&self) -> ProducerEntry {
-        let last = self.batches.last();
-        ProducerEntry {
-            producer_id: self.producer_id,
-            epoch: self.epoch,
-            last_sequence: last.map_or(-1, |b| b.last_sequence),
-            last_offset: last.map_or(-1, |b| b.last_offset),
-            offset_delta: last.map_or(0, |b| b.offset_delta),
-            timestamp: self.last_timestamp,
-            coordinator_epoch: self.coordinator_epoch,
-            current_txn_first_offset: self.current_txn_first_offset,
-        }
+        let last = self.batches.last().map(|b| (b.last_sequence, b.last_offset, b.offset_delta));
+        ProducerEntry::from_last_batch(self.producer_id, self.epoch, last, self.last_timestamp, self.coordinator_epoch, self.current_txn_first_offset)
     }
 
     /// `ProducerStateEntry.maybeUpdateProducerEpoch`: a new epoch drops the retained batches.

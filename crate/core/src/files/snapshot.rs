@@ -70,6 +70,21 @@ pub struct ProducerEntry {
 }
 
 impl ProducerEntry {
+    /// The entry `ProducerStateManager.writeSnapshot` writes for a producer whose last retained
+    /// batch has `last` = (lastSeq, lastDataOffset, lastOffsetDelta), or none: then `-1, -1, 0`
+    /// (`ProducerStateEntry.lastSeq()`, `lastDataOffset()`, `lastOffsetDelta()`).
+    pub fn from_last_batch(
+        producer_id: i64,
+        epoch: i16,
+        last: Option<(i32, i64, i32)>,
+        timestamp: i64,
+        coordinator_epoch: i32,
+        current_txn_first_offset: i64,
+    ) -> Self {
+        let (last_sequence, last_offset, offset_delta) = last.unwrap_or((-1, -1, 0));
+        ProducerEntry { producer_id, epoch, last_sequence, last_offset, offset_delta, timestamp, coordinator_epoch, current_txn_first_offset }
+    }
+
     /// `ProducerStateEntry.currentTxnFirstOffset()`: present when ≥ 0.
     pub fn current_txn_first_offset(&self) -> Option<i64> {
         (self.current_txn_first_offset >= 0).then_some(self.current_txn_first_offset)
