@@ -242,45 +242,43 @@ impl DumpLog {
             return;
         }
         let m = core::mem::take(&mut self.index_mismatches);
-        for i in java_hashmap_order(&m) {
-            let (file, map) = &m[i];
-            self.err(format!("Mismatches in :{file}"));
-            for (index_offset, log_offset) in map.iter().rev() {
-                self.err(format!(
-                    "  Index offset: {index_offset}, log offset: {log_offset}"
-                ));
-            }
-        }
+        self.summary(&m, |map| map.iter().rev().map(|(&a, &b)| (a, b)), "Mismatches in :", |index_offset, log_offset| {
+            format!("  Index offset: {index_offset}, log offset: {log_offset}")
+        });
         let t = core::mem::take(&mut self.time_mismatches);
-        for i in java_hashmap_order(&t) {
-            self.err(format!("Found timestamp mismatch in :{}", t[i].0));
-            for (a, b) in &t[i].1 {
-                self.err(format!("  Index timestamp: {a}, log timestamp: {b}"));
-            }
-        }
+        self.summary(&t, |v| v.iter().copied(), "Found timestamp mismatch in :", |a, b| {
+            format!("  Index timestamp: {a}, log timestamp: {b}")
+        });
         let o = core::mem::take(&mut self.time_out_of_order);
-        for i in java_hashmap_order(&o) {
-            self.err(format!("Found out of order timestamp in :{}", o[i].0));
-            for (a, b) in &o[i].1 {
-                self.err(format!(
-                    "  Index timestamp: {a}, Previously indexed timestamp: {b}"
-                ));
-            }
-        }
+        self.summary(&o, |v| v.iter().copied(), "Found out of order timestamp in :", |a, b| {
+            format!("  Index timestamp: {a}, Previously indexed timestamp: {b}")
+        });
+        // Kafka 4.3.1 names the time index (checked against its own tool on a time index
+        // with entries past the log: "… not found in :<absolute path>").
         let n = core::mem::take(&mut self.time_not_found);
-        for i in java_hashmap_order(&n) {
-            // Kafka 4.3.1 names the time index (checked against its own tool on a time index
-            // with entries past the log: "… not found in :<absolute path>").
-            self.err(format!("The following indexed offsets are not found in :{}", n[i].0));
-            for (a, b) in &n[i].1 {
-                self.err(format!("Indexed offset: {a}, found log offset: {b}"));
-            }
-        }
+        self.summary(&n, |v| v.iter().copied(), "The following indexed offsets are not found in :", |a, b| {
+            format!("Indexed offset: {a}, found log offset: {b}")
+        });
         let c = core::mem::take(&mut self.non_consecutive);
-        for i in java_hashmap_order(&c) {
-            self.err(format!("Non-consecutive offsets in {}", c[i].0));
-            for (a, b) in &c[i].1 {
-                self.err(format!("  {a} is followed by {b}"));
+        self.summary(&c, |map| map.iter().map(|(&a, &b)| (a, b)), "Non-consecutive offsets in ", |a, b| {
+            format!("  {a} is followed by {b}")
+        });
+    }
+
+    /// One of those summaries: per file, in Java `HashMap` order, `head` and the file, then a
+    /// line per pair.
+    fn summary<'m, M, I: Iterator<Item = (i64, i64)>>(
+        &mut self,
+        m: &'m [(String, M)],
+        pairs: impl Fn(&'m M) -> I,
+        head: &str,
+        line: impl Fn(i64, i64) -> String,
+    ) {
+        for i in java_hashmap_order(m) {
+            let (file, v) = &m[i];
+            self.err(format!("{head}{file}"));
+            for (a, b) in pairs(v) {
+                self.err(line(a, b));
             }
         }
     }
