@@ -112,6 +112,34 @@ impl core::fmt::Display for InputError {
 /// Upper bound on the bytes that `*` repeat lines may add, over the whole input.
 pub const MAX_REPEAT_EXPANSION: usize = 64 * 1024 * 1024;
 
+/// A decoder's report as [`decode_text`] fills it in: the input's format, what was stripped
+/// from the text, and the one issue of text that is no known kind.
+pub trait TextReport: Default {
+    /// Name the input: its format and what was stripped from the text.
+    fn name_input(&mut self, format: String, stripped: Vec<String>);
+    /// The `InvalidInput` issue, `at` an offset into the *text*.
+    fn push_invalid_input(&mut self, at: usize, message: String);
+}
+
+/// Decode text or binary input with `decode_bytes`, after [`detect`]: the report names the
+/// detected format; text that is no known kind gives a report (format `text`) with only its
+/// `InvalidInput` issue.
+pub fn decode_text<R: TextReport>(input: &[u8], decode_bytes: impl FnOnce(&[u8]) -> R) -> R {
+    match detect(input) {
+        Ok(d) => {
+            let mut r = decode_bytes(&d.bytes);
+            r.name_input(String::from(d.format.name()), d.stripped);
+            r
+        }
+        Err(e) => {
+            let mut r = R::default();
+            r.name_input(String::from("text"), Vec::new());
+            r.push_invalid_input(e.at, e.message);
+            r
+        }
+    }
+}
+
 /// Decide what the input is and return its bytes.
 ///
 /// Binary input (anything that is not plausibly text, e.g. a `.log` segment starting

@@ -227,23 +227,16 @@ pub mod kind {
 
 /// Text input (hex, base64 … as the batch decoder accepts it) or raw bytes.
 pub fn decode_messages(input: &[u8], opts: &MessageOptions) -> MessagesReport {
-    match crate::input::detect(input) {
-        Ok(d) => {
-            let mut r = decode_messages_bytes(&d.bytes, opts);
-            r.format = String::from(d.format.name());
-            r.stripped = d.stripped;
-            r
-        }
-        Err(e) => MessagesReport {
-            format: String::from("text"),
-            errors: alloc::vec![MessageIssue {
-                at: e.at,
-                kind: kind::INVALID_INPUT,
-                message: e.message,
-                ..MessageIssue::default()
-            }],
-            ..MessagesReport::default()
-        },
+    crate::input::decode_text(input, |bytes| decode_messages_bytes(bytes, opts))
+}
+
+impl crate::input::TextReport for MessagesReport {
+    fn name_input(&mut self, format: String, stripped: Vec<String>) {
+        self.format = format;
+        self.stripped = stripped;
+    }
+    fn push_invalid_input(&mut self, at: usize, message: String) {
+        self.errors.push(MessageIssue { at, kind: kind::INVALID_INPUT, message, ..MessageIssue::default() });
     }
 }
 

@@ -52,24 +52,16 @@ impl Default for DecodeOptions {
 /// For input that is not valid text of any known kind, the report carries one
 /// `InvalidInput` issue whose `at` is an offset into the *text*.
 pub fn decode(input: &[u8], opts: &DecodeOptions) -> Report {
-    match input::detect(input) {
-        Ok(d) => {
-            let mut r = decode_bytes(&d.bytes, opts);
-            r.format = String::from(d.format.name());
-            r.stripped = d.stripped;
-            r
-        }
-        Err(e) => Report {
-            format: String::from("text"),
-            errors: alloc::vec![Issue {
-                at: e.at,
-                kind: kind::INVALID_INPUT,
-                message: e.message,
-                severity: Severity::Error,
-                ..Issue::default()
-            }],
-            ..Report::default()
-        },
+    input::decode_text(input, |bytes| decode_bytes(bytes, opts))
+}
+
+impl input::TextReport for Report {
+    fn name_input(&mut self, format: String, stripped: Vec<String>) {
+        self.format = format;
+        self.stripped = stripped;
+    }
+    fn push_invalid_input(&mut self, at: usize, message: String) {
+        self.errors.push(Issue { at, kind: kind::INVALID_INPUT, message, severity: Severity::Error, ..Issue::default() });
     }
 }
 
