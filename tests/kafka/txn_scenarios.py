@@ -853,8 +853,14 @@ class Run:
         # transaction's, not this one's (a race the CI once lost: txn-next-transaction-waits-v1).
         self.sync_markers()
         known = {id(r["frame"]) for r in self.marker_reqs if not r["dead"]}
+
+        def pending(r):
+            return any((mi, t, n) not in r["errors"] for mi, m in enumerate(r["markers"]) for t, n in m["partitions"])
+        # keys of the requests still waiting for an answer when the step began (a request already
+        # answered, say the previous TV1 transaction's with the same key, does not make a late
+        # arrival of this transaction's look like the next one's)
         keys_held = {(m["producerId"], m["producerEpoch"]) for r in self.marker_reqs
-                     if id(r["frame"]) in known for m in r["markers"]}
+                     if id(r["frame"]) in known and pending(r) for m in r["markers"]}
         deadline = time.monotonic() + 15
         while True:
             self.sync_markers()
