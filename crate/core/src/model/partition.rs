@@ -696,7 +696,7 @@ impl Partition {
         let mut aborted: Vec<AbortedTxn> = match isolation {
             Isolation::ReadUncommitted => Vec::new(),
             // Nothing to read (from the LSO on): `LocalLog.emptyFetchDataInfo`, an empty list.
-            Isolation::ReadCommitted if from_offset >= upper => Vec::new(),
+            Isolation::ReadCommitted if from_offset >= upper || self.aborted_txns.is_empty() => Vec::new(),
             Isolation::ReadCommitted => {
                 // `TransactionIndex.collectAbortedTxns(fetchOffset, upperBoundOffset)`, in index
                 // order: an entry that ends at or after the fetch offset and starts below the
