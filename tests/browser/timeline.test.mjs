@@ -726,6 +726,20 @@ test("a request scenario: its own lane, the raw requests as messages, the leader
   assert.match(now, /FindCoordinator/);
 });
 
+test("the state panel lists a partition's verification entry while it refuses the producer's batches (A5)", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-request-verification-entry" });
+  const steps = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.map((s) => s.text));
+  // The story step that shows the report step whose line ends so (`expect` lines are not steps).
+  const at = (end) => storyOf(steps.findIndex((t) => t.endsWith(end)));
+  await goTo(await at(" as first"));
+  assert.doesNotMatch((await snapshot()).state, /verification entry/);
+  await goTo(await at(" as retry"));
+  const state = (await snapshot()).state;
+  assert.match(state, /verification entry: producer 1000 · epoch 1 · lowest sequence 0 · since t\+\d+ms · a batch starting above sequence 0 is refused \(A5\); a TV2 producer's first batch must start at 0 \(A4\)/);
+  await goTo(await at(" as next-txn"));
+  assert.doesNotMatch((await snapshot()).state, /verification entry/);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);

@@ -57,6 +57,30 @@ test("the report carries lanes, per-step state, and every record's real bytes", 
   assert.ok(r.nextSteps.some((n) => n.line === "begin app"), JSON.stringify(r.nextSteps));
 });
 
+test("a partition's state lists the leader's verification entries: made by a refused batch, kept until the next transactional append (A5)", () => {
+  const text = readFileSync(fileURLToPath(new URL("txn-request-verification-entry.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text);
+  assert.equal(r.passed, true, JSON.stringify(r.failures));
+  const entries = (i) => r.steps[i].state.partitions.find((p) => p.name === "orders-0").verifications;
+  const at = (end) => {
+    const i = r.steps.findIndex((s) => s.text.endsWith(end));
+    assert.ok(i >= 0, end);
+    return i;
+  };
+  const future = at(" as future");
+  assert.deepEqual(entries(future - 1), [], "the first batch of the open transaction leaves none");
+  // The epoch-1 batch's verification noted sequence 0 at epoch 1 (a TV2 client's: supportsEpochBump),
+  // and the coordinator's refusal did not remove it.
+  const made = entries(future);
+  assert.deepEqual(made, [{ producerId: 1000, epoch: 1, lowestSequence: 0, supportsEpochBump: true, sinceT: made[0]?.sinceT }]);
+  assert.ok(made[0].sinceT >= r.steps[future - 1].t && made[0].sinceT <= r.steps[future].t, "made while the batch was decided");
+  assert.deepEqual(entries(at(" as retry")), made, "refused batches leave it as it is");
+  // The abort's TV2 marker is written at the bumped epoch 1, the entry's own: Kafka 4.3.1 keeps it
+  // (UnifiedLog.updateProducers); the next transaction's first append clears it.
+  assert.deepEqual(entries(at("deliver markers")), made);
+  assert.deepEqual(entries(at(" as next-txn")), []);
+});
+
 test("the lost commit response shows COMMITTED at the coordinator while the producer's outcome is UNKNOWN", () => {
   const text = readFileSync(fileURLToPath(new URL("txn-commit-response-lost.eos", scenariosDir)), "utf8");
   const r = runTxnScenario(text);

@@ -227,6 +227,20 @@ export function renderState(v) {
             if (prods.length > 8) ul.append(h("li", {}, `… and ${prods.length - 8} more`));
             sec.append(ul);
           }
+          // The leader's verification entries (VerificationStateEntry, V2): kept whatever the
+          // coordinator answered, until the producer's next transactional append (A5).
+          const ver = p.verifications ?? [];
+          if (ver.length) {
+            const ul = h("ul", { "aria-label": `verification entries of ${p.name}` });
+            for (const v of ver.slice(0, 8)) {
+              ul.append(h("li", { "data-verification": String(v.producerId) },
+                `verification entry: producer ${v.producerId} · epoch ${v.epoch} · lowest sequence ${v.lowestSequence} · since t+${v.sinceT}ms` +
+                ` · a batch starting above sequence ${v.lowestSequence} is refused (A5)` +
+                (v.supportsEpochBump ? "; a TV2 producer's first batch must start at 0 (A4)" : "")));
+            }
+            if (ver.length > 8) ul.append(h("li", {}, `… and ${ver.length - 8} more`));
+            sec.append(ul);
+          }
           const ab = p.aborted ?? [];
           if (ab.length) {
             sec.append(kv(`transaction index: ${ab.slice(-6).map((a) => `producer ${a.producerId} aborted ${a.firstOffset}..${a.lastOffset} (LSO ${a.lastStableOffset})`).join("; ")}`));

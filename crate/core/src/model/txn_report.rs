@@ -168,6 +168,25 @@ pub struct PartitionState {
     pub producers: Vec<ProducerEntry>,
     /// The transaction index (`AbortedTxn` entries), oldest first.
     pub aborted: Vec<AbortedEntry>,
+    /// The leader's verification entries (`ProducerStateManager.verificationStates`), by
+    /// producer id: while one exists, no batch of that producer may start above its lowest
+    /// sequence (A5), nor, for a TV2 client's, a first batch at a sequence other than 0 (A4).
+    pub verifications: Vec<VerificationEntry>,
+}
+
+/// One verification entry on a partition leader (`VerificationStateEntry`, V2).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct VerificationEntry {
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// The lowest first sequence seen since the entry was made (Kafka's `lowestSequence`).
+    pub lowest_sequence: i32,
+    /// Made for a TV2 client (`supportsEpochBump`).
+    pub supports_epoch_bump: bool,
+    /// When it was made, on the steps' clock (`t`, ms since the run's start); expiry counts
+    /// from here.
+    pub since_t: i64,
 }
 
 /// One producer's entry on a partition leader (`ProducerStateEntry`).
@@ -352,6 +371,11 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                     .aborted_txns
                     .iter()
                     .map(|a| AbortedEntry { producer_id: a.producer_id, first_offset: a.first_offset, last_offset: a.last_offset, last_stable_offset: a.last_stable_offset })
+                    .collect(),
+                verifications: p
+                    .verifications
+                    .iter()
+                    .map(|(&pid, v)| VerificationEntry { producer_id: pid, epoch: v.epoch, lowest_sequence: v.lowest_seq, supports_epoch_bump: v.supports_epoch_bump, since_t: v.at_ms - w.start_ms })
                     .collect(),
             })
             .collect(),
