@@ -318,33 +318,88 @@ pub fn random_txn_script(seed: u64, steps: usize, exclude: &[&str], expects: boo
 /// driver of a real broker compares the answers (every request line) and the states. The same
 /// seed gives the same script.
 pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> String {
-    use super::txn_scenario::{apply_line, parse as parse_txn, setup as setup_txn};
-    let mut rng = XorShift(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1);
-    let tv = tv.unwrap_or(if rng.below(2) == 0 { 1 } else { 2 });
-    // A third of the TV1 clusters run with transaction.partition.verification.enable=false (V1):
-    // a transactional batch is appended without asking the coordinator.
-    let unverified = tv == 1 && rng.below(3) == 0;
-    let head = format!(
-        "model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\n{}partition p-0 p-1\n",
-        if unverified { "cluster transaction.partition.verification.enable=false\n" } else { "" }
-    );
-    let sc = parse_txn(&head).expect("the request schedule's set-up parses");
-    let mut w = setup_txn(&sc, None);
-    w.trace = false;
-    let mut text = head;
-    let ids = ["t1", "t2"];
-    let parts = ["p-0", "p-1"];
-    let mut n = 0usize;
-    // The idempotent producer's id, once it asked for one.
-    let mut idem: Option<i64> = None;
-    // The next sequence a producer would send to a partition at an epoch (or 0).
-    let next_seq = |w: &super::txn::World, part: &str, pid: i64, epoch: i16| -> Option<i32> {
-        let e = w.partitions.iter().find(|p| p.name == part)?.producers.get(&pid).filter(|e| e.producer_epoch == epoch)?;
-        Some(crate::sequence::increment(e.last_seq(), 1))
+    let mut walk = TxnRequestWalk::new(seed, tv);
+    let mut text = String::from(walk.head());
+    let states = |w: &super::txn::World, text: &mut String| {
+        for id in TxnRequestWalk::IDS {
+            if let Some(m) = w.coordinator.get(id) {
+                text.push_str(&format!("expect txn {id} {}\n", m.state.name()));
+            }
+        }
     };
     for _ in 0..steps {
-        let id = ids[rng.below(ids.len())];
-        let part = parts[rng.below(parts.len())];
+        if let Some(line) = walk.step() {
+            text.push_str(&line);
+            text.push('\n');
+            states(walk.world(), &mut text);
+        }
+    }
+    if let Some(line) = walk.finish() {
+        text.push_str(&line);
+        text.push('\n');
+        states(walk.world(), &mut text);
+    }
+    text
+}
+
+/// The walk behind [`random_txn_request_script`], one request at a time, with the model's
+/// world after each: what `tests/txn_schedules.rs` checks the invariants on (100,000 walks in
+/// release builds) without rendering any text.
+pub struct TxnRequestWalk {
+    rng: XorShift,
+    tv: u8,
+    head: String,
+    w: super::txn::World,
+    /// Values written so far (`r1`, `r2`, …).
+    n: usize,
+    /// The idempotent producer's id, once it asked for one.
+    idem: Option<i64>,
+}
+
+impl TxnRequestWalk {
+    /// The transactional.ids the walk uses.
+    pub const IDS: [&'static str; 2] = ["t1", "t2"];
+    const PARTS: [&'static str; 2] = ["p-0", "p-1"];
+
+    pub fn new(seed: u64, tv: Option<u8>) -> Self {
+        use super::txn_scenario::{parse as parse_txn, setup as setup_txn};
+        let mut rng = XorShift(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1);
+        let tv = tv.unwrap_or(if rng.below(2) == 0 { 1 } else { 2 });
+        // A third of the TV1 clusters run with transaction.partition.verification.enable=false (V1):
+        // a transactional batch is appended without asking the coordinator.
+        let unverified = tv == 1 && rng.below(3) == 0;
+        let head = format!(
+            "model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\n{}partition p-0 p-1\n",
+            if unverified { "cluster transaction.partition.verification.enable=false\n" } else { "" }
+        );
+        let sc = parse_txn(&head).expect("the request schedule's set-up parses");
+        let mut w = setup_txn(&sc, None);
+        w.trace = false;
+        TxnRequestWalk { rng, tv, head, w, n: 0, idem: None }
+    }
+
+    /// The script's set-up lines (`model`, `title`, `cluster`, `partition`).
+    pub fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// The model's world after the last applied request.
+    pub fn world(&self) -> &super::txn::World {
+        &self.w
+    }
+
+    /// Picks one request, applies it, and returns its line; `None` when the pick does not apply
+    /// in this state (nothing changed; the walk goes on).
+    pub fn step(&mut self) -> Option<String> {
+        use super::txn_scenario::apply_line;
+        let (rng, w, tv) = (&mut self.rng, &mut self.w, self.tv);
+        // The next sequence a producer would send to a partition at an epoch (or 0).
+        let next_seq = |w: &super::txn::World, part: &str, pid: i64, epoch: i16| -> Option<i32> {
+            let e = w.partitions.iter().find(|p| p.name == part)?.producers.get(&pid).filter(|e| e.producer_epoch == epoch)?;
+            Some(crate::sequence::increment(e.last_seq(), 1))
+        };
+        let id = Self::IDS[rng.below(Self::IDS.len())];
+        let part = Self::PARTS[rng.below(Self::PARTS.len())];
         let meta = w.coordinator.get(id).map(|m| (m.producer_id, m.producer_epoch));
         let markers = w.markers.iter().any(|m| !m.held);
         let open_here: Option<(i64, i16)> = meta.and_then(|(pid, _)| {
@@ -355,9 +410,9 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
         // 8 add-offsets, 9 offset-fetch, 10 the idempotent producer, 11 a plain batch from a
         // transactional producer, 12 an admin's ABORT marker
         let kind = match meta {
-            None => pick(&mut rng, &[(5, 0u8), (1, 5), (1, 6), (1, 9), (2, 10)]),
+            None => pick(rng, &[(5, 0u8), (1, 5), (1, 6), (1, 9), (2, 10)]),
             Some(_) => pick(
-                &mut rng,
+                rng,
                 &[
                     (1, 0u8),
                     (if tv == 1 { 3 } else { 0 }, 1),
@@ -376,11 +431,12 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
             ),
         };
         let epoch_of = |rng: &mut XorShift, cur: i16| -> i16 { pick(rng, &[(8, cur), (1, cur.saturating_sub(1).max(0)), (1, cur.saturating_add(1))]) };
+        let n = &mut self.n;
         let mut values = |rng: &mut XorShift| -> String {
             let count = 1 + rng.below(2);
             let v: Vec<String> = (0..count)
                 .map(|_| {
-                    n += 1;
+                    *n += 1;
                     format!("r{n}")
                 })
                 .collect();
@@ -393,27 +449,27 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
             // the same broker (its markers would queue ahead of theirs).
             (0, Some((pid, epoch))) if rng.below(4) == 0 => format!("init-producer-id transactional.id={id} timeout=15m pid={pid} epoch={epoch}"),
             (0, _) => format!("init-producer-id transactional.id={id} timeout=15m"),
-            (1, Some((pid, epoch))) => format!("add-partitions-to-txn transactional.id={id} pid={pid} epoch={} {part}", epoch_of(&mut rng, epoch)),
+            (1, Some((pid, epoch))) => format!("add-partitions-to-txn transactional.id={id} pid={pid} epoch={} {part}", epoch_of(rng, epoch)),
             (2, Some((pid, cur))) => {
-                let epoch = epoch_of(&mut rng, cur);
+                let epoch = epoch_of(rng, cur);
                 let p = w.partitions.iter().find(|p| p.name == part);
                 let entry = p.and_then(|p| p.producers.get(&pid)).filter(|e| e.producer_epoch == epoch);
                 let seq = match entry {
                     Some(e) => {
                         let next = crate::sequence::increment(e.last_seq(), 1);
-                        match pick(&mut rng, &[(7, 0u8), (1, 1), (1, 2)]) {
+                        match pick(rng, &[(7, 0u8), (1, 1), (1, 2)]) {
                             1 => e.batches.back().map_or(next, |b| b.first_seq()),
                             2 => next.saturating_add(1 + rng.below(3) as i32),
                             _ => next,
                         }
                     }
-                    None => pick(&mut rng, &[(8, 0), (1, 2)]),
+                    None => pick(rng, &[(8, 0), (1, 2)]),
                 };
-                format!("produce {part} pid={pid} epoch={epoch} seq={seq} txn transactional.id={id} v={} {}", if tv == 1 { 11 } else { 12 }, values(&mut rng))
+                format!("produce {part} pid={pid} epoch={epoch} seq={seq} txn transactional.id={id} v={} {}", if tv == 1 { 11 } else { 12 }, values(rng))
             }
             (3, Some((pid, epoch))) => format!(
                 "end-txn transactional.id={id} pid={pid} epoch={} {} v={}",
-                epoch_of(&mut rng, epoch),
+                epoch_of(rng, epoch),
                 if rng.below(3) == 0 { "abort" } else { "commit" },
                 if tv == 1 { 4 } else { 5 }
             ),
@@ -423,55 +479,45 @@ pub fn random_txn_request_script(seed: u64, steps: usize, tv: Option<u8>) -> Str
                 let end = w.partitions.iter().find(|p| p.name == part).map_or(0, |p| p.log_end_offset);
                 format!(
                     "txn-offset-commit transactional.id={id} pid={pid} epoch={} group=g v={} {part}={}",
-                    epoch_of(&mut rng, epoch),
+                    epoch_of(rng, epoch),
                     if tv == 1 { 4 } else { 5 },
                     rng.below(end.max(0) as usize + 1)
                 )
             }
-            (8, Some((pid, epoch))) => format!("add-offsets-to-txn transactional.id={id} pid={pid} epoch={} group=g", epoch_of(&mut rng, epoch)),
+            (8, Some((pid, epoch))) => format!("add-offsets-to-txn transactional.id={id} pid={pid} epoch={} group=g", epoch_of(rng, epoch)),
             (9, _) => format!("offset-fetch group=g{} p-0 p-1", if rng.below(2) == 0 { " require-stable" } else { "" }),
-            (10, _) => match idem {
+            (10, _) => match self.idem {
                 None => String::from("init-producer-id"),
                 Some(pid) => {
-                    let next = next_seq(&w, part, pid, 0).unwrap_or(0);
-                    let seq = pick(&mut rng, &[(8, next), (1, next.saturating_add(2)), (1, next.saturating_sub(1).max(0))]);
-                    format!("produce {part} pid={pid} epoch=0 seq={seq} {}", values(&mut rng))
+                    let next = next_seq(w, part, pid, 0).unwrap_or(0);
+                    let seq = pick(rng, &[(8, next), (1, next.saturating_add(2)), (1, next.saturating_sub(1).max(0))]);
+                    format!("produce {part} pid={pid} epoch=0 seq={seq} {}", values(rng))
                 }
             },
             (11, Some((pid, epoch))) => {
-                let seq = next_seq(&w, part, pid, epoch).unwrap_or(0);
-                format!("produce {part} pid={pid} epoch={epoch} seq={seq} {}", values(&mut rng))
+                let seq = next_seq(w, part, pid, epoch).unwrap_or(0);
+                format!("produce {part} pid={pid} epoch={epoch} seq={seq} {}", values(rng))
             }
             (12, _) => match open_here {
                 Some((pid, epoch)) => format!("marker {part} pid={pid} epoch={epoch} abort coordinator-epoch={} tv=1", w.coordinator_epoch),
-                None => continue,
+                None => return None,
             },
             _ => format!("list-offsets {part} read_committed"),
         };
-        if apply_line(&mut w, &line).is_err() {
-            continue;
-        }
+        apply_line(w, &line).ok()?;
         if line == "init-producer-id" && w.next_pid > before_pid {
-            idem = Some(before_pid);
+            self.idem = Some(before_pid);
         }
-        text.push_str(&line);
-        text.push('\n');
-        for id in ids {
-            if let Some(m) = w.coordinator.get(id) {
-                text.push_str(&format!("expect txn {id} {}\n", m.state.name()));
-            }
-        }
+        Some(line)
     }
-    // End with every queued marker delivered, so the partitions' final state is compared too.
-    if w.markers.iter().any(|m| !m.held) && apply_line(&mut w, "deliver markers").is_ok() {
-        text.push_str("deliver markers\n");
-        for id in ids {
-            if let Some(m) = w.coordinator.get(id) {
-                text.push_str(&format!("expect txn {id} {}\n", m.state.name()));
-            }
-        }
+
+    /// The walk's last line: every queued marker delivered, so the partitions' final state is
+    /// compared too (`None` when none is queued).
+    pub fn finish(&mut self) -> Option<String> {
+        use super::txn_scenario::apply_line;
+        let line = "deliver markers";
+        (self.w.markers.iter().any(|m| !m.held) && apply_line(&mut self.w, line).is_ok()).then(|| String::from(line))
     }
-    text
 }
 
 #[cfg(test)]
@@ -637,10 +683,14 @@ mod tests {
             assert!(r.error.is_none(), "seed {seed}: {:?}\n{text}", r.error);
             assert!(r.failures.is_empty(), "seed {seed}: {:?}\n{text}", r.failures);
             // An admin's ABORT marker (K7) may abort one partition of a transaction the
-            // coordinator then commits: Kafka allows it, and same-outcome-everywhere breaks.
-            let admin = text.lines().any(|l| l.starts_with("marker "));
+            // coordinator then commits, and without partition verification (V1) a batch the
+            // coordinator never heard of is appended (KIP-890's hanging transaction): Kafka
+            // allows both, and a transaction's single outcome is then not guaranteed. Every
+            // other invariant holds (tests/txn_schedules.rs walks 100,000 of these).
+            let exempt = text.lines().any(|l| l.starts_with("marker ") || l == "cluster transaction.partition.verification.enable=false");
             for st in &r.steps {
-                assert!(admin || st.invariants.iter().all(|i| i.1), "seed {seed} line {}: {:?}\n{text}", st.line, st.invariants);
+                let holds = |i: &&(&str, bool, String)| i.1 || (exempt && matches!(i.0, "same-outcome-everywhere" | "offsets-iff-outputs"));
+                assert!(st.invariants.iter().all(|i| holds(&i)), "seed {seed} line {}: {:?}\n{text}", st.line, st.invariants);
                 if let Some(reply) = &st.reply {
                     errors.insert(reply.error.clone());
                     rules.insert(reply.rule);
