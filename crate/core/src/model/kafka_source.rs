@@ -19,6 +19,7 @@ pub const REPLICA_MANAGER: &str = "core/src/main/scala/kafka/server/ReplicaManag
 pub const REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (fetchOffsetForTimestamp: LATEST is the LSO for read_committed, the HW otherwise)";
 pub const REPLICA_MANAGER_READ_FROM_LOG: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (readFromLog), LocalLog.collectAbortedTransactions";
 pub const REPLICA_MANAGER_RETRY: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (appendRecordsWithTransactionVerification: maybeRetryOnConcurrentTransactions)";
+pub const ADD_PARTITIONS_TO_TXN_MANAGER: &str = "server/src/main/java/org/apache/kafka/server/transaction/AddPartitionsToTxnManager.java (TransactionSupportedOperation; AddPartitionsToTxnHandler.onComplete maps the coordinator's answer)";
 pub const REPLICA_MANAGER_VERIFICATION: &str = "core/src/main/scala/kafka/server/ReplicaManager.scala (maybeStartTransactionVerificationForPartition)";
 pub const TRANSACTION_COORDINATOR: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala";
 pub const TRANSACTION_COORDINATOR_PARTITION_FOR: &str = "transaction-coordinator/src/main/java/org/apache/kafka/coordinator/transaction/TransactionStateManager.java (partitionFor: Utils.abs(hashCode) % partitions)";

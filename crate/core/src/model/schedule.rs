@@ -306,10 +306,10 @@ pub fn random_txn_script(seed: u64, steps: usize, exclude: &[&str], expects: boo
 /// no Java client, only what a client, a leader or a tool can put on the wire —
 /// InitProducerId (transactional, its KIP-360 form, and an idempotent producer's),
 /// AddPartitionsToTxn (transaction version 1: the client's v3 add), Produce (transactional
-/// batches v11 verified / v12 the leader's add; an idempotent producer's plain batches, and a
+/// batches v11 verified — now and then an older v3 or v10 — / v12 the leader's add; an idempotent producer's plain batches, and a
 /// plain batch from a transactional producer), EndTxn (v4 / v5), the coordinator's queued
 /// markers delivered, a WriteTxnMarkers ABORT from outside the coordinator (an admin's, K7),
-/// AddOffsetsToTxn (v1), TxnOffsetCommit (v4 / v5), OffsetFetch (with and without
+/// AddOffsetsToTxn (v1), TxnOffsetCommit (v4, sometimes v2 or v3 / v5), OffsetFetch (with and without
 /// requireStable), Fetch and ListOffsets at read_committed — with the fields a correct client
 /// would send most of the time and, less often, a stale or future epoch, a repeated or
 /// skipped sequence, a partition never added. Two transactional.ids, one idempotent producer,
@@ -465,7 +465,10 @@ impl TxnRequestWalk {
                     }
                     None => pick(rng, &[(8, 0), (1, 2)]),
                 };
-                format!("produce {part} pid={pid} epoch={epoch} seq={seq} txn transactional.id={id} v={} {}", if tv == 1 { 11 } else { 12 }, values(rng))
+                // A TV1 client sends v11; an older one (v3–v10) is told INVALID_TXN_STATE where v11
+                // reads TRANSACTION_ABORTABLE (V5).
+                let version = if tv == 1 { pick(rng, &[(6, 11), (1, 10), (1, 3)]) } else { 12 };
+                format!("produce {part} pid={pid} epoch={epoch} seq={seq} txn transactional.id={id} v={version} {}", values(rng))
             }
             (3, Some((pid, epoch))) => format!(
                 "end-txn transactional.id={id} pid={pid} epoch={} {} v={}",
@@ -480,7 +483,7 @@ impl TxnRequestWalk {
                 format!(
                     "txn-offset-commit transactional.id={id} pid={pid} epoch={} group=g v={} {part}={}",
                     epoch_of(rng, epoch),
-                    if tv == 1 { 4 } else { 5 },
+                    if tv == 1 { pick(rng, &[(6, 4), (1, 3), (1, 2)]) } else { 5 },
                     rng.below(end.max(0) as usize + 1)
                 )
             }

@@ -25,7 +25,7 @@ use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
 use crate::wire::batch::{field, Attributes};
 use crate::wire::write::{BatchWriter, Record};
-use super::kafka_source::{COMPLETED_FETCH, KIP_939, OFFSET_METADATA_MANAGER, REPLICA_MANAGER_RETRY, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_MANAGER, TRANSACTION_MARKER_CHANNEL_MANAGER, TRANSACTION_STATE_MANAGER, TRANSACTION_VERSION};
+use super::kafka_source::{ADD_PARTITIONS_TO_TXN_MANAGER, COMPLETED_FETCH, KIP_939, OFFSET_METADATA_MANAGER, REPLICA_MANAGER_RETRY, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_MANAGER, TRANSACTION_MARKER_CHANNEL_MANAGER, TRANSACTION_STATE_MANAGER, TRANSACTION_VERSION};
 
 /// Messages and narration are text for people: built only when the world traces
 /// (`World::trace`, on for scenarios and views; off for long runs and the schedule checker,
@@ -625,10 +625,50 @@ impl Default for ClusterConfig {
 /// V5 for a TV2 leader's add (Produce v12, TxnOffsetCommit v5): the coordinator's
 /// PRODUCER_FENCED goes back as INVALID_PRODUCER_EPOCH; CONCURRENT_TRANSACTIONS is kept.
 pub fn leader_add_error(e: ErrorCode) -> ErrorCode {
-    if e == ErrorCode::PRODUCER_FENCED {
-        ErrorCode::INVALID_PRODUCER_EPOCH
-    } else {
-        e
+    SupportedOperation::AddPartition.map(e)
+}
+
+/// What the request a leader verifies may be answered with, by its version
+/// (`AddPartitionsToTxnManager.TransactionSupportedOperation`, Kafka 4.3.1): a client too old
+/// for TRANSACTION_ABORTABLE gets INVALID_TXN_STATE instead (V5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SupportedOperation {
+    /// Produce v3–v10, TxnOffsetCommit v0–v3: verify only; TRANSACTION_ABORTABLE → INVALID_TXN_STATE.
+    DefaultError,
+    /// Produce v11, TxnOffsetCommit v4: verify only; TRANSACTION_ABORTABLE kept (KIP-890).
+    GenericErrorSupported,
+    /// Produce v12+, TxnOffsetCommit v5: the leader adds the partition (TV2).
+    AddPartition,
+}
+
+impl SupportedOperation {
+    /// `produceRequestVersionToTransactionSupportedOperation`.
+    pub fn of_produce(version: i16) -> Self {
+        match version {
+            v if v >= 12 => SupportedOperation::AddPartition,
+            11 => SupportedOperation::GenericErrorSupported,
+            _ => SupportedOperation::DefaultError,
+        }
+    }
+
+    /// `txnOffsetCommitRequestVersionToTransactionSupportedOperation`.
+    pub fn of_txn_offset_commit(version: i16) -> Self {
+        match version {
+            v if v > 4 => SupportedOperation::AddPartition,
+            4 => SupportedOperation::GenericErrorSupported,
+            _ => SupportedOperation::DefaultError,
+        }
+    }
+
+    /// `AddPartitionsToTxnHandler.onComplete`: a partition's PRODUCER_FENCED goes back as
+    /// INVALID_PRODUCER_EPOCH, and TRANSACTION_ABORTABLE as INVALID_TXN_STATE to a
+    /// DEFAULT_ERROR request; every other answer as it is.
+    pub fn map(self, e: ErrorCode) -> ErrorCode {
+        match e {
+            ErrorCode::PRODUCER_FENCED => ErrorCode::INVALID_PRODUCER_EPOCH,
+            ErrorCode::TRANSACTION_ABORTABLE if self == SupportedOperation::DefaultError => ErrorCode::INVALID_TXN_STATE,
+            e => e,
+        }
     }
 }
 
@@ -1420,7 +1460,8 @@ impl World {
             "Produce",
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
-        match self.leader_append(pi, bytes, tv2, t, values) {
+        let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
+        match self.leader_append(pi, bytes, op, t, values) {
             Ok(r) => {
                 let c = &mut self.clients[i];
                 set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
@@ -1453,7 +1494,8 @@ impl World {
     /// The leader's side of a transactional Produce: verification or implicit add
     /// (KIP-890, §2), then the append decision (§1). `bytes` becomes the record's copy of
     /// what the log stores.
-    fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, tv2: bool, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
+    fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, op: SupportedOperation, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
+        let tv2 = op == SupportedOperation::AddPartition;
         let b = crate::batch::Batch::new_unchecked(&bytes[..]);
         let (pid, epoch, first_seq) = (b.producer_id(), b.producer_epoch(), b.base_sequence());
         // (transaction open here, epoch) of the producer's state on this partition.
@@ -1576,7 +1618,7 @@ impl World {
                 // V3: verify only.
                 let (id, pname) = (self.txns[t].transactional_id.as_str(), self.partitions[pi].name.as_str());
                 let verdict = self.verify(id, pid, epoch, pname);
-                let err = verdict.error();
+                let coordinator_err = verdict.error();
                 msg_rule!(
                     self,
                     self.partition_lane(&self.partitions[pi].name),
@@ -1585,10 +1627,16 @@ impl World {
                     format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
                     "V3",
                     TRANSACTION_COORDINATOR,
-                    err
+                    coordinator_err
                 );
+                let err = op.map(coordinator_err);
                 if err != ErrorCode::NONE {
-                    msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
+                    if err != coordinator_err {
+                        // A Produce older than v11 cannot carry TRANSACTION_ABORTABLE (V5).
+                        msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}: Partition was not added to the transaction ({coordinator_err} goes back as {err} to a Produce older than v11)"), "V5", ADD_PARTITIONS_TO_TXN_MANAGER, err);
+                    } else {
+                        msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
+                    }
                     return Err(err);
                 }
             }

@@ -67,9 +67,10 @@ pub enum Request {
     /// AddOffsetsToTxn (a TV1 client's, v ≤ 4): the coordinator adds the group's
     /// `__consumer_offsets` partition to the transaction, by the AddPartitionsToTxn rules (AP1–AP8).
     AddOffsetsToTxn { transactional_id: String, producer_id: i64, epoch: i16, group: String, version: i16 },
-    /// TxnOffsetCommit to the group coordinator: v4 a TV1 client's (the coordinator verifies its
-    /// partition is in the transaction), v5 a TV2 client's (it adds it, G3); then the group's
-    /// fields (G1/G2) and the pending write (G4).
+    /// TxnOffsetCommit to the group coordinator: v0–v4 a TV1 client's (the coordinator verifies
+    /// its partition is in the transaction; below v4 TRANSACTION_ABORTABLE goes back as
+    /// INVALID_TXN_STATE, V5; below v3 there is no generation or member), v5 a TV2 client's (it
+    /// adds it, G3); then the group's fields (G1/G2) and the pending write (G4).
     TxnOffsetCommit { transactional_id: String, producer_id: i64, epoch: i16, group: String, generation: i32, member: String, instance: Option<String>, version: i16, offsets: Vec<(String, i64)> },
     /// OffsetFetch (G5): the committed offsets, UNSTABLE_OFFSET_COMMIT for a partition with a
     /// pending transactional commit when `require_stable`.
@@ -352,8 +353,11 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                         return Err(String::from("`txn-offset-commit` needs at least one PART=OFFSET"));
                     }
                     let version = version.unwrap_or(5);
-                    if !(4..=5).contains(&version) {
-                        return Err(String::from("txn-offset-commit models v4 (a TV1 client's: the partition is verified) and v5 (a TV2 client's: the partition is added)"));
+                    if !(0..=5).contains(&version) {
+                        return Err(String::from("TxnOffsetCommit has versions 0–5 (v5 a TV2 client's: the partition is added; v0–v4 verify it)"));
+                    }
+                    if version < 3 && (generation != -1 || !member.is_empty() || instance.is_some()) {
+                        return Err(format!("TxnOffsetCommit v{version} has no generation, member or group-instance-id (v3 adds them)"));
                     }
                     Request::TxnOffsetCommit { transactional_id: need_id(v)?, producer_id: p, epoch: e, group, generation, member, instance, version, offsets }
                 }
@@ -829,7 +833,7 @@ impl World {
             let t = self.instance_for(id, *producer_id, *epoch, from);
             let before = self.messages.len();
             let end_before = self.partitions[pi].log_end_offset;
-            let res = self.leader_append(pi, bytes, *version >= 12, t, values);
+            let res = self.leader_append(pi, bytes, super::SupportedOperation::of_produce(*version), t, values);
             // The leader's own messages say why; the reply repeats the last one's rule.
             let last = self.messages[before.min(self.messages.len())..].iter().rev().find(|m| m.kind == "response" && m.to == lane).map(|m| (m.rule, m.source, m.text.clone()));
             let (rule, source, why) = last.map_or(("", "", String::new()), |(r, s, t)| (r.unwrap_or(""), s.unwrap_or(""), t));
@@ -1023,6 +1027,7 @@ impl World {
                         offsets.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
                     )
                 );
+                let op = super::SupportedOperation::of_txn_offset_commit(*version);
                 let answer = |error: ErrorCode, rule: &'static str, source: &'static str, why: String| {
                     let mut r = Reply::new("TxnOffsetCommit", error, rule, source, why);
                     r.partitions = offsets.iter().map(|(p, _)| (p.clone(), error.name().to_string(), None)).collect();
@@ -1035,7 +1040,7 @@ impl World {
                 let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
                 if open {
                     msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("producer {pid} has a transaction open on {part} at epoch {epoch}: no verification, no add"), "V1", TRANSACTION_COORDINATOR, ErrorCode::NONE);
-                } else if *version >= 5 {
+                } else if op == super::SupportedOperation::AddPartition {
                     self.metric(super::Metric::AddPartitionsRequests, 1);
                     let a = self.coordinator_add(id, pid, epoch, core::slice::from_ref(&part), Tv::Tv2, from);
                     msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {part} to {id}: {}", a.why(id, &[part.as_str()])), "G3", a.source, a.error);
@@ -1058,13 +1063,18 @@ impl World {
                     // only (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH): the NOT_ENOUGH_REPLICAS a
                     // Produce gets for CONCURRENT_TRANSACTIONS is ReplicaManager's, for old
                     // producers, and the group coordinator answers 51 as it is (Kafka 4.3.1).
-                    let e = super::leader_add_error(v.coordinator_error());
+                    let e = op.map(v.coordinator_error());
                     if e != ErrorCode::NONE {
                         let why = match v {
                             super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
                             _ => v.why(pid, epoch, id, &part),
                         };
-                        let r = answer(e, "G3", TRANSACTION_COORDINATOR, format!("verification of {part} (TxnOffsetCommit v4, verifyOnly): {why}"));
+                        let mapped = if e == v.coordinator_error() || v.coordinator_error() == ErrorCode::PRODUCER_FENCED {
+                            String::new()
+                        } else {
+                            format!(" ({} goes back as {e} to a TxnOffsetCommit older than v4, V5)", v.coordinator_error())
+                        };
+                        let r = answer(e, "G3", TRANSACTION_COORDINATOR, format!("verification of {part} (TxnOffsetCommit v{version}, verifyOnly): {why}{mapped}"));
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
