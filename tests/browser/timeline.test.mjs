@@ -505,6 +505,25 @@ test("a next-step button appends its line and shows the new last step", { skip: 
   assert.equal(await page.locator("#script").inputValue(), after.script, "the page's editor follows");
 });
 
+test("a request scenario's step buttons offer the next requests, and one appends its line with the broker's answer", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-request-verification-entry" });
+  const labels = await page.locator("kafka-timeline .next button[data-line]").allTextContents();
+  // The script ends in app's open transaction at epoch 1 on orders-0 (sequence 0 written there).
+  for (const want of ["app: Produce to orders-0, sequence 1", "app: the last batch to orders-0 again (a retry, sequences 0..0)", "app: a zombie's batch to orders-0 (epoch 0)", "app: EndTxn(COMMIT)", "Fetch orders-0 (read_committed)"]) {
+    assert.ok(labels.some((l) => l.includes(want)), `${want} in ${labels.join(" | ")}`);
+  }
+  const before = await tlState();
+  const retry = page.locator("kafka-timeline .next button[data-line]", { hasText: "again (a retry" }).first();
+  const line = await retry.getAttribute("data-line");
+  assert.match(line, /^produce orders-0 pid=1000 epoch=1 seq=0 txn transactional\.id=app v=12 /);
+  await retry.click();
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").steps > n, before.steps);
+  // The leader answers the retry as a duplicate (A1): nothing is written again.
+  const last = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.at(-1));
+  assert.equal(last.reply?.outcome, "duplicate", JSON.stringify(last.reply));
+  assert.equal(last.reply?.error, "NONE");
+});
+
 test("values stay text, and a script error is shown as text", { skip: SKIP, timeout: 60_000 }, async () => {
   await openPage();
   const t = page.locator("kafka-timeline");

@@ -92,6 +92,7 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
             push(format!("{n} crashes"), format!("crash {n}"));
         }
     }
+    request_lines(w, &mut push);
     if w.markers.iter().any(|m| !m.held) {
         push(String::from("deliver every marker"), String::from("deliver markers"));
     }
@@ -113,6 +114,69 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
     }
     push(String::from("time passes (1 minute)"), String::from("advance 1m"));
     out
+}
+
+/// The requests a client could send next for each transactional.id that no Java client of the
+/// script drives (a request scenario's): the right next request, and the wrong ones a teacher
+/// asks about — the same batch again (a retry: A1), a zombie's batch at the previous epoch, a
+/// sequence gap, a batch to a partition never added (TV1) — then EndTxn, a new InitProducerId,
+/// and a read_committed Fetch of each partition. The fields come from the coordinator's and
+/// the leaders' state, so each line is a request Kafka would decide on its own.
+fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
+    use super::coordinator::TxnState as T;
+    let tv2 = w.cluster.transaction_version >= 2;
+    let (produce_v, end_v) = if tv2 { (12, 5) } else { (11, 4) };
+    let by_request = |id: &str| !w.clients.iter().any(|c| c.transactional_id.as_str() == id);
+    let mut any = false;
+    let mut n = w.records.len();
+    let mut values = |count: usize| -> String {
+        (0..count.max(1))
+            .map(|_| {
+                n += 1;
+                format!("r{n}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for m in w.coordinator.txns.iter().filter(|m| by_request(&m.transactional_id)) {
+        any = true;
+        let (id, pid, epoch) = (&m.transactional_id, m.producer_id, m.producer_epoch);
+        let open = matches!(m.state, T::Ongoing);
+        let may_write = matches!(m.state, T::Empty | T::Ongoing | T::CompleteCommit | T::CompleteAbort);
+        if may_write {
+            for p in &w.partitions {
+                let part = p.name.as_str();
+                let added = m.partitions.iter().any(|x| x.as_str() == part);
+                if !tv2 && !added {
+                    push(format!("{id}: AddPartitionsToTxn {part}"), format!("add-partitions-to-txn transactional.id={id} pid={pid} epoch={epoch} {part}"));
+                }
+                let entry = p.producers.get(&pid).filter(|e| e.producer_epoch == epoch);
+                let next = entry.map_or(0, |e| crate::sequence::increment(e.last_seq(), 1));
+                let produce = |seq: i32, epoch: i16, vals: String| format!("produce {part} pid={pid} epoch={epoch} seq={seq} txn transactional.id={id} v={produce_v} {vals}");
+                let what = if tv2 || added { "" } else { " (not added yet)" };
+                push(format!("{id}: Produce to {part}, sequence {next}{what}"), produce(next, epoch, values(1)));
+                if let Some(b) = entry.and_then(|e| e.batches.back()) {
+                    let (first, last) = (b.first_seq(), b.last_seq);
+                    let count = if last >= first { (last - first) as usize + 1 } else { 1 };
+                    push(format!("{id}: the last batch to {part} again (a retry, sequences {first}..{last})"), produce(first, epoch, values(count)));
+                    push(format!("{id}: a batch to {part} that skips a sequence ({})", crate::sequence::increment(next, 1)), produce(crate::sequence::increment(next, 1), epoch, values(1)));
+                }
+                if epoch > 0 {
+                    push(format!("{id}: a zombie's batch to {part} (epoch {})", epoch - 1), produce(0, epoch - 1, values(1)));
+                }
+            }
+        }
+        if open {
+            push(format!("{id}: EndTxn(COMMIT)"), format!("end-txn transactional.id={id} pid={pid} epoch={epoch} commit v={end_v}"));
+            push(format!("{id}: EndTxn(ABORT)"), format!("end-txn transactional.id={id} pid={pid} epoch={epoch} abort v={end_v}"));
+        }
+        push(format!("{id}: InitProducerId again (a new instance fences this one)"), format!("init-producer-id transactional.id={id}"));
+    }
+    if any {
+        for p in &w.partitions {
+            push(format!("Fetch {} (read_committed)", p.name), format!("fetch {} read_committed", p.name));
+        }
+    }
 }
 
 /// The run as text: one block per step (for snapshots, the CLI, and diffs in review).

@@ -459,6 +459,8 @@ fn group_request_lines_read_back() {
         "add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g v=4",
         "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=2 member=m group-instance-id=i v=5 orders-0=3 orders-1=4",
         "offset-fetch group=g require-stable orders-0 orders-1",
+        "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=-1 v=2 orders-0=3",
+        "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g generation=1 member=m v=3 orders-0=3",
     ] {
         let words: Vec<&str> = line.split_whitespace().collect();
         let req = parse_request(&words).unwrap().0;
@@ -467,7 +469,10 @@ fn group_request_lines_read_back() {
     for (line, want) in [
         ("txn-offset-commit transactional.id=app pid=1 epoch=0 orders-0=1", "group=G"),
         ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g", "PART=OFFSET"),
-        ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g v=3 orders-0=1", "v4"),
+        ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g v=6 orders-0=1", "0–5"),
+        // v0–v2 carry no member fields (TxnOffsetCommitRequest.json: v3 adds them).
+        ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g generation=2 v=2 orders-0=1", "v3 adds them"),
+        ("txn-offset-commit transactional.id=app pid=1 epoch=0 group=g member=m v=1 orders-0=1", "v3 adds them"),
         ("add-offsets-to-txn transactional.id=app pid=1 epoch=0 group=g v=5", "0–4"),
         ("offset-fetch group=g", "partition"),
     ] {
