@@ -48,7 +48,25 @@ const USAGE: &str = "usage:
   eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log]
   eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
+/// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with
+/// a panic from `println!` or an error message. Rust ignores SIGPIPE by default; this restores
+/// the default action (`signal(SIGPIPE, SIG_DFL)`; 13 and 0 on every Unix).
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    // SAFETY: plain libc call at start-up, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        signal(13, 0);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("decode") => cmd_decode(&args[1..]),

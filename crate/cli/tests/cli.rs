@@ -205,3 +205,23 @@ fn decode_reads_requests_and_responses() {
     assert!(text(&o.stdout).contains("batch(es)"));
     assert_eq!(eoslab(&["decode", "--api-key", "Fetch", "-"], b"").status.code(), Some(2));
 }
+
+/// `eoslab schedule … | head -c 100`: the reader goes away early. The program ends quietly, as
+/// `cat` does (SIGPIPE), with no panic and no error message on stderr.
+#[cfg(unix)]
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eoslab"))
+        .args(["schedule", "--transactions", "--requests", "--seed", "1", "--count", "2000", "--steps", "30"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take()); // the reader closes the pipe
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(text(&o.stderr), "", "nothing on stderr: no panic, no error");
+    assert!(!o.status.success(), "ended by the closed pipe, before writing 2000 schedules");
+}

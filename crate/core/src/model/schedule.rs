@@ -408,7 +408,7 @@ impl TxnRequestWalk {
         });
         // 0 init, 1 add, 2 produce, 3 end, 4 deliver, 5 fetch, 6 list-offsets, 7 txn-offset-commit,
         // 8 add-offsets, 9 offset-fetch, 10 the idempotent producer, 11 a plain batch from a
-        // transactional producer, 12 an admin's ABORT marker
+        // transactional producer, 12 an admin's ABORT marker, 13 a step button's request
         let kind = match meta {
             None => pick(rng, &[(5, 0u8), (1, 5), (1, 6), (1, 9), (2, 10)]),
             Some(_) => pick(
@@ -427,6 +427,7 @@ impl TxnRequestWalk {
                     (2, 10),
                     (1, 11),
                     (if open_here.is_some() { 1 } else { 0 }, 12),
+                    (3, 13),
                 ],
             ),
         };
@@ -505,6 +506,15 @@ impl TxnRequestWalk {
                 Some((pid, epoch)) => format!("marker {part} pid={pid} epoch={epoch} abort coordinator-epoch={} tv=1", w.coordinator_epoch),
                 None => return None,
             },
+            // One of the requests a step button offers now (`request_next_lines`): the buttons'
+            // lines are replayed against Kafka too.
+            (13, _) => {
+                let options = super::txn_scenario::request_next_lines(w);
+                if options.is_empty() {
+                    return None;
+                }
+                options[rng.below(options.len())].1.clone()
+            }
             _ => format!("list-offsets {part} read_committed"),
         };
         apply_line(w, &line).ok()?;

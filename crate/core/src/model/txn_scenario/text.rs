@@ -122,6 +122,19 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
 /// sequence gap, a batch to a partition never added (TV1) — then EndTxn, a new InitProducerId,
 /// and a read_committed Fetch of each partition. The fields come from the coordinator's and
 /// the leaders' state, so each line is a request Kafka would decide on its own.
+/// [`next_lines`]' request part alone: what the random request walk picks from at times
+/// (`model::schedule::TxnRequestWalk`), so the lines the step buttons offer are among those
+/// `make test` replays against Kafka.
+pub fn request_next_lines(w: &World) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    request_lines(w, &mut |label, line| {
+        if !out.iter().any(|x| x.1 == line) {
+            out.push((label, line));
+        }
+    });
+    out
+}
+
 fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
     use super::coordinator::TxnState as T;
     let tv2 = w.cluster.transaction_version >= 2;
