@@ -45,14 +45,21 @@ function linkState() {
   return state;
 }
 
+function linkTooLong(why) {
+  setStatus(`This input does not fit in a link (${why}): “Download the bytes” and open the file here (drop it on the inspector) to share it.`);
+  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  offerDownload(true);
+}
+
 const writer = new LinkWriter({
-  tooLong: (state, length) => {
-    setStatus(`This input does not fit in a link (${length.toLocaleString("en")} characters; links stop at 8,000): “Download the bytes” and open the file here (drop it on the inspector) to share it.`);
-    history.replaceState(null, "", `${location.pathname}${location.search}`);
-    offerDownload(true);
-  },
+  tooLong: (state, length) => linkTooLong(`${length.toLocaleString("en")} characters; links stop at 8,000`),
   written: () => offerDownload(false),
 });
+
+// Deflate compresses at most 1032:1, so the base64 of more bytes than this can never fit in a
+// link of 8,000 characters: such an input goes to the download offer without being encoded (a
+// 100 MB segment took seconds of base64 and deflate on the main thread after every open).
+const LINK_BYTES_MAX = 5 * 1024 * 1024;
 
 function offerDownload(on) {
   const b = document.getElementById("download-bytes");
@@ -63,7 +70,15 @@ let writeTimer = 0;
 function writeLink() {
   if (restoring) return;
   clearTimeout(writeTimer);
-  writeTimer = setTimeout(() => writer.write(linkState()), 80);
+  writeTimer = setTimeout(() => {
+    const bytes = kb.bytes;
+    const sample = loadedSample && sameBytes(loadedSample.bytes, bytes);
+    if (!sample && bytes.length > LINK_BYTES_MAX) {
+      writer.cancel();
+      linkTooLong(`${bytes.length.toLocaleString("en")} bytes: more than a link of 8,000 characters can hold`);
+    }
+    else writer.write(linkState());
+  }, 80);
 }
 
 /** Resolves once `kb` has opened batch `n` (or after 3 s). */

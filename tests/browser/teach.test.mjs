@@ -683,6 +683,32 @@ test("the inspector: bytes too big for a link are offered as a file, which opens
   assert.ok(again.equals(saved));
 });
 
+test("the inspector: a segment of megabytes goes to the download offer without being encoded into a link", { timeout: 60_000 }, async () => {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  // 6 MiB: deflate compresses at most 1032:1, so no link of 8,000 characters can hold it, and the
+  // page must not spend seconds in base64 and deflate to find that out (a 100 MB segment did).
+  const ms = await page.evaluate(async () => {
+    const b = new Uint8Array(6 * 1024 * 1024);
+    for (let i = 0; i < b.length; i++) b[i] = (i * 2654435761) >>> 24;
+    const longest = [];
+    const obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => longest.push(e.duration)));
+    obs.observe({ type: "longtask" });
+    const t0 = performance.now();
+    await document.getElementById("kb").load(new File([b], "big.log"));
+    await new Promise((r) => {
+      const poll = () => (!document.getElementById("download-bytes").hidden ? r() : setTimeout(poll, 10));
+      poll();
+    });
+    obs.disconnect();
+    return { total: performance.now() - t0, longest: Math.max(0, ...longest) };
+  });
+  assert.match(await page.locator("#sample-status").textContent(), /does not fit in a link \(6,291,456 bytes: more than a link of 8,000 characters can hold\)/);
+  assert.equal(new URL(page.url()).hash, "");
+  assert.ok(ms.longest < 1000, `no long main-thread task encoding the link (longest ${ms.longest} ms, ${ms.total} ms to the offer)`);
+});
+
 // --- presenter mode ----------------------------------------------------------------------------
 
 /**

@@ -71,6 +71,11 @@ export class LinkWriter {
     this.#written = written;
   }
 
+  /** Drops a write still encoding (its link would be older than what the page shows now). */
+  cancel() {
+    this.#seq++;
+  }
+
   async write(state) {
     const seq = ++this.#seq;
     const hash = await encodeState(state);
