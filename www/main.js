@@ -35,10 +35,11 @@ const b64 = (bytes) => {
 const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function linkState() {
-  const bytes = kb.bytes;
+const isLoadedSample = (bytes) => !!loadedSample && sameBytes(loadedSample.bytes, bytes);
+
+function linkState(bytes = kb.bytes, sample = isLoadedSample(bytes)) {
   const state = { v: 1, page: "inspector", batch: kb.batch };
-  if (loadedSample && sameBytes(loadedSample.bytes, bytes)) state.sample = loadedSample.name;
+  if (sample) state.sample = loadedSample.name;
   else state.bytes = b64(bytes);
   const field = kb.selectedField;
   if (field) state.field = field;
@@ -72,12 +73,13 @@ function writeLink() {
   clearTimeout(writeTimer);
   writeTimer = setTimeout(() => {
     const bytes = kb.bytes;
-    const sample = loadedSample && sameBytes(loadedSample.bytes, bytes);
+    const sample = isLoadedSample(bytes);
     if (!sample && bytes.length > LINK_BYTES_MAX) {
       writer.cancel();
       linkTooLong(`${bytes.length.toLocaleString("en")} bytes: more than a link of 8,000 characters can hold`);
+    } else {
+      writer.write(linkState(bytes, sample));
     }
-    else writer.write(linkState());
   }, 80);
 }
 

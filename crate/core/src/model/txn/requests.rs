@@ -1069,10 +1069,11 @@ impl World {
                             super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
                             _ => v.why(pid, epoch, id, &part),
                         };
-                        let mapped = if e == v.coordinator_error() || v.coordinator_error() == ErrorCode::PRODUCER_FENCED {
-                            String::new()
-                        } else {
+                        // Only DEFAULT_ERROR's TRANSACTION_ABORTABLE → INVALID_TXN_STATE is worth saying.
+                        let mapped = if v.coordinator_error() == ErrorCode::TRANSACTION_ABORTABLE && e != ErrorCode::TRANSACTION_ABORTABLE {
                             format!(" ({} goes back as {e} to a TxnOffsetCommit older than v4, V5)", v.coordinator_error())
+                        } else {
+                            String::new()
                         };
                         let r = answer(e, "G3", TRANSACTION_COORDINATOR, format!("verification of {part} (TxnOffsetCommit v{version}, verifyOnly): {why}{mapped}"));
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);

@@ -52,11 +52,7 @@ pub fn describe(s: &TxnStep) -> String {
 /// Actions enabled in the world's current state, as script lines (the step buttons).
 pub fn next_lines(w: &World) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut push = |label: String, line: String| {
-        if !out.iter().any(|x| x.1 == line) {
-            out.push((label, line));
-        }
-    };
+    let mut push = |label: String, line: String| push_new(&mut out, label, line);
     for c in &w.clients {
         if c.crashed {
             continue;
@@ -116,25 +112,28 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
     out
 }
 
+/// [`next_lines`]' request part alone: what the random request walk picks from at times
+/// (`model::schedule::TxnRequestWalk`), so the lines the step buttons offer are among those
+/// `make test` replays against Kafka.
+pub fn request_next_lines(w: &World) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    request_lines(w, &mut |label, line| push_new(&mut out, label, line));
+    out
+}
+
+/// Adds a step button unless one already appends the same line.
+fn push_new(out: &mut Vec<(String, String)>, label: String, line: String) {
+    if !out.iter().any(|x| x.1 == line) {
+        out.push((label, line));
+    }
+}
+
 /// The requests a client could send next for each transactional.id that no Java client of the
 /// script drives (a request scenario's): the right next request, and the wrong ones a teacher
 /// asks about — the same batch again (a retry: A1), a zombie's batch at the previous epoch, a
 /// sequence gap, a batch to a partition never added (TV1) — then EndTxn, a new InitProducerId,
 /// and a read_committed Fetch of each partition. The fields come from the coordinator's and
 /// the leaders' state, so each line is a request Kafka would decide on its own.
-/// [`next_lines`]' request part alone: what the random request walk picks from at times
-/// (`model::schedule::TxnRequestWalk`), so the lines the step buttons offer are among those
-/// `make test` replays against Kafka.
-pub fn request_next_lines(w: &World) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    request_lines(w, &mut |label, line| {
-        if !out.iter().any(|x| x.1 == line) {
-            out.push((label, line));
-        }
-    });
-    out
-}
-
 fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
     use super::coordinator::TxnState as T;
     let tv2 = w.cluster.transaction_version >= 2;
