@@ -351,6 +351,9 @@ export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
     dash = true;
   } else if (status === "log") {
     stroke = th.accent;
+  } else if (status === "truncated") {
+    stroke = th.bad;
+    dash = true;
   }
   v.ctxStyle.set(ctx, "fillStyle", fill);
   ctx.fillRect(x, y, w, hgt);
@@ -380,8 +383,8 @@ export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
   } else {
     ctx.fillText(text, x + w / 2, mid);
   }
-  if (status === "aborted") {
-    // Struck through: aborted, never returned to read_committed consumers.
+  if (status === "aborted" || status === "truncated") {
+    // Struck through: aborted (never returned to read_committed consumers) or truncated.
     v.ctxStyle.set(ctx, "strokeStyle", th.bad);
     ctx.beginPath();
     ctx.moveTo(x + 4, mid);

@@ -29,3 +29,6 @@ pub const TRANSACTION_METADATA: &str = "transaction-coordinator/src/main/java/or
 pub const TRANSACTION_STATE_MANAGER: &str = "core/src/main/scala/kafka/coordinator/transaction/TransactionStateManager.scala";
 pub const TRANSACTION_VERSION: &str = "server-common/src/main/java/org/apache/kafka/server/common/TransactionVersion.java";
 pub const UNIFIED_LOG: &str = "storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java";
+pub const PARTITION_HW: &str = "core/src/main/scala/kafka/cluster/Partition.scala (maybeIncrementLeaderHW, maybeShrinkIsr / getOutOfSyncReplicas, maybeExpandIsr), Replica.isCaughtUp";
+pub const PARTITION_CHANGE_BUILDER: &str = "metadata/src/main/java/org/apache/kafka/controller/PartitionChangeBuilder.java (electLeader), UnifiedLog.truncateTo (rebuildProducerState)";
+pub const DELAYED_PRODUCE: &str = "core/src/main/scala/kafka/server/DelayedProduce.scala (tryComplete, onExpiration), Partition.checkEnoughReplicasReachOffset";

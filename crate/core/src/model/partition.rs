@@ -152,6 +152,9 @@ pub struct Partition {
     /// producer id whose transactional batch started a verification or a TV2 add here (V2)
     /// and that no transactional append has cleared since (A5).
     pub verifications: BTreeMap<i64, VerificationState>,
+    /// The followers, the ISR and what replication holds back (none by default: one replica,
+    /// HW = LEO).
+    pub replicas: Replicas,
 }
 
 /// A `VerificationStateEntry`: made when the leader starts verifying (or, for a TV2 client,
@@ -194,6 +197,7 @@ impl Partition {
             aborted_txns: Vec::new(),
             expired: BTreeSet::new(),
             verifications: BTreeMap::new(),
+            replicas: Replicas::default(),
         }
     }
 
@@ -289,6 +293,7 @@ impl Partition {
         self.load_producer_state(producer_id, epoch, -1, timestamp, txn_first, [meta]);
         self.expired.remove(&producer_id);
         self.log_end_offset = self.log_end_offset.max(meta.last_offset + 1);
+        self.keep_snapshot();
         Ok(())
     }
 
@@ -579,17 +584,21 @@ pub enum Isolation {
 }
 
 impl Partition {
-    /// High watermark. The model has one in-sync replica per partition, so HW = LEO.
+    /// High watermark: the smallest log end offset in the ISR (R1); with one replica, the LEO.
     pub fn high_watermark(&self) -> i64 {
-        self.log_end_offset
+        self.isr_high_watermark()
     }
 
     /// L1–L2: the last stable offset: the first offset of the earliest open transaction
     /// if that is below the high watermark, else the high watermark.
+    /// A transaction whose marker the HW has not passed is still unstable (R2).
     pub fn last_stable_offset(&self) -> i64 {
-        match self.ongoing_txns.keys().next() {
-            Some(&first) if first < self.high_watermark() => first,
-            _ => self.high_watermark(),
+        let hw = self.high_watermark();
+        let first = self.ongoing_txns.keys().next().copied();
+        let unreplicated = if self.replicas.unreplicated.is_empty() { None } else { self.first_unreplicated(hw) };
+        match first.into_iter().chain(unreplicated).min() {
+            Some(first) if first < hw => first,
+            _ => hw,
         }
     }
 
@@ -651,6 +660,7 @@ impl Partition {
         // M4/M6: a completed transaction; an aborted one goes to the transaction index.
         if let Some(first) = first {
             self.ongoing_txns.remove(&first);
+            self.note_completed_txn(first, offset);
             if !commit {
                 let lso = self.ongoing_txns.keys().next().copied().unwrap_or(offset + 1);
                 self.aborted_txns.push(AbortedTxn { producer_id, first_offset: first, last_offset: offset, last_stable_offset: lso });
@@ -963,6 +973,9 @@ pub const LSO_SOURCE: &str = FIRST_UNSTABLE_OFFSET;
 
 /// Source cited for expiry decisions.
 pub const EXPIRY_SOURCE: &str = PRODUCER_STATE_MANAGER;
+
+mod replicas;
+pub use replicas::{Election, Follower, Replicas, REPLICA_LAG_TIME_MAX_MS_DEFAULT};
 
 #[cfg(test)]
 mod tests;

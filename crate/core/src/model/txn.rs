@@ -522,6 +522,8 @@ pub struct LogRecord {
     pub outcome: Option<&'static str>,
     pub bytes: Vec<u8>,
     pub txn: Option<usize>,
+    /// The step whose election truncated it from the log (R6).
+    pub truncated_at: Option<usize>,
 }
 
 /// A message between lanes.
@@ -599,6 +601,12 @@ pub struct ClusterConfig {
     /// Broker `transaction.remove.expired.transaction.cleanup.interval.ms` (default 1 hour):
     /// how often the coordinator looks for expired transactional.ids (T4).
     pub transactional_id_expiration_interval_ms: i64,
+    /// `default.replication.factor` of the data partitions (1: no followers, HW = LEO).
+    pub replication_factor: usize,
+    /// Broker `replica.lag.time.max.ms` (R3).
+    pub replica_lag_time_max_ms: i64,
+    /// `unclean.leader.election.enable` (R5; Kafka's default false).
+    pub unclean_leader_election: bool,
 }
 
 /// Kafka's default `transactional.id.expiration.ms` (`TransactionStateManagerConfig`).
@@ -618,6 +626,9 @@ impl Default for ClusterConfig {
             verification_disabled: false,
             transactional_id_expiration_ms: TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT,
             transactional_id_expiration_interval_ms: TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT,
+            replication_factor: 1,
+            replica_lag_time_max_ms: super::partition::REPLICA_LAG_TIME_MAX_MS_DEFAULT,
+            unclean_leader_election: false,
         }
     }
 }
@@ -743,6 +754,15 @@ pub struct World {
     /// Senders of requests written in the script (`from=NAME`, `client` by default) that are
     /// not Java producers: each gets a `producer:NAME` lane.
     pub request_senders: Vec<String>,
+    /// acks=-1 Produce answers held until the HW passes their batch (DelayedProduce).
+    pub held: Vec<replication::HeldAnswer>,
+    /// The coordinator's WriteTxnMarkers whose acks=-1 answer waits for the HW.
+    pub held_markers: Vec<replication::HeldMarker>,
+    held_seq: u64,
+    /// Held answers sent since the runner last took them: (id, the answer).
+    pub released: Vec<(u64, Reply)>,
+    /// The model time up to which the leaders' ISR checks have run (R3).
+    pub isr_checks_done: i64,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -868,6 +888,11 @@ impl World {
             fetched: Vec::new(),
             delivering: Vec::new(),
             request_senders: Vec::new(),
+            held: Vec::new(),
+            held_markers: Vec::new(),
+            held_seq: 0,
+            released: Vec::new(),
+            isr_checks_done: start_ms,
         }
     }
 
@@ -976,7 +1001,11 @@ impl World {
     }
 
     pub fn add_partition(&mut self, name: &str) {
-        self.partitions.push(Partition::new(name));
+        let mut p = Partition::new(name);
+        if self.cluster.replication_factor > 1 {
+            p.set_replication_factor(self.cluster.replication_factor, self.now_ms);
+        }
+        self.partitions.push(p);
         self.partition_names(self.partitions.len() - 1);
     }
 
@@ -1158,6 +1187,7 @@ impl World {
             outcome: None,
             bytes: stored,
             txn: None,
+            truncated_at: None,
         });
         Some(r)
     }
@@ -1676,6 +1706,7 @@ impl World {
                             outcome: None,
                             bytes: stored,
                             txn: Some(t),
+                            truncated_at: None,
                         })
                     }
                 };
@@ -1910,6 +1941,7 @@ impl World {
                     outcome: None,
                     bytes: stored,
                     txn: Some(t),
+                    truncated_at: None,
                 });
                 self.txns[t].records.push(r);
                 Ok(Some(r))
@@ -2216,22 +2248,40 @@ impl World {
         let per_broker = (n + brokers as i64 - 1) / (brokers.max(1) as i64);
         self.now_ms += self.cluster.rtt_ms + per_broker * self.cluster.append_ms;
         for m in &batch {
+            let pi = self.partitions.iter().position(|p| p.name == m.partition);
+            let end_before = pi.map(|pi| self.partitions[pi].log_end_offset);
+            let msgs_before = self.messages.len();
             self.write_marker(m);
+            // A marker written above the HW: its acks=-1 answer waits for the followers (R1).
+            if let (Some(pi), Some(before)) = (pi, end_before) {
+                let p = &self.partitions[pi];
+                if p.log_end_offset > before && !p.replicas.followers.is_empty() && p.high_watermark() < p.log_end_offset {
+                    let need = p.log_end_offset;
+                    self.hold_marker(m.clone(), pi, need, msgs_before);
+                }
+            }
         }
         // K5: complete transactions with no marker left (current coordinator's).
         for m in &batch {
-            let (id, t) = (m.transactional_id.as_str(), m.txn);
-            let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == self.coordinator_epoch);
-            let pending = self.coordinator.get(id).is_some_and(|m| m.pending_state.is_some());
-            let abandoned = self.markers_abandoned.contains(&(t, self.coordinator_epoch));
-            if !left && pending && !abandoned && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
-                self.complete_txn(id, t);
-            }
+            self.maybe_complete(m.transactional_id.as_str(), m.txn);
         }
         batch.clear();
         self.delivering = batch;
         self.retry_pending();
         Ok(n as usize)
+    }
+
+    /// K5: complete the transaction when no marker of it is left to answer (the current
+    /// coordinator's: queued, or held for the HW).
+    pub(super) fn maybe_complete(&mut self, id: &str, t: usize) {
+        let ce = self.coordinator_epoch;
+        let left = self.markers.iter().any(|x| x.transactional_id == id && x.txn == t && x.coordinator_epoch == ce)
+            || self.held_markers.iter().any(|h| h.marker.transactional_id == id && h.marker.txn == t && h.marker.coordinator_epoch == ce);
+        let pending = self.coordinator.get(id).is_some_and(|m| m.pending_state.is_some());
+        let abandoned = self.markers_abandoned.contains(&(t, ce));
+        if !left && pending && !abandoned && self.txns[t].outcome.is_some() && self.open_txn.get(id).is_none_or(|&o| o == t) {
+            self.complete_txn(id, t);
+        }
     }
 
     fn write_marker(&mut self, m: &MarkerReq) {
@@ -2288,6 +2338,7 @@ impl World {
                     outcome: Some(if m.commit { "committed" } else { "aborted" }),
                     bytes: stored,
                     txn: Some(m.txn),
+                    truncated_at: None,
                 });
                 // Close this producer's open records on that partition: those of every
                 // transaction instance of this producer id still open there.
@@ -2418,6 +2469,7 @@ impl World {
             }
         }
         self.expire_transactional_ids();
+        self.check_isr();
     }
 
     /// T4, transactional.id expiry (`TransactionStateManager.removeExpiredTransactionalIds`,
@@ -2500,6 +2552,7 @@ impl World {
                     outcome: None,
                     bytes,
                     txn: None,
+                    truncated_at: None,
                 });
                 for k in said {
                     self.link(k, Some(r));
@@ -3153,7 +3206,9 @@ fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: us
     writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
+mod replication;
 mod requests;
+pub use replication::{HeldAnswer, PRODUCE_TIMEOUT_MS};
 pub use requests::{frame_one_batch, is_request_verb, parse_request, send_to_leader, FrameError, LeaderProducerState, LeaderQuestion, Reply, Request};
 
 impl World {
@@ -3180,6 +3235,7 @@ impl World {
             outcome,
             bytes: stored,
             txn: Some(m.txn),
+            truncated_at: None,
         });
         let step = self.step;
         if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {

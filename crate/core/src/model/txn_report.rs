@@ -172,6 +172,31 @@ pub struct PartitionState {
     /// producer id: while one exists, no batch of that producer may start above its lowest
     /// sequence (A5), nor, for a TV2 client's, a first batch at a sequence other than 0 (A4).
     pub verifications: Vec<VerificationEntry>,
+    /// Replication (`cluster default.replication.factor` ≥ 2; absent with one replica): the
+    /// leader's broker, the ISR and each follower.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub replication: Option<ReplicationState>,
+}
+
+/// A partition's replicas (R1–R6).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ReplicationState {
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub isr: Vec<i32>,
+    pub followers: Vec<FollowerState>,
+}
+
+/// One follower: its broker, its log end, whether it fetches, is in the ISR, is up.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct FollowerState {
+    pub broker: i32,
+    pub log_end: i64,
+    pub fetching: bool,
+    pub in_isr: bool,
+    pub alive: bool,
 }
 
 /// One verification entry on a partition leader (`VerificationStateEntry`, V2).
@@ -259,6 +284,9 @@ pub struct RecordReport {
     pub closed_at: Option<usize>,
     pub outcome: Option<&'static str>,
     pub hex: String,
+    /// The step whose leader election truncated it from the log (R6).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub truncated_at: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -377,6 +405,17 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                     .iter()
                     .map(|(&pid, v)| VerificationEntry { producer_id: pid, epoch: v.epoch, lowest_sequence: v.lowest_seq, supports_epoch_bump: v.supports_epoch_bump, since_t: v.at_ms - w.start_ms })
                     .collect(),
+                replication: (!p.replicas.followers.is_empty()).then(|| ReplicationState {
+                    leader: p.replicas.leader,
+                    leader_epoch: p.leader_epoch,
+                    isr: p.isr(),
+                    followers: p
+                        .replicas
+                        .followers
+                        .iter()
+                        .map(|f| FollowerState { broker: f.broker, log_end: f.log_end(p.log_end_offset), fetching: f.fetching, in_isr: f.in_isr, alive: f.alive })
+                        .collect(),
+                }),
             })
             .collect(),
         offsets: w
@@ -513,6 +552,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                 closed_at: r.closed_at,
                 outcome: r.outcome,
                 hex: to_hex(&r.bytes),
+                truncated_at: r.truncated_at,
             })
             .collect(),
         deliveries: w

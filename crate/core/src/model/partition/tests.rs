@@ -342,3 +342,92 @@ fn l4_a_read_committed_fetch_lists_aborted_transactions_up_to_the_offset_index_b
     assert_eq!(aborted.iter().map(|a| a.first_offset).collect::<Vec<_>>(), [0, 3], "the second abort is past the data (offsets 0–1) and listed");
     assert!(p.fetch_bounds(Isolation::ReadCommitted, 2).1.is_empty(), "from the LSO: nothing read, nothing listed");
 }
+
+// Replication (R1–R6, `partition/replicas.rs`).
+
+fn replicated(factor: usize) -> Partition {
+    let mut p = Partition::new("t-0");
+    p.set_replication_factor(factor, 0);
+    p
+}
+
+#[test]
+fn r1_a_stalled_follower_in_the_isr_holds_the_high_watermark() {
+    let mut p = replicated(3);
+    appended(&p.append_client(&batch(7, 0, 0, 2, 0)));
+    assert_eq!(p.high_watermark(), 2);
+    p.stop_fetching(Some(3), 0).unwrap();
+    appended(&p.append_client(&batch(7, 0, 2, 1, 0)));
+    assert_eq!((p.log_end_offset, p.high_watermark(), p.last_stable_offset()), (3, 2, 2));
+    p.resume_fetching(Some(3), 0).unwrap();
+    assert_eq!(p.high_watermark(), 3, "R4: caught up, back in the ISR");
+}
+
+#[test]
+fn r2_a_completed_transaction_is_unstable_until_the_hw_passes_its_marker() {
+    let mut p = replicated(2);
+    appended(&p.append_client(&batch_txn(7, 0, 0, 2, 0, true)));
+    p.stop_fetching(None, 0).unwrap();
+    p.append_marker(7, 0, true, 0, MarkerVersion::Tv1, 0);
+    assert!(p.ongoing_txns.is_empty());
+    assert_eq!((p.high_watermark(), p.last_stable_offset()), (2, 0), "ProducerStateManager.unreplicatedTxns");
+    p.resume_fetching(None, 0).unwrap();
+    assert_eq!(p.last_stable_offset(), 3);
+}
+
+#[test]
+fn r3_the_isr_drops_a_follower_behind_for_longer_than_the_lag_time_but_not_one_with_nothing_to_fetch() {
+    let mut p = replicated(2);
+    p.stop_fetching(Some(2), 0).unwrap();
+    assert!(p.shrink_isr(60_000, 30_000).is_empty(), "its log end is the leader's: caught up (Replica.isCaughtUp)");
+    appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
+    assert!(p.shrink_isr(30_000, 30_000).is_empty(), "now - lastCaughtUp ≤ replica.lag.time.max.ms");
+    assert_eq!(p.shrink_isr(30_001, 30_000), vec![2]);
+    assert_eq!((p.isr(), p.high_watermark()), (vec![1], 1));
+}
+
+#[test]
+fn r5_r6_a_clean_election_truncates_only_what_the_hw_never_passed_and_rebuilds_producer_state() {
+    let mut p = replicated(3);
+    appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
+    p.stop_fetching(Some(2), 0).unwrap();
+    appended(&p.append_client(&batch(7, 0, 1, 1, 0)));
+    p.start_verification(7, 5, 0, true, 0);
+    let e = p.fail_leader(false, 0).unwrap();
+    assert_eq!((e.new_leader, e.unclean, e.new_end, e.old_hw), (2, false, 1, 1), "the first live ISR replica in assignment order");
+    assert_eq!((p.log_end_offset, p.log.len(), p.leader_epoch), (1, 1, 1));
+    assert_eq!(p.producers[&7].last_seq(), 0, "rebuilt from the remaining log");
+    assert!(p.verifications.is_empty(), "the old leader's verification entries were its own");
+    // The producer's resend of sequence 1 is appended again (A7 in order), at offset 1.
+    assert_eq!(appended(&p.append_client(&batch(7, 0, 1, 1, 0))), (1, 1));
+}
+
+#[test]
+fn r5_no_live_isr_replica_and_unclean_election_disabled_means_no_leader() {
+    let mut p = replicated(2);
+    p.stop_fetching(Some(2), 0).unwrap();
+    appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
+    p.shrink_isr(40_000, 30_000);
+    let err = p.fail_leader(false, 40_000).unwrap_err();
+    assert!(err.contains("unclean.leader.election.enable=false"), "{err}");
+    assert_eq!(p.log_end_offset, 1, "nothing changed");
+    let e = p.fail_leader(true, 40_000).unwrap();
+    assert!(e.unclean);
+    assert_eq!((p.log_end_offset, p.isr()), (0, vec![2]));
+    assert!(p.producers.is_empty());
+}
+
+#[test]
+fn r6_a_truncation_keeps_the_seeded_producer_state_and_the_aborted_index_below_the_end() {
+    let mut p = replicated(2);
+    p.seed_producer(9, 3, 10, 14, 0, 0, None).unwrap();
+    appended(&p.append_client(&batch_txn(7, 0, 0, 1, 0, true)));
+    p.append_marker(7, 0, false, 0, MarkerVersion::Tv1, 0);
+    p.stop_fetching(None, 0).unwrap();
+    appended(&p.append_client(&batch(9, 3, 15, 1, 0)));
+    p.fail_leader(false, 0).unwrap();
+    assert_eq!(p.log_end_offset, 7);
+    assert_eq!(p.producers[&9].last_seq(), 14, "the seeded entry, as loaded");
+    assert_eq!(p.aborted_txns.len(), 1);
+    assert!(p.truncate_to(3).is_err(), "below the given producer state");
+}

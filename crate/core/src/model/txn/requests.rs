@@ -417,6 +417,13 @@ pub struct Reply {
     /// committed offset OffsetFetch returned, `None` for none).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub partitions: Vec<(String, String, Option<i64>)>,
+    /// Produce acks=-1 above the HW: the HW the answer waits for (DelayedProduce, R1); the
+    /// answer comes at a later step (NONE, REQUEST_TIMED_OUT or NOT_LEADER_OR_FOLLOWER).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub waiting_for_hw: Option<i64>,
+    /// Which held answer this is ([`World::released`] names it when it goes out).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub held_id: Option<u64>,
 }
 
 /// The fields of a Produce the leader's decision reads (from a `produce` line or the batch).
@@ -821,6 +828,15 @@ impl World {
 
     /// [`World::request`] for a Produce.
     fn produce(&mut self, pi: usize, plane: Name, lane: Name, bytes: Vec<u8>, sent: &Sent<'_>, from: &str) -> Result<Reply, String> {
+        let before = self.messages.len();
+        let mut r = self.produce_now(pi, plane, lane.clone(), bytes, sent, from)?;
+        self.maybe_hold(pi, &mut r, before, lane);
+        Ok(r)
+    }
+
+    /// The leader's decision on a Produce, answered at once ([`World::produce`] holds it when
+    /// acks=-1 must wait for the HW).
+    fn produce_now(&mut self, pi: usize, plane: Name, lane: Name, bytes: Vec<u8>, sent: &Sent<'_>, from: &str) -> Result<Reply, String> {
         let Sent { partition, producer_id, epoch, transactional, id, version, values } = sent;
         if *transactional {
             if id.is_empty() {
@@ -897,6 +913,7 @@ impl World {
                     outcome: None,
                     bytes: stored,
                     txn: None,
+                    truncated_at: None,
                 });
                 let m = self.reply_msg_from(plane, lane, &r);
                 self.link(m, Some(k));

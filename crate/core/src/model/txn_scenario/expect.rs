@@ -43,7 +43,7 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
             let got: Vec<String> = w
                 .records
                 .iter()
-                .filter(|r| r.partition == *p && r.kind != "txn-log")
+                .filter(|r| r.partition == *p && r.kind != "txn-log" && r.truncated_at.is_none())
                 .flat_map(|r| match r.kind {
                     "commit" => alloc::vec![String::from("[COMMIT]")],
                     "abort" => alloc::vec![String::from("[ABORT]")],
@@ -65,6 +65,21 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
             let got = if ws[0] == "lso" { pp.last_stable_offset() } else { pp.high_watermark() };
             (got.to_string() != *n).then(|| (want.clone(), got.to_string()))
+        }
+        ["isr", p, brokers] => {
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let got = pp.isr().iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",");
+            (got != *brokers).then(|| (want.clone(), got))
+        }
+        ["leader", p, b] => {
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let got = pp.replicas.leader.to_string();
+            (got != *b).then(|| (want.clone(), got))
+        }
+        ["leo", p, n] => {
+            let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
+            let got = pp.log_end_offset.to_string();
+            (got != *n).then(|| (want.clone(), got))
         }
         ["aborted", p, range] => {
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
@@ -183,6 +198,8 @@ fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
             Some((_, e, o)) => (opt(*o) != *x || e != "NONE").then(|| if e != "NONE" { e.clone() } else { opt(*o) }),
         },
         ["rule", x] => (r.rule != *x).then(|| r.rule.to_string()),
+        ["waiting"] => r.waiting_for_hw.is_none().then(|| format!("answered {}", got_err())),
+        ["waiting", "for", "hw", x] => (opt(r.waiting_for_hw) != *x).then(|| opt(r.waiting_for_hw)),
         ["pid", p, "epoch", e] => {
             let got = format!("pid {} epoch {}", opt(r.producer_id), opt(r.producer_epoch.map(i64::from)));
             (got != format!("pid {p} epoch {e}")).then_some(got)
@@ -213,6 +230,6 @@ fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
             let got = if got.is_empty() { String::from("nothing") } else { got.join(" ") };
             (got != xs.join(" ")).then_some(got)
         }
-        _ => Some(String::from("unknown expect on an answer (error, rule, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition, offset PART, error PART)")),
+        _ => Some(String::from("unknown expect on an answer (error, rule, waiting, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition, offset PART, error PART)")),
     }
 }

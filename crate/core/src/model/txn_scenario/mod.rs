@@ -50,6 +50,12 @@ pub struct TxnScenario {
     pub rtt_ms: i64,
     pub append_ms: i64,
     pub brokers: usize,
+    /// `cluster default.replication.factor=N` (0 or 1: one replica, HW = LEO).
+    pub replication_factor: usize,
+    /// `cluster replica.lag.time.max.ms=D` (None: Kafka's 30 s).
+    pub replica_lag_time_max_ms: Option<i64>,
+    /// `cluster unclean.leader.election.enable=true`.
+    pub unclean_leader_election: bool,
     pub partitions: Vec<String>,
     pub producers: Vec<TxnProducerDecl>,
     pub consumers: Vec<ConsumerDecl>,
@@ -141,6 +147,12 @@ pub enum TxnStep {
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<TxnStep> },
     Expect { line: usize, words: Vec<String> },
+    /// `lag PART [broker=B]`: that follower (every follower) stops fetching (R1).
+    Lag { line: usize, partition: String, broker: Option<i32> },
+    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (R4).
+    CatchUp { line: usize, partition: String, broker: Option<i32> },
+    /// `leader-fails PART`: the leader's broker fails; the controller elects (R5, R6).
+    LeaderFails { line: usize, partition: String },
     /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
     /// its answer kept under `label` (and as `last`) for `expect` lines.
     Request { line: usize, label: Option<String>, from: Option<String>, request: super::txn::Request },

@@ -202,6 +202,22 @@ pub(super) fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
             TxnStep::Feature { line, level: lvl.ok_or_else(|| ParseError { line, message: String::from("expected transaction.version=0|1|2") })? }
         }
         "flush" => TxnStep::Flush { line },
+        "lag" | "catch-up" => {
+            need(2, &format!("{} PARTITION [broker=B]", w[0]))?;
+            let broker = match w.get(2) {
+                None => None,
+                Some(b) => Some(b.strip_prefix("broker=").and_then(|n| n.parse::<i32>().ok()).ok_or_else(|| ParseError { line, message: format!("expected broker=N, not {b:?}") })?),
+            };
+            if w[0] == "lag" {
+                TxnStep::Lag { line, partition: s(1), broker }
+            } else {
+                TxnStep::CatchUp { line, partition: s(1), broker }
+            }
+        }
+        "leader-fails" => {
+            need(2, "leader-fails PARTITION")?;
+            TxnStep::LeaderFails { line, partition: s(1) }
+        }
         "expect" => {
             need(2, "expect …")?;
             TxnStep::Expect { line, words: w[1..].iter().map(|x| x.to_string()).collect() }
@@ -246,13 +262,24 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                         Some(("transaction.remove.expired.transaction.cleanup.interval.ms", v)) => {
                             sc.transactional_id_expiration_interval_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?)
                         }
+                        Some(("default.replication.factor", v)) => sc.replication_factor = v.parse::<usize>().ok().filter(|n| (1..=9).contains(n)).ok_or_else(bad)?,
+                        Some(("replica.lag.time.max.ms", v)) => sc.replica_lag_time_max_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?),
+                        Some(("unclean.leader.election.enable", v)) => {
+                            sc.unclean_leader_election = match v {
+                                "true" => true,
+                                "false" => false,
+                                _ => return perr(line, "unclean.leader.election.enable is true or false"),
+                            }
+                        }
+                        Some(("min.insync.replicas", "1")) => {}
+                        Some(("min.insync.replicas", _)) => return perr(line, "min.insync.replicas: the model has Kafka's default, 1 (the leader alone is enough; NOT_ENOUGH_REPLICAS is not modelled)"),
                         Some(("rtt", v)) => sc.rtt_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("append", v)) => sc.append_ms = parse_duration(v).ok_or_else(bad)?,
                         Some(("brokers", v)) => sc.brokers = v.parse::<usize>().ok().filter(|b| (1..=1000).contains(b)).ok_or_else(bad)?,
                         Some(("kafka", v)) => {
                             sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
                         }
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, rtt, append, brokers)")),
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, rtt, append, brokers)")),
                     }
                 }
             }

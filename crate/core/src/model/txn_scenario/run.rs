@@ -90,7 +90,10 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
         sc.first_producer_id,
         ClusterConfig { transaction_version: sc.transaction_version, two_phase_commit: sc.two_phase_commit_broker, rtt_ms: sc.rtt_ms, append_ms: sc.append_ms, brokers: sc.brokers.max(1), kafka: sc.kafka, verification_disabled: sc.verification_disabled,
             transactional_id_expiration_ms: sc.transactional_id_expiration_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT),
-            transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT) },
+            transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT),
+            replication_factor: sc.replication_factor.max(1),
+            replica_lag_time_max_ms: sc.replica_lag_time_max_ms.unwrap_or(super::partition::REPLICA_LAG_TIME_MAX_MS_DEFAULT),
+            unclean_leader_election: sc.unclean_leader_election },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
@@ -218,6 +221,9 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         rtt_ms: sc.rtt_ms,
         append_ms: sc.append_ms,
         brokers: sc.brokers,
+        replication_factor: sc.replication_factor,
+        replica_lag_time_max_ms: sc.replica_lag_time_max_ms,
+        unclean_leader_election: sc.unclean_leader_election,
         partitions: sc.partitions.clone(),
         producers: sc.producers.clone(),
         consumers: sc.consumers.clone(),
@@ -284,6 +290,9 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::Flush { line }
         | TxnStep::Repeat { line, .. }
         | TxnStep::Expect { line, .. }
+        | TxnStep::Lag { line, .. }
+        | TxnStep::CatchUp { line, .. }
+        | TxnStep::LeaderFails { line, .. }
         | TxnStep::Request { line, .. } => *line,
     }
 }
@@ -376,6 +385,15 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             mem.replies.push((String::from("last"), r));
         }
         TxnStep::Expect { words, .. } => return Ok(check(w, words, mem)),
+        TxnStep::Lag { partition, broker, .. } => w.lag(partition, *broker)?,
+        TxnStep::CatchUp { partition, broker, .. } => w.catch_up(partition, *broker)?,
+        TxnStep::LeaderFails { partition, .. } => w.leader_fails(partition)?,
+    }
+    // Held acks=-1 answers that went out in this step replace what their labels held.
+    for (id, r) in core::mem::take(&mut w.released) {
+        for x in mem.replies.iter_mut().filter(|x| x.1.held_id == Some(id)) {
+            x.1 = r.clone();
+        }
     }
     Ok(None)
 }

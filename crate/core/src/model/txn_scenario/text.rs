@@ -44,6 +44,9 @@ pub fn describe(s: &TxnStep) -> String {
             s
         }
         TxnStep::Flush { .. } => String::from("flush"),
+        TxnStep::Lag { partition, broker, .. } => format!("lag {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
+        TxnStep::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
+        TxnStep::LeaderFails { partition, .. } => format!("leader-fails {partition}"),
         TxnStep::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
     }
