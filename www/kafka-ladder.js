@@ -34,7 +34,7 @@
 //
 // The model is deterministic, so step k is the run of the script's first k steps: the rows come
 // from one run of the whole script (revealed step by step), the retained windows, batches and
-// next steps from a run of the prefix. The ladder is a canvas (HiDPI, only visible rows drawn,
+// next steps from the same run (its per-step changes, folded: no re-run). The ladder is a canvas (HiDPI, only visible rows drawn,
 // redrawn on a dirty flag once per animation frame), with an ordered list of the rows in view as
 // its text alternative. Every value reaches the page as text: textContent or fillText, never
 // innerHTML.

@@ -141,6 +141,31 @@ test("a scenario steps forward and back and shows the same decision twice", { ti
   await page.waitForFunction((n) => document.querySelector("kafka-ladder").step === n - 1, steps);
 });
 
+test("stepping back shows that step's leader and batches at once, from the one run (no re-run)", { timeout: 60_000 }, async () => {
+  await openScenario("lost-response-retry");
+  const { steps } = await ladderState();
+  const panels = await page.evaluate((n) => {
+    const l = document.querySelector("kafka-ladder");
+    const read = () => {
+      const root = l.shadowRoot;
+      return {
+        leader: root.querySelector('section[data-partition="orders-0"]')?.textContent ?? "",
+        batches: [...root.querySelectorAll('section[data-producer="app"] ul.batches button')].map((b) => b.textContent),
+      };
+    };
+    l.goTo(n - 1);
+    const last = read();
+    l.goTo(0); // synchronous: the panels are folded from the run's per-step changes
+    const first = read();
+    return { last, first, states: l.run.steps.every((s) => s.state) && !!l.run.initialState };
+  }, steps);
+  assert.ok(panels.states, "the run carries each step's changes");
+  assert.match(panels.first.leader, /log end offset 0/);
+  assert.deepEqual(panels.first.batches, ["b1 seq 0 e0 in-flight"]);
+  assert.match(panels.last.leader, /log end offset 1/);
+  assert.match(panels.last.batches[0], /^b1 seq 0 e0 acked @0/);
+});
+
 test("window-moved-past: OUT_OF_ORDER_SEQUENCE_NUMBER (45), rule A7, in the step and in the rows in view", { timeout: 60_000 }, async () => {
   await openScenario("window-moved-past");
   const k = await stepOfLine(30); // deliver request b1: the retry, out of the window

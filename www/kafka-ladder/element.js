@@ -9,7 +9,7 @@ import {
   scenarioSource, stepAttribute, stepValue, watchDisplay,
 } from "../lib/element.js";
 import {
-  FONT_PX, PREFIX_SYNC_ROWS, PRESENTER_ZOOM, ROW_EVENT, buildLadder, parseSource, prefixSource,
+  FONT_PX, PRESENTER_ZOOM, ROW_EVENT, buildLadder, parseSource, prefixSource, stateAfter,
 } from "../lib/ladder-rows.js";
 import { Player, linesBeforeError, partialNote, storySteps } from "../lib/player.js";
 import { SchemeWatcher } from "../lib/theme.js";
@@ -213,13 +213,13 @@ export class KafkaLadderElement extends BaseElement {
       let run;
       let partial = null; // the script error, when only the steps before its line run
       try {
-        run = runScenario(source.value);
+        run = runScenario(source.value, { states: true });
       } catch (err) {
         // A mistake in the script: show the steps before its line (issue 14), with the error.
         const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
         if (before === null) throw err;
         try {
-          run = runScenario(before);
+          run = runScenario(before, { states: true });
         } catch {
           throw err;
         }
@@ -273,19 +273,16 @@ export class KafkaLadderElement extends BaseElement {
     return false;
   }
 
-  /** The run of the first k steps (cached; the full run is k = steps). */
+  /**
+   * The state after the first k steps (cached; the full run is k = steps), folded from the one run's
+   * per-step changes (`runScenario(…, {states: true})`): stepping back never runs the script again.
+   */
   #prefixRun(k) {
     const run = this.#run;
     if (!run) return null;
     if (this.#prefix.has(k)) return this.#prefix.get(k);
-    let r;
-    try {
-      r = runScenario(prefixSource(this.#source, run, k));
-    } catch (err) {
-      this.#ui.error.textContent = `step ${k}: ${err instanceof Error ? err.message : String(err)}`;
-      return null;
-    }
-    if (this.#prefix.size > (this.#stats.rows > 5000 ? 2 : 64)) this.#prefix.delete(this.#prefix.keys().next().value);
+    const r = stateAfter(run, k);
+    if (this.#prefix.size > 64) this.#prefix.delete(this.#prefix.keys().next().value);
     this.#prefix.set(k, r);
     return r;
   }
@@ -314,23 +311,10 @@ export class KafkaLadderElement extends BaseElement {
     }
   }
 
-  /**
-   * The panels need the run of the first k steps. Small prefixes (or cached ones) run at once; a
-   * long one (a re-run costs ~30 µs per event) waits until stepping pauses, so stepping and playing
-   * through a long script stay responsive while the rows reveal immediately.
-   */
+  /** The panels show the state after the first k steps. */
   #panelsForStep(k) {
     clearTimeout(this.#panelTimer);
-    const rows = this.#ladder?.stepEnd[k] ?? 0;
-    if (this.#prefix.has(k) || rows < PREFIX_SYNC_ROWS) {
-      renderPanels(this.#view, this.#prefixRun(k));
-      return;
-    }
-    this.#ui.state.replaceChildren(h("p", { class: "summary" }, `Computing the state after step ${k} …`));
-    this.#ui.next.hidden = true;
-    this.#panelTimer = setTimeout(() => {
-      if (this.#step === k && this.#run) renderPanels(this.#view, this.#prefixRun(k));
-    }, 150);
+    renderPanels(this.#view, this.#prefixRun(k));
   }
 
   /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */

@@ -18,7 +18,6 @@ export const LEADER_ANSWERS = ["APPEND (NONE)", "DUPLICATE (NONE, the original o
 /** Presenter mode shows the ladder at this CSS zoom: its 12 px lane names and decisions at 21 px; smaller type is raised to 20 px on screen (CanvasStyle.minFont). */
 export const PRESENTER_ZOOM = 1.75;
 export const BUCKET = 64; // rows per arrow bucket
-export const PREFIX_SYNC_ROWS = 4000; // prefixes with more rows re-run after stepping pauses
 export const ROW_STEP = 0;
 export const ROW_EVENT = 1;
 
@@ -325,6 +324,41 @@ export function parseSource(text) {
     }
   }
   return { kind: "text", text, value: text };
+}
+
+/**
+ * The state after the first k steps of a run made with `{states: true}`, in the shape the panels
+ * read (`finalState`, `batches`, `nextSteps`, `producers`): the run's `initialState` with each
+ * step's changes applied in order. The stored bytes of the log come from the whole run (a batch's
+ * bytes at an offset never change once written). Null for a run without states.
+ */
+export function stateAfter(run, k) {
+  const steps = run?.steps ?? [];
+  k = Math.max(0, Math.min(k | 0, steps.length));
+  if (k === steps.length) return run;
+  const init = run.initialState;
+  if (!init) return null;
+  const leaders = [...init.leaders];
+  const batches = new Map();
+  let next = init.nextSteps;
+  for (let i = 0; i < k; i++) {
+    const s = steps[i].state;
+    if (!s) return null;
+    for (const l of s.leaders) leaders[l.partition] = l;
+    for (const b of s.batches) batches.set(b.id, b);
+    next = s.nextSteps;
+  }
+  return {
+    producers: run.producers,
+    finalState: leaders.map((l, q) => ({
+      name: run.partitions?.[q] ?? run.finalState?.[q]?.name ?? "",
+      logEndOffset: l.logEndOffset,
+      producers: l.producers,
+      log: run.finalState?.[q]?.log ?? [],
+    })),
+    batches: [...batches.values()].sort((a, b) => a.id - b.id),
+    nextSteps: next,
+  };
 }
 
 /** The script of the first k steps (the set-up lines and every line up to step k's). */

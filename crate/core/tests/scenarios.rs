@@ -112,3 +112,48 @@ fn a_hash_inside_a_message_name_is_not_a_comment() {
     assert!(text.contains("b1 attempt 1 → APPEND"), "{text}");
     assert!(!text.contains("attempt 2 →"), "{text}");
 }
+
+/// The state after step k, folded from a run with states (what `<kafka-ladder>` shows when it
+/// steps back), is the state a run of the script's first k steps ends in: its leaders (log end,
+/// first producer-state entries), every client batch, and the lines offered next.
+#[test]
+fn the_state_after_any_step_comes_from_the_one_run_with_states() {
+    use eoslab_core::model::scenario::{initial_state, run_with_states, setup, Scenario, StepState};
+    use eoslab_core::model::schedule::{random_script, ScheduleShape};
+    // Every shipped scenario, and random schedules (faults, restarts, expiry, leader changes).
+    let shape = ScheduleShape { steps: 30, producers: 2, partitions: 2, first_producer_id: 5000, start_ms: 1_700_000_000_000, producer_id_expiration_ms: 3_600_000 };
+    let texts = scenario_files()
+        .into_iter()
+        .map(|f| (f.display().to_string(), std::fs::read_to_string(&f).unwrap()))
+        .chain((1..=60u64).map(|seed| (format!("random schedule {seed}"), random_script(seed, &shape))));
+    for (f, text) in texts {
+        let sc = parse(&text).unwrap();
+        let full = run_with_states(&sc);
+        assert_eq!(full.steps.len(), run(&sc).steps.len(), "{f}");
+        let initial = full.initial.clone().expect("a run with states has its initial state");
+        assert_eq!(initial, initial_state(&setup(&sc)));
+        let mut leaders = initial.leaders.clone();
+        let mut batches = std::collections::BTreeMap::new();
+        let mut next = initial.next.clone();
+        for k in 0..=full.steps.len() {
+            if k > 0 {
+                let StepState { leaders: changed, batches: touched, next: n } = full.steps[k - 1].state.clone().expect("every step has its changes");
+                for l in changed {
+                    let q = l.partition;
+                    leaders[q] = l;
+                }
+                for b in touched {
+                    batches.insert(b.id, b);
+                }
+                next = n;
+            }
+            let prefix = run(&Scenario { steps: sc.steps[..k].to_vec(), ..sc.clone() });
+            let want = initial_state(&prefix.sim);
+            let at = format!("{f} after step {k}");
+            assert_eq!(leaders, want.leaders, "{at}: leaders");
+            assert_eq!(next, want.next, "{at}: next lines");
+            let got: Vec<_> = batches.values().cloned().collect();
+            assert_eq!(got, prefix.sim.batches, "{at}: batches");
+        }
+    }
+}

@@ -14,17 +14,31 @@ fn txn_explain(e: eoslab_core::model::scenario::ParseError, script: &str) -> eos
     eoslab_core::model::suggest::explain(e, script, eoslab_core::model::suggest::TXN_VERBS)
 }
 
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct RunOptionsDto {
+    states: Option<bool>,
+}
+
 /// Runs a scenario — script text, or its JSON twin as an object — and returns the run:
 /// steps with their events and decisions, every batch's bytes, the final partition state,
 /// and `nextSteps` (script lines to append for the step buttons). Throws on a script
 /// error ("line N: …"); a failing `expect` is reported in `failures`, not thrown.
+/// Options: `{states: true}` adds `initialState` and each step's `state` (what the step
+/// changed: leaders, batches, next steps), so a view shows the state after any step from this
+/// one run instead of running the script's prefix again.
 #[wasm_bindgen(js_name = runScenario)]
-pub fn run_scenario(#[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue) -> Result<JsValue, JsError> {
+pub fn run_scenario(
+    #[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "{states?: boolean}")] options: JsValue,
+) -> Result<JsValue, JsError> {
+    let o: RunOptionsDto = crate::from_js_or_default(options, "invalid runScenario options")?;
     let sc: Scenario = match script.as_string() {
         Some(text) => scenario::parse(&text).map_err(js_error)?,
         None => from_js(script, "invalid scenario")?,
     };
-    to_js(&run_report(&scenario::run(&sc)))
+    let run = if o.states.unwrap_or(false) { scenario::run_with_states(&sc) } else { scenario::run(&sc) };
+    to_js(&run_report(&run))
 }
 
 #[derive(serde::Deserialize, Default)]

@@ -31,6 +31,47 @@ pub struct RunReport {
     pub final_state: Vec<PartitionState>,
     /// What can happen next, as script lines to append (the step buttons).
     pub next_steps: Vec<NextStep>,
+    /// With states (`runScenario(script, {states: true})`): the state before the first step;
+    /// each step's `state` has what it changed, so a view shows any step from this one run.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub initial_state: Option<StepStateReport>,
+}
+
+/// What a step changed ([`super::scenario::StepState`]): the leaders whose state changed (log
+/// end, the first producer-state entries), the client batches it touched as they are after it,
+/// and the lines that could come next.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct StepStateReport {
+    pub leaders: Vec<LeaderReport>,
+    pub batches: Vec<BatchInfo>,
+    pub next_steps: Vec<NextStep>,
+}
+
+/// One leader's state after a step (the panel's view of it).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct LeaderReport {
+    pub partition: usize,
+    pub log_end_offset: i64,
+    /// The first entries, by producer id (the step's `producerEntries` has the count).
+    pub producers: Vec<ProducerEntry>,
+}
+
+fn state_report(s: &super::scenario::StepState) -> StepStateReport {
+    StepStateReport {
+        leaders: s
+            .leaders
+            .iter()
+            .map(|l| LeaderReport {
+                partition: l.partition,
+                log_end_offset: l.log_end_offset,
+                producers: l.producers.iter().map(|(pid, epoch, w)| ProducerEntry { producer_id: *pid, epoch: *epoch, batches: w.clone() }).collect(),
+            })
+            .collect(),
+        batches: s.batches.iter().map(batch_info).collect(),
+        next_steps: s.next.iter().map(|(label, line)| NextStep { label: label.clone(), line: line.clone() }).collect(),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +90,9 @@ pub struct StepReport {
     /// Producer-state entries per partition after the step.
     pub producer_entries: Vec<usize>,
     pub events: Vec<EventReport>,
+    /// What the step changed (runs with states only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub state: Option<StepStateReport>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -159,6 +203,7 @@ pub fn run_report(run: &Run) -> RunReport {
             text: st.text.clone(),
             ok: st.ok,
             producer_entries: st.producer_entries.clone(),
+            state: st.state.as_ref().map(state_report),
             events: sim.trace[st.events.clone()]
                 .iter()
                 .map(|e| {
@@ -198,38 +243,7 @@ pub fn run_report(run: &Run) -> RunReport {
                 .collect(),
         })
         .collect();
-    let batches = sim
-        .batches
-        .iter()
-        .map(|b| {
-            let (state, offsets, error) = match &b.state {
-                BatchState::Queued => ("queued", None, None),
-                BatchState::InFlight => ("in-flight", None, None),
-                BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some((*base_offset, *last_offset)), None),
-                BatchState::Failed(c) => ("failed", None, Some(c.exception())),
-                BatchState::Abandoned => ("abandoned", None, None),
-            };
-            BatchInfo {
-                id: b.id,
-                producer: b.producer,
-                partition: b.partition,
-                values: b.values.clone(),
-                producer_id: b.producer_id,
-                producer_epoch: b.producer_epoch,
-                base_sequence: b.base_sequence,
-                last_sequence: if b.base_sequence < 0 {
-                    -1
-                } else {
-                    crate::sequence::increment(b.base_sequence, b.values.len() as i32 - 1)
-                },
-                attempts: b.attempts,
-                state,
-                offsets,
-                error,
-                hex: to_hex(&b.bytes),
-            }
-        })
-        .collect();
+    let batches = sim.batches.iter().map(batch_info).collect();
     let final_state = sim
         .partitions
         .iter()
@@ -263,5 +277,32 @@ pub fn run_report(run: &Run) -> RunReport {
         batches,
         final_state,
         next_steps: super::scenario::next_lines(sim).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
+        initial_state: run.initial.as_ref().map(state_report),
+    }
+}
+
+/// A client batch as the report shows it.
+fn batch_info(b: &super::idempotence::SimBatch) -> BatchInfo {
+    let (state, offsets, error) = match &b.state {
+        BatchState::Queued => ("queued", None, None),
+        BatchState::InFlight => ("in-flight", None, None),
+        BatchState::Acked { base_offset, last_offset, .. } => ("acked", Some((*base_offset, *last_offset)), None),
+        BatchState::Failed(c) => ("failed", None, Some(c.exception())),
+        BatchState::Abandoned => ("abandoned", None, None),
+    };
+    BatchInfo {
+        id: b.id,
+        producer: b.producer,
+        partition: b.partition,
+        values: b.values.clone(),
+        producer_id: b.producer_id,
+        producer_epoch: b.producer_epoch,
+        base_sequence: b.base_sequence,
+        last_sequence: if b.base_sequence < 0 { -1 } else { crate::sequence::increment(b.base_sequence, b.values.len() as i32 - 1) },
+        attempts: b.attempts,
+        state,
+        offsets,
+        error,
+        hex: to_hex(&b.bytes),
     }
 }

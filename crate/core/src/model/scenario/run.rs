@@ -22,6 +22,91 @@ pub struct StepRun {
     /// Producer-state entries held by each partition's leader after this step (the
     /// broker memory a producer-per-request application fills).
     pub producer_entries: Vec<usize>,
+    /// What changed in the step, for a view that steps back without re-running
+    /// ([`run_with_states`]; `None` from [`run`]).
+    pub state: Option<StepState>,
+}
+
+/// How many producer-state entries per partition a step's state carries (what the ladder's
+/// panel lists; `producer_entries` has the count).
+pub const STATE_ENTRIES: usize = 4;
+
+/// A leader's state as the ladder's panel shows it: its log end and its first
+/// [`STATE_ENTRIES`] producer-state entries (producer id, epoch, retained window
+/// `(firstSeq, lastSeq, firstOffset, lastOffset)` oldest first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderAt {
+    pub partition: usize,
+    pub log_end_offset: i64,
+    pub producers: Vec<(i64, i16, Vec<(i32, i32, i64, i64)>)>,
+}
+
+/// The changes of one step: the leaders whose state changed, the client batches it touched (as
+/// they are after it), and the lines that could come next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepState {
+    pub leaders: Vec<LeaderAt>,
+    pub batches: Vec<super::idempotence::SimBatch>,
+    pub next: Vec<(String, String)>,
+}
+
+fn leader_at(sim: &Sim, q: usize) -> LeaderAt {
+    let p = &sim.partitions[q];
+    LeaderAt {
+        partition: q,
+        log_end_offset: p.log_end_offset,
+        producers: p
+            .producers
+            .iter()
+            .take(STATE_ENTRIES)
+            .map(|(&pid, e)| (pid, e.producer_epoch, e.batches.iter().map(|b| (b.first_seq(), b.last_seq, b.first_offset(), b.last_offset)).collect()))
+            .collect(),
+    }
+}
+
+/// The state before the first step: every leader, no batch, the first lines.
+pub fn initial_state(sim: &Sim) -> StepState {
+    StepState { leaders: (0..sim.partitions.len()).map(|q| leader_at(sim, q)).collect(), batches: Vec::new(), next: super::text::next_lines(sim) }
+}
+
+/// The state a step leaves, as changes against `last` (the leaders as the previous step left
+/// them, updated here): the leaders that differ, every batch the step's events name and every
+/// batch that was unfinished before it (`open`, updated here) of a producer they name.
+fn step_state(sim: &Sim, events: core::ops::Range<usize>, last: &mut [LeaderAt], open: &mut Vec<usize>) -> StepState {
+    use super::idempotence::BatchState;
+    let mut leaders = Vec::new();
+    for (q, prev) in last.iter_mut().enumerate() {
+        let now = leader_at(sim, q);
+        if now != *prev {
+            *prev = now.clone();
+            leaders.push(now);
+        }
+    }
+    let mut ids: Vec<usize> = Vec::new();
+    let mut producers: Vec<usize> = Vec::new();
+    for e in &sim.trace[events] {
+        ids.extend(e.batch());
+        producers.extend(e.producer());
+    }
+    producers.sort_unstable();
+    producers.dedup();
+    if !producers.is_empty() {
+        ids.extend(open.iter().copied().filter(|&id| sim.batches.get(id - 1).is_some_and(|b| producers.binary_search(&b.producer).is_ok())));
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let batches: Vec<_> = ids.iter().filter_map(|&id| sim.batches.get(id.wrapping_sub(1)).cloned()).collect();
+    for b in &batches {
+        let unfinished = matches!(b.state, BatchState::Queued | BatchState::InFlight);
+        match open.binary_search(&b.id) {
+            Ok(k) if !unfinished => {
+                open.remove(k);
+            }
+            Err(k) if unfinished => open.insert(k, b.id),
+            _ => {}
+        }
+    }
+    StepState { leaders, batches, next: super::text::next_lines(sim) }
 }
 
 /// The result of running a scenario.
@@ -33,6 +118,9 @@ pub struct Run {
     pub failures: Vec<Failure>,
     /// A step that could not be carried out (e.g. delivering a message that is not there).
     pub error: Option<ParseError>,
+    /// [`run_with_states`]: the state before the first step (and each step's changes in
+    /// [`StepRun::state`]).
+    pub initial: Option<StepState>,
 }
 
 impl Run {
@@ -85,6 +173,31 @@ pub fn run(sc: &Scenario) -> Run {
     run_sim(sc, setup(sc))
 }
 
+/// [`run`], keeping what each step changed ([`StepRun::state`], from [`Run::initial`]): a view
+/// shows the state after any step from the one run, without re-running the script's prefix.
+pub fn run_with_states(sc: &Scenario) -> Run {
+    let sim = setup(sc);
+    let initial = initial_state(&sim);
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
+    let mut last = initial.leaders.clone();
+    let mut open = Vec::new();
+    out.initial = Some(initial);
+    let mut sim = sim;
+    let mut budget = 2_000_000usize;
+    for s in &sc.steps {
+        let r = exec(&mut sim, s, &mut out, &mut budget, false);
+        if let Some(st) = out.steps.last_mut().filter(|st| st.state.is_none()) {
+            st.state = Some(step_state(&sim, st.events.clone(), &mut last, &mut open));
+        }
+        if let Err(e) = r {
+            out.error = Some(e);
+            break;
+        }
+    }
+    out.sim = sim;
+    out
+}
+
 /// [`run`], keeping the leader's replay log ([`Sim::leader_log`]): every Produce a leader
 /// decided, with its bytes, and every expiration check, in order.
 pub fn run_logged(sc: &Scenario) -> Run {
@@ -94,7 +207,7 @@ pub fn run_logged(sc: &Scenario) -> Run {
 }
 
 fn run_sim(sc: &Scenario, mut sim: Sim) -> Run {
-    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None };
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
         if let Err(e) = exec(&mut sim, s, &mut out, &mut budget, false) {
@@ -208,7 +321,7 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
         // Only top-level steps are recorded: a `repeat` body's steps are not described.
         let text = describe(s);
         let producer_entries = sim.partitions.iter().map(|p| p.producer_count()).collect();
-        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries });
+        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries, state: None });
     }
     Ok(())
 }

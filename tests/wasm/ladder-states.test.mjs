@@ -1,0 +1,48 @@
+// <kafka-ladder> shows the state after any step from one run (issue 13: "the ladder no longer re-runs
+// script prefixes to step back"): runScenario(script, {states: true}) carries each step's changes and
+// stateAfter (www/lib/ladder-rows.js) folds them. For every shipped idempotence scenario and every
+// step k, the folded state is what a run of the script's first k steps shows in the panels: each
+// leader's log end and producer-state entries, every client batch, and the next-step lines.
+// Run: node --test tests/wasm/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { load } from "./load-pkg.mjs";
+import { parseSource, prefixSource, stateAfter } from "../../www/lib/ladder-rows.js";
+
+const { runScenario } = await load("eoslab");
+const dir = fileURLToPath(new URL("../../scenarios/", import.meta.url));
+const scripts = readdirSync(dir)
+  .filter((f) => f.endsWith(".eos"))
+  .map((f) => [f, readFileSync(join(dir, f), "utf8")])
+  .filter(([, text]) => !/^\s*model\s+transactions\b/m.test(text.split("\n").find((l) => l.trim() && !l.trim().startsWith("#")) ?? ""));
+
+// What the panels read of a state.
+const panel = (s) => ({
+  leaders: s.finalState.map((p) => ({ name: p.name, logEndOffset: p.logEndOffset, producers: (p.producers ?? []).slice(0, 4) })),
+  batches: s.batches,
+  nextSteps: s.nextSteps,
+});
+
+test("the state after every step, folded from one run, is the state a run of that prefix ends in", () => {
+  assert.ok(scripts.length >= 9);
+  for (const [name, text] of scripts) {
+    const run = runScenario(text, { states: true });
+    assert.ok(run.initialState, name);
+    const source = parseSource(text);
+    for (let k = 0; k <= run.steps.length; k++) {
+      const prefix = runScenario(prefixSource(source, run, k));
+      assert.deepEqual(panel(stateAfter(run, k)), panel(prefix), `${name} after step ${k}`);
+    }
+  }
+});
+
+test("without {states: true} a run carries no per-step state (the JSON twin and the CLI's shape)", () => {
+  const [, text] = scripts[0];
+  const run = runScenario(text);
+  assert.equal(run.initialState, undefined);
+  assert.ok(run.steps.every((s) => s.state === undefined));
+  assert.equal(stateAfter(run, 0), null);
+});
