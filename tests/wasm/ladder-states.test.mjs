@@ -21,7 +21,7 @@ const scripts = readdirSync(dir)
 
 // What the panels read of a state.
 const panel = (s) => ({
-  leaders: s.finalState.map((p) => ({ name: p.name, logEndOffset: p.logEndOffset, producers: (p.producers ?? []).slice(0, 4) })),
+  leaders: s.finalState.map((p) => ({ name: p.name, logEndOffset: p.logEndOffset, highWatermark: p.highWatermark, isr: p.isr, producers: (p.producers ?? []).slice(0, 4) })),
   batches: s.batches,
   nextSteps: s.nextSteps,
 });

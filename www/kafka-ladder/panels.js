@@ -96,7 +96,8 @@ export function renderPanels(v, prefix) {
     const n = entries[q] ?? list.length;
     const sec = h("section", { "data-partition": p.name },
       h("p", { class: "state-title" }, `${p.name} · leader`),
-      h("p", {}, `log end offset ${p.logEndOffset} · ${n} producer-state ${n === 1 ? "entry" : "entries"} · retains the last 5 batches per producer`));
+      h("p", {}, `log end offset ${p.logEndOffset} · ${n} producer-state ${n === 1 ? "entry" : "entries"} · retains the last 5 batches per producer`),
+      p.isr ? h("p", { class: "replicas" }, `high watermark ${p.highWatermark} · ISR ${p.isr.join(", ")} (leader on broker ${p.isr[0]})`) : null);
     for (const entry of list.slice(0, 4)) {
       const slots = h("ol", { class: "window", "aria-label": `retained batches of producer ${entry.producerId}` });
       const batches = entry.batches ?? [];

@@ -41,6 +41,10 @@ export const KIND_LABEL = {
   "produce-decision": "decision",
   "marker-request": "marker",
   "marker-decision": "decision",
+  // Replication (R1–R6): followers, the ISR, elections; acks=-1 answers held for the HW.
+  replication: "replicas",
+  held: "held",
+  released: "answer",
 };
 
 /** Theme colour key of an event row's tag. */
@@ -60,7 +64,12 @@ export function kindColor(e) {
     case "retry":
     case "delayed":
     case "timeout":
+    case "held":
       return "warn";
+    case "released":
+      return /REQUEST_TIMED_OUT|NOT_LEADER/.test(e.text ?? "") ? "bad" : "ok";
+    case "replication":
+      return /unclean|truncated/.test(e.text ?? "") ? "bad" : "muted";
     case "restart":
     case "epoch-bump":
       return "dup";
@@ -353,6 +362,8 @@ export function stateAfter(run, k) {
     finalState: leaders.map((l, q) => ({
       name: run.partitions?.[q] ?? run.finalState?.[q]?.name ?? "",
       logEndOffset: l.logEndOffset,
+      highWatermark: l.highWatermark,
+      isr: l.isr,
       producers: l.producers,
       log: run.finalState?.[q]?.log ?? [],
     })),

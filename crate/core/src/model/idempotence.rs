@@ -25,6 +25,9 @@ use core::fmt::{self, Write};
 use super::errors::ErrorCode;
 use super::partition::{Decision, MarkerVerdict, MarkerVersion, Outcome, Partition};
 use super::verdict::Verdict;
+
+mod replication;
+pub use replication::{HeldResponse, Settings as ReplicationSettings};
 use crate::batch::{field, Batch};
 use crate::wire::write::{BatchWriter, Record};
 
@@ -197,6 +200,13 @@ pub enum Action {
     /// A WriteTxnMarkers request for one partition, straight to its leader (M1–M4): the
     /// marker a coordinator (or anybody allowed to send one) writes.
     Marker { partition: usize, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, version: MarkerVersion },
+    /// A follower of `partition` (every follower: `None`) stops fetching (R1).
+    Lag { partition: usize, broker: Option<i32> },
+    /// It fetches to the log end again and rejoins the ISR (R4).
+    CatchUp { partition: usize, broker: Option<i32> },
+    /// The leader's broker fails; the controller elects (R5); the log is truncated to the new
+    /// leader's end and its producer state rebuilt (R6).
+    LeaderFails { partition: usize },
 }
 
 /// One line of the trace, kept as data (72 bytes, no allocation for the common kinds): its
@@ -257,6 +267,28 @@ pub enum EventKind {
     RawMarker { producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, tv2: bool },
     /// The leader's decision on a marker.
     MarkerDecision(MarkerVerdict),
+    /// Replication (R1–R6): followers stop or resume fetching, the ISR shrinks, a leader is
+    /// elected, an acks=-1 answer is held for the HW or goes out.
+    Replication(Box<ReplicationEvent>),
+}
+
+/// What replication did ([`EventKind::Replication`]), with the numbers its sentence needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplicationEvent {
+    /// Followers on `brokers` stopped fetching at `at` (the log end then).
+    Stopped { brokers: Box<[i32]>, at: i64, isr: Box<[i32]>, hw: i64 },
+    /// Followers on `brokers` caught up to `at` and are in the ISR.
+    CaughtUp { brokers: Box<[i32]>, at: i64, isr: Box<[i32]>, hw: i64 },
+    /// The leader's ISR check dropped `brokers` (behind for more than `max_lag_ms`).
+    IsrShrink { brokers: Box<[i32]>, max_lag_ms: i64, isr: Box<[i32]>, hw: i64 },
+    /// An election.
+    Elected(super::partition::Election),
+    /// The answer to this attempt (a write, or a `duplicate` of one) waits until the HW reaches
+    /// `need` (acks=-1, DelayedProduce).
+    Held { need: i64, hw: i64, duplicate: bool },
+    /// The held answer goes out: NONE (the HW reached `need`), or an error; `unread`: its
+    /// connection is closed, so nobody reads it.
+    Released { code: ErrorCode, need: i64, unread: bool },
 }
 
 /// The KIP-360 epoch-bump events.
@@ -443,6 +475,7 @@ impl Event {
             EventKind::LeaderChange { leader_epoch: e } => {
                 write!(out, "{pname}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log")
             }
+            EventKind::Replication(r) => replication::write_event(out, pname, b, attempt, r),
         }
     }
 }
@@ -476,6 +509,9 @@ pub struct Sim {
     /// leaves), so the per-step scans for in-flight/unfinished batches start here instead of
     /// at b1: without it a long run is quadratic in the number of batches.
     first_open: usize,
+    /// Replication settings and state (R1–R6): `replica.lag.time.max.ms`,
+    /// `unclean.leader.election.enable`, the answers held for the HW, the ISR checks run.
+    pub replication: replication::Settings,
 }
 
 impl Sim {
@@ -496,6 +532,7 @@ impl Sim {
             next_conn: 1,
             dead_conns: Vec::new(),
             first_open: 0,
+            replication: replication::Settings::new(start_ms),
         }
     }
 
@@ -622,6 +659,7 @@ impl Sim {
         }
         for part in 0..self.partitions.len() {
             v.push(Action::LeaderChange { partition: part });
+            self.replication_actions(part, &mut v);
         }
         v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
         v
@@ -709,7 +747,11 @@ impl Sim {
                 let e = self.partitions[partition].leader_epoch;
                 self.event(EventKind::LeaderChange { leader_epoch: e }, None, Some(partition), None);
             }
+            Action::Lag { partition, broker } => self.handle_lag(partition, broker)?,
+            Action::CatchUp { partition, broker } => self.handle_catch_up(partition, broker)?,
+            Action::LeaderFails { partition } => self.handle_leader_fails(partition)?,
         }
+        self.settle_replication();
         while self.batches.get(self.first_open).is_some_and(|b| {
             matches!(b.state, BatchState::Acked { .. } | BatchState::Failed(_) | BatchState::Abandoned)
         }) {
@@ -721,6 +763,12 @@ impl Sim {
     fn validate(&self, a: &Action) -> Result<(), String> {
         let np = self.producers.len();
         let nq = self.partitions.len();
+        if let Action::Lag { partition, .. } | Action::CatchUp { partition, .. } | Action::LeaderFails { partition } = a {
+            if *partition >= nq {
+                return Err(String::from("no such partition"));
+            }
+            return self.validate_replication(a);
+        }
         match a {
             Action::Send { producer, partition, values } => {
                 if *producer >= np || *partition >= nq {
@@ -760,7 +808,12 @@ impl Sim {
                     return Err(String::from("time only moves forward"));
                 }
             }
-            Action::LeaderChange { partition } | Action::Marker { partition, .. } | Action::ProduceBytes { partition, .. } => {
+            Action::LeaderChange { partition }
+            | Action::Marker { partition, .. }
+            | Action::ProduceBytes { partition, .. }
+            | Action::Lag { partition, .. }
+            | Action::CatchUp { partition, .. }
+            | Action::LeaderFails { partition } => {
                 if *partition >= nq {
                     return Err(String::from("no such partition"));
                 }
@@ -921,7 +974,9 @@ impl Sim {
                 };
                 self.event(EventKind::Decision(decision), Some(producer), Some(partition), Some(b));
                 self.tag(m.attempt, false, m.conn);
-                self.respond(&m, decision, partition);
+                if !self.maybe_hold(&m, decision, partition) {
+                    self.respond(&m, decision, partition);
+                }
             }
             MessageKind::Response(decision) => {
                 let from = self.trace.len();

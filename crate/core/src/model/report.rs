@@ -54,6 +54,11 @@ pub struct StepStateReport {
 pub struct LeaderReport {
     pub partition: usize,
     pub log_end_offset: i64,
+    /// With followers: the high watermark and the ISR (leader first).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub high_watermark: Option<i64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub isr: Option<Vec<i32>>,
     /// The first entries, by producer id (the step's `producerEntries` has the count).
     pub producers: Vec<ProducerEntry>,
 }
@@ -66,6 +71,8 @@ fn state_report(s: &super::scenario::StepState) -> StepStateReport {
             .map(|l| LeaderReport {
                 partition: l.partition,
                 log_end_offset: l.log_end_offset,
+                high_watermark: l.replicas.as_ref().map(|r| r.0),
+                isr: l.replicas.as_ref().map(|r| r.1.clone()),
                 producers: l.producers.iter().map(|(pid, epoch, w)| ProducerEntry { producer_id: *pid, epoch: *epoch, batches: w.clone() }).collect(),
             })
             .collect(),
@@ -147,6 +154,12 @@ pub struct BatchInfo {
 pub struct PartitionState {
     pub name: String,
     pub log_end_offset: i64,
+    /// With followers (`broker default.replication.factor` ≥ 2): the high watermark and the
+    /// ISR, leader first.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub high_watermark: Option<i64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub isr: Option<Vec<i32>>,
     /// Each stored batch: base offset and the bytes as the leader holds them (hex).
     pub log: Vec<(i64, String)>,
     pub values: Vec<String>,
@@ -188,6 +201,11 @@ fn kind_name(k: &EventKind) -> &'static str {
         EventKind::RawProduce { .. } => "produce-request",
         EventKind::RawMarker { .. } => "marker-request",
         EventKind::MarkerDecision(_) => "marker-decision",
+        EventKind::Replication(r) => match **r {
+            super::idempotence::ReplicationEvent::Held { .. } => "held",
+            super::idempotence::ReplicationEvent::Released { .. } => "released",
+            _ => "replication",
+        },
     }
 }
 
@@ -251,6 +269,8 @@ pub fn run_report(run: &Run) -> RunReport {
         .map(|(i, p)| PartitionState {
             name: p.name.clone(),
             log_end_offset: p.log_end_offset,
+            high_watermark: (!p.replicas.followers.is_empty()).then(|| p.high_watermark()),
+            isr: (!p.replicas.followers.is_empty()).then(|| p.isr()),
             log: p.log.iter().map(|e| (e.base_offset, to_hex(&e.bytes))).collect(),
             values: sim.log_values(i),
             producers: p

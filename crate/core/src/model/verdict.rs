@@ -96,6 +96,9 @@ pub enum Verdict {
     NotLeader,
     /// N2: refused before any producer-state check.
     Refused { code: ErrorCode },
+    /// R1: an acks=-1 answer held for the high watermark (DelayedProduce) that did not come
+    /// within the request's timeout: REQUEST_TIMED_OUT, though the batch is in the log.
+    ReplicationTimeout { need: i64 },
 }
 
 impl Verdict {
@@ -123,6 +126,7 @@ impl Verdict {
             TxnExpected { .. } => ErrorCode::INVALID_TXN_STATE,
             NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
             Refused { code } => code,
+            ReplicationTimeout { .. } => ErrorCode::REQUEST_TIMED_OUT,
             NotIdempotent { .. } | Duplicate { .. } | UnknownProducer { .. } | NewEpoch { .. } | InOrder { .. } => ErrorCode::NONE,
         }
     }
@@ -149,6 +153,7 @@ impl Verdict {
             TxnExpected { .. } => "A9",
             NotLeader => "N1",
             Refused { .. } => "N2",
+            ReplicationTimeout { .. } => "R1",
         }
     }
 
@@ -169,6 +174,7 @@ impl Verdict {
             | NewEpoch { .. }
             | InOrder { .. } => PRODUCER_APPEND_INFO,
             NotLeader | Refused { .. } => REPLICA_MANAGER,
+            ReplicationTimeout { .. } => super::kafka_source::DELAYED_PRODUCE,
         }
     }
 
@@ -269,6 +275,10 @@ impl Verdict {
                 out,
                 "the leader refuses the request with {} before any producer-state check; nothing is written",
                 code.name()
+            ),
+            Verdict::ReplicationTimeout { need } => write!(
+                out,
+                "acks=-1: the batch is in {name}'s log, but the high watermark did not reach {need} within the request's timeout (a follower in the ISR is behind): REQUEST_TIMED_OUT"
             ),
         }
     }

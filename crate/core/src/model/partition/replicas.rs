@@ -104,7 +104,7 @@ pub struct Election {
 impl Partition {
     /// Keep the state as it is now as the one an election's rebuild starts from (after
     /// `producer-state` lines: a broker loads its latest snapshot, then replays the log).
-    pub(super) fn keep_snapshot(&mut self) {
+    pub fn keep_snapshot(&mut self) {
         let replicas = core::mem::take(&mut self.replicas);
         let snapshot = self.clone();
         self.replicas = Replicas { snapshot: Some(Box::new(snapshot)), ..replicas };

@@ -27,6 +27,9 @@ pub(super) fn describe_expect(e: &Expect) -> String {
             _ => format!("last rejected {outcome}"),
         },
         Expect::Lso { partition, offset } => format!("lso {partition} {offset}"),
+        Expect::Hw { partition, offset } => format!("hw {partition} {offset}"),
+        Expect::Isr { partition, brokers } => format!("isr {partition} {}", brokers.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",")),
+        Expect::Leader { partition, broker } => format!("leader {partition} {broker}"),
         Expect::Producer { producer, pid, epoch } => {
             let mut s = format!("producer {producer}");
             if let Some(p) = pid {
@@ -115,6 +118,24 @@ pub(super) fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)
             let got = sim.partitions[partition_idx(sim, partition)].last_stable_offset();
             if got != *offset {
                 return Err((want, format!("lso {partition} {got}")));
+            }
+        }
+        Expect::Hw { partition, offset } => {
+            let got = sim.partitions[partition_idx(sim, partition)].high_watermark();
+            if got != *offset {
+                return Err((want, format!("hw {partition} {got}")));
+            }
+        }
+        Expect::Isr { partition, brokers } => {
+            let got = sim.partitions[partition_idx(sim, partition)].isr();
+            if got != *brokers {
+                return Err((want, format!("isr {partition} {}", got.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(","))));
+            }
+        }
+        Expect::Leader { partition, broker } => {
+            let got = sim.partitions[partition_idx(sim, partition)].replicas.leader;
+            if got != *broker {
+                return Err((want, format!("leader {partition} {got}")));
             }
         }
         Expect::Producer { producer, pid, epoch } => {

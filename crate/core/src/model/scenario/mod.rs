@@ -49,6 +49,12 @@ pub struct Scenario {
     pub start_ms: i64,
     pub first_producer_id: i64,
     pub producer_id_expiration_ms: Option<i64>,
+    /// `broker default.replication.factor=N` (0 or 1: one replica, HW = LEO).
+    pub replication_factor: usize,
+    /// `broker replica.lag.time.max.ms=D` (None: Kafka's 30 s).
+    pub replica_lag_time_max_ms: Option<i64>,
+    /// `broker unclean.leader.election.enable=true`.
+    pub unclean_leader_election: bool,
     pub partitions: Vec<String>,
     pub producers: Vec<ProducerDecl>,
     /// `log-end PART N` and `producer-state PART …`: a leader's state given, not replayed (a
@@ -108,6 +114,12 @@ pub enum Step {
     Restart { line: usize, producer: String },
     Advance { line: usize, ms: i64 },
     LeaderChange { line: usize, partition: String },
+    /// `lag PART [broker=B]`: a follower stops fetching (R1).
+    Lag { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },
+    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (R4).
+    CatchUp { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },
+    /// `leader-fails PART`: the leader's broker fails; the controller elects (R5, R6).
+    LeaderFails { line: usize, partition: String },
     /// Deliver everything deliverable, oldest first, until the network is quiet.
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<Step> },
@@ -149,6 +161,12 @@ pub enum Expect {
     Last { outcome: String, offsets: Option<(i64, i64)> },
     /// A partition's last stable offset.
     Lso { partition: String, offset: i64 },
+    /// A partition's high watermark.
+    Hw { partition: String, offset: i64 },
+    /// A partition's ISR, leader first (`expect isr PART 1,2,3`).
+    Isr { partition: String, brokers: Vec<i32> },
+    /// The broker leading a partition.
+    Leader { partition: String, broker: i32 },
 }
 
 #[cfg(test)]

@@ -63,7 +63,22 @@ fn parse_script(text: &str) -> Result<Scenario, ParseError> {
                             sc.producer_id_expiration_ms =
                                 Some(parse_duration(v).ok_or_else(|| ParseError { line, message: format!("bad duration {v:?}") })?)
                         }
-                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms)")),
+                        Some(("default.replication.factor", v)) => {
+                            sc.replication_factor = v.parse::<usize>().ok().filter(|n| (1..=9).contains(n)).ok_or_else(|| ParseError { line, message: format!("default.replication.factor={v}: 1..9") })?
+                        }
+                        Some(("replica.lag.time.max.ms", v)) => {
+                            sc.replica_lag_time_max_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(|| ParseError { line, message: format!("bad duration {v:?}") })?)
+                        }
+                        Some(("unclean.leader.election.enable", v)) => {
+                            sc.unclean_leader_election = match v {
+                                "true" => true,
+                                "false" => false,
+                                _ => return perr(line, "unclean.leader.election.enable is true or false"),
+                            }
+                        }
+                        Some(("min.insync.replicas", "1")) => {}
+                        Some(("min.insync.replicas", _)) => return perr(line, "min.insync.replicas: the model has Kafka's default, 1 (NOT_ENOUGH_REPLICAS is not modelled)"),
+                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable)")),
                     }
                 }
             }
@@ -265,6 +280,23 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
             need(2)?;
             Step::LeaderChange { line, partition: partition(words[1])? }
         }
+        "lag" | "catch-up" => {
+            need(2)?;
+            let broker = match words.get(2) {
+                None => None,
+                Some(b) => Some(b.strip_prefix("broker=").and_then(|n| n.parse::<i32>().ok()).ok_or_else(|| ParseError { line, message: format!("expected broker=N, not {b:?}") })?),
+            };
+            let partition = partition(words[1])?;
+            if words[0] == "lag" {
+                Step::Lag { line, partition, broker }
+            } else {
+                Step::CatchUp { line, partition, broker }
+            }
+        }
+        "leader-fails" => {
+            need(2)?;
+            Step::LeaderFails { line, partition: partition(words[1])? }
+        }
         "flush" => Step::Flush { line },
         "produce" if words.iter().any(|w| w.starts_with("batch=")) => {
             // The bytes alone: their header says who sent them (as in the transactions scripts).
@@ -368,6 +400,23 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
             }
             Ok(Expect::Lso { partition: w[1].to_string(), offset: w[2].parse().or_else(|_| perr(line, "expected an offset"))? })
         }
+        "hw" => {
+            if w.len() != 3 || !sc.partitions.iter().any(|p| p == w[1]) {
+                return perr(line, "expect hw PARTITION OFFSET");
+            }
+            Ok(Expect::Hw { partition: w[1].to_string(), offset: w[2].parse().or_else(|_| perr(line, "expected an offset"))? })
+        }
+        "isr" => {
+            let brokers = w.get(2).map(|l| l.split(',').map(|b| b.parse::<i32>()).collect::<Result<Vec<_>, _>>());
+            match brokers {
+                Some(Ok(b)) if w.len() == 3 && sc.partitions.iter().any(|p| p == w[1]) => Ok(Expect::Isr { partition: w[1].to_string(), brokers: b }),
+                _ => perr(line, "expect isr PARTITION B1,B2,… (the leader first)"),
+            }
+        }
+        "leader" => match w.get(2).map(|b| b.parse::<i32>()) {
+            Some(Ok(b)) if w.len() == 3 && sc.partitions.iter().any(|p| p == w[1]) => Ok(Expect::Leader { partition: w[1].to_string(), broker: b }),
+            _ => perr(line, "expect leader PARTITION BROKER"),
+        },
         "producer" => {
             if w.len() < 2 {
                 return perr(line, "expect producer NAME [pid N] [epoch E]");

@@ -38,6 +38,9 @@ pub const STATE_ENTRIES: usize = 4;
 pub struct LeaderAt {
     pub partition: usize,
     pub log_end_offset: i64,
+    /// With followers (`broker default.replication.factor` ≥ 2): the high watermark and the
+    /// ISR, leader first.
+    pub replicas: Option<(i64, Vec<i32>)>,
     pub producers: Vec<(i64, i16, Vec<(i32, i32, i64, i64)>)>,
 }
 
@@ -55,6 +58,7 @@ fn leader_at(sim: &Sim, q: usize) -> LeaderAt {
     LeaderAt {
         partition: q,
         log_end_offset: p.log_end_offset,
+        replicas: (!p.replicas.followers.is_empty()).then(|| (p.high_watermark(), p.isr())),
         producers: p
             .producers
             .iter()
@@ -141,6 +145,10 @@ pub fn setup(sc: &Scenario) -> Sim {
     for d in &sc.producers {
         sim.add_producer(&d.name, producer_config(d).unwrap_or_default());
     }
+    sim.replication.unclean_leader_election = sc.unclean_leader_election;
+    if let Some(ms) = sc.replica_lag_time_max_ms {
+        sim.replication.replica_lag_time_max_ms = ms;
+    }
     for (i, name) in sc.partitions.iter().enumerate() {
         let decls: Vec<&LeaderStateDecl> = sc.leader_state.iter().filter(|d| d.partition == *name).collect();
         if decls.is_empty() {
@@ -163,6 +171,14 @@ pub fn setup(sc: &Scenario) -> Sim {
                     timestamp: ts,
                 }),
             );
+        }
+    }
+    if sc.replication_factor > 1 {
+        let now = sim.now_ms;
+        for p in &mut sim.partitions {
+            // The given state is the one an election's rebuild starts from (R6).
+            p.keep_snapshot();
+            p.set_replication_factor(sc.replication_factor, now);
         }
     }
     sim
@@ -291,6 +307,9 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
             },
         )?,
         Step::LeaderChange { partition, .. } => act(sim, Action::LeaderChange { partition: partition_idx(sim, partition) })?,
+        Step::Lag { partition, broker, .. } => act(sim, Action::Lag { partition: partition_idx(sim, partition), broker: *broker })?,
+        Step::CatchUp { partition, broker, .. } => act(sim, Action::CatchUp { partition: partition_idx(sim, partition), broker: *broker })?,
+        Step::LeaderFails { partition, .. } => act(sim, Action::LeaderFails { partition: partition_idx(sim, partition) })?,
         Step::Flush { .. } => {
             let mut n = 0;
             while let Some(m) = sim.first_deliverable() {
@@ -345,6 +364,9 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Restart { line, .. }
         | Step::Advance { line, .. }
         | Step::LeaderChange { line, .. }
+        | Step::Lag { line, .. }
+        | Step::CatchUp { line, .. }
+        | Step::LeaderFails { line, .. }
         | Step::Flush { line }
         | Step::Repeat { line, .. }
         | Step::Expect { line, .. }

@@ -24,6 +24,9 @@ pub fn describe(s: &Step) -> String {
         Step::Restart { producer, .. } => format!("restart {producer}"),
         Step::Advance { ms, .. } => format!("advance {ms}ms"),
         Step::LeaderChange { partition, .. } => format!("leader-change {partition}"),
+        Step::Lag { partition, broker, .. } => format!("lag {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
+        Step::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
+        Step::LeaderFails { partition, .. } => format!("leader-fails {partition}"),
         Step::Flush { .. } => String::from("flush"),
         Step::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
@@ -87,6 +90,20 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
                 let q = &sim.partitions[partition].name;
                 Some((format!("leader of {q} changes"), format!("leader-change {q}")))
             }
+            Action::Lag { partition, broker } => {
+                let q = &sim.partitions[partition].name;
+                let b = broker.map_or(String::new(), |b| format!(" broker={b}"));
+                Some((format!("{q}: follower{b} stops fetching"), format!("lag {q}{b}")))
+            }
+            Action::CatchUp { partition, broker } => {
+                let q = &sim.partitions[partition].name;
+                let b = broker.map_or(String::new(), |b| format!(" broker={b}"));
+                Some((format!("{q}: follower{b} catches up"), format!("catch-up {q}{b}")))
+            }
+            Action::LeaderFails { partition } => {
+                let q = &sim.partitions[partition].name;
+                Some((format!("{q}: the leader's broker fails"), format!("leader-fails {q}")))
+            }
             // Requests with chosen fields are written, not offered.
             Action::Produce { .. } | Action::ProduceBytes { .. } | Action::Marker { .. } => None,
         };
@@ -135,6 +152,7 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::LeaderChange { .. } => "⇄",
                 EventKind::RawProduce { .. } | EventKind::RawMarker { .. } => "──▶",
                 EventKind::MarkerDecision(_) => "███",
+                EventKind::Replication(_) => "⧗",
             };
             s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }
