@@ -32,7 +32,7 @@ declare -A TIMEOUT=(
 
 step_cmd() {
   case $1 in
-    rust) echo "cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules" ;;
+    rust) echo "cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules && PROPTEST_CASES=20000 cargo test --release -p eoslab-core --test idempotence_props" ;;
     nostd) echo "cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown" ;;
     pkg) echo "scripts/build-pkg.sh" ;;
     dist) echo "scripts/build-dist.sh --no-pkg" ;;
@@ -46,7 +46,7 @@ step_cmd() {
 
 run_step() {
   case $1 in
-    rust) cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules ;;
+    rust) cargo test --workspace --no-fail-fast && cargo test --release -p eoslab-core --test txn_schedules && PROPTEST_CASES=20000 cargo test --release -p eoslab-core --test idempotence_props ;;
     nostd) cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown ;;
     pkg) bash scripts/build-pkg.sh ;;
     dist) bash scripts/build-dist.sh --no-pkg ;;

@@ -186,3 +186,69 @@ fn after_a_restart_duplicates_are_only_writes_of_another_producer_session() {
         Ok(())
     }));
 }
+
+/// The same promise with three replicas per partition and replication faults among the actions:
+/// followers that stop fetching (the leader holds acks=-1 answers, which time out and are retried),
+/// ISR shrinks as time passes, catch-ups, and clean leader elections (unclean ones off, as Kafka's
+/// default): a clean election truncates only what the HW never passed, which no producer was told
+/// was written, so every acknowledged record stays in the log exactly once and in order.
+#[test]
+fn with_replication_faults_and_clean_elections_acknowledged_records_stay_exactly_once_in_order() {
+    use eoslab_core::model::idempotence::{EventKind, ReplicationEvent};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    // What the schedules reached, so the test cannot pass without exercising the faults.
+    static HELD: AtomicUsize = AtomicUsize::new(0);
+    static TIMED_OUT: AtomicUsize = AtomicUsize::new(0);
+    static ELECTED: AtomicUsize = AtomicUsize::new(0);
+    static TRUNCATED: AtomicUsize = AtomicUsize::new(0);
+    let strategy = (1usize..=2, 1usize..=2, 1usize..=5, proptest::collection::vec(any::<usize>(), 1..80));
+    report(runner().run(&strategy, |(producers, partitions, max_in_flight, choices)| {
+        let mut sim = build(producers, partitions, max_in_flight);
+        let now = sim.now_ms;
+        for p in &mut sim.partitions {
+            p.set_replication_factor(3, now);
+        }
+        warm_up(&mut sim);
+        let mut script = Vec::new();
+        let mut elections = 0;
+        for c in choices {
+            let Some(a) = pick(&sim, c, false) else { break };
+            // At most two elections a schedule (each takes a broker down until it catches up).
+            if matches!(a, Action::LeaderFails { .. }) {
+                elections += 1;
+                if elections > 2 {
+                    continue;
+                }
+            }
+            let a = unique_values(&sim, a);
+            script.push(a.clone());
+            sim.step(&a).unwrap();
+        }
+        settle(&mut sim);
+        for e in &sim.trace {
+            if let EventKind::Replication(r) = &e.kind {
+                let counter = match &**r {
+                    ReplicationEvent::Held { .. } => Some(&HELD),
+                    ReplicationEvent::Released { code, .. } if code.name() == "REQUEST_TIMED_OUT" => Some(&TIMED_OUT),
+                    ReplicationEvent::Elected(el) => {
+                        if el.new_end < el.old_end {
+                            TRUNCATED.fetch_add(1, Relaxed);
+                        }
+                        Some(&ELECTED)
+                    }
+                    _ => None,
+                };
+                if let Some(c) = counter {
+                    c.fetch_add(1, Relaxed);
+                }
+            }
+        }
+        let verdict = check_exactly_once_in_order(&sim);
+        let trace: Vec<String> = sim.trace.iter().map(|e| format!("[{}] {}", e.step(), e.text(&sim))).collect();
+        prop_assert!(verdict.is_ok(), "{}\nschedule: {:?}\ntrace:\n{}", verdict.unwrap_err(), script, trace.join("\n"));
+        Ok(())
+    }));
+    for (what, n) in [("held answers", &HELD), ("timed-out answers", &TIMED_OUT), ("elections", &ELECTED), ("truncating elections", &TRUNCATED)] {
+        assert!(n.load(Relaxed) > 0, "no schedule reached {what}");
+    }
+}

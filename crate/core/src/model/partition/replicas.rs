@@ -299,6 +299,7 @@ impl Partition {
         if end >= self.log_end_offset {
             return Ok(());
         }
+        let snapshot = self.replicas.snapshot.clone();
         let base = match self.replicas.snapshot.as_deref() {
             Some(s) => s.clone(),
             None => {
@@ -335,7 +336,9 @@ impl Partition {
         // X2 still answers for a producer id whose state expiry removed and that the remaining
         // log does not bring back.
         self.expired = expired.into_iter().filter(|p| !self.producers.contains_key(p)).collect();
-        self.keep_snapshot();
+        // The next rebuild starts from the same given state (a broker's own snapshots below the
+        // end stay; the model keeps only the scenario's).
+        self.replicas.snapshot = snapshot;
         Ok(())
     }
 

@@ -431,3 +431,18 @@ fn r6_a_truncation_keeps_the_seeded_producer_state_and_the_aborted_index_below_t
     assert_eq!(p.aborted_txns.len(), 1);
     assert!(p.truncate_to(3).is_err(), "below the given producer state");
 }
+
+#[test]
+fn r6_a_second_election_rebuilds_from_the_given_state_again_not_from_the_first_truncation() {
+    let mut p = replicated(3);
+    appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
+    p.stop_fetching(Some(3), 0).unwrap();
+    appended(&p.append_client(&batch(7, 0, 1, 1, 0)));
+    p.stop_fetching(Some(2), 0).unwrap();
+    appended(&p.append_client(&batch(7, 0, 2, 1, 0)));
+    // Broker 2 (log end 2) is elected; then it fails and broker 3 (log end 1), still in the ISR, is.
+    p.fail_leader(false, 0).unwrap();
+    assert_eq!(p.log_end_offset, 2);
+    p.fail_leader(false, 0).unwrap();
+    assert_eq!((p.log_end_offset, p.producers[&7].last_seq()), (1, 0));
+}
