@@ -363,11 +363,11 @@ def scenario_files():
                     print(f"idempotence: {d}/{f} skipped: it gives the leader's state (log-end / producer-state), "
                           "which requests cannot set on a fresh broker", flush=True)
                     continue
-                # A leader election truncates the log to another replica's (R6): the harness runs
+                # A leader election truncates the log to another replica's (S6): the harness runs
                 # one broker, which has no other replica to elect.
                 if re.search(r"^\s*leader-fails\s", text, re.M):
                     print(f"idempotence: {d}/{f} skipped: `leader-fails` elects another replica and truncates the log, "
-                          "which a one-broker harness cannot do (rules R5/R6 are pinned by unit tests)", flush=True)
+                          "which a one-broker harness cannot do (rules S5/S6 are pinned by unit tests)", flush=True)
                     continue
                 out.append((os.path.join(d, f), text))
     return out

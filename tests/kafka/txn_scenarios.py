@@ -49,9 +49,11 @@ NOT_CHECKED = {
     "txn-two-phase-commit": "KIP-939 two-phase commit is OUTSIDE_MODEL in the simulator (`expect outside-model`): "
                             "there is no simulator answer to compare",
     "txn-request-follower-lag": "replication faults (a follower that stops fetching, the ISR check): the harness runs "
-                                "one broker, so there is no follower to stall; the rules (R1–R4) cite Kafka 4.3.1's "
+                                "one broker, so there is no follower to stall; the rules (S1–S4) cite Kafka 4.3.1's "
                                 "Partition/ProducerStateManager/DelayedProduce and are pinned by unit tests",
-    "txn-request-unclean-election": "a leader election needs a second broker (the harness runs one); R5/R6 cite "
+    "txn-slow-follower-commit": "a follower that stops fetching needs a second broker (the harness runs one); the "
+                                "commit that waits for acks=all (S1, S3) is pinned by the scenario and unit tests",
+    "txn-request-unclean-election": "a leader election needs a second broker (the harness runs one); S5/S6 cite "
                                     "PartitionChangeBuilder.electLeader and UnifiedLog.truncateTo, pinned by unit tests",
 }
 

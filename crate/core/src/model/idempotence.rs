@@ -200,12 +200,12 @@ pub enum Action {
     /// A WriteTxnMarkers request for one partition, straight to its leader (M1–M4): the
     /// marker a coordinator (or anybody allowed to send one) writes.
     Marker { partition: usize, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, version: MarkerVersion },
-    /// A follower of `partition` (every follower: `None`) stops fetching (R1).
+    /// A follower of `partition` (every follower: `None`) stops fetching (S1).
     Lag { partition: usize, broker: Option<i32> },
-    /// It fetches to the log end again and rejoins the ISR (R4).
+    /// It fetches to the log end again and rejoins the ISR (S4).
     CatchUp { partition: usize, broker: Option<i32> },
-    /// The leader's broker fails; the controller elects (R5); the log is truncated to the new
-    /// leader's end and its producer state rebuilt (R6).
+    /// The leader's broker fails; the controller elects (S5); the log is truncated to the new
+    /// leader's end and its producer state rebuilt (S6).
     LeaderFails { partition: usize },
 }
 
@@ -267,7 +267,7 @@ pub enum EventKind {
     RawMarker { producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, tv2: bool },
     /// The leader's decision on a marker.
     MarkerDecision(MarkerVerdict),
-    /// Replication (R1–R6): followers stop or resume fetching, the ISR shrinks, a leader is
+    /// Replication (S1–S6): followers stop or resume fetching, the ISR shrinks, a leader is
     /// elected, an acks=-1 answer is held for the HW or goes out.
     Replication(Box<ReplicationEvent>),
 }
@@ -509,7 +509,7 @@ pub struct Sim {
     /// leaves), so the per-step scans for in-flight/unfinished batches start here instead of
     /// at b1: without it a long run is quadratic in the number of batches.
     first_open: usize,
-    /// Replication settings and state (R1–R6): `replica.lag.time.max.ms`,
+    /// Replication settings and state (S1–S6): `replica.lag.time.max.ms`,
     /// `unclean.leader.election.enable`, the answers held for the HW, the ISR checks run.
     pub replication: replication::Settings,
 }

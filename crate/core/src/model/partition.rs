@@ -584,14 +584,14 @@ pub enum Isolation {
 }
 
 impl Partition {
-    /// High watermark: the smallest log end offset in the ISR (R1); with one replica, the LEO.
+    /// High watermark: the smallest log end offset in the ISR (S1); with one replica, the LEO.
     pub fn high_watermark(&self) -> i64 {
         self.isr_high_watermark()
     }
 
     /// L1–L2: the last stable offset: the first offset of the earliest open transaction
     /// if that is below the high watermark, else the high watermark.
-    /// A transaction whose marker the HW has not passed is still unstable (R2).
+    /// A transaction whose marker the HW has not passed is still unstable (S2).
     pub fn last_stable_offset(&self) -> i64 {
         let hw = self.high_watermark();
         let first = self.ongoing_txns.keys().next().copied();

@@ -152,6 +152,9 @@ pub struct Client {
     /// Sends waiting on a retriable answer (CONCURRENT_TRANSACTIONS while the previous
     /// transaction completes): the client sends them again once it can.
     pub held: Vec<(String, Vec<String>)>,
+    /// Batches written but not acknowledged: acks=all waits for the HW (S1). commit/abort waits
+    /// for them (the client flushes before EndTxn).
+    pub unacked: Vec<replication::Unacked>,
 }
 
 #[derive(Clone, Debug)]
@@ -522,7 +525,7 @@ pub struct LogRecord {
     pub outcome: Option<&'static str>,
     pub bytes: Vec<u8>,
     pub txn: Option<usize>,
-    /// The step whose election truncated it from the log (R6).
+    /// The step whose election truncated it from the log (S6).
     pub truncated_at: Option<usize>,
 }
 
@@ -603,9 +606,9 @@ pub struct ClusterConfig {
     pub transactional_id_expiration_interval_ms: i64,
     /// `default.replication.factor` of the data partitions (1: no followers, HW = LEO).
     pub replication_factor: usize,
-    /// Broker `replica.lag.time.max.ms` (R3).
+    /// Broker `replica.lag.time.max.ms` (S3).
     pub replica_lag_time_max_ms: i64,
-    /// `unclean.leader.election.enable` (R5; Kafka's default false).
+    /// `unclean.leader.election.enable` (S5; Kafka's default false).
     pub unclean_leader_election: bool,
 }
 
@@ -761,7 +764,7 @@ pub struct World {
     held_seq: u64,
     /// Held answers sent since the runner last took them: (id, the answer).
     pub released: Vec<(u64, Reply)>,
-    /// The model time up to which the leaders' ISR checks have run (R3).
+    /// The model time up to which the leaders' ISR checks have run (S3).
     pub isr_checks_done: i64,
 }
 
@@ -1032,6 +1035,7 @@ impl World {
             crashed: false,
             begin_ms: 0,
             held: Vec::new(),
+            unacked: Vec::new(),
         });
     }
 
@@ -1491,8 +1495,10 @@ impl World {
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
         let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
-        match self.leader_append(pi, bytes, op, t, values) {
+        let msgs_before = self.messages.len();
+        match self.leader_append(pi, bytes.clone(), op, t, values) {
             Ok(r) => {
+                self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
                 let c = &mut self.clients[i];
                 set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
                 if !c.added.contains(partition) {
@@ -1968,6 +1974,15 @@ impl World {
             say!(self, format!("{name}.{call}() throws {e}"));
             return Ok(CallResult::Thrown(e));
         }
+        if !self.clients[i].unacked.is_empty() {
+            // EndTxn goes only when no batch is incomplete (`TransactionManager.nextRequest`):
+            // commit and abort both wait for the acks=all answers the HW holds back.
+            self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
+            self.clients[i].pending = Some(op);
+            let parts: Vec<String> = self.clients[i].unacked.iter().map(|u| String::from(self.partitions[u.partition].name.as_str())).collect();
+            say!(self, format!("{name}.{call}() waits: its batches to {} are written but not acknowledged (acks=all waits for the high watermark); EndTxn goes once they are", parts.join(", ")));
+            return Ok(CallResult::Pending);
+        }
         if !self.clients[i].held.is_empty() {
             // commitTransaction() flushes first: EndTxn goes once the held sends are through;
             // abortTransaction() drops them.
@@ -2252,7 +2267,7 @@ impl World {
             let end_before = pi.map(|pi| self.partitions[pi].log_end_offset);
             let msgs_before = self.messages.len();
             self.write_marker(m);
-            // A marker written above the HW: its acks=-1 answer waits for the followers (R1).
+            // A marker written above the HW: its acks=-1 answer waits for the followers (S1).
             if let (Some(pi), Some(before)) = (pi, end_before) {
                 let p = &self.partitions[pi];
                 if p.log_end_offset > before && !p.replicas.followers.is_empty() && p.high_watermark() < p.log_end_offset {
@@ -2398,10 +2413,10 @@ impl World {
     }
 
     /// Clients retry operations the coordinator answered CONCURRENT_TRANSACTIONS.
-    fn retry_pending(&mut self) {
+    pub(super) fn retry_pending(&mut self) {
         for i in 0..self.clients.len() {
             let c = &self.clients[i];
-            if c.crashed || c.outcome_unknown {
+            if c.crashed || c.outcome_unknown || !c.unacked.is_empty() {
                 continue;
             }
             let busy = self.coordinator.get(&c.transactional_id).is_some_and(|m| m.pending_state.is_some());

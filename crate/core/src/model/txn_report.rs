@@ -178,7 +178,7 @@ pub struct PartitionState {
     pub replication: Option<ReplicationState>,
 }
 
-/// A partition's replicas (R1–R6).
+/// A partition's replicas (S1–S6).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct ReplicationState {
@@ -284,7 +284,7 @@ pub struct RecordReport {
     pub closed_at: Option<usize>,
     pub outcome: Option<&'static str>,
     pub hex: String,
-    /// The step whose leader election truncated it from the log (R6).
+    /// The step whose leader election truncated it from the log (S6).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub truncated_at: Option<usize>,
 }

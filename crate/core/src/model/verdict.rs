@@ -27,6 +27,12 @@
 //! | H1 | FindCoordinator(TRANSACTION): `Utils.abs(transactionalId.hashCode()) % 50` picks the `__transaction_state` partition (§3.1) | `TransactionStateManager.partitionFor` | — |
 //! | H2 | FindCoordinator(GROUP): the same on group.id over `__consumer_offsets` (§3.1) | `GroupCoordinatorService.partitionFor` | — |
 //! | X2 | the first batch of a producer whose state this partition expired (X1): any sequence accepted, earlier batches no longer recognised as duplicates | `ProducerAppendInfo` (§1.5) | A6 |
+//! | S1 | the HW is the smallest log end in the ISR; an acks=-1 answer waits for it (DelayedProduce: NONE once it passes the batch, REQUEST_TIMED_OUT after the request's timeout) | `Partition.maybeIncrementLeaderHW`, `DelayedProduce` | — |
+//! | S2 | a completed transaction whose marker is above the HW is still unstable: the LSO waits | `ProducerStateManager.unreplicatedTxns` / `firstUnstableOffset` | — |
+//! | S3 | the leader's ISR check (every `replica.lag.time.max.ms / 2`) drops a follower not caught up for longer than `replica.lag.time.max.ms` | `Partition.getOutOfSyncReplicas`, `Replica.isCaughtUp` | — |
+//! | S4 | a follower that fetches to the log end rejoins the ISR | `Partition.maybeExpandIsr` | — |
+//! | S5 | the controller elects the first live ISR replica, else (unclean.leader.election.enable) the first live replica | `PartitionChangeBuilder.electLeader` | — |
+//! | S6 | the log is truncated to the new leader's end and its producer state rebuilt from what remains | `UnifiedLog.truncateTo`, `rebuildProducerState` | — |
 //!
 //! A6 keeps its meaning: a new epoch must start at sequence 0, and a producer this partition
 //! has never seen (epoch −1) is accepted at any sequence (KIP-360, §1.3). The old ids were
@@ -153,7 +159,7 @@ impl Verdict {
             TxnExpected { .. } => "A9",
             NotLeader => "N1",
             Refused { .. } => "N2",
-            ReplicationTimeout { .. } => "R1",
+            ReplicationTimeout { .. } => "S1",
         }
     }
 

@@ -1,4 +1,4 @@
-//! Replication in the idempotence model (rules R1–R6, the partition's side in
+//! Replication in the idempotence model (rules S1–S6, the partition's side in
 //! `model/partition/replicas.rs`): followers that stop fetching hold the high watermark, so the
 //! leader writes a Produce but holds its acks=-1 answer (DelayedProduce) until the HW passes it —
 //! or answers REQUEST_TIMED_OUT after the request's timeout, and the producer's retry meets A1; the
@@ -55,16 +55,16 @@ pub(super) fn write_event(out: &mut impl Write, pname: &str, b: u32, attempt: u3
     match r {
         ReplicationEvent::Stopped { brokers, at, isr, hw } => write!(
             out,
-            "{pname} [R1]: the follower(s) on broker(s) {} stop fetching at offset {at}; while in the ISR [{}] they hold the high watermark ({hw})",
+            "{pname} [S1]: the follower(s) on broker(s) {} stop fetching at offset {at}; while in the ISR [{}] they hold the high watermark ({hw})",
             list(brokers),
             list(isr)
         ),
         ReplicationEvent::CaughtUp { brokers, at, isr, hw } => {
-            write!(out, "{pname} [R4]: broker(s) {} fetch up to offset {at} and are in the ISR [{}] again; HW {hw}", list(brokers), list(isr))
+            write!(out, "{pname} [S4]: broker(s) {} fetch up to offset {at} and are in the ISR [{}] again; HW {hw}", list(brokers), list(isr))
         }
         ReplicationEvent::IsrShrink { brokers, max_lag_ms, isr, hw } => write!(
             out,
-            "{pname} [R3]: the leader's ISR check finds broker(s) {} behind for more than replica.lag.time.max.ms ({max_lag_ms} ms): out of the ISR, now [{}]; HW {hw}",
+            "{pname} [S3]: the leader's ISR check finds broker(s) {} behind for more than replica.lag.time.max.ms ({max_lag_ms} ms): out of the ISR, now [{}]; HW {hw}",
             list(brokers),
             list(isr)
         ),
@@ -72,7 +72,7 @@ pub(super) fn write_event(out: &mut impl Write, pname: &str, b: u32, attempt: u3
             write!(
                 out,
                 "{pname} [{}]: broker {} fails; the controller elects broker {} ({}), leader epoch {}; ",
-                if e.unclean { "R5" } else { "R6" },
+                if e.unclean { "S5" } else { "S6" },
                 e.old_leader,
                 e.new_leader,
                 if e.unclean { "unclean: it is not in the ISR, unclean.leader.election.enable=true" } else { "the first live replica in the ISR" },
@@ -91,16 +91,16 @@ pub(super) fn write_event(out: &mut impl Write, pname: &str, b: u32, attempt: u3
         }
         ReplicationEvent::Held { need, hw, duplicate } => write!(
             out,
-            "{pname} [R1]: b{b} attempt {attempt} {}, but acks=-1: its answer waits until the high watermark ({hw}) reaches {need} (DelayedProduce)",
+            "{pname} [S1]: b{b} attempt {attempt} {}, but acks=-1: its answer waits until the high watermark ({hw}) reaches {need} (DelayedProduce)",
             if *duplicate { "was written before" } else { "is written" }
         ),
         ReplicationEvent::Released { code, need, unread } => {
             if *code == ErrorCode::NONE {
-                write!(out, "{pname} [R1]: the high watermark reached {need}: the held answer to b{b} attempt {attempt} goes out")?;
+                write!(out, "{pname} [S1]: the high watermark reached {need}: the held answer to b{b} attempt {attempt} goes out")?;
             } else if *code == ErrorCode::REQUEST_TIMED_OUT {
-                write!(out, "{pname} [R1]: the request's timeout passed before the high watermark reached {need}: the held answer to b{b} attempt {attempt} goes out as REQUEST_TIMED_OUT (the batch stays in the log)")?;
+                write!(out, "{pname} [S1]: the request's timeout passed before the high watermark reached {need}: the held answer to b{b} attempt {attempt} goes out as REQUEST_TIMED_OUT (the batch stays in the log)")?;
             } else {
-                write!(out, "{pname} [R6]: the leader changed while the answer to b{b} attempt {attempt} waited: it goes out as {}", code.name())?;
+                write!(out, "{pname} [S6]: the leader changed while the answer to b{b} attempt {attempt} waited: it goes out as {}", code.name())?;
             }
             if *unread {
                 out.write_str("; its connection is closed, so nobody reads it")?;
@@ -201,7 +201,7 @@ impl Sim {
         true
     }
 
-    /// After every step: the leaders' ISR checks due by now (R3), and the held answers whose HW
+    /// After every step: the leaders' ISR checks due by now (S3), and the held answers whose HW
     /// came, whose leader changed (NOT_LEADER_OR_FOLLOWER) or whose timeout passed
     /// (REQUEST_TIMED_OUT), in time order.
     pub(super) fn settle_replication(&mut self) {

@@ -4,27 +4,27 @@
 //! new leader's end and its producer state rebuilt from what remains.
 //!
 //! Kafka 4.3.1, as read in its code:
-//! - R1, the high watermark is the smallest log end offset of the ISR, the leader's included
+//! - S1, the high watermark is the smallest log end offset of the ISR, the leader's included
 //!   (`Partition.maybeIncrementLeaderHW`; a follower out of the ISR does not hold it).
-//! - R2, the last stable offset waits for the markers too: a transaction whose marker is
+//! - S2, the last stable offset waits for the markers too: a transaction whose marker is
 //!   above the HW is still unstable (`ProducerStateManager.unreplicatedTxns`, removed by
 //!   `onHighWatermarkUpdated` once the HW passes the marker; `firstUnstableOffset`).
-//! - R3, a follower leaves the ISR when it is not caught up — its log end is not the leader's
+//! - S3, a follower leaves the ISR when it is not caught up — its log end is not the leader's
 //!   and it last caught up more than `replica.lag.time.max.ms` ago (`Replica.isCaughtUp`,
 //!   `Partition.getOutOfSyncReplicas`) — at the leader's periodic check (`ReplicaManager`'s
 //!   `isr-expiration` task, every `replica.lag.time.max.ms / 2`).
-//! - R4, a follower that fetches up to the leader's log end rejoins the ISR
+//! - S4, a follower that fetches up to the leader's log end rejoins the ISR
 //!   (`Partition.maybeExpandIsr`).
-//! - R5, when the leader fails, the controller elects the first replica of the assignment that
+//! - S5, when the leader fails, the controller elects the first replica of the assignment that
 //!   is in the ISR and alive (`PartitionChangeBuilder.electLeader`); with none, the first live
 //!   replica if `unclean.leader.election.enable` is set (its ISR is then itself alone), else the
 //!   partition has no leader.
-//! - R6, the new leader's log is the truth: the other replicas truncate to it; its producer
+//! - S6, the new leader's log is the truth: the other replicas truncate to it; its producer
 //!   state is what its own log built (`UnifiedLog.truncateTo` → `rebuildProducerState`), the
 //!   transaction index keeps only the entries below the end (`TransactionIndex.truncateTo`), and
 //!   the old leader's verification entries were in its memory only.
 //!
-//! `semantics.md` has no ids for replication; R1–R6 are this model's, in a letter the reference
+//! `semantics.md` has no ids for replication; S1–S6 are this model's, in a letter the reference
 //! does not use for anything else. `min.insync.replicas` is Kafka's default, 1: the leader alone
 //! is always enough, so NOT_ENOUGH_REPLICAS never applies.
 
@@ -80,14 +80,14 @@ pub struct Replicas {
     pub leader: i32,
     pub followers: Vec<Follower>,
     /// Completed transactions whose marker is at or above the HW: first offset → marker offset
-    /// (`ProducerStateManager.unreplicatedTxns`, R2).
+    /// (`ProducerStateManager.unreplicatedTxns`, S2).
     pub unreplicated: BTreeMap<i64, i64>,
     /// The state given rather than replayed (`producer-state` lines), from which the producer
     /// state is rebuilt on an election (a broker loads its latest snapshot, then replays).
     pub snapshot: Option<Box<Partition>>,
 }
 
-/// What an election did (R5, R6).
+/// What an election did (S5, S6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Election {
     pub old_leader: i32,
@@ -128,18 +128,18 @@ impl Partition {
         v
     }
 
-    /// R1: the smallest log end offset in the ISR.
+    /// S1: the smallest log end offset in the ISR.
     pub(super) fn isr_high_watermark(&self) -> i64 {
         let leo = self.log_end_offset;
         self.replicas.followers.iter().filter(|f| f.in_isr).map(|f| f.log_end(leo).min(leo)).fold(leo, i64::min)
     }
 
-    /// R2: the first offset of a completed transaction whose marker the HW has not passed.
+    /// S2: the first offset of a completed transaction whose marker the HW has not passed.
     pub(super) fn first_unreplicated(&self, hw: i64) -> Option<i64> {
         self.replicas.unreplicated.iter().filter(|(_, &marker)| marker >= hw).map(|(&first, _)| first).min()
     }
 
-    /// After a marker at `offset` closed a transaction from `first` (R2).
+    /// After a marker at `offset` closed a transaction from `first` (S2).
     pub(super) fn note_completed_txn(&mut self, first: i64, offset: i64) {
         if self.replicas.followers.is_empty() {
             return;
@@ -193,7 +193,7 @@ impl Partition {
     }
 
     /// Followers fetch again up to the leader's log end (a returning broker first truncates to
-    /// the leader's log, R6) and rejoin the ISR (R4). Returns the brokers that came back.
+    /// the leader's log, S6) and rejoin the ISR (S4). Returns the brokers that came back.
     pub fn resume_fetching(&mut self, broker: Option<i32>, now_ms: i64) -> Result<Vec<i32>, String> {
         let leo = self.log_end_offset;
         let mut out = Vec::new();
@@ -209,7 +209,7 @@ impl Partition {
         Ok(out)
     }
 
-    /// R3 at one check at `now_ms`: the followers not caught up for more than `max_lag_ms`
+    /// S3 at one check at `now_ms`: the followers not caught up for more than `max_lag_ms`
     /// leave the ISR. Returns them.
     pub fn shrink_isr(&mut self, now_ms: i64, max_lag_ms: i64) -> Vec<i32> {
         let leo = self.log_end_offset;
@@ -228,7 +228,7 @@ impl Partition {
         out
     }
 
-    /// R5: the replica the controller elects when the leader's broker fails (`Ok((broker,
+    /// S5: the replica the controller elects when the leader's broker fails (`Ok((broker,
     /// unclean))`), or why the partition has no leader.
     pub fn electable(&self, unclean_allowed: bool) -> Result<(i32, bool), String> {
         if self.replicas.followers.is_empty() {
@@ -250,7 +250,7 @@ impl Partition {
         }
         match live().next() {
             Some(_) => Err(format!(
-                "no replica of {} in the ISR is alive (ISR: {}): with unclean.leader.election.enable=false (Kafka's default) the partition has no leader until one returns; `cluster unclean.leader.election.enable=true` lets the controller elect an out-of-sync replica (R5)",
+                "no replica of {} in the ISR is alive (ISR: {}): with unclean.leader.election.enable=false (Kafka's default) the partition has no leader until one returns; `cluster unclean.leader.election.enable=true` lets the controller elect an out-of-sync replica (S5)",
                 self.name,
                 list(&self.isr())
             )),
@@ -258,7 +258,7 @@ impl Partition {
         }
     }
 
-    /// R5 + R6: the leader's broker fails and the controller elects; the log is truncated to
+    /// S5 + S6: the leader's broker fails and the controller elects; the log is truncated to
     /// the new leader's end, the producer state rebuilt from what remains, the leader epoch
     /// bumped. The old leader's broker is down (`resume_fetching` brings it back).
     pub fn fail_leader(&mut self, unclean_allowed: bool, now_ms: i64) -> Result<Election, String> {
@@ -292,7 +292,7 @@ impl Partition {
         Ok(Election { old_leader, new_leader, unclean, leader_epoch: self.leader_epoch, old_end, new_end, old_hw })
     }
 
-    /// R6: the log from `end` on is gone and the producer state is the one the remaining log
+    /// S6: the log from `end` on is gone and the producer state is the one the remaining log
     /// builds — from the given state (the `producer-state` lines) on, the batches replayed as a
     /// follower appends them (`ProducerAppendInfo` with origin REPLICATION: nothing refused).
     pub fn truncate_to(&mut self, end: i64) -> Result<(), String> {

@@ -343,7 +343,7 @@ fn l4_a_read_committed_fetch_lists_aborted_transactions_up_to_the_offset_index_b
     assert!(p.fetch_bounds(Isolation::ReadCommitted, 2).1.is_empty(), "from the LSO: nothing read, nothing listed");
 }
 
-// Replication (R1–R6, `partition/replicas.rs`).
+// Replication (S1–S6, `partition/replicas.rs`).
 
 fn replicated(factor: usize) -> Partition {
     let mut p = Partition::new("t-0");
@@ -352,7 +352,7 @@ fn replicated(factor: usize) -> Partition {
 }
 
 #[test]
-fn r1_a_stalled_follower_in_the_isr_holds_the_high_watermark() {
+fn s1_a_stalled_follower_in_the_isr_holds_the_high_watermark() {
     let mut p = replicated(3);
     appended(&p.append_client(&batch(7, 0, 0, 2, 0)));
     assert_eq!(p.high_watermark(), 2);
@@ -360,11 +360,11 @@ fn r1_a_stalled_follower_in_the_isr_holds_the_high_watermark() {
     appended(&p.append_client(&batch(7, 0, 2, 1, 0)));
     assert_eq!((p.log_end_offset, p.high_watermark(), p.last_stable_offset()), (3, 2, 2));
     p.resume_fetching(Some(3), 0).unwrap();
-    assert_eq!(p.high_watermark(), 3, "R4: caught up, back in the ISR");
+    assert_eq!(p.high_watermark(), 3, "S4: caught up, back in the ISR");
 }
 
 #[test]
-fn r2_a_completed_transaction_is_unstable_until_the_hw_passes_its_marker() {
+fn s2_a_completed_transaction_is_unstable_until_the_hw_passes_its_marker() {
     let mut p = replicated(2);
     appended(&p.append_client(&batch_txn(7, 0, 0, 2, 0, true)));
     p.stop_fetching(None, 0).unwrap();
@@ -376,7 +376,7 @@ fn r2_a_completed_transaction_is_unstable_until_the_hw_passes_its_marker() {
 }
 
 #[test]
-fn r3_the_isr_drops_a_follower_behind_for_longer_than_the_lag_time_but_not_one_with_nothing_to_fetch() {
+fn s3_the_isr_drops_a_follower_behind_for_longer_than_the_lag_time_but_not_one_with_nothing_to_fetch() {
     let mut p = replicated(2);
     p.stop_fetching(Some(2), 0).unwrap();
     assert!(p.shrink_isr(60_000, 30_000).is_empty(), "its log end is the leader's: caught up (Replica.isCaughtUp)");
@@ -387,7 +387,7 @@ fn r3_the_isr_drops_a_follower_behind_for_longer_than_the_lag_time_but_not_one_w
 }
 
 #[test]
-fn r5_r6_a_clean_election_truncates_only_what_the_hw_never_passed_and_rebuilds_producer_state() {
+fn s5_s6_a_clean_election_truncates_only_what_the_hw_never_passed_and_rebuilds_producer_state() {
     let mut p = replicated(3);
     appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
     p.stop_fetching(Some(2), 0).unwrap();
@@ -403,7 +403,7 @@ fn r5_r6_a_clean_election_truncates_only_what_the_hw_never_passed_and_rebuilds_p
 }
 
 #[test]
-fn r5_no_live_isr_replica_and_unclean_election_disabled_means_no_leader() {
+fn s5_no_live_isr_replica_and_unclean_election_disabled_means_no_leader() {
     let mut p = replicated(2);
     p.stop_fetching(Some(2), 0).unwrap();
     appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
@@ -418,7 +418,7 @@ fn r5_no_live_isr_replica_and_unclean_election_disabled_means_no_leader() {
 }
 
 #[test]
-fn r6_a_truncation_keeps_the_seeded_producer_state_and_the_aborted_index_below_the_end() {
+fn s6_a_truncation_keeps_the_seeded_producer_state_and_the_aborted_index_below_the_end() {
     let mut p = replicated(2);
     p.seed_producer(9, 3, 10, 14, 0, 0, None).unwrap();
     appended(&p.append_client(&batch_txn(7, 0, 0, 1, 0, true)));
@@ -433,7 +433,7 @@ fn r6_a_truncation_keeps_the_seeded_producer_state_and_the_aborted_index_below_t
 }
 
 #[test]
-fn r6_a_second_election_rebuilds_from_the_given_state_again_not_from_the_first_truncation() {
+fn s6_a_second_election_rebuilds_from_the_given_state_again_not_from_the_first_truncation() {
     let mut p = replicated(3);
     appended(&p.append_client(&batch(7, 0, 0, 1, 0)));
     p.stop_fetching(Some(3), 0).unwrap();

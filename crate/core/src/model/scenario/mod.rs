@@ -114,11 +114,11 @@ pub enum Step {
     Restart { line: usize, producer: String },
     Advance { line: usize, ms: i64 },
     LeaderChange { line: usize, partition: String },
-    /// `lag PART [broker=B]`: a follower stops fetching (R1).
+    /// `lag PART [broker=B]`: a follower stops fetching (S1).
     Lag { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },
-    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (R4).
+    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (S4).
     CatchUp { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },
-    /// `leader-fails PART`: the leader's broker fails; the controller elects (R5, R6).
+    /// `leader-fails PART`: the leader's broker fails; the controller elects (S5, S6).
     LeaderFails { line: usize, partition: String },
     /// Deliver everything deliverable, oldest first, until the network is quiet.
     Flush { line: usize },

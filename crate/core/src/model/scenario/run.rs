@@ -176,7 +176,7 @@ pub fn setup(sc: &Scenario) -> Sim {
     if sc.replication_factor > 1 {
         let now = sim.now_ms;
         for p in &mut sim.partitions {
-            // The given state is the one an election's rebuild starts from (R6).
+            // The given state is the one an election's rebuild starts from (S6).
             p.keep_snapshot();
             p.set_replication_factor(sc.replication_factor, now);
         }

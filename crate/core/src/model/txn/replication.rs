@@ -2,7 +2,7 @@
 //! stop fetching and so hold the high watermark and the LSO, the ISR that drops them on the
 //! leader's periodic check, a leader that fails — a clean or an unclean election, the log
 //! truncated and the producer state rebuilt — and the acks=-1 Produce answers that wait for
-//! the HW meanwhile. The partition's side (rules R1–R6) is [`super::Partition`]'s
+//! the HW meanwhile. The partition's side (rules S1–S6) is [`super::Partition`]'s
 //! (`model/partition/replicas.rs`); here are the steps, their timeline and the held answers.
 
 use alloc::format;
@@ -15,6 +15,24 @@ use crate::model::kafka_source::{DELAYED_PRODUCE, PARTITION_CHANGE_BUILDER, PART
 /// The `timeoutMs` of the Produce requests the script sends (the Java client's
 /// `request.timeout.ms` default): how long a held acks=-1 answer waits (DelayedProduce).
 pub const PRODUCE_TIMEOUT_MS: i64 = 30_000;
+
+/// The Java client's `delivery.timeout.ms` default: a batch not acknowledged within it fails.
+pub const DELIVERY_TIMEOUT_MS: i64 = 120_000;
+
+/// A Java transactional client's batch that is written but not acknowledged: acks=all waits for
+/// the HW to pass `need`. The client resends it (same sequence; a duplicate, A1) when its request
+/// times out, to a new leader after an election, and gives up after `delivery.timeout.ms`.
+#[derive(Clone, Debug)]
+pub struct Unacked {
+    pub partition: usize,
+    pub need: i64,
+    pub leader_epoch: i32,
+    pub sent_ms: i64,
+    pub bytes: Vec<u8>,
+    pub op: super::SupportedOperation,
+    pub txn: usize,
+    pub values: Vec<String>,
+}
 
 /// An acks=-1 Produce answer the leader holds until the HW passes the batch (DelayedProduce).
 #[derive(Clone, Debug)]
@@ -90,10 +108,16 @@ impl World {
     }
 
     fn need_replicas(&self, pi: usize, step: &str) -> Result<(), String> {
-        if !self.clients.is_empty() || !self.consumers.is_empty() {
-            return Err(format!(
-                "{step}: replication faults are modelled for requests sent directly (produce, fetch, list-offsets …); how a Java client waits for acks=all while the HW is held is not modelled yet"
-            ));
+        if step == "leader-fails" {
+            // A consumer whose position the truncation would pass is not modelled (its next
+            // fetch would be OFFSET_OUT_OF_RANGE and auto.offset.reset would decide).
+            let p = &self.partitions[pi];
+            let end = p.electable(self.cluster.unclean_leader_election).ok().and_then(|(b, _)| p.replicas.followers.iter().find(|f| f.broker == b)).map(|f| f.log_end(p.log_end_offset));
+            if let Some(end) = end {
+                if let Some(c) = self.consumers.iter().find(|c| c.positions.get(p.name.as_str()).is_some_and(|&o| o > end)) {
+                    return Err(format!("{step}: consumer {}'s position on {} is past the new leader's log end {end}: what its next fetch meets (OFFSET_OUT_OF_RANGE, auto.offset.reset) is not modelled", c.name, p.name));
+                }
+            }
         }
         if self.partitions[pi].replicas.followers.is_empty() {
             return Err(format!("{step}: {} has one replica (set `cluster default.replication.factor=N`, N ≥ 2)", self.partitions[pi].name));
@@ -114,8 +138,8 @@ impl World {
         let stopped = self.partitions[pi].stop_fetching(broker, now)?;
         let lane = self.partition_lane(partition);
         let state = self.replicas_line(pi);
-        msg_rule!(self, lane.clone(), lane, "replication", format!("followers on broker(s) {} stop fetching at offset {}: the HW stays at the slowest in-sync replica's log end; {state}", join(&stopped), self.partitions[pi].log_end_offset), "R1", PARTITION_HW, ErrorCode::NONE);
-        say!(self, format!("{partition}: the follower(s) on broker(s) {} stop fetching; while they are in the ISR the high watermark cannot pass their log end (R1)", join(&stopped)));
+        msg_rule!(self, lane.clone(), lane, "replication", format!("followers on broker(s) {} stop fetching at offset {}: the HW stays at the slowest in-sync replica's log end; {state}", join(&stopped), self.partitions[pi].log_end_offset), "S1", PARTITION_HW, ErrorCode::NONE);
+        say!(self, format!("{partition}: the follower(s) on broker(s) {} stop fetching; while they are in the ISR the high watermark cannot pass their log end (S1)", join(&stopped)));
         Ok(())
     }
 
@@ -127,14 +151,14 @@ impl World {
         let back = self.partitions[pi].resume_fetching(broker, now)?;
         let lane = self.partition_lane(partition);
         let state = self.replicas_line(pi);
-        msg_rule!(self, lane.clone(), lane, "replication", format!("broker(s) {} fetch up to offset {} and are in the ISR again; {state}", join(&back), self.partitions[pi].log_end_offset), "R4", PARTITION_HW, ErrorCode::NONE);
-        say!(self, format!("{partition}: broker(s) {} catch up and rejoin the ISR (R4); the HW and the LSO move on", join(&back)));
+        msg_rule!(self, lane.clone(), lane, "replication", format!("broker(s) {} fetch up to offset {} and are in the ISR again; {state}", join(&back), self.partitions[pi].log_end_offset), "S4", PARTITION_HW, ErrorCode::NONE);
+        say!(self, format!("{partition}: broker(s) {} catch up and rejoin the ISR (S4); the HW and the LSO move on", join(&back)));
         self.release_held();
         Ok(())
     }
 
-    /// `leader-fails PART`: the leader's broker fails; the controller elects (R5) and the log is
-    /// truncated to the new leader's end, its producer state rebuilt (R6).
+    /// `leader-fails PART`: the leader's broker fails; the controller elects (S5) and the log is
+    /// truncated to the new leader's end, its producer state rebuilt (S6).
     pub fn leader_fails(&mut self, partition: &str) -> Result<(), String> {
         let pi = self.partition_index(partition)?;
         self.need_replicas(pi, "leader-fails")?;
@@ -163,7 +187,7 @@ impl World {
                 if e.unclean { "unclean: not in the ISR, unclean.leader.election.enable=true" } else { "the first live replica in the ISR" },
                 e.leader_epoch
             ),
-            if e.unclean { "R5" } else { "R6" },
+            if e.unclean { "S5" } else { "S6" },
             PARTITION_CHANGE_BUILDER,
             ErrorCode::NONE
         );
@@ -185,7 +209,7 @@ impl World {
         }
     }
 
-    /// R3: the leader's ISR checks between the previous `advance` and now (every
+    /// S3: the leader's ISR checks between the previous `advance` and now (every
     /// `replica.lag.time.max.ms / 2` from the start), each with the held answers that expired
     /// before it.
     pub(super) fn check_isr(&mut self) {
@@ -203,8 +227,8 @@ impl World {
                 if !out.is_empty() {
                     let lane = self.partition_lane(&self.partitions[pi].name.clone());
                     let state = self.replicas_line(pi);
-                    msg_rule!(self, lane.clone(), lane, "replication", format!("at +{} ms the leader's ISR check finds broker(s) {} more than replica.lag.time.max.ms={max_lag} behind: out of the ISR (AlterPartition); {state}", t - start, join(&out)), "R3", PARTITION_HW, ErrorCode::NONE);
-                    say!(self, format!("{}: broker(s) {} leave the ISR (R3); the HW moves to the log end of the replicas left in it", self.partitions[pi].name, join(&out)));
+                    msg_rule!(self, lane.clone(), lane, "replication", format!("at +{} ms the leader's ISR check finds broker(s) {} more than replica.lag.time.max.ms={max_lag} behind: out of the ISR (AlterPartition); {state}", t - start, join(&out)), "S3", PARTITION_HW, ErrorCode::NONE);
+                    say!(self, format!("{}: broker(s) {} leave the ISR (S3); the HW moves to the log end of the replicas left in it", self.partitions[pi].name, join(&out)));
                 }
             }
             self.release_held();
@@ -239,9 +263,87 @@ impl World {
         self.held.push(h);
     }
 
+    /// After a Java client's transactional batch was written at record `r`: unacknowledged while
+    /// the HW has not passed it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn maybe_unacked(&mut self, i: usize, pi: usize, r: usize, bytes: Vec<u8>, op: super::SupportedOperation, t: usize, values: &[String], msgs_before: usize) {
+        let last = self.records.get(r).map_or(-1, |x| x.last_offset);
+        let p = &self.partitions[pi];
+        if p.replicas.followers.is_empty() || p.high_watermark() > last {
+            return;
+        }
+        let need = last + 1;
+        let (leader_epoch, sent_ms) = (p.leader_epoch, self.now_ms);
+        let lane = self.partition_lane(&p.name.clone());
+        let plane = self.producer_lane(&self.clients[i].name.clone());
+        let note = format!(" — held: acks=all, the answer waits until the HW reaches {need} (DelayedProduce)");
+        let from = msgs_before.min(self.messages.len());
+        for m in self.messages[from..].iter_mut().filter(|m| m.kind == "response" && m.to == plane) {
+            m.to = lane.clone();
+            m.kind = "held";
+            m.text.push_str(&note);
+        }
+        self.clients[i].unacked.push(Unacked { partition: pi, need, leader_epoch, sent_ms, bytes, op, txn: t, values: values.to_vec() });
+    }
+
+    /// The Java clients' unacknowledged batches at time `t`: acknowledged once the HW passes them,
+    /// sent again to a new leader, failed after `delivery.timeout.ms` (with `expire`). A client
+    /// whose last one is acknowledged and that waits to commit or abort goes on.
+    fn settle_unacked(&mut self, t: i64, expire: bool) {
+        let mut any = false;
+        for i in 0..self.clients.len() {
+            let mut k = 0;
+            while k < self.clients[i].unacked.len() {
+                let u = self.clients[i].unacked[k].clone();
+                let p = &self.partitions[u.partition];
+                let name = self.clients[i].name.clone();
+                let pname = String::from(p.name.as_str());
+                if p.leader_epoch != u.leader_epoch {
+                    // NOT_LEADER_OR_FOLLOWER: the client sends the batch again to the new leader.
+                    self.clients[i].unacked.remove(k);
+                    any = true;
+                    say!(self, format!("{name}: the leader of {pname} changed before its batch was acknowledged (NOT_LEADER_OR_FOLLOWER): it sends the batch again to the new leader"));
+                    match self.leader_append(u.partition, u.bytes.clone(), u.op, u.txn, &u.values) {
+                        Ok(r) => {
+                            let before = self.clients[i].unacked.len();
+                            let mb = self.messages.len();
+                            self.maybe_unacked(i, u.partition, r, u.bytes, u.op, u.txn, &u.values, mb);
+                            if let Some(n) = self.clients[i].unacked.get_mut(before) {
+                                n.sent_ms = u.sent_ms;
+                            }
+                        }
+                        Err(e) => self.client_error(i, e, "Produce"),
+                    }
+                    continue;
+                }
+                if p.high_watermark() >= u.need {
+                    self.clients[i].unacked.remove(k);
+                    any = true;
+                    let lane = self.partition_lane(&pname);
+                    let plane = self.producer_lane(&name);
+                    msg_rule!(self, lane, plane, "response", format!("Produce response NONE: the HW reached {} on {pname}", u.need), "S1", DELAYED_PRODUCE, ErrorCode::NONE);
+                    continue;
+                }
+                if expire && t - u.sent_ms >= DELIVERY_TIMEOUT_MS {
+                    self.clients[i].unacked.remove(k);
+                    any = true;
+                    say!(self, format!("{name}: its batch to {pname} was not acknowledged within delivery.timeout.ms ({DELIVERY_TIMEOUT_MS} ms; its requests timed out and were resent, each a duplicate): TimeoutException"));
+                    self.clients[i].pending = None;
+                    self.client_error(i, ErrorCode::REQUEST_TIMED_OUT, "Produce");
+                    continue;
+                }
+                k += 1;
+            }
+        }
+        if any {
+            self.retry_pending();
+        }
+    }
+
     /// Held answers whose HW came, or whose leader is gone: sent now.
     fn release_held(&mut self) {
         let now = self.now_ms;
+        self.settle_unacked(now, false);
         self.answer_held_markers(now, false);
         let mut k = 0;
         while k < self.held.len() {
@@ -266,6 +368,7 @@ impl World {
 
     /// Held answers past their deadline at `t`: REQUEST_TIMED_OUT.
     fn expire_held(&mut self, t: i64) {
+        self.settle_unacked(t, true);
         self.answer_held_markers(t, true);
         let mut k = 0;
         while k < self.held.len() {
@@ -284,7 +387,7 @@ impl World {
         r.waiting_for_hw = None;
         r.error = String::from(e.name());
         r.error_code = e.0;
-        r.rule = if e == ErrorCode::NONE || e == ErrorCode::REQUEST_TIMED_OUT { "R1" } else { "R6" };
+        r.rule = if e == ErrorCode::NONE || e == ErrorCode::REQUEST_TIMED_OUT { "S1" } else { "S6" };
         r.source = DELAYED_PRODUCE;
         r.why = why;
         let plane = self.partition_lane(&self.partitions[h.partition].name.clone());

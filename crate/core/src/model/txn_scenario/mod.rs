@@ -147,11 +147,11 @@ pub enum TxnStep {
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<TxnStep> },
     Expect { line: usize, words: Vec<String> },
-    /// `lag PART [broker=B]`: that follower (every follower) stops fetching (R1).
+    /// `lag PART [broker=B]`: that follower (every follower) stops fetching (S1).
     Lag { line: usize, partition: String, broker: Option<i32> },
-    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (R4).
+    /// `catch-up PART [broker=B]`: it fetches to the log end and rejoins the ISR (S4).
     CatchUp { line: usize, partition: String, broker: Option<i32> },
-    /// `leader-fails PART`: the leader's broker fails; the controller elects (R5, R6).
+    /// `leader-fails PART`: the leader's broker fails; the controller elects (S5, S6).
     LeaderFails { line: usize, partition: String },
     /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
     /// its answer kept under `label` (and as `last`) for `expect` lines.
