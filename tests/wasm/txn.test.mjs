@@ -117,3 +117,22 @@ test("transactionVersion runs the same script under V1 and V2: the epoch stays o
   assert.ok(!v2.steps.some((s) => s.messages.some((m) => m.kind === "AddPartitionsToTxn" && m.from === "producer:a")), "TV2: the leader does");
   assert.throws(() => runTxnScenario(script, { transactionVersion: 3 }), /0, 1 or 2/);
 });
+
+test("replication: the partition state carries the replicas, and an election's truncated records are marked and drawn as such", async () => {
+  const { recordStatus } = await import("../../www/lib/timeline-model.js");
+  const text = readFileSync(fileURLToPath(new URL("txn-request-unclean-election.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text);
+  assert.equal(r.passed, true, JSON.stringify(r.failures));
+  const last = r.steps.at(-1).state.partitions.find((p) => p.name === "orders-0");
+  assert.deepEqual([last.replication.leader, last.replication.isr], [2, [2, 1]]);
+  assert.ok(last.replication.followers.every((f) => f.inIsr && f.fetching && f.alive));
+  const gone = r.records.filter((x) => x.truncatedAt !== undefined);
+  assert.deepEqual(gone.map((x) => x.offset), [1, 2], "b and c, acknowledged, are gone");
+  const k = gone[0].truncatedAt;
+  assert.equal(recordStatus(gone[0], k - 1), "plain");
+  assert.equal(recordStatus(gone[0], k), "truncated");
+  // Without replication the report has no replication field (the shape is unchanged).
+  const plain = runTxnScenario("model transactions\ntitle t\npartition p\nfetch p as f\n");
+  assert.equal(plain.passed, true);
+  assert.equal(plain.steps.at(-1).state.partitions[0].replication, undefined);
+});

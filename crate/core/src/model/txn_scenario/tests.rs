@@ -121,3 +121,35 @@ fn bad_producer_state_lines_are_refused_with_their_line_and_why() {
         assert_eq!(e.line, 3 + line.lines().count(), "{line}: the error names the line");
     }
 }
+
+#[test]
+fn s1_a_java_batch_never_acknowledged_fails_after_delivery_timeout_and_the_commit_never_goes() {
+    // With replica.lag.time.max.ms above delivery.timeout.ms the ISR check never drops the
+    // stalled follower in time: the batch fails with a TimeoutException, an abortable error.
+    let text = "model transactions\ntitle t\ncluster default.replication.factor=2 replica.lag.time.max.ms=10m\npartition orders-0\n\
+                producer app transactional.id=pay transaction.timeout.ms=15m\n\
+                init app\nbegin app\nlag orders-0\nsend app orders-0 a\ncommit app\nexpect app state COMMITTING_TRANSACTION\n\
+                advance 119s\nexpect app state COMMITTING_TRANSACTION\nexpect txn pay Ongoing\n\
+                advance 2s\nexpect app state ABORTABLE_ERROR\nexpect app error TimeoutException\nexpect txn pay Ongoing\n\
+                abort app\nexpect txn pay PrepareAbort\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+}
+
+#[test]
+fn s6_a_java_batch_above_the_hw_is_sent_again_to_the_new_leader_and_the_commit_goes_on() {
+    // Broker 2 stalls after `a`; `b` waits for it. The leader fails and broker 2 (in the ISR)
+    // is elected with the log up to `a`: the client sends `b` again and it is written there.
+    let text = "model transactions\ntitle t\ncluster default.replication.factor=2\npartition orders-0\n\
+                producer app transactional.id=pay\n\
+                init app\nbegin app\nsend app orders-0 a\nlag orders-0\nsend app orders-0 b\ncommit app\n\
+                expect app state COMMITTING_TRANSACTION\n\
+                leader-fails orders-0\nexpect leader orders-0 2\nexpect txn pay PrepareCommit\n\
+                deliver markers\nexpect txn pay CompleteCommit\nexpect log orders-0 a b [COMMIT]\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let truncated: Vec<i64> = r.world.records.iter().filter(|x| x.truncated_at.is_some()).map(|x| x.offset).collect();
+    assert_eq!(truncated, [1], "the first `b` (offset 1) is gone with the old leader's log");
+}
