@@ -759,6 +759,28 @@ test("the state panel lists a partition's verification entry while it refuses th
   assert.doesNotMatch((await snapshot()).state, /verification entry/);
 });
 
+test("the state panel shows the replicas: a stalled follower holding the HW, the ISR shrinking, and the records an election truncated", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-request-unclean-election" });
+  const steps = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.map((s) => s.text));
+  const at = (start) => storyOf(steps.findIndex((t) => t.startsWith(start)));
+  await goTo(await at("produce orders-0 pid=1000 epoch=0 seq=1"));
+  let state = (await snapshot()).state;
+  assert.match(state, /leader on broker 1 \(leader epoch 0\) · ISR \[1, 2\]/);
+  assert.match(state, /broker 2: not fetching · log end 1 · in the ISR/);
+  assert.match(state, /the HW waits at 1 for a follower in the ISR/);
+  await goTo(await at("leader-fails"));
+  state = (await snapshot()).state;
+  assert.match(state, /leader on broker 2 \(leader epoch 1\) · ISR \[2\]/);
+  assert.match(state, /broker 1: broker down · log end 3 · out of the ISR/);
+  // The truncated records are drawn struck through: their status says so.
+  const statuses = await page.evaluate(async () => {
+    const { recordStatus } = await import("/www/lib/timeline-model.js");
+    const el = document.querySelector("kafka-timeline");
+    return el.report.records.filter((r) => r.truncatedAt !== undefined).map((r) => recordStatus(r, r.truncatedAt));
+  });
+  assert.deepEqual(statuses, ["truncated", "truncated"]);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);

@@ -211,6 +211,19 @@ export function renderState(v) {
         if (p) {
           sec.append(kv(`log end ${p.logEnd} · HW ${p.hw} · LSO ${p.lso}`));
           if (p.lso < p.hw) sec.append(kv(`an open transaction holds the LSO at ${p.lso}: read_committed consumers stop there`, "warn"));
+          // Replicas (S1–S6): the leader's broker, the ISR and each follower.
+          const rep = p.replication;
+          if (rep) {
+            sec.append(kv(`leader on broker ${rep.leader} (leader epoch ${rep.leaderEpoch}) · ISR [${rep.isr.join(", ")}]`));
+            const ul = h("ul", { "aria-label": `followers of ${p.name}` });
+            for (const f of rep.followers) {
+              const what = !f.alive ? "broker down" : !f.fetching ? "not fetching" : "fetching";
+              ul.append(h("li", { "data-broker": String(f.broker) },
+                `broker ${f.broker}: ${what} · log end ${f.logEnd} · ${f.inIsr ? "in the ISR" : "out of the ISR"}`));
+            }
+            sec.append(ul);
+            if (p.hw < p.logEnd) sec.append(kv(`the HW waits at ${p.hw} for a follower in the ISR: acks=all answers above it are held`, "warn"));
+          }
           // The leader's producer state (ProducerStateEntry per producer id) and its
           // transaction index (AbortedTxn), as text.
           const prods = p.producers ?? [];
