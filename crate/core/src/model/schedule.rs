@@ -355,6 +355,9 @@ pub struct TxnRequestWalk {
     n: usize,
     /// The idempotent producer's id, once it asked for one.
     idem: Option<i64>,
+    /// Three replicas per partition, and replication faults among the picks (`lag`,
+    /// `catch-up`, `leader-fails`, time passing for the ISR checks): [`TxnRequestWalk::replicated`].
+    replicated: bool,
 }
 
 impl TxnRequestWalk {
@@ -363,6 +366,17 @@ impl TxnRequestWalk {
     const PARTS: [&'static str; 2] = ["p-0", "p-1"];
 
     pub fn new(seed: u64, tv: Option<u8>) -> Self {
+        Self::with(seed, tv, false)
+    }
+
+    /// A walk over partitions with three replicas whose picks include replication faults:
+    /// followers that stop and resume fetching, time passing (the leaders' ISR checks) and clean
+    /// leader elections (S1–S6). Not replayed against a broker (the harness runs one).
+    pub fn replicated(seed: u64, tv: Option<u8>) -> Self {
+        Self::with(seed, tv, true)
+    }
+
+    fn with(seed: u64, tv: Option<u8>, replicated: bool) -> Self {
         use super::txn_scenario::{parse as parse_txn, setup as setup_txn};
         let mut rng = XorShift(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1);
         let tv = tv.unwrap_or(if rng.below(2) == 0 { 1 } else { 2 });
@@ -370,13 +384,14 @@ impl TxnRequestWalk {
         // a transactional batch is appended without asking the coordinator.
         let unverified = tv == 1 && rng.below(3) == 0;
         let head = format!(
-            "model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\n{}partition p-0 p-1\n",
-            if unverified { "cluster transaction.partition.verification.enable=false\n" } else { "" }
+            "model transactions\ntitle random transactions requests {seed}\ncluster transaction.version={tv}\n{}{}partition p-0 p-1\n",
+            if unverified { "cluster transaction.partition.verification.enable=false\n" } else { "" },
+            if replicated { "cluster default.replication.factor=3\n" } else { "" }
         );
         let sc = parse_txn(&head).expect("the request schedule's set-up parses");
         let mut w = setup_txn(&sc, None);
         w.trace = false;
-        TxnRequestWalk { rng, tv, head, w, n: 0, idem: None }
+        TxnRequestWalk { rng, tv, head, w, n: 0, idem: None, replicated }
     }
 
     /// The script's set-up lines (`model`, `title`, `cluster`, `partition`).
@@ -393,7 +408,7 @@ impl TxnRequestWalk {
     /// in this state (nothing changed; the walk goes on).
     pub fn step(&mut self) -> Option<String> {
         use super::txn_scenario::apply_line;
-        let (rng, w, tv) = (&mut self.rng, &mut self.w, self.tv);
+        let (rng, w, tv, rep) = (&mut self.rng, &mut self.w, self.tv, u64::from(self.replicated));
         // The next sequence a producer would send to a partition at an epoch (or 0).
         let next_seq = |w: &super::txn::World, part: &str, pid: i64, epoch: i16| -> Option<i32> {
             let e = w.partitions.iter().find(|p| p.name == part)?.producers.get(&pid).filter(|e| e.producer_epoch == epoch)?;
@@ -410,8 +425,10 @@ impl TxnRequestWalk {
         // 0 init, 1 add, 2 produce, 3 end, 4 deliver, 5 fetch, 6 list-offsets, 7 txn-offset-commit,
         // 8 add-offsets, 9 offset-fetch, 10 the idempotent producer, 11 a plain batch from a
         // transactional producer, 12 an admin's ABORT marker, 13 a step button's request
+        // 14 lag, 15 catch-up, 16 leader-fails, 17 time passes (replicated walks only: a weight of
+        // 0 draws the same numbers as before, so the other walks' scripts are unchanged).
         let kind = match meta {
-            None => pick(rng, &[(5, 0u8), (1, 5), (1, 6), (1, 9), (2, 10)]),
+            None => pick(rng, &[(5, 0u8), (1, 5), (1, 6), (1, 9), (2, 10), (rep, 14), (rep, 17)]),
             Some(_) => pick(
                 rng,
                 &[
@@ -429,6 +446,10 @@ impl TxnRequestWalk {
                     (1, 11),
                     (if open_here.is_some() { 1 } else { 0 }, 12),
                     (3, 13),
+                    (rep, 14),
+                    (rep, 15),
+                    (rep, 16),
+                    (rep, 17),
                 ],
             ),
         };
@@ -516,6 +537,10 @@ impl TxnRequestWalk {
                 }
                 options[rng.below(options.len())].1.clone()
             }
+            (14, _) => format!("lag {part} broker={}", 2 + rng.below(2)),
+            (15, _) => format!("catch-up {part} broker={}", 1 + rng.below(3)),
+            (16, _) => format!("leader-fails {part}"),
+            (17, _) => format!("advance {}s", pick(rng, &[(2, 5u32), (2, 16), (1, 31)])),
             _ => format!("list-offsets {part} read_committed"),
         };
         apply_line(w, &line).ok()?;
