@@ -338,7 +338,7 @@ export function parseSource(text) {
 /**
  * The state after the first k steps of a run made with `{states: true}`, in the shape the panels
  * read (`finalState`, `batches`, `nextSteps`, `producers`): the run's `initialState` with each
- * step's changes applied in order. The stored bytes of the log come from the whole run (a batch's
+ * step's changes applied in order (after the last step: the run itself, whose step carries none). The stored bytes of the log come from the whole run (a batch's
  * bytes at an offset never change once written). Null for a run without states.
  */
 export function stateAfter(run, k) {

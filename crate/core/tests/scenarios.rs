@@ -136,8 +136,14 @@ fn the_state_after_any_step_comes_from_the_one_run_with_states() {
         let mut batches = std::collections::BTreeMap::new();
         let mut next = initial.next.clone();
         for k in 0..=full.steps.len() {
-            if k > 0 {
-                let StepState { leaders: changed, batches: touched, next: n } = full.steps[k - 1].state.clone().expect("every step has its changes");
+            if k == full.steps.len() && k > 0 {
+                // The last step's state is the run's own.
+                assert!(full.steps[k - 1].state.is_none(), "{f}: the last step's state is not kept twice");
+                leaders = (0..full.sim.partitions.len()).map(|q| initial_state(&full.sim).leaders[q].clone()).collect();
+                batches = full.sim.batches.iter().map(|b| (b.id, b.clone())).collect();
+                next = initial_state(&full.sim).next;
+            } else if k > 0 {
+                let StepState { leaders: changed, batches: touched, next: n } = full.steps[k - 1].state.clone().expect("every step but the last has its changes");
                 for l in changed {
                     let q = l.partition;
                     leaders[q] = l;

@@ -23,7 +23,8 @@ pub struct StepRun {
     /// broker memory a producer-per-request application fills).
     pub producer_entries: Vec<usize>,
     /// What changed in the step, for a view that steps back without re-running
-    /// ([`run_with_states`]; `None` from [`run`]).
+    /// ([`run_with_states`]; `None` from [`run`], and for the last step, whose state is the
+    /// run's own).
     pub state: Option<StepState>,
 }
 
@@ -209,6 +210,11 @@ pub fn run_with_states(sc: &Scenario) -> Run {
             out.error = Some(e);
             break;
         }
+    }
+    // After the last step the state is the run's own (its final state, batches and next lines):
+    // not kept twice.
+    if let Some(last) = out.steps.last_mut() {
+        last.state = None;
     }
     out.sim = sim;
     out
