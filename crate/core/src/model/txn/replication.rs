@@ -125,6 +125,25 @@ impl World {
         Ok(())
     }
 
+    /// The replication faults a step button offers now, as script lines: a fetching follower
+    /// stops, a stopped or failed one catches up, the leader fails when the controller can elect.
+    pub fn replication_next_lines(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (pi, p) in self.partitions.iter().enumerate() {
+            for f in &p.replicas.followers {
+                if f.fetching && f.alive {
+                    out.push((format!("{}: the follower on broker {} stops fetching", p.name, f.broker), format!("lag {} broker={}", p.name, f.broker)));
+                } else {
+                    out.push((format!("{}: broker {} catches up", p.name, f.broker), format!("catch-up {} broker={}", p.name, f.broker)));
+                }
+            }
+            if !p.replicas.followers.is_empty() && p.electable(self.cluster.unclean_leader_election).is_ok() && self.need_replicas(pi, "leader-fails").is_ok() {
+                out.push((format!("{}: the leader's broker fails", p.name), format!("leader-fails {}", p.name)));
+            }
+        }
+        out
+    }
+
     fn replicas_line(&self, pi: usize) -> String {
         let p = &self.partitions[pi];
         format!("leader broker {}, ISR [{}], HW {}, LSO {}, LEO {}", p.replicas.leader, p.isr().iter().map(|b| format!("{b}")).collect::<Vec<_>>().join(", "), p.high_watermark(), p.last_stable_offset(), p.log_end_offset)

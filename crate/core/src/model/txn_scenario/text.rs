@@ -112,6 +112,9 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
         push(format!("{} rebalances", g.name), format!("rebalance {}", g.name));
     }
     push(String::from("time passes (1 minute)"), String::from("advance 1m"));
+    for (label, line) in w.replication_next_lines() {
+        push(label, line);
+    }
     out
 }
 
