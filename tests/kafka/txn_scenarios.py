@@ -1012,6 +1012,11 @@ class Run:
                 self.offset_fetch[(w[1], part)] = self.offsets(c["group"], part, True)
         elif cmd == "effect":
             self.skip_step(n, w, "an external side effect: not a Kafka fact (the simulator's external system)")
+        elif cmd == "inject":
+            # A fault on the client's own request (answered without being processed, or its answer
+            # lost): the broker sees only the client's retry, as if nothing had been injected.
+            # Not a divergence: nothing to untaint (skip_step would mark the markers as differing).
+            self.skipped_steps.append((n, " ".join(w), "a fault injected on the client's request: the broker sees its retry, as without the fault"))
         elif cmd == "feature":
             lvl = int(w[1].split("=")[1])
             r = self.p.request("UpdateFeatures", 1, {"timeoutMs": 30000, "featureUpdates": [

@@ -63,6 +63,9 @@ error_codes! {
     /// REQUEST_TIMED_OUT; a batch expired by `delivery.timeout.ms` also fails with TimeoutException.
     REQUEST_TIMED_OUT = 7, "TimeoutException", true;
     NETWORK_EXCEPTION = 13, "NetworkException", true;
+    COORDINATOR_LOAD_IN_PROGRESS = 14, "CoordinatorLoadInProgressException", true;
+    COORDINATOR_NOT_AVAILABLE = 15, "CoordinatorNotAvailableException", true;
+    NOT_COORDINATOR = 16, "NotCoordinatorException", true;
     NOT_ENOUGH_REPLICAS = 19, "NotEnoughReplicasException", true;
     ILLEGAL_GENERATION = 22, "IllegalGenerationException", false;
     UNKNOWN_MEMBER_ID = 25, "UnknownMemberIdException", false;

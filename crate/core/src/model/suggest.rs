@@ -23,7 +23,7 @@ pub const TXN_VERBS: &[&str] = &[
     "producer", "consumer", "repeat", "init", "begin", "send", "send-all", "send-offsets", "commit", "abort", "deliver", "delay", "crash",
     "advance", "failover", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
     // Replication faults (model/txn/replication.rs).
-    "lag", "catch-up", "leader-fails",
+    "lag", "catch-up", "leader-fails", "inject",
     // Requests asked directly (model/txn/requests.rs).
     "init-producer-id", "add-partitions-to-txn", "end-txn", "produce", "marker", "fetch", "list-offsets", "find-coordinator",
     "add-offsets-to-txn", "txn-offset-commit",

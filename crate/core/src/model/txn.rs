@@ -761,6 +761,8 @@ pub struct World {
     pub held: Vec<replication::HeldAnswer>,
     /// The coordinator's WriteTxnMarkers whose acks=-1 answer waits for the HW.
     pub held_markers: Vec<replication::HeldMarker>,
+    /// Faults armed for a Java client's next request of an API (`inject P API …`).
+    pub injections: Vec<(usize, &'static str, inject::Injection)>,
     held_seq: u64,
     /// Held answers sent since the runner last took them: (id, the answer).
     pub released: Vec<(u64, Reply)>,
@@ -893,6 +895,7 @@ impl World {
             request_senders: Vec::new(),
             held: Vec::new(),
             held_markers: Vec::new(),
+            injections: Vec::new(),
             held_seq: 0,
             released: Vec::new(),
             isr_checks_done: start_ms,
@@ -1252,6 +1255,10 @@ impl World {
     }
 
     fn do_init(&mut self, i: usize, current: Option<(i64, i16)>) -> Result<CallResult, String> {
+        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "InitProducerId") {
+            msg!(self, self.producer_lane(&self.clients[i].name.clone()), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={})", self.clients[i].transactional_id));
+            self.injected_answer(i, "InitProducerId", e);
+        }
         let name = self.clients[i].name.clone();
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
@@ -1426,6 +1433,10 @@ impl World {
     fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        if let Some(inject::Injection::Error(e)) = self.take_injection(i, kind) {
+            msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
+            self.injected_answer(i, kind, e);
+        }
         msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         self.metric(Metric::AddPartitionsRequests, 1);
         let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
@@ -1495,8 +1506,30 @@ impl World {
             format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
         );
         let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
+        let injected = self.take_injection(i, "Produce");
+        if let Some(inject::Injection::Error(e)) = injected {
+            self.injected_answer(i, "Produce", e);
+            msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
+        }
         let msgs_before = self.messages.len();
-        match self.leader_append(pi, bytes.clone(), op, t, values) {
+        let first = self.leader_append(pi, bytes.clone(), op, t, values);
+        let result = if injected == Some(inject::Injection::LoseResponse) && first.is_ok() {
+            // The leader wrote the batch; its answer is lost. After request.timeout.ms the client
+            // sends it again with the same sequence: the leader recognises it (A1).
+            let plane = self.producer_lane(name);
+            let from = msgs_before.min(self.messages.len());
+            for m in self.messages[from..].iter_mut().filter(|m| m.kind == "response" && m.to == plane) {
+                m.lost = true;
+                m.text.push_str(" — lost on the way back");
+            }
+            self.now_ms += inject::REQUEST_TIMEOUT_MS;
+            say!(self, format!("{name}: no answer to its Produce within request.timeout.ms: it sends the batch again with the same sequence"));
+            msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
+            self.leader_append(pi, bytes.clone(), op, t, values)
+        } else {
+            first
+        };
+        match result {
             Ok(r) => {
                 self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
                 let c = &mut self.clients[i];
@@ -1782,6 +1815,10 @@ impl World {
         }
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
+        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "TxnOffsetCommit") {
+            msg!(self, self.producer_lane(name), OFFSETS_LANE, "TxnOffsetCommit", format!("TxnOffsetCommit({group}, generation {generation})"));
+            self.injected_answer(i, "TxnOffsetCommit", e);
+        }
         msg!(self, 
             self.producer_lane(name),
             OFFSETS_LANE,
@@ -2006,6 +2043,10 @@ impl World {
     }
 
     fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
+        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "EndTxn") {
+            msg!(self, self.producer_lane(&self.clients[i].name.clone()), COORD_LANE, "EndTxn", format!("EndTxn({}, {})", self.clients[i].transactional_id, if commit { "COMMIT" } else { "ABORT" }));
+            self.injected_answer(i, "EndTxn", e);
+        }
         let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };
@@ -3221,8 +3262,10 @@ fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: us
     writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
+pub mod inject;
 mod replication;
 mod requests;
+pub use inject::Injection;
 pub use replication::{HeldAnswer, PRODUCE_TIMEOUT_MS};
 pub use requests::{frame_one_batch, is_request_verb, parse_request, send_to_leader, FrameError, LeaderProducerState, LeaderQuestion, Reply, Request};
 

@@ -153,6 +153,9 @@ pub enum TxnStep {
     CatchUp { line: usize, partition: String, broker: Option<i32> },
     /// `leader-fails PART`: the leader's broker fails; the controller elects (S5, S6).
     LeaderFails { line: usize, partition: String },
+    /// `inject P API ERROR|lose-response`: P's next request of that API is answered ERROR without
+    /// being processed, or (Produce) processed with its answer lost ([`super::txn::inject`]).
+    Inject { line: usize, producer: String, api: String, what: String },
     /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
     /// its answer kept under `label` (and as `last`) for `expect` lines.
     Request { line: usize, label: Option<String>, from: Option<String>, request: super::txn::Request },

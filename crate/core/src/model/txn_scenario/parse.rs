@@ -218,6 +218,10 @@ pub(super) fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
             need(2, "leader-fails PARTITION")?;
             TxnStep::LeaderFails { line, partition: s(1) }
         }
+        "inject" => {
+            let (producer, api, _) = super::txn::inject::parse(&w).map_err(|message| ParseError { line, message })?;
+            TxnStep::Inject { line, producer, api: String::from(api), what: s(3) }
+        }
         "expect" => {
             need(2, "expect …")?;
             TxnStep::Expect { line, words: w[1..].iter().map(|x| x.to_string()).collect() }

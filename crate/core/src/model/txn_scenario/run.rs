@@ -293,6 +293,7 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::Lag { line, .. }
         | TxnStep::CatchUp { line, .. }
         | TxnStep::LeaderFails { line, .. }
+        | TxnStep::Inject { line, .. }
         | TxnStep::Request { line, .. } => *line,
     }
 }
@@ -388,6 +389,10 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
         TxnStep::Lag { partition, broker, .. } => w.lag(partition, *broker)?,
         TxnStep::CatchUp { partition, broker, .. } => w.catch_up(partition, *broker)?,
         TxnStep::LeaderFails { partition, .. } => w.leader_fails(partition)?,
+        TxnStep::Inject { producer, api, what, .. } => {
+            let (_, api, how) = super::txn::inject::parse(&["inject", producer, api, what])?;
+            w.inject(producer, api, how)?
+        }
     }
     // Held acks=-1 answers that went out in this step replace what their labels held.
     for (id, r) in core::mem::take(&mut w.released) {

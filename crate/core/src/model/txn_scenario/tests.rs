@@ -153,3 +153,25 @@ fn s6_a_java_batch_above_the_hw_is_sent_again_to_the_new_leader_and_the_commit_g
     let truncated: Vec<i64> = r.world.records.iter().filter(|x| x.truncated_at.is_some()).map(|x| x.offset).collect();
     assert_eq!(truncated, [1], "the first `b` (offset 1) is gone with the old leader's log");
 }
+
+#[test]
+fn inject_answers_only_what_the_client_retries_and_the_retry_is_processed_once() {
+    let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition orders-0\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
+    assert!(bad("inject app EndTxn PRODUCER_FENCED").contains("the answers the client retries for EndTxn (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, CONCURRENT_TRANSACTIONS)"));
+    assert!(bad("inject app EndTxn lose-response").contains("commit P lose-response"));
+    assert!(bad("inject app Fetch NOT_COORDINATOR").contains("is not one of"));
+    assert!(bad("inject app Produce NOT_A_NAME").contains("not a Kafka error name"));
+    // TV2: sendOffsetsToTransaction's TxnOffsetCommit answered REQUEST_TIMED_OUT: the group
+    // coordinator is looked up again, the retry commits the offsets, once.
+    let text = "model transactions\ntitle t\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n\
+                init app\nbegin app\nsend app out-0 x\ninject app TxnOffsetCommit REQUEST_TIMED_OUT\nsend-offsets app c\n\
+                inject app Produce NOT_LEADER_OR_FOLLOWER\nsend app out-0 y\ncommit app\ndeliver markers\n\
+                expect txn pay CompleteCommit\nexpect offsets g in-0 0\nexpect log out-0 x y [COMMIT]\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    assert!(t.contains("TxnOffsetCommit response REQUEST_TIMED_OUT(7) (injected: the request was not processed)"), "{t}");
+    assert!(t.contains("FindCoordinator(GROUP): the coordinator is looked up again"), "{t}");
+    assert!(t.contains("Produce response NOT_LEADER_OR_FOLLOWER(6) (injected"), "{t}");
+}

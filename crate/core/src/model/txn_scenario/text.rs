@@ -47,6 +47,7 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::Lag { partition, broker, .. } => format!("lag {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         TxnStep::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         TxnStep::LeaderFails { partition, .. } => format!("leader-fails {partition}"),
+        TxnStep::Inject { producer, api, what, .. } => format!("inject {producer} {api} {what}"),
         TxnStep::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
     }

@@ -1,0 +1,109 @@
+//! Faults injected on a Java client's requests (issue 13, "inject what goes wrong, on any
+//! request"): `inject P API ERROR` answers P's next request of that API with ERROR without the
+//! cluster processing it, and `inject P Produce lose-response` lets the leader process P's next
+//! Produce but loses its answer. The client reacts as `TransactionManager` does (semantics.md
+//! §6.3): a coordinator that is not available or not the coordinator is looked up again
+//! (FindCoordinator) and the request sent again; a retriable answer is retried after
+//! `retry.backoff.ms`; a Produce whose answer is lost is sent again after `request.timeout.ms`,
+//! with its sequence, and the leader recognises it (A1). Only answers the client retries are
+//! injected: an answer that ends the transaction is one the cluster gives, asked with a request
+//! line, not one the script invents.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{ErrorCode, World, COORD_LANE, OFFSETS_LANE};
+
+/// `retry.backoff.ms` (the Java client's default).
+pub const RETRY_BACKOFF_MS: i64 = 100;
+/// `request.timeout.ms` (the Java client's default).
+pub const REQUEST_TIMEOUT_MS: i64 = 30_000;
+
+/// The APIs a Java transactional client sends that can be injected on.
+pub const APIS: [&str; 6] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "TxnOffsetCommit", "EndTxn", "Produce"];
+
+/// What happens to the client's next request of an API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Injection {
+    /// Answered with this error, not processed.
+    Error(ErrorCode),
+    /// Processed, its answer lost (Produce only).
+    LoseResponse,
+}
+
+/// The retriable answers the client retries for `api` (§6.3), which the script may inject.
+pub fn retriable(api: &str) -> &'static [ErrorCode] {
+    const COORD: [ErrorCode; 4] = [ErrorCode::COORDINATOR_NOT_AVAILABLE, ErrorCode::NOT_COORDINATOR, ErrorCode::COORDINATOR_LOAD_IN_PROGRESS, ErrorCode::CONCURRENT_TRANSACTIONS];
+    const GROUP: [ErrorCode; 4] = [ErrorCode::COORDINATOR_NOT_AVAILABLE, ErrorCode::NOT_COORDINATOR, ErrorCode::COORDINATOR_LOAD_IN_PROGRESS, ErrorCode::REQUEST_TIMED_OUT];
+    const PRODUCE: [ErrorCode; 2] = [ErrorCode::NOT_LEADER_OR_FOLLOWER, ErrorCode::NOT_ENOUGH_REPLICAS];
+    match api {
+        "TxnOffsetCommit" => &GROUP,
+        "Produce" => &PRODUCE,
+        _ => &COORD,
+    }
+}
+
+/// Parse `inject P API ERROR|lose-response` into (producer, API, injection).
+pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String> {
+    let [_, p, api, what] = words else {
+        return Err(String::from("usage: inject PRODUCER API ERROR (or: inject PRODUCER Produce lose-response)"));
+    };
+    let api = APIS.iter().copied().find(|a| a.eq_ignore_ascii_case(api)).ok_or_else(|| format!("inject: {api} is not one of {}", APIS.join(", ")))?;
+    if *what == "lose-response" {
+        if api != "Produce" {
+            return Err(format!("inject: lose-response is for Produce (an EndTxn whose answer is lost: `commit P lose-response`); not {api}"));
+        }
+        return Ok((String::from(*p), api, Injection::LoseResponse));
+    }
+    let e = ErrorCode::from_name(what).ok_or_else(|| format!("inject: {what} is not a Kafka error name"))?;
+    let allowed = retriable(api);
+    if !allowed.contains(&e) {
+        return Err(format!(
+            "inject: the model injects the answers the client retries for {api} ({}); an answer that ends the transaction is the cluster's: ask it with a request line",
+            allowed.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Ok((String::from(*p), api, Injection::Error(e)))
+}
+
+impl World {
+    /// `inject P API …`: armed for P's next request of that API.
+    pub fn inject(&mut self, producer: &str, api: &'static str, what: Injection) -> Result<(), String> {
+        let i = self.client_index(producer)?;
+        self.injections.retain(|(c, a, _)| !(*c == i && *a == api));
+        self.injections.push((i, api, what));
+        say!(self, format!("{producer}'s next {api} request: {}", match what {
+            Injection::Error(e) => format!("answered {} without being processed", e.name()),
+            Injection::LoseResponse => String::from("processed, but its answer is lost"),
+        }));
+        Ok(())
+    }
+
+    /// The injection armed for client `i`'s `api`, taken.
+    pub(super) fn take_injection(&mut self, i: usize, api: &str) -> Option<Injection> {
+        let k = self.injections.iter().position(|(c, a, _)| *c == i && *a == api)?;
+        Some(self.injections.remove(k).2)
+    }
+
+    /// Client `i`'s request of `api` is answered `e` without being processed: the answer on the
+    /// timeline, the client's reaction (FindCoordinator again for 15/16), and the backoff. The
+    /// caller then sends the request again, for real.
+    pub(super) fn injected_answer(&mut self, i: usize, api: &'static str, e: ErrorCode) {
+        let name = self.clients[i].name.clone();
+        let plane = self.producer_lane(&name);
+        let to = match api {
+            "TxnOffsetCommit" => OFFSETS_LANE,
+            "Produce" => plane.clone(),
+            _ => COORD_LANE,
+        };
+        msg_rule!(self, to.clone(), plane.clone(), "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
+        if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) || (api == "TxnOffsetCommit" && e == ErrorCode::REQUEST_TIMED_OUT) {
+            let key = if api == "TxnOffsetCommit" { "GROUP" } else { "TRANSACTION" };
+            msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): the coordinator is looked up again"));
+            msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+        }
+        self.now_ms += RETRY_BACKOFF_MS;
+        say!(self, format!("{name}: {api} answered {} — retriable (TransactionManager, §6.3): {}the request goes again after retry.backoff.ms", e.name(), if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) { "the coordinator is looked up again and " } else { "" }));
+    }
+}
