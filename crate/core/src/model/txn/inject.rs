@@ -103,7 +103,10 @@ impl World {
             msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): the coordinator is looked up again"));
             msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
         }
-        self.now_ms += RETRY_BACKOFF_MS;
+        // `TransactionManager.AddPartitionsToTxnHandler`: CONCURRENT_TRANSACTIONS on the first add
+        // of a transaction is retried after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS), not retry.backoff.ms.
+        let first_add = api == "AddPartitionsToTxn" && e == ErrorCode::CONCURRENT_TRANSACTIONS && self.clients[i].added.is_empty();
+        self.now_ms += if first_add { 20 } else { RETRY_BACKOFF_MS };
         say!(self, format!("{name}: {api} answered {} — retriable (TransactionManager, §6.3): {}the request goes again after retry.backoff.ms", e.name(), if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) { "the coordinator is looked up again and " } else { "" }));
     }
 }
