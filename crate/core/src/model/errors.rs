@@ -136,6 +136,6 @@ mod tests {
         assert_eq!(ErrorCode::from_name("NO_SUCH_ERROR"), None);
         // Errors.java: the retriable ones the models meet
         let retriable: Vec<i16> = ERROR_CODES.iter().filter(|e| e.retriable).map(|e| e.code.0).collect();
-        assert_eq!(retriable, [2, 6, 7, 13, 19, 51, 88]);
+        assert_eq!(retriable, [2, 6, 7, 13, 14, 15, 16, 19, 51, 88]);
     }
 }
