@@ -182,7 +182,7 @@ pub enum Why {
     /// A sentence without numbers.
     Fixed(&'static str),
     /// I3.
-    BadTimeout { timeout_ms: i32 },
+    BadTimeout { timeout_ms: i32, max_ms: i32 },
     /// I6.
     InProgress,
     /// I7.
@@ -229,8 +229,8 @@ impl Why {
         let result = |commit: bool| if commit { "COMMIT" } else { "ABORT" };
         match *self {
             Why::Fixed(s) => out.write_str(s),
-            Why::BadTimeout { timeout_ms } => {
-                write!(out, "transaction.timeout.ms {timeout_ms} is not in 1..{TRANSACTION_MAX_TIMEOUT_MS} (transaction.max.timeout.ms)")
+            Why::BadTimeout { timeout_ms, max_ms } => {
+                write!(out, "transaction.timeout.ms {timeout_ms} is not in 1..{max_ms} (transaction.max.timeout.ms)")
             }
             Why::InProgress => write!(out, "a transition of {id} is still in progress: retry"),
             Why::NotCurrentProducer { pid, current } => write!(out, "producer {pid} is not the current producer {current} of {id}"),
@@ -282,6 +282,8 @@ fn answer(error: ErrorCode, rule: &'static str, why: Why) -> Answer {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coordinator {
     pub txns: Vec<TxnMetadata>,
+    /// Broker `transaction.max.timeout.ms` (`None`: Kafka's default, 15 minutes).
+    pub max_timeout_ms: Option<i32>,
 }
 
 impl Coordinator {
@@ -311,8 +313,9 @@ impl Coordinator {
         if id.is_empty() {
             return answer(INVALID_REQUEST, "I2", Why::Fixed("an empty transactional.id is an invalid request"));
         }
-        if timeout_ms <= 0 || timeout_ms > TRANSACTION_MAX_TIMEOUT_MS {
-            return answer(INVALID_TRANSACTION_TIMEOUT, "I3", Why::BadTimeout { timeout_ms });
+        let max_ms = self.max_timeout_ms.unwrap_or(TRANSACTION_MAX_TIMEOUT_MS);
+        if timeout_ms <= 0 || timeout_ms > max_ms {
+            return answer(INVALID_TRANSACTION_TIMEOUT, "I3", Why::BadTimeout { timeout_ms, max_ms });
         }
         if self.get(id).is_none() {
             // I5

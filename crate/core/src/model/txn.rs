@@ -610,7 +610,16 @@ pub struct ClusterConfig {
     pub replica_lag_time_max_ms: i64,
     /// `unclean.leader.election.enable` (S5; Kafka's default false).
     pub unclean_leader_election: bool,
+    /// Broker `transaction.max.timeout.ms` (`None`: Kafka's 15 minutes; I3).
+    pub transaction_max_timeout_ms: Option<i32>,
+    /// Broker `producer.id.expiration.ms` (X1; default 1 day) and how often each leader checks
+    /// (`producer.id.expiration.check.interval.ms`, default 10 minutes).
+    pub producer_id_expiration_ms: i64,
+    pub producer_id_expiration_check_interval_ms: i64,
 }
+
+/// Kafka's default `producer.id.expiration.check.interval.ms`.
+pub const PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS_DEFAULT: i64 = 600_000;
 
 /// Kafka's default `transactional.id.expiration.ms` (`TransactionStateManagerConfig`).
 pub const TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT: i64 = 7 * 24 * 3_600_000;
@@ -632,6 +641,9 @@ impl Default for ClusterConfig {
             replication_factor: 1,
             replica_lag_time_max_ms: super::partition::REPLICA_LAG_TIME_MAX_MS_DEFAULT,
             unclean_leader_election: false,
+            transaction_max_timeout_ms: None,
+            producer_id_expiration_ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+            producer_id_expiration_check_interval_ms: PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS_DEFAULT,
         }
     }
 }
@@ -768,6 +780,8 @@ pub struct World {
     pub released: Vec<(u64, Reply)>,
     /// The model time up to which the leaders' ISR checks have run (S3).
     pub isr_checks_done: i64,
+    /// The model time up to which the leaders' producer-id expiration checks have run (X1).
+    pub producer_checks_done: i64,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -851,13 +865,14 @@ pub enum CallResult {
 
 impl World {
     pub fn new(start_ms: i64, first_pid: i64, cluster: ClusterConfig) -> Self {
+        let max_timeout = cluster.transaction_max_timeout_ms;
         World {
             start_ms,
             now_ms: start_ms,
             next_pid: first_pid,
             expiry_scans_done: start_ms,
             cluster,
-            coordinator: Coordinator::default(),
+            coordinator: Coordinator { max_timeout_ms: max_timeout, ..Coordinator::default() },
             coordinator_epoch: 0,
             txn_logs: BTreeMap::new(),
             partitions: Vec::new(),
@@ -899,6 +914,7 @@ impl World {
             held_seq: 0,
             released: Vec::new(),
             isr_checks_done: start_ms,
+            producer_checks_done: start_ms,
         }
     }
 
@@ -1008,6 +1024,7 @@ impl World {
 
     pub fn add_partition(&mut self, name: &str) {
         let mut p = Partition::new(name);
+        p.producer_id_expiration_ms = self.cluster.producer_id_expiration_ms;
         if self.cluster.replication_factor > 1 {
             p.set_replication_factor(self.cluster.replication_factor, self.now_ms);
         }
@@ -2526,6 +2543,34 @@ impl World {
         }
         self.expire_transactional_ids();
         self.check_isr();
+        self.expire_producers();
+    }
+
+    /// X1 on every leader (`ProducerStateManager.removeExpiredProducers`, run by LogManager's
+    /// `PeriodicProducerExpirationCheck` every producer.id.expiration.check.interval.ms from the
+    /// start, first after one interval): a producer with no open transaction whose last record
+    /// is at least producer.id.expiration.ms old loses its entry; its next batch meets X2.
+    fn expire_producers(&mut self) {
+        let iv = self.cluster.producer_id_expiration_check_interval_ms.max(1);
+        let (start, now) = (self.start_ms, self.now_ms);
+        let mut t = start + ((self.producer_checks_done.max(start) - start) / iv + 1) * iv;
+        while t <= now {
+            for pi in 0..self.partitions.len() {
+                let removed = self.partitions[pi].remove_expired_producers(t);
+                if !removed.is_empty() {
+                    let name = self.partitions[pi].name.clone();
+                    let lane = self.partition_lane(&name);
+                    let ttl = self.partitions[pi].producer_id_expiration_ms;
+                    msg_rule!(self, lane.clone(), lane, "expire", format!("{name}: producer state of {removed:?} expired (its last record is at least producer.id.expiration.ms = {ttl} ms old, no open transaction); a retry of its batches would be written again (X2)"), "X1", super::partition::EXPIRY_SOURCE, ErrorCode::NONE);
+                    say!(self, format!("{name} forgets producer(s) {removed:?}: producer.id.expiration.ms passed (X1)"));
+                }
+            }
+            for log in self.offsets_logs.values_mut() {
+                log.remove_expired_producers(t);
+            }
+            t += iv;
+        }
+        self.producer_checks_done = now;
     }
 
     /// T4, transactional.id expiry (`TransactionStateManager.removeExpiredTransactionalIds`,

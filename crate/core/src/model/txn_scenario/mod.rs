@@ -56,6 +56,12 @@ pub struct TxnScenario {
     pub replica_lag_time_max_ms: Option<i64>,
     /// `cluster unclean.leader.election.enable=true`.
     pub unclean_leader_election: bool,
+    /// `cluster transaction.max.timeout.ms=D` (None: Kafka's 15 minutes).
+    pub transaction_max_timeout_ms: Option<i64>,
+    /// `cluster producer.id.expiration.ms=D` / `producer.id.expiration.check.interval.ms=D`
+    /// (None: Kafka's 1 day / 10 minutes).
+    pub producer_id_expiration_ms: Option<i64>,
+    pub producer_id_expiration_check_interval_ms: Option<i64>,
     pub partitions: Vec<String>,
     pub producers: Vec<TxnProducerDecl>,
     pub consumers: Vec<ConsumerDecl>,

@@ -275,6 +275,13 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                                 _ => return perr(line, "unclean.leader.election.enable is true or false"),
                             }
                         }
+                        Some(("transaction.max.timeout.ms", v)) => {
+                            sc.transaction_max_timeout_ms = Some(parse_duration(v).filter(|d| (1..=i32::MAX as i64).contains(d)).ok_or_else(bad)?)
+                        }
+                        Some(("producer.id.expiration.ms", v)) => sc.producer_id_expiration_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?),
+                        Some(("producer.id.expiration.check.interval.ms", v)) => {
+                            sc.producer_id_expiration_check_interval_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?)
+                        }
                         Some(("min.insync.replicas", "1")) => {}
                         Some(("min.insync.replicas", _)) => return perr(line, "min.insync.replicas: the model has Kafka's default, 1 (the leader alone is enough; NOT_ENOUGH_REPLICAS is not modelled)"),
                         Some(("rtt", v)) => sc.rtt_ms = parse_duration(v).ok_or_else(bad)?,
@@ -283,7 +290,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                         Some(("kafka", v)) => {
                             sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
                         }
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, rtt, append, brokers)")),
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, transaction.max.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, rtt, append, brokers)")),
                     }
                 }
             }

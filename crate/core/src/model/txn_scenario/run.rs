@@ -93,7 +93,10 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
             transactional_id_expiration_interval_ms: sc.transactional_id_expiration_interval_ms.unwrap_or(TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT),
             replication_factor: sc.replication_factor.max(1),
             replica_lag_time_max_ms: sc.replica_lag_time_max_ms.unwrap_or(super::partition::REPLICA_LAG_TIME_MAX_MS_DEFAULT),
-            unclean_leader_election: sc.unclean_leader_election },
+            unclean_leader_election: sc.unclean_leader_election,
+            transaction_max_timeout_ms: sc.transaction_max_timeout_ms.and_then(|d| i32::try_from(d).ok()),
+            producer_id_expiration_ms: sc.producer_id_expiration_ms.unwrap_or(super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS),
+            producer_id_expiration_check_interval_ms: sc.producer_id_expiration_check_interval_ms.unwrap_or(super::txn::PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS_DEFAULT) },
     );
     w.sabotage = sabotage;
     for p in &sc.partitions {
@@ -224,6 +227,9 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         replication_factor: sc.replication_factor,
         replica_lag_time_max_ms: sc.replica_lag_time_max_ms,
         unclean_leader_election: sc.unclean_leader_election,
+        transaction_max_timeout_ms: sc.transaction_max_timeout_ms,
+        producer_id_expiration_ms: sc.producer_id_expiration_ms,
+        producer_id_expiration_check_interval_ms: sc.producer_id_expiration_check_interval_ms,
         partitions: sc.partitions.clone(),
         producers: sc.producers.clone(),
         consumers: sc.consumers.clone(),

@@ -175,3 +175,28 @@ fn inject_answers_only_what_the_client_retries_and_the_retry_is_processed_once()
     assert!(t.contains("FindCoordinator(GROUP): the coordinator is looked up again"), "{t}");
     assert!(t.contains("Produce response NOT_LEADER_OR_FOLLOWER(6) (injected"), "{t}");
 }
+
+#[test]
+fn i3_transaction_max_timeout_ms_is_a_broker_setting() {
+    let text = "model transactions\ntitle t\ncluster transaction.max.timeout.ms=30s\npartition orders-0\n\
+                init-producer-id transactional.id=a timeout=60s as long\nexpect long error INVALID_TRANSACTION_TIMEOUT\nexpect long rule I3\n\
+                init-producer-id transactional.id=a timeout=30s as ok\nexpect ok error NONE\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    assert!(timeline_text(&r).contains("transaction.timeout.ms 60000 is not in 1..30000 (transaction.max.timeout.ms)"));
+}
+
+#[test]
+fn x1_leaders_expire_idle_producers_at_their_periodic_check_and_the_retry_is_written_again() {
+    // Checks every 10 minutes from the start; the entry is 1 h old only after the 60-minute check.
+    let text = "model transactions\ntitle t\ncluster producer.id.expiration.ms=1h\npartition orders-0\n\
+                init-producer-id as i\nproduce orders-0 pid=1000 epoch=0 seq=0 a as first\nexpect first appended 0..0\n\
+                advance 1h\nexpect producer-state orders-0 pid=1000 seq=0..0\n\
+                advance 10m\nexpect producers-gone\n";
+    let text = text.replace("expect producers-gone\n", "produce orders-0 pid=1000 epoch=0 seq=0 a as retry\nexpect retry appended 1..1\nexpect retry rule X2\n");
+    let sc = parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    assert!(timeline_text(&r).contains("producer state of [1000] expired"));
+}
