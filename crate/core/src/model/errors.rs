@@ -80,6 +80,7 @@ error_codes! {
     TRANSACTION_COORDINATOR_FENCED = 52, "TransactionCoordinatorFencedException", false;
     TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53, "TransactionalIdAuthorizationException", false;
     UNKNOWN_PRODUCER_ID = 59, "UnknownProducerIdException", false;
+    FENCED_INSTANCE_ID = 82, "FencedInstanceIdException", false;
     INVALID_RECORD = 87, "InvalidRecordException", false;
     UNSTABLE_OFFSET_COMMIT = 88, "UnstableOffsetCommitException", true;
     PRODUCER_FENCED = 90, "ProducerFencedException", false;

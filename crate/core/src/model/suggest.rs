@@ -19,7 +19,7 @@ pub const IDEMPOTENCE_VERBS: &[&str] = &[
 
 /// Every verb of the transactions language (`txn_scenario::parse` and its step parser).
 pub const TXN_VERBS: &[&str] = &[
-    "model", "title", "about", "time", "first-producer-id", "cluster", "txn-state", "producer-state", "partition", "partitions",
+    "model", "title", "about", "time", "first-producer-id", "cluster", "txn-state", "group-state", "producer-state", "partition", "partitions",
     "producer", "consumer", "repeat", "init", "begin", "send", "send-all", "send-offsets", "commit", "abort", "deliver", "delay", "crash",
     "advance", "failover", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
     // Replication faults (model/txn/replication.rs).

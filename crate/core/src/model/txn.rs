@@ -168,6 +168,8 @@ pub struct Group {
     /// Member ids (the model's consumers of the group go by their names); none: the group is
     /// Empty, as a "simple" group a TxnOffsetCommit with generation −1 creates (G1).
     pub members: Vec<String>,
+    /// Static members (`group.instance.id` → member id, `ClassicGroup.staticMembers`).
+    pub static_members: Vec<(String, String)>,
 }
 
 impl Group {
@@ -1059,6 +1061,20 @@ impl World {
         });
     }
 
+    /// A classic consumer group as the group coordinator holds it (`group-state`): its
+    /// generation, members, static members and committed offsets.
+    pub fn seed_group(&mut self, g: &super::txn_scenario::GroupSeed) {
+        self.groups.retain(|x| x.name != g.group);
+        self.groups.push(Group {
+            name: g.group.clone(),
+            generation: g.generation,
+            committed: g.committed.iter().cloned().collect(),
+            pending: Vec::new(),
+            members: g.members.clone(),
+            static_members: g.static_members.clone(),
+        });
+    }
+
     /// Coordinator metadata as if loaded from `__transaction_state` (for scenarios that
     /// start late in a transactional.id's life, e.g. near epoch exhaustion).
     pub fn seed_txn(&mut self, id: &str, pid: i64, epoch: i16) {
@@ -1085,9 +1101,9 @@ impl World {
     pub fn add_consumer(&mut self, name: &str, isolation: Isolation, group: Option<&str>, partitions: Vec<String>) {
         if let Some(g) = group {
             if !self.groups.iter().any(|x| x.name == g) {
-                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new() });
+                self.groups.push(Group { name: g.into(), generation: 1, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new(), static_members: Vec::new() });
             }
-            if let Some(x) = self.groups.iter_mut().find(|x| x.name == g) {
+            if let Some(x) = self.groups.iter_mut().find(|x| x.name == g && !x.members.iter().any(|m| m == name)) {
                 x.members.push(name.into());
             }
         }
@@ -1928,7 +1944,7 @@ impl World {
             if generation >= 0 {
                 return refuse(ErrorCode::ILLEGAL_GENERATION, "G1", format!("no group {group} is known and generation {generation} ≥ 0: ILLEGAL_GENERATION (only generation −1 creates a simple group)"));
             }
-            self.groups.push(Group { name: group.into(), generation: 0, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new() });
+            self.groups.push(Group { name: group.into(), generation: 0, committed: BTreeMap::new(), pending: Vec::new(), members: Vec::new(), static_members: Vec::new() });
             return Ok((self.groups.len() - 1, "G1"));
         };
         let g = &self.groups[gi];
@@ -1936,8 +1952,16 @@ impl World {
             return Ok((gi, "G2"));
         }
         if generation >= 0 || !member.is_empty() || instance.is_some() {
+            // `ClassicGroup.validateMember`: a group.instance.id is looked up among the static
+            // members; its member id must be the request's (KIP-345 fencing).
             if let Some(x) = instance {
-                return refuse(ErrorCode::UNKNOWN_MEMBER_ID, "G2", format!("group.instance.id {x:?} is no static member of {group}: UNKNOWN_MEMBER_ID"));
+                match g.static_members.iter().find(|(i, _)| i == x) {
+                    None => return refuse(ErrorCode::UNKNOWN_MEMBER_ID, "G2", format!("group.instance.id {x:?} is no static member of {group}: UNKNOWN_MEMBER_ID")),
+                    Some((_, m)) if m != member => {
+                        return refuse(ErrorCode::FENCED_INSTANCE_ID, "G2", format!("group.instance.id {x:?} belongs to member {m:?} now, not {member:?}: a newer instance took it over, FENCED_INSTANCE_ID"))
+                    }
+                    Some(_) => {}
+                }
             }
             if !g.members.iter().any(|m| m == member) {
                 return refuse(ErrorCode::UNKNOWN_MEMBER_ID, "G2", format!("member id {member:?} is no member of {group}{}: UNKNOWN_MEMBER_ID", if g.members.is_empty() { " (it has none)" } else { "" }));

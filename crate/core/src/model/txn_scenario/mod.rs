@@ -70,7 +70,23 @@ pub struct TxnScenario {
     /// `producer-state PART pid=N epoch=E seq=A..B [offset=O] [txn-first=T]`: the partition
     /// leader's entry for one producer, as if its last batch had been appended.
     pub producer_states: Vec<ProducerStateSeed>,
+    /// `group-state G generation=N [members=A,B] [static=INSTANCE:MEMBER,…] [committed=P=O,…]`:
+    /// a classic consumer group as the group coordinator holds it.
+    pub groups: Vec<GroupSeed>,
     pub steps: Vec<TxnStep>,
+}
+
+/// One `group-state` line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
+pub struct GroupSeed {
+    pub group: String,
+    pub generation: i32,
+    pub members: Vec<String>,
+    /// (group.instance.id, member id).
+    pub static_members: Vec<(String, String)>,
+    /// (partition, committed offset).
+    pub committed: Vec<(String, i64)>,
 }
 
 /// One `producer-state` line: the leader of `partition` holds an entry for `producer_id` at

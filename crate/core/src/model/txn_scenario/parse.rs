@@ -45,6 +45,46 @@ fn txn_seed(line: usize, rest: &str) -> Result<TxnSeed, ParseError> {
     Ok(s)
 }
 
+const GROUP_STATE_USAGE: &str = "usage: group-state GROUP generation=N [members=A,B] [static=INSTANCE:MEMBER,…] [committed=PART=OFFSET,…]";
+
+/// Parse the words after `group-state`.
+fn group_seed(line: usize, rest: &str) -> Result<super::GroupSeed, ParseError> {
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    let Some((&group, kvs)) = w.split_first().filter(|(g, _)| !g.contains('=')) else { return perr(line, GROUP_STATE_USAGE) };
+    let mut g = super::GroupSeed { group: group.to_string(), generation: -1, ..Default::default() };
+    for kv in kvs {
+        let Some((k, v)) = kv.split_once('=') else { return perr(line, format!("{GROUP_STATE_USAGE}: {kv:?} is not KEY=VALUE")) };
+        let bad = |what: &str| ParseError { line, message: format!("{kv}: {what}") };
+        let list = || v.split(',').filter(|x| !x.is_empty());
+        match k {
+            "generation" => g.generation = v.parse::<i32>().ok().filter(|n| *n >= 0).ok_or_else(|| bad("a generation is a number ≥ 0"))?,
+            "members" => g.members = list().map(String::from).collect(),
+            "static" => {
+                for x in list() {
+                    let (i, m) = x.split_once(':').ok_or_else(|| bad("static members are INSTANCE:MEMBER"))?;
+                    g.static_members.push((i.to_string(), m.to_string()));
+                }
+            }
+            "committed" => {
+                // PART=OFFSET pairs: the value itself holds `=`.
+                let all = kv.strip_prefix("committed=").unwrap_or("");
+                for x in all.split(',').filter(|x| !x.is_empty()) {
+                    let (p, o) = x.rsplit_once('=').ok_or_else(|| bad("committed offsets are PART=OFFSET"))?;
+                    g.committed.push((p.to_string(), o.parse::<i64>().ok().filter(|o| *o >= 0).ok_or_else(|| bad("an offset is a number ≥ 0"))?));
+                }
+            }
+            _ => return perr(line, format!("unknown group-state setting {kv:?} (generation, members, static, committed)")),
+        }
+    }
+    if g.generation < 0 {
+        return perr(line, format!("{GROUP_STATE_USAGE}: generation= is required"));
+    }
+    if let Some((i, m)) = g.static_members.iter().find(|(_, m)| !g.members.contains(m)) {
+        return perr(line, format!("group-state: static member {i}:{m}: {m} is not among members="));
+    }
+    Ok(g)
+}
+
 /// Parse the words after `producer-state`.
 fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseError> {
     let w: Vec<&str> = rest.split_whitespace().collect();
@@ -295,6 +335,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                 }
             }
             "txn-state" => sc.seeds.push(txn_seed(line, rest)?),
+            "group-state" => sc.groups.push(group_seed(line, rest)?),
             "producer-state" => sc.producer_states.push(producer_state(line, rest)?),
             "partition" => sc.partitions.extend(rest.split_whitespace().map(String::from)),
             "partitions" => {

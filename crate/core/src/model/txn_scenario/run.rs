@@ -130,6 +130,9 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
         }
     }
     let _ = seed_producer_states(&mut w, &sc.producer_states);
+    for g in &sc.groups {
+        w.seed_group(g);
+    }
     for c in &sc.consumers {
         w.add_consumer(&c.name, if c.read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted }, c.group.as_deref(), c.partitions.clone());
     }
@@ -235,6 +238,7 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         consumers: sc.consumers.clone(),
         seeds: sc.seeds.clone(),
         producer_states: sc.producer_states.clone(),
+        groups: sc.groups.clone(),
         steps: Vec::new(),
     }
 }

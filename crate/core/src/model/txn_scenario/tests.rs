@@ -200,3 +200,33 @@ fn x1_leaders_expire_idle_producers_at_their_periodic_check_and_the_retry_is_wri
     assert!(r.passed(), "{}", timeline_text(&r));
     assert!(timeline_text(&r).contains("producer state of [1000] expired"));
 }
+
+#[test]
+fn g2_a_classic_groups_static_members_fence_a_stale_instance_and_a_transactional_commit_without_member_is_taken() {
+    // `ClassicGroup.validateOffsetCommit` (4.3.1), isTransactional=true: the instance id is
+    // looked up among the static members (UNKNOWN_MEMBER_ID / FENCED_INSTANCE_ID), then the
+    // member id (UNKNOWN_MEMBER_ID), then the generation (ILLEGAL_GENERATION); generation −1 with
+    // no member and no instance is accepted even while the group has members.
+    let text = "model transactions\ntitle t\npartition in-0\n\
+                group-state g generation=3 members=m1,m2 static=i1:m1 committed=in-0=5\n\
+                init-producer-id transactional.id=t as i\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g generation=3 member=m1 group-instance-id=i1 in-0=6 as ok\n\
+                expect ok error in-0 NONE\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g generation=3 member=m2 group-instance-id=i1 in-0=6 as fenced\n\
+                expect fenced error in-0 FENCED_INSTANCE_ID\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g generation=3 member=m1 group-instance-id=i9 in-0=6 as unknown-instance\n\
+                expect unknown-instance error in-0 UNKNOWN_MEMBER_ID\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g generation=3 member=m3 in-0=6 as unknown-member\n\
+                expect unknown-member error in-0 UNKNOWN_MEMBER_ID\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g generation=2 member=m1 in-0=6 as stale\n\
+                expect stale error in-0 ILLEGAL_GENERATION\n\
+                txn-offset-commit transactional.id=t pid=1000 epoch=0 group=g in-0=7 as simple\n\
+                expect simple error in-0 NONE\n\
+                offset-fetch group=g in-0 as f\nexpect f offset in-0 5\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition in-0\n{line}\n")).unwrap_err().message;
+    assert!(bad("group-state g members=m1").contains("generation= is required"));
+    assert!(bad("group-state g generation=1 members=m1 static=i1:m2").contains("m2 is not among members="));
+}
