@@ -842,7 +842,8 @@ impl World {
             if id.is_empty() {
                 // C0g: a transactional batch needs the request's transactionalId.
                 self.tick(0);
-                let r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS_PRODUCE, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
+                let mut r = Reply::new("Produce", ErrorCode(53), "C0g", KAFKA_APIS_PRODUCE, String::from("a Produce with transactional records and no transactionalId is refused as a whole: TRANSACTIONAL_ID_AUTHORIZATION_FAILED"));
+                r.outcome = Some(String::from("rejected"));
                 self.reply_msg_from(plane, lane, &r);
                 return Ok(r);
             }
@@ -966,8 +967,12 @@ impl World {
                     r.aborted = read_committed.then(|| aborted.iter().map(|a| (a.producer_id, a.first_offset)).collect());
                     r
                 };
-                r.high_watermark = Some(hw);
-                r.last_stable_offset = Some(lso);
+                // A partition answered with an error carries no offsets: highWatermark and
+                // lastStableOffset −1 (`FetchResponse.partitionResponse`, INVALID_HIGH_WATERMARK /
+                // INVALID_LAST_STABLE_OFFSET; seen on Kafka 4.3.1).
+                let refused = r.error_code != 0;
+                r.high_watermark = Some(if refused { -1 } else { hw });
+                r.last_stable_offset = Some(if refused { -1 } else { lso });
                 self.reply_msg_from(plane, lane, &r);
                 Ok(r)
             }
