@@ -166,6 +166,28 @@ test("stepping back shows that step's leader and batches at once, from the one r
   assert.match(panels.last.batches[0], /^b1 seq 0 e0 acked @0/);
 });
 
+test("slow-follower-timeout-retry: the panel shows the HW and the ISR, and the held answer's rows", { timeout: 60_000 }, async () => {
+  await openScenario("slow-follower-timeout-retry");
+  const { steps } = await ladderState();
+  const read = (k) => page.evaluate((k) => {
+    const l = document.querySelector("kafka-ladder");
+    l.goTo(k);
+    return {
+      leader: l.shadowRoot.querySelector('section[data-partition="orders-0"]')?.textContent ?? "",
+      rows: [...l.shadowRoot.querySelectorAll("ol.sr-only li")].map((li) => li.textContent).join("\n"),
+    };
+  }, k);
+  const held = await stepOfLine(19); // deliver request b2: written, the answer held for the HW
+  let s = await read(held);
+  assert.match(s.leader, /high watermark 1 · ISR 1, 2, 3 \(leader on broker 1\)/);
+  s = await read(steps - 1);
+  assert.match(s.leader, /high watermark 2 · ISR 1, 2, 3/);
+  const all = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.flatMap((st) => st.events.map((e) => `${e.kind}: ${e.text}`)).join("\n"));
+  assert.match(all, /held: orders-0 \[S1\]: b2 attempt 1 is written, but acks=-1: its answer waits until the high watermark \(1\) reaches 2/);
+  assert.match(all, /released: orders-0 \[S1\]: the request's timeout passed .* REQUEST_TIMED_OUT/);
+  assert.match(all, /replication: orders-0 \[S3\]: the leader's ISR check finds broker\(s\) 3 behind/);
+});
+
 test("window-moved-past: OUT_OF_ORDER_SEQUENCE_NUMBER (45), rule A7, in the step and in the rows in view", { timeout: 60_000 }, async () => {
   await openScenario("window-moved-past");
   const k = await stepOfLine(30); // deliver request b1: the retry, out of the window
