@@ -156,20 +156,22 @@ impl Sim {
     }
 
     pub(super) fn handle_lag(&mut self, part: usize, broker: Option<i32>) -> Result<(), String> {
-        let now = self.now_ms;
-        let stopped = self.partitions[part].stop_fetching(broker, now)?;
-        let at = self.partitions[part].log_end_offset;
-        let (isr, hw) = self.isr_state(part);
-        self.event(EventKind::Replication(Box::new(ReplicationEvent::Stopped { brokers: stopped.into(), at, isr, hw })), None, Some(part), None);
-        Ok(())
+        self.set_fetching(part, broker, false)
     }
 
     pub(super) fn handle_catch_up(&mut self, part: usize, broker: Option<i32>) -> Result<(), String> {
+        self.set_fetching(part, broker, true)
+    }
+
+    /// Followers stop fetching (S1) or fetch to the log end again and rejoin the ISR (S4).
+    fn set_fetching(&mut self, part: usize, broker: Option<i32>, resume: bool) -> Result<(), String> {
         let now = self.now_ms;
-        let back = self.partitions[part].resume_fetching(broker, now)?;
+        let p = &mut self.partitions[part];
+        let brokers: Box<[i32]> = if resume { p.resume_fetching(broker, now)? } else { p.stop_fetching(broker, now)? }.into();
         let at = self.partitions[part].log_end_offset;
         let (isr, hw) = self.isr_state(part);
-        self.event(EventKind::Replication(Box::new(ReplicationEvent::CaughtUp { brokers: back.into(), at, isr, hw })), None, Some(part), None);
+        let r = if resume { ReplicationEvent::CaughtUp { brokers, at, isr, hw } } else { ReplicationEvent::Stopped { brokers, at, isr, hw } };
+        self.event(EventKind::Replication(Box::new(r)), None, Some(part), None);
         Ok(())
     }
 

@@ -151,28 +151,36 @@ impl World {
 
     /// `lag PART [broker=B]`: that follower (every follower) stops fetching.
     pub fn lag(&mut self, partition: &str, broker: Option<i32>) -> Result<(), String> {
-        let pi = self.partition_index(partition)?;
-        self.need_replicas(pi, "lag")?;
-        let now = self.now_ms;
-        let stopped = self.partitions[pi].stop_fetching(broker, now)?;
-        let lane = self.partition_lane(partition);
-        let state = self.replicas_line(pi);
-        msg_rule!(self, lane.clone(), lane, "replication", format!("followers on broker(s) {} stop fetching at offset {}: the HW stays at the slowest in-sync replica's log end; {state}", join(&stopped), self.partitions[pi].log_end_offset), "S1", PARTITION_HW, ErrorCode::NONE);
-        say!(self, format!("{partition}: the follower(s) on broker(s) {} stop fetching; while they are in the ISR the high watermark cannot pass their log end (S1)", join(&stopped)));
-        Ok(())
+        self.set_fetching(partition, broker, false)
     }
 
     /// `catch-up PART [broker=B]`: the follower(s) fetch up to the log end and rejoin the ISR.
     pub fn catch_up(&mut self, partition: &str, broker: Option<i32>) -> Result<(), String> {
+        self.set_fetching(partition, broker, true)
+    }
+
+    /// [`World::lag`] (`resume` false, S1) and [`World::catch_up`] (`resume` true, S4).
+    fn set_fetching(&mut self, partition: &str, broker: Option<i32>, resume: bool) -> Result<(), String> {
         let pi = self.partition_index(partition)?;
-        self.need_replicas(pi, "catch-up")?;
+        self.need_replicas(pi, if resume { "catch-up" } else { "lag" })?;
         let now = self.now_ms;
-        let back = self.partitions[pi].resume_fetching(broker, now)?;
-        let lane = self.partition_lane(partition);
-        let state = self.replicas_line(pi);
-        msg_rule!(self, lane.clone(), lane, "replication", format!("broker(s) {} fetch up to offset {} and are in the ISR again; {state}", join(&back), self.partitions[pi].log_end_offset), "S4", PARTITION_HW, ErrorCode::NONE);
-        say!(self, format!("{partition}: broker(s) {} catch up and rejoin the ISR (S4); the HW and the LSO move on", join(&back)));
-        self.release_held();
+        let p = &mut self.partitions[pi];
+        let brokers = if resume { p.resume_fetching(broker, now)? } else { p.stop_fetching(broker, now)? };
+        let (lane, state, leo) = (self.partition_lane(partition), self.replicas_line(pi), self.partitions[pi].log_end_offset);
+        let (text, rule, said) = if resume {
+            (format!("broker(s) {} fetch up to offset {leo} and are in the ISR again; {state}", join(&brokers)), "S4", format!("{partition}: broker(s) {} catch up and rejoin the ISR (S4); the HW and the LSO move on", join(&brokers)))
+        } else {
+            (
+                format!("followers on broker(s) {} stop fetching at offset {leo}: the HW stays at the slowest in-sync replica's log end; {state}", join(&brokers)),
+                "S1",
+                format!("{partition}: the follower(s) on broker(s) {} stop fetching; while they are in the ISR the high watermark cannot pass their log end (S1)", join(&brokers)),
+            )
+        };
+        msg_rule!(self, lane.clone(), lane, "replication", text, rule, PARTITION_HW, ErrorCode::NONE);
+        say!(self, said);
+        if resume {
+            self.release_held();
+        }
         Ok(())
     }
 
