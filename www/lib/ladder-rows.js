@@ -45,6 +45,9 @@ export const KIND_LABEL = {
   replication: "replicas",
   held: "held",
   released: "answer",
+  // Reads asked directly (fetch / list-offsets lines).
+  fetch: "fetch",
+  "list-offsets": "offsets",
 };
 
 /** Theme colour key of an event row's tag. */
@@ -70,6 +73,9 @@ export function kindColor(e) {
       return /REQUEST_TIMED_OUT|NOT_LEADER/.test(e.text ?? "") ? "bad" : "ok";
     case "replication":
       return /unclean|truncated/.test(e.text ?? "") ? "bad" : "muted";
+    case "fetch":
+    case "list-offsets":
+      return /OFFSET_OUT_OF_RANGE/.test(e.text ?? "") ? "bad" : "accent";
     case "restart":
     case "epoch-bump":
       return "dup";

@@ -207,6 +207,9 @@ pub enum Action {
     /// The leader's broker fails; the controller elects (S5); the log is truncated to the new
     /// leader's end and its producer state rebuilt (S6).
     LeaderFails { partition: usize },
+    /// A Fetch from `from` (L4) or, with `list_offsets`, a ListOffsets(LATEST) (L5), straight to
+    /// the leader of `partition`: answered at once, nothing changes.
+    Read { partition: usize, read_committed: bool, from: i64, list_offsets: bool },
 }
 
 /// One line of the trace, kept as data (72 bytes, no allocation for the common kinds): its
@@ -270,6 +273,18 @@ pub enum EventKind {
     /// Replication (S1–S6): followers stop or resume fetching, the ISR shrinks, a leader is
     /// elected, an acks=-1 answer is held for the HW or goes out.
     Replication(Box<ReplicationEvent>),
+    /// The answer to a `fetch` or `list-offsets` line.
+    Read(Box<ReadEvent>),
+}
+
+/// A Fetch's or ListOffsets' answer ([`EventKind::Read`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadEvent {
+    pub read_committed: bool,
+    pub from: i64,
+    /// ListOffsets(LATEST): the offset answered (the LSO or the HW); `None`: a Fetch.
+    pub offset: Option<i64>,
+    pub answer: super::partition::FetchAnswer,
 }
 
 /// What replication did ([`EventKind::Replication`]), with the numbers its sentence needs.
@@ -476,6 +491,29 @@ impl Event {
                 write!(out, "{pname}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log")
             }
             EventKind::Replication(r) => replication::write_event(out, pname, b, attempt, r),
+            EventKind::Read(r) => {
+                let iso = if r.read_committed { "read_committed" } else { "read_uncommitted" };
+                let a = &r.answer;
+                if let Some(o) = r.offset {
+                    return write!(out, "{pname} [L5]: ListOffsets(LATEST, {iso}) → {o}, {}", if r.read_committed { "the last stable offset" } else { "the high watermark" });
+                }
+                if a.error != ErrorCode::NONE {
+                    return write!(out, "{pname} [L4]: Fetch(from {}, {iso}) → {}: the fetch offset is past the high watermark", r.from, a.error);
+                }
+                write!(out, "{pname} [L4]: Fetch(from {}, {iso}) → ", r.from)?;
+                if a.records.is_empty() {
+                    out.write_str("no records")?;
+                } else {
+                    let vals: Vec<&str> = a.records.iter().map(|(_, v)| v.as_deref().unwrap_or("null")).collect();
+                    write!(out, "{}", vals.join(" "))?;
+                }
+                write!(out, " (below {}); highWatermark {}, lastStableOffset {}", a.upper, a.high_watermark, a.last_stable_offset)?;
+                match &a.aborted {
+                    Some(l) if !l.is_empty() => write!(out, ", abortedTransactions {}", l.iter().map(|(p, f)| format!("{p}@{f}")).collect::<Vec<_>>().join(" ")),
+                    Some(_) => out.write_str(", abortedTransactions none"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -750,6 +788,12 @@ impl Sim {
             Action::Lag { partition, broker } => self.handle_lag(partition, broker)?,
             Action::CatchUp { partition, broker } => self.handle_catch_up(partition, broker)?,
             Action::LeaderFails { partition } => self.handle_leader_fails(partition)?,
+            Action::Read { partition, read_committed, from, list_offsets } => {
+                let iso = if read_committed { super::partition::Isolation::ReadCommitted } else { super::partition::Isolation::ReadUncommitted };
+                let p = &self.partitions[partition];
+                let (answer, offset) = if list_offsets { (p.fetch_answer(iso, 0), Some(p.latest_offset(iso))) } else { (p.fetch_answer(iso, from), None) };
+                self.event(EventKind::Read(Box::new(ReadEvent { read_committed, from, offset, answer })), None, Some(partition), None);
+            }
         }
         self.settle_replication();
         while self.batches.get(self.first_open).is_some_and(|b| {
@@ -813,7 +857,8 @@ impl Sim {
             | Action::ProduceBytes { partition, .. }
             | Action::Lag { partition, .. }
             | Action::CatchUp { partition, .. }
-            | Action::LeaderFails { partition } => {
+            | Action::LeaderFails { partition }
+            | Action::Read { partition, .. } => {
                 if *partition >= nq {
                     return Err(String::from("no such partition"));
                 }

@@ -467,6 +467,51 @@ impl Partition {
     }
 }
 
+/// A Fetch's answer for one partition (L4, `ReplicaManager.readFromLog`), as both script
+/// languages give it: the records below the bound (markers excluded; aborted ones included —
+/// a read_committed client filters them with `aborted`), the HW and LSO, and
+/// abortedTransactions (`None` for read_uncommitted). A fetch offset outside `[0, HW]` is
+/// OFFSET_OUT_OF_RANGE, and the answer then carries no offsets (−1,
+/// `FetchResponse.partitionResponse`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchAnswer {
+    pub error: ErrorCode,
+    pub high_watermark: i64,
+    pub last_stable_offset: i64,
+    /// The offset the records stop below (the LSO or the HW).
+    pub upper: i64,
+    pub records: Vec<(i64, Option<String>)>,
+    pub aborted: Option<Vec<(i64, i64)>>,
+}
+
+impl Partition {
+    /// L4: the answer to a Fetch from `from_offset` ([`FetchAnswer`]).
+    pub fn fetch_answer(&self, isolation: Isolation, from_offset: i64) -> FetchAnswer {
+        let (hw, lso) = (self.high_watermark(), self.last_stable_offset());
+        if from_offset < 0 || from_offset > hw {
+            return FetchAnswer { error: ErrorCode(1), high_watermark: -1, last_stable_offset: -1, upper: -1, records: Vec::new(), aborted: None };
+        }
+        let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
+        let mut records = Vec::new();
+        self.fetch_each(Isolation::ReadUncommitted, from_offset, |offset, _, _, value| {
+            if offset < upper {
+                records.push((offset, value.map(|v| String::from_utf8_lossy(v).into_owned())));
+            }
+        });
+        let aborted = (isolation == Isolation::ReadCommitted).then(|| aborted.iter().map(|a| (a.producer_id, a.first_offset)).collect());
+        FetchAnswer { error: ErrorCode::NONE, high_watermark: hw, last_stable_offset: lso, upper, records, aborted }
+    }
+
+    /// L5: ListOffsets(LATEST): the LSO for read_committed, the HW otherwise.
+    pub fn latest_offset(&self, isolation: Isolation) -> i64 {
+        if isolation == Isolation::ReadCommitted {
+            self.last_stable_offset()
+        } else {
+            self.high_watermark()
+        }
+    }
+}
+
 /// Which marker rule applies (`semantics.md` M1/M2): TV0/TV1 markers carry the
 /// transaction's epoch; TV2 markers carry the coordinator's bumped epoch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

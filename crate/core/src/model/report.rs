@@ -201,6 +201,13 @@ fn kind_name(k: &EventKind) -> &'static str {
         EventKind::RawProduce { .. } => "produce-request",
         EventKind::RawMarker { .. } => "marker-request",
         EventKind::MarkerDecision(_) => "marker-decision",
+        EventKind::Read(r) => {
+            if r.offset.is_some() {
+                "list-offsets"
+            } else {
+                "fetch"
+            }
+        }
         EventKind::Replication(r) => match **r {
             super::idempotence::ReplicationEvent::Held { .. } => "held",
             super::idempotence::ReplicationEvent::Released { .. } => "released",

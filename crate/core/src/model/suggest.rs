@@ -13,7 +13,7 @@ use super::scenario::ParseError;
 /// `scenario::parse_step`; documented in scenarios/README.md).
 pub const IDEMPOTENCE_VERBS: &[&str] = &[
     "title", "about", "time", "first-producer-id", "broker", "partition", "producer", "send", "deliver", "lose", "delay",
-    "refuse", "timeout", "restart", "advance", "leader-change", "lag", "catch-up", "leader-fails", "flush", "produce", "marker", "repeat", "expect", "log-end",
+    "refuse", "timeout", "restart", "advance", "leader-change", "lag", "catch-up", "leader-fails", "fetch", "list-offsets", "flush", "produce", "marker", "repeat", "expect", "log-end",
     "producer-state",
 ];
 

@@ -28,6 +28,7 @@ pub(super) fn describe_expect(e: &Expect) -> String {
         },
         Expect::Lso { partition, offset } => format!("lso {partition} {offset}"),
         Expect::Hw { partition, offset } => format!("hw {partition} {offset}"),
+        Expect::Read { answer, values } => format!("read {answer} {}", values.join(" ")).trim_end().to_string(),
         Expect::Isr { partition, brokers } => format!("isr {partition} {}", brokers.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",")),
         Expect::Leader { partition, broker } => format!("leader {partition} {broker}"),
         Expect::Producer { producer, pid, epoch } => {
@@ -118,6 +119,27 @@ pub(super) fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)
             let got = sim.partitions[partition_idx(sim, partition)].last_stable_offset();
             if got != *offset {
                 return Err((want, format!("lso {partition} {got}")));
+            }
+        }
+        Expect::Read { answer: what, values } => {
+            let last = sim.trace.iter().rev().find_map(|e| if let super::idempotence::EventKind::Read(r) = &e.kind { Some(r) } else { None });
+            let Some(r) = last else { return Err((want, String::from("no fetch or list-offsets answer yet"))) };
+            let a = &r.answer;
+            let got = match what.as_str() {
+                "records" if a.records.is_empty() => String::from("nothing"),
+                "records" => a.records.iter().map(|(_, v)| v.clone().unwrap_or_else(|| String::from("null"))).collect::<Vec<_>>().join(" "),
+                "hw" => a.high_watermark.to_string(),
+                "lso" => a.last_stable_offset.to_string(),
+                "offset" => r.offset.map_or_else(|| String::from("none"), |o| o.to_string()),
+                "error" => String::from(a.error.name()),
+                _ => match &a.aborted {
+                    None => String::from("null"),
+                    Some(l) if l.is_empty() => String::from("none"),
+                    Some(l) => l.iter().map(|(p, f)| format!("{p}@{f}")).collect::<Vec<_>>().join(" "),
+                },
+            };
+            if got != values.join(" ") {
+                return Err((want, format!("read {what} {got}")));
             }
         }
         Expect::Hw { partition, offset } => {

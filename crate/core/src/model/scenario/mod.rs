@@ -120,6 +120,10 @@ pub enum Step {
     CatchUp { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },
     /// `leader-fails PART`: the leader's broker fails; the controller elects (S5, S6).
     LeaderFails { line: usize, partition: String },
+    /// `fetch PART [read_committed|read_uncommitted] [from=N]`: a Fetch to the leader (L4).
+    Fetch { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] read_committed: bool, #[cfg_attr(feature = "serde", serde(default))] from: i64 },
+    /// `list-offsets PART [read_committed|read_uncommitted]`: ListOffsets(LATEST) (L5).
+    ListOffsets { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] read_committed: bool },
     /// Deliver everything deliverable, oldest first, until the network is quiet.
     Flush { line: usize },
     Repeat { line: usize, times: usize, steps: Vec<Step> },
@@ -163,6 +167,9 @@ pub enum Expect {
     Lso { partition: String, offset: i64 },
     /// A partition's high watermark.
     Hw { partition: String, offset: i64 },
+    /// The latest `fetch` / `list-offsets` answer: `records V …|nothing`, `hw N`, `lso N`,
+    /// `offset N`, `error NAME`, `aborted PID@FIRST …|none|null`.
+    Read { answer: String, values: Vec<String> },
     /// A partition's ISR, leader first (`expect isr PART 1,2,3`).
     Isr { partition: String, brokers: Vec<i32> },
     /// The broker leading a partition.

@@ -297,6 +297,24 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
             need(2)?;
             Step::LeaderFails { line, partition: partition(words[1])? }
         }
+        "fetch" | "list-offsets" => {
+            need(2)?;
+            let part = partition(words[1])?;
+            let (mut read_committed, mut from) = (false, 0i64);
+            for w in &words[2..] {
+                match *w {
+                    "read_committed" => read_committed = true,
+                    "read_uncommitted" => read_committed = false,
+                    x if x.starts_with("from=") && words[0] == "fetch" => from = x[5..].parse().or_else(|_| perr(line, format!("{x}: expected from=OFFSET")))?,
+                    x => return perr(line, format!("unexpected {x:?} (usage: {} PARTITION [read_committed|read_uncommitted]{})", words[0], if words[0] == "fetch" { " [from=N]" } else { "" })),
+                }
+            }
+            if words[0] == "fetch" {
+                Step::Fetch { line, partition: part, read_committed, from }
+            } else {
+                Step::ListOffsets { line, partition: part, read_committed }
+            }
+        }
         "flush" => Step::Flush { line },
         "produce" if words.iter().any(|w| w.starts_with("batch=")) => {
             // The bytes alone: their header says who sent them (as in the transactions scripts).
@@ -393,6 +411,13 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
                 "rejected" => Ok(Expect::Last { outcome: w.get(2).ok_or(ParseError { line, message: "rejected with which error?".into() })?.to_string(), offsets: None }),
                 _ => perr(line, "expect last appended|duplicate [A..B] | rejected ERROR"),
             }
+        }
+        "read" => {
+            let what = w.get(1).copied().unwrap_or("");
+            if !matches!(what, "records" | "hw" | "lso" | "offset" | "error" | "aborted") {
+                return perr(line, "expect read records V …|nothing, hw N, lso N, offset N, error NAME or aborted PID@FIRST …|none|null (the latest fetch or list-offsets answer)");
+            }
+            Ok(Expect::Read { answer: what.to_string(), values: w[2..].iter().map(|x| x.to_string()).collect() })
         }
         "lso" => {
             if w.len() != 3 || !sc.partitions.iter().any(|p| p == w[1]) {

@@ -316,6 +316,12 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
         Step::Lag { partition, broker, .. } => act(sim, Action::Lag { partition: partition_idx(sim, partition), broker: *broker })?,
         Step::CatchUp { partition, broker, .. } => act(sim, Action::CatchUp { partition: partition_idx(sim, partition), broker: *broker })?,
         Step::LeaderFails { partition, .. } => act(sim, Action::LeaderFails { partition: partition_idx(sim, partition) })?,
+        Step::Fetch { partition, read_committed, from, .. } => {
+            act(sim, Action::Read { partition: partition_idx(sim, partition), read_committed: *read_committed, from: *from, list_offsets: false })?
+        }
+        Step::ListOffsets { partition, read_committed, .. } => {
+            act(sim, Action::Read { partition: partition_idx(sim, partition), read_committed: *read_committed, from: 0, list_offsets: true })?
+        }
         Step::Flush { .. } => {
             let mut n = 0;
             while let Some(m) = sim.first_deliverable() {
@@ -373,6 +379,8 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Lag { line, .. }
         | Step::CatchUp { line, .. }
         | Step::LeaderFails { line, .. }
+        | Step::Fetch { line, .. }
+        | Step::ListOffsets { line, .. }
         | Step::Flush { line }
         | Step::Repeat { line, .. }
         | Step::Expect { line, .. }

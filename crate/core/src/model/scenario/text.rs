@@ -27,6 +27,8 @@ pub fn describe(s: &Step) -> String {
         Step::Lag { partition, broker, .. } => format!("lag {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         Step::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         Step::LeaderFails { partition, .. } => format!("leader-fails {partition}"),
+        Step::Fetch { partition, read_committed, from, .. } => format!("fetch {partition} {} from={from}", if *read_committed { "read_committed" } else { "read_uncommitted" }),
+        Step::ListOffsets { partition, read_committed, .. } => format!("list-offsets {partition} {}", if *read_committed { "read_committed" } else { "read_uncommitted" }),
         Step::Flush { .. } => String::from("flush"),
         Step::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         Step::Expect { check, .. } => format!("expect {}", describe_expect(check)),
@@ -105,7 +107,7 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
                 Some((format!("{q}: the leader's broker fails"), format!("leader-fails {q}")))
             }
             // Requests with chosen fields are written, not offered.
-            Action::Produce { .. } | Action::ProduceBytes { .. } | Action::Marker { .. } => None,
+            Action::Produce { .. } | Action::ProduceBytes { .. } | Action::Marker { .. } | Action::Read { .. } => None,
         };
         if let Some(i) = item {
             out.push(i);
@@ -153,6 +155,7 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::RawProduce { .. } | EventKind::RawMarker { .. } => "──▶",
                 EventKind::MarkerDecision(_) => "███",
                 EventKind::Replication(_) => "⧗",
+                EventKind::Read(_) => "◀▶",
             };
             s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }

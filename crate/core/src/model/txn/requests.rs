@@ -938,41 +938,34 @@ impl World {
                 self.tick(0);
                 let p = &self.partitions[pi];
                 let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
-                let mut r = if *from_offset < 0 || *from_offset > hw {
-                    Reply::new("Fetch", ErrorCode(1), "L4", REPLICA_MANAGER_READ_FROM_LOG, format!("fetchOffset {from_offset} is outside the log [0, {hw}]: OFFSET_OUT_OF_RANGE"))
+                let a = p.fetch_answer(iso, *from_offset);
+                let mut r = if a.error != ErrorCode::NONE {
+                    Reply::new("Fetch", a.error, "L4", REPLICA_MANAGER_READ_FROM_LOG, format!("fetchOffset {from_offset} is outside the log [0, {hw}]: OFFSET_OUT_OF_RANGE"))
                 } else {
-                    let (upper, aborted) = p.fetch_bounds(iso, *from_offset);
-                    let mut records = Vec::new();
-                    // The records of the batches below the bound (markers excluded), as a
-                    // read_uncommitted client decodes them; read_committed clients filter
-                    // the aborted ones with abortedTransactions (R1–R2).
-                    p.fetch_each(Isolation::ReadUncommitted, *from_offset, |offset, _, _, value| {
-                        if offset < upper {
-                            records.push((offset, value.map(|v| String::from_utf8_lossy(v).into_owned())));
-                        }
-                    });
                     let mut r = Reply::new(
                         "Fetch",
                         ErrorCode::NONE,
                         "L4",
                         REPLICA_MANAGER_READ_FROM_LOG,
                         format!(
-                            "{}: records from {from_offset} below {} ({upper}); highWatermark {hw}, lastStableOffset {lso}{}",
+                            "{}: records from {from_offset} below {} ({}); highWatermark {hw}, lastStableOffset {lso}{}",
                             if *read_committed { "read_committed" } else { "read_uncommitted" },
                             if *read_committed { "the LSO" } else { "the HW" },
-                            if *read_committed { format!(", abortedTransactions [{}]", aborted.iter().map(|a| format!("producer {} from {}", a.producer_id, a.first_offset)).collect::<Vec<_>>().join(", ")) } else { String::from(", abortedTransactions null") }
+                            a.upper,
+                            match &a.aborted {
+                                Some(list) => format!(", abortedTransactions [{}]", list.iter().map(|(p, f)| format!("producer {p} from {f}")).collect::<Vec<_>>().join(", ")),
+                                None => String::from(", abortedTransactions null"),
+                            }
                         ),
                     );
-                    r.records = records;
-                    r.aborted = read_committed.then(|| aborted.iter().map(|a| (a.producer_id, a.first_offset)).collect());
+                    r.records = a.records;
+                    r.aborted = a.aborted;
                     r
                 };
                 // A partition answered with an error carries no offsets: highWatermark and
-                // lastStableOffset −1 (`FetchResponse.partitionResponse`, INVALID_HIGH_WATERMARK /
-                // INVALID_LAST_STABLE_OFFSET; seen on Kafka 4.3.1).
-                let refused = r.error_code != 0;
-                r.high_watermark = Some(if refused { -1 } else { hw });
-                r.last_stable_offset = Some(if refused { -1 } else { lso });
+                // lastStableOffset −1 (`FetchResponse.partitionResponse`, seen on Kafka 4.3.1).
+                r.high_watermark = Some(a.high_watermark);
+                r.last_stable_offset = Some(a.last_stable_offset);
                 self.reply_msg_from(plane, lane, &r);
                 Ok(r)
             }
