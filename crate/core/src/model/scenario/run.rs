@@ -42,8 +42,12 @@ pub struct LeaderAt {
     /// With followers (`broker default.replication.factor` ≥ 2): the high watermark and the
     /// ISR, leader first.
     pub replicas: Option<(i64, Vec<i32>)>,
-    pub producers: Vec<(i64, i16, Vec<(i32, i32, i64, i64)>)>,
+    pub producers: Vec<EntryAt>,
 }
+
+/// One producer-state entry as the panel shows it: producer id, epoch, and the retained window
+/// `(firstSeq, lastSeq, firstOffset, lastOffset)`, oldest first.
+pub type EntryAt = (i64, i16, Vec<(i32, i32, i64, i64)>);
 
 /// The changes of one step: the leaders whose state changed, the client batches it touched (as
 /// they are after it), and the lines that could come next.
