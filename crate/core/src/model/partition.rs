@@ -748,7 +748,7 @@ impl Partition {
             Isolation::ReadUncommitted => self.high_watermark(),
             Isolation::ReadCommitted => self.last_stable_offset(),
         };
-        let mut aborted: Vec<AbortedTxn> = match isolation {
+        let aborted: Vec<AbortedTxn> = match isolation {
             Isolation::ReadUncommitted => Vec::new(),
             // Nothing to read (from the LSO on): `LocalLog.emptyFetchDataInfo`, an empty list.
             Isolation::ReadCommitted if from_offset >= upper || self.aborted_txns.is_empty() => Vec::new(),
@@ -769,7 +769,9 @@ impl Partition {
                 v
             }
         };
-        aborted.sort_by_key(|a| a.first_offset);
+        // The answer keeps the index's order (the order the ABORT markers were written), as
+        // Kafka 4.3.1's does; a consumer sorts them by first offset itself (`CompletedFetch`'s
+        // PriorityQueue), as `fetch_each` does.
         (upper, aborted)
     }
 
@@ -814,7 +816,8 @@ impl Partition {
     /// read in place with the codec's view (compressed ones decompressed into one scratch
     /// buffer); an entry that is not one whole v2 batch goes through the full decoder.
     pub fn fetch_each(&self, isolation: Isolation, from_offset: i64, mut deliver: impl FnMut(i64, i64, bool, Option<&[u8]>)) {
-        let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
+        let (upper, mut aborted) = self.fetch_bounds(isolation, from_offset);
+        aborted.sort_by_key(|a| a.first_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         // Start at the batch holding `from_offset` (the log is in offset order) and stop at
@@ -900,7 +903,8 @@ impl Partition {
     /// against in debug builds.
     #[cfg(debug_assertions)]
     fn fetch_decoded(&self, isolation: Isolation, from_offset: i64) -> Vec<Consumed> {
-        let (upper, aborted) = self.fetch_bounds(isolation, from_offset);
+        let (upper, mut aborted) = self.fetch_bounds(isolation, from_offset);
+        aborted.sort_by_key(|a| a.first_offset);
         let mut queue = aborted.into_iter().peekable();
         let mut aborted_pids: Vec<i64> = Vec::new();
         let mut out = Vec::new();

@@ -343,6 +343,21 @@ fn l4_a_read_committed_fetch_lists_aborted_transactions_up_to_the_offset_index_b
     assert!(p.fetch_bounds(Isolation::ReadCommitted, 2).1.is_empty(), "from the LSO: nothing read, nothing listed");
 }
 
+#[test]
+fn l4_aborted_transactions_are_answered_in_the_order_they_were_aborted_and_a_consumer_still_filters_them() {
+    // Producer 2's transaction (from offset 1) is aborted before producer 1's (from offset 0):
+    // the transaction index, and so the Fetch answer, lists 2 first (Kafka 4.3.1, random request
+    // sequence seed 31351); a consumer orders them by first offset itself.
+    let mut p = Partition::new("t-0");
+    appended(&p.append_client(&batch_txn(1, 0, 0, 1, 0, true))); // 0: producer 1
+    appended(&p.append_client(&batch_txn(2, 0, 0, 1, 0, true))); // 1: producer 2
+    p.append_marker(2, 0, false, 0, MarkerVersion::Tv1, 0); // 2: producer 2 aborted first
+    p.append_marker(1, 0, false, 0, MarkerVersion::Tv1, 0); // 3
+    let answer = p.fetch_answer(Isolation::ReadCommitted, 0);
+    assert_eq!(answer.aborted, Some(vec![(2, 1), (1, 0)]));
+    assert!(p.fetch(Isolation::ReadCommitted, 0).is_empty(), "both transactions aborted: nothing for read_committed");
+}
+
 // Replication (S1–S6, `partition/replicas.rs`).
 
 fn replicated(factor: usize) -> Partition {
