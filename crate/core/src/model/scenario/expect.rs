@@ -2,6 +2,7 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use super::idempotence::{BatchState, EventKind, Sim};
 use super::partition::Outcome;
