@@ -791,7 +791,14 @@ impl Sim {
             Action::Read { partition, read_committed, from, list_offsets } => {
                 let iso = if read_committed { super::partition::Isolation::ReadCommitted } else { super::partition::Isolation::ReadUncommitted };
                 let p = &self.partitions[partition];
-                let (answer, offset) = if list_offsets { (p.fetch_answer(iso, 0), Some(p.latest_offset(iso))) } else { (p.fetch_answer(iso, from), None) };
+                let (answer, offset) = if list_offsets {
+                    // ListOffsets returns no records: only the offsets, not a fetch of the log.
+                    let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
+                    let answer = super::partition::FetchAnswer { error: ErrorCode::NONE, high_watermark: hw, last_stable_offset: lso, upper: p.latest_offset(iso), records: Vec::new(), aborted: None };
+                    (answer, Some(p.latest_offset(iso)))
+                } else {
+                    (p.fetch_answer(iso, from), None)
+                };
                 self.event(EventKind::Read(Box::new(ReadEvent { read_committed, from, offset, answer })), None, Some(partition), None);
             }
         }

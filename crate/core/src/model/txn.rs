@@ -1545,7 +1545,11 @@ impl World {
             msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
         }
         let msgs_before = self.messages.len();
-        let first = self.leader_append(pi, bytes.clone(), op, t, values);
+        // The bytes are kept only where the client may send the batch again: after a lost answer,
+        // or to a partition with followers (an unacknowledged batch goes to a new leader, S6).
+        let resend = injected == Some(inject::Injection::LoseResponse) || !self.partitions[pi].replicas.followers.is_empty();
+        let kept = resend.then(|| bytes.clone());
+        let first = self.leader_append(pi, bytes, op, t, values);
         let result = if injected == Some(inject::Injection::LoseResponse) && first.is_ok() {
             // The leader wrote the batch; its answer is lost. After request.timeout.ms the client
             // sends it again with the same sequence: the leader recognises it (A1).
@@ -1558,13 +1562,15 @@ impl World {
             self.now_ms += inject::REQUEST_TIMEOUT_MS;
             say!(self, format!("{name}: no answer to its Produce within request.timeout.ms: it sends the batch again with the same sequence"));
             msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
-            self.leader_append(pi, bytes.clone(), op, t, values)
+            self.leader_append(pi, kept.clone().unwrap_or_default(), op, t, values)
         } else {
             first
         };
         match result {
             Ok(r) => {
-                self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
+                if let Some(bytes) = kept {
+                    self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
+                }
                 let c = &mut self.clients[i];
                 set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
                 if !c.added.contains(partition) {
