@@ -513,6 +513,10 @@ class Run:
         self.skipped_steps = []
         self.tainted = None
         self.producers, self.consumers, self.groups = {}, {}, {}
+        # producers without a transactional.id (the idempotence scripts' producers, hosted in the
+        # transactions world): name -> settings; and each of their batches bN -> real offsets
+        self.hosted, self.hosted_batches = {}, {}
+        self.hosted_pids = 0  # producer ids the idempotent ones took at construction, before any other
         self.partitions = []
         self.received = {}
         self.last_threw = {}
@@ -567,7 +571,23 @@ class Run:
         for t, k in topics.items():
             self.p.create_topic(t, partitions=k)
         for n, w in self.lines:
-            if w[0] == "producer":
+            if w[0] == "producer" and not any(x.startswith("transactional.id=") for x in w[2:]):
+                # A Java producer without a transactional.id: idempotent unless idempotence=false
+                kv = dict(x.split("=", 1) for x in w[2:])
+                cfg = {"bootstrap.servers": f"127.0.0.1:{self.broker.clients.port}", "acks": "all",
+                       "linger.ms": "0", "max.block.ms": str(self.max_block),
+                       "enable.idempotence": kv.get("idempotence", kv.get("enable.idempotence", "true"))}
+                for key in ("max.in.flight", "max.in.flight.requests.per.connection"):
+                    if key in kv:
+                        cfg["max.in.flight.requests.per.connection"] = kv[key]
+                self.hosted[w[1]] = kv
+                self.check_ok(self.client("producer", w[1], config=cfg), f"producer {w[1]}")
+                # its Sender asks for a producer id at once (InitProducerId, null transactionalId):
+                # let it have it before any other client asks, as in the model
+                time.sleep(1.0)
+                if cfg["enable.idempotence"] == "true":
+                    self.hosted_pids += 1
+            elif w[0] == "producer":
                 kv = dict(x.split("=", 1) for x in w[2:])
                 cfg = {"bootstrap.servers": f"127.0.0.1:{self.broker.clients.port}",
                        "transactional.id": self.tid(kv["transactional.id"]),
@@ -713,7 +733,8 @@ class Run:
             if a.get("threw"):  # as the simulator's: the last exception a call threw
                 self.last_threw[who] = a.get("threw")
             if self.pid_base is None and a.get("pid", -1) >= 0:
-                self.pid_base = a["pid"]
+                # the real id of the model's first-producer-id (the hosted producers took the first)
+                self.pid_base = a["pid"] - self.hosted_pids
         return a
 
     def settle_pending(self, wait=3.0):
@@ -918,6 +939,8 @@ class Run:
     def step(self, k, n, w):
         cmd = w[0]
         sim = self.sim_step(k)
+        if self.hosted and self.hosted_step(n, w):
+            return
         if cmd == "init":
             self.call(w[1], "init", wait=3.0)
         elif cmd == "begin":
@@ -1032,6 +1055,47 @@ class Run:
             self.request_step(k, n, w)
         else:
             raise RuntimeError(f"line {n}: step `{' '.join(w)}` not translated")
+
+    # -- producers without a transactional.id (`producer app`): the idempotence scripts' steps --
+    def hosted_step(self, n, w):
+        """A hosted producer's step; False when `w` is not one. Its batches are sent for real by a
+        Java producer (one record per value, in order, waiting for each acknowledgement), so the
+        fault-free path is replayed; a fault on its network cannot be made with one client proxy."""
+        cmd = w[0]
+        if cmd == "send" and w[1] in self.hosted:
+            t, i = self.topic(w[2])
+            offsets = []
+            for v in w[3:]:
+                a = self.client("send", w[1], topic=t, partition=i, value=v, timeoutMs=5000)
+                if a.get("threw") or "offset" not in a:
+                    raise RuntimeError(f"line {n}: {w[1]}'s send did not complete: {a}")
+                offsets.append(a["offset"])
+            self.hosted_batches[f"b{len(self.hosted_batches) + 1}"] = (offsets[0], offsets[-1])
+            return True
+        if cmd == "deliver" and len(w) > 1 and w[1] in ("request", "response"):
+            # already delivered and answered: the Java producer's send waited for its answer
+            return True
+        if cmd in ("lose", "timeout", "restart", "refuse") or (cmd == "delay" and len(w) > 1 and w[1] == "request"):
+            raise Skip(f"line {n} `{' '.join(w)}`: a fault on a producer's own connection needs a proxy per client "
+                       "(the harness has one for all clients); the idempotence scenarios check these against Kafka")
+        return False
+
+    def hosted_expect(self, n, text, ws):
+        """`expect bN appended|acked A..B` against the offsets the real send was acknowledged at;
+        False when `ws` is not about a hosted producer's batch."""
+        if ws[0] == "producer" and len(ws) > 1 and ws[1] in self.hosted:
+            self.record(n, text, "skip", text, "-", "the Java producer does not show its producer id")
+            return True
+        if ws[0] not in self.hosted_batches:
+            return False
+        first, last = self.hosted_batches[ws[0]]
+        if len(ws) > 1 and ws[1] in ("appended", "acked"):
+            got = f"{ws[1]} {first}..{last}"
+            ok = len(ws) < 3 or ws[2] == f"{first}..{last}"
+            self.record(n, text, "agree" if ok else "DISAGREE", text, got, "the offsets the broker acknowledged the Java producer's send at")
+        else:
+            self.record(n, text, "skip", text, "-", "only a written batch's offsets are shown by the Java producer")
+        return True
 
     # -- requests asked directly (`end-txn …`, `produce …`): sent with Kafka's own message classes
     # (Probe.java) at the line's version; Kafka's answer is normalized as the simulator's reply
@@ -1181,7 +1245,7 @@ class Run:
             got["error"] = err(r["errorCode"])
             if r["errorCode"] == 0:
                 if self.pid_base is None:
-                    self.pid_base = r["producerId"]
+                    self.pid_base = r["producerId"] - self.hosted_pids
                 got["producerId"], got["producerEpoch"] = self.rel_pid(r["producerId"]), r["producerEpoch"]
         elif verb == "add-partitions-to-txn":
             topics = {}
@@ -1377,6 +1441,8 @@ class Run:
 
     def expect(self, k, n, ws):
         text = " ".join(ws)
+        if self.hosted and self.hosted_expect(n, text, ws):
+            return
         if ws[0] in self.replies:
             got = check_reply(self.replies[ws[0]], ws[1:])
             if got is None and ws[1] in ("rule", "partition"):
@@ -1553,7 +1619,7 @@ class Run:
         self.broker.clients.hold_responses = set()
         self.broker.clients.release()
         self.broker.markers.release()
-        for who in list(self.producers) + list(self.consumers):
+        for who in list(self.producers) + list(self.hosted) + list(self.consumers):
             try:
                 self.client("close", who, timeoutMs=0)
             except oracle.ProbeError:

@@ -171,7 +171,7 @@ export function renderState(v) {
           sec.append(kv("no state", "about"));
           break;
         }
-        sec.append(kv(`transactional.id ${p.transactionalId ?? "—"} · protocol ${p.protocol ?? "?"}`));
+        sec.append(kv(`transactional.id ${p.transactionalId || "—"} · protocol ${p.protocol ?? "?"}`));
         sec.append(h("p", { class: "kv", "data-field": "state" }, "state ", h("span", { class: /ERROR/.test(p.state) ? "bad" : "" }, p.state)));
         sec.append(kv(`producer id ${p.pid} · epoch ${p.epoch}`));
         const seqs = p.sequences ?? [];

@@ -597,6 +597,16 @@ impl Sim {
         self.producers.len() - 1
     }
 
+    /// The id the next InitProducerId hands out (a world hosting this model's producers keeps
+    /// one counter for both: [`crate::model::txn::World`]).
+    pub(crate) fn next_producer_id(&self) -> i64 {
+        self.next_producer_id
+    }
+
+    pub(crate) fn set_next_producer_id(&mut self, id: i64) {
+        self.next_producer_id = id;
+    }
+
     fn alloc_pid(&mut self) -> i64 {
         let p = self.next_producer_id;
         self.next_producer_id += 1;

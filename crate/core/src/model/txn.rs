@@ -784,6 +784,9 @@ pub struct World {
     pub isr_checks_done: i64,
     /// The model time up to which the leaders' producer-id expiration checks have run (X1).
     pub producer_checks_done: i64,
+    /// The Java producers without a transactional.id, with their network: the idempotence
+    /// model, hosted on this world's partitions ([`idempotent`]).
+    pub idem: super::idempotence::Sim,
 }
 
 pub const METRIC_NAMES: [&str; 10] = [
@@ -917,6 +920,7 @@ impl World {
             released: Vec::new(),
             isr_checks_done: start_ms,
             producer_checks_done: start_ms,
+            idem: super::idempotence::Sim::new(start_ms, first_pid),
         }
     }
 
@@ -3337,6 +3341,7 @@ fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: us
     writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }
 
+pub mod idempotent;
 pub mod inject;
 mod replication;
 mod requests;

@@ -345,6 +345,25 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 crashed: c.crashed,
                 sequences: c.sequences.iter().map(|(p, s)| (p.clone(), *s)).collect(),
             })
+            .chain(w.idempotent_producers().map(|(name, pid, epoch, sequences)| {
+                let idempotent = pid >= 0;
+                ProducerState {
+                    lane: format!("producer:{name}"),
+                    name: String::from(name),
+                    transactional_id: String::new(),
+                    // An idempotent producer's TransactionManager is READY once it has its
+                    // producer id; a producer without idempotence has none.
+                    state: if idempotent { "READY" } else { "—" },
+                    pid,
+                    epoch,
+                    protocol: if idempotent { "idempotent" } else { "not idempotent" },
+                    outcome: None,
+                    error: None,
+                    fenced: false,
+                    crashed: false,
+                    sequences,
+                }
+            }))
             .collect(),
         coordinator: CoordinatorState {
             lane: "coordinator",
@@ -471,6 +490,10 @@ fn lanes(w: &World) -> Vec<Lane> {
         if !parts.contains(&p) {
             parts.push(p);
         }
+    }
+    for p in &w.idem.producers {
+        let kind = if p.config.idempotence { "idempotent" } else { "not idempotent" };
+        v.push(Lane { id: format!("producer:{}", p.name), kind: "producer", label: format!("{} ({kind})", p.name) });
     }
     for n in &w.request_senders {
         v.push(Lane { id: format!("producer:{n}"), kind: "producer", label: format!("{n} (requests)") });

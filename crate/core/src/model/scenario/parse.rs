@@ -482,7 +482,7 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
     }
 }
 
-pub(super) fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
+pub(in crate::model) fn producer_config(d: &ProducerDecl) -> Result<ProducerConfig, String> {
     let mut c = ProducerConfig::default();
     for (k, v) in &d.settings {
         let num = || v.parse::<i64>().map_err(|_| format!("{k} needs a number, found {v:?}"));

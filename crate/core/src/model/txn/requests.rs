@@ -576,7 +576,7 @@ impl Reply {
 impl World {
     /// The lane a request's sender draws on (`producer:NAME`), registered for the views.
     fn request_lane(&mut self, from: &str) -> Name {
-        if !self.request_senders.iter().any(|s| s == from) && !self.clients.iter().any(|c| c.name == from) {
+        if !self.request_senders.iter().any(|s| s == from) && !self.clients.iter().any(|c| c.name == from) && !self.is_idempotent_producer(from) {
             self.request_senders.push(String::from(from));
         }
         self.producer_lane(from)

@@ -64,6 +64,10 @@ pub struct TxnScenario {
     pub producer_id_expiration_check_interval_ms: Option<i64>,
     pub partitions: Vec<String>,
     pub producers: Vec<TxnProducerDecl>,
+    /// `producer NAME [idempotence=…] [max.in.flight=N] …` without a transactional.id: a Java
+    /// producer driven by the idempotence scripts' steps, hosted in the same world
+    /// ([`super::txn::idempotent`]).
+    pub idempotent_producers: Vec<super::scenario::ProducerDecl>,
     pub consumers: Vec<ConsumerDecl>,
     /// `txn-state ID pid=N epoch=E`: coordinator metadata as if loaded from the log.
     pub seeds: Vec<TxnSeed>,
@@ -178,6 +182,10 @@ pub enum TxnStep {
     /// `inject P API ERROR|lose-response`: P's next request of that API is answered ERROR without
     /// being processed, or (Produce) processed with its answer lost ([`super::txn::inject`]).
     Inject { line: usize, producer: String, api: String, what: String },
+    /// A step of a producer without a transactional.id, in the idempotence scripts' words (`send`,
+    /// `deliver request|response bN`, `lose`, `delay request`, `refuse request`, `timeout`,
+    /// `restart`, `expect bN …`, `expect producer P …`; [`super::txn::idempotent`]).
+    Idempotent { line: usize, step: super::scenario::Step },
     /// A request sent straight to the cluster (`end-txn …`, `produce …`; [`super::txn::Request`]),
     /// its answer kept under `label` (and as `last`) for `expect` lines.
     Request { line: usize, label: Option<String>, from: Option<String>, request: super::txn::Request },

@@ -148,8 +148,55 @@ fn is_model_line(content: &str) -> bool {
     content.split_whitespace().collect::<Vec<_>>() == ["model", "transactions"]
 }
 
-pub(super) fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
+/// What a step line needs to know to tell a hosted producer's step (`send`, `deliver request b1`,
+/// `expect b1 acked` … in the idempotence scripts' words) from the transactions scripts' own: the
+/// producers without a transactional.id and the partitions, as the idempotence parser reads them,
+/// and the request labels so far (`expect b1 …` names a request labelled `b1` when there is one).
+#[derive(Default)]
+pub(in crate::model) struct Hosted {
+    pub(super) sc: crate::model::scenario::Scenario,
+    pub(super) labels: Vec<String>,
+}
+
+impl Hosted {
+    /// The hosted producers and partitions of a world (for a line appended to a run).
+    pub(super) fn of_world(w: &super::txn::World) -> Hosted {
+        let sc = crate::model::scenario::Scenario {
+            partitions: w.partitions.iter().map(|p| p.name.clone()).collect(),
+            producers: w.idem.producers.iter().map(|p| crate::model::scenario::ProducerDecl { name: p.name.clone(), settings: Vec::new() }).collect(),
+            ..Default::default()
+        };
+        Hosted { sc, labels: Vec::new() }
+    }
+
+    /// `w`, when it is a hosted producer's step: parsed by the idempotence scripts' parser.
+    fn step(&self, line: usize, content: &str, w: &[&str]) -> Option<Result<TxnStep, ParseError>> {
+        let hosted = |name: &str| self.sc.producers.iter().any(|p| p.name == name);
+        let batch_name = |x: &str| x.strip_prefix('b').is_some_and(|n| n.split('#').next().is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())));
+        let second = w.get(1).copied().unwrap_or("");
+        let network = match w[0] {
+            "send" => hosted(second),
+            "lose" | "timeout" | "restart" | "refuse" => true,
+            "deliver" => matches!(second, "request" | "response"),
+            "delay" => second == "request",
+            "expect" => (batch_name(second) && !self.labels.iter().any(|l| l == second)) || (second == "producer" && w.get(2).is_some_and(|p| hosted(p))),
+            _ => false,
+        };
+        if !network {
+            return None;
+        }
+        if self.sc.producers.is_empty() {
+            return Some(perr(line, format!("`{}` drives a producer without a transactional.id (its batches b1, b2 …): declare one with `producer NAME`", w[..w.len().min(2)].join(" "))));
+        }
+        Some(crate::model::scenario::parse_step(line, content, &self.sc).map(|step| TxnStep::Idempotent { line, step }))
+    }
+}
+
+pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnStep, ParseError> {
     let w: Vec<&str> = content.split_whitespace().collect();
+    if let Some(st) = hosted.step(line, content, &w) {
+        return st;
+    }
     // `offset-fetch CONSUMER` is a step of the Java-client model; the request carries a group
     // (`offset-fetch group=G PART …`). A short `marker` line is a request missing its fields.
     let client_step = w[0] == "offset-fetch" && !w.iter().any(|x| x.starts_with("group="));
@@ -274,6 +321,7 @@ pub(super) fn step(line: usize, content: &str) -> Result<TxnStep, ParseError> {
 pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     let mut sc = TxnScenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
     let mut seen_model = false;
+    let mut hosted = Hosted::default();
     // `#` starts a comment at the start of a line or after a space (as in the idempotence
     // scripts), so `b1#1` stays one word.
     for l in script::lines(text) {
@@ -358,11 +406,22 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                             d.timeout_ms = parse_duration(v).and_then(|x| i32::try_from(x).ok()).ok_or_else(|| ParseError { line, message: format!("bad duration {v:?}") })?
                         }
                         Some(("transaction.two.phase.commit.enable", v)) => d.two_phase_commit = v == "true",
-                        _ => return perr(line, format!("unknown producer setting {kv:?} (transactional.id, transaction.timeout.ms, transaction.two.phase.commit.enable)")),
+                        Some((k, _)) if !rest.contains("transactional.id=") && !k.starts_with("transaction") => {}
+                        _ => return perr(line, format!("unknown producer setting {kv:?} (transactional.id, transaction.timeout.ms, transaction.two.phase.commit.enable; without a transactional.id: idempotence, max.in.flight, retries, delivery.timeout.ms, request.timeout.ms)")),
                     }
                 }
+                if sc.producers.iter().any(|p| p.name == d.name) || sc.idempotent_producers.iter().any(|p| p.name == d.name) {
+                    return perr(line, format!("producer {} is declared twice (two instances of one transactional.id are two names)", d.name));
+                }
                 if d.transactional_id.is_empty() {
-                    return perr(line, "a transactional producer needs transactional.id=ID");
+                    // No transactional.id: a Java producer hosted from the idempotence scripts,
+                    // with their settings.
+                    let settings: Vec<(String, String)> = rest.split_whitespace().skip(1).filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                    super::txn::idempotent::hosted_config(&settings).map_err(|message| ParseError { line, message })?;
+                    let decl = crate::model::scenario::ProducerDecl { name: d.name, settings };
+                    hosted.sc.producers.push(decl.clone());
+                    sc.idempotent_producers.push(decl);
+                    continue;
                 }
                 sc.producers.push(d);
             }
@@ -388,14 +447,29 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
             "repeat" => {
                 let (n, body) = rest.split_once(':').ok_or_else(|| ParseError { line, message: String::from("usage: repeat N: STEP; STEP …") })?;
                 let times = n.trim().parse::<usize>().ok().filter(|n| *n <= script::MAX_REPEAT).ok_or_else(|| ParseError { line, message: String::from("repeat needs a count up to 100000") })?;
-                let steps = script::repeat_steps(body).map(|s| step(line, s)).collect::<Result<Vec<_>, _>>()?;
+                hosted.sc.partitions.clone_from(&sc.partitions);
+                let steps = script::repeat_steps(body).map(|s| step(line, s, &hosted)).collect::<Result<Vec<_>, _>>()?;
                 sc.steps.push(TxnStep::Repeat { line, times, steps });
             }
-            _ => sc.steps.push(step(line, content)?),
+            _ => {
+                if hosted.sc.partitions.len() != sc.partitions.len() {
+                    hosted.sc.partitions.clone_from(&sc.partitions);
+                }
+                let st = step(line, content, &hosted)?;
+                if let TxnStep::Request { label: Some(l), .. } = &st {
+                    hosted.labels.push(l.clone());
+                }
+                sc.steps.push(st);
+            }
         }
     }
     if !seen_model {
         return perr(1, "empty scenario");
+    }
+    if !sc.idempotent_producers.is_empty() && sc.replication_factor > 1 {
+        // The hosted producers' held acks=-1 answers are the idempotence model's, released by
+        // its own steps: with followers the two would disagree on when an answer goes out.
+        return perr(1, "a producer without a transactional.id and `cluster default.replication.factor` above 1 together are not modelled yet: replicate in an idempotence script (`broker default.replication.factor=N`) or use `produce` lines here");
     }
     // Check the `producer-state` lines and say where each batch went (the log end when no
     // `offset=` was given).

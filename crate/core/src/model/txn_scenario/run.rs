@@ -130,6 +130,10 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
         }
     }
     let _ = seed_producer_states(&mut w, &sc.producer_states);
+    // After the seeds: the ids they name are taken.
+    for d in &sc.idempotent_producers {
+        w.add_idempotent_producer(&d.name, super::txn::idempotent::hosted_config(&d.settings).unwrap_or_default());
+    }
     for g in &sc.groups {
         w.seed_group(g);
     }
@@ -235,6 +239,7 @@ fn header(sc: &TxnScenario) -> TxnScenario {
         producer_id_expiration_check_interval_ms: sc.producer_id_expiration_check_interval_ms,
         partitions: sc.partitions.clone(),
         producers: sc.producers.clone(),
+        idempotent_producers: sc.idempotent_producers.clone(),
         consumers: sc.consumers.clone(),
         seeds: sc.seeds.clone(),
         producer_states: sc.producer_states.clone(),
@@ -246,7 +251,8 @@ fn header(sc: &TxnScenario) -> TxnScenario {
 /// Apply one step line (as `nextSteps` offers them) to a world: the driver of randomized
 /// schedules and of exploration. An `expect` line is rejected here.
 pub fn apply_line(w: &mut World, line: &str) -> Result<(), String> {
-    let st = step(0, line.trim()).map_err(|e| e.message)?;
+    let hosted = super::parse::Hosted::of_world(w);
+    let st = step(0, line.trim(), &hosted).map_err(|e| e.message)?;
     if matches!(st, TxnStep::Expect { .. } | TxnStep::Repeat { .. }) {
         return Err(String::from("apply_line takes actions, not expect/repeat"));
     }
@@ -304,6 +310,7 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::CatchUp { line, .. }
         | TxnStep::LeaderFails { line, .. }
         | TxnStep::Inject { line, .. }
+        | TxnStep::Idempotent { line, .. }
         | TxnStep::Request { line, .. } => *line,
     }
 }
@@ -383,6 +390,12 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             while !w.markers.is_empty() && guard < 100 {
                 w.deliver_markers(None)?;
                 guard += 1;
+            }
+            w.flush_idempotent()?;
+        }
+        TxnStep::Idempotent { step, .. } => {
+            if let Some(fail) = w.idempotent_step(step)? {
+                return Ok(Some(fail));
             }
         }
         TxnStep::Repeat { .. } => {}

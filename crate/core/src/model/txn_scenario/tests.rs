@@ -230,3 +230,82 @@ fn g2_a_classic_groups_static_members_fence_a_stale_instance_and_a_transactional
     assert!(bad("group-state g members=m1").contains("generation= is required"));
     assert!(bad("group-state g generation=1 members=m1 static=i1:m2").contains("m2 is not among members="));
 }
+
+// Producers without a transactional.id (the idempotence scripts' producers, hosted in the world).
+
+#[test]
+fn an_idempotent_producer_beside_a_transaction_its_lost_answer_is_retried_and_written_once() {
+    let r = ask(
+        "producer app\nproducer pay transactional.id=payments\nconsumer c read_committed orders-0",
+        "init pay\nexpect pay pid 1001\nbegin pay\nsend pay orders-0 t1\n\
+         send app orders-0 i1\nexpect producer app pid 1000 epoch 0\ndeliver request b1\nexpect b1 appended 1..1\n\
+         lose response b1\ntimeout app\ndeliver request b1\nexpect b1 duplicate 1..1\ndeliver response b1\nexpect b1 acked 1..1\n\
+         poll c\nexpect c received\ncommit pay\ndeliver markers\npoll c\nexpect c received t1 i1\nexpect log orders-0 t1 i1 [COMMIT]",
+    );
+    // One record for i1 (the retry wrote nothing), read once; timeout moved the world's clock.
+    let i1: Vec<_> = r.world.records.iter().filter(|x| x.values.iter().any(|v| v.as_deref() == Some("i1"))).collect();
+    assert_eq!(i1.len(), 1);
+    assert!(!i1[0].transactional && i1[0].pid == 1000 && !i1[0].bytes.is_empty());
+    assert_eq!(r.world.consumers[0].received.len(), 2);
+    assert!(r.world.now_ms - r.world.start_ms >= 30_000);
+    // The timeline shows app's Produce and the leader's answers on app's lane, with their rules.
+    let text = timeline_text(&r);
+    assert!(text.contains("producer:app -> partition:orders-0 Produce"), "{text}");
+    assert!(text.contains("partition:orders-0 -> producer:app response: Produce response NONE(0) to b1 (attempt 2)"), "{text}");
+    assert!(text.contains("[A1]"), "{text}");
+    let report = crate::model::txn_report::txn_run_report(&r);
+    assert!(report.lanes.iter().any(|l| l.id == "producer:app" && l.label == "app (idempotent)"));
+}
+
+#[test]
+fn a_producer_without_idempotence_writes_its_retry_twice() {
+    let r = ask(
+        "producer app idempotence=false\nconsumer c read_committed orders-0",
+        "send app orders-0 x\ndeliver request b1\nlose response b1\ntimeout app\ndeliver request b1\ndeliver response b1\n\
+         expect log orders-0 x x\npoll c\nexpect c received x x",
+    );
+    assert_eq!(r.world.records.iter().filter(|x| x.kind == "data").count(), 2);
+}
+
+#[test]
+fn hosted_producer_steps_are_refused_with_a_reason_when_they_cannot_apply() {
+    let no_producer = parse("model transactions\npartition orders-0\ndeliver request b1\n").unwrap_err();
+    assert_eq!(no_producer.line, 3);
+    assert!(no_producer.message.contains("declare one with `producer NAME`"), "{}", no_producer.message);
+    let bad_setting = parse("model transactions\npartition orders-0\nproducer app max.in.flight=0\n").unwrap_err();
+    assert!(bad_setting.message.contains("max.in.flight must be 1..1000"), "{}", bad_setting.message);
+    let replicated = parse("model transactions\ncluster default.replication.factor=3\npartition orders-0\nproducer app\n").unwrap_err();
+    assert!(replicated.message.contains("not modelled yet"), "{}", replicated.message);
+    let twice = parse("model transactions\npartition orders-0\nproducer app\nproducer app transactional.id=x\n").unwrap_err();
+    assert_eq!(twice.line, 4);
+    // A request labelled b1 keeps `expect b1 …` for itself.
+    let sc = parse("model transactions\npartition orders-0\nproducer app\ninit-producer-id as b1\nexpect b1 pid 1001 epoch 0\n").unwrap();
+    assert!(matches!(sc.steps[1], TxnStep::Expect { .. }));
+    assert!(run(&sc, None, false).passed());
+}
+
+#[test]
+fn the_step_buttons_offer_the_hosted_producers_sends_and_network() {
+    let sc = parse("model transactions\npartition orders-0\nproducer app\nsend app orders-0 a\n").unwrap();
+    let r = run(&sc, None, false);
+    let lines: Vec<String> = next_lines(&r.world).into_iter().map(|x| x.1).collect();
+    for want in ["deliver request b1", "lose request b1", "delay request b1", "timeout app", "restart app"] {
+        assert!(lines.iter().any(|l| l == want), "{want} not in {lines:?}");
+    }
+    assert!(lines.iter().any(|l| l.starts_with("send app orders-0 ")), "{lines:?}");
+    // Each offered line runs when appended.
+    let mut w = r.world.clone();
+    for l in ["deliver request b1", "deliver response b1"] {
+        apply_line(&mut w, l).unwrap();
+    }
+    assert!(matches!(w.idem.batches[0].state, crate::model::idempotence::BatchState::Acked { .. }));
+}
+
+#[test]
+fn a_transactions_script_with_a_hosted_producer_round_trips_through_json() {
+    let sc = parse("model transactions\npartition orders-0\nproducer app max.in.flight=1\nsend app orders-0 a\nflush\nexpect b1 acked 0..0\n").unwrap();
+    let json = serde_json::to_string(&sc).unwrap();
+    let back: TxnScenario = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, sc);
+    assert!(run(&back, None, true).passed());
+}

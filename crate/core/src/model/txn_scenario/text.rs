@@ -50,6 +50,7 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::Inject { producer, api, what, .. } => format!("inject {producer} {api} {what}"),
         TxnStep::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
+        TxnStep::Idempotent { step, .. } => super::super::scenario::describe(step),
     }
 }
 
@@ -57,6 +58,9 @@ pub fn describe(s: &TxnStep) -> String {
 pub fn next_lines(w: &World) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut push = |label: String, line: String| push_new(&mut out, label, line);
+    for (label, line) in w.idempotent_next_lines() {
+        push(label, line);
+    }
     for c in &w.clients {
         if c.crashed {
             continue;
@@ -237,6 +241,10 @@ pub fn timeline_text(run: &TxnRun) -> String {
     s.push_str("\nfinal state:\n");
     for c in &w.clients {
         s.push_str(&format!("  producer {} ({}): {} pid {} epoch {}{}\n", c.name, c.transactional_id, c.state.name(), c.pid, c.epoch, if c.outcome_unknown { " outcome UNKNOWN" } else { "" }));
+    }
+    for (name, pid, epoch, seqs) in w.idempotent_producers() {
+        let next: Vec<String> = seqs.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        s.push_str(&format!("  producer {name} (no transactional.id): pid {pid} epoch {epoch}, next sequence [{}]\n", next.join(", ")));
     }
     for m in &w.coordinator.txns {
         s.push_str(&format!("  coordinator {} : {} pid {} epoch {}\n", m.transactional_id, m.state.name(), m.producer_id, m.producer_epoch));

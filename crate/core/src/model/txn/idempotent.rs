@@ -1,0 +1,210 @@
+//! Java idempotent producers in the transactions world (issue 13: "idempotent and transactional
+//! producers live in the same world"). A `model transactions` script may declare `producer NAME`
+//! without a transactional.id: a Java 4.x producer with `enable.idempotence` (or, with
+//! `idempotence=false`, without it), driven by the idempotence scripts' own steps — `send`,
+//! `deliver request|response bN`, `lose`, `delay request`, `refuse request`, `timeout`, `restart`
+//! — and checked by their `expect bN …` and `expect producer P …` lines.
+//!
+//! These producers are not written a second time here: the world hosts the idempotence model
+//! ([`Sim`]: the client's `Sender`/`TransactionManager` sequence handling, KIP-360 epoch bumps,
+//! the TCP connections and their faults) and lends it its partition leaders for each step, so a
+//! batch of an idempotent producer meets the same leader, producer state, LSO and transaction
+//! index as the transactional producers' batches and the script's raw requests. One producer-id
+//! counter serves both (the coordinator's `ProducerIdManager`). What the hosted model does comes
+//! back as the timeline's messages (Produce requests, the leader's answers with their rule),
+//! narration, and records in the partitions' logs that the consumers read.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{ErrorCode, LogRecord, Name, RecordText, Values, World};
+use crate::model::idempotence::{EventKind, ProducerConfig, Sim};
+use crate::model::partition::Outcome;
+use crate::model::scenario::{self, Step};
+
+/// One event of the hosted model, as the world records it (rendered while the model still holds
+/// the partitions, so its sentence can name them).
+struct Seen {
+    kind: Kind,
+    producer: Option<usize>,
+    partition: Option<usize>,
+    batch: Option<usize>,
+    text: String,
+}
+
+enum Kind {
+    Request,
+    Answer { error: ErrorCode, rule: &'static str, source: &'static str, outcome: Outcome },
+    Other,
+}
+
+impl World {
+    /// Declare a Java producer without a transactional.id. An idempotent one has its producer id
+    /// from the world's counter at once: its `Sender` thread, started by the constructor, sends
+    /// InitProducerId with a null transactionalId (timeout Integer.MAX_VALUE) before any batch
+    /// (`TransactionManager.bumpIdempotentEpochAndResetIdIfNeeded`, Kafka 4.3.1; the
+    /// coordinator's answer is I1), so it holds a lower id than a transactional producer whose
+    /// `initTransactions()` comes later in the script.
+    pub fn add_idempotent_producer(&mut self, name: &str, config: ProducerConfig) {
+        self.idem.set_next_producer_id(self.next_pid);
+        self.idem.add_producer(name, config);
+        self.next_pid = self.idem.next_producer_id();
+    }
+
+    /// Is `name` one of the hosted (idempotent or plain) producers?
+    pub fn is_idempotent_producer(&self, name: &str) -> bool {
+        self.idem.producers.iter().any(|p| p.name == name)
+    }
+
+    /// Run the hosted model on the world's partitions: `f` sees them as its own.
+    fn with_hosted<R>(&mut self, f: impl FnOnce(&mut Sim) -> R) -> (R, Vec<Seen>) {
+        core::mem::swap(&mut self.partitions, &mut self.idem.partitions);
+        self.idem.set_next_producer_id(self.next_pid);
+        let from = self.idem.trace.len();
+        let r = f(&mut self.idem);
+        let sim = &self.idem;
+        let seen = sim.trace[from..]
+            .iter()
+            .map(|e| {
+                let kind = match &e.kind {
+                    EventKind::Request { .. } => Kind::Request,
+                    EventKind::Decision(v) if e.batch().is_some() => Kind::Answer { error: v.error(), rule: v.rule(), source: v.source(), outcome: v.outcome() },
+                    _ => Kind::Other,
+                };
+                let text = if !self.trace {
+                    String::new()
+                } else if let (EventKind::Decision(v), Some(b), Some(q)) = (&e.kind, e.batch(), e.partition()) {
+                    // The answer's sentence; the timeline shows its rule beside it.
+                    let attempt = e.message().map_or(0, |m| m.0);
+                    format!("Produce response {} to b{b} (attempt {attempt}): {}", v.error(), v.why(&sim.partitions[q].name))
+                } else {
+                    // The hosted model calls its producer "client"; the timeline has several.
+                    let who = e.producer().and_then(|p| sim.producers.get(p)).map_or("client", |p| p.name.as_str());
+                    let t = e.text(sim);
+                    match t.strip_prefix("client: ") {
+                        Some(rest) => format!("{who}: {rest}"),
+                        None => t,
+                    }
+                };
+                Seen { kind, producer: e.producer(), partition: e.partition(), batch: e.batch(), text }
+            })
+            .collect();
+        core::mem::swap(&mut self.partitions, &mut self.idem.partitions);
+        self.next_pid = self.idem.next_producer_id();
+        (r, seen)
+    }
+
+    /// One step of the idempotence scripts for the hosted producers; an `expect`'s failure as
+    /// (expected, got).
+    pub fn idempotent_step(&mut self, s: &Step) -> Result<Option<(String, String)>, String> {
+        if let Step::Timeout { producer, .. } = s {
+            // request.timeout.ms passes for the whole world (its periodic tasks run), then the
+            // producer gives up on its connection.
+            let ms = self.idem.producers.iter().find(|p| p.name == *producer).map_or(0, |p| p.config.request_timeout_ms);
+            self.advance(ms);
+            self.idem.now_ms = self.now_ms - ms;
+        } else {
+            self.idem.now_ms = self.now_ms;
+        }
+        let mut out = scenario::Run { scenario: scenario::Scenario::default(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
+        let mut budget = 1_000_000usize;
+        let (r, seen) = self.with_hosted(|sim| scenario::exec(sim, s, &mut out, &mut budget, true));
+        self.now_ms = self.now_ms.max(self.idem.now_ms);
+        self.absorb(seen);
+        r.map_err(|e| e.message)?;
+        Ok(out.failures.pop().map(|f| (f.expected, f.got)))
+    }
+
+    /// Deliver everything in the hosted producers' network until it is quiet (`flush`).
+    pub(crate) fn flush_idempotent(&mut self) -> Result<(), String> {
+        if self.idem.wire.is_empty() {
+            return Ok(());
+        }
+        self.idempotent_step(&Step::Flush { line: 0 }).map(|_| ())
+    }
+
+    /// The lines the hosted producers could take next (their sends, and what their network can
+    /// deliver, lose or hold up), for the step buttons. The hosted model is asked on a copy that
+    /// knows the partitions by name only.
+    pub(crate) fn idempotent_next_lines(&self) -> Vec<(String, String)> {
+        if self.idem.producers.is_empty() {
+            return Vec::new();
+        }
+        let mut sim = self.idem.clone();
+        sim.partitions = self.partitions.iter().map(|p| crate::model::partition::Partition::new(&p.name)).collect();
+        let hosted = ["send ", "deliver request ", "deliver response ", "lose ", "delay request ", "refuse request ", "timeout ", "restart "];
+        scenario::next_lines(&sim).into_iter().filter(|(_, l)| hosted.iter().any(|h| l.starts_with(h))).collect()
+    }
+
+    /// The timeline's view of what the hosted model did: its Produce requests and the leader's
+    /// answers as messages (an appended batch becomes a record of the partition's log, which the
+    /// consumers read), the rest as narration.
+    fn absorb(&mut self, seen: Vec<Seen>) {
+        for e in seen {
+            let plane = e.producer.and_then(|p| self.idem.producers.get(p)).map(|p| p.name.clone()).map(|n| self.producer_lane(&n));
+            let lane = e.partition.filter(|&q| q < self.partitions.len()).map(|q| self.partition_names(q).1);
+            match e.kind {
+                Kind::Request => {
+                    if let (Some(plane), Some(lane)) = (plane, lane) {
+                        msg!(self, plane, lane, "Produce", e.text);
+                    }
+                }
+                Kind::Answer { error, rule, source, outcome } => {
+                    let record = match (outcome, e.partition, e.batch) {
+                        (Outcome::Appended { base_offset, last_offset }, Some(q), Some(b)) => Some(self.hosted_record(q, b, base_offset, last_offset)),
+                        (Outcome::Duplicate { base_offset, .. }, Some(q), _) => self.record_at(q, base_offset),
+                        _ => None,
+                    };
+                    if let (Some(plane), Some(lane)) = (plane, lane) {
+                        let m = msg_rule!(self, lane, plane, "response", e.text, rule, source, error);
+                        self.link(m, record);
+                    }
+                }
+                Kind::Other => say!(self, e.text),
+            }
+        }
+    }
+
+    /// The record of a hosted producer's batch `b` appended to partition `q` at these offsets.
+    fn hosted_record(&mut self, q: usize, b: usize, base_offset: i64, last_offset: i64) -> usize {
+        let (partition, lane) = self.partition_names(q);
+        let batch = &self.idem.batches[b - 1];
+        let values: Values = batch.values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
+        let p = &self.partitions[q];
+        let at = p.log.partition_point(|x| x.base_offset < base_offset);
+        let bytes = p.log.get(at).filter(|x| x.base_offset == base_offset).map(|x| x.bytes.clone()).unwrap_or_default();
+        self.push_record(LogRecord {
+            lane,
+            partition,
+            offset: base_offset,
+            last_offset,
+            kind: "data",
+            pid: batch.producer_id,
+            epoch: batch.producer_epoch,
+            transactional: false,
+            values: values.clone(),
+            text: RecordText::data(values, base_offset),
+            step: self.step,
+            closed_at: None,
+            outcome: None,
+            bytes,
+            txn: None,
+            truncated_at: None,
+        })
+    }
+
+    /// The hosted producers as the state panel lists them: name, producer id, epoch, and the
+    /// next sequence per partition.
+    pub fn idempotent_producers(&self) -> impl Iterator<Item = (&str, i64, i16, Vec<(String, i32)>)> + '_ {
+        self.idem.producers.iter().map(move |p| {
+            let seqs = p.seqs.iter().filter_map(|(&q, s)| self.partitions.get(q).map(|part| (part.name.clone(), s.next))).collect();
+            (p.name.as_str(), p.producer_id, p.epoch, seqs)
+        })
+    }
+}
+
+/// A `producer` line's settings for a hosted producer, as the idempotence scripts read them.
+pub fn hosted_config(settings: &[(String, String)]) -> Result<ProducerConfig, String> {
+    scenario::producer_config(&scenario::ProducerDecl { name: String::new(), settings: settings.to_vec() }).map_err(|m| format!("{m} (a producer without transactional.id takes the idempotence scripts' settings: idempotence, max.in.flight, retries, delivery.timeout.ms, request.timeout.ms)"))
+}
