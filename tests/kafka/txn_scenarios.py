@@ -870,9 +870,12 @@ class Run:
             simulator (whose `expect txn` lines then say so)."""
             mine = [(r, mi) for r in self.marker_reqs if not r["dead"]
                     for mi, m in enumerate(r["markers"]) if (m["producerId"], m["producerEpoch"]) == (target[3], target[2])]
-            keys = [(mi, t, n) for r, mi in mine for t, n in r["markers"][mi]["partitions"]]
-            return bool(mine) and all(k in r["errors"] for r, mi in mine for k in keys if k[0] == mi) and \
-                any(r["errors"].get(k) for r, mi in mine for k in keys if k[0] == mi)
+            # each request's own partitions: under TV1 the previous transaction of the id has the
+            # same (pid, epoch), and its request (answered) names other partitions (seed 31374)
+            def keys_of(r, mi):
+                return [(mi, t, n) for t, n in r["markers"][mi]["partitions"]]
+            return bool(mine) and all(k in r["errors"] for r, mi in mine for k in keys_of(r, mi)) and \
+                any(r["errors"].get(k) for r, mi in mine for k in keys_of(r, mi))
 
         targets = prepared()
         # the markers of these transactions only: one prepared while this step runs (the next

@@ -235,7 +235,7 @@ impl Sim {
 
     /// Send the held answers that can go: the HW reached (NONE), the leader changed
     /// (NOT_LEADER_OR_FOLLOWER), or — with `expire_at` — the deadline passed (REQUEST_TIMED_OUT).
-    fn release_held(&mut self, expire_at: Option<i64>) {
+    pub(crate) fn release_held(&mut self, expire_at: Option<i64>) {
         let mut k = 0;
         while k < self.replication.held.len() {
             let h = &self.replication.held[k];

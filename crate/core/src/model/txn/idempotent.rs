@@ -107,6 +107,10 @@ impl World {
         } else {
             self.idem.now_ms = self.now_ms;
         }
+        // The world runs the leaders' ISR checks (S3) on its clock and releases the hosted
+        // producers' held answers with its own ([`World::release_hosted`]): the hosted model's
+        // own checks have nothing left to do.
+        self.idem.replication.checked_ms = self.now_ms;
         let mut out = scenario::Run { scenario: scenario::Scenario::default(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
         let mut budget = 1_000_000usize;
         let (r, seen) = self.with_hosted(|sim| scenario::exec(sim, s, &mut out, &mut budget, true));
@@ -114,6 +118,20 @@ impl World {
         self.absorb(seen);
         r.map_err(|e| e.message)?;
         Ok(out.failures.pop().map(|f| (f.expected, f.got)))
+    }
+
+    /// The hosted producers' acks=-1 answers held for the HW (S1), released by the world's
+    /// replication as it releases its own: the HW reached, the leader changed, or — with
+    /// `expire_at` — the request's timeout passed.
+    pub(super) fn release_hosted(&mut self, expire_at: Option<i64>) {
+        if self.idem.replication.held.is_empty() {
+            return;
+        }
+        let now = self.now_ms;
+        self.idem.now_ms = expire_at.unwrap_or(now);
+        let ((), seen) = self.with_hosted(|sim| sim.release_held(expire_at));
+        self.idem.now_ms = now;
+        self.absorb(seen);
     }
 
     /// Deliver everything in the hosted producers' network until it is quiet (`flush`).

@@ -369,6 +369,7 @@ impl World {
 
     /// Held answers whose HW came, or whose leader is gone: sent now.
     fn release_held(&mut self) {
+        self.release_hosted(None);
         let now = self.now_ms;
         self.settle_unacked(now, false);
         self.answer_held_markers(now, false);
@@ -395,6 +396,7 @@ impl World {
 
     /// Held answers past their deadline at `t`: REQUEST_TIMED_OUT.
     fn expire_held(&mut self, t: i64) {
+        self.release_hosted(Some(t));
         self.settle_unacked(t, true);
         self.answer_held_markers(t, true);
         let mut k = 0;

@@ -179,7 +179,11 @@ impl Hosted {
             "lose" | "timeout" | "restart" | "refuse" => true,
             "deliver" => matches!(second, "request" | "response"),
             "delay" => second == "request",
-            "expect" => (batch_name(second) && !self.labels.iter().any(|l| l == second)) || (second == "producer" && w.get(2).is_some_and(|p| hosted(p))),
+            "expect" => {
+                (batch_name(second) && !self.labels.iter().any(|l| l == second))
+                    || (second == "producer" && w.get(2).is_some_and(|p| hosted(p)))
+                    || (second == "producers" && !self.sc.producers.is_empty())
+            }
             _ => false,
         };
         if !network {
@@ -465,11 +469,6 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     }
     if !seen_model {
         return perr(1, "empty scenario");
-    }
-    if !sc.idempotent_producers.is_empty() && sc.replication_factor > 1 {
-        // The hosted producers' held acks=-1 answers are the idempotence model's, released by
-        // its own steps: with followers the two would disagree on when an answer goes out.
-        return perr(1, "a producer without a transactional.id and `cluster default.replication.factor` above 1 together are not modelled yet: replicate in an idempotence script (`broker default.replication.factor=N`) or use `produce` lines here");
     }
     // Check the `producer-state` lines and say where each batch went (the log end when no
     // `offset=` was given).

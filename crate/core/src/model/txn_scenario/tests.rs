@@ -274,8 +274,6 @@ fn hosted_producer_steps_are_refused_with_a_reason_when_they_cannot_apply() {
     assert!(no_producer.message.contains("declare one with `producer NAME`"), "{}", no_producer.message);
     let bad_setting = parse("model transactions\npartition orders-0\nproducer app max.in.flight=0\n").unwrap_err();
     assert!(bad_setting.message.contains("max.in.flight must be 1..1000"), "{}", bad_setting.message);
-    let replicated = parse("model transactions\ncluster default.replication.factor=3\npartition orders-0\nproducer app\n").unwrap_err();
-    assert!(replicated.message.contains("not modelled yet"), "{}", replicated.message);
     let twice = parse("model transactions\npartition orders-0\nproducer app\nproducer app transactional.id=x\n").unwrap_err();
     assert_eq!(twice.line, 4);
     // A request labelled b1 keeps `expect b1 …` for itself.
