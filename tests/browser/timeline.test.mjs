@@ -781,6 +781,28 @@ test("the state panel shows the replicas: a stalled follower holding the HW, the
   assert.deepEqual(statuses, ["truncated", "truncated"]);
 });
 
+test("an idempotent producer beside a transaction: its lane, its Produce and the leader's answer, its state, and its network's step buttons", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage({ name: "txn-mixed-writers" });
+  const lanes = await page.evaluate(() => document.querySelector("kafka-timeline").report.lanes.map((l) => l.label));
+  assert.ok(lanes.includes("app (idempotent)") && lanes.includes("pay (payments)"), lanes.join(" | "));
+  const steps = await page.evaluate(() => document.querySelector("kafka-timeline").report.steps.map((s) => s.text));
+  await goTo(await storyOf(steps.indexOf("deliver request b1")));
+  const s = await snapshot();
+  // The leader's answer to app's batch is a message with its rule; app's state is listed.
+  assert.match(s.now, /Produce response NONE\(0\) to b1 \(attempt 1\)/);
+  assert.match(s.state, /transactional\.id — · protocol idempotent/);
+  assert.match(s.state, /producer id 1000 · epoch 0/);
+  assert.match(s.state, /next sequence: orders-0 1/);
+  // At the end app's network is quiet: its sends are offered, and one appends its line.
+  const labels = await page.locator("kafka-timeline .next button[data-line]").allTextContents();
+  assert.ok(labels.some((l) => l.startsWith("app sends to orders-0")), labels.join(" | "));
+  const before = await tlState();
+  await page.locator("kafka-timeline .next button[data-line]", { hasText: "app sends to orders-0" }).first().click();
+  await page.waitForFunction((n) => document.querySelector("kafka-timeline").steps > n, before.steps);
+  const after = await page.locator("kafka-timeline .next button[data-line]").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-line")));
+  assert.ok(after.includes("deliver request b3"), after.join(" | "));
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);
