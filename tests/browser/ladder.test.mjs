@@ -506,6 +506,22 @@ test("axe-core finds no accessibility violations on idempotence.html (light, dar
   await page.keyboard.press("Escape");
 });
 
+test("coordinator-requests: the coordinator's answers and its markers are steps of the ladder, as text", { timeout: 60_000 }, async () => {
+  await openScenario("coordinator-requests");
+  const lines = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.map((s) => [s.line, s.text]));
+  const endTxn = lines.find(([, t]) => t.startsWith("end-txn "));
+  const markers = lines.find(([, t]) => t === "deliver markers");
+  assert.ok(endTxn && markers, JSON.stringify(lines));
+  await goTo(await stepOfLine(endTxn[0]));
+  assert.match(await nowText(), /EndTxn response NONE\(0\): ABORT: PrepareAbort written to __transaction_state/);
+  await goTo(await stepOfLine(markers[0]));
+  const now = await nowText();
+  assert.match(now, /WriteTxnMarkers\(ABORT, producer 1001 epoch 0/);
+  assert.match(now, /CompleteAbort for pay: every marker is written \(K5\)/);
+  const kinds = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.flatMap((s) => s.events.map((e) => e.kind)));
+  assert.ok(kinds.includes("cluster") && kinds.includes("decision"), kinds.join(" "));
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   // Without www/kafka-batch.js, opening a rung tries its lazy import (a 404) and falls back to hex.

@@ -48,6 +48,8 @@ export const KIND_LABEL = {
   // Reads asked directly (fetch / list-offsets lines).
   fetch: "fetch",
   "list-offsets": "offsets",
+  // Requests for the coordinators (init-producer-id, end-txn …) and the markers they write.
+  cluster: "cluster",
 };
 
 /** Theme colour key of an event row's tag. */

@@ -86,3 +86,69 @@ fn a_producer_without_a_transactional_id_is_the_same_in_both_script_languages() 
     }
     assert_eq!(schedules, 200, "random schedules compared");
 }
+
+/// The transactions script as an idempotence script: the same lines without `model transactions`;
+/// `None` when it sets up what only the transactions scripts can (a `cluster` line, seeded state,
+/// Java clients, consumers) or checks what only they name.
+fn as_idempotence(text: &str) -> Option<String> {
+    let mut out = String::new();
+    for l in text.lines().skip_while(|l| l.trim() != "model transactions").skip(1) {
+        let w: Vec<&str> = scenario::strip_comment(l).split_whitespace().collect();
+        match w.first().copied() {
+            Some("cluster" | "txn-state" | "group-state" | "producer-state" | "producer" | "consumer" | "partitions" | "init" | "send" | "begin" | "commit" | "abort") => return None,
+            // The transactions world's invariants: not the idempotence model's to check.
+            Some("expect") if w.get(1) == Some(&"invariants") => {}
+            Some("expect") if matches!(w.get(1).copied(), Some("producer-state" | "aborted" | "leo" | "isr" | "leader")) => return None,
+            _ => {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A producer-state entry without its timestamps: producer id, epoch, coordinator epoch, open
+/// transaction's first offset, retained batches (last sequence, last offset).
+type Entry = (i64, i16, i32, Option<i64>, Vec<(i32, i64)>);
+
+#[test]
+fn the_request_lines_answer_the_same_in_both_script_languages() {
+    // The transactions scripts' request-only scenarios, run as idempotence scripts: the same
+    // answers (by label), the same logs, and every expect holds in both.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("txn-request-"))).collect();
+    files.sort();
+    let mut compared = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let Some(idem) = as_idempotence(&text) else { continue };
+        let Ok(sc) = scenario::parse(&idem) else { continue };
+        let alone = scenario::run(&sc);
+        let txn = txn_scenario::run(&txn_scenario::parse(&text).unwrap(), None, false);
+        assert!(txn.passed(), "{name}");
+        assert!(alone.passed(), "{name} as an idempotence script: {:?} {:?}\n{}", alone.failures, alone.error, scenario::ladder(&alone));
+        // Every labelled answer is the same.
+        let replies = &alone.cluster.as_ref().map(|c| c.replies.clone()).unwrap_or_default();
+        for (label, r) in replies.iter().filter(|x| x.0 != "last") {
+            let k = txn.steps.iter().position(|s| s.text.ends_with(&format!(" as {label}"))).unwrap_or_else(|| panic!("{name}: {label}"));
+            let t = txn.steps[k].reply.as_ref().unwrap();
+            assert_eq!((r.error_code, &r.rule, &r.outcome, r.offsets, r.producer_id, r.producer_epoch), (t.error_code, &t.rule, &t.outcome, t.offsets, t.producer_id, t.producer_epoch), "{name}: {label}");
+        }
+        // Producer state without timestamps: the transactions world's clock moves by a round trip
+        // per request, the idempotence scripts' only when the script says so.
+        let entries = |p: &eoslab_core::model::partition::Partition| -> Vec<Entry> {
+            p.producers.iter().map(|(pid, e)| (*pid, e.producer_epoch, e.coordinator_epoch, e.current_txn_first_offset, e.batches.iter().map(|b| (b.last_seq, b.last_offset)).collect())).collect()
+        };
+        for (a, b) in alone.sim.partitions.iter().zip(&txn.world.partitions) {
+            assert_eq!(a.log_end_offset, b.log_end_offset, "{name}: {}", a.name);
+            assert_eq!(entries(a), entries(b), "{name}: {}", a.name);
+            assert_eq!(a.aborted_txns, b.aborted_txns, "{name}: {}", a.name);
+        }
+        compared.push(name);
+    }
+    for must in ["txn-request-append-rules", "txn-request-append-txn", "txn-request-endtxn-tv2", "txn-request-fetch-aborted", "txn-request-refusals", "txn-request-verification-entry"] {
+        assert!(compared.iter().any(|c| c == must), "{must} is compared: {compared:?}");
+    }
+}

@@ -275,6 +275,25 @@ pub enum EventKind {
     Replication(Box<ReplicationEvent>),
     /// The answer to a `fetch` or `list-offsets` line.
     Read(Box<ReadEvent>),
+    /// What the cluster's coordinators did on a request line for them (`init-producer-id`,
+    /// `end-txn` …, and the markers `deliver markers` writes), as the transactions world that
+    /// answers them on this model's partitions reported it: one event per message.
+    Cluster(Box<ClusterEvent>),
+}
+
+/// One message of the transactions world on a request line ([`EventKind::Cluster`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterEvent {
+    /// Kafka's API (`InitProducerId`, `EndTxn`, `WriteTxnMarkers` …), `response`, or what the
+    /// coordinator did (`append` to `__transaction_state` …).
+    pub api: &'static str,
+    /// Its lanes: `from → to` (`client`, `coordinator`, `partition:orders-0` …).
+    pub from: String,
+    pub to: String,
+    pub text: String,
+    pub rule: Option<&'static str>,
+    pub source: Option<&'static str>,
+    pub error: ErrorCode,
 }
 
 /// A Fetch's or ListOffsets' answer ([`EventKind::Read`]).
@@ -491,6 +510,13 @@ impl Event {
                 write!(out, "{pname}: a new leader (leader epoch {e}) takes over; producer state came with the replicated log")
             }
             EventKind::Replication(r) => replication::write_event(out, pname, b, attempt, r),
+            EventKind::Cluster(c) => {
+                write!(out, "{} → {} {}: {}", c.from, c.to, c.api, c.text)?;
+                match c.rule {
+                    Some(r) => write!(out, " [{r}]"),
+                    None => Ok(()),
+                }
+            }
             EventKind::Read(r) => {
                 let iso = if r.read_committed { "read_committed" } else { "read_uncommitted" };
                 let a = &r.answer;
@@ -595,6 +621,15 @@ impl Sim {
             unresolved: Vec::new(),
         });
         self.producers.len() - 1
+    }
+
+    /// Record what the cluster's coordinators did on a request line ([`EventKind::Cluster`]):
+    /// one step of the model, as an action is.
+    pub(crate) fn cluster_events(&mut self, events: impl IntoIterator<Item = ClusterEvent>) {
+        self.steps += 1;
+        for e in events {
+            self.event(EventKind::Cluster(Box::new(e)), None, None, None);
+        }
     }
 
     /// The id the next InitProducerId hands out (a world hosting this model's producers keeps

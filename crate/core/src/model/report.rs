@@ -208,6 +208,7 @@ fn kind_name(k: &EventKind) -> &'static str {
                 "fetch"
             }
         }
+        EventKind::Cluster(_) => "cluster",
         EventKind::Replication(r) => match **r {
             super::idempotence::ReplicationEvent::Held { .. } => "held",
             super::idempotence::ReplicationEvent::Released { .. } => "released",
@@ -236,10 +237,12 @@ pub fn run_report(run: &Run) -> RunReport {
                     let d = match &e.kind {
                         EventKind::Decision(d) => Some((d.outcome(), d.error(), d.rule(), d.source())),
                         EventKind::MarkerDecision(m) => Some((m.outcome(), m.error(), m.rule(), m.source())),
+                        EventKind::Cluster(c) => c.rule.map(|r| (Outcome::Rejected(c.error), c.error, r, c.source.unwrap_or(""))),
                         _ => None,
                     };
                     let d = d.as_ref();
-                    let (outcome, offsets) = match d.map(|d| &d.0) {
+                    // A coordinator's answer has a rule and an error but no append outcome.
+                    let (outcome, offsets) = match d.map(|d| &d.0).filter(|_| !matches!(e.kind, EventKind::Cluster(_))) {
                         Some(Outcome::Appended { base_offset, last_offset }) => (Some("append"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Duplicate { base_offset, last_offset }) => (Some("duplicate"), Some((*base_offset, *last_offset))),
                         Some(Outcome::Rejected(_)) => (Some("reject"), None),

@@ -103,6 +103,7 @@ pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
         failures: Vec::new(),
         error: None,
         initial: None,
+        cluster: None,
     };
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut text = head;
@@ -153,7 +154,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     head.push_str(&format!("partition {}\n", parts.join(" ")));
     let sc: Scenario = parse(&head).expect("the schedule's set-up parses");
     let mut sim: Sim = setup(&sc);
-    let mut run = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
+    let mut run = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let pids = shape.producers.max(1);
     let mut text = head;

@@ -2563,6 +2563,14 @@ impl World {
     pub fn advance(&mut self, ms: i64) {
         self.now_ms += ms;
         msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
+        self.coordinator_timeouts();
+        self.check_isr();
+        self.expire_producers();
+    }
+
+    /// The coordinator's periodic tasks at the world's clock: transactions past their
+    /// transaction.timeout.ms are aborted (T1–T2), idle transactional.ids expire (T4).
+    pub fn coordinator_timeouts(&mut self) {
         for id in self.coordinator.timed_out(self.now_ms) {
             if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
                 let r = self.write_txn_log(&id);
@@ -2576,8 +2584,6 @@ impl World {
             }
         }
         self.expire_transactional_ids();
-        self.check_isr();
-        self.expire_producers();
     }
 
     /// X1 on every leader (`ProducerStateManager.removeExpiredProducers`, run by LogManager's

@@ -32,6 +32,8 @@ pub(super) fn describe_expect(e: &Expect) -> String {
         Expect::Read { answer, values } => format!("read {answer} {}", values.join(" ")).trim_end().to_string(),
         Expect::Isr { partition, brokers } => format!("isr {partition} {}", brokers.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",")),
         Expect::Leader { partition, broker } => format!("leader {partition} {broker}"),
+        Expect::Reply { label, words } => format!("{label} {}", words.join(" ")),
+        Expect::Txn { id, state } => format!("txn {id} {state}"),
         Expect::Producer { producer, pid, epoch } => {
             let mut s = format!("producer {producer}");
             if let Some(p) = pid {
@@ -45,9 +47,22 @@ pub(super) fn describe_expect(e: &Expect) -> String {
     }
 }
 
-pub(super) fn check_expect(sim: &Sim, e: &Expect) -> Result<(), (String, String)> {
+pub(super) fn check_expect(sim: &Sim, cluster: Option<&super::run::Cluster>, e: &Expect) -> Result<(), (String, String)> {
     let want = describe_expect(e);
     match e {
+        Expect::Reply { label, words } => {
+            let Some(r) = cluster.and_then(|c| c.replies.iter().rev().find(|x| x.0 == *label)) else { return Err((want, format!("no answer labelled {label}"))) };
+            let w: Vec<&str> = words.iter().map(String::as_str).collect();
+            if let Some(got) = r.1.check(&w) {
+                return Err((want, got));
+            }
+        }
+        Expect::Txn { id, state } => {
+            let got = cluster.and_then(|c| c.world.coordinator.get(id)).map_or("none", |m| m.state.name());
+            if got != state {
+                return Err((want, got.to_string()));
+            }
+        }
         Expect::Decision { batch, outcome, offsets } => {
             let last = sim.trace.iter().rev().find_map(|ev| match (&ev.kind, ev.batch()) {
                 (EventKind::Decision(d), Some(b)) if b == *batch => Some(*d),

@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 // The model's modules, named by the files below as `super::idempotence::…` and so on.
-use super::{errors, idempotence, partition, suggest};
+use super::{errors, idempotence, partition, suggest, txn};
 
 mod expect;
 mod parse;
@@ -134,6 +134,15 @@ pub enum Step {
     /// `produce PART batch=HEX`: a Produce carrying these bytes (one batch, as the inspector
     /// or a log segment shows it), straight to the partition's leader; `batch` is the hex.
     ProduceBytes { line: usize, partition: String, batch: String },
+    /// A request to the cluster's coordinators, in the transactions scripts' words
+    /// (`init-producer-id …`, `add-partitions-to-txn …`, `add-offsets-to-txn …`, `end-txn …`,
+    /// `txn-offset-commit …`, `offset-fetch group=G …`, `find-coordinator …`, and a `produce` naming
+    /// its `transactional.id=`): answered by the transactions world on this script's partitions
+    /// ([`super::txn::World::request`]), its answer kept under `label` for `expect LABEL …`.
+    Request { line: usize, #[cfg_attr(feature = "serde", serde(default))] label: Option<String>, #[cfg_attr(feature = "serde", serde(default))] from: Option<String>, request: super::txn::Request },
+    /// `deliver markers` / `deliver marker PART`: the WriteTxnMarkers the coordinator queued for an
+    /// EndTxn reach the leaders (all, or PART's).
+    DeliverMarkers { line: usize, #[cfg_attr(feature = "serde", serde(default))] partition: Option<String> },
     /// `marker PART pid=N epoch=E commit|abort [coordinator-epoch=C] [tv=1|2]`: a
     /// WriteTxnMarkers request for the partition.
     Marker { line: usize, partition: String, producer_id: i64, epoch: i16, commit: bool, #[cfg_attr(feature = "serde", serde(default))] coordinator_epoch: i32, #[cfg_attr(feature = "serde", serde(default))] tv2: bool },
@@ -174,6 +183,11 @@ pub enum Expect {
     Isr { partition: String, brokers: Vec<i32> },
     /// The broker leading a partition.
     Leader { partition: String, broker: i32 },
+    /// `expect LABEL …` on the answer to a request line labelled `as LABEL` (the transactions
+    /// scripts' words: `error NAME`, `pid N epoch E`, `rule R` …).
+    Reply { label: String, words: Vec<String> },
+    /// `expect txn ID STATE`: the coordinator's state of a transactional.id.
+    Txn { id: String, state: String },
 }
 
 #[cfg(test)]

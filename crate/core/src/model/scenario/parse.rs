@@ -227,7 +227,15 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
             perr(line, format!("unknown partition {s:?}: declare it with `partition {s}`"))
         }
     };
+    if let Some(st) = cluster_request(line, &words)? {
+        return Ok(st);
+    }
     Ok(match words[0] {
+        "deliver" if matches!(words.get(1).copied(), Some("markers" | "marker")) => match (words[1], words.get(2)) {
+            ("markers", None) => Step::DeliverMarkers { line, partition: None },
+            ("marker", Some(p)) => Step::DeliverMarkers { line, partition: Some(partition(p)?) },
+            _ => return perr(line, "usage: deliver markers | deliver marker PARTITION"),
+        },
         "send" => {
             need(4)?;
             Step::Send {
@@ -384,9 +392,45 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
     })
 }
 
+/// A request line for the cluster (the transactions scripts' verbs the leader alone does not
+/// answer, or a `produce`, `marker`, `fetch` or `list-offsets` line labelled `as LABEL` or naming
+/// a transactional.id or version); `None` for any other line. The idempotence scripts' own
+/// `produce`, `marker`, `fetch` and `list-offsets` lines stay theirs (`expect last …`,
+/// `expect read …`).
+fn cluster_request(line: usize, words: &[&str]) -> Result<Option<Step>, ParseError> {
+    // A labelled one (`… as LABEL`), or one with the transactions scripts' fields, is answered
+    // as there, kept for `expect LABEL …`.
+    let own = matches!(words[0], "produce" | "marker" | "fetch" | "list-offsets")
+        && !words.iter().any(|w| w.starts_with("transactional.id=") || w.starts_with("v=") || *w == "as");
+    if own || !super::txn::is_request_verb(words[0]) {
+        return Ok(None);
+    }
+    let (request, label, from) = super::txn::parse_request(words).map_err(|message| ParseError { line, message })?;
+    Ok(Some(Step::Request { line, label, from, request }))
+}
+
+/// The labels of the request lines so far (`… as LABEL`).
+fn labels(sc: &Scenario) -> impl Iterator<Item = &str> {
+    sc.steps.iter().filter_map(|s| match s {
+        Step::Request { label: Some(l), .. } => Some(l.as_str()),
+        _ => None,
+    })
+}
+
 fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseError> {
     if w.is_empty() {
         return perr(line, "expect what?");
+    }
+    if labels(sc).any(|l| l == w[0]) {
+        if w.len() < 2 {
+            return perr(line, format!("expect {} what? (error NAME, pid N epoch E, rule R …)", w[0]));
+        }
+        return Ok(Expect::Reply { label: w[0].to_string(), words: w[1..].iter().map(|s| s.to_string()).collect() });
+    }
+    match w[0] {
+        "txn" if w.len() == 3 => return Ok(Expect::Txn { id: w[1].to_string(), state: w[2].to_string() }),
+        "txn" => return perr(line, "expect txn TRANSACTIONAL_ID STATE"),
+        _ => {}
     }
     match w[0] {
         "log" => {

@@ -118,6 +118,15 @@ fn step_state(sim: &Sim, events: core::ops::Range<usize>, last: &mut [LeaderAt],
     StepState { leaders, batches, next: super::text::next_lines(sim) }
 }
 
+/// The cluster's coordinators for the request lines that need them (`init-producer-id`,
+/// `end-txn` …): the transactions world, made at the first such line, answering on the run's own
+/// partitions (lent to it for each line), with the answers kept by label.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    pub world: crate::model::txn::World,
+    pub replies: Vec<(String, crate::model::txn::Reply)>,
+}
+
 /// The result of running a scenario.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -130,6 +139,8 @@ pub struct Run {
     /// [`run_with_states`]: the state before the first step (and each step's changes in
     /// [`StepRun::state`]).
     pub initial: Option<StepState>,
+    /// The coordinators, once a request line needed them.
+    pub cluster: Option<alloc::boxed::Box<Cluster>>,
 }
 
 impl Run {
@@ -199,7 +210,7 @@ pub fn run(sc: &Scenario) -> Run {
 pub fn run_with_states(sc: &Scenario) -> Run {
     let sim = setup(sc);
     let initial = initial_state(&sim);
-    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut last = initial.leaders.clone();
     let mut open = Vec::new();
     out.initial = Some(initial);
@@ -233,7 +244,7 @@ pub fn run_logged(sc: &Scenario) -> Run {
 }
 
 fn run_sim(sc: &Scenario, mut sim: Sim) -> Run {
-    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
+    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
         if let Err(e) = exec(&mut sim, s, &mut out, &mut budget, false) {
@@ -289,7 +300,17 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
         }
         Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
         Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
-        Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
+        Step::Advance { ms, .. } => {
+            act(sim, Action::Advance { ms: *ms })?;
+            // The coordinators, once a request line made them, run their timeouts too (T1–T2, T4).
+            if out.cluster.is_some() {
+                on_cluster(sim, out, |w| {
+                    w.coordinator_timeouts();
+                    Ok(())
+                })
+                .map_err(|message| ParseError { line, message })?;
+            }
+        }
         Step::ProduceBytes { partition, batch, .. } => act(
             sim,
             Action::ProduceBytes { partition: partition_idx(sim, partition), bytes: crate::spec::parse_hex(batch).or_else(|e| perr(line, format!("batch=: {e}")))? },
@@ -345,8 +366,23 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
             }
             ok = out.failures.len() == failures_before;
         }
+        Step::Request { label, from, request, .. } => {
+            let from = from.as_deref().unwrap_or("client");
+            let reply = on_cluster(sim, out, |w| w.request(request, from)).map_err(|message| ParseError { line, message })?;
+            let c = out.cluster.as_mut().expect("made by on_cluster");
+            for l in label.iter().map(String::as_str).chain(core::iter::once("last")) {
+                c.replies.retain(|x| x.0 != l);
+                c.replies.push((String::from(l), reply.clone()));
+            }
+        }
+        Step::DeliverMarkers { partition, .. } => {
+            if out.cluster.as_ref().is_none_or(|c| c.world.markers.is_empty()) {
+                return perr(line, "no markers to deliver: no EndTxn has been answered with markers to write");
+            }
+            on_cluster(sim, out, |w| w.deliver_markers(partition.as_deref())).map_err(|message| ParseError { line, message })?;
+        }
         Step::Expect { check, .. } => {
-            if let Err((expected, got)) = check_expect(sim, check) {
+            if let Err((expected, got)) = check_expect(sim, out.cluster.as_deref(), check) {
                 ok = false;
                 out.failures.push(Failure { line, expected, got });
             }
@@ -359,6 +395,46 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
         out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries, state: None });
     }
     Ok(())
+}
+
+/// Run `f` on the cluster's coordinators (made at the first request line) with the run's
+/// partitions lent to them, on the run's clock and producer-id counter; what they did becomes
+/// the trace's [`EventKind::Cluster`](super::idempotence::EventKind::Cluster) events.
+fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model::txn::World) -> Result<R, String>) -> Result<R, String> {
+    use super::idempotence::ClusterEvent;
+    let c = out.cluster.get_or_insert_with(|| {
+        let world = crate::model::txn::World::new(sim.now_ms, sim.next_producer_id(), crate::model::txn::ClusterConfig::default());
+        alloc::boxed::Box::new(Cluster { world, replies: Vec::new() })
+    });
+    let w = &mut c.world;
+    core::mem::swap(&mut w.partitions, &mut sim.partitions);
+    w.now_ms = w.now_ms.max(sim.now_ms);
+    w.next_pid = sim.next_producer_id();
+    w.messages.clear();
+    w.narration.clear();
+    let r = f(w);
+    core::mem::swap(&mut w.partitions, &mut sim.partitions);
+    sim.set_next_producer_id(w.next_pid);
+    let events: Vec<ClusterEvent> = w
+        .messages
+        .drain(..)
+        .map(|m| ClusterEvent {
+            api: m.kind,
+            from: String::from(lane_name(&m.from)),
+            to: String::from(lane_name(&m.to)),
+            text: m.text,
+            rule: m.rule,
+            source: m.source,
+            error: m.error.unwrap_or(super::errors::ErrorCode::NONE),
+        })
+        .collect();
+    sim.cluster_events(events);
+    r
+}
+
+/// A lane of the transactions world by its name (`producer:client` → `client`).
+fn lane_name(lane: &str) -> &str {
+    lane.split_once(':').map_or(lane, |(_, n)| n)
 }
 
 pub(super) fn producer_idx(sim: &Sim, name: &str) -> usize {
@@ -390,6 +466,8 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Expect { line, .. }
         | Step::Produce { line, .. }
         | Step::ProduceBytes { line, .. }
-        | Step::Marker { line, .. } => *line,
+        | Step::Marker { line, .. }
+        | Step::Request { line, .. }
+        | Step::DeliverMarkers { line, .. } => *line,
     }
 }

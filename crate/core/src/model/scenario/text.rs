@@ -36,6 +36,18 @@ pub fn describe(s: &Step) -> String {
             format!("produce {partition} pid={producer_id} epoch={epoch} seq={base_sequence}{} {}", if *transactional { " txn" } else { "" }, values.join(" "))
         }
         Step::ProduceBytes { partition, batch, .. } => format!("produce {partition} batch={batch}"),
+        Step::Request { label, from, request, .. } => {
+            let mut t = request.line();
+            if let Some(f) = from {
+                t.push_str(&format!(" from={f}"));
+            }
+            if let Some(l) = label {
+                t.push_str(&format!(" as {l}"));
+            }
+            t
+        }
+        Step::DeliverMarkers { partition: None, .. } => String::from("deliver markers"),
+        Step::DeliverMarkers { partition: Some(p), .. } => format!("deliver marker {p}"),
         Step::Marker { partition, producer_id, epoch, commit, coordinator_epoch, tv2, .. } => format!(
             "marker {partition} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
             if *commit { "commit" } else { "abort" },
@@ -156,6 +168,7 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::MarkerDecision(_) => "███",
                 EventKind::Replication(_) => "⧗",
                 EventKind::Read(_) => "◀▶",
+                EventKind::Cluster(_) => "◆",
             };
             s.push_str(&format!("      +{}ms {arrow} {}\n", ev.time_ms - t0, ev.text(sim)));
         }

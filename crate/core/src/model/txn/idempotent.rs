@@ -5,6 +5,8 @@
 //! `deliver request|response bN`, `lose`, `delay request`, `refuse request`, `timeout`, `restart`
 //! — and checked by their `expect bN …` and `expect producer P …` lines.
 //!
+//! (The script steps are run by `txn_scenario/hosted.rs`; this is the model's side.)
+//!
 //! These producers are not written a second time here: the world hosts the idempotence model
 //! ([`Sim`]: the client's `Sender`/`TransactionManager` sequence handling, KIP-360 epoch bumps,
 //! the TCP connections and their faults) and lends it its partition leaders for each step, so a
@@ -21,7 +23,6 @@ use alloc::vec::Vec;
 use super::{ErrorCode, LogRecord, Name, RecordText, Values, World};
 use crate::model::idempotence::{EventKind, ProducerConfig, Sim};
 use crate::model::partition::Outcome;
-use crate::model::scenario::{self, Step};
 
 /// One event of the hosted model, as the world records it (rendered while the model still holds
 /// the partitions, so its sentence can name them).
@@ -95,29 +96,22 @@ impl World {
         (r, seen)
     }
 
-    /// One step of the idempotence scripts for the hosted producers; an `expect`'s failure as
-    /// (expected, got).
-    pub fn idempotent_step(&mut self, s: &Step) -> Result<Option<(String, String)>, String> {
-        if let Step::Timeout { producer, .. } = s {
-            // request.timeout.ms passes for the whole world (its periodic tasks run), then the
-            // producer gives up on its connection.
-            let ms = self.idem.producers.iter().find(|p| p.name == *producer).map_or(0, |p| p.config.request_timeout_ms);
-            self.advance(ms);
-            self.idem.now_ms = self.now_ms - ms;
-        } else {
-            self.idem.now_ms = self.now_ms;
+    /// Run `f` on the hosted model at the world's clock (a `timeout` of `advance_ms` first lets
+    /// that much time pass for the whole world: its periodic tasks run, then the producer gives
+    /// up on its connection), then record what it did ([`World::absorb`]).
+    pub fn on_hosted<R>(&mut self, advance_ms: i64, f: impl FnOnce(&mut Sim) -> R) -> R {
+        if advance_ms > 0 {
+            self.advance(advance_ms);
         }
+        self.idem.now_ms = self.now_ms - advance_ms;
         // The world runs the leaders' ISR checks (S3) on its clock and releases the hosted
         // producers' held answers with its own ([`World::release_hosted`]): the hosted model's
         // own checks have nothing left to do.
         self.idem.replication.checked_ms = self.now_ms;
-        let mut out = scenario::Run { scenario: scenario::Scenario::default(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None };
-        let mut budget = 1_000_000usize;
-        let (r, seen) = self.with_hosted(|sim| scenario::exec(sim, s, &mut out, &mut budget, true));
+        let (r, seen) = self.with_hosted(f);
         self.now_ms = self.now_ms.max(self.idem.now_ms);
         self.absorb(seen);
-        r.map_err(|e| e.message)?;
-        Ok(out.failures.pop().map(|f| (f.expected, f.got)))
+        r
     }
 
     /// The hosted producers' acks=-1 answers held for the HW (S1), released by the world's
@@ -132,27 +126,6 @@ impl World {
         let ((), seen) = self.with_hosted(|sim| sim.release_held(expire_at));
         self.idem.now_ms = now;
         self.absorb(seen);
-    }
-
-    /// Deliver everything in the hosted producers' network until it is quiet (`flush`).
-    pub(crate) fn flush_idempotent(&mut self) -> Result<(), String> {
-        if self.idem.wire.is_empty() {
-            return Ok(());
-        }
-        self.idempotent_step(&Step::Flush { line: 0 }).map(|_| ())
-    }
-
-    /// The lines the hosted producers could take next (their sends, and what their network can
-    /// deliver, lose or hold up), for the step buttons. The hosted model is asked on a copy that
-    /// knows the partitions by name only.
-    pub(crate) fn idempotent_next_lines(&self) -> Vec<(String, String)> {
-        if self.idem.producers.is_empty() {
-            return Vec::new();
-        }
-        let mut sim = self.idem.clone();
-        sim.partitions = self.partitions.iter().map(|p| crate::model::partition::Partition::new(&p.name)).collect();
-        let hosted = ["send ", "deliver request ", "deliver response ", "lose ", "delay request ", "refuse request ", "timeout ", "restart "];
-        scenario::next_lines(&sim).into_iter().filter(|(_, l)| hosted.iter().any(|h| l.starts_with(h))).collect()
     }
 
     /// The timeline's view of what the hosted model did: its Produce requests and the leader's
@@ -220,9 +193,4 @@ impl World {
             (p.name.as_str(), p.producer_id, p.epoch, seqs)
         })
     }
-}
-
-/// A `producer` line's settings for a hosted producer, as the idempotence scripts read them.
-pub fn hosted_config(settings: &[(String, String)]) -> Result<ProducerConfig, String> {
-    scenario::producer_config(&scenario::ProducerDecl { name: String::new(), settings: settings.to_vec() }).map_err(|m| format!("{m} (a producer without transactional.id takes the idempotence scripts' settings: idempotence, max.in.flight, retries, delivery.timeout.ms, request.timeout.ms)"))
 }

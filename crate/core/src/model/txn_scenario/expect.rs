@@ -32,7 +32,7 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
     let client = |n: &str| w.clients.iter().find(|c| c.name == n);
     let part = |n: &str| w.partitions.iter().find(|p| p.name == n);
     if let Some((_, r)) = ws.first().and_then(|l| mem.replies.iter().find(|x| x.0 == *l)) {
-        return check_reply(r, &ws[1..]).map(|got| (want.clone(), got));
+        return super::txn::Reply::check(r, &ws[1..]).map(|got| (want.clone(), got));
     }
     match ws.as_slice() {
         ["txn", id, state] => {
@@ -168,68 +168,5 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
         }
         [p, "fenced"] => (!w.fenced.contains(*p)).then(|| (want.clone(), String::from("not fenced"))),
         _ => fail(String::from("unknown expect")),
-    }
-}
-
-/// `expect LABEL …` on a request's answer; `Some(what it got)` when it does not hold.
-///
-/// `error NAME|N`, `rule R`, `pid N`, `epoch E` (or `pid N epoch E`), `appended|duplicate [A..B]`,
-/// `rejected NAME`, `offsets A..B`, `offset N` (ListOffsets), `hw N`, `lso N`,
-/// `aborted PID@FIRST …|none|null` (Fetch's abortedTransactions), `records V …` (Fetch),
-/// `partition N` (FindCoordinator), `offset PART N|none` / `error PART NAME|N` (one partition's
-/// answer to TxnOffsetCommit or OffsetFetch).
-fn check_reply(r: &super::txn::Reply, w: &[&str]) -> Option<String> {
-    let err_is = |e: &str| e == r.error || e.parse::<i16>().ok() == Some(r.error_code);
-    let got_err = || format!("{}({})", r.error, r.error_code);
-    let opt = |v: Option<i64>| v.map_or(String::from("none"), |x| x.to_string());
-    let range = |o: Option<(i64, i64)>| o.map_or(String::from("none"), |(a, b)| format!("{a}..{b}"));
-    let part = |p: &str| r.partitions.iter().find(|x| x.0 == p);
-    match w {
-        ["error", e] => (!err_is(e)).then(got_err),
-        ["error", p, e] => match part(p) {
-            None => Some(format!("no answer for {p}")),
-            Some((_, got, _)) => {
-                let code = super::errors::ErrorCode::from_name(got).map(|c| c.0);
-                (got != e && e.parse::<i16>().ok().is_none_or(|n| Some(n) != code)).then(|| got.clone())
-            }
-        },
-        ["offset", p, x] => match part(p) {
-            None => Some(format!("no answer for {p}")),
-            Some((_, e, o)) => (opt(*o) != *x || e != "NONE").then(|| if e != "NONE" { e.clone() } else { opt(*o) }),
-        },
-        ["rule", x] => (r.rule != *x).then(|| r.rule.to_string()),
-        ["waiting"] => r.waiting_for_hw.is_none().then(|| format!("answered {}", got_err())),
-        ["waiting", "for", "hw", x] => (opt(r.waiting_for_hw) != *x).then(|| opt(r.waiting_for_hw)),
-        ["pid", p, "epoch", e] => {
-            let got = format!("pid {} epoch {}", opt(r.producer_id), opt(r.producer_epoch.map(i64::from)));
-            (got != format!("pid {p} epoch {e}")).then_some(got)
-        }
-        ["pid", p] => (opt(r.producer_id) != *p).then(|| opt(r.producer_id)),
-        ["epoch", e] => (opt(r.producer_epoch.map(i64::from)) != *e).then(|| opt(r.producer_epoch.map(i64::from))),
-        [o @ ("appended" | "duplicate"), rest @ ..] => {
-            let got = format!("{} {}", r.outcome.as_deref().unwrap_or("no outcome"), range(r.offsets));
-            let ok = r.outcome.as_deref() == Some(*o) && rest.first().is_none_or(|x| *x == range(r.offsets));
-            (!ok).then(|| if r.error_code != 0 { got_err() } else { got })
-        }
-        ["rejected", e] => (r.outcome.as_deref() != Some("rejected") || !err_is(e)).then(|| format!("{} {}", r.outcome.as_deref().unwrap_or("no outcome"), got_err())),
-        ["offsets", x] => (range(r.offsets) != *x).then(|| range(r.offsets)),
-        ["offset", x] => (opt(r.offset) != *x).then(|| opt(r.offset)),
-        ["hw", x] => (opt(r.high_watermark) != *x).then(|| opt(r.high_watermark)),
-        ["lso", x] => (opt(r.last_stable_offset) != *x).then(|| opt(r.last_stable_offset)),
-        ["partition", x] => (opt(r.coordinator_partition.map(i64::from)) != *x).then(|| opt(r.coordinator_partition.map(i64::from))),
-        ["aborted", xs @ ..] => {
-            let got = match &r.aborted {
-                None => String::from("null"),
-                Some(a) if a.is_empty() => String::from("none"),
-                Some(a) => a.iter().map(|(p, f)| format!("{p}@{f}")).collect::<Vec<_>>().join(" "),
-            };
-            (got != xs.join(" ")).then_some(got)
-        }
-        ["records", xs @ ..] => {
-            let got: Vec<String> = r.records.iter().map(|(_, v)| v.clone().unwrap_or_else(|| String::from("null"))).collect();
-            let got = if got.is_empty() { String::from("nothing") } else { got.join(" ") };
-            (got != xs.join(" ")).then_some(got)
-        }
-        _ => Some(String::from("unknown expect on an answer (error, rule, waiting, pid, epoch, appended, duplicate, rejected, offsets, offset, hw, lso, aborted, records, partition, offset PART, error PART)")),
     }
 }

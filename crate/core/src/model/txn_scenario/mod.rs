@@ -17,9 +17,10 @@ use super::line::KafkaLine;
 use serde::{Deserialize, Serialize};
 
 // The model's modules, named by the files below as `super::txn::…` and so on.
-use super::{coordinator, errors, line, partition, txn, txn_report};
+use super::{coordinator, line, partition, txn, txn_report};
 
 mod expect;
+mod hosted;
 mod parse;
 mod run;
 mod text;

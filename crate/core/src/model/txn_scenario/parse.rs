@@ -421,7 +421,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                     // No transactional.id: a Java producer hosted from the idempotence scripts,
                     // with their settings.
                     let settings: Vec<(String, String)> = rest.split_whitespace().skip(1).filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect();
-                    super::txn::idempotent::hosted_config(&settings).map_err(|message| ParseError { line, message })?;
+                    super::hosted::config(&settings).map_err(|message| ParseError { line, message })?;
                     let decl = crate::model::scenario::ProducerDecl { name: d.name, settings };
                     hosted.sc.producers.push(decl.clone());
                     sc.idempotent_producers.push(decl);

@@ -132,7 +132,7 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
     let _ = seed_producer_states(&mut w, &sc.producer_states);
     // After the seeds: the ids they name are taken.
     for d in &sc.idempotent_producers {
-        w.add_idempotent_producer(&d.name, super::txn::idempotent::hosted_config(&d.settings).unwrap_or_default());
+        w.add_idempotent_producer(&d.name, super::hosted::config(&d.settings).unwrap_or_default());
     }
     for g in &sc.groups {
         w.seed_group(g);
@@ -391,10 +391,10 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
                 w.deliver_markers(None)?;
                 guard += 1;
             }
-            w.flush_idempotent()?;
+            super::hosted::flush(w)?;
         }
         TxnStep::Idempotent { step, .. } => {
-            if let Some(fail) = w.idempotent_step(step)? {
+            if let Some(fail) = super::hosted::step(w, step)? {
                 return Ok(Some(fail));
             }
         }

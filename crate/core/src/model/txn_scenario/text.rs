@@ -58,7 +58,7 @@ pub fn describe(s: &TxnStep) -> String {
 pub fn next_lines(w: &World) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut push = |label: String, line: String| push_new(&mut out, label, line);
-    for (label, line) in w.idempotent_next_lines() {
+    for (label, line) in super::hosted::next_lines(w) {
         push(label, line);
     }
     for c in &w.clients {

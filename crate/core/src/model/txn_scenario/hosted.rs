@@ -1,0 +1,50 @@
+//! The transactions scripts' steps for a producer without a transactional.id: the idempotence
+//! scripts' own steps and expects, run by their runner on the model the world hosts
+//! ([`super::txn::idempotent`]).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::txn::World;
+use crate::model::idempotence::{ProducerConfig, Sim};
+use crate::model::scenario::{self, Step};
+
+/// One step of the idempotence scripts for the hosted producers; an `expect`'s failure as
+/// (expected, got).
+pub(super) fn step(w: &mut World, s: &Step) -> Result<Option<(String, String)>, String> {
+    let advance = match s {
+        Step::Timeout { producer, .. } => w.idem.producers.iter().find(|p| p.name == *producer).map_or(0, |p| p.config.request_timeout_ms),
+        _ => 0,
+    };
+    let mut out = scenario::Run { scenario: scenario::Scenario::default(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
+    let mut budget = 1_000_000usize;
+    w.on_hosted(advance, |sim| scenario::exec(sim, s, &mut out, &mut budget, true)).map_err(|e| e.message)?;
+    Ok(out.failures.pop().map(|f| (f.expected, f.got)))
+}
+
+/// Deliver everything in the hosted producers' network until it is quiet (`flush`).
+pub(super) fn flush(w: &mut World) -> Result<(), String> {
+    if w.idem.wire.is_empty() {
+        return Ok(());
+    }
+    step(w, &Step::Flush { line: 0 }).map(|_| ())
+}
+
+/// The lines the hosted producers could take next (their sends, and what their network can
+/// deliver, lose or hold up), for the step buttons. The hosted model is asked on a copy that knows
+/// the partitions by name only.
+pub(super) fn next_lines(w: &World) -> Vec<(String, String)> {
+    if w.idem.producers.is_empty() {
+        return Vec::new();
+    }
+    let mut sim = w.idem.clone();
+    sim.partitions = w.partitions.iter().map(|p| crate::model::partition::Partition::new(&p.name)).collect();
+    let hosted = ["send ", "deliver request ", "deliver response ", "lose ", "delay request ", "refuse request ", "timeout ", "restart "];
+    scenario::next_lines(&sim).into_iter().filter(|(_, l)| hosted.iter().any(|p| l.starts_with(p))).collect()
+}
+
+/// A `producer` line's settings for a hosted producer, as the idempotence scripts read them.
+pub(super) fn config(settings: &[(String, String)]) -> Result<ProducerConfig, String> {
+    scenario::producer_config(&scenario::ProducerDecl { name: String::new(), settings: settings.to_vec() })
+        .map_err(|m| alloc::format!("{m} (a producer without transactional.id takes the idempotence scripts' settings: idempotence, max.in.flight, retries, delivery.timeout.ms, request.timeout.ms)"))
+}
