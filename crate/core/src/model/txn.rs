@@ -951,6 +951,31 @@ impl World {
         k
     }
 
+    /// Push the record of a data batch written to partition `pi` at `offsets` by producer
+    /// (id, epoch): transactional when it belongs to transaction `txn`.
+    fn push_data_record(&mut self, pi: usize, offsets: (i64, i64), producer: (i64, i16), values: &[String], bytes: Vec<u8>, txn: Option<usize>) -> usize {
+        let (partition, lane) = self.partition_names(pi);
+        let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
+        self.push_record(LogRecord {
+            lane,
+            partition,
+            offset: offsets.0,
+            last_offset: offsets.1,
+            kind: "data",
+            pid: producer.0,
+            epoch: producer.1,
+            transactional: txn.is_some(),
+            values: values.clone(),
+            text: RecordText::data(values, offsets.0),
+            step: self.step,
+            closed_at: None,
+            outcome: None,
+            bytes,
+            txn,
+            truncated_at: None,
+        })
+    }
+
     /// The record of the data batch at `offset` on partition `pi` (what a duplicate's answer
     /// points at: the original batch).
     fn record_at(&self, pi: usize, offset: i64) -> Option<usize> {
@@ -1126,7 +1151,13 @@ impl World {
     }
 
     fn client_index(&self, name: &str) -> Result<usize, String> {
-        self.clients.iter().position(|c| c.name == name).ok_or_else(|| format!("no producer named {name:?}"))
+        self.clients.iter().position(|c| c.name == name).ok_or_else(|| {
+            if self.is_idempotent_producer(name) {
+                format!("{name} has no transactional.id: this is a transactional producer's step; {name} takes send, deliver request|response bN, lose, delay request, refuse request, timeout and restart")
+            } else {
+                format!("no producer named {name:?}")
+            }
+        })
     }
 
     fn partition_index(&self, name: &str) -> Result<usize, String> {
@@ -1769,28 +1800,7 @@ impl World {
                 let original = if matches!(o, Outcome::Duplicate { .. }) { self.record_at(pi, base_offset) } else { None };
                 let r = match original {
                     Some(k) => k,
-                    None => {
-                        let (partition, lane) = self.partition_names(pi);
-                        let values: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
-                        self.push_record(LogRecord {
-                            lane,
-                            partition,
-                            offset: base_offset,
-                            last_offset,
-                            kind: "data",
-                            pid,
-                            epoch,
-                            transactional: true,
-                            values: values.clone(),
-                            text: RecordText::data(values, base_offset),
-                            step: self.step,
-                            closed_at: None,
-                            outcome: None,
-                            bytes: stored,
-                            txn: Some(t),
-                            truncated_at: None,
-                        })
-                    }
+                    None => self.push_data_record(pi, (base_offset, last_offset), (pid, epoch), values, stored, Some(t)),
                 };
                 let k = msg_rule!(
                     self,

@@ -20,7 +20,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{ErrorCode, LogRecord, Name, RecordText, Values, World};
+use super::{ErrorCode, World};
 use crate::model::idempotence::{EventKind, ProducerConfig, Sim};
 use crate::model::partition::Outcome;
 
@@ -159,30 +159,12 @@ impl World {
 
     /// The record of a hosted producer's batch `b` appended to partition `q` at these offsets.
     fn hosted_record(&mut self, q: usize, b: usize, base_offset: i64, last_offset: i64) -> usize {
-        let (partition, lane) = self.partition_names(q);
-        let batch = &self.idem.batches[b - 1];
-        let values: Values = batch.values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
         let p = &self.partitions[q];
         let at = p.log.partition_point(|x| x.base_offset < base_offset);
         let bytes = p.log.get(at).filter(|x| x.base_offset == base_offset).map(|x| x.bytes.clone()).unwrap_or_default();
-        self.push_record(LogRecord {
-            lane,
-            partition,
-            offset: base_offset,
-            last_offset,
-            kind: "data",
-            pid: batch.producer_id,
-            epoch: batch.producer_epoch,
-            transactional: false,
-            values: values.clone(),
-            text: RecordText::data(values, base_offset),
-            step: self.step,
-            closed_at: None,
-            outcome: None,
-            bytes,
-            txn: None,
-            truncated_at: None,
-        })
+        let batch = &self.idem.batches[b - 1];
+        let (producer, values) = ((batch.producer_id, batch.producer_epoch), batch.values.clone());
+        self.push_data_record(q, (base_offset, last_offset), producer, &values, bytes, None)
     }
 
     /// The hosted producers as the state panel lists them: name, producer id, epoch, and the

@@ -31,7 +31,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::coordinator::{self, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
-use super::{data_batch, as_stored, ErrorCode, Isolation, LogRecord, MarkerReq, MarkerVersion, Name, Outcome, RecordText, TxnInstance, Values, World};
+use super::{data_batch, as_stored, ErrorCode, Isolation, MarkerReq, MarkerVersion, Name, Outcome, TxnInstance, World};
 use super::{CONSUMER_OFFSETS_PARTITIONS, COORD_LANE, DEFAULT_TXN_TIMEOUT_MS, OFFSETS_LANE};
 
 #[cfg(feature = "serde")]
@@ -896,26 +896,7 @@ impl World {
                 }
                 let log = &self.partitions[pi];
                 let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
-                let (partition, plane2) = self.partition_names(pi);
-                let vals: Values = values.iter().map(|v| Some(Name::from(v.as_str()))).collect();
-                let k = self.push_record(LogRecord {
-                    lane: plane2,
-                    partition,
-                    offset: base_offset,
-                    last_offset,
-                    kind: "data",
-                    pid: *producer_id,
-                    epoch: *epoch,
-                    transactional: false,
-                    values: vals.clone(),
-                    text: RecordText::data(vals, base_offset),
-                    step: self.step,
-                    closed_at: None,
-                    outcome: None,
-                    bytes: stored,
-                    txn: None,
-                    truncated_at: None,
-                });
+                let k = self.push_data_record(pi, (base_offset, last_offset), (*producer_id, *epoch), values, stored, None);
                 let m = self.reply_msg_from(plane, lane, &r);
                 self.link(m, Some(k));
             }

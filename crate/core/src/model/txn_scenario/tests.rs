@@ -307,3 +307,12 @@ fn a_transactions_script_with_a_hosted_producer_round_trips_through_json() {
     assert_eq!(back, sc);
     assert!(run(&back, None, true).passed());
 }
+
+#[test]
+fn a_transactional_step_for_a_producer_without_a_transactional_id_says_which_steps_it_takes() {
+    let sc = parse("model transactions\npartition orders-0\nproducer app\ncommit app\n").unwrap();
+    let r = run(&sc, None, false);
+    let e = r.error.expect("commit is not a step of app");
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("app has no transactional.id") && e.message.contains("deliver request|response bN"), "{}", e.message);
+}
