@@ -15,6 +15,8 @@ pub const IDEMPOTENCE_VERBS: &[&str] = &[
     "title", "about", "time", "first-producer-id", "broker", "partition", "producer", "send", "deliver", "lose", "delay",
     "refuse", "timeout", "restart", "advance", "leader-change", "lag", "catch-up", "leader-fails", "fetch", "list-offsets", "flush", "produce", "marker", "repeat", "expect", "log-end",
     "producer-state",
+    // Requests for the coordinators, answered by the transactions world (model/scenario/run.rs).
+    "init-producer-id", "add-partitions-to-txn", "end-txn", "find-coordinator", "add-offsets-to-txn", "txn-offset-commit", "offset-fetch",
 ];
 
 /// Every verb of the transactions language (`txn_scenario::parse` and its step parser).
@@ -27,6 +29,8 @@ pub const TXN_VERBS: &[&str] = &[
     // Requests asked directly (model/txn/requests.rs).
     "init-producer-id", "add-partitions-to-txn", "end-txn", "produce", "marker", "fetch", "list-offsets", "find-coordinator",
     "add-offsets-to-txn", "txn-offset-commit",
+    // A producer without a transactional.id: the idempotence scripts' steps (txn_scenario/hosted.rs).
+    "lose", "refuse", "timeout", "restart",
 ];
 
 /// The optimal-string-alignment distance (Levenshtein plus the swap of two neighbours, so a
