@@ -1249,7 +1249,9 @@ class Run:
         kv = dict(x.split("=", 1) for x in words if "=" in x)
         bare = [x for x in words if "=" not in x]
         tid = self.tid(kv["transactional.id"]) if kv.get("transactional.id") else None
-        if kv.get("transactional.id"):
+        if kv.get("transactional.id") == '""':
+            tid = ""  # the empty string, not null (I2): no coordinator is looked up for it
+        elif kv.get("transactional.id"):
             self.request_tids.add(kv["transactional.id"])
             self.find_coordinator(tid)
         pid = self.real_pid(int(kv["pid"])) if "pid" in kv else -1

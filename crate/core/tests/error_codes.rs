@@ -17,6 +17,7 @@ const ANSWERED: &[(i16, &str)] = &[
     (19, "NOT_ENOUGH_REPLICAS"),
     (22, "ILLEGAL_GENERATION"),
     (25, "UNKNOWN_MEMBER_ID"),
+    (42, "INVALID_REQUEST"),
     (45, "OUT_OF_ORDER_SEQUENCE_NUMBER"),
     (47, "INVALID_PRODUCER_EPOCH"),
     (48, "INVALID_TXN_STATE"),
@@ -38,8 +39,6 @@ const ANSWERED: &[(i16, &str)] = &[
 // 14 / 15 / 16 — coordinator loading or moving: answered only when injected on a client's request
 //   (`inject`), which the client retries; the model's failover is instant.
 // 35 UNSUPPORTED_VERSION — keepPreparedTxn (I13) is declared OUTSIDE_MODEL.
-// 42 INVALID_REQUEST — the coordinator's answer to an empty (not null) transactional.id (I2); a
-//   script writes an empty transactional.id as none, so it asks for an idempotent producer id.
 // 46 DUPLICATE_SEQUENCE_NUMBER — no 4.x broker answers it (a duplicate is NONE, A1).
 // 59 UNKNOWN_PRODUCER_ID — pre-2.x brokers only.
 // 105 TRANSACTIONAL_ID_NOT_FOUND — DescribeTransactions is not modelled.

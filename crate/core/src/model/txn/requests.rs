@@ -44,7 +44,16 @@ use crate::model::kafka_source::{FIRST_UNSTABLE_OFFSET_SNAPSHOT, GROUP_COORDINAT
 pub enum Request {
     /// InitProducerId: `transactional_id` empty for an idempotent producer (I1); `current` the
     /// KIP-360 (producerId, producerEpoch) a client sends to recover.
-    InitProducerId { transactional_id: String, timeout_ms: i32, current: Option<(i64, i16)> },
+    ///
+    /// `empty_id`: the transactionalId is the empty string, not null (`transactional.id=""`):
+    /// the coordinator refuses it as INVALID_REQUEST (I2).
+    InitProducerId {
+        transactional_id: String,
+        timeout_ms: i32,
+        current: Option<(i64, i16)>,
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+        empty_id: bool,
+    },
     /// AddPartitionsToTxn: v ≤ 3 a TV1 client's add; v4+ a leader's (`verify_only`: KIP-890
     /// part 1 verification, V3; else the add of a TV2 leader, v5 records clientTransactionVersion 2).
     AddPartitionsToTxn { transactional_id: String, producer_id: i64, epoch: i16, partitions: Vec<String>, verify_only: bool, version: i16 },
@@ -100,9 +109,11 @@ impl Request {
         let iso = |rc: bool| if rc { "read_committed" } else { "read_uncommitted" };
         let result = |c: bool| if c { "commit" } else { "abort" };
         match self {
-            Request::InitProducerId { transactional_id, timeout_ms, current } => {
+            Request::InitProducerId { transactional_id, timeout_ms, current, empty_id } => {
                 let mut s = String::from("init-producer-id");
-                if !transactional_id.is_empty() {
+                if *empty_id {
+                    s.push_str(&format!(" transactional.id=\"\" timeout={timeout_ms}ms"));
+                } else if !transactional_id.is_empty() {
                     s.push_str(&format!(" transactional.id={transactional_id} timeout={timeout_ms}ms"));
                 }
                 if let Some((p, e)) = current {
@@ -196,11 +207,17 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
     let mut batch: Option<Vec<u8>> = None;
     let (mut group, mut generation, mut member, mut instance, mut stable) = (None::<String>, -1i32, String::new(), None::<String>, false);
     let mut offsets: Vec<(String, i64)> = Vec::new();
+    let mut empty_id = false;
     let is_part = |k: &str| k.rsplit_once('-').is_some_and(|(t, n)| !t.is_empty() && n.parse::<i32>().is_ok_and(|n| n >= 0));
     let mut bare: Vec<&str> = Vec::new();
     for w in &words {
         let num = |x: &str| x.parse::<i64>().map_err(|_| format!("{w}: expected a number"));
         match w.split_once('=') {
+            // `transactional.id=""`: the empty string, which is not null (I2).
+            Some(("transactional.id", "\"\"")) => {
+                id = Some(String::new());
+                empty_id = true;
+            }
             Some(("transactional.id", x)) => id = Some(x.to_string()),
             Some(("pid", x)) => pid = Some(num(x)?),
             Some(("epoch", x)) => epoch = Some(i16::try_from(num(x)?).map_err(|_| String::from("epoch is a 16-bit number"))?),
@@ -256,7 +273,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 (None, None) => None,
                 _ => return Err(String::from("a KIP-360 InitProducerId gives both pid=N and epoch=E")),
             };
-            Request::InitProducerId { transactional_id: id.unwrap_or_default(), timeout_ms: timeout.unwrap_or(DEFAULT_TXN_TIMEOUT_MS), current }
+            Request::InitProducerId { transactional_id: id.unwrap_or_default(), timeout_ms: timeout.unwrap_or(DEFAULT_TXN_TIMEOUT_MS), current, empty_id }
         }
         "add-partitions-to-txn" => {
             let (p, e) = need_pid("add-partitions-to-txn")?;
@@ -599,9 +616,10 @@ impl World {
     pub fn request(&mut self, req: &Request, from: &str) -> Result<Reply, String> {
         let lane = self.request_lane(from);
         match req {
-            Request::InitProducerId { transactional_id: id, timeout_ms, current } => {
-                msg!(self, lane.clone(), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={}, transactionTimeoutMs={timeout_ms}{})", if id.is_empty() { "null" } else { id }, current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))));
-                if id.is_empty() {
+            Request::InitProducerId { transactional_id: id, timeout_ms, current, empty_id } => {
+                let shown = if *empty_id { "\"\"" } else if id.is_empty() { "null" } else { id };
+                msg!(self, lane.clone(), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={shown}, transactionTimeoutMs={timeout_ms}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))));
+                if id.is_empty() && !*empty_id {
                     // I1: an idempotent producer: a fresh id at epoch 0, nothing persisted.
                     let pid = self.next_pid;
                     self.next_pid += 1;
