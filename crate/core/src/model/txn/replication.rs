@@ -368,7 +368,7 @@ impl World {
     }
 
     /// Held answers whose HW came, or whose leader is gone: sent now.
-    fn release_held(&mut self) {
+    pub(crate) fn release_held(&mut self) {
         self.release_hosted(None);
         let now = self.now_ms;
         self.settle_unacked(now, false);

@@ -175,6 +175,9 @@ impl Hosted {
         let batch_name = |x: &str| x.strip_prefix('b').is_some_and(|n| n.split('#').next().is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())));
         let second = w.get(1).copied().unwrap_or("");
         let network = match w[0] {
+            // A replica takes over leadership, the producer state moving with the log (the
+            // idempotence scripts' step; any script may use it).
+            "leader-change" => return Some(crate::model::scenario::parse_step(line, content, &self.sc).map(|step| TxnStep::Idempotent { line, step })),
             "send" => hosted(second),
             "lose" | "timeout" | "restart" | "refuse" => true,
             "deliver" => matches!(second, "request" | "response"),

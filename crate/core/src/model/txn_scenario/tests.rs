@@ -316,3 +316,19 @@ fn a_transactional_step_for_a_producer_without_a_transactional_id_says_which_ste
     assert_eq!(e.line, 4);
     assert!(e.message.contains("app has no transactional.id") && e.message.contains("deliver request|response bN"), "{}", e.message);
 }
+
+#[test]
+fn leader_change_in_a_transactions_script_answers_the_old_leaders_request_not_leader() {
+    // The idempotence scripts' `leader-change`: the request in flight to the old leader is answered
+    // NOT_LEADER_OR_FOLLOWER and retried at the new one, which recognises nothing new to write.
+    let r = ask(
+        "producer app\nproducer pay transactional.id=payments",
+        "send app orders-0 x\nleader-change orders-0\ndeliver request b1\nexpect b1 rejected NOT_LEADER_OR_FOLLOWER\n\
+         deliver response b1\ndeliver request b1\nexpect b1 appended 0..0\nflush\nexpect b1 acked 0..0\n\
+         init pay\nbegin pay\nsend pay orders-0 t\ncommit pay\ndeliver markers\nexpect log orders-0 x t [COMMIT]",
+    );
+    assert_eq!(r.world.partitions[0].leader_epoch, 1);
+    // The transactional producer's batch is stored with the new leader epoch too.
+    let t = r.world.records.iter().find(|x| x.values.iter().any(|v| v.as_deref() == Some("t"))).unwrap();
+    assert_eq!(crate::batch::Batch::new_unchecked(&t.bytes[..]).partition_leader_epoch(), 1);
+}
