@@ -174,10 +174,13 @@ impl Hosted {
         let hosted = |name: &str| self.sc.producers.iter().any(|p| p.name == name);
         let batch_name = |x: &str| x.strip_prefix('b').is_some_and(|n| n.split('#').next().is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())));
         let second = w.get(1).copied().unwrap_or("");
+        let parsed = || Some(crate::model::scenario::parse_step(line, content, &self.sc).map(|step| TxnStep::Idempotent { line, step }));
         let network = match w[0] {
-            // A replica takes over leadership, the producer state moving with the log (the
-            // idempotence scripts' step; any script may use it).
-            "leader-change" => return Some(crate::model::scenario::parse_step(line, content, &self.sc).map(|step| TxnStep::Idempotent { line, step })),
+            // A replica takes over leadership, the producer state moving with the log, and the
+            // count of a leader's producer-state entries: the idempotence scripts' lines, which any
+            // script may use.
+            "leader-change" => return parsed(),
+            "expect" if second == "producers" => return parsed(),
             "send" => hosted(second),
             "lose" | "timeout" | "restart" | "refuse" => true,
             "deliver" => matches!(second, "request" | "response"),
@@ -185,7 +188,6 @@ impl Hosted {
             "expect" => {
                 (batch_name(second) && !self.labels.iter().any(|l| l == second))
                     || (second == "producer" && w.get(2).is_some_and(|p| hosted(p)))
-                    || (second == "producers" && !self.sc.producers.is_empty())
             }
             _ => false,
         };
@@ -195,7 +197,7 @@ impl Hosted {
         if self.sc.producers.is_empty() {
             return Some(perr(line, format!("`{}` drives a producer without a transactional.id (its batches b1, b2 …): declare one with `producer NAME`", w[..w.len().min(2)].join(" "))));
         }
-        Some(crate::model::scenario::parse_step(line, content, &self.sc).map(|step| TxnStep::Idempotent { line, step }))
+        parsed()
     }
 }
 
