@@ -1390,6 +1390,8 @@ class Run:
         if label:
             self.replies[label] = got
         self.replies["last"] = got
+        if verb in ("fetch", "list-offsets"):
+            self.replies["read"] = got  # `expect read …`, as the model keeps it
         sim = self.sim_step(k).get("reply") or {}
         diffs = []
         for key, kval in got.items():

@@ -405,6 +405,12 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
                 mem.replies.retain(|x| x.0 != *l);
                 mem.replies.push((l.clone(), r.clone()));
             }
+            // The idempotence scripts' words for the latest answers: `expect last …` (any request)
+            // and `expect read …` (the latest Fetch or ListOffsets).
+            if matches!(request, super::txn::Request::Fetch { .. } | super::txn::Request::ListOffsets { .. }) {
+                mem.replies.retain(|x| x.0 != "read");
+                mem.replies.push((String::from("read"), r.clone()));
+            }
             mem.replies.retain(|x| x.0 != "last");
             mem.replies.push((String::from("last"), r));
         }

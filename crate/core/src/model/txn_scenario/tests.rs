@@ -332,3 +332,13 @@ fn leader_change_in_a_transactions_script_answers_the_old_leaders_request_not_le
     let t = r.world.records.iter().find(|x| x.values.iter().any(|v| v.as_deref() == Some("t"))).unwrap();
     assert_eq!(crate::batch::Batch::new_unchecked(&t.bytes[..]).partition_leader_epoch(), 1);
 }
+
+#[test]
+fn expect_last_and_expect_read_name_the_latest_answers_as_in_the_idempotence_scripts() {
+    ask(
+        "",
+        "produce orders-0 pid=5 epoch=0 seq=0 a\nexpect last appended 0..0\nfetch orders-0 read_committed\nexpect read records a\n\
+         expect read hw 1\nproduce orders-0 pid=5 epoch=0 seq=0 a\nexpect last duplicate 0..0\nexpect read records a\n\
+         list-offsets orders-0 read_committed\nexpect read offset 1",
+    );
+}
