@@ -44,7 +44,7 @@ pub mod report;
 pub mod spec;
 pub mod wire;
 
-pub use read::{decode, view};
+pub use read::{columns, decode, view};
 pub use spec as encode;
 pub use wire::{batch, compression, control, crc, internal, legacy, reader, record, sequence};
 

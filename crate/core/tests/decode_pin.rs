@@ -223,7 +223,7 @@ fn columns_of_damaged_inputs_and_the_corpus_are_pinned() {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         let mut errors = 0;
         for b in &inputs {
-            let c = eoslab_core::view::columns(b, 64 << 20);
+            let c = eoslab_core::columns::columns(b, 64 << 20);
             errors += c.errors.len();
             h = fnv1a64_from(h, format!("{c:?}").as_bytes());
         }

@@ -1,5 +1,5 @@
-//! No module cycles in `eoslab-core` (issue 12): the `crate::…` paths of every source file,
-//! outside its tests, make a graph between modules; the test fails on any cycle and names it.
+//! No module cycles in `eoslab-core` (issue 12): the `crate::…` and `super::…` paths of every
+//! source file, outside its tests, make a graph between modules; the test fails on any cycle and names it.
 //!
 //! A node is a module two levels deep at most (`wire::batch`, `read::report`, `input`,
 //! `model::txn`, `spec`): a folder module deeper than that (`read::report::{build, legacy}`,
@@ -125,6 +125,94 @@ fn crate_paths(code: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// `super::a::b` and `super::super::a` paths of a file in module `module`, made absolute
+/// (`module` without its last segment, once per `super`), for every occurrence. A name its parent
+/// module imported from its own parent (`use super::{txn, …}` in `txn_scenario/mod.rs`, so that
+/// `super::txn::World` in `txn_scenario/run.rs` is `model::txn`) is followed through `imports`.
+fn super_paths(code: &str, module: &[String], imports: &BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("super::") {
+        let before = rest[..i].chars().last();
+        rest = &rest[i..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            rest = &rest[7..];
+            continue; // the tail of a longer path (`super::super::`: counted from its first)
+        }
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            up += 1;
+            rest = r;
+        }
+        if up > module.len() {
+            continue;
+        }
+        let base: Vec<String> = module[..module.len() - up].to_vec();
+        let mut names: Vec<Vec<String>> = Vec::new();
+        let ident = |s: &str| -> Vec<String> {
+            let mut segs = Vec::new();
+            let mut s = s;
+            while segs.len() < 3 {
+                let n = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+                if n == 0 {
+                    break;
+                }
+                segs.push(s[..n].to_string());
+                if !s[n..].starts_with("::") {
+                    break;
+                }
+                s = &s[n + 2..];
+            }
+            segs
+        };
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                names.push(ident(item.trim()));
+            }
+        } else {
+            names.push(ident(rest));
+        }
+        for segs in names.into_iter().filter(|s| !s.is_empty()) {
+            let full = match imports.get(&base).and_then(|m| m.get(&segs[0])) {
+                Some(target) => target.iter().cloned().chain(segs[1..].iter().cloned()).collect(),
+                None => base.iter().cloned().chain(segs).collect(),
+            };
+            out.push(full);
+        }
+    }
+    out
+}
+
+/// Per module, the modules it imports from its parent by name (`use super::{a, b};`,
+/// `use super::a;`): name → module path.
+fn parent_imports(files: &[PathBuf], modules: &BTreeSet<Vec<String>>) -> BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> {
+    let mut out: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for f in files {
+        let m = module_of(f);
+        if m.is_empty() {
+            continue;
+        }
+        let parent = &m[..m.len() - 1];
+        let code = without_tests(&std::fs::read_to_string(f).unwrap());
+        for line in code.lines().map(str::trim).filter(|l| l.starts_with("use super::") || l.starts_with("pub use super::") || l.starts_with("pub(crate) use super::")) {
+            let body = line.split_once("use super::").unwrap().1.trim_end_matches(';');
+            let items: Vec<&str> = match body.strip_prefix('{') {
+                Some(g) => g.trim_end_matches('}').split(',').map(str::trim).collect(),
+                None => vec![body],
+            };
+            for it in items {
+                let name = it.split("::").next().unwrap_or("");
+                let target: Vec<String> = parent.iter().cloned().chain([name.to_string()]).collect();
+                if !name.is_empty() && !it.contains("::") && modules.contains(&target) {
+                    out.entry(m.clone()).or_default().insert(name.to_string(), target);
+                }
+            }
+        }
+    }
+    out
+}
+
 type Graph = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
 
 /// The cycles of `edges`: every back edge of a depth-first search closes one.
@@ -219,6 +307,7 @@ fn module_graph() -> (Graph, BTreeMap<(Vec<String>, Vec<String>), String>) {
         full
     };
 
+    let imports = parent_imports(&files, &modules);
     let mut edges = Graph::new();
     let mut witness: BTreeMap<(Vec<String>, Vec<String>), String> = BTreeMap::new();
     for f in &files {
@@ -226,15 +315,18 @@ fn module_graph() -> (Graph, BTreeMap<(Vec<String>, Vec<String>), String>) {
         if name == "tests.rs" || name == "lib.rs" {
             continue;
         }
-        let from = node(&module_of(f));
+        let module = module_of(f);
+        let from = node(&module);
         let code = without_tests(&std::fs::read_to_string(f).unwrap());
-        for p in crate_paths(&code) {
+        let crate_uses = crate_paths(&code).into_iter().map(|p| (p, "crate::"));
+        let super_uses = super_paths(&code, &module, &imports).into_iter().map(|p| (p, "super:: → crate::"));
+        for (p, how) in crate_uses.chain(super_uses) {
             let to = node(&p);
             if to.is_empty() || to == from || from.starts_with(&to) || to.starts_with(&from) {
                 continue; // the crate root, itself, or its own parent/child (one unit)
             }
             witness.entry((from.clone(), to.clone())).or_insert_with(|| {
-                format!("{} uses crate::{}", f.strip_prefix(src()).unwrap().display(), p.join("::"))
+                format!("{} uses {how}{}", f.strip_prefix(src()).unwrap().display(), p.join("::"))
             });
             edges.entry(from.clone()).or_default().insert(to);
         }
@@ -264,6 +356,13 @@ fn the_checker_sees_uses() {
     let code = without_tests("use crate::wire::batch::X;\nuse crate::{decode, view::Y};\n#[cfg(test)]\nmod tests {\n use crate::model::x;\n}\nfn f() { crate::read::report::build::decode(); }\n");
     let paths: Vec<String> = crate_paths(&code).iter().map(|p| p.join("::")).collect();
     assert_eq!(paths, ["wire::batch", "decode", "view::Y", "read::report"]);
+    // `super::` paths are made absolute from the file's module, through its parent's imports.
+    let module: Vec<String> = ["m", "n", "k"].map(String::from).to_vec();
+    let mut imports = BTreeMap::new();
+    imports.insert(vec![String::from("m"), String::from("n")], BTreeMap::from([(String::from("a"), vec![String::from("m"), String::from("a")])]));
+    let code = without_tests("use super::{a::X, b::C};\nfn f() { super::super::x::y(); }\n");
+    let paths: Vec<String> = super_paths(&code, &module, &imports).iter().map(|p| p.join("::")).collect();
+    assert_eq!(paths, ["m::a::X", "m::n::b::C", "m::x::y"]);
     let m = |s: &str| vec![s.to_string()];
     let mut g = Graph::new();
     g.entry(m("a")).or_default().insert(m("b"));

@@ -1,11 +1,11 @@
-//! `decodeColumns`: the core's [`eoslab_core::view::columns`] handed to JS as one buffer plus
+//! `decodeColumns`: the core's [`eoslab_core::columns::columns`] handed to JS as one buffer plus
 //! its layout — a few objects for a whole segment instead of several per record field, which
 //! is what makes bulk decoding cost about as much as the CRC check. Conversion only: every
 //! value is the core's. `www/lib/record-columns.js` turns the layout into typed-array views
 //! and record accessors (keys and values as zero-copy `subarray`s of the input or of the
 //! `decompressed` column).
 
-use eoslab_core::view::{columns, Columns};
+use eoslab_core::columns::{columns, Columns};
 use js_sys::{Reflect, Uint8Array};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -20,7 +20,7 @@ export interface DecodeColumnsOptions {
   maxDecompressed?: number;
 }
 
-/** A whole input in columns (eoslab_core::view::Columns), packed in `buffer` (little-endian,
+/** A whole input in columns (eoslab_core::columns::Columns), packed in `buffer` (little-endian,
  *  each column 8-byte aligned): `layout` lists [name, type, byteOffset, length] with type one
  *  of i8 u8 i16 u16 i32 u32 i64, so `new BigInt64Array(buffer.buffer, byteOffset, length)` is
  *  the column. www/lib/record-columns.js does this and adds record accessors. */

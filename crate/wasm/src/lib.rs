@@ -12,7 +12,7 @@
 //! | `decode(input, options?)` → object   | [`eoslab_core::decode::decode`]           |
 //! | `encodeBatch(spec)` → `Uint8Array`   | [`eoslab_core::encode::encode_batch`]     |
 //! | `encodeSegment(specs)` → `Uint8Array`| [`eoslab_core::encode::encode_segment`]   |
-//! | `decodeColumns(bytes, options?)`     | [`eoslab_core::view::columns`] (`columns.rs`) |
+//! | `decodeColumns(bytes, options?)`     | [`eoslab_core::columns::columns`] (`columns.rs`) |
 //! | `decodeColumnsInPlace(bytes, options?)` → `PackedColumns` | the same, kept in wasm memory |
 //! | `decodeMessages(input, options?)` → object | [`eoslab_core::message::decode_messages`] (`envelope.rs`) |
 //! | `crc32c(bytes)` → number             | [`eoslab_core::crc::crc32c`]              |

@@ -15,7 +15,7 @@ use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
 use crate::internal::txn_state;
-use super::txn::Name;
+use super::name::{empty_set, Name};
 use super::kafka_source::{TRANSACTION_COORDINATOR, TRANSACTION_METADATA};
 
 /// `transaction.max.timeout.ms` default.
@@ -386,7 +386,7 @@ impl Coordinator {
                     }
                 }
                 m.state = TxnState::Empty;
-                super::txn::empty_set(&mut m.partitions);
+                empty_set(&mut m.partitions);
                 m.added_order.clear();
                 m.txn_timeout_ms = timeout_ms;
                 m.last_update_ms = now_ms;
@@ -583,7 +583,7 @@ impl Coordinator {
             m.last_producer_epoch = -1;
             m.producer_epoch = 0;
         }
-        super::txn::empty_set(&mut m.partitions);
+        empty_set(&mut m.partitions);
         m.added_order.clear();
         // `TransactionMetadata.prepareComplete` keeps txnStartTimestamp (and
         // `completeTransitionTo` refuses a Complete* without one); a real 4.3.1 broker's

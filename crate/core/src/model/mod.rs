@@ -10,6 +10,7 @@ pub mod errors;
 pub mod idempotence;
 pub mod kafka_source;
 pub mod line;
+pub mod name;
 pub mod partition;
 pub mod report;
 pub mod scenario;

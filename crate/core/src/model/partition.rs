@@ -15,13 +15,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::errors::ErrorCode;
-pub use super::verdict::Verdict;
+pub use super::verdict::{Decision, Outcome, Verdict, NUM_BATCHES_TO_RETAIN};
 use crate::batch::{Batch, NO_PRODUCER_EPOCH};
 use crate::sequence;
 use super::kafka_source::{FIRST_UNSTABLE_OFFSET, PRODUCER_APPEND_INFO, PRODUCER_STATE_MANAGER};
 
-/// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`.
-pub const NUM_BATCHES_TO_RETAIN: usize = 5;
 /// Broker default `producer.id.expiration.ms` (KIP-854): one day.
 pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
 
@@ -88,40 +86,6 @@ impl ProducerStateEntry {
         }
         self.batches.push_back(meta);
         self.last_timestamp = meta.timestamp;
-    }
-}
-
-/// What the leader decided for one batch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Written at these offsets.
-    Appended { base_offset: i64, last_offset: i64 },
-    /// Recognised as a retry of a retained batch: nothing written; the response is
-    /// NONE(0) with the original offsets (a 4.x broker never answers
-    /// DUPLICATE_SEQUENCE_NUMBER).
-    Duplicate { base_offset: i64, last_offset: i64 },
-    /// Refused with this error; nothing written.
-    Rejected(ErrorCode),
-}
-
-/// A decision with the rule that fired, a sentence a student can read, and its source.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
-    pub outcome: Outcome,
-    /// Rule id from `semantics.md` (A1 … A10, X2, V0 …).
-    pub rule: &'static str,
-    pub why: String,
-    /// Kafka source file (and method) the rule comes from.
-    pub source: &'static str,
-}
-
-impl Decision {
-    /// The error code the Produce response carries.
-    pub fn error(&self) -> ErrorCode {
-        match self.outcome {
-            Outcome::Rejected(e) => e,
-            _ => ErrorCode::NONE,
-        }
     }
 }
 

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::scenario::ParseError;
+use super::script::ParseError;
 
 /// Every verb of the idempotence language: set-up directives and steps (`scenario::parse`,
 /// `scenario::parse_step`; documented in scenarios/README.md).

@@ -15,11 +15,11 @@
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
-use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
 use super::coordinator::{self, Answer, Coordinator, Tv, TxnState, TRANSACTION_STATE_PARTITIONS};
+pub use super::name::{empty_set, Name};
 use super::errors::ErrorCode;
 use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
@@ -233,149 +233,6 @@ pub struct TxnInstance {
     /// Record indexes written in this transaction.
     pub records: Vec<usize>,
     pub commit_by_fenced: bool,
-}
-
-/// A name the model repeats in many records (a lane, a partition, a transaction state):
-/// shared, not copied, so writing a record allocates no string for it. It derefs, compares
-/// and prints as the `str` it holds (`record.partition == "p-0"`).
-#[derive(Clone)]
-pub struct Name(NameRepr);
-
-#[derive(Clone)]
-enum NameRepr {
-    Fixed(&'static str),
-    Shared(Arc<str>),
-}
-
-impl Name {
-    /// A name known at compile time (no allocation).
-    pub const fn fixed(s: &'static str) -> Name {
-        Name(NameRepr::Fixed(s))
-    }
-
-    pub fn as_str(&self) -> &str {
-        match &self.0 {
-            NameRepr::Fixed(s) => s,
-            NameRepr::Shared(s) => s,
-        }
-    }
-}
-
-impl Default for Name {
-    fn default() -> Name {
-        Name::fixed("")
-    }
-}
-
-impl core::ops::Deref for Name {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for Name {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl core::borrow::Borrow<str> for Name {
-    fn borrow(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl From<&str> for Name {
-    fn from(s: &str) -> Name {
-        Name(NameRepr::Shared(Arc::from(s)))
-    }
-}
-
-impl From<String> for Name {
-    fn from(s: String) -> Name {
-        Name(NameRepr::Shared(Arc::from(s)))
-    }
-}
-
-impl From<Name> for String {
-    fn from(n: Name) -> String {
-        String::from(n.as_str())
-    }
-}
-
-impl PartialEq for Name {
-    fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl Eq for Name {}
-
-impl PartialEq<str> for Name {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Name {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for Name {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl PartialEq<Name> for str {
-    fn eq(&self, other: &Name) -> bool {
-        self == other.as_str()
-    }
-}
-
-impl PartialEq<Name> for &str {
-    fn eq(&self, other: &Name) -> bool {
-        *self == other.as_str()
-    }
-}
-
-impl PartialEq<Name> for String {
-    fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl PartialOrd for Name {
-    fn partial_cmp(&self, other: &Name) -> Option<core::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Name {
-    fn cmp(&self, other: &Name) -> core::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
-impl core::hash::Hash for Name {
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state)
-    }
-}
-
-impl fmt::Debug for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// A record's values as the timeline shows them: a single value (most records) is held
@@ -703,6 +560,19 @@ impl SupportedOperation {
 /// One partition's answer to OffsetFetch: the committed offset (`None`: none), or the error
 /// (UNSTABLE_OFFSET_COMMIT while a transactional commit is pending).
 pub type OffsetFetch = Result<Option<i64>, ErrorCode>;
+
+/// One `group-state` line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "camelCase", default))]
+pub struct GroupSeed {
+    pub group: String,
+    pub generation: i32,
+    pub members: Vec<String>,
+    /// (group.instance.id, member id).
+    pub static_members: Vec<(String, String)>,
+    /// (partition, committed offset).
+    pub committed: Vec<(String, i64)>,
+}
 
 /// The transactions world.
 #[derive(Clone, Debug)]
@@ -1092,7 +962,7 @@ impl World {
 
     /// A classic consumer group as the group coordinator holds it (`group-state`): its
     /// generation, members, static members and committed offsets.
-    pub fn seed_group(&mut self, g: &super::txn_scenario::GroupSeed) {
+    pub fn seed_group(&mut self, g: &GroupSeed) {
         self.groups.retain(|x| x.name != g.group);
         self.groups.push(Group {
             name: g.group.clone(),
@@ -3229,12 +3099,6 @@ fn as_stored(mut bytes: Vec<u8>, log: &Partition) -> Vec<u8> {
     bytes
 }
 
-/// Empty `set`, keeping its node for the next insert (`clear` frees it; these sets are
-/// emptied and refilled every transaction).
-pub(super) fn empty_set<T: Ord>(set: &mut BTreeSet<T>) {
-    set.retain(|_| false);
-}
-
 /// How many distinct partitions the records `of` (indexes into `records`) were written to.
 fn distinct_partitions(records: &[LogRecord], of: &[usize]) -> usize {
     if of.len() <= 32 {
@@ -3359,6 +3223,7 @@ fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: us
 
 pub mod idempotent;
 pub mod inject;
+pub mod state;
 mod replication;
 mod requests;
 pub use inject::Injection;

@@ -44,10 +44,47 @@ use alloc::string::String;
 use core::fmt::{self, Write};
 
 use super::errors::ErrorCode;
-use super::partition::{Decision, Outcome, NUM_BATCHES_TO_RETAIN};
 use crate::batch::HEADER_LEN;
 use crate::sequence;
 use super::kafka_source::{LOG_VALIDATOR, PRODUCER_APPEND_INFO, PRODUCER_STATE_ENTRY, REPLICA_MANAGER, UNIFIED_LOG};
+
+/// `ProducerStateEntry.NUM_BATCHES_TO_RETAIN`.
+pub const NUM_BATCHES_TO_RETAIN: usize = 5;
+
+/// What the leader decided for one batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Written at these offsets.
+    Appended { base_offset: i64, last_offset: i64 },
+    /// Recognised as a retry of a retained batch: nothing written; the response is
+    /// NONE(0) with the original offsets (a 4.x broker never answers
+    /// DUPLICATE_SEQUENCE_NUMBER).
+    Duplicate { base_offset: i64, last_offset: i64 },
+    /// Refused with this error; nothing written.
+    Rejected(ErrorCode),
+}
+
+/// A decision with the rule that fired, a sentence a student can read, and its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    /// Rule id from `semantics.md` (A1 … A10, X2, V0 …).
+    pub rule: &'static str,
+    pub why: String,
+    /// Kafka source file (and method) the rule comes from.
+    pub source: &'static str,
+}
+
+impl Decision {
+    /// The error code the Produce response carries.
+    pub fn error(&self) -> ErrorCode {
+        match self.outcome {
+            Outcome::Rejected(e) => e,
+            _ => ErrorCode::NONE,
+        }
+    }
+}
+
 
 /// A leader's decision as data: one variant per rule outcome and sentence, with the numbers
 /// the sentence needs (the partition's name is supplied when rendering). The outcome, the

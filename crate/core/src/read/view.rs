@@ -237,11 +237,10 @@ impl<'b> Iterator for Records<'b> {
     }
 }
 
-pub use super::columns::{columns, Columns};
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::columns::columns;
     use crate::report::Severity;
     use crate::{decode_bytes, encode_batch, encode_segment, BatchSpec, DecodeOptions};
 

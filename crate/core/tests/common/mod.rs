@@ -142,7 +142,7 @@ pub fn check_view_agrees(data: &[u8]) {
         rep.errors.iter().any(|i| (i.at, i.decompressed_at, i.kind, i.message.as_str()) == (e.at, e.decompressed_at, e.kind, e.message.as_str()))
     };
     // The columnar form: consistent lengths, every position inside its buffer.
-    let c = eoslab_core::view::columns(data, 64 << 20);
+    let c = eoslab_core::columns::columns(data, 64 << 20);
     assert_eq!(c.first_record.len(), c.batch_start.len() + 1);
     assert_eq!(c.first_header.len(), c.offset.len() + 1);
     for (i, w) in c.first_record.windows(2).enumerate() {

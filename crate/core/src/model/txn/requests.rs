@@ -232,7 +232,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 }
             }
             Some(("timeout", x)) => {
-                timeout = Some(super::super::scenario::parse_duration(x).and_then(|t| i32::try_from(t).ok()).ok_or_else(|| format!("bad duration {x:?}"))?)
+                timeout = Some(super::super::script::parse_duration(x).and_then(|t| i32::try_from(t).ok()).ok_or_else(|| format!("bad duration {x:?}"))?)
             }
             Some(("from", x)) if v == "fetch" && x.parse::<i64>().is_ok() => from_offset = num(x)?,
             Some(("batch", x)) if v == "produce" => batch = Some(crate::spec::parse_hex(x).map_err(|e| format!("batch=: {e}"))?),

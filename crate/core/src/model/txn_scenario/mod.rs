@@ -17,7 +17,7 @@ use super::line::KafkaLine;
 use serde::{Deserialize, Serialize};
 
 // The model's modules, named by the files below as `super::txn::…` and so on.
-use super::{coordinator, line, partition, txn, txn_report};
+use super::{coordinator, line, partition, txn};
 
 mod expect;
 mod hosted;
@@ -26,6 +26,7 @@ mod run;
 mod text;
 
 pub use expect::producer_entry_words;
+pub use super::txn::GroupSeed;
 pub use parse::{is_transactions, parse};
 pub use run::{apply_line, run, run_with, seed_producer_states, setup, TxnRun, TxnStepRun};
 pub use super::script::{Failure, ParseError};
@@ -79,19 +80,6 @@ pub struct TxnScenario {
     /// a classic consumer group as the group coordinator holds it.
     pub groups: Vec<GroupSeed>,
     pub steps: Vec<TxnStep>,
-}
-
-/// One `group-state` line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
-pub struct GroupSeed {
-    pub group: String,
-    pub generation: i32,
-    pub members: Vec<String>,
-    /// (group.instance.id, member id).
-    pub static_members: Vec<(String, String)>,
-    /// (partition, committed offset).
-    pub committed: Vec<(String, i64)>,
 }
 
 /// One `producer-state` line: the leader of `partition` holds an entry for `producer_id` at

@@ -50,7 +50,7 @@ pub struct TxnStepRun {
     pub t: i64,
     pub narration: String,
     pub messages: Vec<super::txn::Message>,
-    pub snapshot: super::txn_report::StateSnapshot,
+    pub snapshot: super::txn::state::StateSnapshot,
     pub invariants: Vec<(&'static str, bool, String)>,
     /// A request step's answer, as data.
     pub reply: Option<super::txn::Reply>,
@@ -203,7 +203,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
             t: w.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot: if keep { super::txn_report::snapshot(&w) } else { super::txn_report::StateSnapshot::default() },
+            snapshot: if keep { super::txn::state::snapshot(&w) } else { super::txn::state::StateSnapshot::default() },
             invariants: if keep { w.invariants() } else { Vec::new() },
             reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| x.1.clone()) } else { None },
         });

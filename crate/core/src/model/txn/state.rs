@@ -1,0 +1,343 @@
+//! The state of a transactions world after a step, as the timeline's state panel shows it
+//! ([`snapshot`]): every producer, the coordinator's metadata, each partition's producer entries,
+//! HW, LSO, transaction index and replicas, the groups' offsets and the consumers' positions.
+//! Kept by the runner after each step and serialized in the timeline's report
+//! (`model::txn_report`, which re-exports these types).
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+use super::World;
+use crate::model::partition::Isolation;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct StateSnapshot {
+    pub producers: Vec<ProducerState>,
+    pub coordinator: CoordinatorState,
+    pub partitions: Vec<PartitionState>,
+    pub offsets: Vec<OffsetState>,
+    pub consumers: Vec<ConsumerState>,
+    pub metrics: BTreeMap<&'static str, i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerState {
+    pub lane: String,
+    pub name: String,
+    pub transactional_id: String,
+    pub state: &'static str,
+    pub pid: i64,
+    pub epoch: i16,
+    pub protocol: &'static str,
+    pub outcome: Option<&'static str>,
+    pub error: Option<String>,
+    pub fenced: bool,
+    pub crashed: bool,
+    /// The TransactionManager's next sequence per partition (`sequenceNumber`), by partition.
+    pub sequences: Vec<(String, i32)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct CoordinatorState {
+    pub lane: &'static str,
+    pub epoch: i32,
+    pub txns: Vec<TxnState>,
+    /// Markers queued or held in the network.
+    pub pending_markers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct TxnState {
+    pub transactional_id: String,
+    /// The `__transaction_state` partition that owns it.
+    pub partition: i32,
+    pub state: &'static str,
+    pub pending_state: Option<&'static str>,
+    pub pid: i64,
+    pub epoch: i16,
+    pub partitions: Vec<String>,
+    pub timeout_ms: i32,
+    /// `lastProducerEpoch`, `prevProducerId`, `nextProducerId` (−1: none), `txnStartTimestamp`.
+    pub last_producer_epoch: i16,
+    pub prev_producer_id: i64,
+    pub next_producer_id: i64,
+    pub txn_start_ms: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct PartitionState {
+    pub lane: String,
+    pub name: String,
+    pub hw: i64,
+    pub lso: i64,
+    pub log_end: i64,
+    /// The leader's producer state (`ProducerStateEntry` per producer id), by producer id.
+    pub producers: Vec<ProducerEntry>,
+    /// The transaction index (`AbortedTxn` entries), oldest first.
+    pub aborted: Vec<AbortedEntry>,
+    /// The leader's verification entries (`ProducerStateManager.verificationStates`), by
+    /// producer id: while one exists, no batch of that producer may start above its lowest
+    /// sequence (A5), nor, for a TV2 client's, a first batch at a sequence other than 0 (A4).
+    pub verifications: Vec<VerificationEntry>,
+    /// Replication (`cluster default.replication.factor` ≥ 2; absent with one replica): the
+    /// leader's broker, the ISR and each follower.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub replication: Option<ReplicationState>,
+}
+
+/// A partition's replicas (S1–S6).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ReplicationState {
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub isr: Vec<i32>,
+    pub followers: Vec<FollowerState>,
+}
+
+/// One follower: its broker, its log end, whether it fetches, is in the ISR, is up.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct FollowerState {
+    pub broker: i32,
+    pub log_end: i64,
+    pub fetching: bool,
+    pub in_isr: bool,
+    pub alive: bool,
+}
+
+/// One verification entry on a partition leader (`VerificationStateEntry`, V2).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct VerificationEntry {
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// The lowest first sequence seen since the entry was made (Kafka's `lowestSequence`).
+    pub lowest_sequence: i32,
+    /// Made for a TV2 client (`supportsEpochBump`).
+    pub supports_epoch_bump: bool,
+    /// When it was made, on the steps' clock (`t`, ms since the run's start); expiry counts
+    /// from here.
+    pub since_t: i64,
+}
+
+/// One producer's entry on a partition leader (`ProducerStateEntry`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ProducerEntry {
+    pub producer_id: i64,
+    pub epoch: i16,
+    /// The last sequence written (−1: none at this epoch).
+    pub last_sequence: i32,
+    /// The retained batches (at most 5), oldest first: `[firstSeq, lastSeq, firstOffset, lastOffset]`.
+    pub batches: Vec<[i64; 4]>,
+    pub coordinator_epoch: i32,
+    /// `currentTxnFirstOffset`: the open transaction's first offset here.
+    pub txn_first_offset: Option<i64>,
+}
+
+/// One entry of the transaction index (`AbortedTxn`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct AbortedEntry {
+    pub producer_id: i64,
+    pub first_offset: i64,
+    pub last_offset: i64,
+    pub last_stable_offset: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct OffsetState {
+    pub group: String,
+    pub generation: i32,
+    pub partition: String,
+    pub committed: Option<i64>,
+    pub pending: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct ConsumerState {
+    pub lane: String,
+    pub name: String,
+    pub isolation: &'static str,
+    pub generation: i32,
+    pub positions: Vec<Position>,
+    pub received: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct Position {
+    pub partition: String,
+    pub position: i64,
+}
+
+pub(crate) fn iso(i: Isolation) -> &'static str {
+    match i {
+        Isolation::ReadCommitted => "read_committed",
+        Isolation::ReadUncommitted => "read_uncommitted",
+    }
+}
+
+/// The state the timeline draws after a step.
+pub fn snapshot(w: &World) -> StateSnapshot {
+    StateSnapshot {
+        producers: w
+            .clients
+            .iter()
+            .map(|c| ProducerState {
+                lane: format!("producer:{}", c.name),
+                name: String::from(c.name.as_str()),
+                transactional_id: String::from(c.transactional_id.as_str()),
+                state: c.state.name(),
+                pid: c.pid,
+                epoch: c.epoch,
+                protocol: if c.tv2 { "v2" } else { "v1" },
+                outcome: if c.outcome_unknown { Some("UNKNOWN") } else { None },
+                error: c.last_error.clone(),
+                fenced: w.fenced.contains(c.name.as_str()),
+                crashed: c.crashed,
+                sequences: c.sequences.iter().map(|(p, s)| (p.clone(), *s)).collect(),
+            })
+            .chain(w.idempotent_producers().map(|(name, pid, epoch, sequences)| {
+                let idempotent = pid >= 0;
+                ProducerState {
+                    lane: format!("producer:{name}"),
+                    name: String::from(name),
+                    transactional_id: String::new(),
+                    // An idempotent producer's TransactionManager is READY once it has its
+                    // producer id; a producer without idempotence has none.
+                    state: if idempotent { "READY" } else { "—" },
+                    pid,
+                    epoch,
+                    protocol: if idempotent { "idempotent" } else { "not idempotent" },
+                    outcome: None,
+                    error: None,
+                    fenced: false,
+                    crashed: false,
+                    sequences,
+                }
+            }))
+            .collect(),
+        coordinator: CoordinatorState {
+            lane: "coordinator",
+            epoch: w.coordinator_epoch,
+            txns: w
+                .coordinator
+                .txns
+                .iter()
+                .map(|m| TxnState {
+                    transactional_id: String::from(m.transactional_id.as_str()),
+                    partition: World::coordinator_partition(&m.transactional_id),
+                    state: m.state.name(),
+                    pending_state: m.pending_state.map(|s| s.name()),
+                    pid: m.producer_id,
+                    epoch: m.producer_epoch,
+                    partitions: m.partitions.iter().map(|p| String::from(p.as_str())).collect(),
+                    timeout_ms: m.txn_timeout_ms,
+                    last_producer_epoch: m.last_producer_epoch,
+                    prev_producer_id: m.prev_producer_id,
+                    next_producer_id: m.next_producer_id,
+                    txn_start_ms: m.txn_start_ms,
+                })
+                .collect(),
+            pending_markers: w
+                .markers
+                .iter()
+                .map(|m| format!("{} {} (coordinator epoch {}){}", if m.commit { "COMMIT" } else { "ABORT" }, m.partition, m.coordinator_epoch, if m.held { " held" } else { "" }))
+                .collect(),
+        },
+        partitions: w
+            .partitions
+            .iter()
+            .map(|p| PartitionState {
+                lane: format!("partition:{}", p.name),
+                name: p.name.clone(),
+                hw: p.high_watermark(),
+                lso: p.last_stable_offset(),
+                log_end: p.log_end_offset,
+                producers: p
+                    .producers
+                    .iter()
+                    .map(|(&pid, e)| ProducerEntry {
+                        producer_id: pid,
+                        epoch: e.producer_epoch,
+                        last_sequence: e.last_seq(),
+                        batches: e.batches.iter().map(|b| [b.first_seq() as i64, b.last_seq as i64, b.first_offset(), b.last_offset]).collect(),
+                        coordinator_epoch: e.coordinator_epoch,
+                        txn_first_offset: e.current_txn_first_offset,
+                    })
+                    .collect(),
+                aborted: p
+                    .aborted_txns
+                    .iter()
+                    .map(|a| AbortedEntry { producer_id: a.producer_id, first_offset: a.first_offset, last_offset: a.last_offset, last_stable_offset: a.last_stable_offset })
+                    .collect(),
+                verifications: p
+                    .verifications
+                    .iter()
+                    .map(|(&pid, v)| VerificationEntry { producer_id: pid, epoch: v.epoch, lowest_sequence: v.lowest_seq, supports_epoch_bump: v.supports_epoch_bump, since_t: v.at_ms - w.start_ms })
+                    .collect(),
+                replication: (!p.replicas.followers.is_empty()).then(|| ReplicationState {
+                    leader: p.replicas.leader,
+                    leader_epoch: p.leader_epoch,
+                    isr: p.isr(),
+                    followers: p
+                        .replicas
+                        .followers
+                        .iter()
+                        .map(|f| FollowerState { broker: f.broker, log_end: f.log_end(p.log_end_offset), fetching: f.fetching, in_isr: f.in_isr, alive: f.alive })
+                        .collect(),
+                }),
+            })
+            .collect(),
+        offsets: w
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let mut parts: Vec<String> = g.committed.keys().cloned().collect();
+                for (_, p, _) in &g.pending {
+                    if !parts.contains(p) {
+                        parts.push(p.clone());
+                    }
+                }
+                parts.sort();
+                parts
+                    .into_iter()
+                    .map(|p| OffsetState {
+                        group: g.name.clone(),
+                        generation: g.generation,
+                        committed: g.committed.get(&p).copied(),
+                        pending: g.pending.iter().rev().find(|x| x.1 == p).map(|x| x.2),
+                        partition: p,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        consumers: w
+            .consumers
+            .iter()
+            .map(|c| ConsumerState {
+                lane: format!("consumer:{}", c.name),
+                name: c.name.clone(),
+                isolation: iso(c.isolation),
+                generation: c.generation,
+                positions: c.positions.iter().map(|(p, o)| Position { partition: p.clone(), position: *o }).collect(),
+                received: c.received.len(),
+            })
+            .collect(),
+        metrics: w.metrics.to_map(),
+    }
+}
