@@ -80,6 +80,24 @@ fn without_tests(text: &str) -> String {
     out
 }
 
+/// The first `max` segments of the path `s` starts with (`a::b::c(…` → `[a, b]` for 2).
+fn segments(s: &str, max: usize) -> Vec<String> {
+    let mut segs = Vec::new();
+    let mut s = s;
+    while segs.len() < max {
+        let n = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+        if n == 0 {
+            break;
+        }
+        segs.push(s[..n].to_string());
+        if !s[n..].starts_with("::") {
+            break;
+        }
+        s = &s[n + 2..];
+    }
+    segs
+}
+
 /// `crate::a::b::{c, d}` → the first two segments after `crate::` (`[a, b]`), for every
 /// occurrence; a `{` group right after `crate::` gives each of its first segments.
 fn crate_paths(code: &str) -> Vec<Vec<String>> {
@@ -91,22 +109,7 @@ fn crate_paths(code: &str) -> Vec<Vec<String>> {
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue; // e.g. `eoslab_crate::`
         }
-        let ident = |s: &str| -> Vec<String> {
-            let mut segs = Vec::new();
-            let mut s = s;
-            while segs.len() < 2 {
-                let n = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
-                if n == 0 {
-                    break;
-                }
-                segs.push(s[..n].to_string());
-                if !s[n..].starts_with("::") {
-                    break;
-                }
-                s = &s[n + 2..];
-            }
-            segs
-        };
+        let ident = |s: &str| segments(s, 2);
         if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             for item in group[..end].split(',') {
@@ -149,22 +152,7 @@ fn super_paths(code: &str, module: &[String], imports: &BTreeMap<Vec<String>, BT
         }
         let base: Vec<String> = module[..module.len() - up].to_vec();
         let mut names: Vec<Vec<String>> = Vec::new();
-        let ident = |s: &str| -> Vec<String> {
-            let mut segs = Vec::new();
-            let mut s = s;
-            while segs.len() < 3 {
-                let n = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
-                if n == 0 {
-                    break;
-                }
-                segs.push(s[..n].to_string());
-                if !s[n..].starts_with("::") {
-                    break;
-                }
-                s = &s[n + 2..];
-            }
-            segs
-        };
+        let ident = |s: &str| segments(s, 3);
         if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             for item in group[..end].split(',') {
