@@ -1,0 +1,283 @@
+//! `eoslab decode`: batches, segments, requests and responses as a listing, or the report as JSON.
+
+use super::*;
+
+pub(crate) fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::message::{self, schema, Framing, MessageOptions};
+    let mut opts = DecodeOptions::default();
+    let mut mopts = MessageOptions::default();
+    // None: detect; Some(true): messages; Some(false): batches.
+    let mut messages: Option<bool> = None;
+    let mut json = false;
+    let mut path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--headers-only" => opts.records = false,
+            "--max-decompressed" => {
+                let v = it.next().ok_or("--max-decompressed needs a byte count")?;
+                opts.max_decompressed = v.parse().map_err(|_| format!("not a byte count: {v}"))?;
+            }
+            "--formatter" => {
+                let v = it.next().ok_or("--formatter needs transaction-log or offsets")?;
+                opts.formatter = Some(
+                    eoslab_core::internal::InternalTopic::from_name(v)
+                        .ok_or_else(|| format!("unknown formatter {v}: transaction-log or offsets"))?,
+                );
+            }
+            "--messages" => messages = Some(true),
+            "--batches" => messages = Some(false),
+            "--size-prefixed" => mopts.framing = Framing::Sized,
+            "--no-size-prefix" => mopts.framing = Framing::Unsized,
+            "--request" => mopts.kind = Some(schema::Kind::Request),
+            "--response" => mopts.kind = Some(schema::Kind::Response),
+            "--api-key" => {
+                let v = it.next().ok_or("--api-key needs a number or an api name (Fetch)")?;
+                let key = v.parse::<i16>().ok().or_else(|| {
+                    schema::API_NAMES.iter().position(|n| n.eq_ignore_ascii_case(v)).map(|k| k as i16)
+                });
+                mopts.api_key = Some(key.ok_or_else(|| format!("unknown api {v}"))?);
+            }
+            "--api-version" => {
+                let v = it.next().ok_or("--api-version needs a number")?;
+                mopts.api_version = Some(v.parse().map_err(|_| format!("not a version: {v}"))?);
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s),
+        }
+    }
+    if mopts.api_key.is_some() != mopts.api_version.is_some() {
+        return Err(String::from("--api-key and --api-version go together"));
+    }
+    let envelope_flags = mopts.framing != Framing::Auto || mopts.kind.is_some() || mopts.api_key.is_some();
+    if envelope_flags && messages.is_none() {
+        messages = Some(true);
+    }
+    let input = read_input(path)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let report = if messages == Some(true) { None } else { Some(decode(&input, &opts)) };
+    // Detection: batches unless they are broken and the same bytes are clean messages.
+    let mreport = match &report {
+        None => Some(message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts })),
+        Some(r) if messages.is_none() && !r.is_clean() => {
+            let m = message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts });
+            (m.is_clean() && !m.messages.is_empty()).then_some(m)
+        }
+        Some(_) => None,
+    };
+    let clean = if let Some(m) = mreport {
+        if json {
+            serde_json::to_writer(&mut out, &m).map_err(|e| e.to_string())?;
+            writeln!(out).ok();
+        } else {
+            write_messages(&mut out, &m).map_err(|e| e.to_string())?;
+        }
+        m.is_clean()
+    } else {
+        let report = report.unwrap_or_default();
+        if json {
+            serde_json::to_writer(&mut out, &report).map_err(|e| e.to_string())?;
+            writeln!(out).ok();
+        } else {
+            write_listing(&mut out, &report).map_err(|e| e.to_string())?;
+        }
+        report.is_clean()
+    };
+    out.flush().ok();
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Messages as text: one heading per message, its header and body as an indented tree of
+/// Kafka's field names (camelCase, as the JSON converters print them) with `[start..end)` byte
+/// ranges, the records of each `records` field as the batch listing, and the message's issues.
+fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport) -> std::io::Result<()> {
+    use eoslab_core::message::Node;
+    fn node(out: &mut impl Write, n: &Node, depth: usize, m: &eoslab_core::message::MessageReport) -> std::io::Result<()> {
+        let pad = "  ".repeat(depth);
+        let value = if n.null {
+            String::from("null")
+        } else {
+            match (&n.value, n.ty) {
+                (Some(v), "string") => serde_json::to_string(v).unwrap_or_default(),
+                (Some(v), "array") => format!("{v} element(s)"),
+                (Some(v), "taggedFields") => format!("{v} tagged field(s)"),
+                (Some(v), _) => v.clone(),
+                (None, _) => String::new(),
+            }
+        };
+        let tag = n.tag.map(|t| format!(" (tag {t})")).unwrap_or_default();
+        let sep = if value.is_empty() { "" } else { " " };
+        writeln!(out, "{pad}{}{tag}:{sep}{value} [{}..{})", n.name, n.start, n.end)?;
+        if let Some(ri) = n.records {
+            if let Some(rec) = m.records.get(ri) {
+                let mut buf = Vec::new();
+                for (i, b) in rec.report.batches.iter().enumerate() {
+                    write_batch(&mut buf, b)?;
+                    if let Some(v) = rec.consumer.as_ref().and_then(|c| c.batches.get(i).map(|x| (c, x))) {
+                        let (c, x) = v;
+                        let why = x.first_offset.as_ref().map(|f| format!(" (aborted transaction firstOffset {f})")).unwrap_or_default();
+                        writeln!(buf, "consumer {}: {}{why}", c.isolation_level, x.verdict)?;
+                    }
+                }
+                let text = String::from_utf8_lossy(&buf);
+                for l in text.lines() {
+                    writeln!(out, "{pad}  {l}")?;
+                }
+                writeln!(out, "{pad}  (batch positions are relative to byte {})", rec.start)?;
+            }
+        }
+        for c in &n.children {
+            node(out, c, depth + 1, m)?;
+        }
+        Ok(())
+    }
+    write!(out, "Input: {} ({} bytes)", r.format, r.length)?;
+    if !r.stripped.is_empty() {
+        write!(out, ", stripped: {}", r.stripped.join(", "))?;
+    }
+    writeln!(out)?;
+    for (i, m) in r.messages.iter().enumerate() {
+        write!(
+            out,
+            "#{i} {} {} v{} (header v{}) correlationId: {} [{}..{})",
+            m.kind,
+            m.api_name.unwrap_or("?"),
+            m.api_version,
+            m.header_version,
+            m.correlation_id,
+            m.start,
+            m.end
+        )?;
+        match (m.api_from, m.request_index) {
+            (Some("request"), Some(q)) => write!(out, " answers #{q}")?,
+            (Some("options"), _) => write!(out, " (api key and version from the options)")?,
+            _ => {}
+        }
+        writeln!(out)?;
+        node(out, &m.header, 1, m)?;
+        if let Some(b) = &m.body {
+            node(out, b, 1, m)?;
+        }
+        for e in r.errors.iter().filter(|e| e.index == Some(i)) {
+            write!(out, "! {} at byte {}", severity_word(e.severity), e.at)?;
+            if let Some(f) = &e.field {
+                write!(out, " ({f})")?;
+            }
+            writeln!(out, " {}: {}", e.kind, e.message)?;
+        }
+    }
+    for e in r.errors.iter().filter(|e| e.index.is_none()) {
+        writeln!(out, "! {} at byte {} {}: {}", severity_word(e.severity), e.at, e.kind, e.message)?;
+    }
+    writeln!(out, "{} message(s), {} error(s)", r.messages.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
+}
+
+/// Text as `DumpLogSegments` prints it, made terminal-safe: valid UTF-8 without control
+/// characters is printed as is, anything else as `0x…` hex.
+fn printable(b: &Option<Vec<u8>>) -> String {
+    match b {
+        None => "null".into(),
+        Some(b) => match std::str::from_utf8(b) {
+            Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
+            _ => format!("0x{}", eoslab_core::report::to_hex(b)),
+        },
+    }
+}
+
+fn write_listing(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    write!(out, "Input: {} ({} bytes)", r.format, r.length)?;
+    if !r.stripped.is_empty() {
+        write!(out, ", stripped: {}", r.stripped.join(", "))?;
+    }
+    writeln!(out)?;
+    let unattached = r.errors.iter().filter(|e| e.batch.is_none());
+    for e in unattached {
+        writeln!(out, "! at {} {}: {}", e.at, e.kind, e.message)?;
+    }
+    for (i, b) in r.batches.iter().enumerate() {
+        write_batch(out, b)?;
+        for e in r.errors.iter().filter(|e| e.batch == Some(i)) {
+            let sev = match e.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            write!(out, "! {sev} at byte {}", e.at)?;
+            if let Some(d) = e.decompressed_at {
+                write!(out, " (decompressed byte {d})")?;
+            }
+            writeln!(out, " {}: {}", e.kind, e.message)?;
+        }
+    }
+    writeln!(out, "{} batch(es), {} error(s)", r.batches.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
+}
+
+fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {
+    let h = &b.header;
+    let a = &h.attributes;
+    let ts_type = &a.timestamp_type;
+    if b.legacy {
+        writeln!(
+            out,
+            "offset: {} lastOffset: {} count: {} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {} (legacy message format v{})",
+            h.base_offset, h.last_offset, h.records_count, b.start, h.max_timestamp, b.end - b.start, h.magic,
+            a.compression, h.crc, h.crc_valid, h.magic
+        )?;
+    } else {
+        let horizon = if a.delete_horizon { format!("OptionalLong[{}]", h.base_timestamp) } else { "OptionalLong.empty".into() };
+        writeln!(
+            out,
+            "baseOffset: {} lastOffset: {} count: {} baseSequence: {} lastSequence: {} producerId: {} producerEpoch: {} partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: {horizon} position: {} {ts_type}: {} size: {} magic: {} compresscodec: {} crc: {} isvalid: {}{}",
+            h.base_offset, h.last_offset, h.records_count, h.base_sequence, h.last_sequence, h.producer_id,
+            h.producer_epoch, h.partition_leader_epoch, a.transactional, a.control, b.start, h.max_timestamp,
+            b.end - b.start, h.magic, a.compression, h.crc, h.crc_valid,
+            if b.truncated { " (truncated)" } else { "" }
+        )?;
+    }
+    for r in &b.records {
+        // DumpLogSegments.dumpLog: the same fields for data and control records; then an
+        // end-transaction marker, another control type, or (data) `key:` / `payload:` each only
+        // when the record has one (a null key or value prints nothing, not "null").
+        let size = |v: &Option<Vec<u8>>| v.as_ref().map_or(-1, |v| v.len() as i64);
+        let header_keys: Vec<&str> = r.headers.iter().map(|h| h.key.as_str()).collect();
+        write!(
+            out,
+            "| offset: {} {ts_type}: {} keySize: {} valueSize: {} sequence: {} headerKeys: [{}]",
+            r.offset,
+            r.timestamp,
+            size(&r.key),
+            size(&r.value),
+            r.sequence,
+            header_keys.join(",")
+        )?;
+        if let Some(c) = &b.control {
+            match c.coordinator_epoch {
+                Some(e) => writeln!(out, " endTxnMarker: {} coordinatorEpoch: {e}", c.type_name)?,
+                None => writeln!(out, " controlType: {}({})", c.type_name, c.type_id)?,
+            }
+            continue;
+        }
+        if r.key.is_some() {
+            write!(out, " key: {}", printable(&r.key))?;
+        }
+        if r.value.is_some() {
+            write!(out, " payload: {}", printable(&r.value))?;
+        }
+        writeln!(out)?;
+        match r.formatted.as_deref() {
+            None => {}
+            Some("") => writeln!(out, "|   formatter: (prints nothing for this record)")?,
+            Some(f) => writeln!(out, "|   formatter: {f}")?,
+        }
+    }
+    Ok(())
+}
