@@ -306,7 +306,7 @@ pub fn run_report(run: &Run) -> RunReport {
         steps,
         batches,
         final_state,
-        next_steps: super::scenario::next_lines(sim).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
+        next_steps: super::scenario::run_next_lines(sim, run.cluster.as_deref()).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
         initial_state: run.initial.as_ref().map(state_report),
     }
 }

@@ -73,6 +73,16 @@ fn leader_at(sim: &Sim, q: usize) -> LeaderAt {
     }
 }
 
+/// The lines that could come next ([`super::text::next_lines`]), and, once an EndTxn queued
+/// markers, the coordinator's delivery of them.
+pub fn run_next_lines(sim: &Sim, cluster: Option<&Cluster>) -> Vec<(String, String)> {
+    let mut v = super::text::next_lines(sim);
+    if cluster.is_some_and(|c| !c.world.markers.is_empty()) {
+        v.push((String::from("the coordinator's markers reach the leaders"), String::from("deliver markers")));
+    }
+    v
+}
+
 /// The state before the first step: every leader, no batch, the first lines.
 pub fn initial_state(sim: &Sim) -> StepState {
     StepState { leaders: (0..sim.partitions.len()).map(|q| leader_at(sim, q)).collect(), batches: Vec::new(), next: super::text::next_lines(sim) }
@@ -81,7 +91,7 @@ pub fn initial_state(sim: &Sim) -> StepState {
 /// The state a step leaves, as changes against `last` (the leaders as the previous step left
 /// them, updated here): the leaders that differ, every batch the step's events name and every
 /// batch that was unfinished before it (`open`, updated here) of a producer they name.
-fn step_state(sim: &Sim, events: core::ops::Range<usize>, last: &mut [LeaderAt], open: &mut Vec<usize>) -> StepState {
+fn step_state(sim: &Sim, cluster: Option<&Cluster>, events: core::ops::Range<usize>, last: &mut [LeaderAt], open: &mut Vec<usize>) -> StepState {
     use super::idempotence::BatchState;
     let mut leaders = Vec::new();
     for (q, prev) in last.iter_mut().enumerate() {
@@ -115,7 +125,7 @@ fn step_state(sim: &Sim, events: core::ops::Range<usize>, last: &mut [LeaderAt],
             _ => {}
         }
     }
-    StepState { leaders, batches, next: super::text::next_lines(sim) }
+    StepState { leaders, batches, next: run_next_lines(sim, cluster) }
 }
 
 /// The cluster's coordinators for the request lines that need them (`init-producer-id`,
@@ -219,7 +229,7 @@ pub fn run_with_states(sc: &Scenario) -> Run {
     for s in &sc.steps {
         let r = exec(&mut sim, s, &mut out, &mut budget, false);
         if let Some(st) = out.steps.last_mut().filter(|st| st.state.is_none()) {
-            st.state = Some(step_state(&sim, st.events.clone(), &mut last, &mut open));
+            st.state = Some(step_state(&sim, out.cluster.as_deref(), st.events.clone(), &mut last, &mut open));
         }
         if let Err(e) = r {
             out.error = Some(e);
