@@ -149,3 +149,29 @@ fn the_request_lines_answer_the_same_in_both_script_languages() {
         assert!(compared.iter().any(|c| c == must), "{must} is compared: {compared:?}");
     }
 }
+
+#[test]
+fn an_idempotence_script_picks_the_kafka_line_and_level_its_requests_are_answered_by() {
+    // The same TV2 marker sent again: Kafka 4.3 writes it (M2's exception); 4.1 has no
+    // WriteTxnMarkers v2 to carry it. `broker kafka=…` picks the line, as `cluster kafka=…` does.
+    let script = |line: &str| {
+        format!(
+            "broker kafka={line}\npartition orders-0\ninit-producer-id transactional.id=app\n\
+             produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app a\n\
+             end-txn transactional.id=app pid=1000 epoch=0 commit v=5 as commit\ndeliver markers\n\
+             marker orders-0 pid=1000 epoch=1 commit coordinator-epoch=0 tv=2 as again\nexpect again rule M2\n"
+        )
+    };
+    let on43 = scenario::run(&scenario::parse(&script("4.3")).unwrap());
+    assert!(on43.passed(), "{:?} {:?}", on43.failures, on43.error);
+    let on41 = scenario::run(&scenario::parse(&script("4.1")).unwrap());
+    let e = on41.error.expect("Kafka 4.1 has no WriteTxnMarkers v2");
+    assert!(e.message.contains("Kafka 4.1"), "{}", e.message);
+    // transaction.version=1: the coordinator answers an EndTxn v5 as a TV1 cluster's does.
+    let tv1 = "broker transaction.version=1\npartition orders-0\ninit-producer-id transactional.id=app as i\n\
+               add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 v=3 as add\nexpect add error NONE\n";
+    let r = scenario::run(&scenario::parse(tv1).unwrap());
+    assert!(r.passed(), "{:?} {:?}", r.failures, r.error);
+    assert_eq!(r.cluster.as_ref().unwrap().world.cluster.transaction_version, 1);
+    assert!(scenario::parse("broker kafka=3.9\npartition p\n").unwrap_err().message.contains("kafka=3.9"));
+}

@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 // The model's modules, named by the files below as `super::idempotence::…` and so on.
-use super::{errors, idempotence, partition, suggest, txn};
+use super::{errors, idempotence, line, partition, suggest, txn};
 
 mod expect;
 mod parse;
@@ -55,12 +55,25 @@ pub struct Scenario {
     pub replica_lag_time_max_ms: Option<i64>,
     /// `broker unclean.leader.election.enable=true`.
     pub unclean_leader_election: bool,
+    /// `broker kafka=4.1|4.3|trunk`: the line whose answers the coordinators give to the script's
+    /// request lines, where lines differ (default 4.3; left out of the JSON twin when default).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_default_line"))]
+    pub kafka: super::line::KafkaLine,
+    /// `broker transaction.version=N`: the cluster's finalized level for the coordinators
+    /// (None: 2, a new 4.3 cluster's).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub transaction_version: Option<u8>,
     pub partitions: Vec<String>,
     pub producers: Vec<ProducerDecl>,
     /// `log-end PART N` and `producer-state PART …`: a leader's state given, not replayed (a
     /// real partition's, from `eoslab partition` or the inspector's directory view).
     pub leader_state: Vec<LeaderStateDecl>,
     pub steps: Vec<Step>,
+}
+
+#[cfg(feature = "serde")]
+fn is_default_line(l: &line::KafkaLine) -> bool {
+    *l == line::KafkaLine::default()
 }
 
 /// One set-up line giving a partition leader's state.

@@ -78,7 +78,14 @@ fn parse_script(text: &str) -> Result<Scenario, ParseError> {
                         }
                         Some(("min.insync.replicas", "1")) => {}
                         Some(("min.insync.replicas", _)) => return perr(line, "min.insync.replicas: the model has Kafka's default, 1 (NOT_ENOUGH_REPLICAS is not modelled)"),
-                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable)")),
+                        // For the coordinators that answer the script's request lines.
+                        Some(("kafka", v)) => {
+                            sc.kafka = super::line::KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
+                        }
+                        Some(("transaction.version", v)) => {
+                            sc.transaction_version = Some(v.parse::<u8>().ok().filter(|l| *l <= 2).ok_or_else(|| ParseError { line, message: format!("transaction.version={v}: 0, 1 or 2") })?)
+                        }
+                        _ => return perr(line, format!("unknown broker setting {kv:?} (producer.id.expiration.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, kafka, transaction.version)")),
                     }
                 }
             }

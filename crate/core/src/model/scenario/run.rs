@@ -413,7 +413,8 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
 fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model::txn::World) -> Result<R, String>) -> Result<R, String> {
     use super::idempotence::ClusterEvent;
     let c = out.cluster.get_or_insert_with(|| {
-        let world = crate::model::txn::World::new(sim.now_ms, sim.next_producer_id(), crate::model::txn::ClusterConfig::default());
+        let cluster = crate::model::txn::ClusterConfig { kafka: out.scenario.kafka, transaction_version: out.scenario.transaction_version.unwrap_or(2), ..Default::default() };
+        let world = crate::model::txn::World::new(sim.now_ms, sim.next_producer_id(), cluster);
         alloc::boxed::Box::new(Cluster { world, replies: Vec::new() })
     });
     let w = &mut c.world;
