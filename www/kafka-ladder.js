@@ -1,5 +1,13 @@
 // <kafka-ladder>: a scenario of the idempotence model drawn as a ladder (sequence diagram).
 //
+// A transactions script (`model transactions` first, as <kafka-timeline> takes it) is drawn from
+// the very report the timeline draws (runTxnScenario): a lane per producer, the coordinator and
+// each partition leader (consumers, __consumer_offsets and the outside system when a message
+// reaches them), one row per request and answer with the rule that decided it, writes to
+// __transaction_state as squares on the coordinator's lane; below, each leader's log end, HW, LSO,
+// producer entries and aborted transactions, the clients' and the coordinator's state after the
+// step; a message's record opens its bytes.
+//
 // One lane per producer (the client side) and one per partition leader; every event of the run
 // is a row: sends, Produce requests as arrows from the producer to the leader (the rungs, labelled
 // with batch, sequence range and epoch), the leader's decision where a request arrives (outcome,
@@ -16,7 +24,7 @@
 //
 // Attributes (the source of truth; `script` wins over `scenario`, which wins over the text):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
-//   script     the scenario text (or its JSON twin, starting with "{")
+//   script     the scenario text (or its JSON twin, starting with "{"), or a transactions script
 //   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
 //              step is a script line that does something with the `expect` lines after it, which
 //              are shown as its checks (lib/player.js)

@@ -522,6 +522,75 @@ test("coordinator-requests: the coordinator's answers and its markers are steps 
   assert.ok(kinds.includes("cluster") && kinds.includes("decision"), kinds.join(" "));
 });
 
+test("a transactions script in <kafka-ladder>: the timeline's report drawn as a sequence diagram, lanes, rules and state per step", { timeout: 90_000 }, async () => {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/frame.html#kafka-ladder?scenario=txn-commit-response-lost&compact=0&readonly=0`, { waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0);
+  // The same report as <kafka-timeline>'s (runTxnScenario): one row per step and per message.
+  const shape = await page.evaluate(async () => {
+    const l = document.querySelector("kafka-ladder");
+    const { runTxnScenario } = await import("/pkg/eoslab.js");
+    const again = runTxnScenario(l.script, {});
+    const rows = again.steps.length + again.steps.reduce((n, s) => n + s.messages.length, 0);
+    return { model: l.run.model, same: JSON.stringify(again) === JSON.stringify(l.run), rows, drawn: l.renderStats.rows, passed: l.run.passed };
+  });
+  assert.deepEqual(shape, { model: "transactions", same: true, rows: shape.rows, drawn: shape.rows, passed: true });
+
+  // The first commit: its answer is lost on the way back (a lost arrow), the producer throws.
+  const commit = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.find((s) => s.text === "commit app lose-response").line);
+  await goTo(await stepOfLine(commit));
+  // The rows in view as text (the canvas's text alternative; rebuilt once scrolling pauses: polled).
+  const rows = () => page.evaluate(() => [...document.querySelector("kafka-ladder").shadowRoot.querySelectorAll("ol.sr-only li")].map((li) => ({ text: li.textContent, rule: li.dataset.rule ?? null, code: li.dataset.errorCode ?? null })));
+  const rowsWith = async (pred) => {
+    let list = [];
+    for (let i = 0; i < 50 && !pred(list); i++) {
+      if (i) await page.waitForTimeout(100);
+      list = await rows();
+    }
+    return list;
+  };
+  let list = await rowsWith((l) => l.some((r) => /lost/.test(r.text)));
+  assert.ok(list.some((r) => /^request: app → coordinator: EndTxn: EndTxn v5\(order-service, producer 1000 epoch 0, COMMIT\)/.test(r.text)), JSON.stringify(list));
+  assert.ok(list.some((r) => /^answer: coordinator → app: response: .*\(lost\)/.test(r.text)), JSON.stringify(list));
+  // Its state after that step (folded from the report, not run again): PrepareCommit, the LSO held at the open transaction.
+  let panels = await page.locator("kafka-ladder .state").textContent();
+  assert.match(panels, /orders-0 · leader.*last stable offset 0/s);
+  assert.match(panels, /order-service: PrepareCommit/);
+  assert.match(panels, /COMMITTING_TRANSACTION/);
+
+  // The retried commit while the markers are pending: CONCURRENT_TRANSACTIONS (51) by rule F7, as a refusal with its rule.
+  const retry = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.filter((s) => s.text === "commit app").at(-1).line);
+  await goTo(await stepOfLine(retry));
+  list = await rowsWith((l) => l.some((r) => r.rule === "F7"));
+  const refused = list.find((r) => r.rule === "F7");
+  assert.ok(refused && refused.code === "51" && /^refused: coordinator → app: response: EndTxn response CONCURRENT_TRANSACTIONS\(51\)/.test(refused.text), JSON.stringify(list));
+  assert.match(await nowText(), /REFUSED\s*CONCURRENT_TRANSACTIONS \(51\)\s*F7/);
+
+  // The end: the markers are written (K2, M4), the consumer reads o1, the LSO has moved.
+  await page.evaluate(() => { document.querySelector("kafka-ladder").step = "end"; });
+  await page.waitForFunction(() => { const l = document.querySelector("kafka-ladder"); return l.step === l.steps - 1; });
+  list = await rowsWith((l) => l.some((r) => r.rule === "K2"));
+  assert.ok(list.some((r) => r.rule === "K2" && /^marker: coordinator → orders-0: WriteTxnMarkers/.test(r.text)), JSON.stringify(list));
+  assert.ok(list.some((r) => r.rule === "M4" && /^answer: orders-0 → coordinator/.test(r.text)), JSON.stringify(list));
+  panels = await page.locator("kafka-ladder .state").textContent();
+  assert.match(panels, /last stable offset 2/);
+  assert.match(panels, /order-service: CompleteCommit/);
+  // Its next steps are the timeline's (the report's), as buttons.
+  const next = await page.locator("kafka-ladder .next button").allTextContents();
+  assert.ok(next.includes("app: beginTransaction()"), next.join(" | "));
+});
+
+test("a transactions script with a mistake in <kafka-ladder>: the steps before it run, the error names its line", { timeout: 60_000 }, async () => {
+  await page.goto("about:blank");
+  const script = "model transactions\npartition p\nproducer app transactional.id=t\ninit app\nbegin app\nsned app p x\n";
+  await page.goto(`${baseUrl}/www/frame.html#kafka-ladder?script=${encodeURIComponent(script)}&compact=0&readonly=0`, { waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0);
+  const error = await page.locator("kafka-ladder .error").textContent();
+  assert.match(error, /line 6/);
+  const steps = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.map((s) => s.text));
+  assert.deepEqual(steps, ["init app", "begin app"]);
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   // Without www/kafka-batch.js, opening a rung tries its lazy import (a 404) and falls back to hex.

@@ -5,6 +5,7 @@ import { showBatchDialog } from "../lib/element.js";
 import { pngWithCaption, svgOf } from "../lib/export.js";
 import { LEADER_ANSWERS, ROW_EVENT, splitDecision } from "../lib/ladder-rows.js";
 import { choicesFor } from "../lib/player.js";
+import { TXN_ANSWERS } from "../lib/timeline-model.js";
 import { geometry } from "./layout.js";
 
 /**
@@ -13,6 +14,7 @@ import { geometry } from "./layout.js";
  * are the model's possible answers: the decisions of this run, then the leader's outcomes.
  */
 export function predictQuestion(v, k) {
+  if (v.ladder?.kind === "transactions") return answerQuestion(v, k);
   const g = v.story[k];
   const s = g && v.run?.steps[g.first];
   const e = s?.events?.find((x) => x.kind === "decision");
@@ -30,13 +32,49 @@ export function predictQuestion(v, k) {
   };
 }
 
+/**
+ * A transactions run's question (as <kafka-timeline> asks it): the first answer a producer gets at
+ * story step k — what does the coordinator or the leader answer? The choices are the answers of
+ * this run, then the usual ones.
+ */
+function answerQuestion(v, k) {
+  const g = v.story[k];
+  const s = g && v.run?.steps[g.first];
+  const answerOf = (m) => m.error ?? /\bresponse ([A-Z][A-Z_]+)\b/.exec(m.text)?.[1] ?? null;
+  const toProducer = (m) => /^producer:/.test(m.to) && m.kind === "response" && answerOf(m);
+  const m = (s?.messages ?? []).find(toProducer);
+  if (!m) return null;
+  const seen = v.run.steps.flatMap((x) => x.messages ?? []).filter(toProducer).map(answerOf);
+  const request = /^(\w+) response/.exec(m.text)?.[1] ?? "request";
+  const name = (id) => id.slice(id.indexOf(":") + 1);
+  return {
+    prompt: `${s.text}: what does ${name(m.from)} answer ${name(m.to)}'s ${request}?`,
+    answer: answerOf(m),
+    choices: choicesFor(answerOf(m), [...seen, ...TXN_ANSWERS]),
+    rule: m.rule,
+    sentence: m.text,
+    source: m.source,
+  };
+}
+
+/** Opens record `index` of a transactions run (a message's record) in the dialog: its lane, offsets and bytes. */
+export async function openRecord(v, index) {
+  const r = v.run?.records?.[index];
+  if (!r) return;
+  const rows = [["partition", r.partition], ["offsets", r.offset === r.lastOffset ? String(r.offset) : `${r.offset}..${r.lastOffset}`],
+    ["kind", r.kind], ["producerId", r.pid], ["producerEpoch", r.epoch], ["transactional", r.transactional],
+    ["values", (r.values ?? []).map((x) => x ?? "null").join(", ")], ["outcome", r.outcome ?? "open"]];
+  await showBatchDialog(v.ui.dialog, { title: `${r.text} · ${r.partition} @${r.offset}`, rows, hex: r.hex, hexLabel: "batch bytes (hex)" });
+}
+
 /** The caption of an exported picture: the scenario, the step and the Kafka line. */
 export function captionOf(v) {
   const run = v.run;
   const g = v.story[v.at];
   const s = g && run?.steps[g.first];
   const where = s ? `step ${v.at + 1} of ${v.story.length} (line ${s.line}: ${s.text})` : "no steps";
-  return `${run?.title || "eoslab scenario"} · ${where} · idempotent producers, Kafka ${run?.kafkaVersion ?? "4.3"} (eoslab)`;
+  const model = v.ladder?.kind === "transactions" ? "transactions" : "idempotent producers";
+  return `${run?.title || "eoslab scenario"} · ${where} · ${model}, Kafka ${run?.kafkaVersion ?? "4.3"} (eoslab)`;
 }
 
 export function fileBase(v) {
@@ -50,7 +88,7 @@ export function exportPicture(v, kind) {
   const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
   if (kind === "png") return pngWithCaption(canvas, v.el.caption, opts);
   const g = geometry(v, v.width);
-  const names = v.ladder ? [...v.ladder.producers, ...v.ladder.partitions] : [];
+  const names = v.ladder?.laneNames ?? [];
   const lanes = names.map((name, i) => ({ name: String(name), x: g.laneX(i), y: 17, anchor: "middle" }));
   return svgOf(canvas, v.el.caption, lanes, opts);
 }

@@ -156,24 +156,15 @@ export function drawHeader(ctx, v, g, width) {
     return;
   }
   const cols = Math.max(3, Math.floor((g.laneW - 6) / v.charW));
-  v.stats.truncatedLabels = [...ladder.producers, ...ladder.partitions].filter((n) => String(n).length > cols).length;
+  v.stats.truncatedLabels = ladder.laneNames.filter((n) => n.length > cols).length;
   v.ctxStyle.set(ctx, "textAlign", "center");
-  ladder.producers.forEach((name, i) => {
+  ladder.laneNames.forEach((name, i) => {
     v.ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.fg);
     ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
     v.ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.muted);
-    ctx.fillText("producer", g.laneX(i), 30);
-  });
-  ladder.partitions.forEach((name, q) => {
-    const i = ladder.producers.length + q;
-    v.ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
-    v.ctxStyle.set(ctx, "fillStyle", th.fg);
-    ctx.fillText(ellipsize(name, cols), g.laneX(i), 16);
-    v.ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
-    v.ctxStyle.set(ctx, "fillStyle", th.muted);
-    ctx.fillText("leader", g.laneX(i), 30);
+    ctx.fillText(ladder.laneRoles[i] ?? "", g.laneX(i), 30);
   });
   v.ctxStyle.set(ctx, "textAlign", "left");
 }
@@ -349,6 +340,17 @@ export function drawRow(ctx, v, g, row, r, y, width) {
         else ctx.fillRect(qx - g.laneW * 0.3, mid - 1, g.laneW * 0.6, 3);
       }
       break;
+    case "message":
+      // A transactions run's message: its arrow is drawn with the others; here a write to the
+      // sender's own log (the coordinator's __transaction_state) as a square, and an answer's
+      // rule as a badge at the lane that decided it.
+      if (e.fromLane >= 0 && e.fromLane === e.toLane) {
+        const x = g.laneX(e.fromLane);
+        ctx.fillRect(x - 4, mid - 4, 8, 8);
+      } else if (e.rule && e.fromLane >= 0) {
+        badge(ctx, v, g.laneX(e.fromLane), mid, e);
+      }
+      break;
     case "time":
       ctx.setLineDash([2, 4]);
       v.ctxStyle.set(ctx, "lineWidth", 1);
@@ -365,7 +367,7 @@ export function drawRow(ctx, v, g, row, r, y, width) {
   const tx = g.textX;
   v.ctxStyle.set(ctx, "font", mono);
   v.ctxStyle.set(ctx, "fillStyle", color);
-  if (g.tagCols) ctx.fillText(KIND_LABEL[e.kind] ?? e.kind, tx, mid);
+  if (g.tagCols) ctx.fillText(e.tag ?? KIND_LABEL[e.kind] ?? e.kind, tx, mid);
   const bodyX = tx + g.tagCols * v.charW;
   const bodyCols = g.cols - g.tagCols;
   if (e.kind === "decision") {
@@ -386,16 +388,18 @@ export function drawRow(ctx, v, g, row, r, y, width) {
 /** The decision at the leader's lane: rule and outcome in a filled box. */
 export function badge(ctx, v, x, mid, e) {
   const th = v.theme;
-  const short = e.outcome === "append" ? "append" : e.outcome === "duplicate" ? "dup" : String(e.errorCode ?? "err");
+  // "ok": a transactions run's answer without an error (the coordinator's or a leader's).
+  const good = e.outcome === "append" || e.outcome === "ok";
+  const short = e.outcome === "append" ? "append" : e.outcome === "duplicate" ? "dup" : e.outcome === "ok" ? "ok" : String(e.errorCode ?? "err");
   const text = `${e.rule ?? "?"} ${short}`;
   v.ctxStyle.set(ctx, "font", `bold ${TIME_PX}px ${th.mono}`);
   const w = ctx.measureText(text).width + 8;
   const hgt = Math.max(14, Math.ceil(v.ctxStyle.px(TIME_PX)) + 4); // grows with the presenter's type
-  const color = e.outcome === "append" ? th.ok : e.outcome === "duplicate" ? th.dup : th.bad;
+  const color = good ? th.ok : e.outcome === "duplicate" ? th.dup : th.bad;
   v.ctxStyle.set(ctx, "fillStyle", color);
   roundRect(ctx, x - w / 2, mid - hgt / 2, w, hgt, 3);
   ctx.fill();
-  if (e.outcome !== "append" && e.outcome !== "duplicate") {
+  if (!good && e.outcome !== "duplicate") {
     // Refusals get a heavier outline: shape as well as colour.
     v.ctxStyle.set(ctx, "strokeStyle", th.fg);
     v.ctxStyle.set(ctx, "lineWidth", 1);

@@ -1,7 +1,7 @@
 // <kafka-ladder>: the element — attributes, properties, lifecycle, loading and running the script,
 // stepping, keyboard and pointer selection and events (documented in ../kafka-ladder.js, the entry
 // module). What it draws and shows lives beside it: layout.js, draw.js, panels.js, dialogs.js, styles.js.
-import { runScenario } from "../../pkg/eoslab.js";
+import { runScenario, runTxnScenario } from "../../pkg/eoslab.js";
 import { dispatchWithLegacyName, el as h } from "../lib/dom.js";
 import {
   BaseElement, CanvasStyle, PlayerChanges, attachStyledShadow, defineElement, frameRequester, microtaskUpdater,
@@ -9,11 +9,12 @@ import {
   scenarioSource, stepAttribute, stepValue, watchDisplay,
 } from "../lib/element.js";
 import {
-  FONT_PX, PRESENTER_ZOOM, ROW_EVENT, buildLadder, parseSource, prefixSource, stateAfter,
+  FONT_PX, PRESENTER_ZOOM, ROW_EVENT, buildLadder, buildMessageLadder, isTransactionsScript, parseSource, prefixSource,
+  stateAfter, txnStateAfter,
 } from "../lib/ladder-rows.js";
 import { Player, linesBeforeError, partialNote, storySteps } from "../lib/player.js";
 import { SchemeWatcher } from "../lib/theme.js";
-import { captionOf, exportPicture, fileBase, openBatch, predictQuestion } from "./dialogs.js";
+import { captionOf, exportPicture, fileBase, openBatch, openRecord, predictQuestion } from "./dialogs.js";
 import { drawLadder } from "./draw.js";
 import { LEGACY_EVENT, LadderLoadEvent, LadderScriptEvent, LadderStepEvent } from "./events.js";
 import { firstVisibleRow, measure, rowAtEvent, scrollForStep, scrollRowIntoView } from "./layout.js";
@@ -210,16 +211,20 @@ export class KafkaLadderElement extends BaseElement {
     const t0 = performance.now();
     try {
       const source = parseSource(text);
+      // A transactions script (`model transactions`) runs on the same model as the timeline's and
+      // is drawn from the same report: its requests and answers between the lanes.
+      const transactions = source.kind === "text" && isTransactionsScript(source.text);
+      const runIt = (script) => (transactions ? runTxnScenario(script, {}) : runScenario(script, { states: true }));
       let run;
       let partial = null; // the script error, when only the steps before its line run
       try {
-        run = runScenario(source.value, { states: true });
+        run = runIt(source.value);
       } catch (err) {
         // A mistake in the script: show the steps before its line (issue 14), with the error.
         const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
         if (before === null) throw err;
         try {
-          run = runScenario(before, { states: true });
+          run = runIt(before);
         } catch {
           throw err;
         }
@@ -231,8 +236,8 @@ export class KafkaLadderElement extends BaseElement {
       this.#run = run;
       this.#story = storySteps(run.steps);
       this.#player?.newRun();
-      this.#prefix = new Map([[run.steps.length, run]]);
-      this.#ladder = buildLadder(run);
+      this.#prefix = transactions ? new Map() : new Map([[run.steps.length, run]]);
+      this.#ladder = transactions ? buildMessageLadder(run) : buildLadder(run);
       this.#ladder.timeLabelChars = this.#ladder.rows.reduce((n, r) => Math.max(n, r.timeLabel?.length ?? 0), 0);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
       this.#layoutDirty = true;
@@ -281,7 +286,7 @@ export class KafkaLadderElement extends BaseElement {
     const run = this.#run;
     if (!run) return null;
     if (this.#prefix.has(k)) return this.#prefix.get(k);
-    const r = stateAfter(run, k);
+    const r = this.#ladder?.kind === "transactions" ? txnStateAfter(run, k) : stateAfter(run, k);
     if (this.#prefix.size > 64) this.#prefix.delete(this.#prefix.keys().next().value);
     this.#prefix.set(k, r);
     return r;
@@ -401,6 +406,8 @@ export class KafkaLadderElement extends BaseElement {
     ui.detail.addEventListener("click", (ev) => {
       const b = ev.target instanceof Element ? ev.target.closest("button[data-batch]") : null;
       if (b) this.openBatch(Number(b.dataset.batch), this.#selectedRow);
+      const rec = ev.target instanceof Element ? ev.target.closest("button[data-record]") : null;
+      if (rec) openRecord(this.#view, Number(rec.dataset.record));
     });
     ui.viewport.addEventListener("scroll", () => this.#invalidate(false), { passive: true });
     ui.viewport.addEventListener("keydown", (ev) => this.#onViewportKey(ev));
@@ -420,6 +427,7 @@ export class KafkaLadderElement extends BaseElement {
       this.#invalidate(false);
       const row = this.#ladder.rows[r];
       if (row.type === ROW_EVENT && Number.isInteger(row.e.batch)) this.openBatch(row.e.batch, r);
+      else if (row.type === ROW_EVENT && Number.isInteger(row.e.record)) openRecord(this.#view, row.e.record);
     });
   }
 
@@ -467,6 +475,10 @@ export class KafkaLadderElement extends BaseElement {
         break;
       case "Enter": {
         const row = this.#ladder.rows[this.#selectedRow];
+        if (row?.type === ROW_EVENT && Number.isInteger(row.e.record)) {
+          openRecord(this.#view, row.e.record);
+          break;
+        }
         if (!row || row.type !== ROW_EVENT || !Number.isInteger(row.e.batch)) return;
         this.openBatch(row.e.batch, this.#selectedRow);
         break;
@@ -532,17 +544,19 @@ export class KafkaLadderElement extends BaseElement {
       this.#invalidate(false);
     }
     const row = r >= 0 ? this.#ladder.rows[r] : null;
-    canvas.style.cursor = row?.type === ROW_EVENT && Number.isInteger(row.e.batch) ? "pointer" : "default";
+    canvas.style.cursor = row?.type === ROW_EVENT && (Number.isInteger(row.e.batch) || Number.isInteger(row.e.record)) ? "pointer" : "default";
     if (!row || row.type !== ROW_EVENT) {
       tip.hidden = true;
       return;
     }
     const e = row.e;
     const children = [h("div", {}, e.text)];
-    if (e.kind === "decision") {
+    if (e.kind === "decision" || (e.kind === "message" && e.rule)) {
       children.unshift(h("div", {}, h("strong", {}, `${e.errorName}(${e.errorCode})`), ` · rule ${e.rule ?? "—"}`));
       if (e.source) children.push(h("span", { class: "source" }, `Kafka source: ${e.source}`));
     }
+    if (e.kind === "message") children.unshift(h("div", {}, `${e.api}: ${e.fromName} → ${e.toName}${e.lost ? " (lost)" : ""}`));
+    if (Number.isInteger(e.record)) children.push(h("span", { class: "source" }, "click to open its bytes"));
     if (Number.isInteger(e.batch)) children.push(h("span", { class: "source" }, `click to open b${e.batch}`));
     tip.replaceChildren(...children);
     tip.hidden = false;

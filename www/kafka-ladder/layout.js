@@ -26,7 +26,7 @@ export function measure(v) {
 /** The narrowest the drawing can be: the time gutter, every lane as wide as its name, MIN_TEXT_W of text. */
 export function minWidth(v) {
   if (!v.ladder) return 0;
-  const names = [...v.ladder.producers, ...v.ladder.partitions];
+  const names = v.ladder.laneNames;
   const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * v.charW + 10);
   return gutterW(v) + Math.max(1, v.ladder.lanes ?? names.length) * minLaneW + 12 + MIN_TEXT_W + 6;
 }
@@ -48,7 +48,7 @@ export function geometry(v, width) {
   const narrow = width < 600;
   const minDiagram = narrow ? 130 : 220;
   // Every lane at least as wide as the longest lane name (never ellipsized): the text column gives way.
-  const names = v.ladder ? [...v.ladder.producers, ...v.ladder.partitions] : [];
+  const names = v.ladder?.laneNames ?? [];
   const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * v.charW + 10);
   const diagramW = Math.max(lanes * minLaneW,
     Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42)))));

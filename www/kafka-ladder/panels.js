@@ -36,6 +36,25 @@ export function renderNow(v) {
   const s = run.steps[g.first];
   const head = h("p", { class: "now-head" }, `Step ${v.at + 1} of ${v.story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
   const children = [head];
+  if (v.ladder?.kind === "transactions") {
+    // A transactions run: its answers (each with the rule that decided it), else its messages.
+    const messages = (v.ladder.rows ?? []).filter((r) => r.type === ROW_EVENT && r.step === g.first).map((r) => r.e);
+    const answers = messages.filter((e) => e.rule);
+    const shown = (answers.length ? answers : messages).slice(0, 4);
+    if (shown.length) {
+      const list = h("ul");
+      for (const e of shown) list.append(e.rule ? answerItem(e) : h("li", {}, `${e.tag}: ${e.fromName} → ${e.toName}: ${e.text}`));
+      const rest = (answers.length ? answers : messages).length - shown.length;
+      if (rest > 0) list.append(h("li", { class: "more" }, `… and ${rest} more ${answers.length ? "answers" : "messages"}`));
+      children.push(list);
+    } else if (!/^expect\b/.test(s.text)) {
+      children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
+    }
+    children.push(checksList(storyChecks(run, g)));
+    now.classList.toggle("failed-step", (g.checks ?? []).some((i) => run.steps[i].ok === false));
+    now.replaceChildren(...children.filter(Boolean));
+    return;
+  }
   const events = s.events ?? [];
   const decisions = events.filter((e) => e.kind === "decision");
   const shown = (decisions.length ? decisions : events).slice(0, 4);
@@ -70,7 +89,12 @@ export function renderDetail(v) {
   const e = row.e;
   const parts = [];
   if (e.kind === "decision") parts.push(...decisionItem(e).childNodes);
+  else if (e.kind === "message" && e.rule) parts.push(...answerItem(e).childNodes);
+  else if (e.kind === "message") parts.push(h("span", {}, rowText(v.run, row)));
   else parts.push(h("span", {}, `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`));
+  if (e.kind === "message" && Number.isInteger(e.record)) {
+    parts.push(" ", h("button", { type: "button", "data-record": e.record }, "Open its bytes"));
+  }
   if (Number.isInteger(e.batch)) {
     parts.push(" ", h("button", { type: "button", "data-batch": e.batch }, `Open b${e.batch}`));
   }
@@ -89,6 +113,7 @@ export function renderPanels(v, prefix) {
     return;
   }
   const k = v.step;
+  if (v.ladder?.kind === "transactions") return txnPanels(v, prefix);
   const entries = k > 0 ? run.steps[k - 1].producerEntries ?? [] : [];
   const sections = [];
   (prefix.finalState ?? []).forEach((p, q) => {
@@ -139,6 +164,13 @@ export function renderPanels(v, prefix) {
   });
   state.replaceChildren(...sections);
 
+  footer(v, prefix);
+}
+
+/** The next-step buttons and the summary line (both models). */
+function footer(v, prefix) {
+  const { next, summary } = v.ui;
+  const run = v.run;
   const buttons = (prefix.nextSteps ?? []).map(nextStepButton);
   const canAppend = !v.el.readOnly && v.source?.kind === "text";
   next.hidden = !canAppend || buttons.length === 0;
@@ -150,6 +182,69 @@ export function renderPanels(v, prefix) {
     (checks ? (failed ? `${failed} of ${checks} expectations fail. ` : `All ${checks} expectations hold. `) : "") +
     `Decisions follow Kafka ${run.kafkaVersion ?? "4.3"}.`;
   if (run.error) summary.textContent += ` ${run.error}`;
+}
+
+/**
+ * A transactions run's state after the current step (txnStateAfter): each partition leader (log
+ * end, HW, LSO, its producer entries with their retained batches, the aborted-transaction index),
+ * each producer's TransactionManager and the coordinator's transactions.
+ */
+function txnPanels(v, prefix) {
+  const sections = [];
+  for (const p of prefix.finalState ?? []) {
+    const list = p.producers ?? [];
+    const sec = h("section", { "data-partition": p.name },
+      h("p", { class: "state-title" }, `${p.name} · leader`),
+      h("p", {}, `log end offset ${p.logEndOffset} · high watermark ${p.highWatermark} · last stable offset ${p.lastStableOffset} · ${list.length} producer-state ${list.length === 1 ? "entry" : "entries"}`),
+      p.isr ? h("p", { class: "replicas" }, `ISR ${p.isr.join(", ")} (leader on broker ${p.isr[0]})`) : null,
+      (p.aborted ?? []).length
+        ? h("p", {}, `aborted transactions: ${p.aborted.map((a) => `pid ${a.producerId} ${a.firstOffset}..${a.lastOffset}`).join(", ")}`)
+        : null);
+    for (const entry of list.slice(0, 4)) {
+      const open = Number.isInteger(entry.txnFirstOffset) && entry.txnFirstOffset >= 0 ? ` · transaction open from offset ${entry.txnFirstOffset}` : "";
+      const slots = h("ol", { class: "window", "aria-label": `retained batches of producer ${entry.producerId}` });
+      for (let i = 0; i < 5; i++) {
+        const b = (entry.batches ?? [])[i];
+        slots.append(b
+          ? h("li", { title: `sequences ${b[0]}..${b[1]} at offsets ${b[2]}..${b[3]}` }, `seq ${range(b[0], b[1])}`, h("br"), `@${range(b[2], b[3])}`)
+          : h("li", { class: "empty" }, "empty"));
+      }
+      sec.append(h("div", { class: "entry", "data-pid": entry.producerId },
+        h("div", { class: "entry-head" }, `pid ${entry.producerId} · epoch ${entry.epoch} · coordinator epoch ${entry.coordinatorEpoch}${open}`), slots));
+    }
+    if (list.length > 4) sec.append(h("p", {}, `… and ${list.length - 4} more producer ids`));
+    if (list.length === 0) sec.append(h("p", {}, "no producer state"));
+    sections.push(sec);
+  }
+  for (const c of prefix.txn?.producers ?? []) {
+    const id = c.transactionalId ? ` (${c.transactionalId})` : "";
+    sections.push(h("section", { "data-producer": c.name },
+      h("p", { class: "state-title" }, `${c.name}${id} · producer`),
+      h("p", {}, `${c.state} · pid ${c.pid} · epoch ${c.epoch}${c.error ? ` · ${c.error}` : ""}${c.fenced ? " · fenced" : ""}`)));
+  }
+  const txns = prefix.txn?.coordinator?.txns ?? [];
+  if (txns.length) {
+    const ul = h("ul", { "aria-label": "the coordinator's transactions" });
+    for (const t of txns) {
+      const parts = (t.partitions ?? []).length ? ` with ${t.partitions.join(", ")}` : "";
+      ul.append(h("li", {}, `${t.transactionalId}: ${t.state}${t.pendingState ? ` (pending ${t.pendingState})` : ""} · pid ${t.pid} epoch ${t.epoch}${parts}`));
+    }
+    sections.push(h("section", { "data-coordinator": "" },
+      h("p", { class: "state-title" }, `coordinator · epoch ${prefix.txn.coordinator.epoch}`), ul));
+  }
+  v.ui.state.replaceChildren(...sections);
+  footer(v, prefix);
+}
+
+/** An answer of a transactions run: its error by name and number, its rule, its sentence and source. */
+function answerItem(e) {
+  return h("li", { class: "decision", "data-outcome": e.outcome ?? "", "data-rule": e.rule ?? "", "data-error-code": e.errorCode ?? "" },
+    h("span", { class: `badge ${e.outcome === "ok" ? "append" : "reject"}` }, e.outcome === "ok" ? "OK" : "REFUSED"),
+    h("span", { class: "code" }, `${e.errorName} (${e.errorCode})`), " ",
+    h("span", { class: "rule", title: "rule id in the team reference" }, e.rule ?? "—"), " ",
+    h("span", { class: "headline" }, `${e.fromName} → ${e.toName}:`), " ",
+    h("span", { class: "sentence" }, e.text),
+    e.source ? h("span", { class: "source" }, `Kafka source: ${e.source}`) : null);
 }
 
 /** The DOM text alternative: the rows in view, as an ordered list (updated once scrolling pauses). */
@@ -179,7 +274,7 @@ export function fillRowList(v, first, last, key) {
   for (let r = first; r <= last; r++) {
     const row = v.ladder.rows[r];
     const li = h("li", { "data-row": r }, rowText(v.run, row));
-    if (row.type === ROW_EVENT && row.e.kind === "decision") {
+    if (row.type === ROW_EVENT && (row.e.kind === "decision" || (row.e.kind === "message" && row.e.rule))) {
       li.dataset.rule = row.e.rule ?? "";
       li.dataset.errorCode = String(row.e.errorCode ?? "");
     }

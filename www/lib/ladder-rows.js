@@ -1,6 +1,8 @@
 // <kafka-ladder>'s rows: from a run of the idempotence model (runScenario) to the ladder's rows and
-// arrows (buildLadder), their geometry constants and labels, and the script prefixes the panels
-// re-run. No DOM: the element (../kafka-ladder.js) draws what this builds.
+// arrows (buildLadder), from a transactions run (runTxnScenario: the report <kafka-timeline> draws)
+// to the same rows as a sequence diagram of its requests and answers (buildMessageLadder), their
+// geometry constants and labels, and the state after any step. No DOM: the element
+// (../kafka-ladder.js) draws what this builds.
 // Geometry and labels
 
 export const HEADER_H = 38; // lane names, pinned at the top of the canvas
@@ -85,6 +87,9 @@ export function kindColor(e) {
     case "expired":
     case "leader-change":
       return "muted";
+    case "message":
+      // A transactions run's request or answer: refused or lost in red, an answer with its rule in green.
+      return e.lost || e.outcome === "reject" ? "bad" : e.outcome === "ok" ? "ok" : "fg";
     default:
       return "fg";
   }
@@ -170,6 +175,13 @@ export function rowText(run, row) {
     return `Step ${row.step + 1}, line ${s.line}: ${s.text}${fail}`;
   }
   const e = row.e;
+  if (e.kind === "message") {
+    // A transactions run's message: who sends it to whom, its API, and the rule of an answer.
+    let text = `${e.tag}: ${e.fromName} → ${e.toName}: ${e.api}: ${e.text}`;
+    if (e.lost) text += " (lost)";
+    if (e.rule) text += ` (rule ${e.rule}, ${e.errorName} ${e.errorCode}${e.source ? `, source ${e.source}` : ""})`;
+    return text;
+  }
   let text = `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`;
   if (e.kind === "decision") {
     text += ` (rule ${e.rule ?? "none"}, ${e.errorName ?? "?"} ${e.errorCode ?? ""}`.trimEnd();
@@ -316,15 +328,141 @@ export function buildLadder(run) {
     stepEnd[i + 1] = rows.length;
   }
 
-  // Buckets of BUCKET rows → the arrows crossing them, so a frame only looks at nearby arrows.
+  return {
+    rows, arrows, buckets: arrowBuckets(rows, arrows), stepEnd, lanes: P + partitions.length, producers, partitions,
+    laneNames: [...producers, ...partitions].map(String),
+    laneRoles: [...producers.map(() => "producer"), ...partitions.map(() => "leader")],
+  };
+}
+
+/** Buckets of BUCKET rows → the arrows crossing them, so a frame only looks at nearby arrows. */
+function arrowBuckets(rows, arrows) {
   const nb = Math.max(1, Math.ceil(rows.length / BUCKET));
   const buckets = Array.from({ length: nb }, () => []);
   arrows.forEach((a, id) => {
     const end = a.to >= 0 ? a.to : rows.length - 1;
     for (let b = Math.floor(a.from / BUCKET); b <= Math.floor(end / BUCKET) && b < nb; b++) buckets[b].push(id);
   });
+  return buckets;
+}
 
-  return { rows, arrows, buckets, stepEnd, lanes: P + partitions.length, producers, partitions };
+// ---------------------------------------------------------------------------------------------
+// A transactions run as a ladder
+
+/** Is this script text a transactions script (its first line that is not blank or a comment is `model transactions`)? */
+export function isTransactionsScript(text) {
+  if (typeof text !== "string") return false;
+  const first = text.split(/\r?\n/).find((l) => l.trim() && !l.trim().startsWith("#")) ?? "";
+  return /^\s*model\s+transactions\b/.test(first);
+}
+
+/** A lane's role under its name in the header, by the report's lane kind. */
+const LANE_ROLE = { producer: "producer", coordinator: "coordinator", partition: "leader", offsets: "offsets", consumer: "consumer", external: "outside" };
+
+/** A lane's short name: its id after the kind ("producer:app" → "app"), or the coordinator's and offsets' own. */
+function laneName(lane) {
+  if (lane.kind === "offsets") return "__consumer_offsets";
+  const at = lane.id.indexOf(":");
+  return at < 0 ? lane.id : lane.id.slice(at + 1);
+}
+
+/** The tag column of a message row. */
+function messageTag(m) {
+  if (m.error) return "refused";
+  switch (m.kind) {
+    case "response":
+      return "answer";
+    case "append":
+      return "write";
+    case "Produce":
+      return "produce";
+    case "Fetch":
+      return "fetch";
+    case "WriteTxnMarkers":
+      return "marker";
+    default:
+      return /response/i.test(m.kind) ? "answer" : "request";
+  }
+}
+
+/**
+ * Lays out a transactions run (runTxnScenario's report, the one <kafka-timeline> draws) as a
+ * ladder: a lane per producer, the coordinator and each partition leader (and the consumers, the
+ * offsets topic and the outside system when a message reaches them); a row per step and per
+ * message, each message an arrow from its sender's lane to its receiver's, an answer carrying the
+ * rule that decided it. Same shape as buildLadder's, plus `kind: "transactions"`.
+ */
+export function buildMessageLadder(report) {
+  const used = new Set();
+  for (const s of report.steps ?? []) for (const m of s.messages ?? []) used.add(m.from).add(m.to);
+  const always = new Set(["producer", "coordinator", "partition"]);
+  const lanes = (report.lanes ?? []).filter((l) => always.has(l.kind) || used.has(l.id));
+  const index = new Map(lanes.map((l, i) => [l.id, i]));
+  const laneNames = lanes.map(laneName);
+  const rows = [];
+  const arrows = [];
+  const steps = report.steps ?? [];
+  const stepEnd = new Int32Array(steps.length + 1);
+  let lastT = -1;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
+    for (const m of s.messages ?? []) {
+      const r = rows.length;
+      const fromLane = index.get(m.from) ?? -1;
+      const toLane = index.get(m.to) ?? -1;
+      const answer = Boolean(m.rule);
+      const e = {
+        kind: "message", api: m.kind, tag: messageTag(m), t: s.t, text: m.text, lost: m.lost, record: m.record ?? null,
+        from: m.from, to: m.to, fromName: laneNames[fromLane] ?? m.from, toName: laneNames[toLane] ?? m.to, fromLane, toLane,
+        rule: m.rule ?? null, source: m.source ?? null,
+        errorName: answer ? m.error ?? "NONE" : m.error ?? null, errorCode: answer ? m.code ?? 0 : m.code ?? null,
+        outcome: answer || m.error ? (m.error ? "reject" : "ok") : null,
+      };
+      const row = { type: ROW_EVENT, step: i, e, h: EVENT_H, timeLabel: null, lines: null, headline: null, sentence: null };
+      if (s.t !== lastT) {
+        row.timeLabel = s.t === 0 ? "0" : "+" + formatDuration(s.t);
+        lastT = s.t;
+      }
+      if (fromLane >= 0 && toLane >= 0 && fromLane !== toLane) {
+        // A message travels within its row: the model answers each request in the step that sends it.
+        arrows.push({
+          kind: answer ? "response" : "request", from: r, to: r, fate: m.lost ? "lost" : "delivered", fromLane, toLane,
+          producer: null, partition: null, batch: null, attempt: 1, delayed: false, orphan: false,
+          outcome: answer ? (m.error ? "reject" : "append") : null, label: answer ? "" : m.kind, shortLabel: "",
+        });
+      }
+      rows.push(row);
+    }
+    stepEnd[i + 1] = rows.length;
+  }
+  return {
+    kind: "transactions", rows, arrows, buckets: arrowBuckets(rows, arrows), stepEnd, lanes: lanes.length,
+    producers: [], partitions: [], laneNames, laneRoles: lanes.map((l) => LANE_ROLE[l.kind] ?? l.kind), laneIds: lanes.map((l) => l.id),
+  };
+}
+
+/**
+ * The state after the first k steps of a transactions run, in the shape the ladder's panels read:
+ * each partition leader as `finalState` (log end, HW, LSO, producer entries with their retained
+ * batches), the clients and the coordinator's transactions as `txn`, and the next steps (after
+ * the last step only: the report has them there).
+ */
+export function txnStateAfter(report, k) {
+  const steps = report?.steps ?? [];
+  k = Math.max(0, Math.min(k | 0, steps.length));
+  const state = k > 0 ? steps[k - 1].state : null;
+  const partitions = state?.partitions ?? [];
+  return {
+    finalState: partitions.map((p) => ({
+      name: p.name, logEndOffset: p.logEnd, highWatermark: p.hw, lastStableOffset: p.lso, isr: p.replication?.isr ?? null,
+      producers: p.producers ?? [], aborted: p.aborted ?? [],
+    })),
+    batches: [],
+    producers: [],
+    txn: { producers: state?.producers ?? [], coordinator: state?.coordinator ?? null },
+    nextSteps: k === steps.length ? report.nextSteps ?? [] : [],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
