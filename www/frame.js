@@ -31,7 +31,7 @@ const ELEMENTS = {
 // Attributes a frame may set, per element (what each element observes, plus the layout ones).
 const ATTRS = {
   "kafka-batch": ["hex", "base64", "readonly", "batch", "compare-hex", "rows", "theme", "compact"],
-  "kafka-ladder": ["scenario", "script", "step", "readonly", "theme", "compact", "presenter", "predict"],
+  "kafka-ladder": ["scenario", "script", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"],
   "kafka-timeline": ["scenario", "script", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"],
   "kafka-producer-config": ["properties", "client", "theme"],
 };

@@ -29,6 +29,8 @@
 //              step is a script line that does something with the `expect` lines after it, which
 //              are shown as its checks (lib/player.js)
 //   presenter  presenter mode (lib/player.js: fills the window, large type, the ladder zoomed)
+//   transaction-version  "0" | "1" | "2", transactions scripts only: run on a cluster finalized at
+//              that level whatever the script's `cluster` line says (as <kafka-timeline>'s)
 //   readonly   no next-step buttons (stepping still works)
 //   theme      "light" | "dark" | "auto" (default: the page's MkDocs / Docusaurus flag, else the OS; lib/theme.js)
 //   compact    for a documentation column: controls, narration and ladder only (lane names never cut)

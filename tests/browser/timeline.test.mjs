@@ -803,6 +803,36 @@ test("an idempotent producer beside a transaction: its lane, its Produce and the
   assert.ok(after.includes("deliver request b3"), after.join(" | "));
 });
 
+test("the same run as a sequence diagram: the page's <kafka-ladder> draws the timeline's report and steps with it", { skip: SKIP, timeout: 90_000 }, async () => {
+  await openPage({ name: "txn-commit-two-partitions" });
+  await page.evaluate(() => { document.getElementById("sequence").open = true; });
+  const both = () => page.evaluate(() => {
+    const t = document.getElementById("timeline");
+    const l = document.getElementById("ladder");
+    return { t: t.step, l: l.step, tSteps: t.steps, lSteps: l.steps, same: !!l.run && JSON.stringify(l.run.steps.map((s) => s.messages)) === JSON.stringify(t.report.steps.map((s) => s.messages)) };
+  });
+  await page.waitForFunction(() => document.getElementById("ladder")?.steps > 0);
+  let s = await both();
+  assert.ok(s.same, "the ladder draws the timeline's messages");
+  assert.equal(s.lSteps, s.tSteps);
+  // Step the timeline: the ladder follows; step the ladder: the timeline follows.
+  await page.evaluate(() => { document.getElementById("timeline").step = 4; });
+  await page.waitForFunction(() => document.getElementById("ladder").step === 4);
+  await page.evaluate(() => { document.getElementById("ladder").step = 2; });
+  await page.waitForFunction(() => document.getElementById("timeline").step === 2);
+  s = await both();
+  assert.deepEqual([s.t, s.l], [2, 2]);
+  // The ladder's text names the coordinator's answers with their rules.
+  await page.evaluate(() => { document.getElementById("timeline").step = "end"; });
+  await page.waitForFunction(() => { const l = document.getElementById("ladder"); return l.step === l.steps - 1; });
+  // (The rows in view, rebuilt once scrolling pauses: polled.)
+  await page.waitForFunction(() => [...document.getElementById("ladder").shadowRoot.querySelectorAll("ol.sr-only li[data-rule]")].some((li) => li.dataset.rule === "R1"));
+  // Compare mode runs the timeline at V1: the ladder runs at the same level.
+  await page.click("#compare-protocols");
+  await page.waitForFunction(() => document.getElementById("ladder").getAttribute("transaction-version") === document.getElementById("timeline").getAttribute("transaction-version"));
+  await page.click("#compare-protocols");
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   assert.deepEqual(pageErrors, []);

@@ -27,7 +27,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly", "theme", "compact", "presenter", "predict"];
+    return ["scenario", "script", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -214,7 +214,13 @@ export class KafkaLadderElement extends BaseElement {
       // A transactions script (`model transactions`) runs on the same model as the timeline's and
       // is drawn from the same report: its requests and answers between the lanes.
       const transactions = source.kind === "text" && isTransactionsScript(source.text);
-      const runIt = (script) => (transactions ? runTxnScenario(script, {}) : runScenario(script, { states: true }));
+      const options = {};
+      const tv = this.getAttribute("transaction-version");
+      if (transactions && tv !== null && tv.trim() !== "") {
+        if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
+        options.transactionVersion = Number(tv);
+      }
+      const runIt = (script) => (transactions ? runTxnScenario(script, options) : runScenario(script, { states: true }));
       let run;
       let partial = null; // the script error, when only the steps before its line run
       try {
