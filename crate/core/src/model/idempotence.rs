@@ -715,6 +715,19 @@ impl Sim {
 
     /// Every action that can happen in the current state, in a stable order.
     pub fn enabled_actions(&self) -> Vec<Action> {
+        let mut v = self.client_actions(self.partitions.len());
+        for part in 0..self.partitions.len() {
+            v.push(Action::LeaderChange { partition: part });
+            self.replication_actions(part, &mut v);
+        }
+        v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
+        v
+    }
+
+    /// The clients' and their network's enabled actions, with sends to `partitions` partitions:
+    /// [`Sim::enabled_actions`] without the brokers' and the clock's. A world hosting this model
+    /// asks it while it owns the partitions itself.
+    pub fn client_actions(&self, partitions: usize) -> Vec<Action> {
         let mut v = Vec::new();
         for id in self.deliverable() {
             v.push(Action::Deliver { message: id });
@@ -732,7 +745,7 @@ impl Sim {
             if self.in_flight(p) > 0 {
                 v.push(Action::Timeout { producer: p });
             }
-            for part in 0..self.partitions.len() {
+            for part in 0..partitions {
                 let n = self.batches.len() + 1;
                 v.push(Action::Send { producer: p, partition: part, values: alloc::vec![format!("v{n}")] });
             }
@@ -740,11 +753,6 @@ impl Sim {
                 v.push(Action::Restart { producer: p });
             }
         }
-        for part in 0..self.partitions.len() {
-            v.push(Action::LeaderChange { partition: part });
-            self.replication_actions(part, &mut v);
-        }
-        v.push(Action::Advance { ms: super::partition::DEFAULT_PRODUCER_ID_EXPIRATION_MS });
         v
     }
 

@@ -424,6 +424,15 @@ impl Partition {
         expired
     }
 
+    /// The earliest time at which [`Partition::remove_expired_producers`] would remove anything
+    /// (a producer entry without an open transaction, or a verification entry), if any.
+    pub fn next_expiry(&self) -> Option<i64> {
+        let ttl = self.producer_id_expiration_ms;
+        let producers = self.producers.values().filter(|s| s.current_txn_first_offset.is_none()).map(|s| s.last_timestamp.saturating_add(ttl));
+        let verifications = self.verifications.values().map(|v| v.at_ms.saturating_add(ttl));
+        producers.chain(verifications).min()
+    }
+
     /// Number of producer-state entries held (the broker memory the PID-per-request
     /// anti-pattern fills).
     pub fn producer_count(&self) -> usize {

@@ -2475,6 +2475,15 @@ impl World {
         let (start, now) = (self.start_ms, self.now_ms);
         let mut t = start + ((self.producer_checks_done.max(start) - start) / iv + 1) * iv;
         while t <= now {
+            // Nothing changes between two checks: skip to the first check at which an entry is
+            // due (the same checks remove the same entries as visiting every one).
+            let Some(due) = self.partitions.iter().chain(self.offsets_logs.values()).filter_map(Partition::next_expiry).min() else { break };
+            if due > t {
+                t = t.max(start + (due - start).div_euclid(iv) * iv + if (due - start).rem_euclid(iv) == 0 { 0 } else { iv });
+                if t > now {
+                    break;
+                }
+            }
             for pi in 0..self.partitions.len() {
                 let removed = self.partitions[pi].remove_expired_producers(t);
                 if !removed.is_empty() {
@@ -2666,9 +2675,11 @@ impl World {
                 let got: Vec<(i64, Option<String>)> = got.iter().map(|(o, v)| (*o, v.as_deref().map(String::from))).collect();
                 assert_eq!(got, full, "poll delivers what decoding the fetched bytes gives");
             }
+            // The bounds the fetch read to (a fetch changes neither), computed once.
+            let (hw, lso) = (self.partitions[pi].high_watermark(), self.partitions[pi].last_stable_offset());
             let upper = match effective {
-                Isolation::ReadCommitted => self.partitions[pi].last_stable_offset(),
-                Isolation::ReadUncommitted => self.partitions[pi].high_watermark(),
+                Isolation::ReadCommitted => lso,
+                Isolation::ReadUncommitted => hw,
             };
             let count = got.len();
             let iso_name = if iso == Isolation::ReadCommitted { "read_committed" } else { "read_uncommitted" };
@@ -2708,10 +2719,9 @@ impl World {
                 let Consumer { positions, partitions, .. } = &mut self.consumers[ci];
                 set_position(positions, &partitions[pk], upper);
             }
-            if iso == Isolation::ReadCommitted && self.partitions[pi].last_stable_offset() < self.partitions[pi].high_watermark() {
+            if iso == Isolation::ReadCommitted && lso < hw {
                 say!(self, format!(
-                    "{name} (read_committed) stops at the LSO {} of {}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
-                    self.partitions[pi].last_stable_offset(),
+                    "{name} (read_committed) stops at the LSO {lso} of {}: an open transaction starts there, and everything behind it waits, committed or not (head-of-line blocking, L2)",
                     self.consumers[ci].partitions[pk]
                 ));
             }

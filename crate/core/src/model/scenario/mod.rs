@@ -38,7 +38,7 @@ pub(in crate::model) use parse::{parse_step, producer_config};
 pub use parse::parse;
 pub(in crate::model) use run::exec;
 pub use run::{initial_state, run, run_logged, run_next_lines, run_with_states, setup, step_line, Cluster, LeaderAt, Run, StepRun, StepState, STATE_ENTRIES};
-pub use text::{describe, ladder, next_lines};
+pub use text::{client_next_lines, describe, ladder, next_lines};
 
 /// A parsed scenario.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -66,6 +66,22 @@ fn msg_name(batch: usize, attempt: Option<u32>) -> String {
 /// What can happen next, as script lines a view can append (its step buttons): each is
 /// (label, line). Running the script with the line appended performs that action.
 pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
+    let names: Vec<&str> = sim.partitions.iter().map(|p| p.name.as_str()).collect();
+    let mut out = lines_of(sim, sim.enabled_actions(), &names);
+    if !sim.deliverable().is_empty() {
+        out.push((String::from("deliver everything"), String::from("flush")));
+    }
+    out
+}
+
+/// The clients' lines only ([`Sim::client_actions`]: their sends to the partitions named, and
+/// what their network can deliver, lose, hold up or refuse), for a world hosting this model.
+pub fn client_next_lines(sim: &Sim, partitions: &[&str]) -> Vec<(String, String)> {
+    lines_of(sim, sim.client_actions(partitions.len()), partitions)
+}
+
+/// `actions` as (label, line), partitions named by `names`.
+fn lines_of(sim: &Sim, actions: Vec<Action>, names: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let msg = |id: usize| -> Option<(String, &'static str, u32, usize)> {
         let m = sim.message(id)?;
@@ -74,7 +90,7 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
         let name = msg_name(m.batch, if latest { None } else { Some(m.attempt) });
         Some((name, if resp { "response" } else { "request" }, m.attempt, m.batch))
     };
-    for a in sim.enabled_actions() {
+    for a in actions {
         let item = match a {
             Action::Deliver { message } => msg(message).map(|(n, d, at, b)| {
                 (format!("deliver b{b} {d} (attempt {at})"), format!("deliver {d} {n}"))
@@ -92,7 +108,7 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
             }
             Action::Send { producer, partition, values } => {
                 let p = &sim.producers[producer].name;
-                let q = &sim.partitions[partition].name;
+                let q = names[partition];
                 Some((format!("{p} sends to {q}"), format!("send {p} {q} {}", values.join(" "))))
             }
             Action::Restart { producer } => {
@@ -101,21 +117,21 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
             }
             Action::Advance { ms } => Some((String::from("a day passes"), format!("advance {ms}ms"))),
             Action::LeaderChange { partition } => {
-                let q = &sim.partitions[partition].name;
+                let q = names[partition];
                 Some((format!("leader of {q} changes"), format!("leader-change {q}")))
             }
             Action::Lag { partition, broker } => {
-                let q = &sim.partitions[partition].name;
+                let q = names[partition];
                 let b = broker.map_or(String::new(), |b| format!(" broker={b}"));
                 Some((format!("{q}: follower{b} stops fetching"), format!("lag {q}{b}")))
             }
             Action::CatchUp { partition, broker } => {
-                let q = &sim.partitions[partition].name;
+                let q = names[partition];
                 let b = broker.map_or(String::new(), |b| format!(" broker={b}"));
                 Some((format!("{q}: follower{b} catches up"), format!("catch-up {q}{b}")))
             }
             Action::LeaderFails { partition } => {
-                let q = &sim.partitions[partition].name;
+                let q = names[partition];
                 Some((format!("{q}: the leader's broker fails"), format!("leader-fails {q}")))
             }
             // Requests with chosen fields are written, not offered.
@@ -124,9 +140,6 @@ pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
         if let Some(i) = item {
             out.push(i);
         }
-    }
-    if !sim.deliverable().is_empty() {
-        out.push((String::from("deliver everything"), String::from("flush")));
     }
     out
 }

@@ -107,15 +107,20 @@ impl World {
         }
     }
 
+    /// A consumer whose position the election of `elected` would truncate past: not modelled
+    /// (its next fetch would be OFFSET_OUT_OF_RANGE and auto.offset.reset would decide).
+    fn truncation_passes_consumer(&self, pi: usize, elected: i32) -> Option<String> {
+        let p = &self.partitions[pi];
+        let end = p.replicas.followers.iter().find(|f| f.broker == elected)?.log_end(p.log_end_offset);
+        let c = self.consumers.iter().find(|c| c.positions.get(p.name.as_str()).is_some_and(|&o| o > end))?;
+        Some(format!("consumer {}'s position on {} is past the new leader's log end {end}: what its next fetch meets (OFFSET_OUT_OF_RANGE, auto.offset.reset) is not modelled", c.name, p.name))
+    }
+
     fn need_replicas(&self, pi: usize, step: &str) -> Result<(), String> {
         if step == "leader-fails" {
-            // A consumer whose position the truncation would pass is not modelled (its next
-            // fetch would be OFFSET_OUT_OF_RANGE and auto.offset.reset would decide).
-            let p = &self.partitions[pi];
-            let end = p.electable(self.cluster.unclean_leader_election).ok().and_then(|(b, _)| p.replicas.followers.iter().find(|f| f.broker == b)).map(|f| f.log_end(p.log_end_offset));
-            if let Some(end) = end {
-                if let Some(c) = self.consumers.iter().find(|c| c.positions.get(p.name.as_str()).is_some_and(|&o| o > end)) {
-                    return Err(format!("{step}: consumer {}'s position on {} is past the new leader's log end {end}: what its next fetch meets (OFFSET_OUT_OF_RANGE, auto.offset.reset) is not modelled", c.name, p.name));
+            if let Ok((elected, _)) = self.partitions[pi].electable(self.cluster.unclean_leader_election) {
+                if let Some(why) = self.truncation_passes_consumer(pi, elected) {
+                    return Err(format!("{step}: {why}"));
                 }
             }
         }
@@ -137,7 +142,8 @@ impl World {
                     out.push((format!("{}: broker {} catches up", p.name, f.broker), format!("catch-up {} broker={}", p.name, f.broker)));
                 }
             }
-            if !p.replicas.followers.is_empty() && p.electable(self.cluster.unclean_leader_election).is_ok() && self.need_replicas(pi, "leader-fails").is_ok() {
+            // The controller can elect (so the partition has followers), and no consumer is past the new end.
+            if p.electable(self.cluster.unclean_leader_election).is_ok_and(|(elected, _)| self.truncation_passes_consumer(pi, elected).is_none()) {
                 out.push((format!("{}: the leader's broker fails", p.name), format!("leader-fails {}", p.name)));
             }
         }

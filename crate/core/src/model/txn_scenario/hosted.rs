@@ -34,17 +34,14 @@ pub(super) fn flush(w: &mut World) -> Result<(), String> {
     step(w, &Step::Flush { line: 0 }).map(|_| ())
 }
 
-/// The lines the hosted producers could take next (their sends, and what their network can
-/// deliver, lose or hold up), for the step buttons. The hosted model is asked on a copy that knows
-/// the partitions by name only.
+/// The lines the hosted producers could take next (their sends to the world's partitions, and
+/// what their network can deliver, lose, hold up or refuse), for the step buttons.
 pub(super) fn next_lines(w: &World) -> Vec<(String, String)> {
     if w.idem.producers.is_empty() {
         return Vec::new();
     }
-    let mut sim = w.idem.clone();
-    sim.partitions = w.partitions.iter().map(|p| crate::model::partition::Partition::new(&p.name)).collect();
-    let hosted = ["send ", "deliver request ", "deliver response ", "lose ", "delay request ", "refuse request ", "timeout ", "restart "];
-    scenario::next_lines(&sim).into_iter().filter(|(_, l)| hosted.iter().any(|p| l.starts_with(p))).collect()
+    let names: Vec<&str> = w.partitions.iter().map(|p| p.name.as_str()).collect();
+    scenario::client_next_lines(&w.idem, &names)
 }
 
 /// A `producer` line's settings for a hosted producer, as the idempotence scripts read them.
