@@ -120,6 +120,46 @@ function applyState(state) {
   }
 }
 
+// --- the same run as a timeline ----------------------------------------------------------------
+// While its <details> is open, a <kafka-timeline> runs the ladder's script (runTxnScenario takes an
+// idempotence script: the same run, in the timeline's report) and shows the same step; stepping
+// either steps the other. A run of more than MAX_TIMELINE_STEPS steps (the 10,000-batch run) is
+// not drawn twice.
+const MAX_TIMELINE_STEPS = 2000;
+const timelineView = $("timeline-view");
+const timelineNote = $("timeline-note");
+let timeline = null; // made when the details are first opened: a closed view costs nothing
+async function syncTimeline() {
+  if (!timelineView.open || !ladder.run) return;
+  if ((ladder.run.steps?.length ?? 0) > MAX_TIMELINE_STEPS) {
+    timelineNote.textContent = `This run has ${ladder.run.steps.length} steps: the timeline draws runs of up to ${MAX_TIMELINE_STEPS}.`;
+    if (timeline) timeline.hidden = true;
+    return;
+  }
+  timelineNote.textContent = "";
+  if (!timeline) {
+    await import("./kafka-timeline.js");
+    if (timeline) return syncTimeline();
+    timeline = document.createElement("kafka-timeline");
+    timeline.id = "timeline";
+    timeline.setAttribute("readonly", "");
+    timeline.addEventListener("kafka-timeline:step", (ev) => {
+      if (timeline.getAttribute("script") === ladder.script && ladder.step !== ev.detail.step) ladder.step = ev.detail.step;
+    });
+    timelineView.append(timeline);
+  }
+  timeline.hidden = false;
+  if (timeline.getAttribute("script") !== ladder.script) {
+    timeline.setAttribute("step", String(ladder.step));
+    timeline.setAttribute("script", ladder.script);
+  } else if (timeline.step !== ladder.step) {
+    timeline.step = ladder.step;
+  }
+}
+timelineView.addEventListener("toggle", syncTimeline);
+ladder.addEventListener("kafka-ladder:step", syncTimeline);
+ladder.addEventListener("kafka-ladder:load", syncTimeline);
+
 ladder.addEventListener("kafka-ladder:step", writeLink);
 ladder.addEventListener("kafka-ladder:load", writeLink);
 $("producer-config")?.addEventListener("kafka-producer-config:resolve", writeLink);

@@ -591,6 +591,40 @@ test("a transactions script with a mistake in <kafka-ladder>: the steps before i
   assert.deepEqual(steps, ["init app", "begin app"]);
 });
 
+test("the same run as a timeline: an idempotence script in <kafka-timeline>, stepping with the ladder", { timeout: 90_000 }, async () => {
+  await openScenario("lost-response-retry");
+  await page.evaluate(() => { document.getElementById("timeline-view").open = true; });
+  await page.waitForFunction(() => document.getElementById("timeline")?.steps > 0);
+  const facts = await page.evaluate(() => {
+    const l = document.getElementById("ladder");
+    const t = document.getElementById("timeline");
+    const r = t.report;
+    return {
+      model: r.model, passed: r.passed, steps: [l.steps, t.steps],
+      lines: JSON.stringify(r.steps.map((s) => s.line)) === JSON.stringify(l.run.steps.map((s) => s.line)),
+      // The leader's log as records: b1 once, with the bytes the ladder's final state holds.
+      records: r.records.map((x) => [x.partition, x.offset, x.hex === l.run.finalState[0].log.find(([o]) => o === x.offset)?.[1]]),
+      // The retry's answer: a duplicate, rule A1, to the producer's lane.
+      answers: r.steps.flatMap((s) => s.messages).filter((m) => m.kind === "response" && !m.lost).map((m) => `${m.from}>${m.to} ${m.rule}`),
+      lost: r.steps.flatMap((s) => s.messages).filter((m) => m.lost).length,
+      next: r.nextSteps.map((n) => n.line),
+    };
+  });
+  assert.equal(facts.model, "idempotence");
+  assert.ok(facts.passed && facts.lines);
+  assert.equal(facts.steps[0], facts.steps[1]);
+  assert.deepEqual(facts.records, [["orders-0", 0, true]]);
+  assert.deepEqual(facts.answers, ["partition:orders-0>producer:app A6", "partition:orders-0>producer:app A1"]);
+  assert.equal(facts.lost, 1, "the lost response is a lost message");
+  assert.ok(facts.next.every((l) => !/^(fail over|time passes)/.test(l)) && facts.next.some((l) => l.startsWith("send app")), facts.next.join(" | "));
+  // Stepping either steps the other.
+  await page.evaluate(() => { document.getElementById("ladder").step = 1; });
+  await page.waitForFunction(() => document.getElementById("timeline").step === 1);
+  await page.evaluate(() => { document.getElementById("timeline").step = 3; });
+  await page.waitForFunction(() => document.getElementById("ladder").step === 3);
+  await page.evaluate(() => { document.getElementById("timeline-view").open = false; });
+});
+
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {
   const { consoleErrors, pageErrors, foreignRequests, dialogs } = lab;
   // Without www/kafka-batch.js, opening a rung tries its lazy import (a 404) and falls back to hex.

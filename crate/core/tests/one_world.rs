@@ -175,3 +175,55 @@ fn an_idempotence_script_picks_the_kafka_line_and_level_its_requests_are_answere
     assert_eq!(r.cluster.as_ref().unwrap().world.cluster.transaction_version, 1);
     assert!(scenario::parse("broker kafka=3.9\npartition p\n").unwrap_err().message.contains("kafka=3.9"));
 }
+
+/// One report shape (issue 13): an idempotence script's run as the timeline draws it
+/// (`txn_scenario::run_idempotence`) is that script's own run, recorded by a world that hosts its
+/// model: for every shipped idempotence scenario (raw requests, `log-end`, `producer-state`,
+/// replication and the coordinators' request lines included) the same expectations hold, every
+/// log ends the same, every batch a leader holds is one record of the report with its bytes, and
+/// every decision the leader made on a client batch is an answer in the messages with its rule.
+#[test]
+fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")).collect();
+    files.sort();
+    let mut checked = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if txn_scenario::is_transactions(&text) {
+            continue;
+        }
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let sc = scenario::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let own = scenario::run(&sc);
+        let tl = txn_scenario::run_idempotence(&sc);
+        assert_eq!((own.passed(), &own.failures), (tl.passed(), &tl.failures), "{name}: {:?} / {:?}", own.error, tl.error);
+        assert!(tl.passed(), "{name}: {:?} {:?}", tl.failures, tl.error);
+        assert_eq!(own.steps.iter().map(|s| s.line).collect::<Vec<_>>(), tl.steps.iter().map(|s| s.line).collect::<Vec<_>>(), "{name}: the steps");
+        assert_eq!(own.sim.batches, tl.world.idem.batches, "{name}: the batches");
+        for (a, b) in own.sim.partitions.iter().zip(&tl.world.partitions) {
+            assert_eq!(a.log, b.log, "{name}: the log of {}", a.name);
+            assert_eq!(a.producers, b.producers, "{name}: the producer state of {}", a.name);
+            for e in &b.log {
+                let recs: Vec<_> = tl.world.records.iter().filter(|r| r.partition.as_str() == b.name && r.offset == e.base_offset && r.truncated_at.is_none()).collect();
+                assert_eq!(recs.len(), 1, "{name}: {}@{} is one record", b.name, e.base_offset);
+                assert_eq!(recs[0].bytes, e.bytes, "{name}: {}@{}'s bytes", b.name, e.base_offset);
+            }
+        }
+        let decisions = own.sim.trace.iter().filter(|e| e.batch().is_some() && matches!(e.kind, eoslab_core::model::idempotence::EventKind::Decision(_))).count();
+        let answers = tl.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.from.starts_with("partition:") && m.rule.is_some() && m.text.contains(" to b")).count();
+        assert_eq!(decisions, answers, "{name}: every decision on a client batch is an answer");
+        for st in &tl.steps {
+            assert!(st.invariants.iter().all(|i| i.1), "{name}: line {}: {:?}", st.line, st.invariants);
+        }
+        // The step buttons are the idempotence script's own lines.
+        let own_next = scenario::run_next_lines(&own.sim, own.cluster.as_deref());
+        assert_eq!(tl.next.as_ref(), Some(&own_next), "{name}: the next lines");
+        let last = tl.steps.last().map(|s| &s.snapshot).unwrap();
+        for (p, q) in own.sim.partitions.iter().zip(&last.partitions) {
+            assert_eq!((p.log_end_offset, p.producers.len()), (q.log_end, q.producers.len()), "{name}: the state panel of {}", p.name);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 18, "{checked} idempotence scenarios");
+}

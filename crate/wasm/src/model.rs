@@ -90,7 +90,10 @@ pub fn write_partition_directory(
 }
 
 /// Runs a transactions scenario (a script whose first line is `model transactions`) and
-/// returns the timeline: lanes, steps with their messages, the state after every step and
+/// returns the timeline. An idempotence script is run by its own runner and returned in the same
+/// shape (`model: "idempotence"`; issue 13, one report from which both views draw); the options
+/// that choose a cluster (`transactionVersion`, `kafka`, `sabotage`) are the transactions
+/// scripts' and refused for it. The timeline: lanes, steps with their messages, the state after every step and
 /// the invariants checked after it, every record with its bytes, and `nextSteps`. Options:
 /// `{sabotage: "read-committed-sees-aborted"}` breaks the read path on purpose so tests can
 /// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
@@ -106,6 +109,13 @@ pub fn run_txn_scenario(
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
     let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
+    if !txn_scenario::is_transactions(script) {
+        if opts.sabotage.is_some() || opts.transaction_version.is_some() || opts.kafka.is_some() {
+            return Err(JsError::new("sabotage, transactionVersion and kafka apply to `model transactions` scripts (an idempotence script sets its own with `broker` lines)"));
+        }
+        let sc = scenario::parse(script).map_err(js_error)?;
+        return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence(&sc)));
+    }
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
         Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),

@@ -281,13 +281,19 @@ pub enum EventKind {
     Cluster(Box<ClusterEvent>),
 }
 
+/// A lane of the transactions world as the ladder's text names it (`producer:client` → `client`).
+fn lane_shown(lane: &str) -> &str {
+    lane.split_once(':').map_or(lane, |(_, n)| n)
+}
+
 /// One message of the transactions world on a request line ([`EventKind::Cluster`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClusterEvent {
     /// Kafka's API (`InitProducerId`, `EndTxn`, `WriteTxnMarkers` …), `response`, or what the
     /// coordinator did (`append` to `__transaction_state` …).
     pub api: &'static str,
-    /// Its lanes: `from → to` (`client`, `coordinator`, `partition:orders-0` …).
+    /// Its lanes, as the transactions world names them: `from → to` (`producer:client`,
+    /// `coordinator`, `partition:orders-0` …; the ladder's text shows the names after the `:`).
     pub from: String,
     pub to: String,
     pub text: String,
@@ -511,7 +517,7 @@ impl Event {
             }
             EventKind::Replication(r) => replication::write_event(out, pname, b, attempt, r),
             EventKind::Cluster(c) => {
-                write!(out, "{} → {} {}: {}", c.from, c.to, c.api, c.text)?;
+                write!(out, "{} → {} {}: {}", lane_shown(&c.from), lane_shown(&c.to), c.api, c.text)?;
                 match c.rule {
                     Some(r) => write!(out, " [{r}]"),
                     None => Ok(()),

@@ -21,6 +21,8 @@ use serde::Serialize;
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct TxnRunReport {
     pub kafka_version: &'static str,
+    /// The script's language: "transactions", or "idempotence" (an idempotence script's run
+    /// as the timeline draws it: `txn_scenario::run_idempotence`).
     pub model: &'static str,
     pub title: String,
     pub about: String,
@@ -190,7 +192,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
     let w = &run.world;
     TxnRunReport {
         kafka_version: "4.3",
-        model: "transactions",
+        model: run.model,
         title: run.scenario.title.clone(),
         about: run.scenario.about.clone(),
         passed: run.passed(),
@@ -258,6 +260,6 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
             .collect(),
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
         completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),
-        next_steps: next_lines(w).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
+        next_steps: run.next.clone().unwrap_or_else(|| next_lines(w)).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
     }
 }

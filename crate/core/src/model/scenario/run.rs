@@ -431,8 +431,8 @@ fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model:
         .drain(..)
         .map(|m| ClusterEvent {
             api: m.kind,
-            from: String::from(lane_name(&m.from)),
-            to: String::from(lane_name(&m.to)),
+            from: String::from(m.from.as_str()),
+            to: String::from(m.to.as_str()),
             text: m.text,
             rule: m.rule,
             source: m.source,
@@ -441,11 +441,6 @@ fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model:
         .collect();
     sim.cluster_events(events);
     r
-}
-
-/// A lane of the transactions world by its name (`producer:client` → `client`).
-fn lane_name(lane: &str) -> &str {
-    lane.split_once(':').map_or(lane, |(_, n)| n)
 }
 
 pub(super) fn producer_idx(sim: &Sim, name: &str) -> usize {

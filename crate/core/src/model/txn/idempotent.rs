@@ -37,6 +37,11 @@ struct Seen {
 enum Kind {
     Request,
     Answer { error: ErrorCode, rule: &'static str, source: &'static str, outcome: Outcome },
+    /// A Produce request (or its answer) lost on the network.
+    Lost { response: bool },
+    /// A coordinator's message on an idempotence script's request line (only a world mirroring
+    /// that script's run sees these: [`World::mirror_hosted`]).
+    Cluster { api: &'static str, from: String, to: String, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode },
     Other,
 }
 
@@ -71,6 +76,8 @@ impl World {
                 let kind = match &e.kind {
                     EventKind::Request { .. } => Kind::Request,
                     EventKind::Decision(v) if e.batch().is_some() => Kind::Answer { error: v.error(), rule: v.rule(), source: v.source(), outcome: v.outcome() },
+                    EventKind::Lost { .. } if e.batch().is_some() => Kind::Lost { response: e.message().is_some_and(|m| m.1) },
+                    EventKind::Cluster(c) => Kind::Cluster { api: c.api, from: c.from.clone(), to: c.to.clone(), text: c.text.clone(), rule: c.rule, source: c.source, error: c.error },
                     _ => Kind::Other,
                 };
                 let text = if !self.trace {
@@ -152,7 +159,93 @@ impl World {
                         self.link(m, record);
                     }
                 }
+                Kind::Lost { response } => {
+                    if let (Some(plane), Some(lane)) = (plane, lane) {
+                        let (from, to, api) = if response { (lane, plane, "response") } else { (plane, lane, "Produce") };
+                        let m = msg!(self, from, to, api, e.text);
+                        if let Some(m) = self.messages.get_mut(m) {
+                            m.lost = true;
+                        }
+                    }
+                }
+                Kind::Cluster { api, from, to, text, rule, source, error } => {
+                    match rule {
+                        Some(rule) => {
+                            msg_rule!(self, from.as_str().into(), to.as_str().into(), api, text, rule, source.unwrap_or(""), error);
+                        }
+                        None => {
+                            msg!(self, from.as_str().into(), to.as_str().into(), api, text);
+                        }
+                    }
+                }
                 Kind::Other => say!(self, e.text),
+            }
+        }
+    }
+
+    /// Mirror a run of the idempotence model for the timeline (issue 13, one report shape): `f`
+    /// runs one step of an idempotence script on the model this world hosts, exactly as that
+    /// script's own runner does (its clock, its expiry at `advance`, its replication checks: the
+    /// world runs none of its own periodic tasks), on the partitions the world lends it. The
+    /// world records what it did as the timeline's messages, narration and records, and every
+    /// log entry the model's requests wrote directly (a raw Produce, a marker) as a record too.
+    pub fn mirror_hosted<R>(&mut self, f: impl FnOnce(&mut Sim) -> R) -> R {
+        self.idem.now_ms = self.idem.now_ms.max(self.now_ms);
+        let (r, seen) = self.with_hosted(f);
+        self.now_ms = self.now_ms.max(self.idem.now_ms);
+        self.absorb(seen);
+        self.record_log_entries();
+        r
+    }
+
+    /// Records for what the partitions hold before the first step (a script's `log-end` and
+    /// `producer-state` lines write no batch: nothing to record then).
+    pub fn record_initial_logs(&mut self) {
+        self.record_log_entries();
+    }
+
+    /// Records for the log entries no record stands for yet (batches written by a request line,
+    /// markers), and the step at which an election truncated a record from its log (S6).
+    fn record_log_entries(&mut self) {
+        for pi in 0..self.partitions.len() {
+            let name = self.partitions[pi].name.clone();
+            let end = self.partitions[pi].log_end_offset;
+            let step = self.step;
+            for r in self.records.iter_mut().filter(|r| r.partition.as_str() == name && r.truncated_at.is_none() && r.offset >= end) {
+                r.truncated_at = Some(step);
+            }
+            let known: Vec<i64> = self.records.iter().filter(|r| r.partition.as_str() == name && r.truncated_at.is_none()).map(|r| r.offset).collect();
+            let missing: Vec<(i64, Vec<u8>)> =
+                self.partitions[pi].log.iter().filter(|e| !known.contains(&e.base_offset)).map(|e| (e.base_offset, e.bytes.clone())).collect();
+            for (base, bytes) in missing {
+                let v = crate::batch::Batch::new_unchecked(&bytes[..]);
+                let last = base + i64::from(v.last_offset_delta());
+                let (pid, epoch, txn) = (v.producer_id(), v.producer_epoch(), v.attributes().is_transactional());
+                if let Some((commit, coordinator_epoch)) = v.attributes().is_control().then(|| super::requests::marker_of(&bytes)).flatten() {
+                    let (partition, lane) = self.partition_names(pi);
+                    self.push_record(super::LogRecord {
+                        lane,
+                        partition,
+                        offset: base,
+                        last_offset: last,
+                        kind: if commit { "commit" } else { "abort" },
+                        pid,
+                        epoch,
+                        transactional: true,
+                        values: super::Values::default(),
+                        text: super::RecordText::marker(commit, coordinator_epoch),
+                        step,
+                        closed_at: Some(step),
+                        outcome: Some(if commit { "committed" } else { "aborted" }),
+                        bytes,
+                        txn: None,
+                        truncated_at: None,
+                    });
+                } else {
+                    let values = super::requests::record_values(&bytes);
+                    let k = self.push_data_record(pi, (base, last), (pid, epoch), &values, bytes, None);
+                    self.records[k].transactional = txn;
+                }
             }
         }
     }

@@ -521,8 +521,20 @@ pub fn frame_one_batch(bytes: &[u8], version: i16) -> Result<usize, FrameError> 
     }
 }
 
+/// An end-transaction marker batch's type and coordinator epoch: `(commit, coordinator epoch)`
+/// (-1 when the marker has none; `None` for a batch that is not a COMMIT/ABORT marker).
+pub(super) fn marker_of(bytes: &[u8]) -> Option<(bool, i32)> {
+    let r = crate::decode::decode_bytes(bytes, &Default::default());
+    let c = r.batches.first()?.control.as_ref()?;
+    match c.type_name.as_str() {
+        "COMMIT" => Some((true, c.coordinator_epoch.unwrap_or(-1))),
+        "ABORT" => Some((false, c.coordinator_epoch.unwrap_or(-1))),
+        _ => None,
+    }
+}
+
 /// The records' values as text, for the views (a record without a value: `null`).
-fn record_values(bytes: &[u8]) -> Vec<String> {
+pub(super) fn record_values(bytes: &[u8]) -> Vec<String> {
     let r = crate::decode::decode_bytes(bytes, &Default::default());
     r.batches.first().map_or_else(Vec::new, |b| {
         b.records.iter().map(|rec| rec.value.as_deref().map_or_else(|| String::from("null"), |v| String::from_utf8_lossy(v).into_owned())).collect()

@@ -65,6 +65,11 @@ pub struct TxnRun {
     pub steps: Vec<TxnStepRun>,
     pub failures: Vec<Failure>,
     pub error: Option<ParseError>,
+    /// The script's language: "transactions", or "idempotence" for [`run_idempotence`].
+    pub model: &'static str,
+    /// [`run_idempotence`]: the lines that script's language offers next (its step buttons),
+    /// instead of the world's.
+    pub next: Option<Vec<(String, String)>>,
 }
 
 impl TxnRun {
@@ -163,7 +168,7 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
 pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
     let mut w = setup(sc, sabotage);
     w.trace = trace;
-    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None };
+    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "transactions", next: None };
     if let Err(e) = seed_producer_states(&mut setup_partitions(sc), &sc.producer_states) {
         out.error = Some(e);
         out.world = w;
@@ -211,6 +216,77 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
             break;
         }
     }
+    out.world = w;
+    out
+}
+
+/// An idempotence script run for the timeline (issue 13: one report shape, from which
+/// `<kafka-timeline>` and `<kafka-ladder>` both draw): the script's own runner runs every step on
+/// its own model — the same decisions, clock, expiry and checks as `eoslab run` on it — while a
+/// world hosts that model and lends it the partitions, recording what each step did as the
+/// timeline's messages, narration, records and state ([`World::mirror_hosted`]).
+pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
+    use crate::model::scenario;
+    let mut sim = scenario::setup(sc);
+    let cluster = ClusterConfig { kafka: sc.kafka, transaction_version: sc.transaction_version.unwrap_or(2), ..Default::default() };
+    let mut w = World::new(sc.start_ms, sim.next_producer_id(), cluster);
+    // The world owns the partitions and lends them to the model for each step.
+    core::mem::swap(&mut w.partitions, &mut sim.partitions);
+    w.now_ms = sim.now_ms;
+    w.idem = sim;
+    w.record_initial_logs();
+    let header = TxnScenario {
+        title: sc.title.clone(),
+        about: sc.about.clone(),
+        start_ms: sc.start_ms,
+        first_producer_id: sc.first_producer_id,
+        transaction_version: w.cluster.transaction_version,
+        kafka: sc.kafka,
+        partitions: sc.partitions.clone(),
+        idempotent_producers: sc.producers.clone(),
+        ..Default::default()
+    };
+    let mut run = scenario::Run { scenario: sc.clone(), sim: crate::model::idempotence::Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
+    let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None };
+    let mut budget = 2_000_000usize;
+    for s in &sc.steps {
+        w.step = out.steps.len();
+        w.messages.clear();
+        w.narration.clear();
+        let failures = run.failures.len();
+        let r = w.mirror_hosted(|sim| scenario::exec(sim, s, &mut run, &mut budget, false));
+        // The coordinators of the script's request lines: their state beside the leaders'.
+        let coordinator = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world).coordinator);
+        let mut snapshot = super::txn::state::snapshot(&w);
+        if let Some(c) = coordinator {
+            snapshot.coordinator = c;
+        }
+        for m in &w.messages {
+            for lane in [&m.from, &m.to] {
+                if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
+                    w.request_senders.push(String::from(name));
+                }
+            }
+        }
+        let line = scenario::step_line(s);
+        out.steps.push(TxnStepRun {
+            line,
+            text: run.steps.last().filter(|st| st.line == line).map_or_else(|| crate::model::scenario::describe(s), |st| st.text.clone()),
+            ok: r.is_ok() && run.failures.len() == failures,
+            t: w.now_ms - w.start_ms,
+            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
+            messages: core::mem::take(&mut w.messages),
+            snapshot,
+            invariants: w.invariants(),
+            reply: None,
+        });
+        if let Err(e) = r {
+            out.error = Some(e);
+            break;
+        }
+    }
+    out.next = Some(w.mirror_hosted(|sim| scenario::run_next_lines(sim, run.cluster.as_deref())));
+    out.failures = run.failures;
     out.world = w;
     out
 }
