@@ -5,6 +5,7 @@
 // is kept in local storage (a reload never loses it) until "Reset". Text only: no innerHTML.
 import "./idempotence-elements.js";
 import { useFullPackage } from "./lib/wasm.js";
+import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 
 // This page loads the full package for its models anyway: a batch opened in <kafka-batch> uses it
@@ -122,43 +123,25 @@ function applyState(state) {
 
 // --- the same run as a timeline ----------------------------------------------------------------
 // While its <details> is open, a <kafka-timeline> runs the ladder's script (runTxnScenario takes an
-// idempotence script: the same run, in the timeline's report) and shows the same step; stepping
-// either steps the other. A run of more than MAX_TIMELINE_STEPS steps (the 10,000-batch run) is
-// not drawn twice.
+// idempotence script: the same run, in the timeline's report) and shows the same step
+// (lib/follow-view.js). A run of more than MAX_TIMELINE_STEPS steps (the 10,000-batch run) is not
+// drawn twice.
 const MAX_TIMELINE_STEPS = 2000;
-const timelineView = $("timeline-view");
-const timelineNote = $("timeline-note");
-let timeline = null; // made when the details are first opened: a closed view costs nothing
-async function syncTimeline() {
-  if (!timelineView.open || !ladder.run) return;
-  if ((ladder.run.steps?.length ?? 0) > MAX_TIMELINE_STEPS) {
-    timelineNote.textContent = `This run has ${ladder.run.steps.length} steps: the timeline draws runs of up to ${MAX_TIMELINE_STEPS}.`;
-    if (timeline) timeline.hidden = true;
-    return;
-  }
-  timelineNote.textContent = "";
-  if (!timeline) {
-    await import("./kafka-timeline.js");
-    if (timeline) return syncTimeline();
-    timeline = document.createElement("kafka-timeline");
-    timeline.id = "timeline";
-    timeline.setAttribute("readonly", "");
-    timeline.addEventListener("kafka-timeline:step", (ev) => {
-      if (timeline.getAttribute("script") === ladder.script && ladder.step !== ev.detail.step) ladder.step = ev.detail.step;
-    });
-    timelineView.append(timeline);
-  }
-  timeline.hidden = false;
-  if (timeline.getAttribute("script") !== ladder.script) {
-    timeline.setAttribute("step", String(ladder.step));
-    timeline.setAttribute("script", ladder.script);
-  } else if (timeline.step !== ladder.step) {
-    timeline.step = ladder.step;
-  }
-}
-timelineView.addEventListener("toggle", syncTimeline);
-ladder.addEventListener("kafka-ladder:step", syncTimeline);
-ladder.addEventListener("kafka-ladder:load", syncTimeline);
+followView({
+  details: $("timeline-view"),
+  source: ladder,
+  sourceEvents: ["kafka-ladder:step", "kafka-ladder:load"],
+  ready: () => !!ladder.run,
+  tag: "kafka-timeline",
+  id: "timeline",
+  stepEvent: "kafka-timeline:step",
+  load: () => import("./kafka-timeline.js"),
+  refuse: () => {
+    const n = ladder.run.steps?.length ?? 0;
+    return n > MAX_TIMELINE_STEPS ? `This run has ${n} steps: the timeline draws runs of up to ${MAX_TIMELINE_STEPS}.` : null;
+  },
+  note: $("timeline-note"),
+});
 
 ladder.addEventListener("kafka-ladder:step", writeLink);
 ladder.addEventListener("kafka-ladder:load", writeLink);

@@ -13,7 +13,7 @@
 // expectation that holds under one protocol only).
 import "./kafka-timeline.js";
 import "./kafka-batch.js";
-import "./kafka-ladder.js";
+import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -463,37 +463,19 @@ $("upload-script").addEventListener("change", async (ev) => {
 });
 
 // --- the same run as a sequence diagram ------------------------------------------------------
-// While its <details> is open, the page's <kafka-ladder> runs the timeline's script (at the same
-// transaction.version) and shows the same step: both draw the same report, so their steps are
-// the same; stepping either steps the other.
-const sequence = $("sequence");
-let ladder = null; // made when the details are first opened: a closed view costs nothing
-function syncLadder() {
-  if (!sequence.open || !timeline.report) return;
-  if (!ladder) {
-    ladder = document.createElement("kafka-ladder");
-    ladder.id = "ladder";
-    ladder.setAttribute("readonly", "");
-    ladder.addEventListener("kafka-ladder:step", (ev) => {
-      if (ladder.getAttribute("script") === timeline.script && timeline.step !== ev.detail.step) timeline.step = ev.detail.step;
-    });
-    sequence.append(ladder);
-  }
-  const script = timeline.script;
-  const tv = timeline.getAttribute("transaction-version");
-  const sameRun = ladder.getAttribute("script") === script && ladder.getAttribute("transaction-version") === tv;
-  if (!sameRun) {
-    ladder.setAttribute("step", String(timeline.step));
-    if (tv === null) ladder.removeAttribute("transaction-version");
-    else ladder.setAttribute("transaction-version", tv);
-    ladder.setAttribute("script", script);
-  } else if (ladder.step !== timeline.step) {
-    ladder.step = timeline.step;
-  }
-}
-sequence.addEventListener("toggle", syncLadder);
-timeline.addEventListener("kafka-timeline:step", syncLadder);
-timeline.addEventListener("kafka-timeline:load", syncLadder);
+// While its <details> is open, a <kafka-ladder> runs the timeline's script at the same
+// transaction.version and shows the same step (lib/follow-view.js).
+followView({
+  details: $("sequence"),
+  source: timeline,
+  sourceEvents: ["kafka-timeline:step", "kafka-timeline:load"],
+  ready: () => !!timeline.report,
+  tag: "kafka-ladder",
+  id: "ladder",
+  stepEvent: "kafka-ladder:step",
+  load: () => import("./kafka-ladder.js"),
+  attrs: () => ({ "transaction-version": timeline.getAttribute("transaction-version") }),
+});
 
 timeline.addEventListener("kafka-timeline:step", writeHash);
 timeline.addEventListener("kafka-timeline:load", writeHash);

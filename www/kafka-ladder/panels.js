@@ -36,33 +36,27 @@ export function renderNow(v) {
   const s = run.steps[g.first];
   const head = h("p", { class: "now-head" }, `Step ${v.at + 1} of ${v.story.length} · `, h("span", { class: "line" }, `line ${s.line}: ${s.text}`));
   const children = [head];
+  // The step's decisions (each with its rule), else its events; a transactions run's answers, else its messages.
+  let important;
+  let all;
+  let item;
+  let nouns;
   if (v.ladder?.kind === "transactions") {
-    // A transactions run: its answers (each with the rule that decided it), else its messages.
-    const messages = (v.ladder.rows ?? []).filter((r) => r.type === ROW_EVENT && r.step === g.first).map((r) => r.e);
-    const answers = messages.filter((e) => e.rule);
-    const shown = (answers.length ? answers : messages).slice(0, 4);
-    if (shown.length) {
-      const list = h("ul");
-      for (const e of shown) list.append(e.rule ? answerItem(e) : h("li", {}, `${e.tag}: ${e.fromName} → ${e.toName}: ${e.text}`));
-      const rest = (answers.length ? answers : messages).length - shown.length;
-      if (rest > 0) list.append(h("li", { class: "more" }, `… and ${rest} more ${answers.length ? "answers" : "messages"}`));
-      children.push(list);
-    } else if (!/^expect\b/.test(s.text)) {
-      children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
-    }
-    children.push(checksList(storyChecks(run, g)));
-    now.classList.toggle("failed-step", (g.checks ?? []).some((i) => run.steps[i].ok === false));
-    now.replaceChildren(...children.filter(Boolean));
-    return;
+    all = (v.ladder.rows ?? []).filter((r) => r.type === ROW_EVENT && r.step === g.first).map((r) => r.e);
+    important = all.filter((e) => e.rule);
+    item = (e) => (e.rule ? answerItem(e) : h("li", {}, `${e.tag}: ${e.fromName} → ${e.toName}: ${e.text}`));
+    nouns = ["answers", "messages"];
+  } else {
+    all = s.events ?? [];
+    important = all.filter((e) => e.kind === "decision");
+    item = (e) => (e.kind === "decision" ? decisionItem(e) : h("li", {}, `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`));
+    nouns = ["decisions", "events"];
   }
-  const events = s.events ?? [];
-  const decisions = events.filter((e) => e.kind === "decision");
-  const shown = (decisions.length ? decisions : events).slice(0, 4);
-  if (shown.length) {
+  const pool = important.length ? important : all;
+  if (pool.length) {
     const list = h("ul");
-    for (const e of shown) list.append(e.kind === "decision" ? decisionItem(e) : h("li", {}, `${KIND_LABEL[e.kind] ?? e.kind}: ${e.text}`));
-    const rest = (decisions.length ? decisions : events).length - shown.length;
-    if (rest > 0) list.append(h("li", { class: "more" }, `… and ${rest} more ${decisions.length ? "decisions" : "events"}`));
+    for (const e of pool.slice(0, 4)) list.append(item(e));
+    if (pool.length > 4) list.append(h("li", { class: "more" }, `… and ${pool.length - 4} more ${important.length ? nouns[0] : nouns[1]}`));
     children.push(list);
   } else if (!/^expect\b/.test(s.text)) {
     children.push(h("p", { class: "about" }, "Nothing happens on the wire at this step."));
