@@ -68,7 +68,8 @@ export function renderHeader(v) {
   const which = v.el.transactionVersion === null ? "" : ` (transaction.version ${v.el.transactionVersion})`;
   v.ui.state.setAttribute("aria-label", `State after this step${which}`);
   v.ui.invariantsWhich.textContent = which;
-  v.ui.features.textContent = r
+  // (An idempotence script's run has no transactions to version.)
+  v.ui.features.textContent = r && r.model !== "idempotence"
     ? `transaction.version ${r.transactionVersion ?? "?"} (finalized feature level${forced !== null ? `, set by transaction-version="${forced}" whatever the script's cluster line says` : ""})${r.features ? "\n" + r.features : ""}`
     : "";
 }

@@ -256,10 +256,15 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
         let failures = run.failures.len();
         let r = w.mirror_hosted(|sim| scenario::exec(sim, s, &mut run, &mut budget, false));
         // The coordinators of the script's request lines: their state beside the leaders'.
-        let coordinator = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world).coordinator);
+        // (The world's own counters stay at zero: its coordinator answers nothing here.)
+        let cluster = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
         let mut snapshot = super::txn::state::snapshot(&w);
-        if let Some(c) = coordinator {
-            snapshot.coordinator = c;
+        match cluster {
+            Some(c) => {
+                snapshot.coordinator = c.coordinator;
+                snapshot.metrics = c.metrics;
+            }
+            None => snapshot.metrics = Default::default(),
         }
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
