@@ -81,6 +81,7 @@ function linkState() {
   if (ladder.hasAttribute("script")) state.script = ladder.getAttribute("script");
   const client = $("producer-config")?.getAttribute("client");
   if (client) state.client = client;
+  if ($("timeline-view").open) state.timeline = true; // the same run as a timeline, open beside
   return state;
 }
 
@@ -102,6 +103,7 @@ function writeLink() {
 /** Applies a state from a link (or a scenario file). */
 function applyState(state) {
   const step = Number.isInteger(state.step) && state.step >= 0 ? state.step : 0;
+  $("timeline-view").open = state.timeline === true;
   if (typeof state.client === "string") $("producer-config")?.setAttribute("client", state.client);
   const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
   if (typeof state.script === "string") {
@@ -142,6 +144,7 @@ followView({
   },
   note: $("timeline-note"),
 });
+$("timeline-view").addEventListener("toggle", writeLink);
 
 ladder.addEventListener("kafka-ladder:step", writeLink);
 ladder.addEventListener("kafka-ladder:load", writeLink);

@@ -64,6 +64,7 @@ function linkState() {
   if (current) state.scenario = current;
   if (timeline.hasAttribute("script")) state.script = timeline.getAttribute("script");
   if (comparing) state.compare = true;
+  if ($("sequence").open) state.sequence = true; // the same run as a sequence diagram, open beside
   return state;
 }
 
@@ -96,6 +97,7 @@ function applyState(state) {
   resetButton.hidden = !(typeof state.script === "string" && name);
   markCurrent(name);
   setCompare(state.compare === true, { updateHash: false });
+  $("sequence").open = state.sequence === true;
 }
 
 /** Runs a script of the user's (edited, or opened from a file) on every side, keeping it for a reload. */
@@ -476,6 +478,7 @@ followView({
   load: () => import("./kafka-ladder.js"),
   attrs: () => ({ "transaction-version": timeline.getAttribute("transaction-version") }),
 });
+$("sequence").addEventListener("toggle", writeHash);
 
 timeline.addEventListener("kafka-timeline:step", writeHash);
 timeline.addEventListener("kafka-timeline:load", writeHash);

@@ -580,6 +580,29 @@ test("a transactions script in <kafka-ladder>: the timeline's report drawn as a 
   assert.ok(next.includes("app: beginTransaction()"), next.join(" | "));
 });
 
+test("a transactions script in <kafka-ladder> with predict: the coordinator's answer is asked before it is shown, then revealed with its rule", { timeout: 60_000 }, async () => {
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/frame.html#kafka-ladder?scenario=txn-commit-response-lost&compact=0&readonly=0&step=0`, { waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0);
+  await goTo(0);
+  await page.click('kafka-ladder button[data-action="predict"]');
+  // Step 1 (init app) is shown; forward to step 2 asks nothing (begin: no answer) …
+  const quiz = page.locator("kafka-ladder .quiz");
+  let prompt = null;
+  for (let i = 0; i < 6 && !prompt; i++) {
+    await page.click('kafka-ladder button[data-action="forward"]');
+    if (await quiz.locator("button[data-choice]").count()) prompt = await quiz.locator(".choices").getAttribute("aria-labelledby").then((id) => quiz.locator(`#${id}`).textContent());
+  }
+  // … the first answered step is the send: the leader answers the Produce (the answer a producer gets first in that step).
+  assert.match(prompt ?? "", /what does (orders-0|coordinator) answer app's (Produce|EndTxn)\?$/);
+  const labels = await quiz.locator("button[data-choice]").evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+  assert.ok(labels.includes("NONE") && labels.length >= 3, labels.join(" | "));
+  await page.keyboard.press(String(labels.indexOf("NONE") + 1));
+  await quiz.locator(".reveal").waitFor();
+  assert.match(await quiz.locator(".reveal").textContent(), /^✓ Right: NONE\..*\b(A6|F4)\b/s);
+  await page.click('kafka-ladder button[data-action="predict"]');
+});
+
 test("a transactions script with a mistake in <kafka-ladder>: the steps before it run, the error names its line", { timeout: 60_000 }, async () => {
   await page.goto("about:blank");
   const script = "model transactions\npartition p\nproducer app transactional.id=t\ninit app\nbegin app\nsned app p x\n";
@@ -624,7 +647,14 @@ test("the same run as a timeline: an idempotence script in <kafka-timeline>, ste
   await page.waitForFunction(() => document.getElementById("timeline").step === 1);
   await page.evaluate(() => { document.getElementById("timeline").step = 3; });
   await page.waitForFunction(() => document.getElementById("ladder").step === 3);
+  // The link keeps the open timeline: opened again, it shows it at the same step.
+  await linkState(page, { timeline: true, step: 3 });
+  const hash = await page.evaluate(() => location.hash);
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/idempotence.html${hash}`, { waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("timeline-view").open && document.getElementById("timeline")?.step === 3 && document.getElementById("ladder").step === 3);
   await page.evaluate(() => { document.getElementById("timeline-view").open = false; });
+  await linkState(page, { timeline: undefined });
 });
 
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", () => {

@@ -831,6 +831,16 @@ test("the same run as a sequence diagram: the page's <kafka-ladder> draws the ti
   await page.click("#compare-protocols");
   await page.waitForFunction(() => document.getElementById("ladder").getAttribute("transaction-version") === document.getElementById("timeline").getAttribute("transaction-version"));
   await page.click("#compare-protocols");
+  // The link keeps the open sequence diagram: opened again, it shows it at the same step.
+  await page.evaluate(() => { document.getElementById("timeline").step = 2; });
+  const state = await linkState(page, { sequence: true, step: 2 });
+  const hash = await page.evaluate(() => location.hash);
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/transactions.html${hash}`, { waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("sequence").open && document.getElementById("ladder")?.step === 2 && document.getElementById("timeline").step === 2);
+  assert.equal(state.scenario, "txn-commit-two-partitions");
+  await page.evaluate(() => { document.getElementById("sequence").open = false; });
+  await linkState(page, { sequence: undefined });
 });
 
 test("no console errors, no page errors, no dialogs, no requests off 127.0.0.1", { skip: SKIP }, () => {
