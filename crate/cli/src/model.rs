@@ -6,6 +6,7 @@ pub(crate) fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::model::scenario;
     let mut json = false;
     let mut leader_log = false;
+    let mut timeline = false;
     let mut path = None;
     let mut tv = None;
     let mut kafka = None;
@@ -14,6 +15,7 @@ pub(crate) fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--json" => json = true,
             "--leader-log" => leader_log = true,
+            "--timeline" => timeline = true,
             "--transaction-version" => {
                 tv = Some(
                     it.next()
@@ -45,6 +47,19 @@ pub(crate) fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
         true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
         false => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
     };
+    if timeline {
+        // The run as the timeline draws it (the shape `runTxnScenario` returns for this script).
+        let run = eoslab_core::model::txn_scenario::run_idempotence(&sc);
+        if json {
+            let report = eoslab_core::model::txn_report::txn_run_report(&run);
+            println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        } else {
+            print!("{}", eoslab_core::model::txn_scenario::timeline_text(&run));
+            let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
+            println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
+        }
+        return Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
     if leader_log {
         let run = scenario::run_logged(&sc);
         println!("{}", serde_json::to_string(&leader_log_json(&run)).map_err(|e| e.to_string())?);

@@ -84,6 +84,24 @@ fn run_prints_the_ladder_and_fails_on_a_broken_expectation() {
     assert!(text(&o.stdout).contains("FAILED line 5: expected b1 duplicate, got appended 0..0 [A6]"));
 }
 
+/// `--timeline`: an idempotence script's own run as the timeline draws it (the shape
+/// `runTxnScenario` returns for it): the leader's answers with their rules, the same expectations.
+#[test]
+fn run_of_an_idempotence_script_as_a_timeline() {
+    let ok = "partition p\nproducer a\nsend a p x\ndeliver request b1\nlose response b1\ntimeout a\nflush\nexpect b1 acked 0..0\nexpect log p x\n";
+    let o = eoslab(&["run", "-", "--timeline"], ok.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    assert!(out.contains("2 expectation(s): 2 passed, 0 failed"), "{out}");
+    assert!(out.contains("[A1]"), "the retry is a duplicate: {out}");
+    let o = eoslab(&["run", "-", "--timeline", "--json"], ok.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["model"], "idempotence");
+    assert_eq!(v["records"].as_array().unwrap().len(), 1, "x is written once");
+    let bad = ok.replace("acked 0..0", "acked 1..1");
+    assert_eq!(eoslab(&["run", "-", "--timeline"], bad.as_bytes()).status.code(), Some(1));
+}
+
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(eoslab(&["frobnicate"], b"").status.code(), Some(2));

@@ -206,7 +206,11 @@ fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
 pub fn timeline_text(run: &TxnRun) -> String {
     let mut s = String::new();
     s.push_str(&format!("# {}\n", run.scenario.title));
-    s.push_str(&format!("# transaction.version={} (Kafka {} model)\n", run.scenario.transaction_version, run.scenario.kafka.name()));
+    if run.model == "idempotence" {
+        s.push_str(&format!("# an idempotence script's run (Kafka {} model)\n", run.scenario.kafka.name()));
+    } else {
+        s.push_str(&format!("# transaction.version={} (Kafka {} model)\n", run.scenario.transaction_version, run.scenario.kafka.name()));
+    }
     for x in &run.scenario.producer_states {
         s.push_str(&format!(
             "# line {}: the leader of {} holds producer {} epoch {}, last batch sequences {}..{}{}{}\n",
