@@ -641,6 +641,9 @@ pub struct World {
     /// Senders of requests written in the script (`from=NAME`, `client` by default) that are
     /// not Java producers: each gets a `producer:NAME` lane.
     pub request_senders: Vec<String>,
+    /// Mirroring an idempotence script's run ([`World::mirror_hosted`]): per partition, the log
+    /// end up to which its entries have records.
+    mirrored_to: Vec<i64>,
     /// acks=-1 Produce answers held until the HW passes their batch (DelayedProduce).
     pub held: Vec<replication::HeldAnswer>,
     /// The coordinator's WriteTxnMarkers whose acks=-1 answer waits for the HW.
@@ -783,6 +786,7 @@ impl World {
             fetched: Vec::new(),
             delivering: Vec::new(),
             request_senders: Vec::new(),
+            mirrored_to: Vec::new(),
             held: Vec::new(),
             held_markers: Vec::new(),
             injections: Vec::new(),
