@@ -578,6 +578,25 @@ test("a transactions script in <kafka-ladder>: the timeline's report drawn as a 
   // Its next steps are the timeline's (the report's), as buttons.
   const next = await page.locator("kafka-ladder .next button").allTextContents();
   assert.ok(next.includes("app: beginTransaction()"), next.join(" | "));
+
+  // A row whose message wrote a record opens its bytes (keyboard: ↓ from the top to the marker's answer, Enter).
+  await page.evaluate(() => { document.querySelector("kafka-ladder").shadowRoot.querySelector(".viewport").scrollTop = 0; });
+  await page.locator("kafka-ladder .viewport").focus();
+  const detail = page.locator("kafka-ladder .detail");
+  let found = false;
+  for (let i = 0; i < 80 && !found; i++) {
+    await page.keyboard.press("ArrowDown");
+    found = /marker written: COMMIT marker/.test((await detail.textContent()) ?? "") && (await detail.locator("button[data-record]").count()) > 0;
+  }
+  assert.ok(found, "the marker's answer is selectable with its record");
+  await page.keyboard.press("Enter");
+  const dialog = page.locator("kafka-ladder dialog[open]");
+  await dialog.waitFor();
+  assert.match(await dialog.locator(":scope > h2").textContent(), /orders-0 @1/);
+  const field = (name) => dialog.locator(`:scope > table.fields tr[data-field="${name}"] td`).textContent();
+  assert.equal(await field("kind"), "commit");
+  assert.equal(await field("producerId"), "1000");
+  await page.keyboard.press("Escape");
 });
 
 test("a transactions script in <kafka-ladder> with predict: the coordinator's answer is asked before it is shown, then revealed with its rule", { timeout: 60_000 }, async () => {

@@ -21,6 +21,8 @@ import { firstVisibleRow, measure, rowAtEvent, scrollForStep, scrollRowIntoView 
 import { renderControls, renderDetail, renderHeader, renderNow, renderPanels } from "./panels.js";
 import { styleSheet } from "./styles.js";
 
+const HINT = "Click a batch (or select a row with ↑/↓ and press Enter) to open its bytes. Hover a decision for its Kafka source.";
+
 export class KafkaLadderElement extends BaseElement {
   static define(tag = "kafka-ladder", registry = globalThis.customElements) {
     return defineElement(this, tag, registry);
@@ -244,6 +246,9 @@ export class KafkaLadderElement extends BaseElement {
       this.#player?.newRun();
       this.#prefix = transactions ? new Map() : new Map([[run.steps.length, run]]);
       this.#ladder = transactions ? buildMessageLadder(run) : buildLadder(run);
+      this.#ui.hint.textContent = transactions
+        ? "Click a request or an answer that wrote a record (or select a row with ↑/↓ and press Enter) to open its bytes. Hover an answer for its rule and Kafka source."
+        : HINT;
       this.#ladder.timeLabelChars = this.#ladder.rows.reduce((n, r) => Math.max(n, r.timeLabel?.length ?? 0), 0);
       this.#arrowStamp = new Uint32Array(this.#ladder.arrows.length);
       this.#layoutDirty = true;
@@ -397,7 +402,7 @@ export class KafkaLadderElement extends BaseElement {
     ui.rowsList = h("ol", { class: "sr-only", "aria-label": "Ladder rows in view" });
     ui.ladder = h("div", { class: "ladder" }, ui.viewport, ui.tip, ui.rowsList);
     ui.detail = h("div", { class: "detail", "aria-live": "polite", hidden: true, part: "detail" });
-    ui.hint = h("p", { class: "hint" }, "Click a batch (or select a row with ↑/↓ and press Enter) to open its bytes. Hover a decision for its Kafka source.");
+    ui.hint = h("p", { class: "hint" }, HINT);
     ui.next = nextStepsGroup(this);
     ui.state = h("div", { class: "state", part: "state" });
     ui.summary = h("p", { class: "summary" });
