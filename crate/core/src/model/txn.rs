@@ -2672,13 +2672,6 @@ impl World {
             self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| {
                 got.push((offset, value.map(|v| written(offset, v).unwrap_or_else(|| Name::from(String::from_utf8_lossy(v).into_owned())))))
             });
-            #[cfg(debug_assertions)]
-            {
-                let full: Vec<(i64, Option<String>)> =
-                    self.partitions[pi].fetch(effective, from).into_iter().map(|g| (g.offset, g.value.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()))).collect();
-                let got: Vec<(i64, Option<String>)> = got.iter().map(|(o, v)| (*o, v.as_deref().map(String::from))).collect();
-                assert_eq!(got, full, "poll delivers what decoding the fetched bytes gives");
-            }
             // The bounds the fetch read to (a fetch changes neither), computed once.
             let (hw, lso) = (self.partitions[pi].high_watermark(), self.partitions[pi].last_stable_offset());
             let upper = match effective {
@@ -2981,123 +2974,13 @@ fn txn_log_value_spec(m: &coordinator::TxnMetadata, tv: u8) -> crate::internal::
 
 /// Write the `__transaction_state` record of `m` into `out` (cleared first): the key
 /// (`TransactionLog.keyToBytes`), then the value (`valueToBytes`, version 1 when
-/// transaction.version ≥ 1, else 0). Returns where the value starts. The bytes are what
-/// `internal::txn_log_key` and `internal::txn_log_value` write for [`txn_log_value_spec`]
-/// (checked in debug builds); they are written here without building that struct when the
-/// partitions, in their set order, are already grouped by topic in topic order (always, for
-/// `topic-N` names), and through it otherwise.
+/// transaction.version ≥ 1, else 0), both by the codec's one writer of the internal topics
+/// (`internal::txn_log_key`, `internal::txn_log_value`). Returns where the value starts.
 fn txn_log_key_value(out: &mut Vec<u8>, m: &coordinator::TxnMetadata, tv: u8) -> usize {
-    use crate::reader::write::unsigned_varint;
     out.clear();
-    let version: i16 = if tv >= 1 { 1 } else { 0 };
-    let flexible = version >= 1;
-    let id = m.transactional_id.as_str();
-    // The (topic, partition) of each partition, in set order (kept for up to 16 of them).
-    let mut split = [("", 0i32); 16];
-    let keep = m.partitions.len() <= split.len();
-    let mut topics = 0usize;
-    // More than one partition: Java's HashSet/HashMap order (`java_partition_groups`).
-    let mut grouped = id.len() <= 0x7fff && m.partitions.len() <= 1;
-    let mut last: Option<&str> = None;
-    for (k, p) in m.partitions.iter().enumerate() {
-        let (t, n) = split_partition_ref(p);
-        if t.len() > 0x7fff || last.is_some_and(|l| l > t) {
-            grouped = false;
-            break;
-        }
-        if keep {
-            split[k] = (t, n);
-        }
-        if last != Some(t) {
-            topics += 1;
-        }
-        last = Some(t);
-    }
-    if !grouped {
-        out.extend_from_slice(&crate::internal::txn_log_key(id));
-        let at = out.len();
-        out.extend_from_slice(&crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version));
-        return at;
-    }
-    let put_len = |out: &mut Vec<u8>, n: Option<usize>| match (n, flexible) {
-        (None, true) => out.push(0),
-        (None, false) => out.extend_from_slice(&(-1i32).to_be_bytes()),
-        (Some(n), true) => unsigned_varint(out, (n as u32).saturating_add(1)),
-        (Some(n), false) => out.extend_from_slice(&(n as i32).to_be_bytes()),
-    };
-    // Key: record type 0, then the transactional.id (int16 length + UTF-8).
-    out.extend_from_slice(&crate::internal::TRANSACTION_LOG_RECORD_TYPE.to_be_bytes());
-    out.extend_from_slice(&(id.len() as i16).to_be_bytes());
-    out.extend_from_slice(id.as_bytes());
+    crate::internal::txn_log_key_into(out, m.transactional_id.as_str());
     let at = out.len();
-    let status = state_id(m.state);
-    // Version, ProducerId, ProducerEpoch, TransactionTimeoutMs, TransactionStatus.
-    let mut head = [0u8; 17];
-    head[..2].copy_from_slice(&version.to_be_bytes());
-    head[2..10].copy_from_slice(&m.producer_id.to_be_bytes());
-    head[10..12].copy_from_slice(&m.producer_epoch.to_be_bytes());
-    head[12..16].copy_from_slice(&m.txn_timeout_ms.to_be_bytes());
-    head[16] = status as u8;
-    out.extend_from_slice(&head);
-    // Kafka writes null partitions for an Empty state with none.
-    let null = status == crate::internal::txn_state::EMPTY && m.partitions.is_empty();
-    put_len(out, (!null).then_some(topics));
-    let put_group = |out: &mut Vec<u8>, topic: &str, parts: &mut dyn Iterator<Item = i32>, count: usize| {
-        if flexible {
-            unsigned_varint(out, topic.len() as u32 + 1);
-        } else {
-            out.extend_from_slice(&(topic.len() as i16).to_be_bytes());
-        }
-        out.extend_from_slice(topic.as_bytes());
-        put_len(out, Some(count));
-        for n in parts {
-            out.extend_from_slice(&n.to_be_bytes());
-        }
-        if flexible {
-            out.push(0); // PartitionsSchema's (empty) tagged fields
-        }
-    };
-    if keep {
-        let split = &split[..m.partitions.len()];
-        let mut k = 0;
-        while k < split.len() {
-            let topic = split[k].0;
-            let count = split[k..].iter().take_while(|x| x.0 == topic).count();
-            put_group(out, topic, &mut split[k..k + count].iter().map(|x| x.1), count);
-            k += count;
-        }
-    } else {
-        let mut it = m.partitions.iter().peekable();
-        while let Some(first) = it.peek() {
-            let (topic, _) = split_partition_ref(first);
-            let count = it.clone().take_while(|p| split_partition_ref(p).0 == topic).count();
-            put_group(out, topic, &mut it.by_ref().take(count).map(|p| split_partition_ref(p).1), count);
-        }
-    }
-    let mut times = [0u8; 16];
-    times[..8].copy_from_slice(&m.last_update_ms.to_be_bytes());
-    times[8..].copy_from_slice(&m.txn_start_ms.to_be_bytes());
-    out.extend_from_slice(&times);
-    if flexible {
-        // Tagged fields, each when not its default: PreviousProducerId (tag 0, −1),
-        // NextProducerId (tag 1, −1), ClientTransactionVersion (tag 2, 0).
-        let (prev, next, ctv) = (m.transit_prev_pid, m.next_producer_id, m.client_tv as i16);
-        unsigned_varint(out, (prev != -1) as u32 + (next != -1) as u32 + (ctv != 0) as u32);
-        for (tag, v) in [(0u32, prev), (1, next)] {
-            if v != -1 {
-                unsigned_varint(out, tag);
-                unsigned_varint(out, 8);
-                out.extend_from_slice(&v.to_be_bytes());
-            }
-        }
-        if ctv != 0 {
-            unsigned_varint(out, 2);
-            unsigned_varint(out, 2);
-            out.extend_from_slice(&ctv.to_be_bytes());
-        }
-    }
-    debug_assert_eq!(out[..at], crate::internal::txn_log_key(id)[..], "txn log key");
-    debug_assert_eq!(out[at..], crate::internal::txn_log_value(&txn_log_value_spec(m, tv), version)[..], "txn log value");
+    crate::internal::txn_log_value_into(out, &txn_log_value_spec(m, tv), if tv >= 1 { 1 } else { 0 });
     at
 }
 

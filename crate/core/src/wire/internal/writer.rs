@@ -40,9 +40,14 @@ pub(crate) fn put_array_len(out: &mut Vec<u8>, n: Option<usize>, flexible: bool)
 /// (`TransactionalId`: int16 length + UTF-8).
 pub fn txn_log_key(transactional_id: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(4 + transactional_id.len());
-    out.extend_from_slice(&TRANSACTION_LOG_RECORD_TYPE.to_be_bytes());
-    put_string(&mut out, transactional_id, false);
+    txn_log_key_into(&mut out, transactional_id);
     out
+}
+
+/// [`txn_log_key`], appended to `out` (no allocation of its own: the models' path).
+pub fn txn_log_key_into(out: &mut Vec<u8>, transactional_id: &str) {
+    out.extend_from_slice(&TRANSACTION_LOG_RECORD_TYPE.to_be_bytes());
+    put_string(out, transactional_id, false);
 }
 
 /// `TransactionLog.valueToBytes`: value version 0 (TV0) or 1 (flexible, TV1+), as Kafka
@@ -54,8 +59,6 @@ pub fn txn_log_key(transactional_id: &str) -> Vec<u8> {
 /// are written only when they differ from their defaults (−1, −1, 0), as the generated
 /// `write` does.
 pub fn txn_log_value(v: &TxnLogValue, version: i16) -> Vec<u8> {
-    let version = version.clamp(0, TXN_LOG_VALUE_MAX_VERSION);
-    let flexible = version >= 1;
     let mut out = Vec::with_capacity(
         64 + v
             .transaction_partitions
@@ -63,6 +66,14 @@ pub fn txn_log_value(v: &TxnLogValue, version: i16) -> Vec<u8> {
             .map(|(t, p)| 8 + t.len() + 4 * p.len())
             .sum::<usize>(),
     );
+    txn_log_value_into(&mut out, v, version);
+    out
+}
+
+/// [`txn_log_value`], appended to `out` (no allocation of its own: the models' path).
+pub fn txn_log_value_into(out: &mut Vec<u8>, v: &TxnLogValue, version: i16) {
+    let version = version.clamp(0, TXN_LOG_VALUE_MAX_VERSION);
+    let flexible = version >= 1;
     out.extend_from_slice(&version.to_be_bytes());
     out.extend_from_slice(&v.producer_id.to_be_bytes());
     out.extend_from_slice(&v.producer_epoch.to_be_bytes());
@@ -70,14 +81,14 @@ pub fn txn_log_value(v: &TxnLogValue, version: i16) -> Vec<u8> {
     out.push(v.transaction_status as u8);
     let null = v.transaction_status == txn_state::EMPTY && v.transaction_partitions.is_empty();
     put_array_len(
-        &mut out,
+        out,
         (!null).then_some(v.transaction_partitions.len()),
         flexible,
     );
     if !null {
         for (topic, parts) in &v.transaction_partitions {
-            put_string(&mut out, topic, flexible);
-            put_array_len(&mut out, Some(parts.len()), flexible);
+            put_string(out, topic, flexible);
+            put_array_len(out, Some(parts.len()), flexible);
             for p in parts {
                 out.extend_from_slice(&p.to_be_bytes());
             }
@@ -89,24 +100,24 @@ pub fn txn_log_value(v: &TxnLogValue, version: i16) -> Vec<u8> {
     out.extend_from_slice(&v.transaction_last_update_timestamp_ms.to_be_bytes());
     out.extend_from_slice(&v.transaction_start_timestamp_ms.to_be_bytes());
     if flexible {
-        let mut tags: Vec<(u32, Vec<u8>)> = Vec::new();
-        if v.previous_producer_id != -1 {
-            tags.push((0, v.previous_producer_id.to_be_bytes().to_vec()));
+        // Tagged fields in tag order, each only when it differs from its default.
+        let (prev, next, client) = (v.previous_producer_id != -1, v.next_producer_id != -1, v.client_transaction_version != 0);
+        write::unsigned_varint(out, u32::from(prev) + u32::from(next) + u32::from(client));
+        let tag = |out: &mut Vec<u8>, tag: u32, data: &[u8]| {
+            write::unsigned_varint(out, tag);
+            write::unsigned_varint(out, data.len() as u32);
+            out.extend_from_slice(data);
+        };
+        if prev {
+            tag(out, 0, &v.previous_producer_id.to_be_bytes());
         }
-        if v.next_producer_id != -1 {
-            tags.push((1, v.next_producer_id.to_be_bytes().to_vec()));
+        if next {
+            tag(out, 1, &v.next_producer_id.to_be_bytes());
         }
-        if v.client_transaction_version != 0 {
-            tags.push((2, v.client_transaction_version.to_be_bytes().to_vec()));
-        }
-        write::unsigned_varint(&mut out, tags.len() as u32);
-        for (tag, data) in tags {
-            write::unsigned_varint(&mut out, tag);
-            write::unsigned_varint(&mut out, data.len() as u32);
-            out.extend_from_slice(&data);
+        if client {
+            tag(out, 2, &v.client_transaction_version.to_be_bytes());
         }
     }
-    out
 }
 
 /// `GroupCoordinatorRecordHelpers.newOffsetCommitRecord`'s key: record type 1
