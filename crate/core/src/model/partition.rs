@@ -963,19 +963,11 @@ enum FetchRecords<'a> {
 /// The decoder's default cap on a batch's decompressed size (`DecodeOptions::max_decompressed`).
 const MAX_DECOMPRESSED: usize = 64 << 20;
 
-/// Does this control record read as an ABORT marker (`control::parse` succeeds with type
-/// ABORT: a key of version ≥ 0 and type 0, an EndTransactionMarker value of ≥ 6 bytes and
-/// version ≥ 0)? Without building the parsed marker.
+/// Does this control record read as an ABORT marker (the codec's `control::parse` succeeds
+/// with type ABORT: a key of version ≥ 0 and type 0, an EndTransactionMarker value of ≥ 6
+/// bytes and version ≥ 0)? Asked only of control batches while an aborted range is open.
 fn is_abort_marker(key: Option<&[u8]>, value: Option<&[u8]>) -> bool {
-    let k = key.unwrap_or(&[]);
-    let v = value.unwrap_or(&[]);
-    let abort = k.len() >= 4
-        && i16::from_be_bytes([k[0], k[1]]) >= 0
-        && crate::control::ControlType::from_id(i16::from_be_bytes([k[2], k[3]])) == crate::control::ControlType::Abort
-        && v.len() >= 6
-        && i16::from_be_bytes([v[0], v[1]]) >= 0;
-    debug_assert_eq!(abort, crate::control::parse(key, value).is_ok_and(|c| c.type_name == "ABORT"));
-    abort
+    crate::control::parse(key, value).is_ok_and(|c| c.type_id == crate::control::ControlType::Abort.id())
 }
 
 /// The control batch of an end-transaction marker (`MemoryRecords.withEndTransactionMarker`),
