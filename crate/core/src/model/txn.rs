@@ -2853,19 +2853,6 @@ impl World {
     }
 }
 
-fn state_id(s: TxnState) -> i8 {
-    match s {
-        TxnState::Empty => 0,
-        TxnState::Ongoing => 1,
-        TxnState::PrepareCommit => 2,
-        TxnState::PrepareAbort => 3,
-        TxnState::CompleteCommit => 4,
-        TxnState::CompleteAbort => 5,
-        TxnState::Dead => 6,
-        TxnState::PrepareEpochFence => 7,
-    }
-}
-
 /// `orders-0` → ("orders", 0); a name without a numeric suffix is partition 0.
 pub fn split_partition(p: &str) -> (String, i32) {
     let (t, n) = split_partition_ref(p);
@@ -2964,7 +2951,7 @@ fn txn_log_value_spec(m: &coordinator::TxnMetadata, tv: u8) -> crate::internal::
         next_producer_id: m.next_producer_id,
         producer_epoch: m.producer_epoch,
         transaction_timeout_ms: m.txn_timeout_ms,
-        transaction_status: state_id(m.state),
+        transaction_status: m.state.id(),
         transaction_partitions: topics,
         transaction_last_update_timestamp_ms: m.last_update_ms,
         transaction_start_timestamp_ms: m.txn_start_ms,
