@@ -50,14 +50,7 @@ pub(crate) fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     if timeline {
         // The run as the timeline draws it (the shape `runTxnScenario` returns for this script).
         let run = eoslab_core::model::txn_scenario::run_idempotence(&sc);
-        if json {
-            let report = eoslab_core::model::txn_report::txn_run_report(&run);
-            println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
-        } else {
-            print!("{}", eoslab_core::model::txn_scenario::timeline_text(&run));
-            let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
-            println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
-        }
+        print_timeline(&run, json)?;
         return Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     if leader_log {
@@ -225,13 +218,20 @@ pub(crate) fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: O
     }
     let run = txn_scenario::run(&sc, None, true);
     let broken = run.steps.iter().flat_map(|s| s.invariants.iter()).filter(|i| !i.1).count();
+    print_timeline(&run, json)?;
+    Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A run as the timeline has it: `--json` (the shape `runTxnScenario` returns), or the text
+/// timeline and the count of expectations.
+fn print_timeline(run: &eoslab_core::model::txn_scenario::TxnRun, json: bool) -> Result<(), String> {
     if json {
-        let report = eoslab_core::model::txn_report::txn_run_report(&run);
+        let report = eoslab_core::model::txn_report::txn_run_report(run);
         println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
     } else {
-        print!("{}", txn_scenario::timeline_text(&run));
+        print!("{}", eoslab_core::model::txn_scenario::timeline_text(run));
         let n = run.steps.iter().filter(|s| s.text.starts_with("expect")).count();
         println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
-    Ok(if run.passed() && broken == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(())
 }

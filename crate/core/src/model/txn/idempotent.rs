@@ -198,16 +198,11 @@ impl World {
         r
     }
 
-    /// Records for what the partitions hold before the first step (a script's `log-end` and
-    /// `producer-state` lines write no batch: nothing to record then).
-    pub fn record_initial_logs(&mut self) {
-        self.record_log_entries();
-    }
-
     /// Records for the log entries no record stands for yet (batches written by a request line,
-    /// markers), and the step at which an election truncated a record from its log (S6). Only
-    /// the entries past what was mirrored before are looked at (a run is linear, not quadratic).
-    fn record_log_entries(&mut self) {
+    /// markers; before the first step, what the partitions already hold), and the step at which
+    /// an election truncated a record from its log (S6). Only the entries past what was mirrored
+    /// before are looked at (a run is linear, not quadratic).
+    pub fn record_log_entries(&mut self) {
         self.mirrored_to.resize(self.partitions.len(), 0);
         let step = self.step;
         for pi in 0..self.partitions.len() {

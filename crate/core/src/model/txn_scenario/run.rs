@@ -234,7 +234,7 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
     core::mem::swap(&mut w.partitions, &mut sim.partitions);
     w.now_ms = sim.now_ms;
     w.idem = sim;
-    w.record_initial_logs();
+    w.record_log_entries();
     let header = TxnScenario {
         title: sc.title.clone(),
         about: sc.about.clone(),
