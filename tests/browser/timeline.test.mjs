@@ -533,6 +533,35 @@ test("values stay text, and a script error is shown as text", { skip: SKIP, time
   assert.equal(await page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.querySelectorAll("img, b").length), 0);
 });
 
+test("an idempotence script's JSON twin in `script` draws its run, with no next-step lines to append to it", { skip: SKIP, timeout: 60_000 }, async () => {
+  await openPage();
+  const twin = JSON.stringify({
+    partitions: ["p"], producers: [{ name: "app", settings: [] }],
+    steps: [
+      { op: "send", line: 3, producer: "app", partition: "p", values: ["x"] },
+      { op: "deliver", line: 4, what: "request", batch: 1, attempt: null },
+      { op: "lose", line: 5, what: "response", batch: 1, attempt: null },
+      { op: "timeout", line: 6, producer: "app" },
+      { op: "deliver", line: 7, what: "request", batch: 1, attempt: null },
+      { op: "deliver", line: 8, what: "response", batch: 1, attempt: null },
+      { op: "expect", line: 9, check: { what: "client", batch: 1, state: "acked", detail: "0..0" } },
+    ],
+  });
+  await page.evaluate((twin) => {
+    const t = document.querySelector("kafka-timeline");
+    t.removeAttribute("step");
+    t.setAttribute("script", twin);
+  }, twin);
+  await page.waitForFunction(() => document.querySelector("kafka-timeline").report?.model === "idempotence");
+  const r = await page.evaluate(() => {
+    const t = document.querySelector("kafka-timeline");
+    return { passed: t.report.passed, records: t.report.records.length, error: t.shadowRoot.querySelector(".error").textContent, nextHidden: t.shadowRoot.querySelector(".next").hidden };
+  });
+  assert.deepEqual(r, { passed: true, records: 1, error: "", nextHidden: true });
+  await clickAction("last");
+  await page.waitForFunction(() => /acked|A1/.test(document.querySelector("kafka-timeline").shadowRoot.querySelector(".state")?.textContent + document.querySelector("kafka-timeline").shadowRoot.querySelector(".now")?.textContent));
+});
+
 test("dark mode follows prefers-color-scheme, canvas included", { skip: SKIP, timeout: 60_000 }, async () => {
   await openPage();
   const pixel = () =>

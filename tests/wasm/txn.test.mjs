@@ -136,3 +136,36 @@ test("replication: the partition state carries the replicas, and an election's t
   assert.equal(plain.passed, true);
   assert.equal(plain.steps.at(-1).state.partitions[0].replication, undefined);
 });
+
+test("an idempotence script given as its JSON twin draws the same timeline as its text", () => {
+  const text =
+    "partition p\nproducer app\nsend app p x\ndeliver request b1\nlose response b1\ntimeout app\n" +
+    "deliver request b1\nexpect b1 duplicate 0..0\ndeliver response b1\nexpect b1 acked 0..0\n";
+  // The JSON twin of that script (serde of eoslab_core::model::scenario::Scenario), as runScenario takes it.
+  const twin = {
+    title: "", about: "", startMs: 1700000000000, firstProducerId: 1000, producerIdExpirationMs: null,
+    replicationFactor: 0, replicaLagTimeMaxMs: null, uncleanLeaderElection: false,
+    partitions: ["p"], producers: [{ name: "app", settings: [] }], leaderState: [],
+    steps: [
+      { op: "send", line: 3, producer: "app", partition: "p", values: ["x"] },
+      { op: "deliver", line: 4, what: "request", batch: 1, attempt: null },
+      { op: "lose", line: 5, what: "response", batch: 1, attempt: null },
+      { op: "timeout", line: 6, producer: "app" },
+      { op: "deliver", line: 7, what: "request", batch: 1, attempt: null },
+      { op: "expect", line: 8, check: { what: "decision", batch: 1, outcome: "duplicate", offsets: [0, 0] } },
+      { op: "deliver", line: 9, what: "response", batch: 1, attempt: null },
+      { op: "expect", line: 10, check: { what: "client", batch: 1, state: "acked", detail: "0..0" } },
+    ],
+  };
+  const fromText = runTxnScenario(text);
+  const fromTwin = runTxnScenario(twin);
+  assert.equal(fromTwin.model, "idempotence");
+  assert.equal(fromTwin.passed, true, JSON.stringify(fromTwin.failures) + fromTwin.error);
+  // The retry of b1 is answered A1 (a duplicate): one record in the log.
+  assert.deepEqual(fromTwin.records.map((r) => r.offset), [0]);
+  assert.ok(fromTwin.steps.some((s) => s.messages.some((m) => m.rule === "A1")), "the retry's answer cites A1");
+  assert.deepEqual(fromTwin, fromText);
+  // A cluster option is a transactions script's, refused for the twin as for the text.
+  assert.throws(() => runTxnScenario(twin, { transactionVersion: 1 }), /apply to `model transactions` scripts/);
+  assert.throws(() => runTxnScenario({ steps: "nope" }), /invalid scenario/);
+});

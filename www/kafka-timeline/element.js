@@ -8,7 +8,7 @@ import {
   modelDarkSheet, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
   scenarioSource, stepAttribute, stepValue, watchDisplay,
 } from "../lib/element.js";
-import { Player, linesBeforeError, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
+import { Player, linesBeforeError, parseSource, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { PRESENTER_ZOOM, buildTimeline } from "../lib/timeline-model.js";
 import { captionOf, exportPicture, exportScript, fileBase, openRecord, predictQuestion } from "./dialogs.js";
@@ -289,11 +289,14 @@ export class KafkaTimelineElement extends BaseElement {
           if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
           options.transactionVersion = Number(tv);
         }
+        // An idempotence script's JSON twin (an object starting with "{") runs as its text does;
+        // next-step lines are appended to text only, so it offers none.
+        const source = parseSource(text);
         try {
-          report = Object.keys(options).length ? run(text, options) : run(text);
+          report = Object.keys(options).length ? run(source.value, options) : run(source.value);
         } catch (err) {
           // A mistake in the script: show the steps before its line (issue 14), with the error.
-          const before = linesBeforeError(text, err instanceof Error ? err.message : String(err));
+          const before = source.kind === "text" ? linesBeforeError(text, err instanceof Error ? err.message : String(err)) : null;
           if (before === null) throw err;
           try {
             report = Object.keys(options).length ? run(before, options) : run(before);
@@ -304,6 +307,7 @@ export class KafkaTimelineElement extends BaseElement {
           full = text;
           text = before; // what ran: a next-step fork starts from it
         }
+        if (source.kind === "json") text = null;
       }
     } catch (err) {
       if (token !== this.#loadToken) return false;

@@ -468,18 +468,8 @@ export function txnStateAfter(report, k) {
 // ---------------------------------------------------------------------------------------------
 // Script prefixes
 
-/** The script source: text, or the JSON twin as an object. */
-export function parseSource(text) {
-  const t = text.trim();
-  if (t.startsWith("{")) {
-    try {
-      return { kind: "json", text, value: JSON.parse(t) };
-    } catch (err) {
-      throw new Error(`JSON scenario: ${err.message}`);
-    }
-  }
-  return { kind: "text", text, value: text };
-}
+// parseSource lives with the other script helpers (./player.js); kept importable from here.
+export { parseSource } from "./player.js";
 
 /**
  * The state after the first k steps of a run made with `{states: true}`, in the shape the panels

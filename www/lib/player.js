@@ -520,6 +520,22 @@ export class Player {
 }
 
 /**
+ * The script source: text, or an idempotence script's JSON twin (text starting with "{") as an
+ * object, which runScenario and runTxnScenario take as they take its text.
+ */
+export function parseSource(text) {
+  const t = text.trim();
+  if (t.startsWith("{")) {
+    try {
+      return { kind: "json", text, value: JSON.parse(t) };
+    } catch (err) {
+      throw new Error(`JSON scenario: ${err.message}`);
+    }
+  }
+  return { kind: "text", text, value: text };
+}
+
+/**
  * The script's lines before the line a script error names ("line N: …"), to run instead so the
  * view keeps showing the steps before the mistake; null when the error names no line after the
  * first (nothing to show then).

@@ -90,7 +90,8 @@ pub fn write_partition_directory(
 }
 
 /// Runs a transactions scenario (a script whose first line is `model transactions`) and
-/// returns the timeline. An idempotence script is run by its own runner and returned in the same
+/// returns the timeline. An idempotence script (its text, or its JSON twin as an object, as
+/// `runScenario` takes it) is run by its own runner and returned in the same
 /// shape (`model: "idempotence"`; issue 13, one report from which both views draw); the options
 /// that choose a cluster (`transactionVersion`, `kafka`, `sabotage`) are the transactions
 /// scripts' and refused for it. The timeline: lanes, steps with their messages, the state after every step and
@@ -103,19 +104,25 @@ pub fn write_partition_directory(
 /// on a script error ("line N: …").
 #[wasm_bindgen(js_name = runTxnScenario)]
 pub fn run_txn_scenario(
-    script: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue,
     #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, kafka?: \"4.1\" | \"4.3\" | \"trunk\", trace?: boolean}")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
     let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
-    if !txn_scenario::is_transactions(script) {
+    let text = script.as_string();
+    if text.as_deref().is_none_or(|t| !txn_scenario::is_transactions(t)) {
         if opts.sabotage.is_some() || opts.transaction_version.is_some() || opts.kafka.is_some() {
             return Err(JsError::new("sabotage, transactionVersion and kafka apply to `model transactions` scripts (an idempotence script sets its own with `broker` lines)"));
         }
-        let sc = scenario::parse(script).map_err(js_error)?;
+        // An idempotence script: its text, or its JSON twin as an object (as runScenario takes it).
+        let sc: Scenario = match text {
+            Some(t) => scenario::parse(&t).map_err(js_error)?,
+            None => from_js(script, "invalid scenario")?,
+        };
         return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence(&sc)));
     }
+    let script = text.as_deref().unwrap_or_default();
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
         Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
