@@ -4,6 +4,9 @@
 //   ```kafka-batch          Kafka bytes: hex, base64, or any dump the inspector reads (xxd, hexdump -C …)
 //   ```kafka-scenario       a scenario script (`model transactions` first: <kafka-timeline>, else
 //                           <kafka-ladder>), or just the name of a built-in scenario
+//   ```kafka-ladder         the same, always drawn by <kafka-ladder> (a transactions script as a
+//   ```kafka-timeline       sequence diagram) or always by <kafka-timeline> (an idempotence
+//                           script's run on its lanes): the view chosen by the author
 //   ```kafka-config         producer .properties text → <kafka-producer-config>
 //
 // It recognises the fences as the generators render them:
@@ -22,7 +25,7 @@
 // page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
 import "./eoslab.js";
 
-const KINDS = ["kafka-batch", "kafka-scenario", "kafka-config"];
+const KINDS = ["kafka-batch", "kafka-scenario", "kafka-ladder", "kafka-timeline", "kafka-config"];
 const DONE = "data-eoslab-fence";
 const SELECTOR = KINDS.flatMap((k) => [`div.language-${k}`, `pre.${k}`, `pre.language-${k}`, `code.language-${k}`]).join(", ");
 
@@ -73,11 +76,13 @@ export function elementFor(kind, text) {
     else customElements.whenDefined("kafka-batch").then(() => el.load(body, "code block"));
     return el;
   }
-  if (kind === "kafka-scenario") {
+  if (kind === "kafka-scenario" || kind === "kafka-ladder" || kind === "kafka-timeline") {
     const named = SCENARIO_NAME.test(body) && !body.includes("\n");
     const transactions = /^\s*model\s+transactions\b/m.test(body.split("\n").find((l) => l.trim() && !l.trim().startsWith("#")) ?? "");
     const name = named ? body : null;
-    const tag = named ? (name.startsWith("txn-") ? "kafka-timeline" : "kafka-ladder") : transactions ? "kafka-timeline" : "kafka-ladder";
+    // kafka-scenario picks the view by the script's language; the other two name it.
+    const byLanguage = named ? (name.startsWith("txn-") ? "kafka-timeline" : "kafka-ladder") : transactions ? "kafka-timeline" : "kafka-ladder";
+    const tag = kind === "kafka-scenario" ? byLanguage : kind;
     const el = document.createElement(tag);
     el.setAttribute("compact", "");
     el.setAttribute("readonly", "");

@@ -1,5 +1,6 @@
 // A minimal Docusaurus 3 site that embeds eoslab with one `scripts` entry: eoslab-fences.js, which
-// registers the elements and turns ```kafka-batch, ```kafka-scenario and ```kafka-config fences
+// registers the elements and turns ```kafka-batch, ```kafka-scenario (or ```kafka-ladder /
+// ```kafka-timeline, which name the view) and ```kafka-config fences
 // into live widgets (and re-upgrades after Docusaurus' client-side route changes). The eoslab/
 // folder is dist/eoslab (make dist) copied into static/ (scripts/build-docusaurus.sh does both):
 //   make dist && bash scripts/build-docusaurus.sh /tmp/site

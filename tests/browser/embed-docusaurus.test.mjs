@@ -70,7 +70,9 @@ test("Docusaurus: fences upgrade, the color-mode toggle switches the theme, clie
   await page.waitForFunction(() => document.querySelector("kafka-timeline")?.steps > 0);
   await page.waitForFunction(() => [...document.querySelectorAll("kafka-ladder")].some((l) => l.steps > 0));
   assert.equal(await page.evaluate(() => window.__eoslabMarker), 1, "no page load");
-  assert.equal(await page.evaluate(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length), 2);
+  // ```kafka-ladder names its view: the transactions scenario as a sequence diagram.
+  await page.waitForFunction(() => document.querySelector('kafka-ladder[data-eoslab-fence="kafka-ladder"]')?.run?.model === "transactions");
+  assert.equal(await page.evaluate(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length), 3);
   // The timeline follows the dark theme the page is in.
   await page.waitForFunction(() => getComputedStyle(document.querySelector("kafka-timeline")).backgroundColor === "rgb(13, 17, 23)");
   // And back: the first page's widgets render again.

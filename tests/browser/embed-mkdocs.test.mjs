@@ -68,10 +68,12 @@ test("MkDocs Material: fences upgrade, the palette toggle switches the theme, na
   await page.evaluate(() => (window.__sameDocument = true));
   await page.locator("article a[href*='transactions']").first().click();
   await page.waitForFunction(() => /transactions\/?$/.test(location.pathname));
-  await page.waitForFunction(() => document.querySelectorAll("kafka-timeline[data-eoslab-fence], kafka-ladder[data-eoslab-fence]").length === 2);
+  await page.waitForFunction(() => document.querySelectorAll("kafka-timeline[data-eoslab-fence], kafka-ladder[data-eoslab-fence]").length === 3);
   assert.equal(await page.evaluate(() => window.__sameDocument), true, "navigation.instant swapped the content in place");
   await page.waitForFunction(() => document.querySelector("kafka-timeline")?.steps > 0);
-  await page.waitForFunction(() => document.querySelector("kafka-ladder[data-eoslab-fence]")?.steps === 2);
+  await page.waitForFunction(() => document.querySelector('kafka-ladder[data-eoslab-fence="kafka-scenario"]')?.steps === 2);
+  // ```kafka-ladder names its view: the transactions scenario as a sequence diagram.
+  await page.waitForFunction(() => document.querySelector('kafka-ladder[data-eoslab-fence="kafka-ladder"]')?.run?.model === "transactions");
   // Still slate: the new page's elements are dark from the start.
   assert.equal(await bgOf("kafka-timeline"), "rgb(13, 17, 23)");
   // Back (instant too): the first page's fences are upgraded again.

@@ -149,13 +149,21 @@ test("examples/plain-html under the strict CSP: elements and fences render, no v
   await batchReady(page, "#inspector");
   await ladderReady(page, "#ladder");
   await timelineReady(page, "#timeline");
-  // The three fences became elements, their sources hidden (kept as the no-JS fallback).
-  await page.waitForFunction(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3);
-  const kinds = await page.evaluate(() => [...document.querySelectorAll("[data-eoslab-fence]:not([data-eoslab-fence='source'])")].map((e) => e.localName));
-  assert.deepEqual(kinds.sort(), ["kafka-batch", "kafka-ladder", "kafka-producer-config"]);
+  // The five fences became elements, their sources hidden (kept as the no-JS fallback).
+  await page.waitForFunction(() => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 5);
+  const kinds = await page.evaluate(() => [...document.querySelectorAll("[data-eoslab-fence]:not([data-eoslab-fence='source'])")].map((e) => `${e.localName}:${e.getAttribute("data-eoslab-fence")}`));
+  assert.deepEqual(kinds.sort(), ["kafka-batch:kafka-batch", "kafka-ladder:kafka-ladder", "kafka-ladder:kafka-scenario", "kafka-producer-config:kafka-config", "kafka-timeline:kafka-timeline"]);
+  // A fence that names its view: an idempotence script on the timeline's lanes (the retry answered
+  // A1), and a transactions scenario as the ladder's sequence diagram (its lanes are the lanes of
+  // the timeline's report: the producer, the coordinator, the partition leader).
+  await page.waitForFunction(() => document.querySelector("kafka-timeline[data-eoslab-fence]")?.report?.model === "idempotence");
+  assert.equal(await page.evaluate(() => document.querySelector("kafka-timeline[data-eoslab-fence]").report.steps.some((s) => s.messages.some((m) => m.rule === "A1"))), true);
+  await page.waitForFunction(() => (document.querySelector('kafka-ladder[data-eoslab-fence="kafka-ladder"]')?.steps ?? 0) > 5);
+  assert.equal(await page.evaluate(() => document.querySelector('kafka-ladder[data-eoslab-fence="kafka-ladder"]').getAttribute("scenario")), "txn-commit-response-lost");
+  assert.deepEqual(await page.evaluate(() => { const r = document.querySelector('kafka-ladder[data-eoslab-fence="kafka-ladder"]').run; return [r.model, r.lanes.some((l) => l.kind === "coordinator")]; }), ["transactions", true]);
   await page.locator('kafka-batch[data-eoslab-fence] #compact-head, kafka-batch[data-eoslab-fence] .compact-head').first().waitFor();
   await page.waitForFunction(() => /COMMIT/.test(document.querySelector("kafka-batch[data-eoslab-fence]").shadowRoot.querySelector(".compact-head").textContent));
-  await page.waitForFunction(() => (document.querySelector("kafka-ladder[data-eoslab-fence]")?.steps ?? 0) === 2);
+  await page.waitForFunction(() => (document.querySelector('kafka-ladder[data-eoslab-fence="kafka-scenario"]')?.steps ?? 0) === 2);
   await page.waitForFunction(() => /idempotence/i.test(document.querySelector("kafka-producer-config[data-eoslab-fence]").shadowRoot.textContent));
   // The elements' own wasm, fetched under the site's prefix, once each.
   const wasm = rec.responses.map((r) => new URL(r.url()).pathname).filter((p) => p.endsWith(".wasm"));
