@@ -785,6 +785,26 @@ impl Sim {
     pub fn step(&mut self, action: &Action) -> Result<(), String> {
         self.validate(action)?;
         self.steps += 1;
+        self.dispatch(action)?;
+        self.after_step();
+        Ok(())
+    }
+
+    /// [`Self::step`] with the action given away: a send's values become the batch's without a
+    /// copy (the script runner builds each action for one step).
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.validate(&action)?;
+        self.steps += 1;
+        match action {
+            Action::Send { producer, partition, values } => self.handle_send(producer, partition, values),
+            other => self.dispatch(&other)?,
+        }
+        self.after_step();
+        Ok(())
+    }
+
+    /// The handler of a valid action.
+    fn dispatch(&mut self, action: &Action) -> Result<(), String> {
         match *action {
             Action::Send { producer, partition, ref values } => self.handle_send(producer, partition, values.clone()),
             Action::Deliver { message } => self.handle_deliver(message),
@@ -861,13 +881,17 @@ impl Sim {
                 self.event(EventKind::Read(Box::new(ReadEvent { read_committed, from, offset, answer })), None, Some(partition), None);
             }
         }
+        Ok(())
+    }
+
+    /// What every step ends with: replication settles, and the first open batch moves on.
+    fn after_step(&mut self) {
         self.settle_replication();
         while self.batches.get(self.first_open).is_some_and(|b| {
             matches!(b.state, BatchState::Acked { .. } | BatchState::Failed(_) | BatchState::Abandoned)
         }) {
             self.first_open += 1;
         }
-        Ok(())
     }
 
     fn validate(&self, a: &Action) -> Result<(), String> {

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use crate::wire::batch::{field, Attributes, Batch, HeaderRepr, HEADER_LEN, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP};
 use crate::wire::compression::{self, Codec};
 use crate::wire::control::ControlType;
-use crate::wire::reader::write::{size_of_varint, varint, varlong};
+use crate::wire::reader::write::{size_of_varint, size_of_varlong, varint, varlong};
 
 /// One record, borrowed: what `DefaultRecord.writeTo` writes (v2), or a legacy message's key
 /// and value (magic 0/1 use `timestamp_delta` and `offset_delta` from the batch's base).
@@ -27,12 +27,6 @@ pub struct Record<'a> {
     pub value: Option<&'a [u8]>,
     /// Header keys (a Java `String`, UTF-8) and values.
     pub headers: &'a [(&'a [u8], Option<&'a [u8]>)],
-}
-
-#[inline]
-fn size_of_varlong(v: i64) -> usize {
-    let u = ((v << 1) ^ (v >> 63)) as u64;
-    (64 - (u | 1).leading_zeros() as usize).div_ceil(7)
 }
 
 #[inline]
@@ -82,7 +76,26 @@ impl Record<'_> {
     /// Append the record (length varint first) as `DefaultRecord.writeTo` does.
     #[inline(always)]
     pub fn write(&self, out: &mut Vec<u8>) {
-        varint(out, self.body_size() as i32);
+        // A record without headers whose key and value hold at most 36 bytes has a body of at
+        // most 63 bytes (attributes 1, timestamp delta ≤ 10, offset delta ≤ 5, two lengths
+        // ≤ 5 each, header count 1), so its length is one varint byte: the body is written
+        // after it and measured, instead of sized field by field first (the models' records).
+        let short = self.headers.is_empty() && self.key.map_or(0, <[u8]>::len) + self.value.map_or(0, <[u8]>::len) <= 36;
+        if short {
+            let start = out.len();
+            out.push(0);
+            self.write_body(out);
+            let body = out.len() - start - 1;
+            debug_assert!(body < 64 && body == self.body_size());
+            out[start] = (body as u8) << 1;
+        } else {
+            varint(out, self.body_size() as i32);
+            self.write_body(out);
+        }
+    }
+
+    #[inline(always)]
+    fn write_body(&self, out: &mut Vec<u8>) {
         out.push(self.attributes as u8);
         varlong(out, self.timestamp_delta);
         varint(out, self.offset_delta);

@@ -273,7 +273,7 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
     *budget -= 1;
     let start = sim.trace.len();
     let line = step_line(s);
-    let act = |sim: &mut Sim, a: Action| sim.step(&a).map_err(|m| ParseError { line, message: m });
+    let act = |sim: &mut Sim, a: Action| sim.apply(a).map_err(|m| ParseError { line, message: m });
     let mut ok = true;
     match s {
         Step::Send { producer, partition, values, .. } => {
