@@ -227,9 +227,9 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                         record: m.record,
                     })
                     .collect(),
-                state: s.snapshot.clone(),
+                state: s.snapshot.as_deref().cloned().unwrap_or_default(),
                 invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
-                reply: s.reply.clone(),
+                reply: s.reply.as_deref().cloned(),
             })
             .collect(),
         records: w

@@ -1,6 +1,7 @@
 //! The transactions script's runner: a [`TxnScenario`] set up as a [`World`] and run step by
 //! step, with the state kept after each step.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -50,10 +51,12 @@ pub struct TxnStepRun {
     pub t: i64,
     pub narration: String,
     pub messages: Vec<super::txn::Message>,
-    pub snapshot: super::txn::state::StateSnapshot,
+    /// The state after the step: every step's with snapshots, else the last step's only. Boxed,
+    /// like `reply`, so a step the run keeps in its list stays small (a long untraced run).
+    pub snapshot: Option<Box<super::txn::state::StateSnapshot>>,
     pub invariants: Vec<(&'static str, bool, String)>,
     /// A request step's answer, as data.
-    pub reply: Option<super::txn::Reply>,
+    pub reply: Option<Box<super::txn::Reply>>,
 }
 
 #[derive(Clone, Debug)]
@@ -208,9 +211,9 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
             t: w.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot: if keep { super::txn::state::snapshot(&w) } else { super::txn::state::StateSnapshot::default() },
+            snapshot: keep.then(|| Box::new(super::txn::state::snapshot(&w))),
             invariants: if keep { w.invariants() } else { Vec::new() },
-            reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| x.1.clone()) } else { None },
+            reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| Box::new(x.1.clone())) } else { None },
         });
         if out.error.is_some() {
             break;
@@ -281,7 +284,7 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
             t: w.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot,
+            snapshot: Some(Box::new(snapshot)),
             invariants: w.invariants(),
             reply: None,
         });
