@@ -14,6 +14,7 @@
 //   {"op":"request","conn":"c1","api":"Produce","version":11,"body":{...}}   -> {"ok":true,"response":{...},"throttle":..}
 //   {"op":"send","conn":"c1","api":..,"version":..,"body":..}               -> {"ok":true,"correlationId":N}
 //   {"op":"recv","conn":"c1"}                                               -> the oldest outstanding answer on c1
+//   {"op":"ready","conn":"c1"}                                              -> {"ready": bytes of an answer have arrived}
 //   {"op":"close","conn":"c1"}   (drops the connection and whatever answers were still due on it)
 //   {"op":"client", ...}         (the Java-client harness: see Clients.java)
 //   {"op":"errors"}              -> {"errors":{"45":"OUT_OF_ORDER_SEQUENCE_NUMBER", ...}} (Errors.java)
@@ -120,6 +121,16 @@ public final class Probe {
                 c.pending.add(p);
                 a.put("ok", true);
                 a.put("correlationId", p.correlationId);
+                return a;
+            }
+            case "ready": {
+                // Has an answer (or part of one) arrived on the connection? Never blocks: a test
+                // tells an answer the broker holds (acks=-1 waiting for the high watermark) from
+                // one it has sent.
+                Conn c = conn(cmd);
+                a.put("ok", true);
+                a.put("ready", c.in.available() > 0);
+                a.put("outstanding", c.pending.size());
                 return a;
             }
             case "recv": {

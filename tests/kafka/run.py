@@ -19,6 +19,9 @@
      stale epochs and wrong sequences among them; default 20 on 4.3.1 and half as many on 4.1.2,
      EOSLAB_KAFKA_TXN_REQUESTS); with EOSLAB_KAFKA_TXN_SCHEDULES=N (kafka-nightly: 50), N
      random schedules of the transactions model too.
+  5. The replication scenarios (replication.py) on real 4.3.1 clusters of 2-3 data brokers and
+     a controller: followers that stop fetching, the ISR check, elections clean and unclean,
+     truncation; and its self-test (a wrong ISR order must be caught).
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
 Writes a summary to target/kafka-differential.json (the README's Fidelity figures).
@@ -36,6 +39,7 @@ import idempotence  # noqa: E402
 import txn_scenarios as txn  # noqa: E402
 import partition_restart  # noqa: E402
 import dump_log_mutations  # noqa: E402
+import replication  # noqa: E402
 
 
 def part(title):
@@ -102,6 +106,15 @@ def main():
             rc = txn.main(["--version", version, "--only-random", "--random-requests", str(n), "--seed", str(seed)])
             failures += 1 if rc else 0
             times.append((f"transactions requests {version}", time.monotonic() - t))
+    t = part("Kafka 4.3.1 clusters (data brokers 1..N, node 9 the controller and coordinator): the replication scenarios")
+    rc = replication.main(["--version", "4.3.1"])
+    failures += 1 if rc else 0
+    summary["parts"].append({"part": "replication", "version": "4.3.1", "scenarios": len(replication.SCENARIOS),
+                             "seconds": round(time.monotonic() - t, 1)})
+    times.append(("replication 4.3.1", time.monotonic() - t))
+    t = part("replication self-test (Kafka 4.3.1 cluster)")
+    failures += replication.self_test("4.3.1")
+    times.append(("replication self-test", time.monotonic() - t))
     txn_random = int(os.environ.get("EOSLAB_KAFKA_TXN_SCHEDULES", "0"))
     if txn_random:
         t = part(f"Kafka 4.3.1: {txn_random} random transactions schedules through the Java client (seed {seed})")

@@ -48,15 +48,14 @@ NOT_CHECKED = {
                             "committed transactions to reach it), and every expect depends on it",
     "txn-two-phase-commit": "KIP-939 two-phase commit is OUTSIDE_MODEL in the simulator (`expect outside-model`): "
                             "there is no simulator answer to compare",
-    "txn-request-follower-lag": "replication faults (a follower that stops fetching, the ISR check): the harness runs "
-                                "one broker, so there is no follower to stall; the rules (S1–S4) cite Kafka 4.3.1's "
-                                "Partition/ProducerStateManager/DelayedProduce and are pinned by unit tests",
+    "txn-request-follower-lag": "replication faults (a follower that stops fetching, the ISR check): checked on a "
+                                "3-broker cluster by replication.py, not on this harness's one broker",
     "txn-slow-follower-commit": "a follower that stops fetching needs a second broker (the harness runs one); the "
                                 "commit that waits for acks=all (S1, S3) is pinned by the scenario and unit tests",
     "txn-request-static-member": "`group-state` sets up a classic group with a static member; the harness cannot give a "
                                  "fresh broker's group those members (G2 is pinned by unit tests, ClassicGroup.validateOffsetCommit)",
-    "txn-request-unclean-election": "a leader election needs a second broker (the harness runs one); S5/S6 cite "
-                                    "PartitionChangeBuilder.electLeader and UnifiedLog.truncateTo, pinned by unit tests",
+    "txn-request-unclean-election": "a leader election needs a second broker: checked on a 2-broker cluster by "
+                                    "replication.py, not on this harness's one broker",
 }
 
 ERROR_MESSAGES = {  # Errors.X.exception().getMessage() for the codes the scenarios name

@@ -120,11 +120,19 @@ impl Partition {
             .collect();
     }
 
-    /// The ISR, leader first, then followers in broker order.
+    /// The ISR in the order Kafka 4.3 stores it (and Metadata and `kafka-topics --describe`
+    /// show it): ascending broker ids. At creation it is the assignment's order (brokers 1..N
+    /// here); a leader's AlterPartition sends it from a `java.util.HashSet` (`PendingExpandIsr` /
+    /// `PendingShrinkIsr.maximalIsr`), whose iteration order for broker ids below 16 is
+    /// ascending; the controller keeps the order it is sent (`PartitionChangeBuilder
+    /// .setTargetIsr`) and removes a broker in place. So a follower that rejoins behind a new
+    /// leader is listed before it when its id is lower: `1,2` under leader 2, as a 4.3.1
+    /// cluster answers (tests/kafka/replication.py), not leader first.
     pub fn isr(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(1 + self.replicas.followers.len());
         v.push(self.replicas.leader);
         v.extend(self.replicas.followers.iter().filter(|f| f.in_isr).map(|f| f.broker));
+        v.sort_unstable();
         v
     }
 

@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""The replication scenarios against a real multi-broker Kafka (issue 13: every request-level
+scenario whose events can be sent to a real broker is run there too).
+
+    python3 tests/kafka/replication.py [--version 4.3.1] [NAME ...]
+
+Each scenario runs on a fresh cluster (cluster.py: brokers 1..N for the data partition, node 9
+the controller and the transaction coordinator). The script's own lines drive it:
+
+  request lines          sent as Kafka requests with the line's fields (InitProducerId v5,
+                         Produce v12 with acks=-1, EndTxn v5, Fetch v12) to the broker that leads
+                         the partition now, or to the coordinator; a Produce's answer is awaited
+                         only as long as the broker would answer at once (`waiting` otherwise)
+  lag P broker=N         the follower on N stops (SIGSTOP: it neither fetches nor answers)
+  catch-up P broker=N    it goes on (SIGCONT), or a broker that failed starts again on its own
+                         log; the line is done when N is back in the ISR
+  leader-fails P         the leader's controlled shutdown: the controller elects at once (a paused
+                         broker it elects is resumed, as the model's leader serves)
+  deliver markers        the coordinator's WriteTxnMarkers, held by a proxy on the data leader's
+                         inter-broker listener (as the model's network holds them), go on
+  advance D              real time, scaled (below)
+
+and every `expect` is asked of Kafka: the answers (offsets, error names, `waiting`, pid/epoch as
+the model numbers them), `isr`, `leader`, `hw`, `lso` (ListOffsets), `leo` and `log` (the
+leader's own segment files: a Fetch stops at the high watermark), `txn` (DescribeTransactions),
+`producer-state` (DescribeProducers). Kafka's asynchronous parts (metadata reaching every broker,
+an ISR change, a marker's write) are given a moment: a state `expect` is asked again for up to a
+second before it counts as a disagreement. A scenario passes when every expect agrees; the
+model's own run of the same script must pass too (`eoslab run`), so Kafka is compared with the
+model's answers.
+
+**Time.** Kafka's timers run on the wall clock, scaled by SCALE (default 1/2, EOSLAB_KAFKA_
+REPLICATION_SCALE): replica.lag.time.max.ms, request.timeout.ms (the coordinator's marker
+requests) and every Produce's timeoutMs are the model's × SCALE, and `advance 15s` waits until
+15 s × SCALE after the run's start. The leader checks its ISR every replica.lag.time.max.ms / 2
+from its start (ReplicaManager's `isr-expiration` task; its first run is read from the broker's
+log); the run starts half a check period after one of them, so each real check falls half a
+period before the model's: a follower's fate is decided with the same margin on both sides.
+"""
+import argparse
+import base64
+import os
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from oracle import ROOT  # noqa: E402
+from cluster import HOME, Cluster  # noqa: E402
+from txn_scenarios import crc32c, decode_batches, duration_ms, parse_eos, zigzag  # noqa: E402
+
+EOSLAB = os.path.join(ROOT, "target", "release", "eoslab")
+SCENARIOS = ["txn-request-unclean-election", "txn-request-follower-lag"]
+SCALE = float(os.environ.get("EOSLAB_KAFKA_REPLICATION_SCALE", "0.5"))
+PRODUCE_TIMEOUT_MS = 30_000  # the model's acks=-1 Produce timeout (txn/replication.rs PRODUCE_TIMEOUT_MS)
+REQUEST_TIMEOUT_MS = 30_000  # request.timeout.ms: the coordinator's marker requests (K4)
+REPLICA_LAG_MS = 30_000      # replica.lag.time.max.ms default
+SETTLE = 1.0                 # seconds a state expect is asked again before it disagrees
+ANSWER_WAIT = 0.25           # seconds a Produce's answer is awaited before it is `waiting`
+
+RETRIABLE = {7, 14, 15, 16}  # REQUEST_TIMED_OUT, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
+ERRORS = {0: "NONE", 14: "COORDINATOR_LOAD_IN_PROGRESS", 1: "OFFSET_OUT_OF_RANGE", 6: "NOT_LEADER_OR_FOLLOWER", 7: "REQUEST_TIMED_OUT",
+          19: "NOT_ENOUGH_REPLICAS", 20: "NOT_ENOUGH_REPLICAS_AFTER_APPEND", 45: "OUT_OF_ORDER_SEQUENCE_NUMBER",
+          46: "DUPLICATE_SEQUENCE_NUMBER", 47: "INVALID_PRODUCER_EPOCH", 51: "CONCURRENT_TRANSACTIONS",
+          53: "TRANSACTIONAL_ID_AUTHORIZATION_FAILED", 59: "UNKNOWN_PRODUCER_ID", 90: "PRODUCER_FENCED",
+          48: "INVALID_TXN_STATE", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR"}
+
+
+def batch(pid, epoch, seq, values, ts, transactional):
+    """An uncompressed v2 batch as a client sends it (baseOffset 0, CreateTime, no keys)."""
+    recs = b""
+    for i, v in enumerate(values):
+        body = b"\x00" + zigzag(0) + zigzag(i) + zigzag(-1) + zigzag(len(v)) + v.encode() + zigzag(0)
+        recs += zigzag(len(body)) + body
+    attrs = 0x10 if transactional else 0
+    tail = struct.pack(">hiqqqhii", attrs, len(values) - 1, ts, ts, pid, epoch, seq, len(values)) + recs
+    head = struct.pack(">qiib", 0, 4 + 1 + 4 + len(tail), -1, 2)
+    return head + struct.pack(">I", crc32c(tail)) + tail
+
+
+def kv(words):
+    return {w.split("=", 1)[0]: w.split("=", 1)[1] for w in words if "=" in w}
+
+
+class Disagree(Exception):
+    pass
+
+
+class Run:
+    def __init__(self, name, version, path=None, check_model=True):
+        self.name = name
+        self.version = version
+        self.path = path or os.path.join(ROOT, "scenarios", f"{name}.eos")
+        self.check_model = check_model
+        self.lines = parse_eos(self.path)
+        self.topic, self.partition = "orders", 0
+        self.results = []   # (line, text, "agree" | "DISAGREE", detail)
+        self.answers = {}   # label -> normalized answer
+        self.pending = {}   # label -> (conn, node, pid, seq, count, leo_before)
+        self.pids = {}      # the model's pid -> Kafka's
+        self.next_model_pid = 1000
+        self.cluster_words = {}
+        self.part_name = None
+        for _, w in self.lines:
+            if w[0] == "cluster":
+                self.cluster_words.update(kv(w[1:]))
+            if w[0] == "partition":
+                self.part_name = w[1]
+
+    # -- set-up ----------------------------------------------------------------------------------
+    def replicas(self):
+        return list(range(1, int(self.cluster_words.get("default.replication.factor", "1")) + 1))
+
+    def lag_ms(self):
+        v = self.cluster_words.get("replica.lag.time.max.ms")
+        return duration_ms(v) if v else REPLICA_LAG_MS
+
+    def start(self):
+        n = len(self.replicas())
+        config = {
+            "replica.lag.time.max.ms": int(self.lag_ms() * SCALE),
+            "request.timeout.ms": int(REQUEST_TIMEOUT_MS * SCALE),
+            "broker.session.timeout.ms": 600_000,
+            "transaction.state.log.num.partitions": 5,
+            "offsets.topic.num.partitions": 5,
+            "num.partitions": 1,
+        }
+        self.c = Cluster(self.version, brokers=n, config=config)
+        # The coordinator's markers to the data leader wait at a proxy until `deliver markers`.
+        self.markers = self.c.proxy(1, hold_requests=[27])
+        self.c.start()
+        topic_cfg = {}
+        if self.cluster_words.get("unclean.leader.election.enable") == "true":
+            topic_cfg["unclean.leader.election.enable"] = "true"
+        self.c.create_topic(self.topic, self.replicas(), topic_cfg)
+        self.p = self.c.probe
+        for i, node in self.c.nodes.items():
+            self.p.call(op="connect", conn=f"n{i}", host="127.0.0.1", port=node.port)
+        # Model time 0: half an ISR check period after one of broker 1's checks.
+        first, period = self.c.nodes[1].isr_check_start()
+        now = time.time() + 0.3
+        k = int((now - first - period / 2) // period) + 1
+        self.t0_wall = first + k * period + period / 2
+        self.model_ms = 0
+        self.wait_until(0)
+        # the scenario's `advance` lines, and nothing else, move model time
+
+    def wait_until(self, model_ms):
+        target = self.t0_wall + model_ms / 1000 * SCALE
+        d = target - time.time()
+        if d > 0:
+            time.sleep(d)
+
+    # -- Kafka observations --------------------------------------------------------------------
+    def leader(self):
+        return self.c.partition_state(self.topic, self.partition)[0]
+
+    def conn(self, node):
+        return "home" if node == HOME else f"n{node}"
+
+    def req(self, node, api, version, body):
+        if node == HOME:
+            return self.p.request(api, version, body)
+        return self.p.request(api, version, body, conn=self.conn(node))
+
+    def leader_log(self):
+        node = self.c.nodes[self.leader()]
+        return decode_batches(node.segment_bytes(self.topic, self.partition))
+
+    def leo(self):
+        log = self.leader_log()
+        return log[-1][0] + 1 if log else 0
+
+    def list_offset(self, isolation):
+        r = self.req(self.leader(), "ListOffsets", 8, {"replicaId": -1, "isolationLevel": isolation, "topics": [
+            {"name": self.topic, "partitions": [{"partitionIndex": 0, "currentLeaderEpoch": -1, "timestamp": -1}]}]})
+        p = r["topics"][0]["partitions"][0]
+        return p["offset"] if p["errorCode"] == 0 else ERRORS.get(p["errorCode"], p["errorCode"])
+
+    def model_pid(self, real):
+        for m, r in self.pids.items():
+            if r == real:
+                return m
+        return f"kafka:{real}"
+
+    def real_pid(self, model):
+        return self.pids.get(int(model), int(model))
+
+    # -- steps ---------------------------------------------------------------------------------
+    def step(self, n, w):
+        verb = w[0]
+        if verb in ("model", "title", "about", "cluster", "partition"):
+            return
+        label = w[w.index("as") + 1] if "as" in w else None
+        a = kv(w[1:])
+        if verb == "init-producer-id":
+            tid = a.get("transactional.id")
+            node = HOME
+            # As the Java client does, asked again while the broker is not ready to answer (a
+            # producer-id block still on its way from the controller, the coordinator loading).
+            deadline = time.time() + 30
+            while True:
+                r = self.req(node, "InitProducerId", 5, {"transactionalId": tid, "transactionTimeoutMs": int(a.get("timeout", "60000")),
+                                                          "producerId": -1, "producerEpoch": -1})
+                if r["errorCode"] not in RETRIABLE or time.time() > deadline:
+                    break
+                time.sleep(0.05)
+            if r["errorCode"] == 0 and r["producerId"] not in self.pids.values():
+                self.pids[self.next_model_pid] = r["producerId"]
+                self.next_model_pid += 1
+            self.answers[label] = {"error": ERRORS.get(r["errorCode"], str(r["errorCode"])),
+                                   "pid": self.model_pid(r["producerId"]), "epoch": r["producerEpoch"]}
+        elif verb == "produce":
+            values = [x for x in w[2:] if "=" not in x and x not in ("txn", "as") and x != label]
+            pid, epoch, seq = self.real_pid(a["pid"]), int(a["epoch"]), int(a["seq"])
+            node = self.leader()
+            leo_before = self.leo()
+            data = batch(pid, epoch, seq, values, int(time.time() * 1000), "txn" in w)
+            body = {"transactionalId": a.get("transactional.id"), "acks": -1, "timeoutMs": int(PRODUCE_TIMEOUT_MS * SCALE),
+                    "topicData": [{"name": self.topic, "partitionData": [{"index": 0, "records": base64.b64encode(data).decode()}]}]}
+            conn = f"produce-{label}-{n}"
+            self.p.call(op="connect", conn=conn, host="127.0.0.1", port=self.c.nodes[node].port, timeoutMs=120_000)
+            self.p.send("Produce", int(a.get("v", "12")), body, conn=conn)
+            self.pending[label] = (conn, node, pid, seq, len(values), leo_before)
+            self.answers.pop(label, None)
+            deadline = time.time() + ANSWER_WAIT
+            while time.time() < deadline and not self.ready(label):
+                time.sleep(0.02)
+            if self.ready(label):
+                self.collect(label)
+        elif verb == "end-txn":
+            r = self.req(HOME, "EndTxn", int(a.get("v", "5")), {"transactionalId": a["transactional.id"],
+                                                                 "producerId": self.real_pid(a["pid"]), "producerEpoch": int(a["epoch"]),
+                                                                 "committed": "commit" in w})
+            self.answers[label] = {"error": ERRORS.get(r["errorCode"], str(r["errorCode"]))}
+        elif verb == "fetch":
+            iso = 1 if "read_committed" in w else 0
+            r = self.req(self.leader(), "Fetch", 12, {
+                "replicaId": -1, "maxWaitMs": 0, "minBytes": 0, "maxBytes": 1 << 20, "isolationLevel": iso,
+                "sessionId": 0, "sessionEpoch": -1, "topics": [{"topic": self.topic, "partitions": [
+                    {"partition": 0, "currentLeaderEpoch": -1, "fetchOffset": int(a.get("from", "0")), "lastFetchedEpoch": -1,
+                     "logStartOffset": -1, "partitionMaxBytes": 1 << 20}]}], "forgottenTopicsData": [], "rackId": ""})
+            p = r["responses"][0]["partitions"][0]
+            recs = decode_batches(base64.b64decode(p["records"])) if p.get("records") else []
+            aborted = {(x["producerId"], x["firstOffset"]) for x in (p.get("abortedTransactions") or [])}
+            # read_committed: the client drops aborted records and every control record
+            vals = [v for o, v, pid in recs if not v.startswith("[")] if iso else [v for o, v, pid in recs if not v.startswith("[")]
+            if iso and aborted:
+                vals = "aborted transactions: not compared"
+            self.answers[label] = {"error": ERRORS.get(p["errorCode"], str(p["errorCode"])), "records": vals,
+                                   "hw": p["highWatermark"], "lso": p["lastStableOffset"]}
+        elif verb == "lag":
+            self.c.pause(int(a["broker"]))
+        elif verb == "catch-up":
+            b = int(a["broker"])
+            node = self.c.nodes[b]
+            if node.paused:
+                self.c.resume(b)
+            elif node.proc is None:
+                # Its old registration keeps a session for broker.session.timeout.ms (long here,
+                # so a paused follower is not fenced): unregister it, as `kafka-cluster.sh
+                # unregister` does, so the broker can register again at once.
+                r = self.p.request("UnregisterBroker", 0, {"brokerId": b})
+                if r["errorCode"] != 0:
+                    raise Disagree(f"line {n}: UnregisterBroker {b}: {r}")
+                node.start()
+                self.p.call(op="connect", conn=f"n{b}", host="127.0.0.1", port=node.port)
+            deadline = time.time() + 30
+            while b not in self.c.partition_state(self.topic, 0)[1]:
+                if time.time() > deadline:
+                    raise Disagree(f"line {n}: broker {b} did not rejoin the ISR within 30 s")
+                time.sleep(0.05)
+        elif verb == "leader-fails":
+            old, _, epoch = self.c.partition_state(self.topic, 0)
+            self.c.shut_down(old)
+            deadline = time.time() + 30
+            while True:
+                leader, isr, e = self.c.partition_state(self.topic, 0)
+                if leader not in (old, -1) and e > epoch:
+                    break
+                if time.time() > deadline:
+                    raise Disagree(f"line {n}: no leader elected within 30 s after broker {old} stopped (leader {leader}, ISR {isr})")
+                time.sleep(0.05)
+            self.c.gone(old)
+            if self.c.nodes[leader].paused:
+                self.c.resume(leader)  # the model's leader serves: it only stopped fetching
+            deadline = time.time() + 30
+            while not isinstance(self.list_offset(0), int):
+                if time.time() > deadline:
+                    raise Disagree(f"line {n}: broker {leader} does not answer as the leader")
+                time.sleep(0.05)
+        elif verb == "deliver" and w[1:] == ["markers"]:
+            # The coordinator sends its markers just after it answers EndTxn (or when it sends
+            # them again): wait for them to reach the proxy before letting them through.
+            deadline = time.time() + 2.0
+            while not self.markers.held_frames(27) and time.time() < deadline:
+                time.sleep(0.02)
+            self.markers.release()
+        elif verb == "advance":
+            self.model_ms += duration_ms(w[1])
+            self.wait_until(self.model_ms)
+        elif verb == "expect":
+            self.expect(n, w[1:])
+        else:
+            raise Disagree(f"line {n}: no translation for `{' '.join(w)}`")
+
+    def ready(self, label):
+        conn = self.pending[label][0]
+        return self.p.call(op="ready", conn=conn)["ready"]
+
+    def collect(self, label):
+        conn, node, pid, seq, count, leo_before = self.pending.pop(label)
+        try:
+            r = self.p.recv(conn=conn)
+        except Exception as e:  # noqa: BLE001 (the broker closed the connection without an answer)
+            self.answers[label] = {"error": f"no answer: the connection closed ({e})", "outcome": "lost", "offsets": None}
+            return
+        pr = r["responses"][0]["partitionResponses"][0]
+        err = ERRORS.get(pr["errorCode"], str(pr["errorCode"]))
+        base = pr["baseOffset"]
+        if err == "NONE":
+            outcome = "appended" if base >= leo_before else "duplicate"
+        else:
+            outcome = "rejected"
+        self.answers[label] = {"error": err, "outcome": outcome, "offsets": (base, base + count - 1) if err == "NONE" else None,
+                               "pid": pid, "seq": seq, "count": count}
+        self.p.drop(conn=conn)
+
+    # -- expects -------------------------------------------------------------------------------
+    def expect(self, n, ws):
+        text = "expect " + " ".join(ws)
+        state = ws[0] in ("isr", "leader", "hw", "lso", "leo", "log", "txn", "producer-state")
+        deadline = time.time() + (SETTLE if state else 0)
+        while True:
+            got = self.check(ws)
+            if got is None or time.time() >= deadline:
+                break
+            time.sleep(0.05)
+        self.results.append((n, text, "agree" if got is None else "DISAGREE", got or ""))
+
+    def check(self, ws):
+        kind = ws[0]
+        if kind == "isr":
+            isr = self.c.partition_state(self.topic, 0)[1]
+            g = ",".join(map(str, isr))
+            return None if g == ws[2] else g
+        if kind == "leader":
+            g = str(self.leader())
+            return None if g == ws[2] else g
+        if kind in ("hw", "lso"):
+            g = str(self.list_offset(0 if kind == "hw" else 1))
+            return None if g == ws[2] else g
+        if kind == "leo":
+            g = str(self.leo())
+            return None if g == ws[2] else g
+        if kind == "log":
+            g = " ".join(v for _, v, _ in self.leader_log())
+            return None if g == " ".join(ws[2:]) else g
+        if kind == "txn":
+            r = self.p.request("DescribeTransactions", 0, {"transactionalIds": [ws[1]]})
+            g = r["transactionStates"][0]["transactionState"]
+            return None if g == ws[2] else g
+        if kind == "producer-state":
+            a = kv(ws[2:])
+            r = self.req(self.leader(), "DescribeProducers", 0, {"topics": [{"name": self.topic, "partitionIndexes": [0]}]})
+            ps = r["topics"][0]["partitions"][0]["activeProducers"]
+            real = self.real_pid(a["pid"])
+            e = next((x for x in ps if x["producerId"] == real), None)
+            if e is None:
+                return f"no entry for pid {a['pid']} ({[x['producerId'] for x in ps]})"
+            last_seq = a["seq"].split("..")[1]
+            g = f"pid={a['pid']} epoch={e['producerEpoch']} last seq {e['lastSequence']}"
+            return None if (str(e["producerEpoch"]), str(e["lastSequence"])) == (a["epoch"], last_seq) else g
+        # an answer: expect LABEL ...
+        label, rest = ws[0], ws[1:]
+        if label in self.pending and rest[0] == "waiting":
+            if self.ready(label):
+                self.collect(label)
+                return f"answered {self.answers[label]['error']}"
+            if len(rest) >= 4 and rest[1:3] == ["for", "hw"]:
+                _, _, pid, seq, count, _ = self.pending[label]
+                mine = [o for o, _, p in self.leader_log() if p == pid]
+                g = f"waiting, its records end at {mine[-1] + 1}" if mine else "waiting, not in the log"
+                return None if mine and mine[-1] + 1 == int(rest[3]) else g
+            return None
+        if label in self.pending:
+            # Asked about the answer while the broker holds it: give it the settle time, then
+            # read the log for an `appended` (the leader wrote it; its answer waits for the HW).
+            _, _, pid, seq, count, leo_before = self.pending[label]
+            if rest[0] == "appended":
+                mine = [o for o, _, p in self.leader_log() if p == pid]
+                g = f"{mine[-count]}..{mine[-1]}" if len(mine) >= count else "not in the log"
+                return None if g == rest[1] else f"appended {g} (answer held)"
+            if rest[0] == "duplicate":
+                # A duplicate's answer carries the original offsets, and with acks=-1 it too
+                # waits for the high watermark to pass them: the decision shows in the log,
+                # which did not grow, and holds the batch at those offsets already.
+                leo = self.leo()
+                lo, hi = map(int, rest[1].split(".."))
+                mine = {o for o, _, p in self.leader_log() if p == pid}
+                if leo == leo_before and all(o in mine for o in range(lo, hi + 1)):
+                    return None
+                return f"log end {leo_before} -> {leo}, the producer's records at {sorted(mine)} (answer held)"
+            deadline = time.time() + SETTLE * 3
+            while time.time() < deadline and not self.ready(label):
+                time.sleep(0.05)
+            if not self.ready(label):
+                return "waiting"
+            self.collect(label)
+        r = self.answers.get(label)
+        if r is None:
+            return f"no answer labelled {label}"
+        if rest[0] == "waiting":
+            return f"answered {r.get('error')}"
+        if rest[0] == "error":
+            return None if r.get("error") == rest[1] else r.get("error")
+        if rest[0] == "pid":
+            g = f"pid {r.get('pid')} epoch {r.get('epoch')}"
+            return None if g == " ".join(rest[:4]) else g
+        if rest[0] in ("appended", "duplicate"):
+            o = r.get("offsets")
+            g = f"{r.get('outcome')} {o[0]}..{o[1]}" if o else f"{r.get('outcome')} {r.get('error')}"
+            return None if g == " ".join(rest[:2]) else g
+        if rest[0] == "rejected":
+            g = f"{r.get('outcome')} {r.get('error')}"
+            return None if g == f"rejected {rest[1]}" else g
+        if rest[0] == "records":
+            g = r["records"] if isinstance(r["records"], str) else (" ".join(r["records"]) or "nothing")
+            return None if g == " ".join(rest[1:]) else g
+        if rest[0] in ("lso", "hw"):
+            g = str(r[rest[0]])
+            return None if g == rest[1] else g
+        return f"no translation for `{' '.join(ws)}`"
+
+    # -- the whole scenario --------------------------------------------------------------------
+    def run(self):
+        model = subprocess.run([EOSLAB, "run", self.path], capture_output=True, text=True)
+        if self.check_model and model.returncode != 0:
+            raise Disagree(f"the model's own run of {self.name} fails:\n{model.stdout[-2000:]}{model.stderr[-2000:]}")
+        t = time.monotonic()
+        self.start()
+        self.timings = [("cluster", time.monotonic() - t)]
+        try:
+            for n, w in self.lines:
+                t = time.monotonic()
+                self.step(n, w)
+                self.timings.append((f"line {n} {w[0]}", time.monotonic() - t))
+        finally:
+            self.c.stop()
+            if os.environ.get("EOSLAB_KAFKA_KEEP"):
+                print(f"kept: {[n.dir for n in [*self.c.nodes.values(), self.c.home]]}")
+            else:
+                self.c.cleanup()
+        return [r for r in self.results if r[2] != "agree"]
+
+
+def self_test(version="4.3.1"):
+    """The harness can fail: txn-request-unclean-election with the ISR order the model had
+    before a 4.3.1 cluster showed otherwise (`2,1`, leader first, where Kafka lists `1,2`) must
+    disagree on that line and nowhere else. Returns 0 when it does."""
+    import tempfile
+    src = os.path.join(ROOT, "scenarios", "txn-request-unclean-election.eos")
+    with open(src) as f:
+        lines = f.read().split("\n")
+    last = max(i for i, l in enumerate(lines) if l.strip() == "expect isr orders-0 1,2")
+    lines[last] = "expect isr orders-0 2,1"
+    with tempfile.NamedTemporaryFile("w", suffix=".eos", delete=False) as f:
+        f.write("\n".join(lines))
+        path = f.name
+    try:
+        run = Run("self-test", version, path=path, check_model=False)
+        bad = run.run()
+    finally:
+        os.unlink(path)
+    want = [(last + 1, "expect isr orders-0 2,1", "DISAGREE", "1,2")]
+    ok = bad == want
+    print(f"== replication self-test: {'passed' if ok else 'FAILED'}: the leader-first ISR order "
+          f"{'is' if ok else 'is not'} caught at line {last + 1} and nothing else ({bad})", flush=True)
+    return 0 if ok else 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--version", default="4.3.1")
+    ap.add_argument("--self-test", action="store_true", help="only the self-test: the harness must catch a wrong expectation")
+    ap.add_argument("names", nargs="*")
+    args = ap.parse_args(argv)
+    if args.self_test:
+        return self_test(args.version)
+    failures = 0
+    for name in args.names or SCENARIOS:
+        t = time.monotonic()
+        run = Run(name, args.version)
+        try:
+            bad = run.run()
+        except Disagree as e:
+            print(f"== {name}: ERROR {e}")
+            failures += 1
+            continue
+        agreed = sum(1 for r in run.results if r[2] == "agree")
+        print(f"== {name}: {'checked' if not bad else 'DISAGREES'} ({agreed} expects agree, {len(bad)} disagree) "
+              f"on a {len(run.replicas())}-broker Kafka {args.version} in {time.monotonic() - t:.1f}s", flush=True)
+        if os.environ.get("EOSLAB_KAFKA_TIMINGS"):
+            for what, secs in sorted(run.timings, key=lambda x: -x[1])[:8]:
+                print(f"   {secs:6.2f}s {what}")
+        for n, text, status, got in run.results:
+            if status != "agree":
+                print(f"   line {n}: {text}  — Kafka: {got}")
+        failures += bool(bad)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
