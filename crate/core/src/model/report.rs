@@ -54,7 +54,7 @@ pub struct StepStateReport {
 pub struct LeaderReport {
     pub partition: usize,
     pub log_end_offset: i64,
-    /// With followers: the high watermark and the ISR (leader first).
+    /// With followers: the high watermark and the ISR (ascending broker order, as Kafka 4.3 lists it).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub high_watermark: Option<i64>,
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -155,7 +155,7 @@ pub struct PartitionState {
     pub name: String,
     pub log_end_offset: i64,
     /// With followers (`broker default.replication.factor` ≥ 2): the high watermark and the
-    /// ISR, leader first.
+    /// ISR, in ascending broker order (as Kafka 4.3 lists it).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub high_watermark: Option<i64>,
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]

@@ -192,7 +192,7 @@ pub enum Expect {
     /// The latest `fetch` / `list-offsets` answer: `records V …|nothing`, `hw N`, `lso N`,
     /// `offset N`, `error NAME`, `aborted PID@FIRST …|none|null`.
     Read { answer: String, values: Vec<String> },
-    /// A partition's ISR, leader first (`expect isr PART 1,2,3`).
+    /// A partition's ISR in ascending broker order, as Kafka 4.3 lists it (`expect isr PART 1,2,3`).
     Isr { partition: String, brokers: Vec<i32> },
     /// The broker leading a partition.
     Leader { partition: String, broker: i32 },

@@ -486,7 +486,7 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
             let brokers = w.get(2).map(|l| l.split(',').map(|b| b.parse::<i32>()).collect::<Result<Vec<_>, _>>());
             match brokers {
                 Some(Ok(b)) if w.len() == 3 && sc.partitions.iter().any(|p| p == w[1]) => Ok(Expect::Isr { partition: w[1].to_string(), brokers: b }),
-                _ => perr(line, "expect isr PARTITION B1,B2,… (the leader first)"),
+                _ => perr(line, "expect isr PARTITION B1,B2,… (in ascending broker order, as Kafka lists it)"),
             }
         }
         "leader" => match w.get(2).map(|b| b.parse::<i32>()) {

@@ -40,7 +40,7 @@ pub struct LeaderAt {
     pub partition: usize,
     pub log_end_offset: i64,
     /// With followers (`broker default.replication.factor` ≥ 2): the high watermark and the
-    /// ISR, leader first.
+    /// ISR, in ascending broker order (as Kafka 4.3 lists it).
     pub replicas: Option<(i64, Vec<i32>)>,
     pub producers: Vec<EntryAt>,
 }
