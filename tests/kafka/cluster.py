@@ -17,45 +17,39 @@ Time: the controller's broker.session.timeout.ms is long, so a paused broker sta
 unfenced (a follower that stops fetching, not a broker that died: the model's `lag`); a broker the
 script fails is shut down, which tells the controller at once (the model's `leader-fails`).
 """
-import base64
 import os
 import re
+import signal
 import subprocess
 import threading
 import time
-import uuid
-import signal
 from datetime import datetime
 
 import oracle
-from oracle import JVM_FLAGS, classpath, free_port
+from oracle import free_port
 
 HOME = 9  # the controller's node id (and the internal topics' broker)
 
-LOG4J_DEBUG = """<?xml version="1.0" encoding="UTF-8"?>
-<Configuration status="WARN">
-  <Appenders>
-    <File name="file" fileName="{log}"><PatternLayout pattern="[%d{{yyyy-MM-dd HH:mm:ss,SSS}}] %p %m (%c)%n"/></File>
-  </Appenders>
-  <Loggers>
-    <Root level="INFO"><AppenderRef ref="file"/></Root>
-    <Logger name="org.apache.kafka.server.util.KafkaScheduler" level="DEBUG"/>
-  </Loggers>
-</Configuration>
-"""
+# The broker's logging (oracle.LOG4J), and the task scheduler at DEBUG: it logs when ReplicaManager
+# schedules `isr-expiration`, with a millisecond timestamp (isr_check_start).
+LOG4J_DEBUG = oracle.LOG4J.replace(
+    "  </Loggers>", '    <Logger name="org.apache.kafka.server.util.KafkaScheduler" level="DEBUG"/>\n  </Loggers>')
 
 
 class Node(oracle.Broker):
     """One KRaft node of a Cluster: node 9 is controller and broker, the others brokers only."""
 
     def __init__(self, cluster, node_id):
-        super().__init__(cluster.version, cluster.config)
+        super().__init__(cluster.version, cluster.config, cluster.features)
         self.cluster = cluster
         self.node_id = node_id
         self.controller = node_id == HOME
         self.internal = free_port()
         self.advertised_internal = self.internal  # a proxy's port when one is put in front
         self.paused = False
+        self.log4j = LOG4J_DEBUG  # the ISR-check schedule is logged at DEBUG (isr_check_start)
+        self.cluster_id = cluster.cluster_id
+        self.standalone = self.controller  # brokers 1..N are formatted without a quorum of their own
 
     def properties(self):
         p = super().properties()
@@ -73,23 +67,6 @@ class Node(oracle.Broker):
             p["controller.listener.names"] = "CONTROLLER"
         p.update({k: str(v) for k, v in self.cluster.config.items()})
         return p
-
-    def format(self):
-        os.makedirs(self.data, exist_ok=True)
-        with open(os.path.join(self.dir, "server.properties"), "w") as f:
-            for k, v in self.properties().items():
-                f.write(f"{k}={v}\n")
-        with open(os.path.join(self.dir, "log4j2.xml"), "w") as f:
-            f.write(LOG4J_DEBUG.format(log=self.log))
-        cmd = ["java", *JVM_FLAGS, "-cp", classpath(self.version), "kafka.tools.StorageTool", "format",
-               "-t", self.cluster.cluster_id, "-c", os.path.join(self.dir, "server.properties")]
-        if self.controller:
-            cmd.append("--standalone")
-        for k, v in self.cluster.features.items():
-            cmd += ["--feature", f"{k}={v}"]
-        r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "KAFKA_LOG4J_OPTS": ""}, timeout=120)
-        if r.returncode != 0:
-            raise RuntimeError(f"kafka-storage format of node {self.node_id} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
 
     def signal(self, sig):
         if self.proc and self.proc.poll() is None:
@@ -127,10 +104,7 @@ class Cluster:
         self.config = dict(config or {})
         self.features = dict(features or {})
         self.controller_port = free_port()
-        cid = "-"
-        while cid.startswith("-"):  # as oracle.Broker.format: argparse would take it for an option
-            cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
-        self.cluster_id = cid
+        self.cluster_id = oracle.new_cluster_id()
         self.home = Node(self, HOME)
         self.nodes = {i: Node(self, i) for i in range(1, brokers + 1)}
         self.proxies = []

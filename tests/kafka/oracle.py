@@ -44,6 +44,16 @@ def free_port():
     return port
 
 
+def new_cluster_id():
+    """A KRaft cluster id. Kafka's own Uuid.randomUuid() never hands out an id starting with "-"
+    (argparse would take it for an option: "argument --cluster-id/-t: expected one argument");
+    one in 64 of ours did, which failed a CI run. Draw again, as Uuid.randomUuid does."""
+    cluster_id = "-"
+    while cluster_id.startswith("-"):
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    return cluster_id
+
+
 LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
 <Configuration status="WARN">
   <Appenders>
@@ -76,6 +86,12 @@ class Broker:
         self.controller_port = free_port()
         self.proc = None
         self.keep = keep
+        # What format() uses (cluster.Node, a broker of a multi-node cluster, sets them): the
+        # log4j configuration, the KRaft cluster id (None: a new one), and `--standalone` (this
+        # node is the controller of a one-voter quorum).
+        self.log4j = LOG4J
+        self.cluster_id = None
+        self.standalone = True
         self.starts = 0
         self.start_seconds = 0.0
         self._probes = []
@@ -114,15 +130,10 @@ class Broker:
             for k, v in self.properties().items():
                 f.write(f"{k}={v}\n")
         with open(os.path.join(self.dir, "log4j2.xml"), "w") as f:
-            f.write(LOG4J.format(log=self.log))
-        # Kafka's own Uuid.randomUuid() never hands out an id starting with "-" (argparse would take
-        # it for an option: "argument --cluster-id/-t: expected one argument"); one in 64 of ours did,
-        # which failed a CI run. Draw again, as Uuid.randomUuid does.
-        cluster_id = "-"
-        while cluster_id.startswith("-"):
-            cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+            f.write(self.log4j.format(log=self.log))
         cmd = ["java", *JVM_FLAGS, "-cp", classpath(self.version), "kafka.tools.StorageTool", "format",
-               "--standalone", "-t", cluster_id, "-c", os.path.join(self.dir, "server.properties")]
+               *(["--standalone"] if self.standalone else []), "-t", self.cluster_id or new_cluster_id(),
+               "-c", os.path.join(self.dir, "server.properties")]
         for k, v in self.features.items():
             cmd += ["--feature", f"{k}={v}"]
         r = subprocess.run(cmd, capture_output=True, text=True,
