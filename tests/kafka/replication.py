@@ -3,6 +3,7 @@
 scenario whose events can be sent to a real broker is run there too).
 
     python3 tests/kafka/replication.py [--version 4.3.1] [NAME ...]
+    python3 tests/kafka/replication.py --self-test   # the harness must catch a wrong expectation
 
 Each scenario runs on a fresh cluster (cluster.py: brokers 1..N for the data partition, node 9
 the controller and the transaction coordinator). The script's own lines drive it:
