@@ -105,14 +105,7 @@ fn hand_marker(producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i3
 /// The one writer, called as the models call it (model/txn.rs `raw_batch_with`,
 /// model/idempotence.rs `batch_bytes`).
 fn writer_batch<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
-    let writer = BatchWriter {
-        producer_id: pid,
-        producer_epoch: epoch,
-        base_sequence: seq,
-        attributes: Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
-        base_timestamp: now,
-        ..BatchWriter::default()
-    };
+    let writer = BatchWriter::producer(pid, epoch, seq, transactional, now);
     let rec = &rec;
     let records = (0..n).map(move |i| {
         let (key, value) = rec(i);

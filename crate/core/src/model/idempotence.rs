@@ -1335,14 +1335,8 @@ impl Sim {
     /// [`Action::Produce`]: the batch a client with these fields would send (the codec's
     /// writer; CreateTime = the model's clock), decided by the leader at once.
     fn handle_raw_produce(&mut self, partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: &[String]) {
-        let writer = BatchWriter {
-            producer_id,
-            producer_epoch: epoch,
-            base_sequence,
-            attributes: crate::wire::batch::Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
-            base_timestamp: if values.is_empty() { crate::wire::batch::NO_TIMESTAMP } else { self.now_ms },
-            ..BatchWriter::default()
-        };
+        let ts = if values.is_empty() { crate::wire::batch::NO_TIMESTAMP } else { self.now_ms };
+        let writer = BatchWriter::producer(producer_id, epoch, base_sequence, transactional, ts);
         let records = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
         let bytes = writer.write_v2_from(records).expect("a produce line's batch is always encodable");
         let records = values.len() as i32;
@@ -1409,13 +1403,7 @@ impl Sim {
 /// each record a value and no key or headers, all at the batch's creation time), written by
 /// the codec's one writer ([`BatchWriter`]) straight into one exact-size buffer.
 fn batch_bytes(batch: &SimBatch) -> Vec<u8> {
-    let writer = BatchWriter {
-        producer_id: batch.producer_id,
-        producer_epoch: batch.producer_epoch,
-        base_sequence: batch.base_sequence,
-        base_timestamp: batch.created_ms,
-        ..BatchWriter::default()
-    };
+    let writer = BatchWriter::producer(batch.producer_id, batch.producer_epoch, batch.base_sequence, false, batch.created_ms);
     let records = batch.values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
     writer.write_v2_from(records).expect("model batches are far below 2 GiB")
 }

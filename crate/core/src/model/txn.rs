@@ -23,7 +23,6 @@ pub use super::name::{empty_set, Name};
 use super::errors::ErrorCode;
 use super::line::KafkaLine;
 use super::partition::{Decision, Isolation, MarkerVersion, Outcome, Partition};
-use crate::wire::batch::{field, Attributes};
 use crate::wire::write::{BatchWriter, Record};
 use super::kafka_source::{ADD_PARTITIONS_TO_TXN_MANAGER, COMPLETED_FETCH, KIP_939, OFFSET_METADATA_MANAGER, REPLICA_MANAGER_RETRY, REPLICA_MANAGER_VERIFICATION, TRANSACTION_COORDINATOR, TRANSACTION_MANAGER, TRANSACTION_MARKER_CHANNEL_MANAGER, TRANSACTION_STATE_MANAGER, TRANSACTION_VERSION};
 
@@ -3089,14 +3088,7 @@ type KeyValue<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
 /// [`raw_batch`] of `n` records, the `i`-th given by `rec(i)` (key, value), written straight
 /// into one exact-size buffer.
 fn raw_batch_with<'a>(pid: i64, epoch: i16, seq: i32, transactional: bool, n: usize, rec: impl Fn(usize) -> KeyValue<'a>, now: i64) -> Vec<u8> {
-    let writer = BatchWriter {
-        producer_id: pid,
-        producer_epoch: epoch,
-        base_sequence: seq,
-        attributes: Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
-        base_timestamp: now,
-        ..BatchWriter::default()
-    };
+    let writer = BatchWriter::producer(pid, epoch, seq, transactional, now);
     let rec = &rec;
     let records = (0..n).map(move |i| {
         let (key, value) = rec(i);

@@ -158,6 +158,20 @@ impl Default for BatchWriter {
 }
 
 impl BatchWriter {
+    /// The batch a producer sends (uncompressed, CreateTime): its producer id, epoch, first
+    /// sequence, the transactional bit, and the base timestamp; every other field as a client
+    /// leaves it. The models write every client batch from this.
+    pub fn producer(producer_id: i64, producer_epoch: i16, base_sequence: i32, transactional: bool, base_timestamp: i64) -> Self {
+        BatchWriter {
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            attributes: Attributes(if transactional { field::ATTR_TRANSACTIONAL } else { 0 }),
+            base_timestamp,
+            ..BatchWriter::default()
+        }
+    }
+
     fn codec(&self) -> Codec {
         Codec::from_id(self.attributes.codec_id()).unwrap_or(Codec::None)
     }

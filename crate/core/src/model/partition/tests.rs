@@ -10,14 +10,7 @@ fn batch(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64) -> Vec<u8> {
 /// `n` records "r0", "r1", … at `ts`, written as a client writes them.
 fn batch_txn(pid: i64, epoch: i16, seq: i32, n: usize, ts: i64, txn: bool) -> Vec<u8> {
     let values: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-    let writer = BatchWriter {
-        producer_id: pid,
-        producer_epoch: epoch,
-        base_sequence: seq,
-        attributes: crate::wire::batch::Attributes(if txn { crate::wire::batch::field::ATTR_TRANSACTIONAL } else { 0 }),
-        base_timestamp: if n == 0 { crate::wire::batch::NO_TIMESTAMP } else { ts },
-        ..BatchWriter::default()
-    };
+    let writer = BatchWriter::producer(pid, epoch, seq, txn, if n == 0 { crate::wire::batch::NO_TIMESTAMP } else { ts });
     let records: Vec<Record<'_>> = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() }).collect();
     writer.write_v2(&records).unwrap()
 }
