@@ -1,7 +1,7 @@
 // Benchmark (not a test): a 10,000-batch <kafka-ladder> in headless Chromium.
 //   node benches/ladder.bench.mjs            (after `make pkg`; needs /usr/bin/chromium and
 //                                            playwright-core in tests/node_modules: scripts/ensure-test-tools.sh)
-// Prints the render time (runScenario in wasm, rows + layout, first frame) and, while the ladder
+// Prints the render time (runTxnScenario in wasm, rows + layout, first frame) and, while the ladder
 // is scrolled on every animation frame, the frame intervals (fps) and the canvas draw time per
 // frame. Target: 60 fps. Options: BATCHES=10000 RUNS=3 FRAMES=300 CHROMIUM_PATH=/usr/bin/chromium.
 // Server and browser come from tests/browser/helpers.mjs (scripts/serve.py on 127.0.0.1, Debian's
@@ -58,7 +58,7 @@ try {
     );
   }
   const r = (k) => f1(median(renders.map((x) => x[k])));
-  console.log(`render  (median of ${RUNS}): total ${r("totalMs")} ms = runScenario ${r("runMs")} ms + rows/layout ${r("layoutAndRowsMs")} ms + to first frame ${r("firstFrameMs")} ms (canvas draw ${r("drawMs")} ms)`);
+  console.log(`render  (median of ${RUNS}): total ${r("totalMs")} ms = runTxnScenario ${r("runMs")} ms + rows/layout ${r("layoutAndRowsMs")} ms + to first frame ${r("firstFrameMs")} ms (canvas draw ${r("drawMs")} ms)`);
 
   for (const [label, px] of [["scroll 120 px/frame", 120], ["scroll 2000 px/frame (fling)", 2000]]) {
     const s = await page.evaluate(

@@ -1,8 +1,11 @@
 // <kafka-ladder> shows the state after any step from one run (issue 13: "the ladder no longer re-runs
-// script prefixes to step back"): runScenario(script, {states: true}) carries each step's changes and
-// stateAfter (www/lib/ladder-rows.js) folds them. For every shipped idempotence scenario and every
-// step k, the folded state is what a run of the script's first k steps shows in the panels: each
-// leader's log end and producer-state entries, every client batch, and the next-step lines.
+// script prefixes to step back", and one report shape for both views): the report it draws an
+// idempotence script from is the timeline's (runTxnScenario, as the element calls it: without the
+// world's per-step snapshots and messages), whose steps carry their changes, and stateAfter
+// (www/lib/ladder-rows.js) folds them. For every shipped idempotence scenario and every step k, the
+// folded state is what the idempotence runner's own run of the script's first k steps (runScenario)
+// shows in the panels: each leader's log end and producer-state entries, every client batch, and
+// the next-step lines.
 // Run: node --test tests/wasm/
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +15,7 @@ import { join } from "node:path";
 import { load } from "./load-pkg.mjs";
 import { parseSource, prefixSource, stateAfter } from "../../www/lib/ladder-rows.js";
 
-const { runScenario } = await load("eoslab");
+const { runScenario, runTxnScenario } = await load("eoslab");
 const dir = fileURLToPath(new URL("../../scenarios/", import.meta.url));
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith(".eos"))
@@ -29,7 +32,8 @@ const panel = (s) => ({
 test("the state after every step, folded from one run, is the state a run of that prefix ends in", () => {
   assert.ok(scripts.length >= 9);
   for (const [name, text] of scripts) {
-    const run = runScenario(text, { states: true });
+    const run = runTxnScenario(text, { snapshots: false, trace: false });
+    assert.equal(run.model, "idempotence", name);
     assert.ok(run.initialState, name);
     const source = parseSource(text);
     for (let k = 0; k <= run.steps.length; k++) {
@@ -45,4 +49,11 @@ test("without {states: true} a run carries no per-step state (the JSON twin and 
   assert.equal(run.initialState, undefined);
   assert.ok(run.steps.every((s) => s.state === undefined));
   assert.equal(stateAfter(run, 0), null);
+});
+
+test("runScenario's own report with {states: true} folds to the same states (its steps call the changes `state`)", () => {
+  const [name, text] = scripts.find(([f]) => f === "lost-response-retry.eos") ?? scripts[0];
+  const own = runScenario(text, { states: true });
+  const one = runTxnScenario(text, { snapshots: false, trace: false });
+  for (let k = 0; k <= own.steps.length; k++) assert.deepEqual(panel(stateAfter(own, k)), panel(stateAfter(one, k)), `${name} after step ${k}`);
 });

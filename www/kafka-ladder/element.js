@@ -1,7 +1,7 @@
 // <kafka-ladder>: the element — attributes, properties, lifecycle, loading and running the script,
 // stepping, keyboard and pointer selection and events (documented in ../kafka-ladder.js, the entry
 // module). What it draws and shows lives beside it: layout.js, draw.js, panels.js, dialogs.js, styles.js.
-import { runScenario, runTxnScenario } from "../../pkg/eoslab.js";
+import { runTxnScenario } from "../../pkg/eoslab.js";
 import { dispatchWithLegacyName, el as h } from "../lib/dom.js";
 import {
   BaseElement, CanvasStyle, PlayerChanges, attachStyledShadow, defineElement, frameRequester, microtaskUpdater,
@@ -118,7 +118,7 @@ export class KafkaLadderElement extends BaseElement {
   set speed(v) {
     if (this.#player) this.#player.speed = v;
   }
-  /** The run of the whole script (as runScenario returns it), or null. */
+  /** The run of the whole script (as runTxnScenario returns it), or null. */
   get run() {
     return this.#run;
   }
@@ -222,7 +222,11 @@ export class KafkaLadderElement extends BaseElement {
         if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
         options.transactionVersion = Number(tv);
       }
-      const runIt = (script) => (transactions ? runTxnScenario(script, options) : runScenario(script, { states: true }));
+      // One report for both views (issue 13): an idempotence script's report carries the per-batch
+      // view's events and per-step changes besides the timeline's lanes; the world's snapshot after
+      // every step and its messages are the timeline's, not drawn here.
+      if (!transactions) Object.assign(options, { snapshots: false, trace: false });
+      const runIt = (script) => runTxnScenario(script, options);
       let run;
       let partial = null; // the script error, when only the steps before its line run
       try {
@@ -291,7 +295,8 @@ export class KafkaLadderElement extends BaseElement {
 
   /**
    * The state after the first k steps (cached; the full run is k = steps), folded from the one run's
-   * per-step changes (`runScenario(…, {states: true})`): stepping back never runs the script again.
+   * per-step changes (an idempotence script's `changes`, a transactions script's `state`):
+   * stepping back never runs the script again.
    */
   #prefixRun(k) {
     const run = this.#run;

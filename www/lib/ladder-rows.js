@@ -1,6 +1,7 @@
-// <kafka-ladder>'s rows: from a run of the idempotence model (runScenario) to the ladder's rows and
-// arrows (buildLadder), from a transactions run (runTxnScenario: the report <kafka-timeline> draws)
-// to the same rows as a sequence diagram of its requests and answers (buildMessageLadder), their
+// <kafka-ladder>'s rows, from the one report <kafka-timeline> also draws (runTxnScenario): an
+// idempotence script's run (`model: "idempotence"`: its steps' `events` and `changes`, its
+// `batches`) to the ladder's per-batch rows and arrows (buildLadder), a transactions run to the
+// same rows as a sequence diagram of its requests and answers (buildMessageLadder), their
 // geometry constants and labels, and the state after any step. No DOM: the element
 // (../kafka-ladder.js) draws what this builds.
 // Geometry and labels
@@ -472,10 +473,12 @@ export function txnStateAfter(report, k) {
 export { parseSource } from "./player.js";
 
 /**
- * The state after the first k steps of a run made with `{states: true}`, in the shape the panels
- * read (`finalState`, `batches`, `nextSteps`, `producers`): the run's `initialState` with each
- * step's changes applied in order (after the last step: the run itself, whose step carries none). The stored bytes of the log come from the whole run (a batch's
- * bytes at an offset never change once written). Null for a run without states.
+ * The state after the first k steps of an idempotence script's run, in the shape the panels read
+ * (`finalState`, `batches`, `nextSteps`, `producers`): the run's `initialState` with each step's
+ * `changes` applied in order (after the last step: the run itself, whose step carries none). The
+ * stored bytes of the log come from the whole run (a batch's bytes at an offset never change once
+ * written). Null for a run without them. Also reads runScenario(…, {states: true})'s report, whose
+ * steps call the changes `state`.
  */
 export function stateAfter(run, k) {
   const steps = run?.steps ?? [];
@@ -487,7 +490,7 @@ export function stateAfter(run, k) {
   const batches = new Map();
   let next = init.nextSteps;
   for (let i = 0; i < k; i++) {
-    const s = steps[i].state;
+    const s = "messages" in steps[i] ? steps[i].changes : steps[i].state;
     if (!s) return null;
     for (const l of s.leaders) leaders[l.partition] = l;
     for (const b of s.batches) batches.set(b.id, b);

@@ -227,3 +227,64 @@ fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
     }
     assert!(checked >= 18, "{checked} idempotence scenarios");
 }
+
+/// One report shape (issue 13): `<kafka-ladder>` draws an idempotence script from the report
+/// `<kafka-timeline>` draws (`runTxnScenario`). What its per-batch view reads there — each step's
+/// events, producer-state counts and changes, the state before the first step, the client
+/// batches, the final logs with their bytes and the next lines — is exactly what the idempotence
+/// runner's own report with states (`runScenario(…, {states: true})`, the ladder's source before)
+/// gives, for every shipped idempotence scenario, with and without the per-step world snapshots
+/// and the world's messages (the ladder asks for neither).
+/// And a step that cannot be carried out is the report's last step, with no events or changes,
+/// while the step before it keeps its changes (the ladder steps back to it).
+#[test]
+fn the_ladder_reads_an_idempotence_script_from_the_timelines_report() {
+    use eoslab_core::model::report::run_report;
+    use eoslab_core::model::txn_report::txn_run_report;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")).collect();
+    files.sort();
+    let mut checked = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if txn_scenario::is_transactions(&text) {
+            continue;
+        }
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let sc = scenario::parse(&text).unwrap();
+        let own = run_report(&scenario::run_with_states(&sc));
+        for (snapshots, trace) in [(true, true), (false, false)] {
+            let one = txn_run_report(&txn_scenario::run_idempotence_with(&sc, snapshots, trace));
+            assert_eq!(one.model, "idempotence");
+            assert_eq!(one.steps.len(), own.steps.len(), "{name}: the steps");
+            for (a, b) in own.steps.iter().zip(&one.steps) {
+                assert_eq!((a.line, &a.text, a.ok), (b.line, &b.text, b.ok), "{name}");
+                assert_eq!(Some(&a.events), b.events.as_ref(), "{name}: line {}'s events", a.line);
+                assert_eq!(Some(&a.producer_entries), b.producer_entries.as_ref(), "{name}: line {}'s producer-state entries", a.line);
+                assert_eq!(a.state, b.changes, "{name}: what line {} changed", a.line);
+            }
+            assert_eq!((Some(&own.producers), Some(&own.partitions)), (one.producers.as_ref(), one.partitions.as_ref()), "{name}");
+            assert_eq!(Some(&own.batches), one.batches.as_ref(), "{name}: the batches");
+            assert_eq!(Some(&own.final_state), one.final_state.as_ref(), "{name}: the final state");
+            assert_eq!(own.initial_state, one.initial_state, "{name}: the state before the first step");
+            assert_eq!(own.next_steps, one.next_steps, "{name}: the next lines");
+            assert!(one.initial_state.is_some(), "{name}");
+            assert!(trace || one.steps.iter().all(|s| s.messages.is_empty() && s.narration.is_empty()), "{name}: untraced");
+            // Without snapshots only the last step keeps the world's state.
+            let kept = one.steps.iter().filter(|s| s.state != Default::default()).count();
+            assert!(if snapshots { kept >= one.steps.len() - 1 } else { kept <= 1 }, "{name}: {kept} snapshots");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 18, "{checked} idempotence scenarios");
+
+    let bad = scenario::parse("partition p\nproducer app\nsend app p a\ndeliver request b1\ndeliver request b9\nsend app p b\n").unwrap();
+    let one = txn_run_report(&txn_scenario::run_idempotence(&bad));
+    assert!(one.error.as_deref().is_some_and(|e| e.contains("b9")), "{:?}", one.error);
+    assert_eq!(one.steps.iter().map(|s| s.line).collect::<Vec<_>>(), [3, 4, 5]);
+    assert!(one.steps[2].events.as_ref().is_some_and(Vec::is_empty) && one.steps[2].changes.is_none() && !one.steps[2].ok);
+    assert!(one.steps[1].changes.is_some(), "the step before the error keeps what it changed");
+    // A transactions script's report has none of the per-batch view.
+    let txn = txn_run_report(&txn_scenario::run(&txn_scenario::parse("model transactions\npartition p\nproducer t transactional.id=t\ninit t\n").unwrap(), None, true));
+    assert!(txn.batches.is_none() && txn.final_state.is_none() && txn.initial_state.is_none() && txn.steps.iter().all(|s| s.events.is_none() && s.producer_entries.is_none() && s.changes.is_none()));
+}

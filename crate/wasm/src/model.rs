@@ -92,9 +92,12 @@ pub fn write_partition_directory(
 /// Runs a transactions scenario (a script whose first line is `model transactions`) and
 /// returns the timeline. An idempotence script (its text, or its JSON twin as an object, as
 /// `runScenario` takes it) is run by its own runner and returned in the same
-/// shape (`model: "idempotence"`; issue 13, one report from which both views draw); the options
-/// that choose a cluster (`transactionVersion`, `kafka`, `sabotage`) are the transactions
-/// scripts' and refused for it. The timeline: lanes, steps with their messages, the state after every step and
+/// shape (`model: "idempotence"`; issue 13, one report from which both views draw), with what
+/// `<kafka-ladder>`'s per-batch view reads besides: each step's `events`, `producerEntries` and
+/// `changes`, and the run's `producers`, `partitions`, `batches`, `finalState` and
+/// `initialState`, as `runScenario(…, {states: true})` has them. The options that choose a
+/// cluster (`transactionVersion`, `kafka`, `sabotage`) are the transactions scripts' and refused
+/// for it; `snapshots` and `trace` apply to both. The timeline: lanes, steps with their messages, the state after every step and
 /// the invariants checked after it, every record with its bytes, and `nextSteps`. Options:
 /// `{sabotage: "read-committed-sees-aborted"}` breaks the read path on purpose so tests can
 /// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
@@ -120,7 +123,7 @@ pub fn run_txn_scenario(
             Some(t) => scenario::parse(&t).map_err(js_error)?,
             None => from_js(script, "invalid scenario")?,
         };
-        return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence(&sc)));
+        return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence_with(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true))));
     }
     let script = text.as_deref().unwrap_or_default();
     let sabotage = match opts.sabotage.as_deref() {

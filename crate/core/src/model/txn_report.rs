@@ -40,6 +40,21 @@ pub struct TxnRunReport {
     /// (partitions touched, EndTxn → Complete ms) per completed transaction.
     pub completions: Vec<CompletionReport>,
     pub next_steps: Vec<NextStep>,
+    // An idempotence script's run (`model: "idempotence"`) also carries what `<kafka-ladder>`'s
+    // per-batch view draws, read off the same run (`TxnRun::sequence`): the producers and
+    // partitions by index (as each step's `events` name them), every client batch with its
+    // bytes, each partition's final log with its bytes, and the state before the first step
+    // (each step's `changes` has what it changed). Absent (None) for a transactions script.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub producers: Option<Vec<String>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub partitions: Option<Vec<String>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub batches: Option<Vec<super::report::BatchInfo>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub final_state: Option<Vec<super::report::PartitionState>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub initial_state: Option<super::report::StepStateReport>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,6 +90,18 @@ pub struct StepReport {
     /// The answer to a request step (`end-txn …`, `produce …`), as data.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub reply: Option<super::txn::Reply>,
+    /// An idempotence script's step, as the ladder's per-batch view draws it: the model's events
+    /// (sends, Produce attempts, the leader's decisions with their rules, acks, retries …), the
+    /// producer-state entries each leader holds after it, and what it changed (the leaders, the
+    /// client batches it touched, the lines that could come next; none after the last step,
+    /// whose state is the run's own). None for a transactions script's step; a step that could
+    /// not be carried out has no events.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub events: Option<Vec<super::report::EventReport>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub producer_entries: Option<Vec<usize>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub changes: Option<super::report::StepStateReport>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -190,6 +217,8 @@ fn lanes(w: &World) -> Vec<Lane> {
 
 pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
     let w = &run.world;
+    let seq = run.sequence.as_deref();
+    let seq_step = |k: usize| seq.and_then(|r| r.steps.get(k));
     TxnRunReport {
         kafka_version: "4.3",
         model: run.model,
@@ -205,7 +234,8 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         steps: run
             .steps
             .iter()
-            .map(|s| StepReport {
+            .enumerate()
+            .map(|(k, s)| StepReport {
                 line: s.line,
                 text: s.text.clone(),
                 ok: s.ok,
@@ -230,6 +260,9 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                 state: s.snapshot.as_deref().cloned().unwrap_or_default(),
                 invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
                 reply: s.reply.as_deref().cloned(),
+                events: seq.map(|_| seq_step(k).map(|st| st.events.clone()).unwrap_or_default()),
+                producer_entries: seq.map(|_| seq_step(k).map(|st| st.producer_entries.clone()).unwrap_or_default()),
+                changes: seq_step(k).and_then(|st| st.state.clone()),
             })
             .collect(),
         records: w
@@ -261,5 +294,10 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
         completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),
         next_steps: run.next.clone().unwrap_or_else(|| next_lines(w)).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
+        producers: seq.map(|r| r.producers.clone()),
+        partitions: seq.map(|r| r.partitions.clone()),
+        batches: seq.map(|r| r.batches.clone()),
+        final_state: seq.map(|r| r.final_state.clone()),
+        initial_state: seq.and_then(|r| r.initial_state.clone()),
     }
 }

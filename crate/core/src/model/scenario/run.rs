@@ -218,31 +218,55 @@ pub fn run(sc: &Scenario) -> Run {
 /// [`run`], keeping what each step changed ([`StepRun::state`], from [`Run::initial`]): a view
 /// shows the state after any step from the one run, without re-running the script's prefix.
 pub fn run_with_states(sc: &Scenario) -> Run {
-    let sim = setup(sc);
-    let initial = initial_state(&sim);
+    let mut sim = setup(sc);
     let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
-    let mut last = initial.leaders.clone();
-    let mut open = Vec::new();
-    out.initial = Some(initial);
-    let mut sim = sim;
+    let mut states = States::start(&sim, &mut out);
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
         let r = exec(&mut sim, s, &mut out, &mut budget, false);
-        if let Some(st) = out.steps.last_mut().filter(|st| st.state.is_none()) {
-            st.state = Some(step_state(&sim, out.cluster.as_deref(), st.events.clone(), &mut last, &mut open));
-        }
+        states.after_step(&sim, &mut out);
         if let Err(e) = r {
             out.error = Some(e);
             break;
         }
     }
-    // After the last step the state is the run's own (its final state, batches and next lines):
-    // not kept twice.
-    if let Some(last) = out.steps.last_mut() {
-        last.state = None;
-    }
+    States::finish(&mut out);
     out.sim = sim;
     out
+}
+
+/// What a run with states carries from one step to the next: the leaders as the last step left
+/// them and the client batches still unfinished ([`run_with_states`], and the one report of
+/// `txn_scenario::run_idempotence`).
+pub(in crate::model) struct States {
+    last: Vec<LeaderAt>,
+    open: Vec<usize>,
+}
+
+impl States {
+    /// The state before the first step, kept in `out.initial`.
+    pub(in crate::model) fn start(sim: &Sim, out: &mut Run) -> Self {
+        let initial = initial_state(sim);
+        let last = initial.leaders.clone();
+        out.initial = Some(initial);
+        States { last, open: Vec::new() }
+    }
+
+    /// The changes of the step [`exec`] just recorded (nothing when it recorded none: a step
+    /// that could not be carried out).
+    pub(in crate::model) fn after_step(&mut self, sim: &Sim, out: &mut Run) {
+        if let Some(st) = out.steps.last_mut().filter(|st| st.state.is_none()) {
+            st.state = Some(step_state(sim, out.cluster.as_deref(), st.events.clone(), &mut self.last, &mut self.open));
+        }
+    }
+
+    /// After the last step the state is the run's own (its final state, batches and next
+    /// lines): not kept twice.
+    pub(in crate::model) fn finish(out: &mut Run) {
+        if let Some(last) = out.steps.last_mut() {
+            last.state = None;
+        }
+    }
 }
 
 /// [`run`], keeping the leader's replay log ([`Sim::leader_log`]): every Produce a leader

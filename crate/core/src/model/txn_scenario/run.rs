@@ -73,6 +73,10 @@ pub struct TxnRun {
     /// [`run_idempotence`]: the lines that script's language offers next (its step buttons),
     /// instead of the world's.
     pub next: Option<Vec<(String, String)>>,
+    /// [`run_idempotence`]: the script's run as the ladder's per-batch view draws it (each step's
+    /// events and changes, the client batches, each log's bytes; `sequence.steps[k]` is
+    /// `steps[k]`, and a step that could not be carried out has none).
+    pub sequence: Option<Box<crate::model::report::RunReport>>,
 }
 
 impl TxnRun {
@@ -171,7 +175,7 @@ pub fn run(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool) -> Txn
 pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, trace: bool) -> TxnRun {
     let mut w = setup(sc, sabotage);
     w.trace = trace;
-    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "transactions", next: None };
+    let mut out = TxnRun { scenario: header(sc), world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "transactions", next: None, sequence: None };
     if let Err(e) = seed_producer_states(&mut setup_partitions(sc), &sc.producer_states) {
         out.error = Some(e);
         out.world = w;
@@ -223,16 +227,27 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     out
 }
 
-/// An idempotence script run for the timeline (issue 13: one report shape, from which
+/// An idempotence script run for the views (issue 13: one report shape, from which
 /// `<kafka-timeline>` and `<kafka-ladder>` both draw): the script's own runner runs every step on
 /// its own model — the same decisions, clock, expiry and checks as `eoslab run` on it — while a
 /// world hosts that model and lends it the partitions, recording what each step did as the
-/// timeline's messages, narration, records and state ([`World::mirror_hosted`]).
+/// timeline's messages, narration, records and state ([`World::mirror_hosted`]). The run also
+/// keeps what the ladder's per-batch view draws ([`TxnRun::sequence`]: each step's events and
+/// changes, the client batches, the logs' bytes), so both views read this one run.
 pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
+    run_idempotence_with(sc, true, true)
+}
+
+/// [`run_idempotence`]; `snapshots`: keep the world's state after every step (the timeline's
+/// panels), else after the last step only (the ladder folds the per-batch changes instead);
+/// `trace: false`: the world builds no messages or narration (the timeline's lanes; the ladder's
+/// per-batch view reads the model's own events).
+pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bool, trace: bool) -> TxnRun {
     use crate::model::scenario;
     let mut sim = scenario::setup(sc);
     let cluster = ClusterConfig { kafka: sc.kafka, transaction_version: sc.transaction_version.unwrap_or(2), ..Default::default() };
     let mut w = World::new(sc.start_ms, sim.next_producer_id(), cluster);
+    w.trace = trace;
     // The world owns the partitions and lends them to the model for each step.
     core::mem::swap(&mut w.partitions, &mut sim.partitions);
     w.now_ms = sim.now_ms;
@@ -250,25 +265,34 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
         ..Default::default()
     };
     let mut run = scenario::Run { scenario: sc.clone(), sim: crate::model::idempotence::Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
-    let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None };
+    let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None, sequence: None };
+    let mut states = w.mirror_hosted(|sim| scenario::States::start(sim, &mut run));
     let mut budget = 2_000_000usize;
-    for s in &sc.steps {
+    let n = sc.steps.len();
+    for (k, s) in sc.steps.iter().enumerate() {
         w.step = out.steps.len();
         w.messages.clear();
         w.narration.clear();
         let failures = run.failures.len();
-        let r = w.mirror_hosted(|sim| scenario::exec(sim, s, &mut run, &mut budget, false));
-        // The coordinators of the script's request lines: their state beside the leaders'.
-        // (The world's own counters stay at zero: its coordinator answers nothing here.)
-        let cluster = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
-        let mut snapshot = super::txn::state::snapshot(&w);
-        match cluster {
-            Some(c) => {
-                snapshot.coordinator = c.coordinator;
-                snapshot.metrics = c.metrics;
+        let r = w.mirror_hosted(|sim| {
+            let r = scenario::exec(sim, s, &mut run, &mut budget, false);
+            states.after_step(sim, &mut run);
+            r
+        });
+        let snapshot = (snapshots || k + 1 == n || r.is_err()).then(|| {
+            // The coordinators of the script's request lines: their state beside the leaders'.
+            // (The world's own counters stay at zero: its coordinator answers nothing here.)
+            let cluster = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
+            let mut snapshot = super::txn::state::snapshot(&w);
+            match cluster {
+                Some(c) => {
+                    snapshot.coordinator = c.coordinator;
+                    snapshot.metrics = c.metrics;
+                }
+                None => snapshot.metrics = Default::default(),
             }
-            None => snapshot.metrics = Default::default(),
-        }
+            Box::new(snapshot)
+        });
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
                 if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
@@ -284,7 +308,7 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
             t: w.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot: Some(Box::new(snapshot)),
+            snapshot,
             invariants: w.invariants(),
             reply: None,
         });
@@ -293,7 +317,19 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
             break;
         }
     }
-    out.next = Some(w.mirror_hosted(|sim| scenario::run_next_lines(sim, run.cluster.as_deref())));
+    if out.error.is_none() {
+        scenario::States::finish(&mut run);
+    }
+    // The ladder's per-batch view of the run: the events of each step, what it changed, the
+    // client batches and the logs' bytes, read off the model with the partitions lent to it.
+    let (next, sequence) = w.mirror_hosted(|sim| {
+        core::mem::swap(&mut run.sim, sim);
+        let report = crate::model::report::run_report(&run);
+        core::mem::swap(&mut run.sim, sim);
+        (scenario::run_next_lines(sim, run.cluster.as_deref()), report)
+    });
+    out.next = Some(next);
+    out.sequence = Some(Box::new(sequence));
     out.failures = run.failures;
     out.world = w;
     out
