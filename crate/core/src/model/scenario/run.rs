@@ -212,27 +212,13 @@ pub fn setup(sc: &Scenario) -> Sim {
 
 /// Run a scenario to its end (stopping at a step that cannot be carried out).
 pub fn run(sc: &Scenario) -> Run {
-    run_sim(sc, setup(sc))
+    run_sim(sc, setup(sc), false)
 }
 
 /// [`run`], keeping what each step changed ([`StepRun::state`], from [`Run::initial`]): a view
 /// shows the state after any step from the one run, without re-running the script's prefix.
 pub fn run_with_states(sc: &Scenario) -> Run {
-    let mut sim = setup(sc);
-    let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
-    let mut states = States::start(&sim, &mut out);
-    let mut budget = 2_000_000usize;
-    for s in &sc.steps {
-        let r = exec(&mut sim, s, &mut out, &mut budget, false);
-        states.after_step(&sim, &mut out);
-        if let Err(e) = r {
-            out.error = Some(e);
-            break;
-        }
-    }
-    States::finish(&mut out);
-    out.sim = sim;
-    out
+    run_sim(sc, setup(sc), true)
 }
 
 /// What a run with states carries from one step to the next: the leaders as the last step left
@@ -274,17 +260,28 @@ impl States {
 pub fn run_logged(sc: &Scenario) -> Run {
     let mut sim = setup(sc);
     sim.leader_log = Some(Vec::new());
-    run_sim(sc, sim)
+    run_sim(sc, sim, false)
 }
 
-fn run_sim(sc: &Scenario, mut sim: Sim) -> Run {
+/// The idempotence scripts' runner loop: every step [`exec`]uted in order on `sim`, stopping at
+/// one that cannot be carried out; with `states`, what each step changed is kept.
+/// (`txn_scenario::run_idempotence` runs the same steps with a world hosting `sim`.)
+fn run_sim(sc: &Scenario, mut sim: Sim, states: bool) -> Run {
     let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
+    let mut kept = states.then(|| States::start(&sim, &mut out));
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
-        if let Err(e) = exec(&mut sim, s, &mut out, &mut budget, false) {
+        let r = exec(&mut sim, s, &mut out, &mut budget, false);
+        if let Some(k) = kept.as_mut() {
+            k.after_step(&sim, &mut out);
+        }
+        if let Err(e) = r {
             out.error = Some(e);
             break;
         }
+    }
+    if states {
+        States::finish(&mut out);
     }
     out.sim = sim;
     out
