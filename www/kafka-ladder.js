@@ -24,7 +24,8 @@
 //
 // Attributes (the source of truth; `script` wins over `scenario`, which wins over the text):
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
-//   script     the scenario text (or its JSON twin, starting with "{"), or a transactions script
+//   script     the scenario text, or a transactions script (or either one's JSON twin, starting
+//              with "{"; a transactions script's has "model": "transactions")
 //   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
 //              step is a script line that does something with the `expect` lines after it, which
 //              are shown as its checks (lib/player.js)

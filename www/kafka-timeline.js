@@ -25,7 +25,8 @@
 //   scenario   name of a built-in scenario, loaded from ../scenarios/<name>.eos next to this module
 //   script     the scenario text (its first line is `model transactions`; an idempotence script
 //              is drawn too: its own run, as runTxnScenario reports it with model "idempotence";
-//              so is its JSON twin, text starting with "{", which offers no next-step lines)
+//              so is either script's JSON twin, text starting with "{" — a transactions script's
+//              has "model": "transactions" — which offers no next-step lines)
 //   step       the story step shown, 0..steps-1, or "end" (reflected; default: 0, the first). A story
 //              step is a script line that does something with the `expect` lines after it, which
 //              are shown as its checks (lib/player.js)

@@ -538,6 +538,31 @@ test("a transactions script in <kafka-ladder>: the timeline's report drawn as a 
   });
   assert.deepEqual(shape, { model: "transactions", same: true, rows: shape.rows, drawn: shape.rows, passed: true });
 
+  // Its JSON twin (parseScenario; "model": "transactions") draws the same sequence diagram, and a
+  // <kafka-timeline> beside it draws the same report (its steps, records, lanes and next steps; the
+  // timeline adds its own index to each delivery).
+  const twin = await page.evaluate(async () => {
+    const l = document.querySelector("kafka-ladder");
+    const { parseScenario } = await import("/pkg/eoslab.js");
+    await import("/www/kafka-timeline.js");
+    const text = l.script;
+    const before = JSON.stringify(l.run);
+    const rows = l.renderStats.rows;
+    const json = JSON.stringify(parseScenario(text), null, 1);
+    const t = document.createElement("kafka-timeline");
+    const loaded = (el, name) => new Promise((resolve) => el.addEventListener(name, (e) => resolve(e.detail), { once: true }));
+    const both = Promise.all([loaded(l, "kafka-ladder:load"), loaded(t, "kafka-timeline:load")]);
+    t.setAttribute("script", json);
+    document.body.append(t);
+    l.setAttribute("script", json);
+    const [ld, td] = await both;
+    const out = { errors: [ld.error ?? null, td.error ?? null], kind: l.run.model, same: JSON.stringify(l.run) === before, rows: l.renderStats.rows === rows, timeline: ["steps", "records", "lanes", "nextSteps"].every((k) => JSON.stringify(t.report?.[k]) === JSON.stringify(l.run[k])) };
+    t.remove();
+    l.setAttribute("script", text);
+    return out;
+  });
+  assert.deepEqual(twin, { errors: [null, null], kind: "transactions", same: true, rows: true, timeline: true });
+
   // The first commit: its answer is lost on the way back (a lost arrow), the producer throws.
   const commit = await page.evaluate(() => document.querySelector("kafka-ladder").run.steps.find((s) => s.text === "commit app lose-response").line);
   await goTo(await stepOfLine(commit));

@@ -16,7 +16,7 @@ import { load, pkgDir } from "./load-pkg.mjs";
 const full = await load("eoslab");
 const lite = await load("eoslab-decode");
 
-const MODEL_EXPORTS = ["runScenario", "runScenarioSummary", "runTxnScenario", "resolveProducerConfig"];
+const MODEL_EXPORTS = ["runScenario", "runScenarioSummary", "runTxnScenario", "parseScenario", "resolveProducerConfig"];
 const ENCODE_EXPORTS = ["encodeBatch", "encodeSegment"];
 const DECODE_EXPORTS = ["decode", "frames", "crc32c", "version"];
 /** The decode-only wasm's budget, gzip -9 (README "Performance": wasm ≤ 150 KB gzipped). */

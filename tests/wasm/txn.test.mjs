@@ -170,3 +170,27 @@ test("an idempotence script given as its JSON twin draws the same timeline as it
   assert.throws(() => runTxnScenario(twin, { transactionVersion: 1 }), /apply to `model transactions` scripts/);
   assert.throws(() => runTxnScenario({ steps: "nope" }), /invalid scenario/);
 });
+
+test("parseScenario gives either script's JSON twin, which runs as its text does (a transactions twin says model: transactions)", () => {
+  const { parseScenario, runScenario } = eoslab;
+  assert.ok(txnScenarios.length >= 30);
+  for (const [name, text] of txnScenarios) {
+    const twin = parseScenario(text);
+    assert.equal(twin.model, "transactions", name);
+    // Through JSON text too, as a program or a page would store it.
+    const stored = JSON.parse(JSON.stringify(twin));
+    assert.deepEqual(runTxnScenario(stored), runTxnScenario(text), name);
+  }
+  // The cluster options apply to a transactions twin as to its text.
+  const [, tv] = txnScenarios.find(([n]) => n === "txn-commit-response-lost.eos");
+  assert.deepEqual(runTxnScenario(parseScenario(tv), { transactionVersion: 1 }), runTxnScenario(tv, { transactionVersion: 1 }));
+  // An idempotence script's twin has no model field and runs in both runners as its text.
+  const idem = readFileSync(new URL("lost-response-retry.eos", scenariosDir), "utf8");
+  const twin = parseScenario(idem);
+  assert.equal(twin.model, undefined);
+  assert.deepEqual(runScenario(twin), runScenario(idem));
+  assert.deepEqual(runTxnScenario(twin), runTxnScenario(idem));
+  // A script error names its line, as running the text does.
+  assert.throws(() => parseScenario("model transactions\npartition p\nbgein app\n"), /line 3/);
+  assert.throws(() => runTxnScenario({ model: "transactions", steps: "nope" }), /invalid transactions scenario/);
+});

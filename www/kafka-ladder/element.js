@@ -215,7 +215,7 @@ export class KafkaLadderElement extends BaseElement {
       const source = parseSource(text);
       // A transactions script (`model transactions`) runs on the same model as the timeline's and
       // is drawn from the same report: its requests and answers between the lanes.
-      const transactions = source.kind === "text" && isTransactionsScript(source.text);
+      const transactions = source.kind === "text" ? isTransactionsScript(source.text) : source.value?.model === "transactions";
       const options = {};
       const tv = this.getAttribute("transaction-version");
       if (transactions && tv !== null && tv.trim() !== "") {

@@ -289,8 +289,9 @@ export class KafkaTimelineElement extends BaseElement {
           if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
           options.transactionVersion = Number(tv);
         }
-        // An idempotence script's JSON twin (an object starting with "{") runs as its text does;
-        // next-step lines are appended to text only, so it offers none.
+        // A script's JSON twin (text starting with "{": an idempotence script's, or a transactions
+        // script's with "model": "transactions") runs as its text does; next-step lines are
+        // appended to text only, so it offers none.
         const source = parseSource(text);
         try {
           report = Object.keys(options).length ? run(source.value, options) : run(source.value);

@@ -520,8 +520,9 @@ export class Player {
 }
 
 /**
- * The script source: text, or an idempotence script's JSON twin (text starting with "{") as an
- * object, which runScenario and runTxnScenario take as they take its text.
+ * The script source: text, or a script's JSON twin (text starting with "{") as an object — an
+ * idempotence script's, or a transactions script's (`"model": "transactions"`; parseScenario and
+ * `eoslab twin` write either) — which runTxnScenario takes as it takes the text.
  */
 export function parseSource(text) {
   const t = text.trim();

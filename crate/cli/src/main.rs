@@ -41,7 +41,7 @@ mod model;
 
 use decode_cmd::cmd_decode;
 use files::{cmd_dump_log, cmd_partition};
-use model::{cmd_run, cmd_schedule};
+use model::{cmd_run, cmd_schedule, cmd_twin};
 
 use eoslab_core::report::{BatchReport, Report, Severity};
 use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
@@ -53,7 +53,8 @@ const USAGE: &str = "usage:
   eoslab dump-log --files F[,F...] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
   eoslab partition DIR|FILE... [--json | --script]
   eoslab partition --write-dir DIR --script SCENARIO.eos [--index-interval-bytes N]
-  eoslab run SCENARIO.eos [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log] [--timeline]
+  eoslab run SCENARIO.eos|SCENARIO.json [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log] [--timeline]
+  eoslab twin SCENARIO.eos
   eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
 
 /// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with
@@ -82,6 +83,7 @@ fn main() -> ExitCode {
         Some("dump-log") => cmd_dump_log(&args[1..]),
         Some("partition") => cmd_partition(&args[1..]),
         Some("run") => cmd_run(&args[1..]),
+        Some("twin") => cmd_twin(&args[1..]),
         Some("schedule") => cmd_schedule(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

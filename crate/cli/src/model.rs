@@ -40,12 +40,20 @@ pub(crate) fn cmd_run(args: &[String]) -> Result<ExitCode, String> {
     if eoslab_core::model::txn_scenario::is_transactions(&text) {
         return run_transactions(&text, path, json, tv, kafka);
     }
+    let twin: Option<serde_json::Value> = match text.trim_start().starts_with('{') {
+        true => Some(serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?),
+        false => None,
+    };
+    if let Some(v) = twin.as_ref().filter(|v| v.get("model").and_then(|m| m.as_str()) == Some("transactions")) {
+        let sc = serde_json::from_value(v.clone()).map_err(|e| format!("bad transactions scenario JSON: {e}"))?;
+        return run_transactions_scenario(sc, json, tv, kafka);
+    }
     if tv.is_some() || kafka.is_some() {
         return Err(String::from("--transaction-version and --kafka apply to `model transactions` scripts"));
     }
-    let sc = match text.trim_start().starts_with('{') {
-        true => serde_json::from_str(&text).map_err(|e| format!("bad scenario JSON: {e}"))?,
-        false => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
+    let sc = match twin {
+        Some(v) => serde_json::from_value(v).map_err(|e| format!("bad scenario JSON: {e}"))?,
+        None => scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?,
     };
     if timeline {
         // The run as the timeline draws it (the shape `runTxnScenario` returns for this script).
@@ -207,9 +215,15 @@ pub(crate) fn cmd_schedule(args: &[String]) -> Result<ExitCode, String> {
 /// shape `runTxnScenario` returns); exit 1 when an `expect` fails or an invariant breaks.
 pub(crate) fn run_transactions(text: &str, path: Option<&str>, json: bool, tv: Option<u8>, kafka: Option<eoslab_core::model::line::KafkaLine>) -> Result<ExitCode, String> {
     use eoslab_core::model::txn_scenario;
-    let mut sc = txn_scenario::parse(text)
+    let sc = txn_scenario::parse(text)
         .map_err(|e| eoslab_core::model::suggest::explain(e, text, eoslab_core::model::suggest::TXN_VERBS))
         .map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+    run_transactions_scenario(sc, json, tv, kafka)
+}
+
+/// A transactions scenario (parsed, or read from its JSON twin) run and printed as the timeline.
+fn run_transactions_scenario(mut sc: eoslab_core::model::txn_scenario::TxnScenario, json: bool, tv: Option<u8>, kafka: Option<eoslab_core::model::line::KafkaLine>) -> Result<ExitCode, String> {
+    use eoslab_core::model::txn_scenario;
     if let Some(v) = tv {
         sc.transaction_version = v;
     }
@@ -234,4 +248,28 @@ fn print_timeline(run: &eoslab_core::model::txn_scenario::TxnRun, json: bool) ->
         println!("{} expectation(s): {} passed, {} failed", n, n - run.failures.len(), run.failures.len());
     }
     Ok(())
+}
+
+/// `eoslab twin SCENARIO.eos`: the script's JSON twin (the value its parser returns, serialized;
+/// a transactions script's has `"model": "transactions"`), which `eoslab run`, `runScenario` and
+/// `runTxnScenario` take as they take the text.
+pub(crate) fn cmd_twin(args: &[String]) -> Result<ExitCode, String> {
+    use eoslab_core::model::{scenario, txn_scenario};
+    let path = match args {
+        [] => None,
+        [p] if !p.starts_with("--") || p == "-" => Some(p.as_str()),
+        _ => return Err(format!("eoslab twin takes one scenario file\n{USAGE}")),
+    };
+    let text = read_input(path)?;
+    let text = String::from_utf8(text).map_err(|_| "a scenario is UTF-8 text".to_string())?;
+    let out = if txn_scenario::is_transactions(&text) {
+        let sc = txn_scenario::parse(&text)
+            .map_err(|e| eoslab_core::model::suggest::explain(e, &text, eoslab_core::model::suggest::TXN_VERBS))
+            .map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?;
+        serde_json::to_string(&sc)
+    } else {
+        serde_json::to_string(&scenario::parse(&text).map_err(|e| format!("{}: {e}", path.unwrap_or("-")))?)
+    };
+    println!("{}", out.map_err(|e| e.to_string())?);
+    Ok(ExitCode::SUCCESS)
 }

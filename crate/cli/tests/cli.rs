@@ -180,6 +180,26 @@ fn run_of_a_transactions_script_prints_the_timeline_and_checks_it() {
     assert_eq!(v["model"], "transactions");
     assert_eq!(v["steps"].as_array().unwrap().len(), 7);
     assert_eq!(eoslab(&["run", "-", "--transaction-version", "5"], script.as_bytes()).status.code(), Some(2));
+
+    // `eoslab twin`: the script's JSON twin, which `eoslab run` takes as it takes the text (the
+    // options too); an idempotence script's twin has no `model`.
+    let o = eoslab(&["twin", "-"], script.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let twin = o.stdout;
+    assert!(text(&twin).starts_with(r#"{"model":"transactions","#), "{}", text(&twin));
+    for opts in [&[][..], &["--transaction-version", "1"][..]] {
+        let args = |a: &[&'static str]| [&["run", "-", "--json"][..], a].concat();
+        let (a, b) = (eoslab(&args(opts), script.as_bytes()), eoslab(&args(opts), &twin));
+        assert_eq!((a.status.code(), text(&a.stdout)), (b.status.code(), text(&b.stdout)), "{opts:?}");
+    }
+    let idem = "partition p\nproducer app\nsend app p x\ndeliver request b1\nexpect b1 appended 0..0\n";
+    let o = eoslab(&["twin", "-"], idem.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.get("model").is_none() && v["steps"].as_array().unwrap().len() == 3, "{v}");
+    assert_eq!(text(&eoslab(&["run", "-"], &o.stdout).stdout), text(&eoslab(&["run", "-"], idem.as_bytes()).stdout));
+    let o = eoslab(&["twin", "-"], b"model transactions\npartition p\nbgein a\n");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("line 3"), "{}", text(&o.stderr));
 }
 
 fn envelope(name: &str) -> String {

@@ -51,7 +51,11 @@ fn the_json_twin_runs_the_same_scenario() {
     for (name, text) in txn_files() {
         let sc = parse(&text).unwrap();
         let json = serde_json::to_string(&sc).unwrap();
+        // The twin says its language, as the text's first line does (`eoslab run`,
+        // `runTxnScenario` and the views tell it from an idempotence script's by it).
+        assert!(json.starts_with(r#"{"model":"transactions","#), "{name}");
         let back: eoslab_core::model::txn_scenario::TxnScenario = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, sc, "{name}");
         assert_eq!(timeline_text(&run(&back, None, true)), timeline_text(&run(&sc, None, true)), "{name}");
     }
 }

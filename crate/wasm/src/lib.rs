@@ -21,7 +21,7 @@
 //! | `version()` → string                 | this crate's package version              |
 //!
 //! With the `models` feature (default) the models' API is exported too (`model.rs`:
-//! `runScenario`, `runScenarioSummary`, `runTxnScenario`, `resolveProducerConfig`); without it
+//! `runScenario`, `runScenarioSummary`, `runTxnScenario`, `parseScenario`, `resolveProducerConfig`); without it
 //! the module is decode-only (`pkg/eoslab-decode.js`, built by `scripts/build-pkg.sh`).
 //! With the `files` feature (default) `loadPartition(files)` reads a partition directory as the
 //! broker loads it (`files.rs`, [`eoslab_core::files::partition`]); the inspector loads it with

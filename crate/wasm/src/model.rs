@@ -89,7 +89,8 @@ pub fn write_partition_directory(
     Ok(out.into())
 }
 
-/// Runs a transactions scenario (a script whose first line is `model transactions`) and
+/// Runs a transactions scenario (a script whose first line is `model transactions`, or its JSON
+/// twin: an object with `model: "transactions"`, as `parseScenario` returns it) and
 /// returns the timeline. An idempotence script (its text, or its JSON twin as an object, as
 /// `runScenario` takes it) is run by its own runner and returned in the same
 /// shape (`model: "idempotence"`; issue 13, one report from which both views draw), with what
@@ -114,7 +115,8 @@ pub fn run_txn_scenario(
     use eoslab_core::model::txn_scenario;
     let opts: TxnOptions = crate::from_js_or_default(options, "invalid options")?;
     let text = script.as_string();
-    if text.as_deref().is_none_or(|t| !txn_scenario::is_transactions(t)) {
+    let twin = text.is_none() && is_transactions_twin(&script);
+    if !twin && text.as_deref().is_none_or(|t| !txn_scenario::is_transactions(t)) {
         if opts.sabotage.is_some() || opts.transaction_version.is_some() || opts.kafka.is_some() {
             return Err(JsError::new("sabotage, transactionVersion and kafka apply to `model transactions` scripts (an idempotence script sets its own with `broker` lines)"));
         }
@@ -125,12 +127,14 @@ pub fn run_txn_scenario(
         };
         return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence_with(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true))));
     }
-    let script = text.as_deref().unwrap_or_default();
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
         Some(s) => Some(Sabotage::parse(s).ok_or_else(|| JsError::new(&format!("unknown sabotage {s:?}")))?),
     };
-    let mut sc = txn_scenario::parse(script).map_err(|e| js_error(txn_explain(e, script)))?;
+    let mut sc = match text.as_deref() {
+        Some(script) => txn_scenario::parse(script).map_err(|e| js_error(txn_explain(e, script)))?,
+        None => from_js::<txn_scenario::TxnScenario>(script, "invalid transactions scenario")?,
+    };
     if let Some(v) = opts.transaction_version {
         if v > 2 {
             return Err(JsError::new("transactionVersion must be 0, 1 or 2"));
@@ -142,6 +146,25 @@ pub fn run_txn_scenario(
     }
     let run = txn_scenario::run_with(&sc, sabotage, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true));
     to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
+}
+
+/// Is `value` a transactions script's JSON twin (an object whose `model` is "transactions")?
+fn is_transactions_twin(value: &JsValue) -> bool {
+    value.is_object() && js_sys::Reflect::get(value, &JsValue::from_str("model")).ok().and_then(|m| m.as_string()).is_some_and(|m| m == "transactions")
+}
+
+/// A script's JSON twin: the value its parser returns, as an object (an idempotence script's,
+/// or a transactions script's with `model: "transactions"`), which `runScenario` and
+/// `runTxnScenario` take as they take the text. For programs that build scripts as data. Throws
+/// on a script error ("line N: …").
+#[wasm_bindgen(js_name = parseScenario)]
+pub fn parse_scenario(script: &str) -> Result<JsValue, JsError> {
+    use eoslab_core::model::txn_scenario;
+    if txn_scenario::is_transactions(script) {
+        to_js(&txn_scenario::parse(script).map_err(|e| js_error(txn_explain(e, script)))?)
+    } else {
+        to_js(&scenario::parse(script).map_err(js_error)?)
+    }
 }
 
 /// Runs a transactions scenario without tracing and returns only `{passed, steps,

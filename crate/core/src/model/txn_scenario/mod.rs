@@ -35,6 +35,9 @@ pub use text::{describe, next_lines, request_next_lines, timeline_text};
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "camelCase", default))]
 pub struct TxnScenario {
+    /// "transactions": the text's first line (`model transactions`), set by [`parse()`]. The JSON
+    /// twin (this value serialized) carries it, so a twin is told from an idempotence script's.
+    pub model: String,
     pub title: String,
     pub about: String,
     pub start_ms: i64,

@@ -328,7 +328,7 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
 
 /// Parse a transactions scenario.
 pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
-    let mut sc = TxnScenario { start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
+    let mut sc = TxnScenario { model: String::from("transactions"), start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
     let mut seen_model = false;
     let mut hosted = Hosted::default();
     // `#` starts a comment at the start of a line or after a space (as in the idempotence

@@ -338,6 +338,7 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
 /// `sc` without its steps (what a run keeps of its scenario).
 fn header(sc: &TxnScenario) -> TxnScenario {
     TxnScenario {
+        model: sc.model.clone(),
         title: sc.title.clone(),
         about: sc.about.clone(),
         start_ms: sc.start_ms,
