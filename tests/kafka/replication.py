@@ -20,11 +20,20 @@ the controller and the transaction coordinator). The script's own lines drive it
   deliver markers        the coordinator's WriteTxnMarkers, held by a proxy on the data leader's
                          inter-broker listener (as the model's network holds them), go on
   advance D              real time, scaled (below)
+  producer P transactional.id=T, consumer C read_committed|read_uncommitted PART …
+                         Java clients (kafka-clients 4.3.1, in the Probe JVM: Clients.java) on the
+                         cluster, their timeouts scaled as the brokers' are
+  init, begin, send, commit, abort, poll
+                         their calls: `send` waits 1.5 s for the record's answer (an application
+                         goes on while a batch waits for the high watermark), `commit`/`abort` run
+                         on the client's thread and are waited for 2 s, `poll` reads up to the
+                         partition's end (the LSO for read_committed)
 
 and every `expect` is asked of Kafka: the answers (offsets, error names, `waiting`, pid/epoch as
 the model numbers them), `isr`, `leader`, `hw`, `lso` (ListOffsets), `leo` and `log` (the
 leader's own segment files: a Fetch stops at the high watermark), `txn` (DescribeTransactions),
-`producer-state` (DescribeProducers). Kafka's asynchronous parts (metadata reaching every broker,
+`producer-state` (DescribeProducers), a producer's `state` (its TransactionManager's, read by
+reflection) and what a consumer `received`. Kafka's asynchronous parts (metadata reaching every broker,
 an ISR change, a marker's write) are given a moment: a state `expect` is asked again for up to a
 second before it counts as a disagreement. A scenario passes when every expect agrees; the
 model's own run of the same script must pass too (`eoslab run`), so Kafka is compared with the
@@ -53,7 +62,7 @@ from cluster import HOME, Cluster  # noqa: E402
 from txn_scenarios import crc32c, decode_batches, duration_ms, parse_eos, zigzag  # noqa: E402
 
 EOSLAB = os.path.join(ROOT, "target", "release", "eoslab")
-SCENARIOS = ["txn-request-unclean-election", "txn-request-follower-lag"]
+SCENARIOS = ["txn-request-unclean-election", "txn-request-follower-lag", "txn-slow-follower-commit"]
 SCALE = float(os.environ.get("EOSLAB_KAFKA_REPLICATION_SCALE", "0.5"))
 PRODUCE_TIMEOUT_MS = 30_000  # the model's acks=-1 Produce timeout (txn/replication.rs PRODUCE_TIMEOUT_MS)
 REQUEST_TIMEOUT_MS = 30_000  # request.timeout.ms: the coordinator's marker requests (K4)
@@ -104,6 +113,7 @@ class Run:
         self.next_model_pid = 1000
         self.cluster_words = {}
         self.part_name = None
+        self.producers, self.consumers, self.received = {}, {}, {}  # the Java clients (Clients.java)
         for _, w in self.lines:
             if w[0] == "cluster":
                 self.cluster_words.update(kv(w[1:]))
@@ -139,6 +149,7 @@ class Run:
         self.p = self.c.probe
         for i, node in self.c.nodes.items():
             self.p.call(op="connect", conn=f"n{i}", host="127.0.0.1", port=node.port)
+        self.start_clients()
         # Model time 0: half an ISR check period after one of broker 1's checks.
         first, period = self.c.nodes[1].isr_check_start()
         now = time.time() + 0.3
@@ -147,6 +158,45 @@ class Run:
         self.model_ms = 0
         self.wait_until(0)
         # the scenario's `advance` lines, and nothing else, move model time
+
+    def start_clients(self):
+        """The script's Java clients, made before model time 0 (as the model's exist from the start).
+        Bootstrapped on the data leader and the coordinator's node: a paused follower is never the
+        one a client asks for metadata first. The client timeouts the model runs with are scaled as
+        the brokers' are (request.timeout.ms: a Produce held for the high watermark is answered
+        REQUEST_TIMED_OUT, and retried, at the same model time); transaction.timeout.ms keeps
+        Kafka's 60 s, longer than any of these scenarios' transactions either way."""
+        boot = f"127.0.0.1:{self.c.nodes[1].port},127.0.0.1:{self.c.home.port}"
+        for n, w in self.lines:
+            if w[0] == "producer":
+                a = kv(w[2:])
+                if "transactional.id" not in a:
+                    raise Disagree(f"line {n}: a producer without transactional.id is not translated here")
+                cfg = {"bootstrap.servers": boot, "transactional.id": a["transactional.id"], "acks": "all", "linger.ms": "0",
+                       "request.timeout.ms": str(int(REQUEST_TIMEOUT_MS * SCALE)), "delivery.timeout.ms": str(int(120_000 * SCALE)),
+                       "retry.backoff.ms": "20", "retry.backoff.max.ms": "100"}
+                self.client_ok(self.p.client("producer", w[1], config=cfg), f"line {n}")
+                self.producers[w[1]] = a["transactional.id"]
+            elif w[0] == "consumer":
+                parts = [x for x in w[3:] if "=" not in x]
+                if any(x.startswith("group=") for x in w[3:]) or parts != [self.part_name]:
+                    raise Disagree(f"line {n}: only a consumer assigned the scenario's one partition is translated here")
+                cfg = {"bootstrap.servers": boot, "isolation.level": w[2], "auto.offset.reset": "earliest"}
+                self.client_ok(self.p.client("consumer", w[1], config=cfg, assign=[[self.topic, self.partition]]), f"line {n}")
+                self.consumers[w[1]] = w[2]
+                self.received[w[1]] = []
+
+    @staticmethod
+    def client_ok(a, what):
+        if not a.get("ok", True) or a.get("threw"):
+            raise Disagree(f"{what}: {a.get('threw') or a.get('error')}")
+        return a
+
+    def client_call(self, who, action, wait):
+        """A client call on the client's own thread, waited for `wait` s (it may go on waiting:
+        a commit for a batch the leader holds). What it threw is Kafka's answer, kept."""
+        self.p.client(action, who, **{"async": True})
+        return self.p.client("await", who, timeoutMs=int(wait * 1000))
 
     def wait_until(self, model_ms):
         target = self.t0_wall + model_ms / 1000 * SCALE
@@ -192,7 +242,26 @@ class Run:
     # -- steps ---------------------------------------------------------------------------------
     def step(self, n, w):
         verb = w[0]
-        if verb in ("model", "title", "about", "cluster", "partition"):
+        if verb in ("model", "title", "about", "cluster", "partition", "producer", "consumer"):
+            return
+        if verb in ("init", "begin", "commit", "abort") and w[1] in self.producers:
+            a = self.client_call(w[1], verb, wait=15.0 if verb == "init" else 2.0)
+            if verb in ("init", "begin") and (a.get("pending") or a.get("threw")):
+                raise Disagree(f"line {n}: {verb} {w[1]}: {a.get('threw') or 'did not return'}")
+            return
+        if verb == "send" and w[1] in self.producers:
+            if w[2] != self.part_name:
+                raise Disagree(f"line {n}: only the scenario's one partition is translated here")
+            for v in w[3:]:
+                a = self.p.client("send", w[1], topic=self.topic, partition=self.partition, value=v, timeoutMs=1500)
+                if a.get("threw"):
+                    raise Disagree(f"line {n}: send {v}: {a['threw']}")
+            return
+        if verb == "poll" and w[1] in self.consumers:
+            a = self.p.client("poll", w[1], untilEnd=True, maxMs=8000)
+            if a.get("threw"):
+                raise Disagree(f"line {n}: poll {w[1]}: {a['threw']}")
+            self.received[w[1]] += [r["value"] for r in a["records"]]
             return
         label = w[w.index("as") + 1] if "as" in w else None
         a = kv(w[1:])
@@ -332,7 +401,7 @@ class Run:
     # -- expects -------------------------------------------------------------------------------
     def expect(self, n, ws):
         text = "expect " + " ".join(ws)
-        state = ws[0] in ("isr", "leader", "hw", "lso", "leo", "log", "txn", "producer-state")
+        state = ws[0] in ("isr", "leader", "hw", "lso", "leo", "log", "txn", "producer-state") or ws[0] in self.producers
         deadline = time.time() + (SETTLE if state else 0)
         while True:
             got = self.check(ws)
@@ -374,6 +443,14 @@ class Run:
             last_seq = a["seq"].split("..")[1]
             g = f"pid={a['pid']} epoch={e['producerEpoch']} last seq {e['lastSequence']}"
             return None if (str(e["producerEpoch"]), str(e["lastSequence"])) == (a["epoch"], last_seq) else g
+        if kind in self.producers and ws[1] == "state":
+            # The TransactionManager's state: a call still waiting may have returned meanwhile.
+            a = self.p.client("await", kind, timeoutMs=0)
+            g = a.get("state") or self.p.client("state", kind).get("state")
+            return None if g == ws[2] else g
+        if kind in self.consumers and ws[1] == "received":
+            g = " ".join(self.received[kind])
+            return None if g == " ".join(ws[2:]) else g or "nothing"
         # an answer: expect LABEL ...
         label, rest = ws[0], ws[1:]
         if label in self.pending and rest[0] == "waiting":
@@ -458,30 +535,41 @@ class Run:
 
 
 def self_test(version="4.3.1"):
-    """The harness can fail: txn-request-unclean-election with the ISR order the model had
-    before a 4.3.1 cluster showed otherwise (`2,1`, leader first, where Kafka lists `1,2`) must
-    disagree on that line and nowhere else. Returns 0 when it does."""
+    """The harness can fail. Two scenarios with a wrong expectation each, which must disagree on
+    those lines and nowhere else: txn-request-unclean-election with the ISR order the model had
+    before a 4.3.1 cluster showed otherwise (`2,1`, leader first, where Kafka lists `1,2`); and
+    txn-slow-follower-commit (the Java clients) with the producer's state during its commit said
+    READY (it is COMMITTING_TRANSACTION while a batch waits for the high watermark) and the
+    read_committed consumer's records after the commit missing `b`. Returns 0 when they do."""
     import tempfile
-    src = os.path.join(ROOT, "scenarios", "txn-request-unclean-election.eos")
-    with open(src) as f:
-        lines = f.read().split("\n")
-    last = max(i for i, l in enumerate(lines) if l.strip() == "expect isr orders-0 1,2")
-    lines[last] = "expect isr orders-0 2,1"
-    with tempfile.NamedTemporaryFile("w", suffix=".eos", delete=False) as f:
-        f.write("\n".join(lines))
-        path = f.name
-    try:
-        run = Run("self-test", version, path=path, check_model=False)
-        bad = run.run()
-    except Exception as e:  # noqa: BLE001
-        bad = f"{type(e).__name__}: {e}"
-    finally:
-        os.unlink(path)
-    want = [(last + 1, "expect isr orders-0 2,1", "DISAGREE", "1,2")]
-    ok = bad == want
-    print(f"== replication self-test: {'passed' if ok else 'FAILED'}: the leader-first ISR order "
-          f"{'is' if ok else 'is not'} caught at line {last + 1} and nothing else ({bad})", flush=True)
-    return 0 if ok else 1
+    cases = [
+        ("txn-request-unclean-election", [("expect isr orders-0 1,2", "expect isr orders-0 2,1", "1,2")]),
+        ("txn-slow-follower-commit", [("expect app state COMMITTING_TRANSACTION", "expect app state READY", "COMMITTING_TRANSACTION"),
+                                      ("expect rc received a b", "expect rc received a", "a b")]),
+    ]
+    failed = 0
+    for name, swaps in cases:
+        with open(os.path.join(ROOT, "scenarios", f"{name}.eos")) as f:
+            lines = f.read().split("\n")
+        want = []
+        for old, new, kafka in swaps:
+            at = max(i for i, l in enumerate(lines) if l.strip() == old)
+            lines[at] = new
+            want.append((at + 1, new, "DISAGREE", kafka))
+        with tempfile.NamedTemporaryFile("w", suffix=".eos", delete=False) as f:
+            f.write("\n".join(lines))
+            path = f.name
+        try:
+            bad = Run("self-test", version, path=path, check_model=False).run()
+        except Exception as e:  # noqa: BLE001
+            bad = f"{type(e).__name__}: {e}"
+        finally:
+            os.unlink(path)
+        ok = bad == sorted(want)
+        failed += not ok
+        print(f"== replication self-test ({name}): {'passed' if ok else 'FAILED'}: "
+              f"{'; '.join(f'line {w[0]} `{w[1]}`' for w in want)} {'are' if ok else 'are not'} caught, and nothing else ({bad})", flush=True)
+    return 1 if failed else 0
 
 
 def main(argv=None):

@@ -50,8 +50,8 @@ NOT_CHECKED = {
                             "there is no simulator answer to compare",
     "txn-request-follower-lag": "replication faults (a follower that stops fetching, the ISR check): checked on a "
                                 "3-broker cluster by replication.py, not on this harness's one broker",
-    "txn-slow-follower-commit": "a follower that stops fetching needs a second broker (the harness runs one); the "
-                                "commit that waits for acks=all (S1, S3) is pinned by the scenario and unit tests",
+    "txn-slow-follower-commit": "a follower that stops fetching needs a second broker (the harness runs one): "
+                                "checked on a 3-broker cluster with the Java clients by replication.py",
     "txn-request-static-member": "`group-state` sets up a classic group with a static member; the harness cannot give a "
                                  "fresh broker's group those members (G2 is pinned by unit tests, ClassicGroup.validateOffsetCommit)",
     "txn-request-unclean-election": "a leader election needs a second broker: checked on a 2-broker cluster by "
