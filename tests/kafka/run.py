@@ -21,7 +21,8 @@
      random schedules of the transactions model too.
   5. The replication scenarios (replication.py) on real 4.3.1 clusters of 2-3 data brokers and
      a controller: followers that stop fetching, the ISR check, elections clean and unclean,
-     truncation, a Java client's commit waiting for a slow follower; and its self-test (a wrong
+     truncation, a Java client's commit waiting for a slow follower, a Java idempotent producer's
+     epoch bump after an unclean election; and its self-test (a wrong
      ISR order, producer state and consumer records must be caught).
 
 Prints the time of each part and of the whole step; exits non-zero on any disagreement.
