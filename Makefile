@@ -5,10 +5,11 @@
 #   make dist    pkg/, then dist/eoslab/: the embeddable elements + wasm + scenarios, npm-shaped (README: Embed it in your docs)
 #   make bench   benches/run.sh
 #   make bench-instructions  instructions, not seconds: decoders, writer and models against BASE (default 286cdd3) (benches/instructions.sh)
+#   make bench-wasm-ratio  instructions, not seconds: the transactions model in wasm (Node) against native (benches/wasm-ratio.sh)
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
 #   make envelope-fixtures  regenerate tests/fixtures/envelopes-4.3.1 with Kafka's own serializers (scripts/envelope-fixtures.sh)
 #   make capture-fixtures  regenerate tests/fixtures/capture-4.3.1: real Java-client traffic to a real broker, through a recording proxy (tests/kafka/capture.py)
-.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
+.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions bench-wasm-ratio tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
 
 serve:
 	@bash scripts/serve.sh
@@ -53,6 +54,9 @@ bench:
 
 bench-instructions:
 	@bash benches/instructions.sh $(BASE)
+
+bench-wasm-ratio:
+	@bash benches/wasm-ratio.sh $(CYCLES)
 
 tools:
 	@bash scripts/ensure-tools.sh

@@ -7,7 +7,9 @@
 //!
 //! A third argument `quiet` or `traced` runs only that pass and prints {"steps", "mode"}:
 //! for instruction counts (`valgrind --tool=callgrind --toggle-collect=*run_with*
-//! eoslab-bench-txn 500 1 quiet`), which are deterministic where wall time is not.
+//! eoslab-bench-txn 500 1 quiet`), which are deterministic where wall time is not. `script`
+//! only builds the script (the baseline benches/wasm-ratio.sh subtracts: what is left of a
+//! `quiet` pass is the parse and the run, as in the wasm pass it is compared with).
 
 use std::time::Instant;
 
@@ -27,7 +29,12 @@ fn main() {
     let cycles: usize = std::env::args().nth(1).and_then(|v| v.parse().ok()).unwrap_or(2_500);
     let reps: usize = std::env::args().nth(2).and_then(|v| v.parse().ok()).unwrap_or(5);
     let only = std::env::args().nth(3);
-    let sc = parse(&script(cycles)).expect("bench script parses");
+    let text = script(cycles);
+    if only.as_deref() == Some("script") {
+        println!("{{\"steps\":0,\"mode\":\"script\",\"bytes\":{}}}", text.len());
+        return;
+    }
+    let sc = parse(&text).expect("bench script parses");
     let measure = |trace: bool| {
         let mut best = f64::INFINITY;
         let mut steps = 0;
