@@ -190,39 +190,21 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     // Most steps write a record or more: room for one a step, so a long run's record list is
     // not copied each time it doubles.
     w.records.reserve(n.min(1 << 16));
-    for (k, s) in flat.into_iter().enumerate() {
-        w.step = out.steps.len();
-        w.messages.clear();
-        w.narration.clear();
+    let snapshot = |w: &World| super::txn::state::snapshot(w);
+    drive(&mut w, &mut out, n, snapshots, snapshot, |w, k| {
+        let s = flat[k];
         let line = line_of(s);
-        let mut ok = true;
-        match exec(&mut w, s, &mut mem) {
-            Ok(Some(fail)) => {
-                ok = false;
-                out.failures.push(Failure { line, expected: fail.0, got: fail.1 });
-            }
+        let mut ran = Ran { line, text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() }, failures: Vec::new(), error: None, reply: None };
+        match exec(w, s, &mut mem) {
+            Ok(Some(fail)) => ran.failures.push(Failure { line, expected: fail.0, got: fail.1 }),
             Ok(None) => {}
-            Err(e) => {
-                out.error = Some(ParseError { line, message: e });
-                ok = false;
-            }
+            Err(e) => ran.error = Some(ParseError { line, message: e }),
         }
-        let keep = snapshots || k + 1 == n || out.error.is_some();
-        out.steps.push(TxnStepRun {
-            line,
-            text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() },
-            ok,
-            t: w.now_ms - w.start_ms,
-            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
-            messages: core::mem::take(&mut w.messages),
-            snapshot: keep.then(|| Box::new(super::txn::state::snapshot(&w))),
-            invariants: if keep { w.invariants() } else { Vec::new() },
-            reply: if matches!(s, TxnStep::Request { .. }) { mem.replies.last().map(|x| Box::new(x.1.clone())) } else { None },
-        });
-        if out.error.is_some() {
-            break;
+        if matches!(s, TxnStep::Request { .. }) {
+            ran.reply = mem.replies.last().map(|x| Box::new(x.1.clone()));
         }
-    }
+        ran
+    });
     out.world = w;
     out
 }
@@ -268,31 +250,30 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
     let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None, sequence: None };
     let mut states = w.mirror_hosted(|sim| scenario::States::start(sim, &mut run));
     let mut budget = 2_000_000usize;
-    let n = sc.steps.len();
-    for (k, s) in sc.steps.iter().enumerate() {
-        w.step = out.steps.len();
-        w.messages.clear();
-        w.narration.clear();
+    // The coordinators of the script's request lines: their state beside the leaders'. (The
+    // world's own counters stay at zero: its coordinator answers nothing here.) Kept in `run`,
+    // read by the snapshot after each step.
+    let clusters: core::cell::RefCell<Option<super::txn::state::StateSnapshot>> = core::cell::RefCell::new(None);
+    let snapshot = |w: &World| {
+        let mut snapshot = super::txn::state::snapshot(w);
+        match clusters.borrow_mut().take() {
+            Some(c) => {
+                snapshot.coordinator = c.coordinator;
+                snapshot.metrics = c.metrics;
+            }
+            None => snapshot.metrics = Default::default(),
+        }
+        snapshot
+    };
+    drive(&mut w, &mut out, sc.steps.len(), snapshots, snapshot, |w, k| {
+        let s = &sc.steps[k];
         let failures = run.failures.len();
         let r = w.mirror_hosted(|sim| {
             let r = scenario::exec(sim, s, &mut run, &mut budget, false);
             states.after_step(sim, &mut run);
             r
         });
-        let snapshot = (snapshots || k + 1 == n || r.is_err()).then(|| {
-            // The coordinators of the script's request lines: their state beside the leaders'.
-            // (The world's own counters stay at zero: its coordinator answers nothing here.)
-            let cluster = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
-            let mut snapshot = super::txn::state::snapshot(&w);
-            match cluster {
-                Some(c) => {
-                    snapshot.coordinator = c.coordinator;
-                    snapshot.metrics = c.metrics;
-                }
-                None => snapshot.metrics = Default::default(),
-            }
-            Box::new(snapshot)
-        });
+        *clusters.borrow_mut() = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
                 if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
@@ -301,22 +282,14 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
             }
         }
         let line = scenario::step_line(s);
-        out.steps.push(TxnStepRun {
+        Ran {
             line,
             text: run.steps.last().filter(|st| st.line == line).map_or_else(|| crate::model::scenario::describe(s), |st| st.text.clone()),
-            ok: r.is_ok() && run.failures.len() == failures,
-            t: w.now_ms - w.start_ms,
-            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
-            messages: core::mem::take(&mut w.messages),
-            snapshot,
-            invariants: w.invariants(),
+            failures: run.failures[failures..].to_vec(),
+            error: r.err(),
             reply: None,
-        });
-        if let Err(e) = r {
-            out.error = Some(e);
-            break;
         }
-    }
+    });
     if out.error.is_none() {
         scenario::States::finish(&mut run);
     }
@@ -330,9 +303,50 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
     });
     out.next = Some(next);
     out.sequence = Some(Box::new(sequence));
-    out.failures = run.failures;
     out.world = w;
     out
+}
+
+/// What one step did, for [`drive`] to record.
+struct Ran {
+    line: usize,
+    text: String,
+    /// Its `expect`s that failed (a `repeat` body may hold several).
+    failures: Vec<Failure>,
+    /// It could not be carried out: the run stops here.
+    error: Option<ParseError>,
+    reply: Option<Box<super::txn::Reply>>,
+}
+
+/// The world's runner loop, for a script of either language (issue 13: one runner): `step(w, k)`
+/// carries out the k-th of `n` steps, and the loop records each step as the views draw it — its
+/// line, its messages and narration, the time, the state after it and the invariants checked on
+/// it (after every step with `snapshots`, else after the last), its answer — stopping at a step
+/// that cannot be carried out.
+fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: impl Fn(&World) -> super::txn::state::StateSnapshot, mut step: impl FnMut(&mut World, usize) -> Ran) {
+    for k in 0..n {
+        w.step = out.steps.len();
+        w.messages.clear();
+        w.narration.clear();
+        let ran = step(w, k);
+        let keep = snapshots || k + 1 == n || ran.error.is_some();
+        out.steps.push(TxnStepRun {
+            line: ran.line,
+            text: ran.text,
+            ok: ran.failures.is_empty() && ran.error.is_none(),
+            t: w.now_ms - w.start_ms,
+            narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
+            messages: core::mem::take(&mut w.messages),
+            snapshot: keep.then(|| Box::new(snapshot(w))),
+            invariants: if keep { w.invariants() } else { Vec::new() },
+            reply: ran.reply,
+        });
+        out.failures.extend(ran.failures);
+        if let Some(e) = ran.error {
+            out.error = Some(e);
+            break;
+        }
+    }
 }
 
 /// `sc` without its steps (what a run keeps of its scenario).
