@@ -198,7 +198,9 @@ class ProxiedBroker(oracle.Broker):
             "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT",
             "transaction.state.log.num.partitions": "5",
             "offsets.topic.num.partitions": "5",
-            "transaction.abort.timed.out.transaction.cleanup.interval.ms": "100",
+            # the coordinator's scan for timed-out transactions: Kafka's 10 s on the model's
+            # clock, scaled like `advance` (a scenario's `cluster` line may set another)
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms": str(int(10_000 * TIME_SCALE)),
         })
 
 
@@ -1672,7 +1674,8 @@ def scenario_broker_config(path):
                 if x.startswith("transaction.partition.verification.enable="):
                     out.append(tuple(x.split("=", 1)))
                 elif x.split("=", 1)[0] in ("transactional.id.expiration.ms",
-                                            "transaction.remove.expired.transaction.cleanup.interval.ms"):
+                                            "transaction.remove.expired.transaction.cleanup.interval.ms",
+                                            "transaction.abort.timed.out.transaction.cleanup.interval.ms"):
                     # durations on the model's clock: scaled like `advance` (TIME_SCALE)
                     k, v = x.split("=", 1)
                     out.append((k, str(max(1, int(duration_ms(v) * TIME_SCALE)))))

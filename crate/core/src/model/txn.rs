@@ -462,6 +462,10 @@ pub struct ClusterConfig {
     /// Broker `transaction.remove.expired.transaction.cleanup.interval.ms` (default 1 hour):
     /// how often the coordinator looks for expired transactional.ids (T4).
     pub transactional_id_expiration_interval_ms: i64,
+    /// Broker `transaction.abort.timed.out.transaction.cleanup.interval.ms` (default 10 s): how
+    /// often the coordinator looks for transactions open longer than their timeout (T1; its
+    /// "transaction-abort" task, scheduled every interval from the coordinator's start).
+    pub abort_timed_out_interval_ms: i64,
     /// `default.replication.factor` of the data partitions (1: no followers, HW = LEO).
     pub replication_factor: usize,
     /// Broker `replica.lag.time.max.ms` (S3).
@@ -483,6 +487,9 @@ pub const PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS_DEFAULT: i64 = 600_000;
 pub const TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT: i64 = 7 * 24 * 3_600_000;
 /// Kafka's default `transaction.remove.expired.transaction.cleanup.interval.ms`.
 pub const TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT: i64 = 3_600_000;
+/// Kafka's default `transaction.abort.timed.out.transaction.cleanup.interval.ms`
+/// (`TransactionStateManagerConfig.TRANSACTIONS_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS_DEFAULT`).
+pub const ABORT_TIMED_OUT_INTERVAL_MS_DEFAULT: i64 = 10_000;
 
 impl Default for ClusterConfig {
     fn default() -> Self {
@@ -496,6 +503,7 @@ impl Default for ClusterConfig {
             verification_disabled: false,
             transactional_id_expiration_ms: TRANSACTIONAL_ID_EXPIRATION_MS_DEFAULT,
             transactional_id_expiration_interval_ms: TRANSACTIONAL_ID_EXPIRATION_INTERVAL_MS_DEFAULT,
+            abort_timed_out_interval_ms: ABORT_TIMED_OUT_INTERVAL_MS_DEFAULT,
             replication_factor: 1,
             replica_lag_time_max_ms: super::partition::REPLICA_LAG_TIME_MAX_MS_DEFAULT,
             unclean_leader_election: false,
@@ -581,6 +589,8 @@ pub struct World {
     pub next_pid: i64,
     /// The model time up to which the transactional.id expiry scans have run (T4).
     pub expiry_scans_done: i64,
+    /// The model time up to which the coordinator's timeout scans have run (T1).
+    pub abort_scans_done: i64,
     pub cluster: ClusterConfig,
     pub coordinator: Coordinator,
     pub coordinator_epoch: i32,
@@ -748,6 +758,7 @@ impl World {
             now_ms: start_ms,
             next_pid: first_pid,
             expiry_scans_done: start_ms,
+            abort_scans_done: start_ms,
             cluster,
             coordinator: Coordinator { max_timeout_ms: max_timeout, ..Coordinator::default() },
             coordinator_epoch: 0,
@@ -2451,22 +2462,50 @@ impl World {
         self.expire_producers();
     }
 
-    /// The coordinator's periodic tasks at the world's clock: transactions past their
-    /// transaction.timeout.ms are aborted (T1–T2), idle transactional.ids expire (T4).
+    /// The coordinator's periodic tasks at the world's clock: its "transaction-abort" scans, every
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` from its start, abort the
+    /// transactions open longer than their transaction.timeout.ms (T1–T2), each at the first scan
+    /// after its deadline (`TransactionStateManager.timedOutTransactions`: start + timeout < the
+    /// scan's time), with that scan's time in the records it writes; its
+    /// "transactionalId-expiration" scans remove idle transactional.ids (T4).
     pub fn coordinator_timeouts(&mut self) {
-        for id in self.coordinator.timed_out(self.now_ms) {
-            if let Some(a) = self.coordinator.abort_timed_out(&id, self.now_ms) {
-                let r = self.write_txn_log(&id);
-                let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(&id, &[])), a.rule, a.source, ErrorCode::NONE);
-                self.link(k, r);
-                self.fence_instances(&id, None);
-                if let Some(t) = self.open_txn.get(id.as_str()).copied() {
-                    self.queue_markers(&id, t, false);
-                }
-                say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
-            }
+        let iv = self.cluster.abort_timed_out_interval_ms.max(1);
+        let (start, now) = (self.start_ms, self.now_ms);
+        let done = self.abort_scans_done.max(start);
+        // The first scan (start + k·interval, k ≥ 1) strictly after `t`.
+        let scan_after = |t: i64| start.saturating_add(t.saturating_sub(start).div_euclid(iv).saturating_add(1).max(1).saturating_mul(iv));
+        let mut due: Vec<(i64, i32, String)> = self
+            .coordinator
+            .txns
+            .iter()
+            .filter(|m| m.state == TxnState::Ongoing && m.pending_state.is_none())
+            .map(|m| (scan_after(m.txn_start_ms.saturating_add(m.txn_timeout_ms as i64).max(done)), Self::coordinator_partition(m.transactional_id.as_str()), String::from(m.transactional_id.as_str())))
+            .filter(|(at, _, _)| *at <= now)
+            .collect();
+        self.abort_scans_done = now;
+        due.sort();
+        for (at, _, id) in due {
+            self.now_ms = at;
+            self.abort_timed_out(&id);
+            self.now_ms = now;
         }
         self.expire_transactional_ids();
+    }
+
+    /// T1–T2 for one transactional.id, at the world's clock: an Ongoing transaction past its
+    /// timeout is aborted by the coordinator, which bumps the epoch (fencing its producer) and
+    /// queues the ABORT markers.
+    fn abort_timed_out(&mut self, id: &str) -> bool {
+        let Some(a) = self.coordinator.abort_timed_out(id, self.now_ms) else { return false };
+        let r = self.write_txn_log(id);
+        let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(id, &[])), a.rule, a.source, ErrorCode::NONE);
+        self.link(k, r);
+        self.fence_instances(id, None);
+        if let Some(t) = self.open_txn.get(id).copied() {
+            self.queue_markers(id, t, false);
+        }
+        say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));
+        true
     }
 
     /// X1 on every leader (`ProducerStateManager.removeExpiredProducers`, run by LogManager's

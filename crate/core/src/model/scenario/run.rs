@@ -435,7 +435,12 @@ fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model:
     use super::idempotence::ClusterEvent;
     let c = out.cluster.get_or_insert_with(|| {
         let cluster = crate::model::txn::ClusterConfig { kafka: out.scenario.kafka, transaction_version: out.scenario.transaction_version.unwrap_or(2), ..Default::default() };
-        let world = crate::model::txn::World::new(sim.now_ms, sim.next_producer_id(), cluster);
+        // The coordinators started with the cluster, at the script's start: their periodic scans
+        // count from it (nothing was there to scan before this line).
+        let mut world = crate::model::txn::World::new(out.scenario.start_ms.min(sim.now_ms), sim.next_producer_id(), cluster);
+        world.now_ms = sim.now_ms;
+        world.abort_scans_done = sim.now_ms;
+        world.expiry_scans_done = sim.now_ms;
         alloc::boxed::Box::new(Cluster { world, replies: Vec::new() })
     });
     let w = &mut c.world;

@@ -52,6 +52,9 @@ pub struct TxnScenario {
     pub transactional_id_expiration_ms: Option<i64>,
     /// `cluster transaction.remove.expired.transaction.cleanup.interval.ms=D` (None: 1 hour).
     pub transactional_id_expiration_interval_ms: Option<i64>,
+    /// `cluster transaction.abort.timed.out.transaction.cleanup.interval.ms=D` (None: Kafka's
+    /// 10 s): how often the coordinator aborts transactions past their timeout (T1).
+    pub abort_timed_out_interval_ms: Option<i64>,
     pub rtt_ms: i64,
     pub append_ms: i64,
     pub brokers: usize,

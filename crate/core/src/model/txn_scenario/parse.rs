@@ -363,6 +363,9 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                         Some(("transaction.remove.expired.transaction.cleanup.interval.ms", v)) => {
                             sc.transactional_id_expiration_interval_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?)
                         }
+                        Some(("transaction.abort.timed.out.transaction.cleanup.interval.ms", v)) => {
+                            sc.abort_timed_out_interval_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?)
+                        }
                         Some(("default.replication.factor", v)) => sc.replication_factor = v.parse::<usize>().ok().filter(|n| (1..=9).contains(n)).ok_or_else(bad)?,
                         Some(("replica.lag.time.max.ms", v)) => sc.replica_lag_time_max_ms = Some(parse_duration(v).filter(|d| *d >= 1).ok_or_else(bad)?),
                         Some(("unclean.leader.election.enable", v)) => {
@@ -387,7 +390,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                         Some(("kafka", v)) => {
                             sc.kafka = KafkaLine::parse(v).ok_or_else(|| ParseError { line, message: format!("kafka={v}: the model knows the lines 4.1 (4.0–4.1), 4.3 (4.2–4.3) and trunk") })?
                         }
-                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, transaction.max.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, rtt, append, brokers)")),
+                        _ => return perr(line, format!("unknown cluster setting {kv:?} (transaction.version, kafka, transaction.partition.verification.enable, transactional.id.expiration.ms, transaction.remove.expired.transaction.cleanup.interval.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, default.replication.factor, replica.lag.time.max.ms, unclean.leader.election.enable, transaction.max.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, rtt, append, brokers)")),
                     }
                 }
             }

@@ -342,3 +342,32 @@ fn expect_last_and_expect_read_name_the_latest_answers_as_in_the_idempotence_scr
          list-offsets orders-0 read_committed\nexpect read offset 1",
     );
 }
+
+/// T1: the coordinator aborts a transaction past its timeout at its next "transaction-abort"
+/// scan, every `transaction.abort.timed.out.transaction.cleanup.interval.ms` (Kafka's 10 s) from
+/// its start (`TransactionCoordinator.startup`; `TransactionStateManager.timedOutTransactions`:
+/// start + timeout < the scan's time), not as soon as the time has passed; the PrepareAbort it
+/// writes carries the scan's time. The interval is a cluster setting.
+#[test]
+fn a_timed_out_transaction_is_aborted_at_the_coordinators_next_scan() {
+    let script = |cluster: &str| {
+        format!(
+            "model transactions\ntitle t\n{cluster}\npartition orders-0\nproducer app transactional.id=app transaction.timeout.ms=15s\n\
+             init app\nbegin app\nsend app orders-0 a\nadvance 16s\nexpect txn app Ongoing\nadvance 4s\nexpect txn app PrepareAbort\nexpect app fenced\n"
+        )
+    };
+    let r = run(&parse(&script("")).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    // The transaction opened a few ms after the start: its 15 s end after the 10 s scan and before
+    // the 20 s one, which aborts it and writes PrepareAbort at its own time.
+    let m = r.world.coordinator.get("app").unwrap();
+    assert!(m.txn_start_ms > r.world.start_ms && m.txn_start_ms < r.world.start_ms + 100);
+    assert_eq!(m.last_update_ms, r.world.start_ms + 20_000);
+    assert!(r.world.now_ms > m.last_update_ms, "the scan ran before the end of the advance");
+    // Scans every second: aborted at 16 s already.
+    let fast = run(&parse(&script("cluster transaction.abort.timed.out.transaction.cleanup.interval.ms=1s")).unwrap(), None, true);
+    assert!(!fast.passed());
+    assert_eq!(fast.failures.iter().map(|f| (f.line, f.got.as_str())).collect::<Vec<_>>(), [(10, "PrepareAbort")]);
+    assert_eq!(fast.world.coordinator.get("app").unwrap().last_update_ms, fast.world.start_ms + 16_000);
+    assert!(parse("model transactions\ncluster transaction.abort.timed.out.transaction.cleanup.interval.ms=0\n").is_err());
+}
