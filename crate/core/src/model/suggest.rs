@@ -23,7 +23,7 @@ pub const IDEMPOTENCE_VERBS: &[&str] = &[
 pub const TXN_VERBS: &[&str] = &[
     "model", "title", "about", "time", "first-producer-id", "cluster", "txn-state", "group-state", "producer-state", "partition", "partitions",
     "producer", "consumer", "repeat", "init", "begin", "send", "send-all", "send-offsets", "commit", "abort", "deliver", "delay", "crash",
-    "advance", "failover", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
+    "advance", "failover", "run-task", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
     // Replication faults (model/txn/replication.rs).
     "lag", "catch-up", "leader-fails", "inject",
     // Requests asked directly (model/txn/requests.rs).

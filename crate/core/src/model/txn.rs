@@ -2526,22 +2526,78 @@ impl World {
                     break;
                 }
             }
-            for pi in 0..self.partitions.len() {
-                let removed = self.partitions[pi].remove_expired_producers(t);
-                if !removed.is_empty() {
-                    let name = self.partitions[pi].name.clone();
-                    let lane = self.partition_lane(&name);
-                    let ttl = self.partitions[pi].producer_id_expiration_ms;
-                    msg_rule!(self, lane.clone(), lane, "expire", format!("{name}: producer state of {removed:?} expired (its last record is at least producer.id.expiration.ms = {ttl} ms old, no open transaction); a retry of its batches would be written again (X2)"), "X1", super::partition::EXPIRY_SOURCE, ErrorCode::NONE);
-                    say!(self, format!("{name} forgets producer(s) {removed:?}: producer.id.expiration.ms passed (X1)"));
-                }
-            }
-            for log in self.offsets_logs.values_mut() {
-                log.remove_expired_producers(t);
-            }
+            self.producer_expiry_check(t);
             t += iv;
         }
         self.producer_checks_done = now;
+    }
+
+    /// X1 at time `t` on every leader (`UnifiedLog`'s "PeriodicProducerExpirationCheck").
+    fn producer_expiry_check(&mut self, t: i64) {
+        for pi in 0..self.partitions.len() {
+            let removed = self.partitions[pi].remove_expired_producers(t);
+            if !removed.is_empty() {
+                let name = self.partitions[pi].name.clone();
+                let lane = self.partition_lane(&name);
+                let ttl = self.partitions[pi].producer_id_expiration_ms;
+                msg_rule!(self, lane.clone(), lane, "expire", format!("{name}: producer state of {removed:?} expired (its last record is at least producer.id.expiration.ms = {ttl} ms old, no open transaction); a retry of its batches would be written again (X2)"), "X1", super::partition::EXPIRY_SOURCE, ErrorCode::NONE);
+                say!(self, format!("{name} forgets producer(s) {removed:?}: producer.id.expiration.ms passed (X1)"));
+            }
+        }
+        for log in self.offsets_logs.values_mut() {
+            log.remove_expired_producers(t);
+        }
+    }
+
+    /// Kafka's scheduler tasks a script can run at once (`run-task NAME`), by their names in
+    /// Kafka's scheduler.
+    pub const TASKS: [&'static str; 4] = ["transaction-abort", "transactionalId-expiration", "PeriodicProducerExpirationCheck", "isr-expiration"];
+
+    /// `run-task NAME`: one of the periodic tasks runs now, as if the scheduler fired it; its
+    /// schedule is not moved (the next periodic run comes when it would have).
+    /// - `transaction-abort` (TransactionCoordinator): every transaction open longer than its
+    ///   timeout is aborted (T1–T2);
+    /// - `transactionalId-expiration` (TransactionStateManager): every idle transactional.id past
+    ///   transactional.id.expiration.ms gets its tombstone (T4);
+    /// - `PeriodicProducerExpirationCheck` (UnifiedLog): every leader forgets the producers past
+    ///   producer.id.expiration.ms (X1);
+    /// - `isr-expiration` (ReplicaManager): every leader drops the followers past
+    ///   replica.lag.time.max.ms from its ISR (S3).
+    pub fn run_task(&mut self, name: &str) -> Result<(), String> {
+        let now = self.now_ms;
+        match name {
+            "transaction-abort" => {
+                let mut n = 0;
+                for id in self.coordinator.timed_out(now) {
+                    n += usize::from(self.abort_timed_out(&id));
+                }
+                say!(self, format!("the coordinator's transaction-abort task runs now: {n} transaction(s) past their timeout aborted (T1)"));
+            }
+            "transactionalId-expiration" => {
+                let exp = self.cluster.transactional_id_expiration_ms.max(0);
+                let mut due: Vec<(i64, i32, Name)> = self
+                    .coordinator
+                    .txns
+                    .iter()
+                    .filter(|m| matches!(m.state, TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort) && m.pending_state.is_none() && m.last_update_ms.saturating_add(exp) <= now)
+                    .map(|m| (now, Self::coordinator_partition(m.transactional_id.as_str()), m.transactional_id.clone()))
+                    .collect();
+                due.sort_by_key(|(_, n, _)| *n);
+                say!(self, format!("the coordinator's transactionalId-expiration task runs now: {} idle transactional.id(s) expire (T4)", due.len()));
+                self.remove_expired_ids(&due);
+            }
+            "PeriodicProducerExpirationCheck" => {
+                say!(self, String::from("every leader's PeriodicProducerExpirationCheck runs now (X1)"));
+                self.producer_expiry_check(now);
+            }
+            "isr-expiration" => {
+                say!(self, String::from("every leader's isr-expiration task runs now (S3)"));
+                self.expire_held(now);
+                self.isr_check(now);
+            }
+            _ => return Err(format!("unknown task {name:?}: {}", Self::TASKS.join(", "))),
+        }
+        Ok(())
     }
 
     /// T4, transactional.id expiry (`TransactionStateManager.removeExpiredTransactionalIds`,
@@ -2575,6 +2631,14 @@ impl World {
             return;
         }
         due.sort_by_key(|(at, n, _)| (*at, *n));
+        self.remove_expired_ids(&due);
+    }
+
+    /// T4's scans as given: (scan time, `__transaction_state` partition, id), in scan and
+    /// partition order: one tombstone batch per scan and partition, the metadata removed.
+    fn remove_expired_ids(&mut self, due: &[(i64, i32, Name)]) {
+        let exp = self.cluster.transactional_id_expiration_ms.max(0);
+        let start = self.start_ms;
         let mut i = 0;
         while i < due.len() {
             let (at, n) = (due[i].0, due[i].1);

@@ -255,20 +255,28 @@ impl World {
         let mut t = start + ((self.isr_checks_done.max(start) - start) / iv + 1) * iv;
         while t <= now {
             self.expire_held(t);
-            for pi in 0..self.partitions.len() {
-                let out = self.partitions[pi].shrink_isr(t, max_lag);
-                if !out.is_empty() {
-                    let lane = self.partition_lane(&self.partitions[pi].name.clone());
-                    let state = self.replicas_line(pi);
-                    msg_rule!(self, lane.clone(), lane, "replication", format!("at +{} ms the leader's ISR check finds broker(s) {} more than replica.lag.time.max.ms={max_lag} behind: out of the ISR (AlterPartition); {state}", t - start, join(&out)), "S3", PARTITION_HW, ErrorCode::NONE);
-                    say!(self, format!("{}: broker(s) {} leave the ISR (S3); the HW moves to the log end of the replicas left in it", self.partitions[pi].name, join(&out)));
-                }
-            }
-            self.release_held();
+            self.isr_check(t);
             t += iv;
         }
         self.isr_checks_done = now;
         self.expire_held(now);
+    }
+
+    /// S3 at time `t` on every leader (ReplicaManager's "isr-expiration" task), then the held
+    /// answers the new HW releases.
+    pub(super) fn isr_check(&mut self, t: i64) {
+        let max_lag = self.cluster.replica_lag_time_max_ms.max(1);
+        let start = self.start_ms;
+        for pi in 0..self.partitions.len() {
+            let out = self.partitions[pi].shrink_isr(t, max_lag);
+            if !out.is_empty() {
+                let lane = self.partition_lane(&self.partitions[pi].name.clone());
+                let state = self.replicas_line(pi);
+                msg_rule!(self, lane.clone(), lane, "replication", format!("at +{} ms the leader's ISR check finds broker(s) {} more than replica.lag.time.max.ms={max_lag} behind: out of the ISR (AlterPartition); {state}", t - start, join(&out)), "S3", PARTITION_HW, ErrorCode::NONE);
+                say!(self, format!("{}: broker(s) {} leave the ISR (S3); the HW moves to the log end of the replicas left in it", self.partitions[pi].name, join(&out)));
+            }
+        }
+        self.release_held();
     }
 
     /// An appended Produce whose batch is above the HW: its acks=-1 answer is held
@@ -401,7 +409,7 @@ impl World {
     }
 
     /// Held answers past their deadline at `t`: REQUEST_TIMED_OUT.
-    fn expire_held(&mut self, t: i64) {
+    pub(super) fn expire_held(&mut self, t: i64) {
         self.release_hosted(Some(t));
         self.settle_unacked(t, true);
         self.answer_held_markers(t, true);

@@ -157,6 +157,9 @@ pub enum TxnStep {
     Crash { line: usize, producer: String },
     Advance { line: usize, ms: i64 },
     Failover { line: usize },
+    /// `run-task NAME`: one of Kafka's periodic tasks runs now, its schedule unchanged
+    /// ([`super::txn::World::run_task`]).
+    RunTask { line: usize, task: String },
     Poll { line: usize, consumer: String },
     Rebalance { line: usize, group: String },
     /// The application seeks the consumer back to its group's committed offsets (what it must

@@ -268,6 +268,13 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
             TxnStep::Advance { line, ms: parse_duration(w[1]).ok_or_else(|| ParseError { line, message: format!("bad duration {:?}", w[1]) })? }
         }
         "failover" => TxnStep::Failover { line },
+        "run-task" => {
+            need(2, "run-task transaction-abort|transactionalId-expiration|PeriodicProducerExpirationCheck|isr-expiration")?;
+            if !super::txn::World::TASKS.contains(&w[1]) {
+                return perr(line, format!("unknown task {:?}: run-task takes one of Kafka's scheduler tasks: {}", w[1], super::txn::World::TASKS.join(", ")));
+            }
+            TxnStep::RunTask { line, task: s(1) }
+        }
         "poll" => {
             need(2, "poll CONSUMER")?;
             TxnStep::Poll { line, consumer: s(1) }

@@ -434,6 +434,7 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::Crash { line, .. }
         | TxnStep::Advance { line, .. }
         | TxnStep::Failover { line }
+        | TxnStep::RunTask { line, .. }
         | TxnStep::Poll { line, .. }
         | TxnStep::Rebalance { line, .. }
         | TxnStep::Seek { line, .. }
@@ -519,6 +520,7 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
         }
         TxnStep::Effect { producer, name, key, .. } => w.effect(producer, name, key.as_deref()),
         TxnStep::Feature { level, .. } => w.set_feature(*level),
+        TxnStep::RunTask { task, .. } => w.run_task(task)?,
         TxnStep::Flush { .. } => {
             for m in w.markers.iter_mut() {
                 m.held = false;

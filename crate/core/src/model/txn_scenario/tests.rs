@@ -371,3 +371,42 @@ fn a_timed_out_transaction_is_aborted_at_the_coordinators_next_scan() {
     assert_eq!(fast.world.coordinator.get("app").unwrap().last_update_ms, fast.world.start_ms + 16_000);
     assert!(parse("model transactions\ncluster transaction.abort.timed.out.transaction.cleanup.interval.ms=0\n").is_err());
 }
+
+/// `run-task NAME` runs one of Kafka's periodic tasks now, by its scheduler name, without moving
+/// its schedule: the coordinator's transaction-abort (T1–T2) and transactionalId-expiration (T4),
+/// each leader's PeriodicProducerExpirationCheck (X1) and isr-expiration (S3).
+#[test]
+fn run_task_runs_a_periodic_task_now() {
+    // transaction-abort: past its 15 s timeout at 16 s, four seconds before the next scan.
+    let r = ask(
+        "producer app transactional.id=app transaction.timeout.ms=15s",
+        "init app\nbegin app\nsend app orders-0 a\nadvance 16s\nexpect txn app Ongoing\nrun-task transaction-abort\n\
+         expect txn app PrepareAbort\nexpect app fenced\nadvance 4s\nexpect txn app PrepareAbort",
+    );
+    let m = r.world.coordinator.get("app").unwrap();
+    assert_eq!(m.last_update_ms - r.world.start_ms, r.steps[3].t, "aborted at the run-task's time, not at a scan");
+    assert!(timeline_text(&r).contains("transaction-abort task runs now: 1 transaction(s)"));
+    // transactionalId-expiration: idle for 10 s at 11 s; the scans run hourly.
+    ask(
+        "cluster transactional.id.expiration.ms=10s\nproducer app transactional.id=app",
+        "init app\nadvance 11s\nexpect txn app Empty\nrun-task transactionalId-expiration\nexpect txn app none",
+    );
+    // PeriodicProducerExpirationCheck: the entry is a minute old at 2 min; the checks run every 10 min.
+    ask(
+        "cluster producer.id.expiration.ms=1m\nproducer-state orders-0 pid=1000 epoch=0 seq=0..0",
+        "advance 2m\nexpect producer-state orders-0 pid=1000 epoch=0\nrun-task PeriodicProducerExpirationCheck\nexpect producers orders-0 0",
+    )
+    .world
+    .partitions[0]
+    .producers
+    .is_empty()
+    .then_some(())
+    .expect("the entry is gone");
+    // isr-expiration: broker 2 stopped at once; at 12 s it is 12 s behind, the last check (10 s) found it 10 s behind.
+    ask(
+        "cluster default.replication.factor=2 replica.lag.time.max.ms=10s\nproducer-state orders-0 pid=1000 epoch=0 seq=0..0",
+        "lag orders-0 broker=2\nproduce orders-0 pid=1000 epoch=0 seq=1 b as p\nadvance 12s\nexpect isr orders-0 1,2\n\
+         run-task isr-expiration\nexpect isr orders-0 1\nexpect p error NONE",
+    );
+    assert!(parse("model transactions\nrun-task log-flusher\n").unwrap_err().message.contains("unknown task \"log-flusher\""));
+}

@@ -27,6 +27,7 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::Crash { producer, .. } => format!("crash {producer}"),
         TxnStep::Advance { ms, .. } => format!("advance {ms}ms"),
         TxnStep::Failover { .. } => String::from("failover coordinator"),
+        TxnStep::RunTask { task, .. } => format!("run-task {task}"),
         TxnStep::Poll { consumer, .. } => format!("poll {consumer}"),
         TxnStep::Rebalance { group, .. } => format!("rebalance {group}"),
         TxnStep::Seek { consumer, .. } => format!("seek {consumer} committed"),
