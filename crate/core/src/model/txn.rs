@@ -1207,10 +1207,8 @@ impl World {
     }
 
     fn do_init(&mut self, i: usize, current: Option<(i64, i16)>) -> Result<CallResult, String> {
-        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "InitProducerId") {
-            msg!(self, self.producer_lane(&self.clients[i].name.clone()), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={})", self.clients[i].transactional_id));
-            self.injected_answer(i, "InitProducerId", e);
-        }
+        let id = self.clients[i].transactional_id.clone();
+        self.injected_request(i, "InitProducerId", COORD_LANE, || format!("InitProducerId(transactionalId={id})"));
         let name = self.clients[i].name.clone();
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
@@ -1385,10 +1383,7 @@ impl World {
     fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        if let Some(inject::Injection::Error(e)) = self.take_injection(i, kind) {
-            msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
-            self.injected_answer(i, kind, e);
-        }
+        self.injected_request(i, kind, COORD_LANE, || format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
         self.metric(Metric::AddPartitionsRequests, 1);
         let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
@@ -1459,8 +1454,18 @@ impl World {
         );
         let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
         let injected = self.take_injection(i, "Produce");
-        if let Some(inject::Injection::Error(e)) = injected {
-            self.injected_answer(i, "Produce", e);
+        match injected {
+            Some(inject::Injection::Error(e)) => self.injected_answer(i, "Produce", e),
+            Some(inject::Injection::LoseRequest) => {
+                if let Some(m) = self.messages.last_mut().filter(|m| m.kind == "Produce") {
+                    m.lost = true;
+                    m.text.push_str(" — lost on its way");
+                }
+                self.injected_loss(i, "Produce");
+            }
+            _ => {}
+        }
+        if matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest)) {
             msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
         }
         let msgs_before = self.messages.len();
@@ -1752,10 +1757,7 @@ impl World {
         }
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
-        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "TxnOffsetCommit") {
-            msg!(self, self.producer_lane(name), OFFSETS_LANE, "TxnOffsetCommit", format!("TxnOffsetCommit({group}, generation {generation})"));
-            self.injected_answer(i, "TxnOffsetCommit", e);
-        }
+        self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})"));
         msg!(self, 
             self.producer_lane(name),
             OFFSETS_LANE,
@@ -1988,10 +1990,8 @@ impl World {
     }
 
     fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
-        if let Some(inject::Injection::Error(e)) = self.take_injection(i, "EndTxn") {
-            msg!(self, self.producer_lane(&self.clients[i].name.clone()), COORD_LANE, "EndTxn", format!("EndTxn({}, {})", self.clients[i].transactional_id, if commit { "COMMIT" } else { "ABORT" }));
-            self.injected_answer(i, "EndTxn", e);
-        }
+        let id = self.clients[i].transactional_id.clone();
+        self.injected_request(i, "EndTxn", COORD_LANE, || format!("EndTxn({id}, {})", if commit { "COMMIT" } else { "ABORT" }));
         let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };

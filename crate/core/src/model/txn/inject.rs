@@ -1,11 +1,15 @@
 //! Faults injected on a Java client's requests (issue 13, "inject what goes wrong, on any
 //! request"): `inject P API ERROR` answers P's next request of that API with ERROR without the
-//! cluster processing it, and `inject P Produce lose-response` lets the leader process P's next
-//! Produce but loses its answer. The client reacts as `TransactionManager` does (semantics.md
-//! §6.3): a coordinator that is not available or not the coordinator is looked up again
-//! (FindCoordinator) and the request sent again; a retriable answer is retried after
-//! `retry.backoff.ms`; a Produce whose answer is lost is sent again after `request.timeout.ms`,
-//! with its sequence, and the leader recognises it (A1). Only answers the client retries are
+//! cluster processing it, `inject P API lose-request` loses P's next request of that API on its
+//! way, and `inject P Produce lose-response` lets the leader process P's next Produce but loses
+//! its answer. The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
+//! that is not available or not the coordinator is looked up again (FindCoordinator) and the
+//! request sent again; a retriable answer is retried after `retry.backoff.ms`; a request that is
+//! not answered within `request.timeout.ms` ends in a disconnect (`NetworkClient`), after which
+//! a coordinator request looks its coordinator up again and is sent again
+//! (`TxnRequestHandler.onComplete`: `wasDisconnected` → `lookupCoordinator`, `reenqueue`, then
+//! `retry.backoff.ms`) and a Produce is sent again with its sequence (the leader recognises a
+//! batch it wrote, A1). Only answers the client retries are
 //! injected: an answer that ends the transaction is one the cluster gives, asked with a request
 //! line, not one the script invents.
 
@@ -28,6 +32,8 @@ pub const APIS: [&str; 6] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsets
 pub enum Injection {
     /// Answered with this error, not processed.
     Error(ErrorCode),
+    /// Lost on its way: not processed, no answer (any API).
+    LoseRequest,
     /// Processed, its answer lost (Produce only).
     LoseResponse,
 }
@@ -47,9 +53,12 @@ pub fn retriable(api: &str) -> &'static [ErrorCode] {
 /// Parse `inject P API ERROR|lose-response` into (producer, API, injection).
 pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String> {
     let [_, p, api, what] = words else {
-        return Err(String::from("usage: inject PRODUCER API ERROR (or: inject PRODUCER Produce lose-response)"));
+        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request (or: inject PRODUCER Produce lose-response)"));
     };
     let api = APIS.iter().copied().find(|a| a.eq_ignore_ascii_case(api)).ok_or_else(|| format!("inject: {api} is not one of {}", APIS.join(", ")))?;
+    if *what == "lose-request" {
+        return Ok((String::from(*p), api, Injection::LoseRequest));
+    }
     if *what == "lose-response" {
         if api != "Produce" {
             return Err(format!("inject: lose-response is for Produce (an EndTxn whose answer is lost: `commit P lose-response`); not {api}"));
@@ -75,6 +84,7 @@ impl World {
         self.injections.push((i, api, what));
         say!(self, format!("{producer}'s next {api} request: {}", match what {
             Injection::Error(e) => format!("answered {} without being processed", e.name()),
+            Injection::LoseRequest => String::from("lost on its way (never processed, never answered)"),
             Injection::LoseResponse => String::from("processed, but its answer is lost"),
         }));
         Ok(())
@@ -84,6 +94,48 @@ impl World {
     pub(super) fn take_injection(&mut self, i: usize, api: &str) -> Option<Injection> {
         let k = self.injections.iter().position(|(c, a, _)| *c == i && *a == api)?;
         Some(self.injections.remove(k).2)
+    }
+
+    /// Client `i`'s next request of `api`, going from `from` to `to` as `request()` says, meets the
+    /// fault armed for it: answered with an error, or lost (the request on the timeline, marked
+    /// lost; the client's reaction). The caller then sends the request again, for real. Returns
+    /// an injection the caller handles itself (a Produce's lost answer).
+    pub(super) fn injected_request(&mut self, i: usize, api: &'static str, to: super::Name, request: impl FnOnce() -> String) -> Option<Injection> {
+        let what = self.take_injection(i, api)?;
+        let from = self.producer_lane(&self.clients[i].name.clone());
+        match what {
+            Injection::Error(e) => {
+                msg!(self, from, to, api, request());
+                self.injected_answer(i, api, e);
+                None
+            }
+            Injection::LoseRequest => {
+                let k = msg!(self, from, to, api, format!("{} — lost on its way", request()));
+                if let Some(m) = self.messages.get_mut(k) {
+                    m.lost = true;
+                }
+                self.injected_loss(i, api);
+                None
+            }
+            Injection::LoseResponse => Some(what),
+        }
+    }
+
+    /// Client `i`'s request of `api` went unanswered: after `request.timeout.ms` the client
+    /// disconnects; a coordinator request looks its coordinator up again; the request goes again
+    /// after `retry.backoff.ms` (a Produce: with its sequence, the caller sends it).
+    pub(super) fn injected_loss(&mut self, i: usize, api: &'static str) {
+        let name = self.clients[i].name.clone();
+        let plane = self.producer_lane(&name);
+        self.now_ms += REQUEST_TIMEOUT_MS;
+        let coordinator = api != "Produce";
+        if coordinator {
+            let (key, to) = if api == "TxnOffsetCommit" { ("GROUP", OFFSETS_LANE) } else { ("TRANSACTION", COORD_LANE) };
+            msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): after the disconnect the coordinator is looked up again"));
+            msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+        }
+        self.now_ms += RETRY_BACKOFF_MS;
+        say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects{}, and sends the request again after retry.backoff.ms", if coordinator { ", looks the coordinator up again (TxnRequestHandler: wasDisconnected)" } else { "" }));
     }
 
     /// Client `i`'s request of `api` is answered `e` without being processed: the answer on the

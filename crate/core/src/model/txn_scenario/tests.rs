@@ -410,3 +410,34 @@ fn run_task_runs_a_periodic_task_now() {
     );
     assert!(parse("model transactions\nrun-task log-flusher\n").unwrap_err().message.contains("unknown task \"log-flusher\""));
 }
+
+/// `inject P API lose-request`, for every API the Java client sends: the request never reaches
+/// the cluster; after request.timeout.ms the client disconnects, a coordinator request looks its
+/// coordinator up again (TxnRequestHandler: wasDisconnected → lookupCoordinator, reenqueue), and
+/// the request goes again after retry.backoff.ms, processed once.
+#[test]
+fn inject_lose_request_the_client_times_out_and_sends_it_again() {
+    let text = "model transactions\ntitle t\ncluster transaction.version=1\npartition in-0 out-0\nproducer app transactional.id=pay\n\
+                consumer c read_committed group=g in-0\n\
+                inject app InitProducerId lose-request\ninit app\nexpect app pid 1000\nexpect app epoch 0\nbegin app\n\
+                inject app AddPartitionsToTxn lose-request\nsend app out-0 x\n\
+                inject app Produce lose-request\nsend app out-0 y\n\
+                inject app AddOffsetsToTxn lose-request\ninject app TxnOffsetCommit lose-request\nsend-offsets app c\n\
+                inject app EndTxn lose-request\ncommit app\nexpect txn pay PrepareCommit\ndeliver markers\n\
+                expect txn pay CompleteCommit\nexpect offsets g in-0 0\nexpect log out-0 x y [COMMIT]\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc, None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    for api in ["InitProducerId", "AddPartitionsToTxn", "Produce", "AddOffsetsToTxn", "TxnOffsetCommit", "EndTxn"] {
+        let lost = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == api && m.lost).count();
+        assert_eq!(lost, 1, "{api}: one request lost\n{t}");
+        assert!(t.contains(&format!("no answer to its {api} within request.timeout.ms (30000 ms)")), "{api}\n{t}");
+    }
+    assert!(t.contains("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"), "{t}");
+    assert!(t.contains("FindCoordinator(GROUP): after the disconnect the coordinator is looked up again"), "{t}");
+    // Six lost requests, each 30 s and a 100 ms backoff later sent again.
+    assert!(r.world.now_ms - r.world.start_ms >= 6 * 30_100, "{}", r.world.now_ms - r.world.start_ms);
+    // Never processed: one producer id, one write of each record.
+    assert_eq!(r.world.coordinator.get("pay").unwrap().producer_id, 1000);
+}
