@@ -176,6 +176,24 @@ fn an_idempotence_script_picks_the_kafka_line_and_level_its_requests_are_answere
     assert!(scenario::parse("broker kafka=3.9\npartition p\n").unwrap_err().message.contains("kafka=3.9"));
 }
 
+/// Every shipped idempotence-language scenario, parsed, by file name, in name order.
+fn idempotence_scenarios() -> Vec<(String, scenario::Scenario)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")).collect();
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+            (!txn_scenario::is_transactions(&text)).then(|| {
+                let sc = scenario::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name, sc)
+            })
+        })
+        .collect()
+}
+
 /// One report shape (issue 13): an idempotence script's run as the timeline draws it
 /// (`txn_scenario::run_idempotence`) is that script's own run, recorded by a world that hosts its
 /// model: for every shipped idempotence scenario (raw requests, `log-end`, `producer-state`,
@@ -184,17 +202,8 @@ fn an_idempotence_script_picks_the_kafka_line_and_level_its_requests_are_answere
 /// every decision the leader made on a client batch is an answer in the messages with its rule.
 #[test]
 fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")).collect();
-    files.sort();
     let mut checked = 0;
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        if txn_scenario::is_transactions(&text) {
-            continue;
-        }
-        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let sc = scenario::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (name, sc) in idempotence_scenarios() {
         let own = scenario::run(&sc);
         let tl = txn_scenario::run_idempotence(&sc);
         assert_eq!((own.passed(), &own.failures), (tl.passed(), &tl.failures), "{name}: {:?} / {:?}", own.error, tl.error);
@@ -241,17 +250,8 @@ fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
 fn the_ladder_reads_an_idempotence_script_from_the_timelines_report() {
     use eoslab_core::model::report::run_report;
     use eoslab_core::model::txn_report::txn_run_report;
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")).collect();
-    files.sort();
     let mut checked = 0;
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        if txn_scenario::is_transactions(&text) {
-            continue;
-        }
-        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let sc = scenario::parse(&text).unwrap();
+    for (name, sc) in idempotence_scenarios() {
         let own = run_report(&scenario::run_with_states(&sc));
         for (snapshots, trace) in [(true, true), (false, false)] {
             let one = txn_run_report(&txn_scenario::run_idempotence_with(&sc, snapshots, trace));
