@@ -251,9 +251,9 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
     let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None, sequence: None };
     let mut states = w.mirror_hosted(|sim| scenario::States::start(sim, &mut run));
     let mut budget = 2_000_000usize;
-    // The coordinators of the script's request lines: their state beside the leaders'. (The
-    // world's own counters stay at zero: its coordinator answers nothing here.) Kept in `run`,
-    // read by the snapshot after each step.
+    // The coordinators of the script's request lines (`run.cluster`): their state beside the
+    // leaders'. (The world's own counters stay at zero: its coordinator answers nothing here.)
+    // Each step leaves theirs in `clusters`, for the snapshot after it.
     let clusters: core::cell::RefCell<Option<super::txn::state::StateSnapshot>> = core::cell::RefCell::new(None);
     let snapshot = |w: &World| {
         let mut snapshot = super::txn::state::snapshot(w);
