@@ -2501,7 +2501,12 @@ impl World {
         let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(id, &[])), a.rule, a.source, ErrorCode::NONE);
         self.link(k, r);
         self.fence_instances(id, None);
-        if let Some(t) = self.open_txn.get(id).copied() {
+        // A transaction given by `txn-state` has no instance yet: its markers need one.
+        let t = match self.open_txn.get(id).copied() {
+            Some(t) => Some(t),
+            None => self.coordinator.get(id).filter(|m| !m.partitions.is_empty()).map(|m| (m.producer_id, m.producer_epoch)).map(|(pid, epoch)| self.instance_for(id, pid, epoch, COORD)),
+        };
+        if let Some(t) = t {
             self.queue_markers(id, t, false);
         }
         say!(self, format!("transaction.timeout.ms has passed for {id}: the coordinator aborts it and bumps the epoch, fencing its producer (T1–T2)"));

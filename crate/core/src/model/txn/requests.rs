@@ -612,7 +612,7 @@ impl World {
     }
 
     /// The open transaction instance of `id` (or a new one for `from`'s requests).
-    fn instance_for(&mut self, id: &str, pid: i64, epoch: i16, from: &str) -> usize {
+    pub(super) fn instance_for(&mut self, id: &str, pid: i64, epoch: i16, from: &str) -> usize {
         if let Some(&t) = self.open_txn.get(id) {
             if self.txns[t].pid == pid {
                 return t;

@@ -120,6 +120,17 @@ pub struct TxnSeed {
     pub partitions: Vec<String>,
     pub timeout_ms: Option<i32>,
     pub last_epoch: Option<i16>,
+    /// `txn-start=T`: txnStartTimestamp, T from the script's start (may be negative: a
+    /// transaction open since before the script; Ongoing only; default the start).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub txn_start_ms: Option<i64>,
+    /// `last-update=T`: txnLastUpdateTimestamp, T from the script's start (default the start).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub last_update_ms: Option<i64>,
+    /// `coordinator-epoch=N`: the epoch of the coordinator's `__transaction_state` partition
+    /// (the coordinator's one epoch in the model: every `txn-state` line giving it agrees).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub coordinator_epoch: Option<i32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

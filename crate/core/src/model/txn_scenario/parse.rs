@@ -12,7 +12,15 @@ use crate::model::script::{self, parse_duration, perr, Line, ParseError};
 
 const PRODUCER_STATE_USAGE: &str = "usage: producer-state PARTITION pid=N epoch=E seq=FIRST..LAST [offset=N] [txn-first=N]";
 
-const TXN_STATE_USAGE: &str = "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E [state=Empty|Ongoing|CompleteCommit|CompleteAbort] [partitions=P,…] [timeout=60s] [last-epoch=E]";
+const TXN_STATE_USAGE: &str = "usage: txn-state TRANSACTIONAL_ID pid=N epoch=E [state=Empty|Ongoing|CompleteCommit|CompleteAbort] [partitions=P,…] [timeout=60s] [last-epoch=E] [txn-start=T] [last-update=T] [coordinator-epoch=N] (T from the script's start: -55s, 0, 2m)";
+
+/// A time from the script's start: a duration, or minus one (`-55s`: before the start).
+fn signed_duration(v: &str) -> Option<i64> {
+    match v.strip_prefix('-') {
+        Some(d) => parse_duration(d).map(|d| -d),
+        None => parse_duration(v),
+    }
+}
 
 fn txn_seed(line: usize, rest: &str) -> Result<TxnSeed, ParseError> {
     let w: Vec<&str> = rest.split_whitespace().collect();
@@ -33,8 +41,14 @@ fn txn_seed(line: usize, rest: &str) -> Result<TxnSeed, ParseError> {
             "partitions" => s.partitions = v.split(',').filter(|p| !p.is_empty()).map(String::from).collect(),
             "timeout" => s.timeout_ms = Some(parse_duration(v).and_then(|t| i32::try_from(t).ok()).filter(|t| *t > 0).ok_or_else(|| bad("a duration such as 60s"))?),
             "last-epoch" => s.last_epoch = Some(v.parse::<i16>().ok().filter(|e| *e >= -1).ok_or_else(|| bad("an epoch, or -1 for none"))?),
-            _ => return perr(line, format!("unknown txn-state setting {kv:?} (pid, epoch, state, partitions, timeout, last-epoch)")),
+            "txn-start" => s.txn_start_ms = Some(signed_duration(v).ok_or_else(|| bad("a time from the script's start, such as -55s or 0"))?),
+            "last-update" => s.last_update_ms = Some(signed_duration(v).ok_or_else(|| bad("a time from the script's start, such as -55s or 0"))?),
+            "coordinator-epoch" => s.coordinator_epoch = Some(v.parse::<i32>().ok().filter(|e| *e >= 0).ok_or_else(|| bad("a coordinator epoch is a number ≥ 0"))?),
+            _ => return perr(line, format!("unknown txn-state setting {kv:?} (pid, epoch, state, partitions, timeout, last-epoch, txn-start, last-update, coordinator-epoch)")),
         }
+    }
+    if s.txn_start_ms.is_some() && s.state != "Ongoing" {
+        return perr(line, "txn-state: txn-start= is an Ongoing transaction's start (state=Ongoing)");
     }
     if s.producer_id < 0 || s.epoch < 0 {
         return perr(line, TXN_STATE_USAGE);
@@ -401,7 +415,15 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
                     }
                 }
             }
-            "txn-state" => sc.seeds.push(txn_seed(line, rest)?),
+            "txn-state" => {
+                let s = txn_seed(line, rest)?;
+                if let (Some(e), Some(o)) = (s.coordinator_epoch, sc.seeds.iter().find_map(|x| x.coordinator_epoch)) {
+                    if e != o {
+                        return perr(line, format!("txn-state: coordinator-epoch={e}, but an earlier line gave {o} (the model has one coordinator)"));
+                    }
+                }
+                sc.seeds.push(s)
+            }
             "group-state" => sc.groups.push(group_seed(line, rest)?),
             "producer-state" => sc.producer_states.push(producer_state(line, rest)?),
             "partition" => sc.partitions.extend(rest.split_whitespace().map(String::from)),

@@ -137,9 +137,15 @@ pub fn setup(sc: &TxnScenario, sabotage: Option<Sabotage>) -> World {
             if let Some(e) = s.last_epoch {
                 m.last_producer_epoch = e;
             }
-            if m.state == TxnState::Ongoing {
-                m.txn_start_ms = m.last_update_ms;
+            if let Some(t) = s.last_update_ms {
+                m.last_update_ms = sc.start_ms.saturating_add(t);
             }
+            if m.state == TxnState::Ongoing {
+                m.txn_start_ms = s.txn_start_ms.map_or(m.last_update_ms, |t| sc.start_ms.saturating_add(t));
+            }
+        }
+        if let Some(e) = s.coordinator_epoch {
+            w.coordinator_epoch = e;
         }
     }
     let _ = seed_producer_states(&mut w, &sc.producer_states);

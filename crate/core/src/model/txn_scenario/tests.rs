@@ -441,3 +441,30 @@ fn inject_lose_request_the_client_times_out_and_sends_it_again() {
     // Never processed: one producer id, one write of each record.
     assert_eq!(r.world.coordinator.get("pay").unwrap().producer_id, 1000);
 }
+
+/// `txn-state` sets the metadata's timestamps and the coordinator epoch too (issue 13: set up
+/// the state a question needs, "timestamps, coordinator epoch"): a transaction open since before
+/// the script times out at the first scan after txnStartTimestamp + timeout (T1); an id idle since
+/// before it expires (T4); the markers carry the given coordinator epoch (K2).
+#[test]
+fn txn_state_sets_timestamps_and_the_coordinator_epoch() {
+    let r = ask(
+        "txn-state app pid=5000 epoch=3 state=Ongoing partitions=orders-0 timeout=60s txn-start=-55s coordinator-epoch=7",
+        "advance 6s\nexpect txn app Ongoing\nadvance 4s\nexpect txn app PrepareAbort\ndeliver markers\nexpect txn app CompleteAbort\nexpect log orders-0 [ABORT]",
+    );
+    let m = r.world.coordinator.get("app").unwrap();
+    assert_eq!(m.txn_start_ms, r.world.start_ms - 55_000);
+    assert_eq!(m.producer_epoch, 4, "the abort bumps the epoch (T2)");
+    assert_eq!(r.world.coordinator_epoch, 7);
+    let t = timeline_text(&r);
+    assert!(t.contains("WriteTxnMarkers(ABORT, producer 5000 epoch 4, coordinator epoch 7, orders-0)"), "{t}");
+    assert!(r.steps[2].t == 10_000 && t.contains("t+10000ms  advance 4000ms"), "aborted at the 10 s scan\n{t}");
+    ask(
+        "cluster transactional.id.expiration.ms=1m\ntxn-state app pid=5000 epoch=3 last-update=-2m",
+        "expect txn app CompleteCommit\nrun-task transactionalId-expiration\nexpect txn app none",
+    );
+    let bad = |line: &str| refused(line).message;
+    assert!(bad("txn-state app pid=1 epoch=0 txn-start=-5s").contains("Ongoing"));
+    assert!(bad("txn-state app pid=1 epoch=0 last-update=soon").contains("a time from the script's start"));
+    assert!(bad("txn-state a pid=1 epoch=0 coordinator-epoch=1\ntxn-state b pid=2 epoch=0 coordinator-epoch=2").contains("one coordinator"));
+}
