@@ -1383,17 +1383,32 @@ impl World {
     fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
         let name = self.clients[i].name.clone();
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        self.injected_request(i, kind, COORD_LANE, || format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
-        msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})"));
-        self.metric(Metric::AddPartitionsRequests, 1);
-        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
-        self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        if a.wrote.is_some() {
-            let r = self.write_txn_log(&id);
-            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
-            self.link(k, r);
-        }
-        self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
+        let lose = self.injected_request(i, kind, COORD_LANE, || format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})")) == Some(inject::Injection::LoseResponse);
+        let mut answered = 0;
+        let a = loop {
+            msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition}){}", if answered > 0 { " again" } else { "" }));
+            self.metric(Metric::AddPartitionsRequests, 1);
+            let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
+            self.tick(if a.wrote.is_some() { 1 } else { 0 });
+            if a.wrote.is_some() {
+                let r = self.write_txn_log(&id);
+                let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
+                self.link(k, r);
+            }
+            self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
+            answered += 1;
+            if !(lose && answered == 1) {
+                break a;
+            }
+            // `inject P AddPartitionsToTxn|AddOffsetsToTxn lose-response`: the coordinator did
+            // its part; the answer is lost, and the client sends the request again after its
+            // timeout. The retry finds the partition added: NONE, nothing written again.
+            if let Some(m) = self.messages.last_mut().filter(|m| m.kind == "response") {
+                m.lost = true;
+                m.text.push_str(" — lost on the way back");
+            }
+            self.injected_loss(i, kind);
+        };
         if a.error == ErrorCode::NONE {
             self.clients[i].added.insert(partition);
             Ok(())

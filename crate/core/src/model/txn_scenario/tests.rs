@@ -468,3 +468,29 @@ fn txn_state_sets_timestamps_and_the_coordinator_epoch() {
     assert!(bad("txn-state app pid=1 epoch=0 last-update=soon").contains("a time from the script's start"));
     assert!(bad("txn-state a pid=1 epoch=0 coordinator-epoch=1\ntxn-state b pid=2 epoch=0 coordinator-epoch=2").contains("one coordinator"));
 }
+
+/// `inject P AddPartitionsToTxn|AddOffsetsToTxn lose-response` (TV1): the coordinator adds the
+/// partition and writes it to `__transaction_state`; the answer is lost; after
+/// request.timeout.ms the client disconnects, looks the coordinator up again and sends the same
+/// request, which finds the partition added: NONE, nothing written a second time.
+#[test]
+fn inject_lose_response_on_an_add_the_retry_finds_it_added() {
+    let text = "model transactions\ntitle t\ncluster transaction.version=1\npartition in-0 out-0\nproducer app transactional.id=pay\n\
+                consumer c read_committed group=g in-0\ninit app\nbegin app\n\
+                inject app AddPartitionsToTxn lose-response\nsend app out-0 x\nexpect txn pay Ongoing\n\
+                inject app AddOffsetsToTxn lose-response\nsend-offsets app c\n\
+                commit app\ndeliver markers\nexpect txn pay CompleteCommit\nexpect offsets g in-0 0\nexpect log out-0 x [COMMIT]\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    for (api, part) in [("AddPartitionsToTxn", "out-0"), ("AddOffsetsToTxn", "__consumer_offsets")] {
+        let msgs: Vec<_> = r.steps.iter().flat_map(|s| &s.messages).collect();
+        assert_eq!(msgs.iter().filter(|m| m.kind == api && m.from.as_str() == "producer:app").count(), 2, "{api}: sent twice by the client\n{t}");
+        assert_eq!(msgs.iter().filter(|m| m.kind == "response" && m.lost && m.to.as_str() == "producer:app").count(), 2, "two lost answers in all\n{t}");
+        let writes = msgs.iter().filter(|m| m.kind == "append" && m.text.starts_with("__transaction_state: Ongoing with") && m.text.contains(part)).count();
+        assert_eq!(writes, 1, "{api}: {part} written to __transaction_state once\n{t}");
+        assert!(t.contains(&format!("no answer to its {api} within request.timeout.ms")), "{api}\n{t}");
+    }
+    let bad = parse("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\ninject app InitProducerId lose-response\n").unwrap_err().message;
+    assert!(bad.contains("lose-response is for Produce, AddPartitionsToTxn and AddOffsetsToTxn"), "{bad}");
+}
