@@ -280,22 +280,10 @@ impl Partition {
     /// where A4 applies: with no retained batch for the producer, only sequence 0 is accepted
     /// (KAFKA-18202, Kafka 4.1+).
     pub fn append_client_verified(&mut self, bytes: &[u8], tv2_verified: bool) -> Verdict {
-        let Ok(b) = Batch::new_checked(bytes) else {
-            return Verdict::Short;
+        let b = match checked_batch(bytes) {
+            Ok(b) => b,
+            Err(v) => return v,
         };
-        if b.magic() != 2 {
-            return Verdict::NotMagic2;
-        }
-        if b.base_offset() != 0 {
-            return Verdict::BaseOffset { base_offset: b.base_offset() };
-        }
-        if b.batch_length() as usize + 12 != bytes.len() || b.compute_crc() != b.crc() {
-            return Verdict::Corrupt { stored_crc: b.crc() };
-        }
-        let count = b.records_count();
-        if count <= 0 || b.last_offset_delta() + 1 != count {
-            return Verdict::Inconsistent { count };
-        }
         let pid = b.producer_id();
         let epoch = b.producer_epoch();
         let first_seq = b.base_sequence();
@@ -385,6 +373,48 @@ impl Partition {
         } else {
             Verdict::InOrder { first_seq, base_offset: base, delta, after_marker: expected == -1 }
         }
+    }
+
+    /// The leader's decision for a batch the group coordinator writes to its own partition
+    /// (origin COORDINATOR: `CoordinatorRuntime` appends a TxnOffsetCommit's offsets as a
+    /// transactional batch of the producer, base sequence 0 every time). Only the epoch is
+    /// checked (A2/A3, `ProducerAppendInfo.checkProducerEpoch`) and a plain write inside an
+    /// open transaction refused (A9): no duplicate check (A1, `UnifiedLog` runs it for origin
+    /// CLIENT only) and no sequence check (A4–A7, `maybeValidateDataBatch`), so a retried
+    /// TxnOffsetCommit is written again (semantics.md §1.2, notes).
+    pub fn append_coordinator_verdict(&mut self, bytes: &[u8]) -> Verdict {
+        let b = match checked_batch(bytes) {
+            Ok(b) => b,
+            Err(v) => return v,
+        };
+        let (pid, epoch, txn, delta, last_seq, max_ts) = (b.producer_id(), b.producer_epoch(), b.attributes().is_transactional(), b.last_offset_delta(), b.last_sequence(), b.max_timestamp());
+        if pid < 0 {
+            let (base, _) = self.write(bytes, delta);
+            return Verdict::NotIdempotent { base_offset: base, delta };
+        }
+        let leo = self.log_end_offset;
+        let (state_epoch, txn_open) = self.producers.get(&pid).map_or((NO_PRODUCER_EPOCH, false), |e| (e.producer_epoch, e.current_txn_first_offset.is_some()));
+        if state_epoch != NO_PRODUCER_EPOCH && epoch < state_epoch {
+            return if txn {
+                Verdict::StaleTxnEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch }
+            } else {
+                Verdict::StaleEpoch { producer_id: pid, log_end_offset: leo, epoch, last_epoch: state_epoch }
+            };
+        }
+        if txn_open && !txn {
+            return Verdict::TxnExpected { producer_id: pid, log_end_offset: leo };
+        }
+        let (base, last) = self.write(bytes, delta);
+        if txn {
+            self.clear_verification(pid, epoch, false);
+        }
+        let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
+        s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
+        if txn && s.current_txn_first_offset.is_none() {
+            s.current_txn_first_offset = Some(base);
+            self.ongoing_txns.insert(base, pid);
+        }
+        Verdict::CoordinatorWrite { producer_id: pid, base_offset: base, delta }
     }
 
     /// Write the batch at the log end (the leader's `setLastOffset` and
@@ -988,3 +1018,25 @@ pub use replicas::{Election, Follower, Replicas, REPLICA_LAG_TIME_MAX_MS_DEFAULT
 
 #[cfg(test)]
 mod tests;
+
+/// The checks every batch a leader is asked to append meets before any producer-state check
+/// (`UnifiedLog.analyzeAndValidateRecords`, `LogValidator.validateBatch`): B0–B2.
+fn checked_batch(bytes: &[u8]) -> Result<Batch<&[u8]>, Verdict> {
+    let Ok(b) = Batch::new_checked(bytes) else {
+        return Err(Verdict::Short);
+    };
+    if b.magic() != 2 {
+        return Err(Verdict::NotMagic2);
+    }
+    if b.base_offset() != 0 {
+        return Err(Verdict::BaseOffset { base_offset: b.base_offset() });
+    }
+    if b.batch_length() as usize + 12 != bytes.len() || b.compute_crc() != b.crc() {
+        return Err(Verdict::Corrupt { stored_crc: b.crc() });
+    }
+    let count = b.records_count();
+    if count <= 0 || b.last_offset_delta() + 1 != count {
+        return Err(Verdict::Inconsistent { count });
+    }
+    Ok(b)
+}

@@ -737,6 +737,28 @@ const COORD_LANE: Name = Name::fixed(COORD);
 const OFFSETS_LANE: Name = Name::fixed(OFFSETS);
 const EXTERNAL_LANE: Name = Name::fixed(EXTERNAL);
 
+/// The group coordinator's answer to a client's TxnOffsetCommit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OffsetsAnswer {
+    /// G4: written, pending until the marker.
+    Written,
+    /// G3: the coordinator's add of the offsets partition refused (TV2).
+    AddRefused(ErrorCode),
+    /// G1/G2: the group's check refused it.
+    Refused(ErrorCode),
+    /// The offsets partition's leader refused the write (A2/A3/A9).
+    WriteRefused(ErrorCode),
+}
+
+impl OffsetsAnswer {
+    fn error(self) -> ErrorCode {
+        match self {
+            OffsetsAnswer::Written => ErrorCode::NONE,
+            OffsetsAnswer::AddRefused(e) | OffsetsAnswer::Refused(e) | OffsetsAnswer::WriteRefused(e) => e,
+        }
+    }
+}
+
 /// What one client-side call came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallResult {
@@ -1208,36 +1230,24 @@ impl World {
 
     fn do_init(&mut self, i: usize, current: Option<(i64, i16)>) -> Result<CallResult, String> {
         let id = self.clients[i].transactional_id.clone();
-        self.injected_request(i, "InitProducerId", COORD_LANE, || format!("InitProducerId(transactionalId={id})"));
-        let name = self.clients[i].name.clone();
-        let id = self.clients[i].transactional_id.clone();
-        let timeout = self.clients[i].timeout_ms;
-        let new_pid = self.next_pid;
-        msg!(self, 
-            self.producer_lane(&name),
-            COORD_LANE,
-            "InitProducerId",
-            format!("InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))),
-        );
-        let before = self.coordinator.get(&id).map(|m| (m.producer_id, m.producer_epoch, m.state));
-        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.now_ms);
-        if self.coordinator.get(&id).is_some_and(|m| m.producer_id == new_pid) {
-            self.next_pid += 1;
-        }
-        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        self.metric(Metric::InitTime, elapsed * 1_000_000);
-        if a.wrote.is_some() {
-            let r = self.write_txn_log(&id);
-            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
-            self.link(k, r);
-        }
-        self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
-        if a.rule == "I11" {
-            // The coordinator fences the open transaction: every instance holding it is fenced.
-            self.fence_instances(&id, Some(&name));
-            if let Some(t) = self.open_txn.get(&id).copied() {
-                self.queue_markers(&id, t, false);
+        let lose = self.injected_request(i, "InitProducerId", COORD_LANE, || format!("InitProducerId(transactionalId={id})")) == Some(inject::Injection::LoseResponse);
+        let mut again = false;
+        let a = loop {
+            let (a, k) = self.init_producer_id_request(i, current, again);
+            if !lose || again {
+                break a;
             }
+            // `inject P InitProducerId lose-response`: the coordinator bumped the epoch (or
+            // fenced the open transaction) and wrote it; the answer is lost. After its timeout
+            // the client sends the same request again (`InitProducerIdHandler`, re-enqueued),
+            // which the coordinator handles anew: a second bump when it carried no producer id,
+            // the same id and epoch when it carried the epoch just replaced (KIP-360, I10).
+            self.lose_answer(k, COORD_LANE, i, "InitProducerId", a.error);
+            self.injected_loss(i, "InitProducerId");
+            again = true;
+        };
+        let name = self.clients[i].name.clone();
+        if a.rule == "I11" {
             say!(self, format!(
                 "{name} takes over {id}: the coordinator finds a transaction still open, bumps the epoch to fence the old producer, writes PrepareAbort and answers CONCURRENT_TRANSACTIONS; {name} retries once the abort markers are written (I11)."
             ));
@@ -1246,9 +1256,6 @@ impl World {
         }
         match a.error {
             ErrorCode::NONE => {
-                if let Some((_, _, _)) = before {
-                    self.fence_instances(&id, Some(&name));
-                }
                 let c = &mut self.clients[i];
                 c.pid = a.producer_id;
                 c.epoch = a.producer_epoch;
@@ -1285,6 +1292,52 @@ impl World {
                 Ok(CallResult::Thrown(thrown))
             }
         }
+    }
+
+    /// One InitProducerId of client `i` (with `current`, its KIP-360 producer id and epoch),
+    /// as the coordinator handles it: the request, the coordinator's decision and write, the
+    /// instances it fences and the markers it queues, the answer on the timeline (its message
+    /// index, if drawn). The client's reaction is the caller's.
+    fn init_producer_id_request(&mut self, i: usize, current: Option<(i64, i16)>, again: bool) -> (Answer, Option<usize>) {
+        let name = self.clients[i].name.clone();
+        let id = self.clients[i].transactional_id.clone();
+        let timeout = self.clients[i].timeout_ms;
+        let new_pid = self.next_pid;
+        msg!(self, 
+            self.producer_lane(&name),
+            COORD_LANE,
+            "InitProducerId",
+            format!(
+                "InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{}){}",
+                current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}")),
+                if again { " again" } else { "" }
+            ),
+        );
+        let existed = self.coordinator.get(&id).is_some();
+        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.now_ms);
+        if self.coordinator.get(&id).is_some_and(|m| m.producer_id == new_pid) {
+            self.next_pid += 1;
+        }
+        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        self.metric(Metric::InitTime, elapsed * 1_000_000);
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(&id);
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}", a.wrote.map_or("", |s| s.name())));
+            self.link(k, r);
+        }
+        self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
+        let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
+        if a.rule == "I11" {
+            // The coordinator fences the open transaction: every instance holding it is fenced.
+            self.fence_instances(&id, Some(&name));
+            if let Some(t) = self.open_txn.get(&id).copied() {
+                self.queue_markers(&id, t, false);
+            }
+        } else if a.error == ErrorCode::NONE && existed {
+            // The new epoch fences every other instance of the id.
+            self.fence_instances(&id, Some(&name));
+        }
+        (a, k)
     }
 
     fn fence_instances(&mut self, id: &str, except: Option<&str>) {
@@ -1403,10 +1456,8 @@ impl World {
             // `inject P AddPartitionsToTxn|AddOffsetsToTxn lose-response`: the coordinator did
             // its part; the answer is lost, and the client sends the request again after its
             // timeout. The retry finds the partition added: NONE, nothing written again.
-            if let Some(m) = self.messages.last_mut().filter(|m| m.kind == "response") {
-                m.lost = true;
-                m.text.push_str(" — lost on the way back");
-            }
+            let k = self.messages.len().checked_sub(1).filter(|k| self.messages[*k].kind == "response");
+            self.lose_answer(k, COORD_LANE, i, kind, a.error);
             self.injected_loss(i, kind);
         };
         if a.error == ErrorCode::NONE {
@@ -1754,7 +1805,6 @@ impl World {
         }
         let offsets_part = Self::offsets_name(&group);
         let tv2 = self.clients[i].tv2;
-        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
         if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
             if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
                 // `TransactionManager.AddOffsetsToTxnHandler`: fenced (INVALID_PRODUCER_EPOCH
@@ -1772,15 +1822,69 @@ impl World {
         }
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
-        self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})"));
+        let lose = self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})")) == Some(inject::Injection::LoseResponse);
+        let mut again = false;
+        let answer = loop {
+            let (answer, k) = self.txn_offset_commit(i, consumer, &group, generation, &positions, again);
+            if !lose || again {
+                break answer;
+            }
+            // `inject P TxnOffsetCommit lose-response`: the group coordinator did its part
+            // (the offsets are in its log); the answer is lost, and after its timeout the client
+            // sends the same request again, which is written again (origin COORDINATOR: no
+            // duplicate check), its offsets replacing the pending ones.
+            self.lose_answer(k, OFFSETS_LANE, i, "TxnOffsetCommit", answer.error());
+            self.injected_loss(i, "TxnOffsetCommit");
+            again = true;
+        };
+        match answer {
+            OffsetsAnswer::Written => {
+                self.clients[i].started = true;
+                say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+            }
+            OffsetsAnswer::AddRefused(e) => {
+                // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
+                // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a
+                // fatal KafkaException; sendOffsetsToTransaction() rethrows it.
+                let thrown = match e.0 {
+                    47 | 90 => format!("{}: {}", e.exception(), e.message()),
+                    _ => format!("KafkaException: Unexpected error in TxnOffsetCommitResponse: {}", e.message()),
+                };
+                self.client_error(i, e, "TxnOffsetCommit");
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+            }
+            OffsetsAnswer::Refused(e) => {
+                self.clients[i].last_error = Some(String::from(e.name()));
+                self.clients[i].state = ClientState::AbortableError;
+                say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
+                // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
+                // fail the result with a CommitFailedException (abortable), which
+                // sendOffsetsToTransaction() rethrows.
+                let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", e.message());
+                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+            }
+            OffsetsAnswer::WriteRefused(e) => self.client_error(i, e, "TxnOffsetCommit"),
+        }
+        Ok(CallResult::Ok)
+    }
+
+    /// One TxnOffsetCommit of client `i` for `consumer`'s positions, as the group coordinator
+    /// handles it: the request and the answer on the timeline (the answer's message index, if
+    /// one was drawn), the client's reaction left to the caller.
+    fn txn_offset_commit(&mut self, i: usize, consumer: &str, group: &str, generation: i32, positions: &[(String, i64)], again: bool) -> (OffsetsAnswer, Option<usize>) {
+        let name = self.clients[i].name.clone();
+        let tv2 = self.clients[i].tv2;
+        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        let offsets_part = Self::offsets_name(group);
         msg!(self, 
-            self.producer_lane(name),
+            self.producer_lane(&name),
             OFFSETS_LANE,
             "TxnOffsetCommit",
             format!(
-                "TxnOffsetCommit{}({group}, generation {generation}, producer {pid} epoch {epoch}: {})",
+                "TxnOffsetCommit{}({group}, generation {generation}, producer {pid} epoch {epoch}: {}){}",
                 if tv2 { " v5" } else { " v4" },
-                positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
+                positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", "),
+                if again { " again" } else { "" }
             ),
         );
         let t = self.current_instance(i);
@@ -1802,54 +1906,53 @@ impl World {
             msg_rule!(self, OFFSETS_LANE, COORD_LANE, "AddPartitionsToTxn", format!("the group coordinator adds {offsets_part} to {id}: {}", a.why(&id, &[offsets_part.as_str()])), "G3", a.source, a.error);
             // The add goes through the leader's path (ReplicaManager, V5): PRODUCER_FENCED comes
             // back as INVALID_PRODUCER_EPOCH (Kafka 4.3.1 and 4.1.2, txn-request-offsets).
-            let a = Answer { error: leader_add_error(a.error), ..a };
-            if a.error != ErrorCode::NONE {
-                // `TransactionManager.TxnOffsetCommitHandler`: INVALID_PRODUCER_EPOCH and
-                // PRODUCER_FENCED are fatal as themselves (`isFatalException`), anything else a
-                // fatal KafkaException; sendOffsetsToTransaction() rethrows it.
-                let thrown = match a.error.0 {
-                    47 | 90 => format!("{}: {}", a.error.exception(), a.error.message()),
-                    _ => format!("KafkaException: Unexpected error in TxnOffsetCommitResponse: {}", a.error.message()),
-                };
-                self.client_error(i, a.error, "TxnOffsetCommit");
-                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+            let e = leader_add_error(a.error);
+            if e != ErrorCode::NONE {
+                return (OffsetsAnswer::AddRefused(e), None);
             }
         }
         // G1/G2: generation fencing (KIP-447).
-        let gi = match self.validate_txn_offset_commit(&group, generation, consumer, None) {
+        let gi = match self.validate_txn_offset_commit(group, generation, consumer, None) {
             Ok((gi, _)) => gi,
             Err(refusal) => {
                 let e = refusal.error;
-                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OFFSET_METADATA_MANAGER, e);
-                self.clients[i].last_error = Some(String::from(e.name()));
-                self.clients[i].state = ClientState::AbortableError;
-                say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
-                // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
-                // fail the result with a CommitFailedException (abortable), which
-                // sendOffsetsToTransaction() rethrows.
-                let thrown = format!("CommitFailedException: Transaction offset Commit failed due to consumer group metadata mismatch: {}", e.message());
-                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(&name), "response", format!("TxnOffsetCommit response {e}: {}", refusal.why), refusal.rule, OFFSET_METADATA_MANAGER, e);
+                return (OffsetsAnswer::Refused(e), Some(k));
             }
         };
         // G4: the offsets are written as transactional records, pending until the marker.
-        let seq = *self.clients[i].sequences.get(&offsets_part).unwrap_or(&0);
         self.metric(Metric::SendOffsetsTime, (self.cluster.rtt_ms + self.cluster.append_ms) * 1_000_000);
-        match self.write_pending_offsets(gi, pid, epoch, seq, &positions, t) {
-            Ok(Some(r)) => {
-                self.clients[i].sequences.insert(offsets_part.clone(), seq + positions.len() as i32);
-                self.clients[i].started = true;
-                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OFFSET_METADATA_MANAGER, ErrorCode::NONE);
+        match self.write_pending_offsets(gi, pid, epoch, positions, t) {
+            Ok(r) => {
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(&name), "response", String::from("TxnOffsetCommit response NONE: the offsets are written as transactional records, pending until the COMMIT marker reaches this partition"), "G4", OFFSET_METADATA_MANAGER, ErrorCode::NONE);
                 self.link(k, Some(r));
-                say!(self, format!("{name} commits the consumer's offsets inside the transaction: they count only if the transaction commits"));
+                (OffsetsAnswer::Written, Some(k))
             }
-            Ok(None) => {}
             Err(d) => {
                 let e = d.error();
-                msg_rule!(self, OFFSETS_LANE, self.producer_lane(name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
-                self.client_error(i, e, "TxnOffsetCommit");
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(&name), "response", format!("TxnOffsetCommit response {e}: {}", d.why), d.rule, d.source, e);
+                (OffsetsAnswer::WriteRefused(e), Some(k))
             }
         }
-        Ok(CallResult::Ok)
+    }
+
+    /// The answer drawn as message `k` (none drawn: one is drawn now, from `from` to client
+    /// `i`) is lost on its way back to the client.
+    fn lose_answer(&mut self, k: Option<usize>, from: Name, i: usize, api: &'static str, e: ErrorCode) {
+        if !self.trace {
+            return;
+        }
+        let k = match k {
+            Some(k) => k,
+            None => {
+                let to = self.producer_lane(&self.clients[i].name.clone());
+                msg!(self, from, to, "response", format!("{api} response {e}"))
+            }
+        };
+        if let Some(m) = self.messages.get_mut(k) {
+            m.lost = true;
+            m.text.push_str(" — lost on the way back");
+        }
     }
 
     /// G1/G2: the group coordinator's check of a TxnOffsetCommit's group fields
@@ -1895,10 +1998,13 @@ impl World {
     }
 
     /// G4: `positions` written to the group's `__consumer_offsets` partition as one
-    /// transactional batch of producer `pid` (sequence `seq`), pending until the marker, for
-    /// transaction instance `t`. `Ok(Some(record))` appended, `Ok(None)` a duplicate, `Err`
-    /// the leader's refusal.
-    fn write_pending_offsets(&mut self, gi: usize, pid: i64, epoch: i16, seq: i32, positions: &[(String, i64)], t: usize) -> Result<Option<usize>, Decision> {
+    /// transactional batch of producer `pid`, pending until the marker, for transaction
+    /// instance `t`. The group coordinator writes it (`CoordinatorRuntime`: base sequence 0,
+    /// origin COORDINATOR, so no duplicate or sequence check: a TxnOffsetCommit sent again is
+    /// written again, and its offsets replace the pending ones, as
+    /// `OffsetMetadataManager.replay` puts them in its map). `Ok(record)` appended, `Err` the
+    /// leader's refusal (A2/A3/A9).
+    fn write_pending_offsets(&mut self, gi: usize, pid: i64, epoch: i16, positions: &[(String, i64)], t: usize) -> Result<usize, Decision> {
         let group = self.groups[gi].name.clone();
         let offsets_part = Self::offsets_name(&group);
         let mut recs = Vec::new();
@@ -1917,18 +2023,22 @@ impl World {
             recs.push((key, value));
         }
         let n = Self::offsets_partition(&group);
-        let bytes = records_batch(pid, epoch, seq, true, &recs, self.now_ms);
+        let bytes = records_batch(pid, epoch, 0, true, &recs, self.now_ms);
         let (d, stored) = {
             let log = self.offsets_logs.entry(n).or_insert_with(|| Partition::new(format!("__consumer_offsets-{n}")));
-            let d = log.append_client(&bytes);
+            let d = log.append_coordinator_verdict(&bytes).decision(&log.name);
             (d, log.log.last().map(|e| e.bytes.clone()).unwrap_or_default())
         };
         self.tick(1);
         match d.outcome {
             Outcome::Appended { base_offset, last_offset } => {
                 for (p, o) in positions {
-                    self.groups[gi].pending.push((pid, p.clone(), *o));
-                    self.txns[t].offsets.push((group.clone(), p.clone(), *o));
+                    let g = &mut self.groups[gi];
+                    g.pending.retain(|x| !(x.0 == pid && x.1 == *p));
+                    g.pending.push((pid, p.clone(), *o));
+                    let offsets = &mut self.txns[t].offsets;
+                    offsets.retain(|x| !(x.0 == group && x.1 == *p));
+                    offsets.push((group.clone(), p.clone(), *o));
                 }
                 let r = self.push_record(LogRecord {
                     lane: Name::fixed(OFFSETS),
@@ -1949,10 +2059,9 @@ impl World {
                     truncated_at: None,
                 });
                 self.txns[t].records.push(r);
-                Ok(Some(r))
+                Ok(r)
             }
-            Outcome::Duplicate { .. } => Ok(None),
-            Outcome::Rejected(_) => Err(d),
+            Outcome::Duplicate { .. } | Outcome::Rejected(_) => Err(d),
         }
     }
 
@@ -2006,49 +2115,24 @@ impl World {
 
     fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
         let id = self.clients[i].transactional_id.clone();
-        self.injected_request(i, "EndTxn", COORD_LANE, || format!("EndTxn({id}, {})", if commit { "COMMIT" } else { "ABORT" }));
-        let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
-        let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
-        let result = if commit { "COMMIT" } else { "ABORT" };
-        msg!(
-            self,
-            self.producer_lane(&self.clients[i].name),
-            COORD_LANE,
-            "EndTxn",
-            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result})", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id)
-        );
-        self.metric(Metric::EndTxnRequests, 1);
-        // Completion time is measured from the first EndTxn of the transaction (retries keep it).
-        if let Some(&t) = self.open_txn.get(self.clients[i].transactional_id.as_str()) {
-            self.end_txn_at.entry(t).or_insert(self.now_ms);
+        let lose = self.injected_request(i, "EndTxn", COORD_LANE, || format!("EndTxn({id}, {})", if commit { "COMMIT" } else { "ABORT" })) == Some(inject::Injection::LoseResponse);
+        let mut a = self.end_txn_request(i, commit, false);
+        if lose {
+            // `inject P EndTxn lose-response`: the coordinator decided and wrote it; the answer
+            // is lost. Within max.block.ms the client's request times out (request.timeout.ms),
+            // it disconnects, looks the coordinator up again and sends the same EndTxn, which
+            // the coordinator answers from the state it is in now: CONCURRENT_TRANSACTIONS while
+            // the markers are out (the client retries), NONE once complete (a retry of the
+            // same EndTxn, E rules). `commit P lose-response` is the other case: no answer
+            // within max.block.ms, the call throws.
+            let name = self.clients[i].name.clone();
+            self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+            let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
+            self.lose_answer(k, COORD_LANE, i, "EndTxn", a.error);
+            self.injected_loss(i, "EndTxn");
+            a = self.end_txn_request(i, commit, true);
         }
-        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
-        let ci = self.coordinator.index(&self.clients[i].transactional_id);
-        if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
-            self.next_pid += 1;
-        }
-        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
-        self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
-        if a.wrote.is_some() {
-            let r = ci.and_then(|ci| self.write_txn_log_at(ci));
-            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
-            self.link(k, r);
-            // None: a TV2 empty abort, a transaction with no partitions.
-            let t = match self.open_txn.get(self.clients[i].transactional_id.as_str()).copied() {
-                Some(t) => t,
-                None => self.current_instance(i),
-            };
-            if commit && self.fenced.contains(self.clients[i].name.as_str()) {
-                self.txns[t].commit_by_fenced = true;
-            }
-            if let Some(ci) = ci {
-                // A client's EndTxn: the markers follow the protocol of that EndTxn (the
-                // coordinator's clientTransactionVersion), not the cluster's level now (TV).
-                // On 4.1 every marker goes out as WriteTxnMarkers v1 and meets M1 (KafkaLine).
-                let version = self.cluster.kafka.marker_version(tv2);
-                self.queue_markers_with(ci, t, commit, version);
-            }
-        }
+        let (tv2, result) = (self.clients[i].tv2, if commit { "COMMIT" } else { "ABORT" });
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
             let k = msg_rule!(self, COORD_LANE, self.producer_lane(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
@@ -2134,6 +2218,54 @@ impl World {
                 Ok(self.rethrow(i, op.method(), thrown))
             }
         }
+    }
+
+    /// One EndTxn of client `i`, as the coordinator handles it: the request, the decision, the
+    /// write and the markers it queues. The answer is drawn, and reacted to, by the caller.
+    fn end_txn_request(&mut self, i: usize, commit: bool, again: bool) -> Answer {
+        let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
+        let result = if commit { "COMMIT" } else { "ABORT" };
+        msg!(
+            self,
+            self.producer_lane(&self.clients[i].name),
+            COORD_LANE,
+            "EndTxn",
+            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result}){}", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id, if again { " again" } else { "" })
+        );
+        self.metric(Metric::EndTxnRequests, 1);
+        // Completion time is measured from the first EndTxn of the transaction (retries keep it).
+        if let Some(&t) = self.open_txn.get(self.clients[i].transactional_id.as_str()) {
+            self.end_txn_at.entry(t).or_insert(self.now_ms);
+        }
+        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
+        let ci = self.coordinator.index(&self.clients[i].transactional_id);
+        if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
+            self.next_pid += 1;
+        }
+        let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
+        if a.wrote.is_some() {
+            let r = ci.and_then(|ci| self.write_txn_log_at(ci));
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {} (K1)", a.wrote.map_or("", |s| s.name()), self.clients[i].transactional_id));
+            self.link(k, r);
+            // None: a TV2 empty abort, a transaction with no partitions.
+            let t = match self.open_txn.get(self.clients[i].transactional_id.as_str()).copied() {
+                Some(t) => t,
+                None => self.current_instance(i),
+            };
+            if commit && self.fenced.contains(self.clients[i].name.as_str()) {
+                self.txns[t].commit_by_fenced = true;
+            }
+            if let Some(ci) = ci {
+                // A client's EndTxn: the markers follow the protocol of that EndTxn (the
+                // coordinator's clientTransactionVersion), not the cluster's level now (TV).
+                // On 4.1 every marker goes out as WriteTxnMarkers v1 and meets M1 (KafkaLine).
+                let version = self.cluster.kafka.marker_version(tv2);
+                self.queue_markers_with(ci, t, commit, version);
+            }
+        }
+        a
     }
 
     /// The call `call` of client `i` throws `thrown`, the exception the answer it awaited

@@ -135,6 +135,9 @@ pub enum Verdict {
     /// `after_marker`: no batch was retained at this epoch (a transaction marker set the
     /// epoch and cleared them, M5), so the sequence starts at 0.
     InOrder { first_seq: i32, base_offset: i64, delta: i32, after_marker: bool },
+    /// A8: a batch the group coordinator wrote (origin COORDINATOR): recorded without the
+    /// duplicate and sequence checks (A1, A4–A7 are for client batches).
+    CoordinatorWrite { producer_id: i64, base_offset: i64, delta: i32 },
     /// N1: the request reached a broker that is no longer the leader.
     NotLeader,
     /// N2: refused before any producer-state check.
@@ -152,7 +155,8 @@ impl Verdict {
             NotIdempotent { base_offset, delta }
             | UnknownProducer { base_offset, delta, .. }
             | NewEpoch { base_offset, delta, .. }
-            | InOrder { base_offset, delta, .. } => Outcome::Appended { base_offset, last_offset: base_offset + delta as i64 },
+            | InOrder { base_offset, delta, .. }
+            | CoordinatorWrite { base_offset, delta, .. } => Outcome::Appended { base_offset, last_offset: base_offset + delta as i64 },
             Duplicate { base_offset, delta, .. } => Outcome::Duplicate { base_offset, last_offset: base_offset + delta as i64 },
             _ => Outcome::Rejected(self.error()),
         }
@@ -170,7 +174,7 @@ impl Verdict {
             NotLeader => ErrorCode::NOT_LEADER_OR_FOLLOWER,
             Refused { code } => code,
             ReplicationTimeout { .. } => ErrorCode::REQUEST_TIMED_OUT,
-            NotIdempotent { .. } | Duplicate { .. } | UnknownProducer { .. } | NewEpoch { .. } | InOrder { .. } => ErrorCode::NONE,
+            NotIdempotent { .. } | Duplicate { .. } | UnknownProducer { .. } | NewEpoch { .. } | InOrder { .. } | CoordinatorWrite { .. } => ErrorCode::NONE,
         }
     }
 
@@ -193,6 +197,7 @@ impl Verdict {
             UnknownProducer { expired: true, .. } => "X2",
             NewEpochNotAtZero { .. } | UnknownProducer { .. } | NewEpoch { .. } => "A6",
             OutOfOrder { .. } | InOrder { .. } => "A7",
+            CoordinatorWrite { .. } => "A8",
             TxnExpected { .. } => "A9",
             NotLeader => "N1",
             Refused { .. } => "N2",
@@ -215,7 +220,8 @@ impl Verdict {
             | TxnExpected { .. }
             | UnknownProducer { .. }
             | NewEpoch { .. }
-            | InOrder { .. } => PRODUCER_APPEND_INFO,
+            | InOrder { .. }
+            | CoordinatorWrite { .. } => PRODUCER_APPEND_INFO,
             NotLeader | Refused { .. } => REPLICA_MANAGER,
             ReplicationTimeout { .. } => super::kafka_source::DELAYED_PRODUCE,
         }
@@ -310,6 +316,10 @@ impl Verdict {
                 out,
                 "sequence {first_seq} follows {} — in order; written at offsets {base}..{last}",
                 sequence::decrement(first_seq, 1)
+            ),
+            Verdict::CoordinatorWrite { producer_id: pid, base_offset: base, .. } => write!(
+                out,
+                "written by the group coordinator for producer {pid} (origin COORDINATOR, sequence 0 every time): no duplicate check and no sequence check, only the epoch's; at offsets {base}..{last}"
             ),
             Verdict::NotLeader => {
                 write!(out, "this broker is no longer the leader of {name} (leader epoch moved on): nothing written")

@@ -1,8 +1,8 @@
 //! Faults injected on a Java client's requests (issue 13, "inject what goes wrong, on any
 //! request"): `inject P API ERROR` answers P's next request of that API with ERROR without the
 //! cluster processing it, `inject P API lose-request` loses P's next request of that API on its
-//! way, and `inject P Produce|AddPartitionsToTxn|AddOffsetsToTxn lose-response` lets the leader
-//! or the coordinator process P's next such request but loses its answer. The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
+//! way, and `inject P API lose-response` lets the leader or the coordinator process P's next
+//! such request but loses its answer (for EndTxn, as `commit P lose-response` does). The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
 //! that is not available or not the coordinator is looked up again (FindCoordinator) and the
 //! request sent again; a retriable answer is retried after `retry.backoff.ms`; a request that is
 //! not answered within `request.timeout.ms` ends in a disconnect (`NetworkClient`), after which
@@ -34,7 +34,7 @@ pub enum Injection {
     Error(ErrorCode),
     /// Lost on its way: not processed, no answer (any API).
     LoseRequest,
-    /// Processed, its answer lost (Produce, AddPartitionsToTxn, AddOffsetsToTxn).
+    /// Processed, its answer lost (any API).
     LoseResponse,
 }
 
@@ -53,16 +53,13 @@ pub fn retriable(api: &str) -> &'static [ErrorCode] {
 /// Parse `inject P API ERROR|lose-request|lose-response` into (producer, API, injection).
 pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String> {
     let [_, p, api, what] = words else {
-        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request (or: inject PRODUCER Produce|AddPartitionsToTxn|AddOffsetsToTxn lose-response)"));
+        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request|lose-response"));
     };
     let api = APIS.iter().copied().find(|a| a.eq_ignore_ascii_case(api)).ok_or_else(|| format!("inject: {api} is not one of {}", APIS.join(", ")))?;
     if *what == "lose-request" {
         return Ok((String::from(*p), api, Injection::LoseRequest));
     }
     if *what == "lose-response" {
-        if !matches!(api, "Produce" | "AddPartitionsToTxn" | "AddOffsetsToTxn") {
-            return Err(format!("inject: lose-response is for Produce, AddPartitionsToTxn and AddOffsetsToTxn (an EndTxn whose answer is lost: `commit P lose-response`); not {api}"));
-        }
         return Ok((String::from(*p), api, Injection::LoseResponse));
     }
     let e = ErrorCode::from_name(what).ok_or_else(|| format!("inject: {what} is not a Kafka error name"))?;

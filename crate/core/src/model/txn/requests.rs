@@ -1118,12 +1118,11 @@ impl World {
                 };
                 // G4: the offsets, pending until the marker.
                 let t = self.instance_for(id, pid, epoch, from);
-                let seq = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).filter(|e| e.producer_epoch == epoch).and_then(|e| e.batches.back()).map_or(0, |b| b.last_seq.wrapping_add(1));
-                let r = match self.write_pending_offsets(gi, pid, epoch, seq, offsets, t) {
+                let r = match self.write_pending_offsets(gi, pid, epoch, offsets, t) {
                     Ok(k) => {
                         let r = answer(ErrorCode::NONE, "G4", OFFSET_METADATA_MANAGER, format!("written to {part} as transactional records of producer {pid}: pending until the COMMIT marker reaches {part} (an ABORT drops them)"));
                         let m = self.reply_msg_from(OFFSETS_LANE, lane, &r);
-                        self.link(m, k);
+                        self.link(m, Some(k));
                         r
                     }
                     Err(d) => {

@@ -188,8 +188,9 @@ pub enum TxnStep {
     CatchUp { line: usize, partition: String, broker: Option<i32> },
     /// `leader-fails PART`: the leader's broker fails; the controller elects (S5, S6).
     LeaderFails { line: usize, partition: String },
-    /// `inject P API ERROR|lose-response`: P's next request of that API is answered ERROR without
-    /// being processed, or (Produce) processed with its answer lost ([`super::txn::inject`]).
+    /// `inject P API ERROR|lose-request|lose-response`: P's next request of that API is answered
+    /// ERROR without being processed, lost on its way, or processed with its answer lost
+    /// ([`super::txn::inject`]).
     Inject { line: usize, producer: String, api: String, what: String },
     /// A step of a producer without a transactional.id, in the idempotence scripts' words (`send`,
     /// `deliver request|response bN`, `lose`, `delay request`, `refuse request`, `timeout`,

@@ -158,7 +158,6 @@ fn s6_a_java_batch_above_the_hw_is_sent_again_to_the_new_leader_and_the_commit_g
 fn inject_answers_only_what_the_client_retries_and_the_retry_is_processed_once() {
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition orders-0\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
     assert!(bad("inject app EndTxn PRODUCER_FENCED").contains("the answers the client retries for EndTxn (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, CONCURRENT_TRANSACTIONS)"));
-    assert!(bad("inject app EndTxn lose-response").contains("commit P lose-response"));
     assert!(bad("inject app Fetch NOT_COORDINATOR").contains("is not one of"));
     assert!(bad("inject app Produce NOT_A_NAME").contains("not a Kafka error name"));
     // TV2: sendOffsetsToTransaction's TxnOffsetCommit answered REQUEST_TIMED_OUT: the group
@@ -491,6 +490,69 @@ fn inject_lose_response_on_an_add_the_retry_finds_it_added() {
         assert_eq!(writes, 1, "{api}: {part} written to __transaction_state once\n{t}");
         assert!(t.contains(&format!("no answer to its {api} within request.timeout.ms")), "{api}\n{t}");
     }
-    let bad = parse("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\ninject app InitProducerId lose-response\n").unwrap_err().message;
-    assert!(bad.contains("lose-response is for Produce, AddPartitionsToTxn and AddOffsetsToTxn"), "{bad}");
+}
+
+/// `inject P InitProducerId lose-response`: the coordinator bumps the epoch and writes it; the
+/// answer is lost; the client sends the same InitProducerId again after its timeout, and the
+/// coordinator, seeing no producer id in it, bumps a second time (I10): the client ends READY
+/// at epoch 1, two Empty records in `__transaction_state`. With the KIP-360 id and epoch in the
+/// request (an epoch bump after an abortable error), the retry carries the epoch just replaced
+/// and gets the same epoch back, without a second bump.
+#[test]
+fn inject_lose_response_on_init_producer_id_the_retry_bumps_again() {
+    let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\n\
+                inject app InitProducerId lose-response\ninit app\nexpect app state READY\nexpect app pid 1000\nexpect app epoch 1\n\
+                begin app\nsend app out-0 x\ncommit app\ndeliver markers\nexpect txn pay CompleteCommit\nexpect log out-0 x [COMMIT]\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    let msgs: Vec<_> = r.steps.iter().flat_map(|s| &s.messages).collect();
+    assert_eq!(msgs.iter().filter(|m| m.kind == "InitProducerId").count(), 2, "sent twice\n{t}");
+    assert_eq!(msgs.iter().filter(|m| m.kind == "response" && m.lost).count(), 1, "one answer lost\n{t}");
+    let empties = msgs.iter().filter(|m| m.kind == "append" && m.text.starts_with("__transaction_state: Empty")).count();
+    assert_eq!(empties, 2, "each InitProducerId bumped the epoch and wrote it\n{t}");
+    assert!(t.contains("no answer to its InitProducerId within request.timeout.ms"), "{t}");
+}
+
+/// `inject P TxnOffsetCommit lose-response`: the group coordinator writes the offsets; the
+/// answer is lost; the retry is written again (origin COORDINATOR: no duplicate check), both
+/// batches at sequence 0, and the commit materializes the offsets once.
+#[test]
+fn inject_lose_response_on_txn_offset_commit_writes_the_offsets_twice() {
+    let text = "model transactions\ntitle t\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n\
+                init app\nbegin app\nsend app out-0 x\ninject app TxnOffsetCommit lose-response\nsend-offsets app c\n\
+                commit app\ndeliver markers\nexpect txn pay CompleteCommit\nexpect offsets g in-0 0\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    let msgs: Vec<_> = r.steps.iter().flat_map(|s| &s.messages).collect();
+    assert_eq!(msgs.iter().filter(|m| m.kind == "TxnOffsetCommit").count(), 2, "sent twice\n{t}");
+    assert_eq!(msgs.iter().filter(|m| m.kind == "response" && m.lost).count(), 1, "{t}");
+    let log = &r.world.offsets_logs[&crate::model::txn::World::offsets_partition("g")];
+    let seqs: Vec<(i64, i32, bool)> = log.log.iter().map(|e| {
+        let b = crate::batch::Batch::new_checked(&e.bytes[..]).unwrap();
+        (e.base_offset, b.base_sequence(), b.attributes().is_control())
+    }).collect();
+    assert_eq!(seqs, [(0, 0, false), (1, 0, false), (2, -1, true)], "two offset batches at sequence 0, then the COMMIT marker");
+}
+
+/// `inject P EndTxn lose-response`: the coordinator writes PrepareCommit and the answer is
+/// lost; within max.block.ms the request times out, the client looks the coordinator up again
+/// and sends the same EndTxn (`TxnRequestHandler`: `wasDisconnected`, `reenqueue`). Its markers
+/// not yet written, the retry is answered CONCURRENT_TRANSACTIONS (F7) and retried once they
+/// are: NONE, a retry of the commit that completed (F5). commitTransaction() does not throw, unlike
+/// `commit P lose-response`, where no answer comes back within max.block.ms.
+#[test]
+fn inject_lose_response_on_end_txn_the_client_sends_it_again() {
+    let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
+                inject app EndTxn lose-response\ncommit app\ndeliver markers\n\
+                expect txn pay CompleteCommit\nexpect app state READY\nexpect app epoch 1\nexpect app outcome known\nexpect log out-0 x [COMMIT]\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    let rules: Vec<(bool, &str)> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.text.starts_with("EndTxn response")).map(|m| (m.lost, m.rule.unwrap_or(""))).collect();
+    assert_eq!(rules, [(true, "F4"), (false, "F7"), (false, "F5")], "{t}");
+    assert!(!t.contains("throws"), "commitTransaction() does not throw\n{t}");
+    let prepares = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "append" && m.text.starts_with("__transaction_state: PrepareCommit")).count();
+    assert_eq!(prepares, 1, "decided once\n{t}");
 }

@@ -357,6 +357,37 @@ fn g4_an_abort_marker_drops_the_pending_offsets() {
 }
 
 #[test]
+fn g4_the_group_coordinator_writes_every_txn_offset_commit_at_sequence_0_without_duplicate_or_sequence_checks() {
+    // `CoordinatorRuntime` builds each batch with base sequence 0, and the leader runs A1 and
+    // A4–A7 for origin CLIENT only (semantics.md §1.2 notes): the same TxnOffsetCommit sent
+    // twice is written twice, both at sequence 0, the second replacing the pending offset.
+    let mut w = world();
+    open_tv2(&mut w);
+    let line = "txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g orders-0=3 orders-1=7";
+    let first = send(&mut w, line);
+    let again = send(&mut w, line);
+    assert_eq!((first.rule, again.rule, again.error.as_str()), ("G4", "G4", "NONE"));
+    let n = World::offsets_partition("g");
+    let log = &w.offsets_logs[&n];
+    let batches: Vec<(i64, i32, i32)> = log.log.iter().map(|e| {
+        let b = crate::batch::Batch::new_checked(&e.bytes[..]).unwrap();
+        (e.base_offset, b.base_sequence(), b.last_sequence())
+    }).collect();
+    assert_eq!(batches, [(0, 0, 1), (2, 0, 1)], "both written, both at sequences 0..1");
+    assert_eq!(log.producers[&1000].batches.len(), 2);
+    assert_eq!(w.groups[0].pending.len(), 2, "one pending offset per partition, not per write: {:?}", w.groups[0].pending);
+    // The epoch is still checked (A2/A3, `checkProducerEpoch`): scenario
+    // txn-request-marker-refused's TxnOffsetCommit at epoch 0 after the bump is refused [A2].
+    send(&mut w, "end-txn transactional.id=app pid=1000 epoch=0 commit");
+    w.deliver_markers(None).unwrap();
+    let stale = crate::model::txn::records_batch(1000, 0, 0, true, &[(b"k".to_vec(), b"v".to_vec())], 0);
+    let log = w.offsets_logs.get_mut(&n).unwrap();
+    assert_eq!(log.producers[&1000].producer_epoch, 1, "the TV2 marker bumped the epoch");
+    let v = log.append_coordinator_verdict(&stale);
+    assert_eq!((v.rule(), v.error()), ("A2", crate::model::errors::ErrorCode::INVALID_PRODUCER_EPOCH));
+}
+
+#[test]
 fn g1_an_unknown_group_with_a_generation_is_illegal_generation_and_generation_minus_1_creates_it() {
     let mut w = world();
     open_tv2(&mut w);
