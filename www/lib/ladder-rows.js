@@ -37,6 +37,7 @@ export const KIND_LABEL = {
   restart: "restart",
   "epoch-bump": "epoch",
   time: "time",
+  task: "task",
   expired: "expired",
   "leader-change": "leader",
   // Requests written with chosen fields (produce / marker lines) and the leader's answers.
@@ -85,6 +86,7 @@ export function kindColor(e) {
     case "epoch-bump":
       return "dup";
     case "time":
+    case "task":
     case "expired":
     case "leader-change":
       return "muted";

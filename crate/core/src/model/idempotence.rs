@@ -185,6 +185,9 @@ pub enum Action {
     Restart { producer: usize },
     /// Time passes; the leaders' producer-id expiration check runs (X1).
     Advance { ms: i64 },
+    /// One of the leaders' periodic tasks runs now, time not moving (`run-task`): the
+    /// producer-id expiration check (X1) or the ISR check (S3).
+    RunTask { task: LeaderTask },
     /// Leadership moves to a replica (producer state is replicated with the log).
     LeaderChange { partition: usize },
     /// The leader answers a request with a retriable error before looking at the batch
@@ -210,6 +213,34 @@ pub enum Action {
     /// A Fetch from `from` (L4) or, with `list_offsets`, a ListOffsets(LATEST) (L5), straight to
     /// the leader of `partition`: answered at once, nothing changes.
     Read { partition: usize, read_committed: bool, from: i64, list_offsets: bool },
+}
+
+/// A periodic task every partition leader runs (Kafka's scheduler names in `run-task`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaderTask {
+    /// `PeriodicProducerExpirationCheck` (X1, `UnifiedLog.removeExpiredProducers`).
+    ProducerExpiration,
+    /// `isr-expiration` (S3, `ReplicaManager.maybeShrinkIsr`).
+    IsrExpiration,
+}
+
+impl LeaderTask {
+    /// The task by its Kafka name.
+    pub fn named(name: &str) -> Option<LeaderTask> {
+        match name {
+            "PeriodicProducerExpirationCheck" => Some(LeaderTask::ProducerExpiration),
+            "isr-expiration" => Some(LeaderTask::IsrExpiration),
+            _ => None,
+        }
+    }
+
+    /// Its Kafka name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaderTask::ProducerExpiration => "PeriodicProducerExpirationCheck",
+            LeaderTask::IsrExpiration => "isr-expiration",
+        }
+    }
 }
 
 /// One line of the trace, kept as data (72 bytes, no allocation for the common kinds): its
@@ -259,6 +290,8 @@ pub enum EventKind {
     EpochBump(Bump),
     /// Time passes.
     Time { ms: i64 },
+    /// A periodic task runs now (`run-task`).
+    Task(LeaderTask),
     /// X1: producer state expired.
     Expired { producer_ids: Box<[i64]>, ttl_ms: i64 },
     /// A new leader with this leader epoch.
@@ -507,6 +540,8 @@ impl Event {
                 )
             }
             EventKind::Time { ms } => write!(out, "{ms} ms pass"),
+            EventKind::Task(LeaderTask::ProducerExpiration) => out.write_str("every leader's PeriodicProducerExpirationCheck runs now (X1), without waiting for its interval"),
+            EventKind::Task(LeaderTask::IsrExpiration) => out.write_str("every leader's isr-expiration task runs now (S3), without waiting for its interval"),
             EventKind::Expired { producer_ids, ttl_ms } => write!(
                 out,
                 "{pname} [X1]: producer state of {:?} expired (last record timestamp ≥ producer.id.expiration.ms = {ttl_ms} ms ago, no open transaction); a retry of their batches would now be written again (X2)",
@@ -859,6 +894,13 @@ impl Sim {
                 self.event(EventKind::MarkerDecision(v), None, Some(partition), None);
             }
             Action::Advance { ms } => self.handle_advance(ms),
+            Action::RunTask { task } => {
+                self.event(EventKind::Task(task), None, None, None);
+                match task {
+                    LeaderTask::ProducerExpiration => self.expiration_check(),
+                    LeaderTask::IsrExpiration => self.isr_check_now(),
+                }
+            }
             Action::LeaderChange { partition } => {
                 self.partitions[partition].leader_epoch += 1;
                 let e = self.partitions[partition].leader_epoch;
@@ -942,6 +984,7 @@ impl Sim {
                     return Err(String::from("time only moves forward"));
                 }
             }
+            Action::RunTask { .. } => {}
             Action::LeaderChange { partition }
             | Action::Marker { partition, .. }
             | Action::ProduceBytes { partition, .. }
@@ -1367,6 +1410,11 @@ impl Sim {
     fn handle_advance(&mut self, ms: i64) {
         self.now_ms += ms;
         self.event(EventKind::Time { ms }, None, None, None);
+        self.expiration_check();
+    }
+
+    /// X1 on every leader at the current time (`PeriodicProducerExpirationCheck`).
+    fn expiration_check(&mut self) {
         if let Some(log) = self.leader_log.as_mut() {
             log.push(LeaderEvent::ExpirationCheck { event: self.trace.len() - 1, now_ms: self.now_ms });
         }

@@ -196,6 +196,7 @@ fn kind_name(k: &EventKind) -> &'static str {
         EventKind::Restart { .. } => "restart",
         EventKind::EpochBump(_) => "epoch-bump",
         EventKind::Time { .. } => "time",
+        EventKind::Task(_) => "task",
         EventKind::Expired { .. } => "expired",
         EventKind::LeaderChange { .. } => "leader-change",
         EventKind::RawProduce { .. } => "produce-request",

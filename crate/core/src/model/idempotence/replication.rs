@@ -233,6 +233,22 @@ impl Sim {
         self.release_held(Some(now));
     }
 
+    /// S3 now, off its schedule (`run-task isr-expiration`): every leader drops the followers
+    /// not caught up for `replica.lag.time.max.ms`; the answers that can go then go (the
+    /// step's settling sends those whose timeout passed).
+    pub(super) fn isr_check_now(&mut self) {
+        let max_lag = self.replication.replica_lag_time_max_ms.max(1);
+        let now = self.now_ms;
+        for q in 0..self.partitions.len() {
+            let out = self.partitions[q].shrink_isr(now, max_lag);
+            if !out.is_empty() {
+                let (isr, hw) = self.isr_state(q);
+                self.event(EventKind::Replication(Box::new(ReplicationEvent::IsrShrink { brokers: out.into(), max_lag_ms: max_lag, isr, hw })), None, Some(q), None);
+            }
+        }
+        self.release_held(None);
+    }
+
     /// Send the held answers that can go: the HW reached (NONE), the leader changed
     /// (NOT_LEADER_OR_FOLLOWER), or — with `expire_at` — the deadline passed (REQUEST_TIMED_OUT).
     pub(crate) fn release_held(&mut self, expire_at: Option<i64>) {

@@ -47,3 +47,51 @@ fn a_state_that_cannot_be_names_its_line_and_why() {
     let e = err("partition p\nproducer-state p pid=1 epoch=0 batch=2..2@5..5 batch=1..1@4..4\n");
     assert!(e.message.contains("oldest first"), "{}", e.message);
 }
+
+/// `run-task NAME` in the idempotence scripts (issue 13: periodic tasks "can also be run
+/// explicitly", in both languages): the leaders' PeriodicProducerExpirationCheck removes a
+/// producer whose last record is older than producer.id.expiration.ms without time moving; it
+/// does nothing until it runs.
+#[test]
+fn run_task_producer_expiration_check_expires_a_given_old_producer_now() {
+    // The script starts at 1_700_000_000_000; the producer's last record is two days older.
+    let head = "broker producer.id.expiration.ms=1d\npartition p\nlog-end p 1\nproducer-state p pid=7 epoch=0 timestamp=1699827200000 batch=0..0@0..0\n";
+    let sc = parse(&format!("{head}expect producers p 1\nrun-task PeriodicProducerExpirationCheck\nexpect producers p 0\nproduce p pid=7 epoch=0 seq=5 x\nexpect last appended 1..1\n")).unwrap();
+    let r = run(&sc);
+    assert!(r.passed() && r.error.is_none(), "{:?} {:?}", r.failures, r.error);
+    assert_eq!(r.sim.now_ms, sc.start_ms, "time did not move");
+    let task = r.sim.trace.iter().find(|e| matches!(e.kind, crate::model::idempotence::EventKind::Task(_)));
+    assert!(task.is_some(), "the task is an event of its step");
+    // Without the task, the same produce is out of order (A7): the entry is still there.
+    let sc = parse(&format!("{head}produce p pid=7 epoch=0 seq=5 x\nexpect last rejected OUT_OF_ORDER_SEQUENCE_NUMBER\n")).unwrap();
+    assert!(run_passes(&sc));
+}
+
+/// The coordinator's tasks run on the cluster the request lines made: a transaction past its
+/// timeout is aborted by `run-task transaction-abort` before the 10 s scan would reach it.
+#[test]
+fn run_task_transaction_abort_runs_the_coordinators_scan_now() {
+    let text = "partition p\ninit-producer-id transactional.id=app timeout=1s\n\
+                add-partitions-to-txn transactional.id=app pid=1000 epoch=0 p\nexpect txn app Ongoing\n\
+                advance 5s\nexpect txn app Ongoing\nrun-task transaction-abort\nexpect txn app PrepareAbort\n";
+    let sc = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = run(&sc);
+    assert!(r.passed() && r.error.is_none(), "{:?} {:?}", r.failures, r.error);
+    let e = err("partition p\nrun-task log-cleaner\n");
+    assert!(e.message.contains("unknown task \"log-cleaner\"") && e.message.contains("isr-expiration"), "{}", e.message);
+}
+
+/// `run-task isr-expiration`: the leader's ISR check, between its scheduled runs (every
+/// replica.lag.time.max.ms / 2): a follower behind for more than replica.lag.time.max.ms is
+/// dropped now (S3), not at the next scheduled check.
+#[test]
+fn run_task_isr_expiration_drops_a_lagging_follower_between_scheduled_checks() {
+    let text = "broker default.replication.factor=2 replica.lag.time.max.ms=10s\npartition p\nproducer app\n\
+                lag p broker=2\nsend app p a\ndeliver request b1\n\
+                advance 10200ms\nexpect isr p 1,2\nrun-task isr-expiration\nexpect isr p 1\n";
+    let r = run(&parse(text).unwrap_or_else(|e| panic!("{e:?}")));
+    assert!(r.passed() && r.error.is_none(), "{:?} {:?}", r.failures, r.error);
+    // Without it, the scheduled check at 15 s drops it.
+    let later = text.replace("run-task isr-expiration\nexpect isr p 1\n", "advance 4800ms\nexpect isr p 1\n");
+    assert!(run_passes(&parse(&later).unwrap()));
+}

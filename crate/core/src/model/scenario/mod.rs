@@ -126,6 +126,10 @@ pub enum Step {
     Timeout { line: usize, producer: String },
     Restart { line: usize, producer: String },
     Advance { line: usize, ms: i64 },
+    /// `run-task NAME`: one of Kafka's periodic tasks runs now, by its scheduler name: the
+    /// leaders' `PeriodicProducerExpirationCheck` (X1) or `isr-expiration` (S3), or the
+    /// coordinator's `transaction-abort` (T1) or `transactionalId-expiration` (T4).
+    RunTask { line: usize, task: String },
     LeaderChange { line: usize, partition: String },
     /// `lag PART [broker=B]`: a follower stops fetching (S1).
     Lag { line: usize, partition: String, #[cfg_attr(feature = "serde", serde(default))] broker: Option<i32> },

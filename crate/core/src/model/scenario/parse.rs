@@ -291,6 +291,14 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
             need(2)?;
             Step::Advance { line, ms: parse_duration(words[1]).ok_or(ParseError { line, message: format!("bad duration {:?}", words[1]) })? }
         }
+        "run-task" => {
+            need(2)?;
+            let tasks = crate::model::txn::World::TASKS;
+            if !tasks.contains(&words[1]) {
+                return Err(ParseError { line, message: format!("unknown task {:?}: run-task takes one of Kafka's scheduler tasks: {}", words[1], tasks.join(", ")) });
+            }
+            Step::RunTask { line, task: words[1].to_string() }
+        }
         "leader-change" => {
             need(2)?;
             Step::LeaderChange { line, partition: partition(words[1])? }

@@ -342,6 +342,12 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
                 .map_err(|message| ParseError { line, message })?;
             }
         }
+        Step::RunTask { task, .. } => match super::idempotence::LeaderTask::named(task) {
+            Some(task) => act(sim, Action::RunTask { task })?,
+            // The coordinator's tasks run on the cluster the request lines use (made now if no
+            // line has made it: a coordinator with nothing to scan).
+            None => on_cluster(sim, out, |w| w.run_task(task)).map_err(|message| ParseError { line, message })?,
+        },
         Step::ProduceBytes { partition, batch, .. } => act(
             sim,
             Action::ProduceBytes { partition: partition_idx(sim, partition), bytes: crate::spec::parse_hex(batch).or_else(|e| perr(line, format!("batch=: {e}")))? },
@@ -487,6 +493,7 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Timeout { line, .. }
         | Step::Restart { line, .. }
         | Step::Advance { line, .. }
+        | Step::RunTask { line, .. }
         | Step::LeaderChange { line, .. }
         | Step::Lag { line, .. }
         | Step::CatchUp { line, .. }

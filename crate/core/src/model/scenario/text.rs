@@ -23,6 +23,7 @@ pub fn describe(s: &Step) -> String {
         Step::Timeout { producer, .. } => format!("timeout {producer}"),
         Step::Restart { producer, .. } => format!("restart {producer}"),
         Step::Advance { ms, .. } => format!("advance {ms}ms"),
+        Step::RunTask { task, .. } => format!("run-task {task}"),
         Step::LeaderChange { partition, .. } => format!("leader-change {partition}"),
         Step::Lag { partition, broker, .. } => format!("lag {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         Step::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
@@ -116,6 +117,7 @@ fn lines_of(sim: &Sim, actions: Vec<Action>, names: &[&str]) -> Vec<(String, Str
                 Some((format!("restart {p} (new producer id)"), format!("restart {p}")))
             }
             Action::Advance { ms } => Some((String::from("a day passes"), format!("advance {ms}ms"))),
+            Action::RunTask { task } => Some((format!("run {} now", task.name()), format!("run-task {}", task.name()))),
             Action::LeaderChange { partition } => {
                 let q = names[partition];
                 Some((format!("leader of {q} changes"), format!("leader-change {q}")))
@@ -175,7 +177,7 @@ pub fn ladder(run: &Run) -> String {
                 EventKind::Delayed => "~~~",
                 EventKind::Timeout { .. } => "⏱",
                 EventKind::Restart { .. } => "⟲",
-                EventKind::Time { .. } | EventKind::Expired { .. } => "⌛",
+                EventKind::Time { .. } | EventKind::Expired { .. } | EventKind::Task(_) => "⌛",
                 EventKind::LeaderChange { .. } => "⇄",
                 EventKind::RawProduce { .. } | EventKind::RawMarker { .. } => "──▶",
                 EventKind::MarkerDecision(_) => "███",
