@@ -40,6 +40,12 @@ ROOT = oracle.ROOT
 SCENARIOS = os.path.join(ROOT, "scenarios")
 EOSLAB = os.path.join(ROOT, "target", "release", "eoslab")
 TIME_SCALE = 0.2  # `advance D` sleeps D * TIME_SCALE; transaction.timeout.ms is scaled the same way
+# `inject P API lose-response` on a coordinator request: the client proxy drops that answer. The
+# Java client then waits request.timeout.ms (the model's 30 s; this many ms here) before it
+# disconnects and sends the request again, so a script with such a line runs its transactional
+# producers with it (and a max.block.ms the retry fits in).
+LOSE_API_KEYS = {"InitProducerId": 22, "AddPartitionsToTxn": 24, "AddOffsetsToTxn": 25, "EndTxn": 26, "TxnOffsetCommit": 28}
+LOSE_REQUEST_TIMEOUT_MS = int(30000 * TIME_SCALE)
 
 # Scenarios (or steps) a single real broker cannot be made to show.
 NOT_CHECKED = {
@@ -78,6 +84,8 @@ class Proxy(oracle.ProxyListener):
         super().__init__(target_port)
         self.hold_requests = set(hold_requests)
         self.hold_responses = set(hold_responses)
+        self.lose_responses = {}  # api key -> how many of its next responses are dropped
+        self.lost = []  # the api keys whose responses were dropped, in order
         self.seen = {}  # api key -> requests seen
         self.start()
 
@@ -108,6 +116,12 @@ class Proxy(oracle.ProxyListener):
                         corr = struct.unpack(">i", body[:4])[0]
                         api = conn["apis"].pop(corr, None)
                         conn["outstanding"] -= 1
+                        if self.lose_responses.get(api, 0) > 0:
+                            # `inject P API lose-response`: the broker answered; the answer never
+                            # reaches the client, which times out (request.timeout.ms) and disconnects
+                            self.lose_responses[api] -= 1
+                            self.lost.append(api)
+                            continue
                         if conn["resp_q"] or api in self.hold_responses:
                             conn["resp_q"].append(frame)
                             continue
@@ -525,6 +539,8 @@ class Run:
         self.pid_base = None
         self.first_pid = 1000
         self.max_block = 10000
+        self.request_timeout = None  # the transactional producers' request.timeout.ms, when a script loses an answer
+        self.lose_armed = None  # (producer, api key, losses before) once `inject P API lose-response` ran
         self.lost = {}
         self.trace = []  # what the harness saw, printed when the scenario disagrees
         self.answered = set()  # producer ids whose markers the harness answered in this step
@@ -565,6 +581,9 @@ class Run:
                 self.first_pid = int(w[1])
             elif w[0] == "commit" and "lose-response" in w:
                 self.max_block = 2000
+            elif w[0] == "inject" and w[-1] == "lose-response" and w[2] in LOSE_API_KEYS:
+                self.request_timeout = LOSE_REQUEST_TIMEOUT_MS
+                self.max_block = max(self.max_block, 20000)
         topics = {}
         for part in self.partitions:
             t, i = self.topic(part)
@@ -594,6 +613,20 @@ class Run:
                        "transactional.id": self.tid(kv["transactional.id"]),
                        "max.block.ms": str(self.max_block), "linger.ms": "0",
                        "retry.backoff.ms": "20", "retry.backoff.max.ms": "100"}
+                if self.request_timeout:
+                    cfg["request.timeout.ms"] = str(self.request_timeout)
+                    # The answer the proxy drops must be the one the model loses: not an answer of the
+                    # broker's start. Its coordinator answers (FindCoordinator), and its first
+                    # InitProducerId has a producer-id block to take from: an idempotent InitProducerId
+                    # (no transactional.id) fetches it, answered COORDINATOR_LOAD_IN_PROGRESS until it
+                    # came (RPCProducerIdManager). Producer ids stay relative to the client's first.
+                    self.find_coordinator(1, cfg["transactional.id"])
+                    deadline = time.monotonic() + 10
+                    while self.p.request("InitProducerId", 4, {"transactionalId": None, "transactionTimeoutMs": 60000,
+                                                               "producerId": -1, "producerEpoch": -1})["errorCode"]:
+                        if time.monotonic() > deadline:
+                            raise RuntimeError("no producer-id block within 10s")
+                        time.sleep(0.1)
                 if "transaction.timeout.ms" in kv:
                     cfg["transaction.timeout.ms"] = str(int(duration_ms(kv["transaction.timeout.ms"]) * TIME_SCALE))
                 if "transaction.two.phase.commit.enable" in kv:
@@ -609,6 +642,8 @@ class Run:
                 kw = {}
                 if group:
                     cfg.update({"group.id": f"{self.name}.{group}", "group.protocol": "classic"})
+                    if self.request_timeout:
+                        self.find_group_coordinator(f"{self.name}.{group}")
                     kw["subscribe"] = sorted({self.topic(x)[0] for x in parts})
                     self.groups.setdefault(group, []).append(w[1])
                 else:
@@ -737,6 +772,22 @@ class Run:
                 # the real id of the model's first-producer-id (the hosted producers took the first)
                 self.pid_base = a["pid"] - self.hosted_pids
         return a
+
+    def await_lost(self, n, w):
+        """The call whose answer the proxy drops: wait for the drop, then for the client's
+        request.timeout.ms and its retry, and collect the call's result (if it has one now)."""
+        who, key, before = self.lose_armed
+        self.lose_armed = None
+        deadline = time.monotonic() + 15
+        while len(self.broker.clients.lost) <= before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if len(self.broker.clients.lost) <= before:
+            self.broker.clients.lose_responses.pop(key, None)
+            raise RuntimeError(f"line {n} `{' '.join(w)}`: no answer of api key {key} reached the client proxy within 15s")
+        self.trace.append(f"line {n}: the answer (api key {key}) was dropped; the client retries after request.timeout.ms")
+        time.sleep(self.request_timeout / 1000 + 1.5)
+        if w[0] != "send":
+            self.await_call(who, 3.0)
 
     def settle_pending(self, wait=3.0):
         """Calls that waited for the markers return now (or stay pending after `wait`)."""
@@ -1045,6 +1096,13 @@ class Run:
                 self.offset_fetch[(w[1], part)] = self.offsets(c["group"], part, True)
         elif cmd == "effect":
             self.skip_step(n, w, "an external side effect: not a Kafka fact (the simulator's external system)")
+        elif cmd == "inject" and w[-1] == "lose-response" and w[2] in LOSE_API_KEYS:
+            # The coordinator handles the request; the client proxy drops its answer. The next call
+            # of that producer waits for the client's timeout and retry (await_lost).
+            key = LOSE_API_KEYS[w[2]]
+            self.broker.clients.lose_responses[key] = 1
+            self.lose_armed = (w[1], key, len(self.broker.clients.lost))
+            self.trace.append(f"line {n}: the client proxy drops the next {w[2]} answer")
         elif cmd == "inject":
             # A fault on the client's own request (answered without being processed, or its answer
             # lost): the broker sees only the client's retry, as if nothing had been injected.
@@ -1183,16 +1241,24 @@ class Run:
 
     def find_group_coordinator(self, group):
         """FindCoordinator GROUP until it answers (the first one creates `__consumer_offsets`)."""
-        if ("group", group) in self.found:
+        self.find_coordinator(0, group)
+
+    def find_coordinator(self, key_type, key):
+        """FindCoordinator (0 GROUP, 1 TRANSACTION) until it answers (the first one creates the
+        internal topic), then a second for its partitions to load."""
+        kind = ("group", "transaction")[key_type]
+        if (kind, key) in self.found:
             return
         deadline = time.monotonic() + 30
         while True:
-            r = self.p.request("FindCoordinator", 4, {"keyType": 0, "coordinatorKeys": [group]})
+            r = self.p.request("FindCoordinator", 4, {"keyType": key_type, "coordinatorKeys": [key]})
             if r["coordinators"][0]["errorCode"] == 0:
-                self.found.add(("group", group))
+                self.found.add((kind, key))
+                if key_type == 1:
+                    time.sleep(1.0)
                 return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"no group coordinator for {group} within 30s: {r}")
+                raise RuntimeError(f"no {kind} coordinator for {key} within 30s: {r}")
             time.sleep(0.1)
 
     def group_step(self, verb, kv, words, tid, pid, epoch, version, err, got):
@@ -1641,6 +1707,8 @@ class Run:
                 self.clock0 = (time.monotonic(), self.sim["steps"][k]["t"])
             self.sim_coordinator_epoch = self.sim["steps"][k]["state"]["coordinator"]["epoch"]
             self.step(k, n, w)
+            if self.lose_armed and w[0] in ("init", "send", "send-offsets", "commit", "abort") and w[1] == self.lose_armed[0]:
+                self.await_lost(n, w)
             self.untaint_if_converged(k)
         self.compare_end()
         self.broker.clients.hold_responses = set()
