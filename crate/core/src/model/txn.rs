@@ -1512,28 +1512,20 @@ impl World {
         let (pid, epoch) = (self.clients[i].pid, self.clients[i].epoch);
         let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
         let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
-        msg!(self,
-            self.producer_lane(name),
-            self.partition_lane(partition),
-            "Produce",
-            format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{}, {} record(s)", if tv2 { " v12" } else { " v11" }, seq + values.len() as i32 - 1, values.len()),
-        );
-        let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
-        let injected = self.take_injection(i, "Produce");
-        match injected {
-            Some(inject::Injection::Error(e)) => self.injected_answer(i, "Produce", e),
-            Some(inject::Injection::LoseRequest) => {
-                if let Some(m) = self.messages.last_mut().filter(|m| m.kind == "Produce") {
-                    m.lost = true;
-                    m.text.push_str(" — lost on its way");
-                }
-                self.injected_loss(i, "Produce");
+        let request = |again: bool| {
+            let last = seq + values.len() as i32 - 1;
+            if again {
+                format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{last}")
+            } else {
+                format!("Produce{} transactional batch: producer {pid} epoch {epoch}, sequences {seq}..{last}, {} record(s)", if tv2 { " v12" } else { " v11" }, values.len())
             }
-            _ => {}
-        }
-        if matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest)) {
-            msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
-        }
+        };
+        // An injected answer or loss: the request on the timeline, the client's reaction, and
+        // then the batch sent again, for real; a lost answer is handled below.
+        let injected = self.injected_request(i, "Produce", self.partition_lane(partition), || request(false));
+        let again = matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest));
+        msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", request(again));
+        let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
         let msgs_before = self.messages.len();
         // The bytes are kept only where the client may send the batch again: after a lost answer,
         // or to a partition with followers (an unacknowledged batch goes to a new leader, S6).

@@ -93,18 +93,17 @@ impl World {
         Some(self.injections.remove(k).2)
     }
 
-    /// Client `i`'s next request of `api`, going from `from` to `to` as `request()` says, meets the
-    /// fault armed for it: answered with an error, or lost (the request on the timeline, marked
-    /// lost; the client's reaction). The caller then sends the request again, for real. Returns
-    /// an injection the caller handles itself (a Produce's lost answer).
+    /// Client `i`'s next request of `api`, going to `to` as `request()` says, meets the fault
+    /// armed for it, which is returned: answered with an error, or lost (the request on the
+    /// timeline, marked lost; the client's reaction), after which the caller sends the request
+    /// again, for real; or processed with its answer lost, which the caller handles.
     pub(super) fn injected_request(&mut self, i: usize, api: &'static str, to: super::Name, request: impl FnOnce() -> String) -> Option<Injection> {
         let what = self.take_injection(i, api)?;
         let from = self.producer_lane(&self.clients[i].name.clone());
         match what {
             Injection::Error(e) => {
-                msg!(self, from, to, api, request());
-                self.injected_answer(i, api, e);
-                None
+                msg!(self, from, to.clone(), api, request());
+                self.injected_answer(i, api, to, e);
             }
             Injection::LoseRequest => {
                 let k = msg!(self, from, to, api, format!("{} — lost on its way", request()));
@@ -112,10 +111,10 @@ impl World {
                     m.lost = true;
                 }
                 self.injected_loss(i, api);
-                None
             }
-            Injection::LoseResponse => Some(what),
+            Injection::LoseResponse => {}
         }
+        Some(what)
     }
 
     /// Client `i`'s request of `api` went unanswered: after `request.timeout.ms` the client
@@ -135,17 +134,12 @@ impl World {
         say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects{}, and sends the request again after retry.backoff.ms", if coordinator { ", looks the coordinator up again (TxnRequestHandler: wasDisconnected)" } else { "" }));
     }
 
-    /// Client `i`'s request of `api` is answered `e` without being processed: the answer on the
-    /// timeline, the client's reaction (FindCoordinator again for 15/16), and the backoff. The
-    /// caller then sends the request again, for real.
-    pub(super) fn injected_answer(&mut self, i: usize, api: &'static str, e: ErrorCode) {
+    /// Client `i`'s request of `api` to `to` is answered `e` by it without being processed: the
+    /// answer on the timeline, the client's reaction (FindCoordinator again for 15/16), and the
+    /// backoff. The caller then sends the request again, for real.
+    pub(super) fn injected_answer(&mut self, i: usize, api: &'static str, to: super::Name, e: ErrorCode) {
         let name = self.clients[i].name.clone();
         let plane = self.producer_lane(&name);
-        let to = match api {
-            "TxnOffsetCommit" => OFFSETS_LANE,
-            "Produce" => plane.clone(),
-            _ => COORD_LANE,
-        };
         msg_rule!(self, to.clone(), plane.clone(), "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
         if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) || (api == "TxnOffsetCommit" && e == ErrorCode::REQUEST_TIMED_OUT) {
             let key = if api == "TxnOffsetCommit" { "GROUP" } else { "TRANSACTION" };

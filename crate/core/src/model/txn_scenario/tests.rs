@@ -173,6 +173,11 @@ fn inject_answers_only_what_the_client_retries_and_the_retry_is_processed_once()
     assert!(t.contains("TxnOffsetCommit response REQUEST_TIMED_OUT(7) (injected: the request was not processed)"), "{t}");
     assert!(t.contains("FindCoordinator(GROUP): the coordinator is looked up again"), "{t}");
     assert!(t.contains("Produce response NOT_LEADER_OR_FOLLOWER(6) (injected"), "{t}");
+    // The injected answer comes from the leader the request went to, and the batch goes again.
+    let msgs: Vec<_> = r.steps.iter().flat_map(|s| &s.messages).collect();
+    let answer = msgs.iter().find(|m| m.text.starts_with("Produce response NOT_LEADER_OR_FOLLOWER")).unwrap();
+    assert_eq!((answer.from.as_str(), answer.to.as_str()), ("partition:out-0", "producer:app"));
+    assert!(msgs.iter().any(|m| m.kind == "Produce" && m.text.starts_with("Produce again: producer 1000 epoch 0, sequences 1..1")), "{t}");
 }
 
 #[test]
