@@ -620,7 +620,7 @@ class Run:
                     # InitProducerId has a producer-id block to take from: an idempotent InitProducerId
                     # (no transactional.id) fetches it, answered COORDINATOR_LOAD_IN_PROGRESS until it
                     # came (RPCProducerIdManager). Producer ids stay relative to the client's first.
-                    self.find_coordinator(1, cfg["transactional.id"])
+                    self.find_coordinator(cfg["transactional.id"])
                     deadline = time.monotonic() + 10
                     while self.p.request("InitProducerId", 4, {"transactionalId": None, "transactionTimeoutMs": 60000,
                                                                "producerId": -1, "producerEpoch": -1})["errorCode"]:
@@ -1241,24 +1241,16 @@ class Run:
 
     def find_group_coordinator(self, group):
         """FindCoordinator GROUP until it answers (the first one creates `__consumer_offsets`)."""
-        self.find_coordinator(0, group)
-
-    def find_coordinator(self, key_type, key):
-        """FindCoordinator (0 GROUP, 1 TRANSACTION) until it answers (the first one creates the
-        internal topic), then a second for its partitions to load."""
-        kind = ("group", "transaction")[key_type]
-        if (kind, key) in self.found:
+        if ("group", group) in self.found:
             return
         deadline = time.monotonic() + 30
         while True:
-            r = self.p.request("FindCoordinator", 4, {"keyType": key_type, "coordinatorKeys": [key]})
+            r = self.p.request("FindCoordinator", 4, {"keyType": 0, "coordinatorKeys": [group]})
             if r["coordinators"][0]["errorCode"] == 0:
-                self.found.add((kind, key))
-                if key_type == 1:
-                    time.sleep(1.0)
+                self.found.add(("group", group))
                 return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"no {kind} coordinator for {key} within 30s: {r}")
+                raise RuntimeError(f"no group coordinator for {group} within 30s: {r}")
             time.sleep(0.1)
 
     def group_step(self, verb, kv, words, tid, pid, epoch, version, err, got):
@@ -1331,6 +1323,11 @@ class Run:
         got = {}
         if verb == "init-producer-id":
             timeout = duration_ms(kv["timeout"]) if "timeout" in kv else 60000
+            if "timeout" in kv and 0 < timeout < 900000:
+                # a transaction timeout the script gives runs on the model's clock, scaled like
+                # `advance` (as the Java clients' transaction.timeout.ms); one the coordinator
+                # refuses (I3, over transaction.max.timeout.ms) or at the maximum is sent as given
+                timeout = max(1, int(timeout * TIME_SCALE))
             r = self.coord_request("InitProducerId", 5, {"transactionalId": tid, "transactionTimeoutMs": timeout,
                                                          "producerId": pid, "producerEpoch": epoch}, lambda r: r["errorCode"])
             got["error"] = err(r["errorCode"])

@@ -219,6 +219,8 @@ pub enum Why {
     RetryCompleted { commit: bool },
     /// F5, refused.
     InState { commit: bool, state: TxnState },
+    /// F5 on trunk (KAFKA-20785).
+    CommitAfterAbort,
     /// T2.
     TimedOut { epoch: i16 },
 }
@@ -267,6 +269,9 @@ impl Why {
             }
             Why::RetryCompleted { commit } => write!(out, "a retry of the {} that already completed", result(commit)),
             Why::InState { commit, state } => write!(out, "{} in state {}", result(commit), state.name()),
+            Why::CommitAfterAbort => out.write_str(
+                "COMMIT at the retry epoch in state CompleteAbort: a commit that raced the coordinator's own abort (its timeout bumped the epoch) — PRODUCER_FENCED on Kafka trunk (KAFKA-20785), INVALID_TXN_STATE up to 4.3",
+            ),
             Why::TimedOut { epoch } => {
                 write!(out, "transaction.timeout.ms passed: the coordinator aborts {id} at epoch {epoch}, fencing the producer")
             }
@@ -282,6 +287,8 @@ fn answer(error: ErrorCode, rule: &'static str, why: Why) -> Answer {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coordinator {
     pub txns: Vec<TxnMetadata>,
+    /// The Kafka line whose coordinator answers (`cluster kafka=`, [`super::line`]).
+    pub line: super::line::KafkaLine,
     /// Broker `transaction.max.timeout.ms` (`None`: Kafka's default, 15 minutes).
     pub max_timeout_ms: Option<i32>,
 }
@@ -466,6 +473,7 @@ impl Coordinator {
     /// exhausts the epoch (F4: `nextProducerId`; the client gets (new pid, 0)).
     #[allow(clippy::too_many_arguments)]
     pub fn end_txn_alloc(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64, new_pid: i64) -> Answer {
+        let self_line = self.line;
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, Why::NoState);
         };
@@ -562,6 +570,13 @@ impl Coordinator {
                         m.txn_start_ms = now_ms;
                         bump(m, TxnState::PrepareAbort);
                         ok(m, "F5", Why::Fixed("an empty abort: the epoch is bumped"), Some(TxnState::PrepareAbort))
+                    }
+                    // KAFKA-20785 (trunk, after 4.3.1): a COMMIT at the retry epoch that finds the
+                    // transaction CompleteAbort can only be a commit that raced the coordinator's
+                    // own abort (a timeout bumped the epoch): PRODUCER_FENCED, which the client can
+                    // recover from, instead of the fatal INVALID_TXN_STATE (`TransactionCoordinator.endTransaction`).
+                    (TxnState::CompleteAbort, true, true) if self_line == super::line::KafkaLine::Trunk => {
+                        answer(ErrorCode::PRODUCER_FENCED, "F5", Why::CommitAfterAbort)
                     }
                     _ => answer(ErrorCode::INVALID_TXN_STATE, "F5", Why::InState { commit, state: m.state }),
                 }

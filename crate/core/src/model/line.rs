@@ -7,6 +7,9 @@
 //!   4.2+ leader applies M2 (a TV2 marker needs a bumped epoch) to TV2 transactions. A 4.0–4.1
 //!   coordinator sends v1 for every transaction and its leaders apply M1 to all markers; a
 //!   `marker … tv=2` request cannot be sent to a 4.1 broker at all.
+//! - A TV2 EndTxn(COMMIT) at the retry epoch that finds the transaction CompleteAbort (a commit
+//!   that raced the coordinator's own abort of a timed-out transaction) is INVALID_TXN_STATE up
+//!   to 4.3 and PRODUCER_FENCED on trunk (KAFKA-20785, F5).
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};

@@ -775,6 +775,7 @@ pub enum CallResult {
 impl World {
     pub fn new(start_ms: i64, first_pid: i64, cluster: ClusterConfig) -> Self {
         let max_timeout = cluster.transaction_max_timeout_ms;
+        let line = cluster.kafka;
         World {
             start_ms,
             now_ms: start_ms,
@@ -782,7 +783,7 @@ impl World {
             expiry_scans_done: start_ms,
             abort_scans_done: start_ms,
             cluster,
-            coordinator: Coordinator { max_timeout_ms: max_timeout, ..Coordinator::default() },
+            coordinator: Coordinator { max_timeout_ms: max_timeout, line, ..Coordinator::default() },
             coordinator_epoch: 0,
             txn_logs: BTreeMap::new(),
             partitions: Vec::new(),

@@ -198,7 +198,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     // not copied each time it doubles.
     w.records.reserve(n.min(1 << 16));
     let snapshot = |w: &World| super::txn::state::snapshot(w);
-    drive(&mut w, &mut out, n, snapshots, snapshot, |w, k| {
+    drive(&mut w, &mut out, n, snapshots, snapshot, |w, k, _| {
         let s = flat[k];
         let line = line_of(s);
         let mut ran = Ran { line, text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() }, failures: Vec::new(), error: None, reply: None };
@@ -272,7 +272,7 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
         }
         snapshot
     };
-    drive(&mut w, &mut out, sc.steps.len(), snapshots, snapshot, |w, k| {
+    drive(&mut w, &mut out, sc.steps.len(), snapshots, snapshot, |w, k, keep| {
         let s = &sc.steps[k];
         let failures = run.failures.len();
         let r = w.mirror_hosted(|sim| {
@@ -280,7 +280,11 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
             states.after_step(sim, &mut run);
             r
         });
-        *clusters.borrow_mut() = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
+        // Only for a step whose snapshot is kept (`drive`'s rule: every step, the last, one that
+        // failed).
+        if keep || r.is_err() {
+            *clusters.borrow_mut() = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
+        }
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
                 if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
@@ -330,12 +334,13 @@ struct Ran {
 /// line, its messages and narration, the time, the state after it and the invariants checked on
 /// it (after every step with `snapshots`, else after the last), its answer — stopping at a step
 /// that cannot be carried out.
-fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: impl Fn(&World) -> super::txn::state::StateSnapshot, mut step: impl FnMut(&mut World, usize) -> Ran) {
+fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: impl Fn(&World) -> super::txn::state::StateSnapshot, mut step: impl FnMut(&mut World, usize, bool) -> Ran) {
     for k in 0..n {
         w.step = out.steps.len();
         w.messages.clear();
         w.narration.clear();
-        let ran = step(w, k);
+        // The step is told whether its snapshot will be kept (as well as when it fails).
+        let ran = step(w, k, snapshots || k + 1 == n);
         let keep = snapshots || k + 1 == n || ran.error.is_some();
         out.steps.push(TxnStepRun {
             line: ran.line,
