@@ -581,7 +581,7 @@ class Run:
                 self.first_pid = int(w[1])
             elif w[0] == "commit" and "lose-response" in w:
                 self.max_block = 2000
-            elif w[0] == "inject" and w[-1] == "lose-response" and w[2] in LOSE_API_KEYS:
+            elif w[0] == "inject" and w[-1] in ("lose-response", "hold") and w[2] in LOSE_API_KEYS:
                 self.request_timeout = LOSE_REQUEST_TIMEOUT_MS
                 self.max_block = max(self.max_block, 20000)
         topics = {}
@@ -1032,7 +1032,8 @@ class Run:
                     del self.lost[w[1]]
                     self.broker.clients.hold_responses = set()
                     self.broker.clients.release()
-                self.call(w[1], action, wait=2.0)
+                # a held EndTxn: the call waits for it; the script goes on
+                self.call(w[1], action, wait=0.5 if 26 in self.broker.clients.hold_requests else 2.0)
         elif cmd in ("deliver", "flush"):
             if cmd == "deliver" and w[1] == "marker":
                 self.deliver_marker(w[2])
@@ -1096,6 +1097,15 @@ class Run:
                 self.offset_fetch[(w[1], part)] = self.offsets(c["group"], part, True)
         elif cmd == "effect":
             self.skip_step(n, w, "an external side effect: not a Kafka fact (the simulator's external system)")
+        elif cmd == "inject" and w[-1] == "hold":
+            # `inject P EndTxn hold`: the clients' proxy holds the next EndTxn request (and what
+            # follows it on that connection) until `release P EndTxn`
+            self.broker.clients.hold_requests.add(LOSE_API_KEYS[w[2]])
+            self.trace.append(f"line {n}: the client proxy holds the next {w[2]} request")
+        elif cmd == "release":
+            self.broker.clients.hold_requests.discard(LOSE_API_KEYS[w[2]])
+            self.broker.clients.release()
+            self.await_call(w[1], 3.0)
         elif cmd == "inject" and w[-1] == "lose-response" and w[2] in LOSE_API_KEYS:
             # The coordinator handles the request; the client proxy drops its answer. The next call
             # of that producer waits for the client's timeout and retry (await_lost).

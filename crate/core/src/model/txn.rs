@@ -659,6 +659,8 @@ pub struct World {
     pub held_markers: Vec<replication::HeldMarker>,
     /// Faults armed for a Java client's next request of an API (`inject P API …`).
     pub injections: Vec<(usize, &'static str, inject::Injection)>,
+    /// Java clients' requests held in the network (`inject P EndTxn hold`, `release P EndTxn`).
+    pub held_requests: Vec<inject::HeldRequest>,
     held_seq: u64,
     /// Held answers sent since the runner last took them: (id, the answer).
     pub released: Vec<(u64, Reply)>,
@@ -823,6 +825,7 @@ impl World {
             held: Vec::new(),
             held_markers: Vec::new(),
             injections: Vec::new(),
+            held_requests: Vec::new(),
             held_seq: 0,
             released: Vec::new(),
             isr_checks_done: start_ms,
@@ -2108,23 +2111,54 @@ impl World {
 
     fn do_end(&mut self, i: usize, commit: bool, lose_response: bool) -> Result<CallResult, String> {
         let id = self.clients[i].transactional_id.clone();
-        let lose = self.injected_request(i, "EndTxn", COORD_LANE, || format!("EndTxn({id}, {})", if commit { "COMMIT" } else { "ABORT" })) == Some(inject::Injection::LoseResponse);
-        let mut a = self.end_txn_request(i, commit, false);
-        if lose {
-            // `inject P EndTxn lose-response`: the coordinator decided and wrote it; the answer
-            // is lost. Within max.block.ms the client's request times out (request.timeout.ms),
-            // it disconnects, looks the coordinator up again and sends the same EndTxn, which
-            // the coordinator answers from the state it is in now: CONCURRENT_TRANSACTIONS while
-            // the markers are out (the client retries), NONE once complete (a retry of the
-            // same EndTxn, E rules). `commit P lose-response` is the other case: no answer
-            // within max.block.ms, the call throws.
-            let name = self.clients[i].name.clone();
-            self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
-            let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
-            self.lose_answer(k, COORD_LANE, i, "EndTxn", a.error);
-            self.injected_loss(i, "EndTxn");
-            a = self.end_txn_request(i, commit, true);
+        let name = self.clients[i].name.clone();
+        let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
+        if self.held_requests.iter().any(|h| h.client == i && !h.timed_out) {
+            // `TransactionalRequestResult.await`: the call waits for the answer to the request
+            // already sent, which is held in the network.
+            self.clients[i].pending = Some(op);
+            say!(self, format!("{name}.{}() waits for the answer to its EndTxn, which is held in the network", op.method()));
+            return Ok(CallResult::Pending);
         }
+        let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        match self.injected_request(i, "EndTxn", COORD_LANE, || format!("EndTxn({id}, {})", if commit { "COMMIT" } else { "ABORT" })) {
+            Some(inject::Injection::Hold) => {
+                // `inject P EndTxn hold`: the request is on its way but does not arrive; the call
+                // waits (`release P EndTxn` delivers it; after request.timeout.ms the client sends
+                // it again).
+                let k = msg!(self, self.producer_lane(&name), COORD_LANE, "EndTxn", format!("EndTxn{}({id}, producer {} epoch {}, {}) — held in the network", if ids.2 { " v5" } else { " v4" }, ids.0, ids.1, if commit { "COMMIT" } else { "ABORT" }));
+                if let Some(m) = self.messages.get_mut(k) {
+                    m.lost = true;
+                }
+                self.held_requests.push(inject::HeldRequest { client: i, api: "EndTxn", commit, ids, since_ms: self.now_ms, timed_out: false });
+                self.clients[i].pending = Some(op);
+                say!(self, format!("{name}.{}() sends EndTxn and waits: the request is held in the network", op.method()));
+                Ok(CallResult::Pending)
+            }
+            Some(inject::Injection::LoseResponse) => {
+                // `inject P EndTxn lose-response`: the coordinator decided and wrote it; the answer
+                // is lost. Within max.block.ms the client's request times out (request.timeout.ms),
+                // it disconnects, looks the coordinator up again and sends the same EndTxn, which
+                // the coordinator answers from the state it is in now: CONCURRENT_TRANSACTIONS while
+                // the markers are out (the client retries), NONE once complete (a retry of the
+                // same EndTxn, E rules). `commit P lose-response` is the other case: no answer
+                // within max.block.ms, the call throws.
+                let a = self.end_txn_request(i, commit, "", ids);
+                self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+                let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
+                self.lose_answer(k, COORD_LANE, i, "EndTxn", a.error);
+                self.injected_loss(i, "EndTxn");
+                self.end_with(i, commit, lose_response, " again", ids)
+            }
+            _ => self.end_with(i, commit, lose_response, "", ids),
+        }
+    }
+
+    /// An EndTxn of client `i` carrying `ids` (producer id, epoch, TV2) reaches the coordinator
+    /// (`suffix` says which copy), and its answer the client, which reacts (`lose_response`:
+    /// `commit P lose-response`, no answer within max.block.ms).
+    fn end_with(&mut self, i: usize, commit: bool, lose_response: bool, suffix: &str, ids: (i64, i16, bool)) -> Result<CallResult, String> {
+        let a = self.end_txn_request(i, commit, suffix, ids);
         let (tv2, result) = (self.clients[i].tv2, if commit { "COMMIT" } else { "ABORT" });
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
@@ -2215,8 +2249,8 @@ impl World {
 
     /// One EndTxn of client `i`, as the coordinator handles it: the request, the decision, the
     /// write and the markers it queues. The answer is drawn, and reacted to, by the caller.
-    fn end_txn_request(&mut self, i: usize, commit: bool, again: bool) -> Answer {
-        let (pid, epoch, tv2) = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+    fn end_txn_request(&mut self, i: usize, commit: bool, suffix: &str, ids: (i64, i16, bool)) -> Answer {
+        let (pid, epoch, tv2) = ids;
         let tv = if tv2 { Tv::Tv2 } else { Tv::Tv1 };
         let result = if commit { "COMMIT" } else { "ABORT" };
         msg!(
@@ -2224,7 +2258,7 @@ impl World {
             self.producer_lane(&self.clients[i].name),
             COORD_LANE,
             "EndTxn",
-            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result}){}", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id, if again { " again" } else { "" })
+            format!("EndTxn{}({}, producer {pid} epoch {epoch}, {result}){suffix}", if tv2 { " v5" } else { " v4" }, self.clients[i].transactional_id)
         );
         self.metric(Metric::EndTxnRequests, 1);
         // Completion time is measured from the first EndTxn of the transaction (retries keep it).
@@ -2595,8 +2629,18 @@ impl World {
     /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2), and
     /// its transactional.id expiry scans that fall in the time passed run (T4).
     pub fn advance(&mut self, ms: i64) {
-        self.now_ms += ms;
+        let target = self.now_ms + ms;
         msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
+        // A client's held request times out on the way (request.timeout.ms): the periodic tasks
+        // due before it run first, then the client's retry, then the rest of the time.
+        while let Some(d) = self.held_requests.iter().filter(|h| !h.timed_out).map(|h| h.since_ms + inject::REQUEST_TIMEOUT_MS).filter(|d| *d <= target).min() {
+            self.now_ms = self.now_ms.max(d);
+            self.coordinator_timeouts();
+            self.check_isr();
+            self.expire_producers();
+            self.held_request_timeouts();
+        }
+        self.now_ms = self.now_ms.max(target);
         self.coordinator_timeouts();
         self.check_isr();
         self.expire_producers();

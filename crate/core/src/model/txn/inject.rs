@@ -36,6 +36,26 @@ pub enum Injection {
     LoseRequest,
     /// Processed, its answer lost (any API).
     LoseResponse,
+    /// Held in the network until `release P API` (EndTxn): the call waits; after
+    /// `request.timeout.ms` the client sends it again, and the held copy still arrives when
+    /// released.
+    Hold,
+}
+
+/// A Java client's request held in the network (`inject P EndTxn hold`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldRequest {
+    pub client: usize,
+    pub api: &'static str,
+    /// EndTxn's result.
+    pub commit: bool,
+    /// The producer id, epoch and protocol the request carries (the client's when it was sent).
+    pub ids: (i64, i16, bool),
+    /// When it was sent.
+    pub since_ms: i64,
+    /// The client's request timed out: it disconnected and sent the request again; this copy,
+    /// when released, reaches the coordinator on a connection no one reads any more.
+    pub timed_out: bool,
 }
 
 /// The retriable answers the client retries for `api` (§6.3), which the script may inject.
@@ -53,7 +73,7 @@ pub fn retriable(api: &str) -> &'static [ErrorCode] {
 /// Parse `inject P API ERROR|lose-request|lose-response` into (producer, API, injection).
 pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String> {
     let [_, p, api, what] = words else {
-        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request|lose-response"));
+        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request|lose-response (or: inject PRODUCER EndTxn hold)"));
     };
     let api = APIS.iter().copied().find(|a| a.eq_ignore_ascii_case(api)).ok_or_else(|| format!("inject: {api} is not one of {}", APIS.join(", ")))?;
     if *what == "lose-request" {
@@ -61,6 +81,12 @@ pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String
     }
     if *what == "lose-response" {
         return Ok((String::from(*p), api, Injection::LoseResponse));
+    }
+    if *what == "hold" {
+        if api != "EndTxn" {
+            return Err(format!("inject: hold is for EndTxn (a commit or abort held in the network until `release P EndTxn`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`"));
+        }
+        return Ok((String::from(*p), api, Injection::Hold));
     }
     let e = ErrorCode::from_name(what).ok_or_else(|| format!("inject: {what} is not a Kafka error name"))?;
     let allowed = retriable(api);
@@ -83,6 +109,7 @@ impl World {
             Injection::Error(e) => format!("answered {} without being processed", e.name()),
             Injection::LoseRequest => String::from("lost on its way (never processed, never answered)"),
             Injection::LoseResponse => String::from("processed, but its answer is lost"),
+            Injection::Hold => String::from("held in the network until released"),
         }));
         Ok(())
     }
@@ -112,9 +139,54 @@ impl World {
                 }
                 self.injected_loss(i, api);
             }
-            Injection::LoseResponse => {}
+            Injection::LoseResponse | Injection::Hold => {}
         }
         Some(what)
+    }
+
+    /// `release P API`: P's held request reaches the coordinator now. If the client is still
+    /// waiting for it, its answer is the call's; if the client timed it out and sent it again, it
+    /// is a late copy the coordinator handles as any request, its answer read by no one.
+    pub fn release(&mut self, producer: &str, api: &str) -> Result<super::CallResult, String> {
+        let i = self.client_index(producer)?;
+        let k = self.held_requests.iter().position(|h| h.client == i && h.api.eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
+        let h = self.held_requests.remove(k);
+        if h.timed_out {
+            say!(self, format!("{producer}'s held {} arrives late, after the client timed it out and sent it again: the coordinator handles it all the same", h.api));
+            let a = self.end_txn_request(i, h.commit, " (the held copy, late)", h.ids);
+            let id = self.clients[i].transactional_id.clone();
+            self.coordinator_answer_msg(producer, "EndTxn", &a, &id, &[]);
+            if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
+                m.lost = true;
+                m.text.push_str(" — to a connection the client closed: no one reads it");
+            }
+            return Ok(super::CallResult::Ok);
+        }
+        say!(self, format!("{producer}'s held {} reaches the coordinator now; {producer}.{}() has been waiting for it", h.api, if h.commit { "commitTransaction" } else { "abortTransaction" }));
+        self.end_with(i, h.commit, false, " (held, delivered now)", h.ids)
+    }
+
+    /// The held requests whose client timed them out by now (`request.timeout.ms` after they
+    /// were sent): the client disconnects, looks the coordinator up again and sends the request
+    /// again, which the coordinator handles at once; the held copy stays in the network.
+    pub(super) fn held_request_timeouts(&mut self) {
+        let now = self.now_ms;
+        for k in 0..self.held_requests.len() {
+            let h = &self.held_requests[k];
+            if h.timed_out || h.since_ms + REQUEST_TIMEOUT_MS > now {
+                continue;
+            }
+            let (i, commit, api) = (h.client, h.commit, h.api);
+            self.held_requests[k].timed_out = true;
+            let name = self.clients[i].name.clone();
+            let plane = self.producer_lane(&name);
+            msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"));
+            msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+            say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
+            self.now_ms += RETRY_BACKOFF_MS;
+            let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+            let _ = self.end_with(i, commit, false, " again", ids);
+        }
     }
 
     /// Client `i`'s request of `api` went unanswered: after `request.timeout.ms` the client

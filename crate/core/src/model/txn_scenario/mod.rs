@@ -192,6 +192,9 @@ pub enum TxnStep {
     /// ERROR without being processed, lost on its way, or processed with its answer lost
     /// ([`super::txn::inject`]).
     Inject { line: usize, producer: String, api: String, what: String },
+    /// `release P API`: P's request held with `inject P API hold` reaches its coordinator now
+    /// ([`super::txn::World::release`]).
+    Release { line: usize, producer: String, api: String },
     /// A step of a producer without a transactional.id, in the idempotence scripts' words (`send`,
     /// `deliver request|response bN`, `lose`, `delay request`, `refuse request`, `timeout`,
     /// `restart`, `expect bN …`, `expect producer P …`; [`super::txn::idempotent`]).

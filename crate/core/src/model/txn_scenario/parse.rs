@@ -335,6 +335,13 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
             need(2, "leader-fails PARTITION")?;
             TxnStep::LeaderFails { line, partition: s(1) }
         }
+        "release" => {
+            need(3, "release PRODUCER EndTxn")?;
+            if !w[2].eq_ignore_ascii_case("EndTxn") {
+                return perr(line, format!("release: only an EndTxn is held (`inject P EndTxn hold`), not {}", w[2]));
+            }
+            TxnStep::Release { line, producer: s(1), api: String::from("EndTxn") }
+        }
         "inject" => {
             let (producer, api, _) = super::txn::inject::parse(&w).map_err(|message| ParseError { line, message })?;
             TxnStep::Inject { line, producer, api: String::from(api), what: s(3) }

@@ -459,6 +459,7 @@ fn line_of(s: &TxnStep) -> usize {
         | TxnStep::CatchUp { line, .. }
         | TxnStep::LeaderFails { line, .. }
         | TxnStep::Inject { line, .. }
+        | TxnStep::Release { line, .. }
         | TxnStep::Idempotent { line, .. }
         | TxnStep::Request { line, .. } => *line,
     }
@@ -571,6 +572,11 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
         TxnStep::Inject { producer, api, what, .. } => {
             let (_, api, how) = super::txn::inject::parse(&["inject", producer, api, what])?;
             w.inject(producer, api, how)?
+        }
+        // The call that waited for the held request gets its answer now, and throws from there.
+        TxnStep::Release { producer, api, .. } => {
+            let r = w.release(producer, api)?;
+            note_thrown(mem, producer, r);
         }
     }
     // Held acks=-1 answers that went out in this step replace what their labels held.

@@ -561,3 +561,28 @@ fn inject_lose_response_on_end_txn_the_client_sends_it_again() {
     let prepares = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "append" && m.text.starts_with("__transaction_state: PrepareCommit")).count();
     assert_eq!(prepares, 1, "decided once\n{t}");
 }
+
+/// `inject P EndTxn hold` past request.timeout.ms: the client times its EndTxn out, looks the
+/// coordinator up again and sends it again, and the commit goes on; the held copy, released
+/// later, reaches the coordinator as a retry of the completed commit (F5: NONE, nothing
+/// written), its answer read by no one. One COMMIT marker.
+#[test]
+fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_nothing() {
+    let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
+                inject app EndTxn hold\ncommit app\nexpect app state COMMITTING_TRANSACTION\nadvance 29s\nexpect txn pay Ongoing\n\
+                advance 2s\nexpect txn pay PrepareCommit\ndeliver markers\nexpect txn pay CompleteCommit\nexpect app state READY\n\
+                release app EndTxn\nexpect txn pay CompleteCommit\nexpect log out-0 x [COMMIT]\nexpect app state READY\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    let t = timeline_text(&r);
+    let ends: Vec<(&str, bool)> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.text.starts_with("EndTxn response")).map(|m| (m.rule.unwrap_or(""), m.lost)).collect();
+    assert_eq!(ends, [("F4", false), ("F5", true)], "the retry prepares the commit; the late copy is a retry of it, unread\n{t}");
+    assert!(t.contains("no answer to its EndTxn within request.timeout.ms"), "{t}");
+    // Parse errors name what can be held and released.
+    let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
+    assert!(bad("inject app Produce hold").contains("hold is for EndTxn"));
+    assert!(bad("release app InitProducerId").contains("only an EndTxn is held"));
+    // Releasing what is not held is a step that cannot be carried out.
+    let r = run(&parse("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\ninit app\nrelease app EndTxn\n").unwrap(), None, true);
+    assert!(r.error.as_ref().is_some_and(|e| e.message.contains("no EndTxn request held")), "{:?}", r.error);
+}

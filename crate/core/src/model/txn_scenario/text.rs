@@ -49,6 +49,7 @@ pub fn describe(s: &TxnStep) -> String {
         TxnStep::CatchUp { partition, broker, .. } => format!("catch-up {partition}{}", broker.map_or(String::new(), |b| format!(" broker={b}"))),
         TxnStep::LeaderFails { partition, .. } => format!("leader-fails {partition}"),
         TxnStep::Inject { producer, api, what, .. } => format!("inject {producer} {api} {what}"),
+        TxnStep::Release { producer, api, .. } => format!("release {producer} {api}"),
         TxnStep::Repeat { times, steps, .. } => script::repeat_text(*times, steps.iter().map(describe)),
         TxnStep::Expect { words, .. } => format!("expect {}", words.join(" ")),
         TxnStep::Idempotent { step, .. } => super::super::scenario::describe(step),
@@ -96,6 +97,10 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
         if c.state != S::Uninitialized && c.state != S::FatalError {
             push(format!("{n} crashes"), format!("crash {n}"));
         }
+    }
+    for h in &w.held_requests {
+        let n = &w.clients[h.client].name;
+        push(format!("{n}: its held {} arrives", h.api), format!("release {n} {}", h.api));
     }
     request_lines(w, &mut push);
     if w.markers.iter().any(|m| !m.held) {
