@@ -2126,10 +2126,7 @@ impl World {
                 // `inject P EndTxn hold`: the request is on its way but does not arrive; the call
                 // waits (`release P EndTxn` delivers it; after request.timeout.ms the client sends
                 // it again).
-                let k = msg!(self, self.producer_lane(&name), COORD_LANE, "EndTxn", format!("EndTxn{}({id}, producer {} epoch {}, {}) — held in the network", if ids.2 { " v5" } else { " v4" }, ids.0, ids.1, if commit { "COMMIT" } else { "ABORT" }));
-                if let Some(m) = self.messages.get_mut(k) {
-                    m.lost = true;
-                }
+                msg!(self, self.producer_lane(&name), COORD_LANE, "EndTxn", format!("EndTxn{}({id}, producer {} epoch {}, {}) — held in the network: it has not arrived", if ids.2 { " v5" } else { " v4" }, ids.0, ids.1, if commit { "COMMIT" } else { "ABORT" }));
                 self.held_requests.push(inject::HeldRequest { client: i, api: "EndTxn", commit, ids, since_ms: self.now_ms, timed_out: false });
                 self.clients[i].pending = Some(op);
                 say!(self, format!("{name}.{}() sends EndTxn and waits: the request is held in the network", op.method()));
