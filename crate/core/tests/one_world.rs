@@ -254,7 +254,10 @@ fn the_ladder_reads_an_idempotence_script_from_the_timelines_report() {
     for (name, sc) in idempotence_scenarios() {
         let own = run_report(&scenario::run_with_states(&sc));
         for (snapshots, trace) in [(true, true), (false, false)] {
-            let one = txn_run_report(&txn_scenario::run_idempotence_with(&sc, snapshots, trace));
+            let run = txn_scenario::run_idempotence_with(&sc, snapshots, trace);
+            let one = txn_run_report(&run);
+            // The views' report (the wasm boundary moves the run into it) is the same report.
+            assert!(eoslab_core::model::txn_report::into_txn_run_report(run) == one, "{name}: the moved report");
             assert_eq!(one.model, "idempotence");
             assert_eq!(one.steps.len(), own.steps.len(), "{name}: the steps");
             for (a, b) in own.steps.iter().zip(&one.steps) {

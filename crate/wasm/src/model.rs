@@ -125,7 +125,7 @@ pub fn run_txn_scenario(
             Some(t) => scenario::parse(&t).map_err(js_error)?,
             None => from_js(script, "invalid scenario")?,
         };
-        return to_js(&eoslab_core::model::txn_report::txn_run_report(&txn_scenario::run_idempotence_with(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true))));
+        return to_js(&eoslab_core::model::txn_report::into_txn_run_report(txn_scenario::run_idempotence_with(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true))));
     }
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
@@ -145,7 +145,7 @@ pub fn run_txn_scenario(
         sc.kafka = eoslab_core::model::line::KafkaLine::parse(k).ok_or_else(|| JsError::new("kafka must be \"4.1\", \"4.3\" or \"trunk\""))?;
     }
     let run = txn_scenario::run_with(&sc, sabotage, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true));
-    to_js(&eoslab_core::model::txn_report::txn_run_report(&run))
+    to_js(&eoslab_core::model::txn_report::into_txn_run_report(run))
 }
 
 /// Is `value` a transactions script's JSON twin (an object whose `model` is "transactions")?

@@ -216,9 +216,48 @@ fn lanes(w: &World) -> Vec<Lane> {
 }
 
 pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
+    let mut report = report_without_sequence(run);
+    if let Some(seq) = run.sequence.as_deref() {
+        attach_sequence(&mut report, seq.clone());
+    }
+    report
+}
+
+/// [`txn_run_report`] of a run no longer needed: the per-batch view's parts (an idempotence
+/// script's events, changes, batches and logs, the largest part of a ladder's report) are moved
+/// into the report, not copied.
+pub fn into_txn_run_report(mut run: TxnRun) -> TxnRunReport {
+    let seq = run.sequence.take();
+    let mut report = report_without_sequence(&run);
+    if let Some(seq) = seq {
+        attach_sequence(&mut report, *seq);
+    }
+    report
+}
+
+/// An idempotence script's per-batch view ([`TxnRun::sequence`]), step by step beside the
+/// world's (`sequence.steps[k]` is `steps[k]`; a step that could not be carried out has none).
+fn attach_sequence(report: &mut TxnRunReport, seq: crate::model::report::RunReport) {
+    let mut steps = seq.steps.into_iter();
+    for s in report.steps.iter_mut() {
+        let st = steps.next();
+        s.events = Some(Vec::new());
+        s.producer_entries = Some(Default::default());
+        if let Some(st) = st {
+            s.changes = st.state;
+            s.events = Some(st.events);
+            s.producer_entries = Some(st.producer_entries);
+        }
+    }
+    report.producers = Some(seq.producers);
+    report.partitions = Some(seq.partitions);
+    report.batches = Some(seq.batches);
+    report.final_state = Some(seq.final_state);
+    report.initial_state = seq.initial_state;
+}
+
+fn report_without_sequence(run: &TxnRun) -> TxnRunReport {
     let w = &run.world;
-    let seq = run.sequence.as_deref();
-    let seq_step = |k: usize| seq.and_then(|r| r.steps.get(k));
     TxnRunReport {
         kafka_version: "4.3",
         model: run.model,
@@ -234,8 +273,7 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         steps: run
             .steps
             .iter()
-            .enumerate()
-            .map(|(k, s)| StepReport {
+            .map(|s| StepReport {
                 line: s.line,
                 text: s.text.clone(),
                 ok: s.ok,
@@ -260,9 +298,9 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
                 state: s.snapshot.as_deref().cloned().unwrap_or_default(),
                 invariants: s.invariants.iter().map(|(n, h, d)| InvariantReport { name: n, holds: *h, detail: d.clone() }).collect(),
                 reply: s.reply.as_deref().cloned(),
-                events: seq.map(|_| seq_step(k).map(|st| st.events.clone()).unwrap_or_default()),
-                producer_entries: seq.map(|_| seq_step(k).map(|st| st.producer_entries.clone()).unwrap_or_default()),
-                changes: seq_step(k).and_then(|st| st.state.clone()),
+                events: None,
+                producer_entries: None,
+                changes: None,
             })
             .collect(),
         records: w
@@ -294,10 +332,10 @@ pub fn txn_run_report(run: &TxnRun) -> TxnRunReport {
         effects: w.effects.iter().map(|e| EffectReport { name: e.name.clone(), key: e.key.clone(), producer: e.producer.clone(), step: e.step, duplicate: e.duplicate }).collect(),
         completions: w.completions.iter().map(|c| CompletionReport { partitions: c.0, ms: c.2 - c.1, step: c.3 }).collect(),
         next_steps: run.next.clone().unwrap_or_else(|| next_lines(w)).into_iter().map(|(label, line)| NextStep { label, line }).collect(),
-        producers: seq.map(|r| r.producers.clone()),
-        partitions: seq.map(|r| r.partitions.clone()),
-        batches: seq.map(|r| r.batches.clone()),
-        final_state: seq.map(|r| r.final_state.clone()),
-        initial_state: seq.and_then(|r| r.initial_state.clone()),
+        producers: None,
+        partitions: None,
+        batches: None,
+        final_state: None,
+        initial_state: None,
     }
 }
