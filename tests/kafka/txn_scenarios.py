@@ -85,6 +85,7 @@ class Proxy(oracle.ProxyListener):
         self.hold_requests = set(hold_requests)
         self.hold_responses = set(hold_responses)
         self.lose_responses = {}  # api key -> how many of its next responses are dropped
+        self.lose_requests = {}  # api key -> how many of its next requests are dropped
         self.lost = []  # the api keys whose responses were dropped, in order
         self.seen = {}  # api key -> requests seen
         self.start()
@@ -109,6 +110,12 @@ class Proxy(oracle.ProxyListener):
                         conn["apis"][corr] = api
                         conn["outstanding"] += 1
                         self.seen[api] = self.seen.get(api, 0) + 1
+                        if self.lose_requests.get(api, 0) > 0:
+                            # `inject P API lose-request`: the request never reaches the broker; the
+                            # client times out (request.timeout.ms) and disconnects
+                            self.lose_requests[api] -= 1
+                            self.lost.append(api)
+                            continue
                         if conn["req_q"] or api in self.hold_requests:
                             conn["req_q"].append(frame)
                             continue
@@ -581,7 +588,7 @@ class Run:
                 self.first_pid = int(w[1])
             elif w[0] == "commit" and "lose-response" in w:
                 self.max_block = 2000
-            elif w[0] == "inject" and w[-1] in ("lose-response", "hold") and w[2] in LOSE_API_KEYS:
+            elif w[0] == "inject" and w[-1] in ("lose-response", "lose-request", "hold") and w[2] in LOSE_API_KEYS:
                 self.request_timeout = LOSE_REQUEST_TIMEOUT_MS
                 self.max_block = max(self.max_block, 20000)
         topics = {}
@@ -783,8 +790,9 @@ class Run:
             time.sleep(0.05)
         if len(self.broker.clients.lost) <= before:
             self.broker.clients.lose_responses.pop(key, None)
-            raise RuntimeError(f"line {n} `{' '.join(w)}`: no answer of api key {key} reached the client proxy within 15s")
-        self.trace.append(f"line {n}: the answer (api key {key}) was dropped; the client retries after request.timeout.ms")
+            self.broker.clients.lose_requests.pop(key, None)
+            raise RuntimeError(f"line {n} `{' '.join(w)}`: no request or answer of api key {key} reached the client proxy within 15s")
+        self.trace.append(f"line {n}: the request or answer (api key {key}) was dropped; the client retries after request.timeout.ms")
         time.sleep(self.request_timeout / 1000 + 1.5)
         if w[0] != "send":
             self.await_call(who, 3.0)
@@ -1106,13 +1114,17 @@ class Run:
             self.broker.clients.hold_requests.discard(LOSE_API_KEYS[w[2]])
             self.broker.clients.release()
             self.await_call(w[1], 3.0)
-        elif cmd == "inject" and w[-1] == "lose-response" and w[2] in LOSE_API_KEYS:
-            # The coordinator handles the request; the client proxy drops its answer. The next call
-            # of that producer waits for the client's timeout and retry (await_lost).
+        elif cmd == "inject" and w[-1] in ("lose-response", "lose-request") and w[2] in LOSE_API_KEYS:
+            # lose-response: the coordinator handles the request, the client proxy drops its answer;
+            # lose-request: the proxy drops the request. The next call of that producer waits for
+            # the client's timeout and retry (await_lost).
             key = LOSE_API_KEYS[w[2]]
-            self.broker.clients.lose_responses[key] = 1
+            if w[-1] == "lose-response":
+                self.broker.clients.lose_responses[key] = 1
+            else:
+                self.broker.clients.lose_requests[key] = 1
             self.lose_armed = (w[1], key, len(self.broker.clients.lost))
-            self.trace.append(f"line {n}: the client proxy drops the next {w[2]} answer")
+            self.trace.append(f"line {n}: the client proxy drops the next {w[2]} {'answer' if w[-1] == 'lose-response' else 'request'}")
         elif cmd == "inject":
             # A fault on the client's own request (answered without being processed, or its answer
             # lost): the broker sees only the client's retry, as if nothing had been injected.
