@@ -354,17 +354,7 @@ impl Partition {
             return Verdict::TxnExpected { producer_id: pid, log_end_offset: leo };
         }
         // A8 (+ A10): record it.
-        let (base, last) = self.write(bytes, delta);
-        if txn {
-            self.clear_verification(pid, epoch, false);
-        }
-        let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
-        s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
-        if txn && s.current_txn_first_offset.is_none() {
-            // A10: the first transactional batch opens the transaction on this partition.
-            s.current_txn_first_offset = Some(base);
-            self.ongoing_txns.insert(base, pid);
-        }
+        let base = self.record_batch(bytes, pid, epoch, txn, BatchMetadata { last_seq, last_offset: 0, offset_delta: delta, timestamp: max_ts });
         if !known {
             let expired = self.expired.remove(&pid);
             Verdict::UnknownProducer { producer_id: pid, first_seq, last_seq, base_offset: base, delta, expired }
@@ -404,17 +394,26 @@ impl Partition {
         if txn_open && !txn {
             return Verdict::TxnExpected { producer_id: pid, log_end_offset: leo };
         }
-        let (base, last) = self.write(bytes, delta);
+        let base = self.record_batch(bytes, pid, epoch, txn, BatchMetadata { last_seq, last_offset: 0, offset_delta: delta, timestamp: max_ts });
+        Verdict::CoordinatorWrite { producer_id: pid, base_offset: base, delta }
+    }
+
+    /// A8 + A10: the batch written at the log end and recorded in producer `pid`'s entry
+    /// (`meta` with its offsets filled in); a transactional batch clears the producer's
+    /// verification entry and, first of its transaction here, opens it. Returns its base offset.
+    fn record_batch(&mut self, bytes: &[u8], pid: i64, epoch: i16, txn: bool, meta: BatchMetadata) -> i64 {
+        let (base, last) = self.write(bytes, meta.offset_delta);
         if txn {
             self.clear_verification(pid, epoch, false);
         }
         let s = self.producers.entry(pid).or_insert_with(ProducerStateEntry::empty);
-        s.add_batch(epoch, BatchMetadata { last_seq, last_offset: last, offset_delta: delta, timestamp: max_ts });
+        s.add_batch(epoch, BatchMetadata { last_offset: last, ..meta });
         if txn && s.current_txn_first_offset.is_none() {
+            // A10: the first transactional batch opens the transaction on this partition.
             s.current_txn_first_offset = Some(base);
             self.ongoing_txns.insert(base, pid);
         }
-        Verdict::CoordinatorWrite { producer_id: pid, base_offset: base, delta }
+        base
     }
 
     /// Write the batch at the log end (the leader's `setLastOffset` and

@@ -219,13 +219,7 @@ impl Sim {
         self.release_held(None);
         while t <= now {
             self.release_held(Some(t));
-            for q in 0..self.partitions.len() {
-                let out = self.partitions[q].shrink_isr(t, max_lag);
-                if !out.is_empty() {
-                    let (isr, hw) = self.isr_state(q);
-                    self.event(EventKind::Replication(Box::new(ReplicationEvent::IsrShrink { brokers: out.into(), max_lag_ms: max_lag, isr, hw })), None, Some(q), None);
-                }
-            }
+            self.shrink_isrs(t, max_lag);
             self.release_held(None);
             t += iv;
         }
@@ -238,15 +232,19 @@ impl Sim {
     /// step's settling sends those whose timeout passed).
     pub(super) fn isr_check_now(&mut self) {
         let max_lag = self.replication.replica_lag_time_max_ms.max(1);
-        let now = self.now_ms;
+        self.shrink_isrs(self.now_ms, max_lag);
+        self.release_held(None);
+    }
+
+    /// Every leader's ISR check at time `t` (S3), each follower it drops an event.
+    fn shrink_isrs(&mut self, t: i64, max_lag: i64) {
         for q in 0..self.partitions.len() {
-            let out = self.partitions[q].shrink_isr(now, max_lag);
+            let out = self.partitions[q].shrink_isr(t, max_lag);
             if !out.is_empty() {
                 let (isr, hw) = self.isr_state(q);
                 self.event(EventKind::Replication(Box::new(ReplicationEvent::IsrShrink { brokers: out.into(), max_lag_ms: max_lag, isr, hw })), None, Some(q), None);
             }
         }
-        self.release_held(None);
     }
 
     /// Send the held answers that can go: the HW reached (NONE), the leader changed
