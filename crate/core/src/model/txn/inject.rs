@@ -151,14 +151,18 @@ impl World {
         let i = self.client_index(producer)?;
         let k = self.held_requests.iter().position(|h| h.client == i && h.api.eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
         let h = self.held_requests.remove(k);
-        if h.timed_out {
-            say!(self, format!("{producer}'s held {} arrives late, after the client timed it out and sent it again: the coordinator handles it all the same", h.api));
+        if h.timed_out || self.clients[i].crashed {
+            say!(self, format!(
+                "{producer}'s held {} arrives late, after the client {}: the coordinator handles it all the same",
+                h.api,
+                if h.timed_out { "timed it out and sent it again" } else { "crashed" }
+            ));
             let a = self.end_txn_request(i, h.commit, " (the held copy, late)", h.ids);
             let id = self.clients[i].transactional_id.clone();
             self.coordinator_answer_msg(producer, "EndTxn", &a, &id, &[]);
             if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
                 m.lost = true;
-                m.text.push_str(" — to a connection the client closed: no one reads it");
+                m.text.push_str(" — to a connection the client has closed: no one reads it");
             }
             return Ok(super::CallResult::Ok);
         }

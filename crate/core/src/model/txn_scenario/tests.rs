@@ -582,6 +582,13 @@ fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
     assert!(bad("inject app Produce hold").contains("hold is for EndTxn"));
     assert!(bad("release app InitProducerId").contains("only an EndTxn is held"));
+    // A producer that crashed while its commit was held: the commit still arrives and the
+    // coordinator commits (its answer read by no one), as a request already on the wire would.
+    let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
+                inject app EndTxn hold\ncommit app\ncrash app\nrelease app EndTxn\ndeliver markers\nexpect txn pay CompleteCommit\nexpect log out-0 x [COMMIT]\n";
+    let r = run(&parse(text).unwrap(), None, true);
+    assert!(r.passed(), "{}", timeline_text(&r));
+    assert!(timeline_text(&r).contains("after the client crashed"));
     // Releasing what is not held is a step that cannot be carried out.
     let r = run(&parse("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\ninit app\nrelease app EndTxn\n").unwrap(), None, true);
     assert!(r.error.as_ref().is_some_and(|e| e.message.contains("no EndTxn request held")), "{:?}", r.error);
