@@ -57,3 +57,15 @@ test("runScenario's own report with {states: true} folds to the same states (its
   const one = runTxnScenario(text, { snapshots: false, trace: false });
   for (let k = 0; k <= own.steps.length; k++) assert.deepEqual(panel(stateAfter(own, k)), panel(stateAfter(one, k)), `${name} after step ${k}`);
 });
+
+test("{sequence: false} (the timeline's call) leaves the per-batch view out and nothing else", () => {
+  for (const [name, text] of scripts) {
+    const full = runTxnScenario(text);
+    const lean = runTxnScenario(text, { sequence: false });
+    for (const key of ["producers", "partitions", "batches", "finalState", "initialState"]) assert.equal(lean[key], undefined, `${name}: ${key}`);
+    assert.ok(lean.steps.every((s) => s.events === undefined && s.changes === undefined), name);
+    // The timeline's part of the report is the same.
+    const strip = (r) => ({ ...r, producers: undefined, partitions: undefined, batches: undefined, finalState: undefined, initialState: undefined, steps: r.steps.map((s) => ({ ...s, events: undefined, producerEntries: undefined, changes: undefined })) });
+    assert.deepEqual(strip(lean), strip(full), name);
+  }
+});

@@ -281,7 +281,8 @@ export class KafkaTimelineElement extends BaseElement {
         if (token !== this.#loadToken) return false;
         const run = eoslab.runTxnScenario;
         if (typeof run !== "function") throw new Error("pkg/eoslab.js has no runTxnScenario: rebuild pkg/ (make pkg)");
-        const options = {};
+        // The ladder's per-batch view of an idempotence script is not drawn here.
+        const options = { sequence: false };
         const sabotage = this.getAttribute("sabotage");
         if (sabotage) options.sabotage = sabotage;
         const tv = this.getAttribute("transaction-version");
@@ -294,7 +295,7 @@ export class KafkaTimelineElement extends BaseElement {
         // appended to text only, so it offers none.
         const source = parseSource(text);
         try {
-          report = Object.keys(options).length ? run(source.value, options) : run(source.value);
+          report = run(source.value, options);
         } catch (err) {
           // A mistake in the script: show the steps before its line (issue 14), with the error.
           const before = source.kind === "text" ? linesBeforeError(text, err instanceof Error ? err.message : String(err)) : null;

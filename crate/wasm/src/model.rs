@@ -104,12 +104,13 @@ pub fn write_partition_directory(
 /// show the invariants panel catching it; `{snapshots: false}` keeps only the last state
 /// (long runs); `{transactionVersion: 1}` runs the script on a cluster finalized at that level
 /// instead of its own `cluster` line (the same script under V1 and V2, side by side);
-/// `{trace: false}` builds no messages or narration (benchmarks, long runs). Throws
+/// `{trace: false}` builds no messages or narration (benchmarks, long runs); `{sequence: false}`
+/// leaves an idempotence script's per-batch view out (`<kafka-timeline>` does not draw it). Throws
 /// on a script error ("line N: …").
 #[wasm_bindgen(js_name = runTxnScenario)]
 pub fn run_txn_scenario(
     #[wasm_bindgen(unchecked_param_type = "string | object")] script: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, kafka?: \"4.1\" | \"4.3\" | \"trunk\", trace?: boolean}")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{sabotage?: string, snapshots?: boolean, transactionVersion?: 0 | 1 | 2, kafka?: \"4.1\" | \"4.3\" | \"trunk\", trace?: boolean, sequence?: boolean}")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     use eoslab_core::model::txn::Sabotage;
     use eoslab_core::model::txn_scenario;
@@ -125,7 +126,8 @@ pub fn run_txn_scenario(
             Some(t) => scenario::parse(&t).map_err(js_error)?,
             None => from_js(script, "invalid scenario")?,
         };
-        return to_js(&eoslab_core::model::txn_report::into_txn_run_report(txn_scenario::run_idempotence_with(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true))));
+        let run = txn_scenario::run_idempotence_opts(&sc, opts.snapshots.unwrap_or(true), opts.trace.unwrap_or(true), opts.sequence.unwrap_or(true));
+        return to_js(&eoslab_core::model::txn_report::into_txn_run_report(run));
     }
     let sabotage = match opts.sabotage.as_deref() {
         None | Some("") => None,
@@ -199,6 +201,10 @@ struct TxnOptions {
     kafka: Option<String>,
     /// false: no messages or narration (decisions, states and invariants only; long runs).
     trace: Option<bool>,
+    /// false: an idempotence script's report leaves out the ladder's per-batch view (each
+    /// step's events and changes, the client batches, the logs), which the timeline does not
+    /// draw.
+    sequence: Option<bool>,
 }
 
 /// Resolves a Java producer config given as `.properties` text, as `new KafkaProducer(props)`

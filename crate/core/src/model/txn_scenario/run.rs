@@ -232,6 +232,13 @@ pub fn run_idempotence(sc: &crate::model::scenario::Scenario) -> TxnRun {
 /// `trace: false`: the world builds no messages or narration (the timeline's lanes; the ladder's
 /// per-batch view reads the model's own events).
 pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bool, trace: bool) -> TxnRun {
+    run_idempotence_opts(sc, snapshots, trace, true)
+}
+
+/// [`run_idempotence_with`]; `sequence: false` leaves out the ladder's per-batch view
+/// ([`TxnRun::sequence`]), which the timeline does not draw: the model's per-step states are
+/// not recorded and no [`crate::model::report::RunReport`] is built.
+pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bool, trace: bool, sequence: bool) -> TxnRun {
     use crate::model::scenario;
     let mut sim = scenario::setup(sc);
     let cluster = ClusterConfig { kafka: sc.kafka, transaction_version: sc.transaction_version.unwrap_or(2), ..Default::default() };
@@ -255,7 +262,7 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
     };
     let mut run = scenario::Run { scenario: sc.clone(), sim: crate::model::idempotence::Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None, sequence: None };
-    let mut states = w.mirror_hosted(|sim| scenario::States::start(sim, &mut run));
+    let mut states = sequence.then(|| w.mirror_hosted(|sim| scenario::States::start(sim, &mut run)));
     let mut budget = 2_000_000usize;
     // The coordinators of the script's request lines (`run.cluster`): their state beside the
     // leaders'. (The world's own counters stay at zero: its coordinator answers nothing here.)
@@ -277,7 +284,9 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
         let failures = run.failures.len();
         let r = w.mirror_hosted(|sim| {
             let r = scenario::exec(sim, s, &mut run, &mut budget, false);
-            states.after_step(sim, &mut run);
+            if let Some(states) = states.as_mut() {
+                states.after_step(sim, &mut run);
+            }
             r
         });
         // Only for a step whose snapshot is kept (`drive`'s rule: every step, the last, one that
@@ -301,19 +310,19 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
             reply: None,
         }
     });
-    if out.error.is_none() {
+    if out.error.is_none() && sequence {
         scenario::States::finish(&mut run);
     }
     // The ladder's per-batch view of the run: the events of each step, what it changed, the
     // client batches and the logs' bytes, read off the model with the partitions lent to it.
-    let (next, sequence) = w.mirror_hosted(|sim| {
+    let (next, report) = w.mirror_hosted(|sim| {
         core::mem::swap(&mut run.sim, sim);
-        let report = crate::model::report::run_report(&run);
+        let report = sequence.then(|| crate::model::report::run_report(&run));
         core::mem::swap(&mut run.sim, sim);
         (scenario::run_next_lines(sim, run.cluster.as_deref()), report)
     });
     out.next = Some(next);
-    out.sequence = Some(Box::new(sequence));
+    out.sequence = report.map(Box::new);
     out.world = w;
     out
 }
