@@ -14,7 +14,11 @@ Two TCP proxies make the simulator's network steps real:
     LSO stays, as in the model);
   * the clients' listener goes through a proxy that can hold EndTxn responses (api key 26):
     `commit P lose-response` = the coordinator decides but the client does not read the answer
-    (commitTransaction() times out after max.block.ms; the retried call reads it).
+    (commitTransaction() times out after max.block.ms; the retried call reads it). It also drops a
+    chosen API's next request or answer (`inject P API lose-request|lose-response`) and holds its
+    next request (`inject P API hold`) until `release P API`: if the client times the request out
+    and closes the connection first, the broker side of it stays open, and the held copy is
+    delivered late on it, its answer read by no one.
 
 Standard library only. Exit status 0 when Kafka and the simulator agree on every compared fact.
 EOSLAB_SABOTAGE=txn makes the comparison use a deliberately wrong simulator answer (the test must
@@ -44,7 +48,7 @@ TIME_SCALE = 0.2  # `advance D` sleeps D * TIME_SCALE; transaction.timeout.ms is
 # Java client then waits request.timeout.ms (the model's 30 s; this many ms here) before it
 # disconnects and sends the request again, so a script with such a line runs its transactional
 # producers with it (and a max.block.ms the retry fits in).
-LOSE_API_KEYS = {"InitProducerId": 22, "AddPartitionsToTxn": 24, "AddOffsetsToTxn": 25, "EndTxn": 26, "TxnOffsetCommit": 28}
+CLIENT_API_KEYS = {"InitProducerId": 22, "AddPartitionsToTxn": 24, "AddOffsetsToTxn": 25, "EndTxn": 26, "TxnOffsetCommit": 28}
 LOSE_REQUEST_TIMEOUT_MS = int(30000 * TIME_SCALE)
 
 # Scenarios (or steps) a single real broker cannot be made to show.
@@ -86,6 +90,7 @@ class Proxy(oracle.ProxyListener):
         self.hold_responses = set(hold_responses)
         self.lose_responses = {}  # api key -> how many of its next responses are dropped
         self.lose_requests = {}  # api key -> how many of its next requests are dropped
+        self.hold_next = {}  # api key -> how many of its next requests are held (`inject P API hold`)
         self.lost = []  # the api keys whose responses were dropped, in order
         self.seen = {}  # api key -> requests seen
         self.start()
@@ -116,6 +121,12 @@ class Proxy(oracle.ProxyListener):
                             self.lose_requests[api] -= 1
                             self.lost.append(api)
                             continue
+                        if self.hold_next.get(api, 0) > 0:
+                            # `inject P API hold`: this request (and what follows it on the
+                            # connection) waits in the network until `release P API`
+                            self.hold_next[api] -= 1
+                            conn["req_q"].append(frame)
+                            continue
                         if conn["req_q"] or api in self.hold_requests:
                             conn["req_q"].append(frame)
                             continue
@@ -137,6 +148,17 @@ class Proxy(oracle.ProxyListener):
             pass
         finally:
             conn["alive"] = False
+            with self.lock:
+                orphan = to_broker and conn["req_q"] and not self.closed
+            if orphan:
+                # The client closed its connection (its request timed out) while requests of it
+                # are held: they are still on their way. The broker side stays open, so that
+                # `release` delivers them late; their answers reach no one.
+                try:
+                    conn["c"].close()
+                except OSError:
+                    pass
+                return
             for s in (conn["c"], conn["b"]):
                 try:
                     s.close()
@@ -588,7 +610,7 @@ class Run:
                 self.first_pid = int(w[1])
             elif w[0] == "commit" and "lose-response" in w:
                 self.max_block = 2000
-            elif w[0] == "inject" and w[-1] in ("lose-response", "lose-request", "hold") and w[2] in LOSE_API_KEYS:
+            elif w[0] == "inject" and w[-1] in ("lose-response", "lose-request", "hold") and w[2] in CLIENT_API_KEYS:
                 self.request_timeout = LOSE_REQUEST_TIMEOUT_MS
                 self.max_block = max(self.max_block, 20000)
         topics = {}
@@ -1041,7 +1063,7 @@ class Run:
                     self.broker.clients.hold_responses = set()
                     self.broker.clients.release()
                 # a held EndTxn: the call waits for it; the script goes on
-                self.call(w[1], action, wait=0.5 if 26 in self.broker.clients.hold_requests else 2.0)
+                self.call(w[1], action, wait=0.5 if self.broker.clients.hold_next.get(26) else 2.0)
         elif cmd in ("deliver", "flush"):
             if cmd == "deliver" and w[1] == "marker":
                 self.deliver_marker(w[2])
@@ -1106,19 +1128,21 @@ class Run:
         elif cmd == "effect":
             self.skip_step(n, w, "an external side effect: not a Kafka fact (the simulator's external system)")
         elif cmd == "inject" and w[-1] == "hold":
-            # `inject P EndTxn hold`: the clients' proxy holds the next EndTxn request (and what
-            # follows it on that connection) until `release P EndTxn`
-            self.broker.clients.hold_requests.add(LOSE_API_KEYS[w[2]])
+            # `inject P API hold`: the clients' proxy holds the next request of that API (and what
+            # follows it on that connection) until `release P API`; a copy the client timed out
+            # and sent again is still delivered then, on the connection the client closed
+            self.broker.clients.hold_next[CLIENT_API_KEYS[w[2]]] = 1
             self.trace.append(f"line {n}: the client proxy holds the next {w[2]} request")
         elif cmd == "release":
-            self.broker.clients.hold_requests.discard(LOSE_API_KEYS[w[2]])
+            self.broker.clients.hold_next.pop(CLIENT_API_KEYS[w[2]], None)
             self.broker.clients.release()
+            time.sleep(0.3)  # the late copy is handled before the next step asks the broker
             self.await_call(w[1], 3.0)
-        elif cmd == "inject" and w[-1] in ("lose-response", "lose-request") and w[2] in LOSE_API_KEYS:
+        elif cmd == "inject" and w[-1] in ("lose-response", "lose-request") and w[2] in CLIENT_API_KEYS:
             # lose-response: the coordinator handles the request, the client proxy drops its answer;
             # lose-request: the proxy drops the request. The next call of that producer waits for
             # the client's timeout and retry (await_lost).
-            key = LOSE_API_KEYS[w[2]]
+            key = CLIENT_API_KEYS[w[2]]
             if w[-1] == "lose-response":
                 self.broker.clients.lose_responses[key] = 1
             else:

@@ -752,6 +752,17 @@ enum OffsetsAnswer {
     WriteRefused(ErrorCode),
 }
 
+/// What a TV1 client's add of a partition (AddPartitionsToTxn / AddOffsetsToTxn) came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Added {
+    /// The partition is in the transaction.
+    Yes,
+    /// The request is held in the network (`inject P API hold`): no answer yet.
+    Held,
+    /// The coordinator answered this error.
+    Refused(ErrorCode),
+}
+
 impl OffsetsAnswer {
     fn error(self) -> ErrorCode {
         match self {
@@ -1234,22 +1245,30 @@ impl World {
 
     fn do_init(&mut self, i: usize, current: Option<(i64, i16)>) -> Result<CallResult, String> {
         let id = self.clients[i].transactional_id.clone();
-        let lose = self.injected_request(i, "InitProducerId", COORD_LANE, || format!("InitProducerId(transactionalId={id})")) == Some(inject::Injection::LoseResponse);
-        let mut again = false;
-        let a = loop {
-            let (a, k) = self.init_producer_id_request(i, current, again);
-            if !lose || again {
-                break a;
+        if self.waits_for_held(i, "InitProducerId") {
+            return Ok(CallResult::Pending);
+        }
+        let lose = match self.injected_request(i, "InitProducerId", COORD_LANE, || format!("InitProducerId(transactionalId={id})")) {
+            Some(inject::Injection::Hold) => {
+                let text = format!("InitProducerId(transactionalId={id}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}")));
+                self.clients[i].pending = Some(PendingOp::Init);
+                return Ok(self.hold_request(i, inject::HeldCall::InitProducerId { current }, text, "initTransactions"));
             }
-            // `inject P InitProducerId lose-response`: the coordinator bumped the epoch (or
-            // fenced the open transaction) and wrote it; the answer is lost. After its timeout
-            // the client sends the same request again (`InitProducerIdHandler`, re-enqueued),
-            // which the coordinator handles anew: a second bump when it carried no producer id,
-            // the same id and epoch when it carried the epoch just replaced (KIP-360, I10).
-            self.lose_answer(k, COORD_LANE, i, "InitProducerId", a.error);
-            self.injected_loss(i, "InitProducerId");
-            again = true;
+            Some(inject::Injection::LoseResponse) => true,
+            _ => false,
         };
+        // `inject P InitProducerId lose-response`: the coordinator bumped the epoch (or fenced
+        // the open transaction) and wrote it; the answer is lost. After its timeout the client
+        // sends the same request again (`InitProducerIdHandler`, re-enqueued), which the
+        // coordinator handles anew: a second bump when it carried no producer id, the same id
+        // and epoch when it carried the epoch just replaced (KIP-360, I10).
+        let a = self.answered_after_loss(i, "InitProducerId", COORD_LANE, lose, |w, again| w.init_producer_id_request(i, current, if again { " again" } else { "" }), |a| a.error);
+        self.init_answered(i, a)
+    }
+
+    /// `initTransactions()` reads the coordinator's answer `a` to its InitProducerId.
+    fn init_answered(&mut self, i: usize, a: Answer) -> Result<CallResult, String> {
+        let id = self.clients[i].transactional_id.clone();
         let name = self.clients[i].name.clone();
         if a.rule == "I11" {
             say!(self, format!(
@@ -1302,7 +1321,7 @@ impl World {
     /// as the coordinator handles it: the request, the coordinator's decision and write, the
     /// instances it fences and the markers it queues, the answer on the timeline (its message
     /// index, if drawn). The client's reaction is the caller's.
-    fn init_producer_id_request(&mut self, i: usize, current: Option<(i64, i16)>, again: bool) -> (Answer, Option<usize>) {
+    fn init_producer_id_request(&mut self, i: usize, current: Option<(i64, i16)>, suffix: &str) -> (Answer, Option<usize>) {
         let name = self.clients[i].name.clone();
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
@@ -1314,7 +1333,7 @@ impl World {
             format!(
                 "InitProducerId(transactionalId={id}, transactionTimeoutMs={timeout}{}){}",
                 current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}")),
-                if again { " again" } else { "" }
+                suffix
             ),
         );
         let existed = self.coordinator.get(&id).is_some();
@@ -1330,7 +1349,7 @@ impl World {
             self.link(k, r);
         }
         self.coordinator_answer_msg(&name, "InitProducerId", &a, &id, &[]);
-        let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
+        let k = self.last_response();
         if a.rule == "I11" {
             // The coordinator fences the open transaction: every instance holding it is fenced.
             self.fence_instances(&id, Some(&name));
@@ -1395,6 +1414,7 @@ impl World {
     /// `beginTransaction()`: local only (§6.2).
     pub fn begin(&mut self, name: &str) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
+        self.not_blocked(i, "beginTransaction")?;
         if let Some(r) = self.check_usable(i, "beginTransaction") {
             return Ok(r);
         }
@@ -1436,40 +1456,74 @@ impl World {
         t
     }
 
-    /// TV1 AddPartitionsToTxn (or AddOffsetsToTxn for the offsets partition).
-    fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str) -> Result<(), ErrorCode> {
-        let name = self.clients[i].name.clone();
+    /// TV1 AddPartitionsToTxn (or AddOffsetsToTxn for the offsets partition, whose
+    /// TxnOffsetCommit then carries `consumer`'s positions).
+    fn add_partition_tv1(&mut self, i: usize, partition: Name, kind: &'static str, consumer: Option<&str>) -> Added {
         let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
-        let lose = self.injected_request(i, kind, COORD_LANE, || format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})")) == Some(inject::Injection::LoseResponse);
-        let mut answered = 0;
-        let a = loop {
-            msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition}){}", if answered > 0 { " again" } else { "" }));
-            self.metric(Metric::AddPartitionsRequests, 1);
-            let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
-            self.tick(if a.wrote.is_some() { 1 } else { 0 });
-            if a.wrote.is_some() {
-                let r = self.write_txn_log(&id);
-                let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
-                self.link(k, r);
+        let text = format!("{kind}({id}, producer {pid} epoch {epoch}, {partition})");
+        let lose = match self.injected_request(i, kind, COORD_LANE, || text.clone()) {
+            Some(inject::Injection::Hold) => {
+                let call = inject::HeldCall::Add { api: kind, partition, consumer: consumer.map(String::from) };
+                self.hold_request(i, call, text, if kind == "AddOffsetsToTxn" { "sendOffsetsToTransaction" } else { "send" });
+                return Added::Held;
             }
-            self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
-            answered += 1;
-            if !(lose && answered == 1) {
-                break a;
-            }
-            // `inject P AddPartitionsToTxn|AddOffsetsToTxn lose-response`: the coordinator did
-            // its part; the answer is lost, and the client sends the request again after its
-            // timeout. The retry finds the partition added: NONE, nothing written again.
-            let k = self.messages.len().checked_sub(1).filter(|k| self.messages[*k].kind == "response");
-            self.lose_answer(k, COORD_LANE, i, kind, a.error);
-            self.injected_loss(i, kind);
+            Some(inject::Injection::LoseResponse) => true,
+            _ => false,
         };
-        if a.error == ErrorCode::NONE {
-            self.clients[i].added.insert(partition);
-            Ok(())
-        } else {
-            Err(a.error)
+        // `inject P AddPartitionsToTxn|AddOffsetsToTxn lose-response`: the coordinator did its
+        // part; the answer is lost, and the client sends the request again after its timeout.
+        // The retry finds the partition added: NONE, nothing written again.
+        let a = self.answered_after_loss(i, kind, COORD_LANE, lose, |w, again| w.add_partitions_request(i, partition.clone(), kind, (pid, epoch), if again { " again" } else { "" }), |a| a.error);
+        self.add_answered(i, partition, a.error)
+    }
+
+    /// One TV1 AddPartitionsToTxn / AddOffsetsToTxn of client `i` carrying `ids` (producer id,
+    /// epoch), as the coordinator handles it: the request (`suffix` says which copy), the
+    /// decision and its write, the answer on the timeline (its message index, if drawn).
+    fn add_partitions_request(&mut self, i: usize, partition: Name, kind: &'static str, ids: (i64, i16), suffix: &str) -> (Answer, Option<usize>) {
+        let name = self.clients[i].name.clone();
+        let id = self.clients[i].transactional_id.clone();
+        let (pid, epoch) = ids;
+        msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition}){suffix}"));
+        self.metric(Metric::AddPartitionsRequests, 1);
+        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
+        self.tick(if a.wrote.is_some() { 1 } else { 0 });
+        if a.wrote.is_some() {
+            let r = self.write_txn_log(&id);
+            let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {partition}"));
+            self.link(k, r);
         }
+        self.coordinator_answer_msg(&name, kind, &a, &id, &[partition.as_str()]);
+        (a, self.last_response())
+    }
+
+    /// The client reads the answer `e` to its add of `partition`.
+    fn add_answered(&mut self, i: usize, partition: Name, e: ErrorCode) -> Added {
+        if e == ErrorCode::NONE {
+            self.clients[i].added.insert(partition);
+            Added::Yes
+        } else {
+            Added::Refused(e)
+        }
+    }
+
+    /// Client `i`'s request of `api`, sent by `request(world, again)` (which returns its answer
+    /// and the answer's message index): with `lose`, the first answer is lost on its way back
+    /// and, after `request.timeout.ms`, the client sends the request again (`again`); the
+    /// answer returned is the one the client reads.
+    fn answered_after_loss<A>(&mut self, i: usize, api: &'static str, from: Name, lose: bool, mut request: impl FnMut(&mut Self, bool) -> (A, Option<usize>), error: impl Fn(&A) -> ErrorCode) -> A {
+        let (a, k) = request(self, false);
+        if !lose {
+            return a;
+        }
+        self.lose_answer(k, from, i, api, error(&a));
+        self.injected_loss(i, api);
+        request(self, true).0
+    }
+
+    /// The last message, if it is an answer drawn on the timeline.
+    fn last_response(&self) -> Option<usize> {
+        self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response")
     }
 
     /// A transactional error reaching the client (§6.3): fatal or abortable.
@@ -1491,6 +1545,7 @@ impl World {
     /// `send(record)` inside a transaction; the batch is sent at once.
     pub fn send(&mut self, name: &str, partition: &str, values: &[String]) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
+        self.not_blocked(i, "send")?;
         let pi = self.partition_index(partition)?;
         if let Some(r) = self.check_usable(i, "send") {
             return Ok(r);
@@ -1501,14 +1556,27 @@ impl World {
             return Ok(CallResult::Thrown(e));
         }
         let tv2 = self.clients[i].tv2;
+        if self.waits_for_held(i, "AddPartitionsToTxn") {
+            // The transactional requests go one at a time (`TransactionManager`): while an add is
+            // in the network the batch waits in the accumulator.
+            self.clients[i].held.push((partition.into(), values.to_vec()));
+            say!(self, format!("{name}.send(): the batch waits in the accumulator while its AddPartitionsToTxn is in the network"));
+            return Ok(CallResult::Pending);
+        }
         if !tv2 && !self.clients[i].added.contains(partition) {
             let pname = self.partition_names(pi).0;
-            if let Err(e) = self.add_partition_tv1(i, pname, "AddPartitionsToTxn") {
-                if e == ErrorCode::CONCURRENT_TRANSACTIONS {
-                    return Ok(self.hold(i, partition, values, "AddPartitionsToTxn"));
+            match self.add_partition_tv1(i, pname, "AddPartitionsToTxn", None) {
+                Added::Yes => {}
+                Added::Held => {
+                    // `isSendToPartitionAllowed`: no Produce before the partition is added.
+                    self.clients[i].held.push((partition.into(), values.to_vec()));
+                    return Ok(CallResult::Pending);
                 }
-                self.client_error(i, e, "AddPartitionsToTxn");
-                return Ok(CallResult::Ok);
+                Added::Refused(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS => return Ok(self.hold(i, partition, values, "AddPartitionsToTxn")),
+                Added::Refused(e) => {
+                    self.client_error(i, e, "AddPartitionsToTxn");
+                    return Ok(CallResult::Ok);
+                }
             }
         }
         let t = self.current_instance(i);
@@ -1789,6 +1857,7 @@ impl World {
     /// `sendOffsetsToTransaction(consumer's positions, consumer.groupMetadata())`.
     pub fn send_offsets(&mut self, name: &str, consumer: &str) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
+        self.not_blocked(i, "sendOffsetsToTransaction")?;
         let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
         let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
         if let Some(r) = self.check_usable(i, "sendOffsetsToTransaction") {
@@ -1802,37 +1871,43 @@ impl World {
         let offsets_part = Self::offsets_name(&group);
         let tv2 = self.clients[i].tv2;
         if !tv2 && !self.clients[i].added.contains(offsets_part.as_str()) {
-            if let Err(e) = self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn") {
-                // `TransactionManager.AddOffsetsToTxnHandler`: fenced (INVALID_PRODUCER_EPOCH
-                // too) is a fatal ProducerFencedException, an unknown or unmapped producer id
-                // abortable, anything else a fatal KafkaException; sendOffsetsToTransaction()
-                // rethrows it.
-                let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
-                let thrown = match e.0 {
-                    90 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
-                    _ => format!("KafkaException: Unexpected error in AddOffsetsToTxnResponse: {}", e.message()),
-                };
-                self.client_error(i, e, "AddOffsetsToTxn");
-                return Ok(self.rethrow(i, "sendOffsetsToTransaction", thrown));
+            match self.add_partition_tv1(i, Name::from(offsets_part.as_str()), "AddOffsetsToTxn", Some(consumer)) {
+                Added::Yes => {}
+                Added::Held => return Ok(CallResult::Pending),
+                Added::Refused(e) => return Ok(self.add_offsets_refused(i, e)),
             }
         }
+        self.send_offsets_commit(i, ci)
+    }
+
+    /// `TransactionManager.AddOffsetsToTxnHandler`: fenced (INVALID_PRODUCER_EPOCH too) is a
+    /// fatal ProducerFencedException, an unknown or unmapped producer id abortable, anything else
+    /// a fatal KafkaException; sendOffsetsToTransaction() rethrows it.
+    fn add_offsets_refused(&mut self, i: usize, e: ErrorCode) -> CallResult {
+        let e = if e == ErrorCode::INVALID_PRODUCER_EPOCH { ErrorCode::PRODUCER_FENCED } else { e };
+        let thrown = match e.0 {
+            90 | 49 | 59 => format!("{}: {}", e.exception(), e.message()),
+            _ => format!("KafkaException: Unexpected error in AddOffsetsToTxnResponse: {}", e.message()),
+        };
+        self.client_error(i, e, "AddOffsetsToTxn");
+        self.rethrow(i, "sendOffsetsToTransaction", thrown)
+    }
+
+    /// `sendOffsetsToTransaction()` once the group's partition is in the transaction: the
+    /// TxnOffsetCommit of consumer `ci`'s positions.
+    fn send_offsets_commit(&mut self, i: usize, ci: usize) -> Result<CallResult, String> {
+        let name = self.clients[i].name.clone();
+        let consumer = self.consumers[ci].name.clone();
+        let consumer = consumer.as_str();
+        let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
         let lose = self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})")) == Some(inject::Injection::LoseResponse);
-        let mut again = false;
-        let answer = loop {
-            let (answer, k) = self.txn_offset_commit(i, consumer, &group, generation, &positions, again);
-            if !lose || again {
-                break answer;
-            }
-            // `inject P TxnOffsetCommit lose-response`: the group coordinator did its part
-            // (the offsets are in its log); the answer is lost, and after its timeout the client
-            // sends the same request again, which is written again (origin COORDINATOR: no
-            // duplicate check), its offsets replacing the pending ones.
-            self.lose_answer(k, OFFSETS_LANE, i, "TxnOffsetCommit", answer.error());
-            self.injected_loss(i, "TxnOffsetCommit");
-            again = true;
-        };
+        // `inject P TxnOffsetCommit lose-response`: the group coordinator did its part (the
+        // offsets are in its log); the answer is lost, and after its timeout the client sends the
+        // same request again, which is written again (origin COORDINATOR: no duplicate check),
+        // its offsets replacing the pending ones.
+        let answer = self.answered_after_loss(i, "TxnOffsetCommit", OFFSETS_LANE, lose, |w, again| w.txn_offset_commit(i, consumer, &group, generation, &positions, again), |a| a.error());
         match answer {
             OffsetsAnswer::Written => {
                 self.clients[i].started = true;
@@ -2066,6 +2141,7 @@ impl World {
     pub fn end(&mut self, name: &str, commit: bool, lose_response: bool) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
         let call = if commit { "commitTransaction" } else { "abortTransaction" };
+        self.not_blocked(i, call)?;
         if let Some(r) = self.check_usable(i, call) {
             return Ok(r);
         }
@@ -2099,6 +2175,13 @@ impl World {
             self.clients[i].held.clear();
         }
         self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
+        if self.waits_for_held(i, "AddPartitionsToTxn") {
+            // The requests go one at a time: the EndTxn waits for the add's answer (and then is
+            // needed: the coordinator has the partition).
+            self.clients[i].pending = Some(op);
+            say!(self, format!("{name}.{call}() waits for the answer to its AddPartitionsToTxn, held in the network; EndTxn goes after it"));
+            return Ok(CallResult::Pending);
+        }
         if !self.clients[i].started && !retrying {
             // Nothing reached Kafka: no EndTxn (§6.2).
             self.clients[i].state = ClientState::Ready;
@@ -2113,7 +2196,7 @@ impl World {
         let id = self.clients[i].transactional_id.clone();
         let name = self.clients[i].name.clone();
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
-        if self.held_requests.iter().any(|h| h.client == i && !h.timed_out) {
+        if self.waits_for_held(i, "EndTxn") {
             // `TransactionalRequestResult.await`: the call waits for the answer to the request
             // already sent, which is held in the network.
             self.clients[i].pending = Some(op);
@@ -2126,11 +2209,9 @@ impl World {
                 // `inject P EndTxn hold`: the request is on its way but does not arrive; the call
                 // waits (`release P EndTxn` delivers it; after request.timeout.ms the client sends
                 // it again).
-                msg!(self, self.producer_lane(&name), COORD_LANE, "EndTxn", format!("EndTxn{}({id}, producer {} epoch {}, {}) — held in the network: it has not arrived", if ids.2 { " v5" } else { " v4" }, ids.0, ids.1, if commit { "COMMIT" } else { "ABORT" }));
-                self.held_requests.push(inject::HeldRequest { client: i, api: "EndTxn", commit, ids, since_ms: self.now_ms, timed_out: false });
+                let text = format!("EndTxn{}({id}, producer {} epoch {}, {})", if ids.2 { " v5" } else { " v4" }, ids.0, ids.1, if commit { "COMMIT" } else { "ABORT" });
                 self.clients[i].pending = Some(op);
-                say!(self, format!("{name}.{}() sends EndTxn and waits: the request is held in the network", op.method()));
-                Ok(CallResult::Pending)
+                Ok(self.hold_request(i, inject::HeldCall::EndTxn { commit }, text, op.method()))
             }
             Some(inject::Injection::LoseResponse) => {
                 // `inject P EndTxn lose-response`: the coordinator decided and wrote it; the answer
@@ -2142,7 +2223,7 @@ impl World {
                 // within max.block.ms, the call throws.
                 let a = self.end_txn_request(i, commit, "", ids);
                 self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
-                let k = self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response");
+                let k = self.last_response();
                 self.lose_answer(k, COORD_LANE, i, "EndTxn", a.error);
                 self.injected_loss(i, "EndTxn");
                 self.end_with(i, commit, lose_response, " again", ids)
@@ -2580,23 +2661,12 @@ impl World {
             if busy {
                 continue;
             }
+            if self.held_requests.iter().any(|h| h.client == i && !h.timed_out) {
+                // It waits for the answer to a request held in the network.
+                continue;
+            }
             if !c.held.is_empty() {
-                let name = c.name.clone();
-                let held = core::mem::take(&mut self.clients[i].held);
-                let pending = self.clients[i].pending.take();
-                if pending == Some(PendingOp::Commit) {
-                    self.clients[i].state = ClientState::InTransaction;
-                }
-                for (p, v) in held {
-                    let _ = self.send(&name, &p, &v);
-                }
-                if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].state == ClientState::InTransaction {
-                    let _ = self.end(&name, true, false);
-                    continue;
-                }
-                if self.clients[i].pending.is_none() {
-                    self.clients[i].pending = pending;
-                }
+                let _ = self.resume_held_sends(i);
                 continue;
             }
             let c = &self.clients[i];
@@ -2613,6 +2683,27 @@ impl World {
                 None => {}
             }
         }
+    }
+
+    /// Client `i`'s batches waiting in the accumulator go now; a commit that waited for them
+    /// (flush) follows, whose result is returned (Ok when none did).
+    fn resume_held_sends(&mut self, i: usize) -> CallResult {
+        let name = self.clients[i].name.clone();
+        let held = core::mem::take(&mut self.clients[i].held);
+        let pending = self.clients[i].pending.take();
+        if pending == Some(PendingOp::Commit) {
+            self.clients[i].state = ClientState::InTransaction;
+        }
+        for (p, v) in held {
+            let _ = self.send(&name, &p, &v);
+        }
+        if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].state == ClientState::InTransaction {
+            return self.end(&name, true, false).unwrap_or(CallResult::Ok);
+        }
+        if self.clients[i].pending.is_none() {
+            self.clients[i].pending = pending;
+        }
+        CallResult::Ok
     }
 
     /// The producer process dies (its open transaction stays open at the coordinator).
@@ -2632,12 +2723,16 @@ impl World {
         // due before it run first, then the client's retry, then the rest of the time.
         while let Some(d) = self.held_requests.iter().filter(|h| !h.timed_out).map(|h| h.since_ms + inject::REQUEST_TIMEOUT_MS).filter(|d| *d <= target).min() {
             self.now_ms = self.now_ms.max(d);
-            self.coordinator_timeouts();
-            self.check_isr();
-            self.expire_producers();
+            self.run_periodic();
             self.held_request_timeouts();
         }
         self.now_ms = self.now_ms.max(target);
+        self.run_periodic();
+    }
+
+    /// The periodic tasks due by the world's clock: the coordinator's scans (T1–T2, T4), the
+    /// leaders' ISR checks (S3) and producer-state expiry (X1).
+    fn run_periodic(&mut self) {
         self.coordinator_timeouts();
         self.check_isr();
         self.expire_producers();

@@ -42,13 +42,39 @@ pub enum Injection {
     Hold,
 }
 
-/// A Java client's request held in the network (`inject P EndTxn hold`).
+/// The APIs whose requests `inject P API hold` holds: the coordinator requests a Java
+/// transactional client sends and waits for. A TxnOffsetCommit or a transactional Produce is not
+/// held (a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`).
+pub const HOLDABLE: [&str; 4] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn"];
+
+/// What a held request asks, and what the call that sent it goes on with once it is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeldCall {
+    /// `initTransactions()`: InitProducerId with this KIP-360 producer id and epoch (if any).
+    InitProducerId { current: Option<(i64, i16)> },
+    /// TV1 AddPartitionsToTxn (the batches for `partition` wait in the accumulator), or
+    /// AddOffsetsToTxn for the group's `__consumer_offsets` partition (`sendOffsetsToTransaction`
+    /// waits; `consumer` is whose positions its TxnOffsetCommit then carries).
+    Add { api: &'static str, partition: super::Name, consumer: Option<String> },
+    /// `commitTransaction()` / `abortTransaction()`.
+    EndTxn { commit: bool },
+}
+
+impl HeldCall {
+    pub fn api(&self) -> &'static str {
+        match self {
+            HeldCall::InitProducerId { .. } => "InitProducerId",
+            HeldCall::Add { api, .. } => api,
+            HeldCall::EndTxn { .. } => "EndTxn",
+        }
+    }
+}
+
+/// A Java client's request held in the network (`inject P API hold`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeldRequest {
     pub client: usize,
-    pub api: &'static str,
-    /// EndTxn's result.
-    pub commit: bool,
+    pub call: HeldCall,
     /// The producer id, epoch and protocol the request carries (the client's when it was sent).
     pub ids: (i64, i16, bool),
     /// When it was sent.
@@ -56,6 +82,12 @@ pub struct HeldRequest {
     /// The client's request timed out: it disconnected and sent the request again; this copy,
     /// when released, reaches the coordinator on a connection no one reads any more.
     pub timed_out: bool,
+}
+
+impl HeldRequest {
+    pub fn api(&self) -> &'static str {
+        self.call.api()
+    }
 }
 
 /// The retriable answers the client retries for `api` (§6.3), which the script may inject.
@@ -73,7 +105,7 @@ pub fn retriable(api: &str) -> &'static [ErrorCode] {
 /// Parse `inject P API ERROR|lose-request|lose-response` into (producer, API, injection).
 pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String> {
     let [_, p, api, what] = words else {
-        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request|lose-response (or: inject PRODUCER EndTxn hold)"));
+        return Err(String::from("usage: inject PRODUCER API ERROR|lose-request|lose-response|hold"));
     };
     let api = APIS.iter().copied().find(|a| a.eq_ignore_ascii_case(api)).ok_or_else(|| format!("inject: {api} is not one of {}", APIS.join(", ")))?;
     if *what == "lose-request" {
@@ -83,8 +115,11 @@ pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String
         return Ok((String::from(*p), api, Injection::LoseResponse));
     }
     if *what == "hold" {
-        if api != "EndTxn" {
-            return Err(format!("inject: hold is for EndTxn (a commit or abort held in the network until `release P EndTxn`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`"));
+        if !HOLDABLE.contains(&api) {
+            return Err(format!(
+                "inject: hold is for the coordinator requests a client waits for ({}: held in the network until `release P API`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`",
+                HOLDABLE.join(", ")
+            ));
         }
         return Ok((String::from(*p), api, Injection::Hold));
     }
@@ -144,30 +179,158 @@ impl World {
         Some(what)
     }
 
+    /// Client `i`'s request (`text`) is held in the network: drawn, not arrived; `call()` (the
+    /// method that sent it) waits for its answer.
+    pub(super) fn hold_request(&mut self, i: usize, call: HeldCall, text: String, method: &str) -> super::CallResult {
+        let name = self.clients[i].name.clone();
+        let api = call.api();
+        msg!(self, self.producer_lane(&name), COORD_LANE, api, format!("{text} — held in the network: it has not arrived"));
+        let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.now_ms, timed_out: false });
+        say!(self, if method == "send" {
+            format!("{name}.send(): its AddPartitionsToTxn is held in the network; the batch waits in the accumulator until the partition is added")
+        } else {
+            format!("{name}.{method}() sends {api} and waits: the request is held in the network")
+        });
+        super::CallResult::Pending
+    }
+
+    /// Client `i` waits for the answer to its `api` request held in the network.
+    pub(super) fn waits_for_held(&self, i: usize, api: &str) -> bool {
+        self.held_requests.iter().any(|h| h.client == i && !h.timed_out && h.api() == api)
+    }
+
+    /// A call of client `i` while it is blocked in `initTransactions()` or
+    /// `sendOffsetsToTransaction()` for a request held in the network: the application's thread
+    /// has not come back from it, so the script cannot make the call.
+    pub(super) fn not_blocked(&self, i: usize, call: &str) -> Result<(), String> {
+        let name = &self.clients[i].name;
+        match self.held_requests.iter().find(|h| h.client == i && !h.timed_out && matches!(h.api(), "InitProducerId" | "AddOffsetsToTxn")) {
+            Some(h) => Err(format!(
+                "{name}.{call}(): {name} is still blocked in {}() waiting for its {} answer, held in the network: `release {name} {}`, or `advance 30s` (request.timeout.ms) for the client to send it again",
+                if h.api() == "InitProducerId" { "initTransactions" } else { "sendOffsetsToTransaction" },
+                h.api(),
+                h.api()
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// `release P API`: P's held request reaches the coordinator now. If the client is still
-    /// waiting for it, its answer is the call's; if the client timed it out and sent it again, it
-    /// is a late copy the coordinator handles as any request, its answer read by no one.
+    /// waiting for it, its answer is the call's; if the client timed it out and sent it again (or
+    /// crashed), it is a late copy the coordinator handles as any request, its answer read by no
+    /// one.
     pub fn release(&mut self, producer: &str, api: &str) -> Result<super::CallResult, String> {
         let i = self.client_index(producer)?;
-        let k = self.held_requests.iter().position(|h| h.client == i && h.api.eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
+        let k = self.held_requests.iter().position(|h| h.client == i && h.api().eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
         let h = self.held_requests.remove(k);
+        let api = h.api();
         if h.timed_out || self.clients[i].crashed {
             say!(self, format!(
-                "{producer}'s held {} arrives late, after the client {}: the coordinator handles it all the same",
-                h.api,
+                "{producer}'s held {api} arrives late, after the client {}: the coordinator handles it all the same",
                 if h.timed_out { "timed it out and sent it again" } else { "crashed" }
             ));
-            let a = self.end_txn_request(i, h.commit, " (the held copy, late)", h.ids);
-            let id = self.clients[i].transactional_id.clone();
-            self.coordinator_answer_msg(producer, "EndTxn", &a, &id, &[]);
-            if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
-                m.lost = true;
-                m.text.push_str(" — to a connection the client has closed: no one reads it");
-            }
+            self.deliver_late(i, h);
             return Ok(super::CallResult::Ok);
         }
-        say!(self, format!("{producer}'s held {} reaches the coordinator now; {producer}.{}() has been waiting for it", h.api, if h.commit { "commitTransaction" } else { "abortTransaction" }));
-        self.end_with(i, h.commit, false, " (held, delivered now)", h.ids)
+        let method = match &h.call {
+            HeldCall::InitProducerId { .. } => "initTransactions",
+            HeldCall::Add { api: "AddOffsetsToTxn", .. } => "sendOffsetsToTransaction",
+            HeldCall::Add { .. } => "send",
+            HeldCall::EndTxn { commit: true } => "commitTransaction",
+            HeldCall::EndTxn { commit: false } => "abortTransaction",
+        };
+        say!(self, format!("{producer}'s held {api} reaches the coordinator now; {producer}.{method}() has been waiting for it"));
+        self.deliver_held(i, h.call, h.ids, " (held, delivered now)")
+    }
+
+    /// Client `i`'s request `call` carrying `ids` reaches the coordinator (`suffix` says which
+    /// copy), and the call that waited for it reads the answer and goes on.
+    fn deliver_held(&mut self, i: usize, call: HeldCall, ids: (i64, i16, bool), suffix: &str) -> Result<super::CallResult, String> {
+        match call {
+            HeldCall::InitProducerId { current } => {
+                let (a, _) = self.init_producer_id_request(i, current, suffix);
+                self.init_answered(i, a)
+            }
+            HeldCall::Add { api, partition, consumer } => {
+                let (a, _) = self.add_partitions_request(i, partition.clone(), api, (ids.0, ids.1), suffix);
+                let added = self.add_answered(i, partition, a.error);
+                self.after_held_add(i, api, consumer, added)
+            }
+            HeldCall::EndTxn { commit } => self.end_with(i, commit, false, suffix, ids),
+        }
+    }
+
+    /// A held request that the client no longer waits for (it timed it out, or crashed) reaches
+    /// the coordinator, which handles it as any request; its answer goes to a closed connection.
+    fn deliver_late(&mut self, i: usize, h: HeldRequest) {
+        const LATE: &str = " (the held copy, late)";
+        let name = self.clients[i].name.clone();
+        let id = self.clients[i].transactional_id.clone();
+        match h.call {
+            HeldCall::InitProducerId { current } => {
+                let (a, _) = self.init_producer_id_request(i, current, LATE);
+                if a.error == ErrorCode::NONE {
+                    // The epoch it bumped is one its sender never reads: the client itself is fenced.
+                    self.fence_instances(&id, None);
+                }
+            }
+            HeldCall::Add { api, partition, .. } => {
+                self.add_partitions_request(i, partition, api, (h.ids.0, h.ids.1), LATE);
+            }
+            HeldCall::EndTxn { commit } => {
+                let a = self.end_txn_request(i, commit, LATE, h.ids);
+                self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+            }
+        }
+        if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
+            m.lost = true;
+            m.text.push_str(" — to a connection the client has closed: no one reads it");
+        }
+    }
+
+    /// The answer to a held add reaches the call that waited for it: `send()`'s batches go (and
+    /// a commit that waited for them), an abort that waited goes on, `sendOffsetsToTransaction()`
+    /// sends its TxnOffsetCommit.
+    fn after_held_add(&mut self, i: usize, api: &str, consumer: Option<String>, added: super::Added) -> Result<super::CallResult, String> {
+        use super::{Added, ClientState, PendingOp};
+        if api == "AddOffsetsToTxn" {
+            return match added {
+                Added::Yes => {
+                    let consumer = consumer.unwrap_or_default();
+                    let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+                    self.send_offsets_commit(i, ci)
+                }
+                Added::Held => Ok(super::CallResult::Pending),
+                Added::Refused(e) => Ok(self.add_offsets_refused(i, e)),
+            };
+        }
+        let name = self.clients[i].name.clone();
+        match added {
+            Added::Held => Ok(super::CallResult::Pending),
+            // The batches stay in the accumulator; the client retries the add (`retry_pending`).
+            Added::Refused(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS => Ok(super::CallResult::Pending),
+            Added::Refused(e) => {
+                self.clients[i].held.clear();
+                self.client_error(i, e, "AddPartitionsToTxn");
+                match self.clients[i].pending.take() {
+                    Some(PendingOp::Commit) => {
+                        let thrown = format!("{}: {}", e.exception(), e.message());
+                        Ok(self.rethrow(i, "commitTransaction", thrown))
+                    }
+                    Some(PendingOp::Abort) => self.end(&name, false, false),
+                    _ => Ok(super::CallResult::Ok),
+                }
+            }
+            Added::Yes if self.clients[i].pending == Some(PendingOp::Abort) => {
+                // abortTransaction() waited for the add: the partition is in the transaction at
+                // the coordinator, so the abort needs its EndTxn.
+                self.clients[i].started = true;
+                self.clients[i].state = ClientState::AbortingTransaction;
+                self.do_end(i, false, false)
+            }
+            Added::Yes => Ok(self.resume_held_sends(i)),
+        }
     }
 
     /// The held requests whose client timed them out by now (`request.timeout.ms` after they
@@ -180,7 +343,7 @@ impl World {
             if h.timed_out || h.since_ms + REQUEST_TIMEOUT_MS > now {
                 continue;
             }
-            let (i, commit, api) = (h.client, h.commit, h.api);
+            let (i, call, api) = (h.client, h.call.clone(), h.api());
             self.held_requests[k].timed_out = true;
             let name = self.clients[i].name.clone();
             let plane = self.producer_lane(&name);
@@ -189,7 +352,7 @@ impl World {
             say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
             self.now_ms += RETRY_BACKOFF_MS;
             let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
-            let _ = self.end_with(i, commit, false, " again", ids);
+            let _ = self.deliver_held(i, call, ids, " again");
         }
     }
 

@@ -336,11 +336,12 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
             TxnStep::LeaderFails { line, partition: s(1) }
         }
         "release" => {
-            need(3, "release PRODUCER EndTxn")?;
-            if !w[2].eq_ignore_ascii_case("EndTxn") {
-                return perr(line, format!("release: only an EndTxn is held (`inject P EndTxn hold`), not {}", w[2]));
-            }
-            TxnStep::Release { line, producer: s(1), api: String::from("EndTxn") }
+            need(3, "release PRODUCER API")?;
+            let holdable = &super::txn::inject::HOLDABLE;
+            let Some(api) = holdable.iter().find(|a| a.eq_ignore_ascii_case(w[2])) else {
+                return perr(line, format!("release: only a request held with `inject P API hold` is released, and only {} are held; not {}", holdable.join(", "), w[2]));
+            };
+            TxnStep::Release { line, producer: s(1), api: String::from(*api) }
         }
         "inject" => {
             let (producer, api, _) = super::txn::inject::parse(&w).map_err(|message| ParseError { line, message })?;

@@ -580,8 +580,9 @@ fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_
     assert!(t.contains("no answer to its EndTxn within request.timeout.ms"), "{t}");
     // Parse errors name what can be held and released.
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
-    assert!(bad("inject app Produce hold").contains("hold is for EndTxn"));
-    assert!(bad("release app InitProducerId").contains("only an EndTxn is held"));
+    assert!(bad("inject app Produce hold").contains("hold is for the coordinator requests a client waits for (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn"));
+    assert!(bad("inject app TxnOffsetCommit hold").contains("not TxnOffsetCommit"));
+    assert!(bad("release app Produce").contains("only InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn are held"));
     // A producer that crashed while its commit was held: the commit still arrives and the
     // coordinator commits (its answer read by no one), as a request already on the wire would.
     let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
@@ -592,4 +593,66 @@ fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_
     // Releasing what is not held is a step that cannot be carried out.
     let r = run(&parse("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\ninit app\nrelease app EndTxn\n").unwrap(), None, true);
     assert!(r.error.as_ref().is_some_and(|e| e.message.contains("no EndTxn request held")), "{:?}", r.error);
+}
+
+/// A script that must pass (every `expect` holds); its run, for further asserts.
+fn passes(text: &str) -> TxnRun {
+    let r = run(&parse(text).unwrap_or_else(|e| panic!("{e:?}")), None, true);
+    assert!(r.passed(), "{:?}\n{}", r.error, timeline_text(&r));
+    r
+}
+
+/// `inject P AddPartitionsToTxn hold` (TV1): `send()` does not block, its batch waits in the
+/// accumulator until the partition is added (`isSendToPartitionAllowed`), a second batch
+/// waits behind it, and `commitTransaction()` waits for them (flush). Released while the
+/// client still waits, the add is answered to it, both batches go, and the commit follows.
+#[test]
+fn a_held_add_partitions_holds_the_batches_and_the_commit_until_it_is_released() {
+    let r = passes(
+        "model transactions\ntitle t\ncluster transaction.version=1\npartition out-0 out-1\nproducer app transactional.id=pay\ninit app\nbegin app\n\
+         inject app AddPartitionsToTxn hold\nsend app out-0 x\nsend app out-1 y\nexpect app state IN_TRANSACTION\nexpect txn pay Empty\ncommit app\n\
+         expect app state COMMITTING_TRANSACTION\nexpect leo out-0 0\nrelease app AddPartitionsToTxn\nexpect txn pay PrepareCommit\nexpect app state READY\n\
+         deliver markers\nexpect log out-0 x [COMMIT]\nexpect log out-1 y [COMMIT]\n",
+    );
+    let adds: Vec<&str> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "AddPartitionsToTxn" && m.from.as_str() == "producer:app").map(|m| m.text.as_str()).collect();
+    assert_eq!(adds.len(), 3, "the held add, delivered, then out-1's: {adds:?}");
+    assert!(adds[0].ends_with("held in the network: it has not arrived") && adds[1].ends_with("(held, delivered now)"), "{adds:?}");
+}
+
+/// A held add and `abortTransaction()`: the batches are dropped, but the add is on its way and
+/// the requests go one at a time, so the abort waits for its answer; the coordinator then has
+/// the partition, and the abort sends its EndTxn (an ABORT marker to the partition).
+#[test]
+fn an_abort_waits_for_a_held_add_and_then_needs_its_end_txn() {
+    passes(
+        "model transactions\ntitle t\ncluster transaction.version=1\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\n\
+         inject app AddPartitionsToTxn hold\nsend app out-0 x\nabort app\nexpect app state ABORTING_TRANSACTION\nrelease app AddPartitionsToTxn\n\
+         expect txn pay PrepareAbort\ndeliver markers\nexpect app state READY\nexpect log out-0 [ABORT]\n",
+    );
+}
+
+/// `inject P AddOffsetsToTxn hold` (TV1): `sendOffsetsToTransaction()` blocks, so the
+/// application cannot make another call until the answer comes (a script error naming the
+/// way out); released, the add is answered and the TxnOffsetCommit follows.
+#[test]
+fn a_held_add_offsets_blocks_send_offsets_until_it_is_released() {
+    let head = "model transactions\ntitle t\ncluster transaction.version=1\npartition in-0 out-0\nproducer app transactional.id=pay\n\
+                consumer c read_committed group=g in-0\ninit app\nbegin app\nsend app out-0 x\ninject app AddOffsetsToTxn hold\nsend-offsets app c\n";
+    passes(&format!("{head}expect txn pay Ongoing\nrelease app AddOffsetsToTxn\ncommit app\ndeliver markers\nexpect txn pay CompleteCommit\nexpect app state READY\n"));
+    let r = run(&parse(&format!("{head}commit app\n")).unwrap(), None, true);
+    let e = r.error.expect("a call while blocked is refused");
+    assert!(e.message.contains("still blocked in sendOffsetsToTransaction()") && e.message.contains("release app AddOffsetsToTxn"), "{}", e.message);
+    // Past request.timeout.ms the client sends it again, and the call completes.
+    passes(&format!("{head}advance 31s\ncommit app\ndeliver markers\nexpect txn pay CompleteCommit\n"));
+}
+
+/// `inject P InitProducerId hold`, released while `initTransactions()` still waits: answered
+/// to it, one epoch (no second bump); timed out instead, the retry is answered and the late
+/// copy bumps the epoch, fencing its own producer (txn-late-init-producer-id).
+#[test]
+fn a_held_init_producer_id_released_in_time_is_the_calls_answer() {
+    passes(
+        "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninject app InitProducerId hold\ninit app\nexpect app state INITIALIZING\n\
+         release app InitProducerId\nexpect app state READY\nexpect app epoch 0\nbegin app\nsend app out-0 x\ncommit app\ndeliver markers\nexpect log out-0 x [COMMIT]\n",
+    );
 }

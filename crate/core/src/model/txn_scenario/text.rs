@@ -100,7 +100,7 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
     }
     for h in &w.held_requests {
         let n = &w.clients[h.client].name;
-        push(format!("{n}: its held {} arrives", h.api), format!("release {n} {}", h.api));
+        push(format!("{n}: its held {} arrives", h.api()), format!("release {n} {}", h.api()));
     }
     request_lines(w, &mut push);
     if w.markers.iter().any(|m| !m.held) {
