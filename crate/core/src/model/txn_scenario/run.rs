@@ -197,11 +197,11 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     // Most steps write a record or more: room for one a step, so a long run's record list is
     // not copied each time it doubles.
     w.records.reserve(n.min(1 << 16));
-    let snapshot = |w: &World| super::txn::state::snapshot(w);
+    let snapshot = |w: &World, _| super::txn::state::snapshot(w);
     drive(&mut w, &mut out, n, snapshots, snapshot, |w, k, _| {
         let s = flat[k];
         let line = line_of(s);
-        let mut ran = Ran { line, text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() }, failures: Vec::new(), error: None, reply: None };
+        let mut ran = Ran { line, text: if w.trace || matches!(s, TxnStep::Expect { .. }) { describe(s) } else { String::new() }, failures: Vec::new(), error: None, reply: None, cluster: None };
         match exec(w, s, &mut mem) {
             Ok(Some(fail)) => ran.failures.push(Failure { line, expected: fail.0, got: fail.1 }),
             Ok(None) => {}
@@ -266,11 +266,10 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
     let mut budget = 2_000_000usize;
     // The coordinators of the script's request lines (`run.cluster`): their state beside the
     // leaders'. (The world's own counters stay at zero: its coordinator answers nothing here.)
-    // Each step leaves theirs in `clusters`, for the snapshot after it.
-    let clusters: core::cell::RefCell<Option<super::txn::state::StateSnapshot>> = core::cell::RefCell::new(None);
-    let snapshot = |w: &World| {
+    // Each step hands theirs over in `Ran::cluster`, for the snapshot after it.
+    let snapshot = |w: &World, cluster: Option<super::txn::state::StateSnapshot>| {
         let mut snapshot = super::txn::state::snapshot(w);
-        match clusters.borrow_mut().take() {
+        match cluster {
             Some(c) => {
                 snapshot.coordinator = c.coordinator;
                 snapshot.metrics = c.metrics;
@@ -291,9 +290,7 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
         });
         // Only for a step whose snapshot is kept (`drive`'s rule: every step, the last, one that
         // failed).
-        if keep || r.is_err() {
-            *clusters.borrow_mut() = run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world));
-        }
+        let cluster = if keep || r.is_err() { run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world)) } else { None };
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
                 if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
@@ -308,6 +305,7 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
             failures: run.failures[failures..].to_vec(),
             error: r.err(),
             reply: None,
+            cluster,
         }
     });
     if out.error.is_none() && sequence {
@@ -336,6 +334,9 @@ struct Ran {
     /// It could not be carried out: the run stops here.
     error: Option<ParseError>,
     reply: Option<Box<super::txn::Reply>>,
+    /// The state of the request lines' coordinators after it (an idempotence script's), for the
+    /// snapshot after it, if that is kept.
+    cluster: Option<super::txn::state::StateSnapshot>,
 }
 
 /// The world's runner loop, for a script of either language (issue 13: one runner): `step(w, k)`
@@ -343,7 +344,7 @@ struct Ran {
 /// line, its messages and narration, the time, the state after it and the invariants checked on
 /// it (after every step with `snapshots`, else after the last), its answer — stopping at a step
 /// that cannot be carried out.
-fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: impl Fn(&World) -> super::txn::state::StateSnapshot, mut step: impl FnMut(&mut World, usize, bool) -> Ran) {
+fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: impl Fn(&World, Option<super::txn::state::StateSnapshot>) -> super::txn::state::StateSnapshot, mut step: impl FnMut(&mut World, usize, bool) -> Ran) {
     for k in 0..n {
         w.step = out.steps.len();
         w.messages.clear();
@@ -358,7 +359,7 @@ fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: i
             t: w.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
-            snapshot: keep.then(|| Box::new(snapshot(w))),
+            snapshot: keep.then(|| Box::new(snapshot(w, ran.cluster))),
             invariants: if keep { w.invariants() } else { Vec::new() },
             reply: ran.reply,
         });
