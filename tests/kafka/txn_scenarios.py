@@ -49,6 +49,9 @@ TIME_SCALE = 0.2  # `advance D` sleeps D * TIME_SCALE; transaction.timeout.ms is
 # disconnects and sends the request again, so a script with such a line runs its transactional
 # producers with it (and a max.block.ms the retry fits in).
 CLIENT_API_KEYS = {"InitProducerId": 22, "AddPartitionsToTxn": 24, "AddOffsetsToTxn": 25, "EndTxn": 26, "TxnOffsetCommit": 28}
+# `inject P API hold` holds these at the clients' proxy (a transactional Produce too; a lost
+# Produce or Produce answer is the model's alone: the broker sees only the client's retry)
+HOLD_API_KEYS = {**CLIENT_API_KEYS, "Produce": 0}
 LOSE_REQUEST_TIMEOUT_MS = int(30000 * TIME_SCALE)
 
 # Scenarios (or steps) a single real broker cannot be made to show.
@@ -202,17 +205,21 @@ class Proxy(oracle.ProxyListener):
             return True
 
     def release(self):
-        """Forward everything held now; what arrives later is held again by the same rules."""
+        """Forward everything held now; what arrives later is held again by the same rules.
+        Returns the api keys of the requests forwarded."""
+        sent = []
         with self.lock:
             for conn in self.conns:
                 try:
                     for f in conn["req_q"]:
                         conn["b"].sendall(f)
+                        sent.append(struct.unpack(">h", f[4:6])[0])
                     for f in conn["resp_q"]:
                         conn["c"].sendall(f)
                 except OSError:
                     pass
                 conn["req_q"], conn["resp_q"] = [], []
+        return sent
 
     def close(self):
         super().close()
@@ -610,7 +617,8 @@ class Run:
                 self.first_pid = int(w[1])
             elif w[0] == "commit" and "lose-response" in w:
                 self.max_block = 2000
-            elif w[0] == "inject" and w[-1] in ("lose-response", "lose-request", "hold") and w[2] in CLIENT_API_KEYS:
+            elif w[0] == "inject" and ((w[-1] == "hold" and w[2] in HOLD_API_KEYS)
+                                       or (w[-1] in ("lose-response", "lose-request") and w[2] in CLIENT_API_KEYS)):
                 self.request_timeout = LOSE_REQUEST_TIMEOUT_MS
                 self.max_block = max(self.max_block, 20000)
         topics = {}
@@ -1131,11 +1139,13 @@ class Run:
             # `inject P API hold`: the clients' proxy holds the next request of that API (and what
             # follows it on that connection) until `release P API`; a copy the client timed out
             # and sent again is still delivered then, on the connection the client closed
-            self.broker.clients.hold_next[CLIENT_API_KEYS[w[2]]] = 1
+            self.broker.clients.hold_next[HOLD_API_KEYS[w[2]]] = 1
             self.trace.append(f"line {n}: the client proxy holds the next {w[2]} request")
         elif cmd == "release":
-            self.broker.clients.hold_next.pop(CLIENT_API_KEYS[w[2]], None)
-            self.broker.clients.release()
+            key = HOLD_API_KEYS[w[2]]
+            self.broker.clients.hold_next.pop(key, None)
+            if key not in self.broker.clients.release():
+                raise RuntimeError(f"line {n} `{' '.join(w)}`: the clients' proxy held no {w[2]} request to deliver")
             time.sleep(0.3)  # the late copy is handled before the next step asks the broker
             self.await_call(w[1], 3.0)
         elif cmd == "inject" and w[-1] in ("lose-response", "lose-request") and w[2] in CLIENT_API_KEYS:

@@ -1595,6 +1595,13 @@ impl World {
         // An injected answer or loss: the request on the timeline, the client's reaction, and
         // then the batch sent again, for real; a lost answer is handled below.
         let injected = self.injected_request(i, "Produce", self.partition_lane(partition), || request(false));
+        if injected == Some(inject::Injection::Hold) {
+            // `inject P Produce hold`: the batch is sent (its sequence taken) and the request held
+            // in the network; `send()` returns, a commit or abort waits for the answer.
+            self.clients[i].started = true;
+            set_sequence(&mut self.clients[i].sequences, partition, seq + values.len() as i32);
+            return Ok(self.hold_request(i, inject::HeldCall::Produce { partition: pi, bytes, values: values.to_vec(), txn: t }, request(false), "send"));
+        }
         let again = matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest));
         msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", request(again));
         let op = if tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
@@ -1622,18 +1629,8 @@ impl World {
         };
         match result {
             Ok(r) => {
-                if let Some(bytes) = kept {
-                    self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
-                }
-                let c = &mut self.clients[i];
-                set_sequence(&mut c.sequences, partition, seq + values.len() as i32);
-                if !c.added.contains(partition) {
-                    let pname = self.partition_names(pi).0;
-                    self.clients[i].added.insert(pname);
-                }
-                if !self.txns[t].records.contains(&r) {
-                    self.txns[t].records.push(r);
-                }
+                set_sequence(&mut self.clients[i].sequences, partition, seq + values.len() as i32);
+                self.produced(i, pi, r, kept, op, t, values, msgs_before);
                 Ok(CallResult::Ok)
             }
             Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => Ok(self.hold(i, partition, values, "Produce")),
@@ -1641,6 +1638,63 @@ impl World {
                 self.client_error(i, e, "Produce");
                 Ok(CallResult::Ok)
             }
+        }
+    }
+
+    /// Client `i`'s batch to partition `pi` of transaction instance `t` was written as record
+    /// `r`: acknowledged (or, with followers, waiting for the HW: `kept` are its bytes, to send
+    /// again to a new leader), its partition in the transaction, the record in the instance.
+    #[allow(clippy::too_many_arguments)]
+    fn produced(&mut self, i: usize, pi: usize, r: usize, kept: Option<Vec<u8>>, op: SupportedOperation, t: usize, values: &[String], msgs_before: usize) {
+        if let Some(bytes) = kept {
+            self.maybe_unacked(i, pi, r, bytes, op, t, values, msgs_before);
+        }
+        let pname = self.partition_names(pi).0;
+        if !self.clients[i].added.contains(pname.as_str()) {
+            self.clients[i].added.insert(pname);
+        }
+        if !self.txns[t].records.contains(&r) {
+            self.txns[t].records.push(r);
+        }
+    }
+
+    /// One transactional Produce of client `i` carrying `ids` (its batch `bytes` for partition
+    /// `pi`, transaction instance `t`) reaches the leader (`suffix` says which copy), which
+    /// verifies or adds it (KIP-890) and decides the append; the answer on the timeline.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn produce_request(&mut self, i: usize, pi: usize, bytes: Vec<u8>, values: &[String], t: usize, ids: (i64, i16, bool), suffix: &str) -> Result<usize, ErrorCode> {
+        let name = self.clients[i].name.clone();
+        let pname = self.partition_names(pi).0;
+        let b = crate::batch::Batch::new_unchecked(&bytes[..]);
+        let (seq, n) = (b.base_sequence(), values.len() as i32);
+        msg!(self, self.producer_lane(&name), self.partition_lane(pname.as_str()), "Produce", format!(
+            "Produce{} transactional batch: producer {} epoch {}, sequences {seq}..{}, {n} record(s){suffix}",
+            if ids.2 { " v12" } else { " v11" },
+            ids.0,
+            ids.1,
+            seq + n - 1
+        ));
+        let op = if ids.2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
+        self.leader_append(pi, bytes, op, t, values)
+    }
+
+    /// The answer to a held Produce reaches the client (`r`: the leader's): the batch is
+    /// acknowledged or fails; a commit or abort that waited for it goes on.
+    /// (`msgs_before`: the timeline's length before the request was drawn.)
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn after_held_produce(&mut self, i: usize, pi: usize, r: Result<usize, ErrorCode>, values: &[String], t: usize, kept: Option<Vec<u8>>, msgs_before: usize) -> CallResult {
+        match r {
+            Ok(rec) => {
+                let op = if self.clients[i].tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
+                self.produced(i, pi, rec, kept, op, t, values, msgs_before);
+            }
+            Err(e) => self.client_error(i, e, "Produce"),
+        }
+        let name = self.clients[i].name.clone();
+        match self.clients[i].pending {
+            Some(PendingOp::Commit) => self.end(&name, true, false).unwrap_or(CallResult::Ok),
+            Some(PendingOp::Abort) => self.end(&name, false, false).unwrap_or(CallResult::Ok),
+            _ => CallResult::Ok,
         }
     }
 
@@ -2161,6 +2215,14 @@ impl World {
             self.clients[i].pending = Some(op);
             let parts: Vec<String> = self.clients[i].unacked.iter().map(|u| String::from(self.partitions[u.partition].name.as_str())).collect();
             say!(self, format!("{name}.{call}() waits: its batches to {} are written but not acknowledged (acks=all waits for the high watermark); EndTxn goes once they are", parts.join(", ")));
+            return Ok(CallResult::Pending);
+        }
+        if self.waits_for_held(i, "Produce") {
+            // EndTxn goes only when no batch is in flight (`TransactionManager.nextRequest`):
+            // commit and abort both wait for the held Produce's answer.
+            self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
+            self.clients[i].pending = Some(op);
+            say!(self, format!("{name}.{call}() waits: its Produce is held in the network, and EndTxn goes only once no batch is in flight"));
             return Ok(CallResult::Pending);
         }
         if !self.clients[i].held.is_empty() {

@@ -42,10 +42,10 @@ pub enum Injection {
     Hold,
 }
 
-/// The APIs whose requests `inject P API hold` holds: the coordinator requests a Java
-/// transactional client sends and waits for. A TxnOffsetCommit or a transactional Produce is not
-/// held (a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`).
-pub const HOLDABLE: [&str; 4] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn"];
+/// The APIs whose requests `inject P API hold` holds: the requests a Java transactional client
+/// sends and waits for, but TxnOffsetCommit (a Produce of an idempotent producer: `delay request
+/// bN`; a marker: `delay marker P`).
+pub const HOLDABLE: [&str; 5] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "Produce"];
 
 /// What a held request asks, and what the call that sent it goes on with once it is answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +58,9 @@ pub enum HeldCall {
     Add { api: &'static str, partition: super::Name, consumer: Option<String> },
     /// `commitTransaction()` / `abortTransaction()`.
     EndTxn { commit: bool },
+    /// A transactional batch (`bytes`, its `values`) of transaction instance `txn` to partition
+    /// `partition` (an index): `send()` does not block; a commit or abort waits for it.
+    Produce { partition: usize, bytes: Vec<u8>, values: Vec<String>, txn: usize },
 }
 
 impl HeldCall {
@@ -66,6 +69,7 @@ impl HeldCall {
             HeldCall::InitProducerId { .. } => "InitProducerId",
             HeldCall::Add { api, .. } => api,
             HeldCall::EndTxn { .. } => "EndTxn",
+            HeldCall::Produce { .. } => "Produce",
         }
     }
 }
@@ -117,7 +121,7 @@ pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String
     if *what == "hold" {
         if !HOLDABLE.contains(&api) {
             return Err(format!(
-                "inject: hold is for the coordinator requests a client waits for ({}: held in the network until `release P API`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`",
+                "inject: hold is for the requests a client waits for ({}: held in the network until `release P API`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`",
                 HOLDABLE.join(", ")
             ));
         }
@@ -184,15 +188,26 @@ impl World {
     pub(super) fn hold_request(&mut self, i: usize, call: HeldCall, text: String, method: &str) -> super::CallResult {
         let name = self.clients[i].name.clone();
         let api = call.api();
-        msg!(self, self.producer_lane(&name), COORD_LANE, api, format!("{text} — held in the network: it has not arrived"));
+        let to = self.held_lane(&call);
+        msg!(self, self.producer_lane(&name), to, api, format!("{text} — held in the network: it has not arrived"));
         let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
         self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.now_ms, timed_out: false });
-        say!(self, if method == "send" {
+        say!(self, if api == "Produce" {
+            format!("{name}.send(): the batch is sent, and the Produce is held in the network; a commit or abort waits for its answer")
+        } else if method == "send" {
             format!("{name}.send(): its AddPartitionsToTxn is held in the network; the batch waits in the accumulator until the partition is added")
         } else {
             format!("{name}.{method}() sends {api} and waits: the request is held in the network")
         });
         super::CallResult::Pending
+    }
+
+    /// Where a held request goes: its partition's leader (Produce), else the coordinator.
+    fn held_lane(&self, call: &HeldCall) -> super::Name {
+        match call {
+            HeldCall::Produce { partition, .. } => self.partition_lane(self.partitions[*partition].name.as_str()),
+            _ => COORD_LANE,
+        }
     }
 
     /// Client `i` waits for the answer to its `api` request held in the network.
@@ -227,8 +242,9 @@ impl World {
         let api = h.api();
         if h.timed_out || self.clients[i].crashed {
             say!(self, format!(
-                "{producer}'s held {api} arrives late, after the client {}: the coordinator handles it all the same",
-                if h.timed_out { "timed it out and sent it again" } else { "crashed" }
+                "{producer}'s held {api} arrives late, after the client {}: the {} handles it all the same",
+                if h.timed_out { "timed it out and sent it again" } else { "crashed" },
+                if api == "Produce" { "leader" } else { "coordinator" }
             ));
             self.deliver_late(i, h);
             return Ok(super::CallResult::Ok);
@@ -239,6 +255,7 @@ impl World {
             HeldCall::Add { .. } => "send",
             HeldCall::EndTxn { commit: true } => "commitTransaction",
             HeldCall::EndTxn { commit: false } => "abortTransaction",
+            HeldCall::Produce { .. } => "send",
         };
         say!(self, format!("{producer}'s held {api} reaches the coordinator now; {producer}.{method}() has been waiting for it"));
         self.deliver_held(i, h.call, h.ids, " (held, delivered now)")
@@ -258,6 +275,14 @@ impl World {
                 self.after_held_add(i, api, consumer, added)
             }
             HeldCall::EndTxn { commit } => self.end_with(i, commit, false, suffix, ids),
+            HeldCall::Produce { partition, bytes, values, txn } => {
+                // With followers the batch waits for the HW, and goes to a new leader if this one
+                // fails first (S6): its bytes are kept.
+                let kept = (!self.partitions[partition].replicas.followers.is_empty()).then(|| bytes.clone());
+                let msgs_before = self.messages.len();
+                let r = self.produce_request(i, partition, bytes, &values, txn, ids, suffix);
+                Ok(self.after_held_produce(i, partition, r, &values, txn, kept, msgs_before))
+            }
         }
     }
 
@@ -281,6 +306,9 @@ impl World {
             HeldCall::EndTxn { commit } => {
                 let a = self.end_txn_request(i, commit, LATE, h.ids);
                 self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+            }
+            HeldCall::Produce { partition, bytes, values, txn } => {
+                let _ = self.produce_request(i, partition, bytes, &values, txn, h.ids, LATE);
             }
         }
         if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
@@ -347,9 +375,15 @@ impl World {
             self.held_requests[k].timed_out = true;
             let name = self.clients[i].name.clone();
             let plane = self.producer_lane(&name);
-            msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"));
-            msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
-            say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
+            if api == "Produce" {
+                // `Sender`: the request's batches fail with a disconnect, a retriable error, and go
+                // again with their sequences (delivery.timeout.ms has not passed).
+                say!(self, format!("{name}: no answer to its Produce within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects and sends the batch again with the same sequence; the held copy is still on its way"));
+            } else {
+                msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"));
+                msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+                say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
+            }
             self.now_ms += RETRY_BACKOFF_MS;
             let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
             let _ = self.deliver_held(i, call, ids, " again");

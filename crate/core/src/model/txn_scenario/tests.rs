@@ -580,9 +580,8 @@ fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_
     assert!(t.contains("no answer to its EndTxn within request.timeout.ms"), "{t}");
     // Parse errors name what can be held and released.
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
-    assert!(bad("inject app Produce hold").contains("hold is for the coordinator requests a client waits for (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn"));
-    assert!(bad("inject app TxnOffsetCommit hold").contains("not TxnOffsetCommit"));
-    assert!(bad("release app Produce").contains("only InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn are held"));
+    assert!(bad("inject app TxnOffsetCommit hold").contains("hold is for the requests a client waits for (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, Produce"));
+    assert!(bad("release app TxnOffsetCommit").contains("only InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, Produce are held"));
     // A producer that crashed while its commit was held: the commit still arrives and the
     // coordinator commits (its answer read by no one), as a request already on the wire would.
     let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
@@ -655,4 +654,22 @@ fn a_held_init_producer_id_released_in_time_is_the_calls_answer() {
         "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninject app InitProducerId hold\ninit app\nexpect app state INITIALIZING\n\
          release app InitProducerId\nexpect app state READY\nexpect app epoch 0\nbegin app\nsend app out-0 x\ncommit app\ndeliver markers\nexpect log out-0 x [COMMIT]\n",
     );
+}
+
+/// `inject P Produce hold`: `send()` returns (the batch has its sequence); a commit or an abort
+/// waits, since EndTxn goes only once no batch is in flight (under TV2 the coordinator has not
+/// heard of the transaction yet: the leader adds the partition). Released while the client waits,
+/// the batch is written and acknowledged and the waiting call goes on: the commit, or the abort
+/// (which then aborts the batch).
+#[test]
+fn a_held_produce_holds_the_commit_or_abort_until_it_is_answered() {
+    let head = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\ninject app Produce hold\nsend app out-0 x\nexpect leo out-0 0\n";
+    passes(&format!("{head}commit app\nexpect app state COMMITTING_TRANSACTION\nexpect txn pay Empty\nrelease app Produce\nexpect txn pay PrepareCommit\nexpect app state READY\ndeliver markers\nexpect log out-0 x [COMMIT]\n"));
+    passes(&format!("{head}abort app\nexpect app state ABORTING_TRANSACTION\nrelease app Produce\nexpect txn pay PrepareAbort\ndeliver markers\nexpect app state READY\nexpect log out-0 x [ABORT]\n"));
+    // Timed out, the batch goes again with its sequence and the commit follows; the late copy,
+    // released right after the commit, is refused: TV2 bumped the epoch (V2).
+    let r = passes(&format!("{head}commit app\nadvance 31s\nexpect txn pay PrepareCommit\ndeliver markers\nrelease app Produce\nexpect log out-0 x [COMMIT]\n"));
+    let late = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.lost).map(|m| (m.rule.unwrap_or(""), m.error)).collect::<Vec<_>>();
+    assert_eq!(late.len(), 1, "{}", timeline_text(&r));
+    assert_eq!(late[0], ("V2", Some(crate::model::errors::ErrorCode::INVALID_PRODUCER_EPOCH)), "{}", timeline_text(&r));
 }
