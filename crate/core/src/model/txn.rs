@@ -1950,18 +1950,38 @@ impl World {
     /// `sendOffsetsToTransaction()` once the group's partition is in the transaction: the
     /// TxnOffsetCommit of consumer `ci`'s positions.
     fn send_offsets_commit(&mut self, i: usize, ci: usize) -> Result<CallResult, String> {
-        let name = self.clients[i].name.clone();
         let consumer = self.consumers[ci].name.clone();
         let consumer = consumer.as_str();
         let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
         let generation = self.consumers[ci].generation;
         let positions: Vec<(String, i64)> = self.consumers[ci].positions.iter().map(|(p, o)| (p.clone(), *o)).collect();
-        let lose = self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})")) == Some(inject::Injection::LoseResponse);
+        let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+        let lose = match self.injected_request(i, "TxnOffsetCommit", OFFSETS_LANE, || format!("TxnOffsetCommit({group}, generation {generation})")) {
+            Some(inject::Injection::Hold) => {
+                let text = format!(
+                    "TxnOffsetCommit{}({group}, generation {generation}, producer {} epoch {}: {})",
+                    if ids.2 { " v5" } else { " v4" },
+                    ids.0,
+                    ids.1,
+                    positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", ")
+                );
+                let call = inject::HeldCall::TxnOffsetCommit { consumer: String::from(consumer), group, generation, positions };
+                return Ok(self.hold_request(i, call, text, "sendOffsetsToTransaction"));
+            }
+            Some(inject::Injection::LoseResponse) => true,
+            _ => false,
+        };
         // `inject P TxnOffsetCommit lose-response`: the group coordinator did its part (the
         // offsets are in its log); the answer is lost, and after its timeout the client sends the
         // same request again, which is written again (origin COORDINATOR: no duplicate check),
         // its offsets replacing the pending ones.
-        let answer = self.answered_after_loss(i, "TxnOffsetCommit", OFFSETS_LANE, lose, |w, again| w.txn_offset_commit(i, consumer, &group, generation, &positions, again), |a| a.error());
+        let answer = self.answered_after_loss(i, "TxnOffsetCommit", OFFSETS_LANE, lose, |w, again| w.txn_offset_commit(i, consumer, &group, generation, &positions, ids, if again { " again" } else { "" }), |a| a.error());
+        self.offsets_answered(i, answer)
+    }
+
+    /// `sendOffsetsToTransaction()` reads the group coordinator's answer to its TxnOffsetCommit.
+    fn offsets_answered(&mut self, i: usize, answer: OffsetsAnswer) -> Result<CallResult, String> {
+        let name = self.clients[i].name.clone();
         match answer {
             OffsetsAnswer::Written => {
                 self.clients[i].started = true;
@@ -1996,10 +2016,12 @@ impl World {
     /// One TxnOffsetCommit of client `i` for `consumer`'s positions, as the group coordinator
     /// handles it: the request and the answer on the timeline (the answer's message index, if
     /// one was drawn), the client's reaction left to the caller.
-    fn txn_offset_commit(&mut self, i: usize, consumer: &str, group: &str, generation: i32, positions: &[(String, i64)], again: bool) -> (OffsetsAnswer, Option<usize>) {
+    /// `ids`: the producer id, epoch and protocol it carries; `suffix` says which copy.
+    #[allow(clippy::too_many_arguments)]
+    fn txn_offset_commit(&mut self, i: usize, consumer: &str, group: &str, generation: i32, positions: &[(String, i64)], ids: (i64, i16, bool), suffix: &str) -> (OffsetsAnswer, Option<usize>) {
         let name = self.clients[i].name.clone();
-        let tv2 = self.clients[i].tv2;
-        let (id, pid, epoch) = (self.clients[i].transactional_id.clone(), self.clients[i].pid, self.clients[i].epoch);
+        let (pid, epoch, tv2) = ids;
+        let id = self.clients[i].transactional_id.clone();
         let offsets_part = Self::offsets_name(group);
         msg!(self, 
             self.producer_lane(&name),
@@ -2009,7 +2031,7 @@ impl World {
                 "TxnOffsetCommit{}({group}, generation {generation}, producer {pid} epoch {epoch}: {}){}",
                 if tv2 { " v5" } else { " v4" },
                 positions.iter().map(|(p, o)| format!("{p}={o}")).collect::<Vec<_>>().join(", "),
-                if again { " again" } else { "" }
+                suffix
             ),
         );
         let t = self.current_instance(i);
@@ -2033,7 +2055,20 @@ impl World {
             // back as INVALID_PRODUCER_EPOCH (Kafka 4.3.1 and 4.1.2, txn-request-offsets).
             let e = leader_add_error(a.error);
             if e != ErrorCode::NONE {
-                return (OffsetsAnswer::AddRefused(e), None);
+                let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(&name), "response", format!("TxnOffsetCommit response {e}: the add of {offsets_part} failed"), "G3", a.source, e);
+                return (OffsetsAnswer::AddRefused(e), Some(k));
+            }
+        } else {
+            // G3 (TV1, v4): verified to be in the transaction unless the producer has one open on
+            // the partition at this epoch (V1) — what refuses a TxnOffsetCommit that arrives after
+            // its transaction ended (a held copy, delivered late).
+            let n = Self::offsets_partition(group);
+            let open = self.offsets_logs.get(&n).and_then(|l| l.producers.get(&pid)).is_some_and(|e| e.producer_epoch == epoch && e.current_txn_first_offset.is_some());
+            if !open {
+                if let Some((e, why)) = self.verify_offsets_write(&id, pid, epoch, &offsets_part, SupportedOperation::of_txn_offset_commit(4), 4) {
+                    let k = msg_rule!(self, OFFSETS_LANE, self.producer_lane(&name), "response", format!("TxnOffsetCommit response {e}: {why}"), "G3", TRANSACTION_COORDINATOR, e);
+                    return (OffsetsAnswer::AddRefused(e), Some(k));
+                }
             }
         }
         // G1/G2: generation fencing (KIP-447).

@@ -2,7 +2,9 @@
 //! request"): `inject P API ERROR` answers P's next request of that API with ERROR without the
 //! cluster processing it, `inject P API lose-request` loses P's next request of that API on its
 //! way, and `inject P API lose-response` lets the leader or the coordinator process P's next
-//! such request but loses its answer (for EndTxn, as `commit P lose-response` does). The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
+//! such request but loses its answer (for EndTxn, as `commit P lose-response` does), and
+//! `inject P API hold` holds it in the network until `release P API` (the call that sent it
+//! waits; a copy the client timed out and sent again still arrives when released, late). The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
 //! that is not available or not the coordinator is looked up again (FindCoordinator) and the
 //! request sent again; a retriable answer is retried after `retry.backoff.ms`; a request that is
 //! not answered within `request.timeout.ms` ends in a disconnect (`NetworkClient`), after which
@@ -36,16 +38,11 @@ pub enum Injection {
     LoseRequest,
     /// Processed, its answer lost (any API).
     LoseResponse,
-    /// Held in the network until `release P API` (EndTxn): the call waits; after
+    /// Held in the network until `release P API` (any API): the call that sent it waits; after
     /// `request.timeout.ms` the client sends it again, and the held copy still arrives when
     /// released.
     Hold,
 }
-
-/// The APIs whose requests `inject P API hold` holds: the requests a Java transactional client
-/// sends and waits for, but TxnOffsetCommit (a Produce of an idempotent producer: `delay request
-/// bN`; a marker: `delay marker P`).
-pub const HOLDABLE: [&str; 5] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "Produce"];
 
 /// What a held request asks, and what the call that sent it goes on with once it is answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +53,9 @@ pub enum HeldCall {
     /// AddOffsetsToTxn for the group's `__consumer_offsets` partition (`sendOffsetsToTransaction`
     /// waits; `consumer` is whose positions its TxnOffsetCommit then carries).
     Add { api: &'static str, partition: super::Name, consumer: Option<String> },
+    /// `sendOffsetsToTransaction()`'s TxnOffsetCommit of `consumer`'s `positions` in `group` at
+    /// `generation`.
+    TxnOffsetCommit { consumer: String, group: String, generation: i32, positions: Vec<(String, i64)> },
     /// `commitTransaction()` / `abortTransaction()`.
     EndTxn { commit: bool },
     /// A transactional batch (`bytes`, its `values`) of transaction instance `txn` to partition
@@ -68,6 +68,7 @@ impl HeldCall {
         match self {
             HeldCall::InitProducerId { .. } => "InitProducerId",
             HeldCall::Add { api, .. } => api,
+            HeldCall::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             HeldCall::EndTxn { .. } => "EndTxn",
             HeldCall::Produce { .. } => "Produce",
         }
@@ -119,12 +120,6 @@ pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String
         return Ok((String::from(*p), api, Injection::LoseResponse));
     }
     if *what == "hold" {
-        if !HOLDABLE.contains(&api) {
-            return Err(format!(
-                "inject: hold is for the requests a client waits for ({}: held in the network until `release P API`), not {api}; a Produce of an idempotent producer: `delay request bN`; a marker: `delay marker P`",
-                HOLDABLE.join(", ")
-            ));
-        }
         return Ok((String::from(*p), api, Injection::Hold));
     }
     let e = ErrorCode::from_name(what).ok_or_else(|| format!("inject: {what} is not a Kafka error name"))?;
@@ -206,6 +201,7 @@ impl World {
     fn held_lane(&self, call: &HeldCall) -> super::Name {
         match call {
             HeldCall::Produce { partition, .. } => self.partition_lane(self.partitions[*partition].name.as_str()),
+            HeldCall::TxnOffsetCommit { .. } => OFFSETS_LANE,
             _ => COORD_LANE,
         }
     }
@@ -220,7 +216,7 @@ impl World {
     /// has not come back from it, so the script cannot make the call.
     pub(super) fn not_blocked(&self, i: usize, call: &str) -> Result<(), String> {
         let name = &self.clients[i].name;
-        match self.held_requests.iter().find(|h| h.client == i && !h.timed_out && matches!(h.api(), "InitProducerId" | "AddOffsetsToTxn")) {
+        match self.held_requests.iter().find(|h| h.client == i && !h.timed_out && matches!(h.api(), "InitProducerId" | "AddOffsetsToTxn" | "TxnOffsetCommit")) {
             Some(h) => Err(format!(
                 "{name}.{call}(): {name} is still blocked in {}() waiting for its {} answer, held in the network: `release {name} {}`, or `advance 30s` (request.timeout.ms) for the client to send it again",
                 if h.api() == "InitProducerId" { "initTransactions" } else { "sendOffsetsToTransaction" },
@@ -244,14 +240,18 @@ impl World {
             say!(self, format!(
                 "{producer}'s held {api} arrives late, after the client {}: the {} handles it all the same",
                 if h.timed_out { "timed it out and sent it again" } else { "crashed" },
-                if api == "Produce" { "leader" } else { "coordinator" }
+                match api {
+                    "Produce" => "leader",
+                    "TxnOffsetCommit" => "group coordinator",
+                    _ => "coordinator",
+                }
             ));
             self.deliver_late(i, h);
             return Ok(super::CallResult::Ok);
         }
         let method = match &h.call {
             HeldCall::InitProducerId { .. } => "initTransactions",
-            HeldCall::Add { api: "AddOffsetsToTxn", .. } => "sendOffsetsToTransaction",
+            HeldCall::Add { api: "AddOffsetsToTxn", .. } | HeldCall::TxnOffsetCommit { .. } => "sendOffsetsToTransaction",
             HeldCall::Add { .. } => "send",
             HeldCall::EndTxn { commit: true } => "commitTransaction",
             HeldCall::EndTxn { commit: false } => "abortTransaction",
@@ -273,6 +273,10 @@ impl World {
                 let (a, _) = self.add_partitions_request(i, partition.clone(), api, (ids.0, ids.1), suffix);
                 let added = self.add_answered(i, partition, a.error);
                 self.after_held_add(i, api, consumer, added)
+            }
+            HeldCall::TxnOffsetCommit { consumer, group, generation, positions } => {
+                let (answer, _) = self.txn_offset_commit(i, &consumer, &group, generation, &positions, ids, suffix);
+                self.offsets_answered(i, answer)
             }
             HeldCall::EndTxn { commit } => self.end_with(i, commit, false, suffix, ids),
             HeldCall::Produce { partition, bytes, values, txn } => {
@@ -302,6 +306,9 @@ impl World {
             }
             HeldCall::Add { api, partition, .. } => {
                 self.add_partitions_request(i, partition, api, (h.ids.0, h.ids.1), LATE);
+            }
+            HeldCall::TxnOffsetCommit { consumer, group, generation, positions } => {
+                let _ = self.txn_offset_commit(i, &consumer, &group, generation, &positions, h.ids, LATE);
             }
             HeldCall::EndTxn { commit } => {
                 let a = self.end_txn_request(i, commit, LATE, h.ids);
@@ -380,8 +387,9 @@ impl World {
                 // again with their sequences (delivery.timeout.ms has not passed).
                 say!(self, format!("{name}: no answer to its Produce within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects and sends the batch again with the same sequence; the held copy is still on its way"));
             } else {
-                msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"));
-                msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+                let (key, to) = if api == "TxnOffsetCommit" { ("GROUP", OFFSETS_LANE) } else { ("TRANSACTION", COORD_LANE) };
+                msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): after the disconnect the coordinator is looked up again"));
+                msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
                 say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
             }
             self.now_ms += RETRY_BACKOFF_MS;

@@ -1076,35 +1076,10 @@ impl World {
                         self.reply_msg_from(OFFSETS_LANE, lane, &r);
                         return Ok(r);
                     }
-                } else if self.cluster.verification_disabled {
-                    // V1: a TV1 client's commit (v4) is verified only when
-                    // transaction.partition.verification.enable is on; off, the offsets are
-                    // written without asking the coordinator (the epoch checks of the
-                    // `__consumer_offsets` partition's producer state still apply).
-                    msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("transaction.partition.verification.enable=false: producer {pid}'s offsets are written to {part} without asking the coordinator"), "V1", REPLICA_MANAGER_VERIFICATION, ErrorCode::NONE);
-                } else {
-                    let v = self.verify(id, pid, epoch, &part);
-                    self.tick(0);
-                    // The coordinator's own answer (V3) with AddPartitionsToTxnManager's mapping
-                    // only (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH): the NOT_ENOUGH_REPLICAS a
-                    // Produce gets for CONCURRENT_TRANSACTIONS is ReplicaManager's, for old
-                    // producers, and the group coordinator answers 51 as it is (Kafka 4.3.1).
-                    let e = op.map(v.coordinator_error());
-                    if e != ErrorCode::NONE {
-                        let why = match v {
-                            super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
-                            _ => v.why(pid, epoch, id, &part),
-                        };
-                        // Only DEFAULT_ERROR's TRANSACTION_ABORTABLE → INVALID_TXN_STATE is worth saying.
-                        let mapped = if v.coordinator_error() == ErrorCode::TRANSACTION_ABORTABLE && e != ErrorCode::TRANSACTION_ABORTABLE {
-                            format!(" ({} goes back as {e} to a TxnOffsetCommit older than v4, V5)", v.coordinator_error())
-                        } else {
-                            String::new()
-                        };
-                        let r = answer(e, "G3", TRANSACTION_COORDINATOR, format!("verification of {part} (TxnOffsetCommit v{version}, verifyOnly): {why}{mapped}"));
-                        self.reply_msg_from(OFFSETS_LANE, lane, &r);
-                        return Ok(r);
-                    }
+                } else if let Some((e, why)) = self.verify_offsets_write(id, pid, epoch, &part, op, *version) {
+                    let r = answer(e, "G3", TRANSACTION_COORDINATOR, why);
+                    self.reply_msg_from(OFFSETS_LANE, lane, &r);
+                    return Ok(r);
                 }
                 // G1/G2: the group's fields.
                 let gi = match self.validate_txn_offset_commit(group, *generation, member, instance.as_deref()) {
@@ -1164,6 +1139,40 @@ impl World {
             }
             _ => Err(format!("{} is not a group coordinator request", req.api())),
         }
+    }
+
+    /// G3 for a TV1 client's TxnOffsetCommit (v0–v4, `op` its supported operation) whose producer
+    /// has no transaction open on the group's partition `part` at this epoch: the partition is
+    /// verified to be in the transaction (`CoordinatorPartitionWriter.maybeStartTransactionVerification`,
+    /// verifyOnly) when transaction.partition.verification.enable is on; off, the offsets are
+    /// written without asking (V1: the epoch checks of the partition's producer state still
+    /// apply). `Some((error, why))` when the write is refused.
+    pub(super) fn verify_offsets_write(&mut self, id: &str, pid: i64, epoch: i16, part: &str, op: super::SupportedOperation, version: i16) -> Option<(ErrorCode, String)> {
+        if self.cluster.verification_disabled {
+            msg_rule!(self, OFFSETS_LANE, OFFSETS_LANE, "verification", format!("transaction.partition.verification.enable=false: producer {pid}'s offsets are written to {part} without asking the coordinator"), "V1", REPLICA_MANAGER_VERIFICATION, ErrorCode::NONE);
+            return None;
+        }
+        let v = self.verify(id, pid, epoch, part);
+        self.tick(0);
+        // The coordinator's own answer (V3) with AddPartitionsToTxnManager's mapping only
+        // (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH): the NOT_ENOUGH_REPLICAS a Produce gets for
+        // CONCURRENT_TRANSACTIONS is ReplicaManager's, for old producers, and the group
+        // coordinator answers 51 as it is (Kafka 4.3.1).
+        let e = op.map(v.coordinator_error());
+        if e == ErrorCode::NONE {
+            return None;
+        }
+        let why = match v {
+            super::Verify::Completing => String::from("the transaction is completing (PrepareCommit/PrepareAbort): CONCURRENT_TRANSACTIONS, retriable"),
+            _ => v.why(pid, epoch, id, part),
+        };
+        // Only DEFAULT_ERROR's TRANSACTION_ABORTABLE → INVALID_TXN_STATE is worth saying.
+        let mapped = if v.coordinator_error() == ErrorCode::TRANSACTION_ABORTABLE && e != ErrorCode::TRANSACTION_ABORTABLE {
+            format!(" ({} goes back as {e} to a TxnOffsetCommit older than v4, V5)", v.coordinator_error())
+        } else {
+            String::new()
+        };
+        Some((e, format!("verification of {part} (TxnOffsetCommit v{version}, verifyOnly): {why}{mapped}")))
     }
 
     /// V3's decision for one partition (`handleVerifyPartitionsInTransaction`): the leader's

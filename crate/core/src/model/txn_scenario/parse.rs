@@ -337,9 +337,9 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
         }
         "release" => {
             need(3, "release PRODUCER API")?;
-            let holdable = &super::txn::inject::HOLDABLE;
-            let Some(api) = holdable.iter().find(|a| a.eq_ignore_ascii_case(w[2])) else {
-                return perr(line, format!("release: only a request held with `inject P API hold` is released, and only {} are held; not {}", holdable.join(", "), w[2]));
+            let apis = &super::txn::inject::APIS;
+            let Some(api) = apis.iter().find(|a| a.eq_ignore_ascii_case(w[2])) else {
+                return perr(line, format!("release: a request held with `inject P API hold` is released, and {} are held; not {}", apis.join(", "), w[2]));
             };
             TxnStep::Release { line, producer: s(1), api: String::from(*api) }
         }

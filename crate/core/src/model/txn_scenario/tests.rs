@@ -580,8 +580,8 @@ fn a_held_end_txn_times_out_the_client_sends_it_again_and_the_late_copy_changes_
     assert!(t.contains("no answer to its EndTxn within request.timeout.ms"), "{t}");
     // Parse errors name what can be held and released.
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition p\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
-    assert!(bad("inject app TxnOffsetCommit hold").contains("hold is for the requests a client waits for (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, Produce"));
-    assert!(bad("release app TxnOffsetCommit").contains("only InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, Produce are held"));
+    assert!(bad("inject app Fetch hold").contains("Fetch is not one of InitProducerId"));
+    assert!(bad("release app Fetch").contains("InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn, Produce are held; not Fetch"));
     // A producer that crashed while its commit was held: the commit still arrives and the
     // coordinator commits (its answer read by no one), as a request already on the wire would.
     let text = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\n\
@@ -672,4 +672,17 @@ fn a_held_produce_holds_the_commit_or_abort_until_it_is_answered() {
     let late = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.lost).map(|m| (m.rule.unwrap_or(""), m.error)).collect::<Vec<_>>();
     assert_eq!(late.len(), 1, "{}", timeline_text(&r));
     assert_eq!(late[0], ("V2", Some(crate::model::errors::ErrorCode::INVALID_PRODUCER_EPOCH)), "{}", timeline_text(&r));
+}
+
+/// `inject P TxnOffsetCommit hold`: `sendOffsetsToTransaction()` blocks (another call of the
+/// producer is a script error); released while it waits, the offsets are written and the call
+/// returns; under TV2 a copy released after the commit is refused for its epoch (G3) and
+/// leaves the next transaction's offsets alone (txn-late-offset-commit-tv2).
+#[test]
+fn a_held_txn_offset_commit_blocks_send_offsets_until_it_is_answered() {
+    let head = "model transactions\ntitle t\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n\
+                init app\nbegin app\nsend app out-0 x\ninject app TxnOffsetCommit hold\nsend-offsets app c\n";
+    passes(&format!("{head}release app TxnOffsetCommit\ncommit app\ndeliver markers\nexpect txn pay CompleteCommit\nexpect offsets g in-0 0\n"));
+    let r = run(&parse(&format!("{head}commit app\n")).unwrap(), None, true);
+    assert!(r.error.is_some_and(|e| e.message.contains("still blocked in sendOffsetsToTransaction() waiting for its TxnOffsetCommit answer")));
 }
