@@ -84,6 +84,10 @@ pub struct HeldRequest {
     pub ids: (i64, i16, bool),
     /// When it was sent.
     pub since_ms: i64,
+    /// The transaction coordinator's epoch when it was sent: a failover since moved
+    /// `__transaction_state` to another broker, and a coordinator request delivered to the old
+    /// one is answered NOT_COORDINATOR.
+    pub coordinator_epoch: i32,
     /// The client's request timed out: it disconnected and sent the request again; this copy,
     /// when released, reaches the coordinator on a connection no one reads any more.
     pub timed_out: bool,
@@ -186,7 +190,7 @@ impl World {
         let to = self.held_lane(&call);
         msg!(self, self.producer_lane(&name), to, api, format!("{text} — held in the network: it has not arrived"));
         let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
-        self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.now_ms, timed_out: false });
+        self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.now_ms, coordinator_epoch: self.coordinator_epoch, timed_out: false });
         say!(self, if api == "Produce" {
             format!("{name}.send(): the batch is sent, and the Produce is held in the network; a commit or abort waits for its answer")
         } else if method == "send" {
@@ -236,6 +240,32 @@ impl World {
         let k = self.held_requests.iter().position(|h| h.client == i && h.api().eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
         let h = self.held_requests.remove(k);
         let api = h.api();
+        let moved = h.coordinator_epoch != self.coordinator_epoch && !matches!(h.call, HeldCall::Produce { .. } | HeldCall::TxnOffsetCommit { .. });
+        if moved {
+            // A failover moved the transaction coordinator since the request was sent: it reaches
+            // the broker that led `__transaction_state` then, which no longer does
+            // (`TransactionStateManager.getTransactionState`: NOT_COORDINATOR), unprocessed.
+            let name = self.clients[i].name.clone();
+            let plane = self.producer_lane(&name);
+            msg!(self, plane.clone(), COORD_LANE, api, format!("{api} (the held copy, sent to coordinator epoch {}) arrives", h.coordinator_epoch));
+            let k = msg_rule!(self, COORD_LANE, plane.clone(), "response", format!("{api} response NOT_COORDINATOR: the broker it was sent to no longer leads __transaction_state (coordinator epoch {} now)", self.coordinator_epoch), "C0b", super::super::kafka_source::TRANSACTION_STATE_MANAGER, ErrorCode::NOT_COORDINATOR);
+            if h.timed_out || self.clients[i].crashed {
+                if let Some(m) = self.messages.get_mut(k).filter(|_| self.trace) {
+                    m.lost = true;
+                    m.text.push_str(" — to a connection the client has closed: no one reads it");
+                }
+                say!(self, format!("{producer}'s held {api} arrives late at a broker that is no longer the coordinator: NOT_COORDINATOR, nothing done"));
+                return Ok(super::CallResult::Ok);
+            }
+            // The client reacts as to any NOT_COORDINATOR (§6.3): it looks the coordinator up
+            // again and sends the request there.
+            msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): the coordinator is looked up again"));
+            msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the new coordinator"));
+            say!(self, format!("{producer}'s held {api} reaches the broker that was the coordinator when it was sent: NOT_COORDINATOR; the client looks the coordinator up again and sends it there"));
+            self.now_ms += RETRY_BACKOFF_MS;
+            let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
+            return self.deliver_held(i, h.call, ids, " again");
+        }
         if h.timed_out || self.clients[i].crashed {
             say!(self, format!(
                 "{producer}'s held {api} arrives late, after the client {}: the {} handles it all the same",

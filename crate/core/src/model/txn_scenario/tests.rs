@@ -686,3 +686,19 @@ fn a_held_txn_offset_commit_blocks_send_offsets_until_it_is_answered() {
     let r = run(&parse(&format!("{head}commit app\n")).unwrap(), None, true);
     assert!(r.error.is_some_and(|e| e.message.contains("still blocked in sendOffsetsToTransaction() waiting for its TxnOffsetCommit answer")));
 }
+
+/// A held coordinator request delivered after a failover reaches the broker that led
+/// `__transaction_state` when it was sent: NOT_COORDINATOR (C0b), unprocessed; the waiting
+/// client looks the coordinator up again and sends it there. A late copy the client had timed
+/// out changes nothing.
+#[test]
+fn a_held_request_released_after_a_failover_is_answered_not_coordinator_and_sent_again() {
+    let head = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\ninject app EndTxn hold\ncommit app\nfailover\n";
+    let r = passes(&format!("{head}release app EndTxn\nexpect txn pay PrepareCommit\ndeliver markers\nexpect app state READY\nexpect log out-0 x [COMMIT]\n"));
+    let answers: Vec<(&str, bool)> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response" && m.text.starts_with("EndTxn response")).map(|m| (m.rule.unwrap_or(""), m.lost)).collect();
+    assert_eq!(answers, [("C0b", false), ("F4", false)], "{}", timeline_text(&r));
+    let r = passes(&format!("{head}advance 31s\nexpect txn pay PrepareCommit\ndeliver markers\nrelease app EndTxn\nexpect txn pay CompleteCommit\nexpect log out-0 x [COMMIT]\n"));
+    let release = r.steps.iter().find(|s| s.text.starts_with("release")).expect("the release step");
+    let last = release.messages.iter().rev().find(|m| m.kind == "response").expect("the late copy's answer");
+    assert!(last.lost && last.rule == Some("C0b"), "{}", timeline_text(&r));
+}
