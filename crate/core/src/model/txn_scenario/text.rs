@@ -63,7 +63,7 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
     for (label, line) in super::hosted::next_lines(w) {
         push(label, line);
     }
-    for c in &w.clients {
+    for (i, c) in w.clients.iter().enumerate() {
         if c.crashed {
             continue;
         }
@@ -96,6 +96,17 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
         }
         if c.state != S::Uninitialized && c.state != S::FatalError {
             push(format!("{n} crashes"), format!("crash {n}"));
+        }
+        // The network holds the client's next request of an API (issue 13): the call waits, and
+        // `release` or request.timeout.ms (`advance`) ends the wait.
+        let holds: &[&str] = match c.state {
+            S::Uninitialized => &["InitProducerId"],
+            S::InTransaction if c.tv2 => &["Produce", "EndTxn"],
+            S::InTransaction => &["AddPartitionsToTxn", "Produce", "EndTxn"],
+            _ => &[],
+        };
+        for api in holds.iter().filter(|api| !w.injections.iter().any(|(k, a, _)| *k == i && a == *api) && !w.held_requests.iter().any(|h| h.client == i && h.api() == **api)) {
+            push(format!("{n}: the network holds its next {api}"), format!("inject {n} {api} hold"));
         }
     }
     for h in &w.held_requests {
