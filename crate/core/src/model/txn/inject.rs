@@ -250,17 +250,13 @@ impl World {
             msg!(self, plane.clone(), COORD_LANE, api, format!("{api} (the held copy, sent to coordinator epoch {}) arrives", h.coordinator_epoch));
             let k = msg_rule!(self, COORD_LANE, plane.clone(), "response", format!("{api} response NOT_COORDINATOR: the broker it was sent to no longer leads __transaction_state (coordinator epoch {} now)", self.coordinator_epoch), "C0b", super::super::kafka_source::TRANSACTION_STATE_MANAGER, ErrorCode::NOT_COORDINATOR);
             if h.timed_out || self.clients[i].crashed {
-                if let Some(m) = self.messages.get_mut(k).filter(|_| self.trace) {
-                    m.lost = true;
-                    m.text.push_str(" — to a connection the client has closed: no one reads it");
-                }
+                self.mark_unread(Some(k));
                 say!(self, format!("{producer}'s held {api} arrives late at a broker that is no longer the coordinator: NOT_COORDINATOR, nothing done"));
                 return Ok(super::CallResult::Ok);
             }
             // The client reacts as to any NOT_COORDINATOR (§6.3): it looks the coordinator up
             // again and sends the request there.
-            msg!(self, plane.clone(), COORD_LANE, "FindCoordinator", String::from("FindCoordinator(TRANSACTION): the coordinator is looked up again"));
-            msg!(self, COORD_LANE, plane, "response", String::from("FindCoordinator response NONE: the new coordinator"));
+            self.find_coordinator_again(i, api, "the coordinator is looked up again", "the new coordinator");
             say!(self, format!("{producer}'s held {api} reaches the broker that was the coordinator when it was sent: NOT_COORDINATOR; the client looks the coordinator up again and sends it there"));
             self.now_ms += RETRY_BACKOFF_MS;
             let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
@@ -348,10 +344,25 @@ impl World {
                 let _ = self.produce_request(i, partition, bytes, &values, txn, h.ids, LATE);
             }
         }
-        if let Some(m) = self.messages.last_mut().filter(|m| self.trace && m.kind == "response") {
+        let k = self.last_response();
+        self.mark_unread(k);
+    }
+
+    /// The answer drawn as message `k` goes to a connection the client has closed.
+    fn mark_unread(&mut self, k: Option<usize>) {
+        if let Some(m) = k.filter(|_| self.trace).and_then(|k| self.messages.get_mut(k)) {
             m.lost = true;
             m.text.push_str(" — to a connection the client has closed: no one reads it");
         }
+    }
+
+    /// Client `i` looks the coordinator of its `api` request up again (FindCoordinator: GROUP for
+    /// a TxnOffsetCommit, else TRANSACTION): the request (`why` it is sent) and its `answer`.
+    fn find_coordinator_again(&mut self, i: usize, api: &str, why: &str, answer: &str) {
+        let plane = self.producer_lane(&self.clients[i].name.clone());
+        let (key, to) = if api == "TxnOffsetCommit" { ("GROUP", OFFSETS_LANE) } else { ("TRANSACTION", COORD_LANE) };
+        msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): {why}"));
+        msg!(self, to, plane, "response", format!("FindCoordinator response NONE: {answer}"));
     }
 
     /// The answer to a held add reaches the call that waited for it: `send()`'s batches go (and
@@ -411,15 +422,12 @@ impl World {
             let (i, call, api) = (h.client, h.call.clone(), h.api());
             self.held_requests[k].timed_out = true;
             let name = self.clients[i].name.clone();
-            let plane = self.producer_lane(&name);
             if api == "Produce" {
                 // `Sender`: the request's batches fail with a disconnect, a retriable error, and go
                 // again with their sequences (delivery.timeout.ms has not passed).
                 say!(self, format!("{name}: no answer to its Produce within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects and sends the batch again with the same sequence; the held copy is still on its way"));
             } else {
-                let (key, to) = if api == "TxnOffsetCommit" { ("GROUP", OFFSETS_LANE) } else { ("TRANSACTION", COORD_LANE) };
-                msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): after the disconnect the coordinator is looked up again"));
-                msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+                self.find_coordinator_again(i, api, "after the disconnect the coordinator is looked up again", "the same broker");
                 say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
             }
             self.now_ms += RETRY_BACKOFF_MS;
@@ -433,13 +441,10 @@ impl World {
     /// after `retry.backoff.ms` (a Produce: with its sequence, the caller sends it).
     pub(super) fn injected_loss(&mut self, i: usize, api: &'static str) {
         let name = self.clients[i].name.clone();
-        let plane = self.producer_lane(&name);
         self.now_ms += REQUEST_TIMEOUT_MS;
         let coordinator = api != "Produce";
         if coordinator {
-            let (key, to) = if api == "TxnOffsetCommit" { ("GROUP", OFFSETS_LANE) } else { ("TRANSACTION", COORD_LANE) };
-            msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): after the disconnect the coordinator is looked up again"));
-            msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+            self.find_coordinator_again(i, api, "after the disconnect the coordinator is looked up again", "the same broker");
         }
         self.now_ms += RETRY_BACKOFF_MS;
         say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects{}, and sends the request again after retry.backoff.ms", if coordinator { ", looks the coordinator up again (TxnRequestHandler: wasDisconnected)" } else { "" }));
@@ -453,9 +458,7 @@ impl World {
         let plane = self.producer_lane(&name);
         msg_rule!(self, to.clone(), plane.clone(), "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
         if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) || (api == "TxnOffsetCommit" && e == ErrorCode::REQUEST_TIMED_OUT) {
-            let key = if api == "TxnOffsetCommit" { "GROUP" } else { "TRANSACTION" };
-            msg!(self, plane.clone(), to.clone(), "FindCoordinator", format!("FindCoordinator({key}): the coordinator is looked up again"));
-            msg!(self, to, plane, "response", String::from("FindCoordinator response NONE: the same broker"));
+            self.find_coordinator_again(i, api, "the coordinator is looked up again", "the same broker");
         }
         // `TransactionManager.AddPartitionsToTxnHandler`: CONCURRENT_TRANSACTIONS on the first add
         // of a transaction is retried after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS), not retry.backoff.ms.
