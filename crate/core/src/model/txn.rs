@@ -122,6 +122,16 @@ impl PendingOp {
     }
 }
 
+/// A transactional batch a client built and gave its sequence: partition `partition` (an
+/// index), its bytes and record values, transaction instance `txn`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentBatch {
+    pub partition: usize,
+    pub bytes: Vec<u8>,
+    pub values: Vec<String>,
+    pub txn: usize,
+}
+
 /// One transactional producer instance (a Java 4.x `KafkaProducer` with a transactional.id).
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -151,6 +161,10 @@ pub struct Client {
     /// Sends waiting on a retriable answer (CONCURRENT_TRANSACTIONS while the previous
     /// transaction completes): the client sends them again once it can.
     pub held: Vec<(String, Vec<String>)>,
+    /// Batches that already have their sequence and were answered with a retriable error
+    /// (a held Produce released while the previous transaction completes): the `Sender`
+    /// re-enqueues them and sends them again as they are, ahead of later batches.
+    pub requeued: Vec<SentBatch>,
     /// Batches written but not acknowledged: acks=all waits for the HW (S1). commit/abort waits
     /// for them (the client flushes before EndTxn).
     pub unacked: Vec<replication::Unacked>,
@@ -1007,6 +1021,7 @@ impl World {
             crashed: false,
             begin_ms: 0,
             held: Vec::new(),
+            requeued: Vec::new(),
             unacked: Vec::new(),
         });
     }
@@ -1563,6 +1578,13 @@ impl World {
             say!(self, format!("{name}.send(): the batch waits in the accumulator while its AddPartitionsToTxn is in the network"));
             return Ok(CallResult::Pending);
         }
+        if self.clients[i].requeued.iter().any(|b| b.partition == pi) {
+            // A re-enqueued batch of this partition goes first (the accumulator keeps the
+            // partition's batches in sequence order).
+            self.clients[i].held.push((partition.into(), values.to_vec()));
+            say!(self, format!("{name}.send(): the batch waits in the accumulator behind the batch re-enqueued for {partition}"));
+            return Ok(CallResult::Pending);
+        }
         if !tv2 && !self.clients[i].added.contains(partition) {
             let pname = self.partition_names(pi).0;
             match self.add_partition_tv1(i, pname, "AddPartitionsToTxn", None) {
@@ -1600,7 +1622,7 @@ impl World {
             // in the network; `send()` returns, a commit or abort waits for the answer.
             self.clients[i].started = true;
             set_sequence(&mut self.clients[i].sequences, partition, seq + values.len() as i32);
-            return Ok(self.hold_request(i, inject::HeldCall::Produce { partition: pi, bytes, values: values.to_vec(), txn: t }, request(false), "send"));
+            return Ok(self.hold_request(i, inject::HeldCall::Produce(SentBatch { partition: pi, bytes, values: values.to_vec(), txn: t }), request(false), "send"));
         }
         let again = matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest));
         msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", request(again));
@@ -1658,15 +1680,14 @@ impl World {
         }
     }
 
-    /// One transactional Produce of client `i` carrying `ids` (its batch `bytes` for partition
-    /// `pi`, transaction instance `t`) reaches the leader (`suffix` says which copy), which
-    /// verifies or adds it (KIP-890) and decides the append; the answer on the timeline.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn produce_request(&mut self, i: usize, pi: usize, bytes: Vec<u8>, values: &[String], t: usize, ids: (i64, i16, bool), suffix: &str) -> Result<usize, ErrorCode> {
+    /// One transactional Produce of client `i` carrying `ids`, its batch `sent`, reaches the
+    /// leader (`suffix` says which copy), which verifies or adds it (KIP-890) and decides the
+    /// append; the answer on the timeline.
+    pub(super) fn produce_request(&mut self, i: usize, sent: &SentBatch, ids: (i64, i16, bool), suffix: &str) -> Result<usize, ErrorCode> {
         let name = self.clients[i].name.clone();
-        let pname = self.partition_names(pi).0;
-        let b = crate::batch::Batch::new_unchecked(&bytes[..]);
-        let (seq, n) = (b.base_sequence(), values.len() as i32);
+        let pname = self.partition_names(sent.partition).0;
+        let b = crate::batch::Batch::new_unchecked(&sent.bytes[..]);
+        let (seq, n) = (b.base_sequence(), sent.values.len() as i32);
         msg!(self, self.producer_lane(&name), self.partition_lane(pname.as_str()), "Produce", format!(
             "Produce{} transactional batch: producer {} epoch {}, sequences {seq}..{}, {n} record(s){suffix}",
             if ids.2 { " v12" } else { " v11" },
@@ -1675,21 +1696,40 @@ impl World {
             seq + n - 1
         ));
         let op = if ids.2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
-        self.leader_append(pi, bytes, op, t, values)
+        self.leader_append(sent.partition, sent.bytes.clone(), op, sent.txn, &sent.values)
     }
 
-    /// The answer to a held Produce reaches the client (`r`: the leader's): the batch is
-    /// acknowledged or fails; a commit or abort that waited for it goes on.
+    /// The answer `r` to a Produce the client sent outside `send()` (a held one, or one sent
+    /// again) reaches it: the batch is acknowledged; or, answered with a retriable error
+    /// (CONCURRENT_TRANSACTIONS, or NOT_ENOUGH_REPLICAS, V5), re-enqueued with its sequence
+    /// (`Sender.canRetry`, `reenqueueBatch`); or it fails.
     /// (`msgs_before`: the timeline's length before the request was drawn.)
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn after_held_produce(&mut self, i: usize, pi: usize, r: Result<usize, ErrorCode>, values: &[String], t: usize, kept: Option<Vec<u8>>, msgs_before: usize) -> CallResult {
+    fn produce_answered(&mut self, i: usize, sent: SentBatch, r: Result<usize, ErrorCode>, msgs_before: usize) {
         match r {
             Ok(rec) => {
                 let op = if self.clients[i].tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
-                self.produced(i, pi, rec, kept, op, t, values, msgs_before);
+                // With followers the batch waits for the HW, and goes to a new leader if this one
+                // fails first (S6): its bytes are kept.
+                let kept = (!self.partitions[sent.partition].replicas.followers.is_empty()).then(|| sent.bytes.clone());
+                self.produced(i, sent.partition, rec, kept, op, sent.txn, &sent.values, msgs_before);
+            }
+            Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => {
+                say!(self, format!(
+                    "{}: its Produce was answered {} (retriable) while the previous transaction of {} completes; the Sender keeps the batch with its sequence and sends it again once it can",
+                    self.clients[i].name,
+                    e.name(),
+                    self.clients[i].transactional_id
+                ));
+                self.clients[i].requeued.push(sent);
             }
             Err(e) => self.client_error(i, e, "Produce"),
         }
+    }
+
+    /// The answer to a held Produce reaches the client (`r`: the leader's); a commit or abort
+    /// that waited for it goes on (a commit waits on while the batch is re-enqueued).
+    pub(super) fn after_held_produce(&mut self, i: usize, sent: SentBatch, r: Result<usize, ErrorCode>, msgs_before: usize) -> CallResult {
+        self.produce_answered(i, sent, r, msgs_before);
         let name = self.clients[i].name.clone();
         match self.clients[i].pending {
             Some(PendingOp::Commit) => self.end(&name, true, false).unwrap_or(CallResult::Ok),
@@ -2260,7 +2300,7 @@ impl World {
             say!(self, format!("{name}.{call}() waits: its Produce is held in the network, and EndTxn goes only once no batch is in flight"));
             return Ok(CallResult::Pending);
         }
-        if !self.clients[i].held.is_empty() {
+        if !self.clients[i].held.is_empty() || !self.clients[i].requeued.is_empty() {
             // commitTransaction() flushes first: EndTxn goes once the held sends are through;
             // abortTransaction() drops them.
             if commit {
@@ -2270,6 +2310,7 @@ impl World {
                 return Ok(CallResult::Pending);
             }
             self.clients[i].held.clear();
+            self.clients[i].requeued.clear();
         }
         self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
         if self.waits_for_held(i, "AddPartitionsToTxn") {
@@ -2762,7 +2803,7 @@ impl World {
                 // It waits for the answer to a request held in the network.
                 continue;
             }
-            if !c.held.is_empty() {
+            if !c.held.is_empty() || !c.requeued.is_empty() {
                 let _ = self.resume_held_sends(i);
                 continue;
             }
@@ -2787,14 +2828,23 @@ impl World {
     fn resume_held_sends(&mut self, i: usize) -> CallResult {
         let name = self.clients[i].name.clone();
         let held = core::mem::take(&mut self.clients[i].held);
+        let requeued = core::mem::take(&mut self.clients[i].requeued);
         let pending = self.clients[i].pending.take();
         if pending == Some(PendingOp::Commit) {
             self.clients[i].state = ClientState::InTransaction;
         }
+        // The re-enqueued batches go first, with their sequences, then the held sends.
+        for sent in requeued {
+            let b = crate::batch::Batch::new_unchecked(&sent.bytes[..]);
+            let ids = (b.producer_id(), b.producer_epoch(), self.clients[i].tv2);
+            let msgs_before = self.messages.len();
+            let r = self.produce_request(i, &sent, ids, " (sent again)");
+            self.produce_answered(i, sent, r, msgs_before);
+        }
         for (p, v) in held {
             let _ = self.send(&name, &p, &v);
         }
-        if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].state == ClientState::InTransaction {
+        if pending == Some(PendingOp::Commit) && self.clients[i].held.is_empty() && self.clients[i].requeued.is_empty() && self.clients[i].state == ClientState::InTransaction {
             return self.end(&name, true, false).unwrap_or(CallResult::Ok);
         }
         if self.clients[i].pending.is_none() {

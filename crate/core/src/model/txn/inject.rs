@@ -58,9 +58,9 @@ pub enum HeldCall {
     TxnOffsetCommit { consumer: String, group: String, generation: i32, positions: Vec<(String, i64)> },
     /// `commitTransaction()` / `abortTransaction()`.
     EndTxn { commit: bool },
-    /// A transactional batch (`bytes`, its `values`) of transaction instance `txn` to partition
-    /// `partition` (an index): `send()` does not block; a commit or abort waits for it.
-    Produce { partition: usize, bytes: Vec<u8>, values: Vec<String>, txn: usize },
+    /// A transactional batch, its sequence assigned: `send()` does not block; a commit or abort
+    /// waits for it.
+    Produce(super::SentBatch),
 }
 
 impl HeldCall {
@@ -70,7 +70,7 @@ impl HeldCall {
             HeldCall::Add { api, .. } => api,
             HeldCall::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             HeldCall::EndTxn { .. } => "EndTxn",
-            HeldCall::Produce { .. } => "Produce",
+            HeldCall::Produce(_) => "Produce",
         }
     }
 }
@@ -204,7 +204,7 @@ impl World {
     /// Where a held request goes: its partition's leader (Produce), else the coordinator.
     fn held_lane(&self, call: &HeldCall) -> super::Name {
         match call {
-            HeldCall::Produce { partition, .. } => self.partition_lane(self.partitions[*partition].name.as_str()),
+            HeldCall::Produce(sent) => self.partition_lane(self.partitions[sent.partition].name.as_str()),
             HeldCall::TxnOffsetCommit { .. } => OFFSETS_LANE,
             _ => COORD_LANE,
         }
@@ -240,7 +240,7 @@ impl World {
         let k = self.held_requests.iter().position(|h| h.client == i && h.api().eq_ignore_ascii_case(api)).ok_or_else(|| format!("{producer} has no {api} request held in the network"))?;
         let h = self.held_requests.remove(k);
         let api = h.api();
-        let moved = h.coordinator_epoch != self.coordinator_epoch && !matches!(h.call, HeldCall::Produce { .. } | HeldCall::TxnOffsetCommit { .. });
+        let moved = h.coordinator_epoch != self.coordinator_epoch && !matches!(h.call, HeldCall::Produce(_) | HeldCall::TxnOffsetCommit { .. });
         if moved {
             // A failover moved the transaction coordinator since the request was sent: it reaches
             // the broker that led `__transaction_state` then, which no longer does
@@ -281,9 +281,14 @@ impl World {
             HeldCall::Add { .. } => "send",
             HeldCall::EndTxn { commit: true } => "commitTransaction",
             HeldCall::EndTxn { commit: false } => "abortTransaction",
-            HeldCall::Produce { .. } => "send",
+            HeldCall::Produce(_) => "",
         };
-        say!(self, format!("{producer}'s held {api} reaches the coordinator now; {producer}.{method}() has been waiting for it"));
+        say!(self, match &h.call {
+            // send() returned long ago; what waits is a commit or abort, if any.
+            HeldCall::Produce(sent) => format!("{producer}'s held Produce reaches the leader of {} now", self.partitions[sent.partition].name),
+            HeldCall::TxnOffsetCommit { .. } => format!("{producer}'s held TxnOffsetCommit reaches the group coordinator now; {producer}.{method}() has been waiting for it"),
+            _ => format!("{producer}'s held {api} reaches the coordinator now; {producer}.{method}() has been waiting for it"),
+        });
         self.deliver_held(i, h.call, h.ids, " (held, delivered now)")
     }
 
@@ -305,13 +310,10 @@ impl World {
                 self.offsets_answered(i, answer)
             }
             HeldCall::EndTxn { commit } => self.end_with(i, commit, false, suffix, ids),
-            HeldCall::Produce { partition, bytes, values, txn } => {
-                // With followers the batch waits for the HW, and goes to a new leader if this one
-                // fails first (S6): its bytes are kept.
-                let kept = (!self.partitions[partition].replicas.followers.is_empty()).then(|| bytes.clone());
+            HeldCall::Produce(sent) => {
                 let msgs_before = self.messages.len();
-                let r = self.produce_request(i, partition, bytes, &values, txn, ids, suffix);
-                Ok(self.after_held_produce(i, partition, r, &values, txn, kept, msgs_before))
+                let r = self.produce_request(i, &sent, ids, suffix);
+                Ok(self.after_held_produce(i, sent, r, msgs_before))
             }
         }
     }
@@ -340,8 +342,8 @@ impl World {
                 let a = self.end_txn_request(i, commit, LATE, h.ids);
                 self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
             }
-            HeldCall::Produce { partition, bytes, values, txn } => {
-                let _ = self.produce_request(i, partition, bytes, &values, txn, h.ids, LATE);
+            HeldCall::Produce(sent) => {
+                let _ = self.produce_request(i, &sent, h.ids, LATE);
             }
         }
         let k = self.last_response();
@@ -388,6 +390,7 @@ impl World {
             Added::Refused(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS => Ok(super::CallResult::Pending),
             Added::Refused(e) => {
                 self.clients[i].held.clear();
+                self.clients[i].requeued.clear();
                 self.client_error(i, e, "AddPartitionsToTxn");
                 match self.clients[i].pending.take() {
                     Some(PendingOp::Commit) => {

@@ -674,6 +674,26 @@ fn a_held_produce_holds_the_commit_or_abort_until_it_is_answered() {
     assert_eq!(late[0], ("V2", Some(crate::model::errors::ErrorCode::INVALID_PRODUCER_EPOCH)), "{}", timeline_text(&r));
 }
 
+/// A held Produce released while the previous transaction is still completing (its markers not
+/// yet written) is answered CONCURRENT_TRANSACTIONS by the TV2 leader's implicit add (V6): a
+/// retriable error, so the `Sender` re-enqueues the batch with its sequence and the waiting
+/// commit waits on; once the markers are written the batch goes again, as it was, and the
+/// commit follows. (Before, the answer was taken as an abortable error.)
+#[test]
+fn a_held_produce_answered_concurrent_transactions_is_sent_again_with_its_sequence() {
+    let script = "model transactions\ntitle t\npartition out-0\nproducer app transactional.id=pay\ninit app\nbegin app\nsend app out-0 x\ncommit app\n\
+                  begin app\ninject app Produce hold\nsend app out-0 y\ncommit app\nrelease app Produce\nexpect app state COMMITTING_TRANSACTION\nexpect leo out-0 1\n\
+                  deliver markers\nexpect txn pay PrepareCommit\ndeliver markers\nexpect app state READY\nexpect log out-0 x [COMMIT] y [COMMIT]\nexpect app epoch 2\n";
+    let r = passes(script);
+    let text = timeline_text(&r);
+    let release = r.steps.iter().find(|s| s.text.starts_with("release")).expect("the release step");
+    let answer = release.messages.iter().find(|m| m.kind == "response" && m.text.starts_with("Produce response")).expect("the Produce's answer");
+    assert_eq!(answer.error, Some(crate::model::errors::ErrorCode::CONCURRENT_TRANSACTIONS), "{text}");
+    let again: Vec<&str> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.text.contains("(sent again)")).map(|m| m.text.as_str()).collect();
+    assert_eq!(again.len(), 1, "{text}");
+    assert!(again[0].contains("epoch 1, sequences 0..0"), "{text}");
+}
+
 /// `inject P TxnOffsetCommit hold`: `sendOffsetsToTransaction()` blocks (another call of the
 /// producer is a script error); released while it waits, the offsets are written and the call
 /// returns; under TV2 a copy released after the commit is refused for its epoch (G3) and
