@@ -37,7 +37,9 @@ const ANSWERED: &[(i16, &str)] = &[
 // 3 UNKNOWN_TOPIC_OR_PARTITION — a script naming an unknown partition is a script error.
 // 13 NETWORK_EXCEPTION — a client's own verdict on a broken connection, not an answer.
 // 14 / 15 / 16 — coordinator loading or moving: answered only when injected on a client's request
-//   (`inject`), which the client retries; the model's failover is instant.
+//   (`inject`), which the client retries; the model's failover is instant. (16 is also the answer
+//   of a broker that no longer leads `__transaction_state` to a request held across a failover,
+//   C0b: unit-tested in `txn_scenario/tests.rs`; a single real broker cannot show it.)
 // 35 UNSUPPORTED_VERSION — keepPreparedTxn (I13) is declared OUTSIDE_MODEL.
 // 46 DUPLICATE_SEQUENCE_NUMBER — no 4.x broker answers it (a duplicate is NONE, A1).
 // 59 UNKNOWN_PRODUCER_ID — pre-2.x brokers only.
