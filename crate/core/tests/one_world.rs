@@ -176,6 +176,24 @@ fn an_idempotence_script_picks_the_kafka_line_and_level_its_requests_are_answere
     assert!(scenario::parse("broker kafka=3.9\npartition p\n").unwrap_err().message.contains("kafka=3.9"));
 }
 
+/// `expect txn-state` reads the coordinator's metadata in both languages, and says the same.
+#[test]
+fn expect_txn_state_reads_the_coordinator_in_both_script_languages() {
+    let body = "partition orders-0\ninit-producer-id transactional.id=pay as init\n\
+                add-partitions-to-txn transactional.id=pay pid=1000 epoch=0 orders-0 v=3 as add\n\
+                expect txn-state pay pid=1000 epoch=0 state=Ongoing partitions=orders-0 tv=0 pending=none\n";
+    let idem = scenario::run(&scenario::parse(body).unwrap());
+    assert!(idem.passed(), "{:?} {:?}", idem.failures, idem.error);
+    let txn = txn_scenario::run(&txn_scenario::parse(&format!("model transactions\n{body}")).unwrap(), None, false);
+    assert!(txn.passed(), "{:?}", txn.error);
+    let wrong = format!("{body}expect txn-state pay epoch=3\n");
+    let idem = scenario::run(&scenario::parse(&wrong).unwrap());
+    let txn = txn_scenario::run(&txn_scenario::parse(&format!("model transactions\n{wrong}")).unwrap(), None, false);
+    assert_eq!(idem.failures.len(), 1);
+    assert_eq!(idem.failures[0].got, txn.failures[0].got);
+    assert!(idem.failures[0].got.starts_with("pid=1000 epoch=0 state=Ongoing"), "{}", idem.failures[0].got);
+}
+
 /// Every shipped idempotence-language scenario, parsed, by file name, in name order.
 fn idempotence_scenarios() -> Vec<(String, scenario::Scenario)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");

@@ -34,6 +34,7 @@ pub(super) fn describe_expect(e: &Expect) -> String {
         Expect::Leader { partition, broker } => format!("leader {partition} {broker}"),
         Expect::Reply { label, words } => format!("{label} {}", words.join(" ")),
         Expect::Txn { id, state } => format!("txn {id} {state}"),
+        Expect::TxnState { id, words } => format!("txn-state {id} {}", words.join(" ")),
         Expect::Producer { producer, pid, epoch } => {
             let mut s = format!("producer {producer}");
             if let Some(p) = pid {
@@ -54,6 +55,16 @@ pub(super) fn check_expect(sim: &Sim, cluster: Option<&super::run::Cluster>, e: 
             let Some(r) = cluster.and_then(|c| c.replies.iter().rev().find(|x| x.0 == *label)) else { return Err((want, format!("no answer labelled {label}"))) };
             let w: Vec<&str> = words.iter().map(String::as_str).collect();
             if let Some(got) = r.1.check(&w) {
+                return Err((want, got));
+            }
+        }
+        Expect::TxnState { id, words } => {
+            let w: Vec<&str> = words.iter().map(String::as_str).collect();
+            let got = match cluster {
+                Some(c) => crate::model::txn::state::txn_state_holds(&c.world, id, &w),
+                None => Err(String::from("no metadata")),
+            };
+            if let Err(got) = got {
                 return Err((want, got));
             }
         }

@@ -205,6 +205,9 @@ pub enum Expect {
     Reply { label: String, words: Vec<String> },
     /// `expect txn ID STATE`: the coordinator's state of a transactional.id.
     Txn { id: String, state: String },
+    /// `expect txn-state ID KEY=VALUE …`: the coordinator's metadata of a transactional.id, as
+    /// in the transactions scripts.
+    TxnState { id: String, words: Vec<String> },
 }
 
 #[cfg(test)]

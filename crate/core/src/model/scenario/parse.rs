@@ -445,6 +445,8 @@ fn parse_expect(line: usize, w: &[&str], sc: &Scenario) -> Result<Expect, ParseE
     match w[0] {
         "txn" if w.len() == 3 => return Ok(Expect::Txn { id: w[1].to_string(), state: w[2].to_string() }),
         "txn" => return perr(line, "expect txn TRANSACTIONAL_ID STATE"),
+        "txn-state" if w.len() >= 3 => return Ok(Expect::TxnState { id: w[1].to_string(), words: w[2..].iter().map(|s| s.to_string()).collect() }),
+        "txn-state" => return perr(line, "expect txn-state TRANSACTIONAL_ID KEY=VALUE … (pid, epoch, state, pending, partitions, timeout, last-epoch, prev-pid, next-pid, tv, txn-start, last-update, coordinator-epoch)"),
         _ => {}
     }
     match w[0] {

@@ -6,7 +6,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 #[cfg(feature = "serde")]
@@ -341,3 +341,95 @@ pub fn snapshot(w: &World) -> StateSnapshot {
         metrics: w.metrics.to_map(),
     }
 }
+
+// `expect txn-state` and `expect group`: the state read in the set-up lines' spelling.
+
+/// A comma list as a sorted set (`none` or empty: no element), to compare lists given in any order.
+fn set(v: &str) -> Vec<&str> {
+    let mut x: Vec<&str> = v.split(',').filter(|e| !e.is_empty() && *e != "none").collect();
+    x.sort_unstable();
+    x
+}
+
+fn joined(v: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = v.collect();
+    if v.is_empty() {
+        String::from("none")
+    } else {
+        v.join(",")
+    }
+}
+
+/// Whether every `KEY=VALUE` of `kvs` holds in `have` (the state's words, in the same spelling):
+/// lists compare as sets, the keys in `durations` as durations (`60s` = `60000`).
+fn words_hold(have: &[(&str, String)], kvs: &[&str], durations: &[&str]) -> Result<(), String> {
+    let got = || have.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+    for kv in kvs {
+        let Some((k, v)) = kv.split_once('=') else { return Err(format!("{kv:?} is not KEY=VALUE")) };
+        let Some((_, h)) = have.iter().find(|(hk, _)| *hk == k) else {
+            return Err(format!("no {k} here (keys: {})", have.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")));
+        };
+        let same = if durations.contains(&k) {
+            let d = |x: &str| match x.strip_prefix('-') {
+                Some(x) => crate::model::script::parse_duration(x).map(|n| -n),
+                None => crate::model::script::parse_duration(x),
+            };
+            d(v).is_some() && d(v) == d(h)
+        } else if h.contains(',') || v.contains(',') || k == "partitions" || k == "members" || k == "static" || k == "committed" || k == "pending" {
+            set(v) == set(h)
+        } else {
+            v == h
+        };
+        if !same {
+            return Err(got());
+        }
+    }
+    Ok(())
+}
+
+/// `expect txn-state ID KEY=VALUE …`: the coordinator's metadata for a transactional.id, in the
+/// set-up line's spelling (pid, epoch, state, partitions, timeout, last-epoch, txn-start,
+/// last-update, coordinator-epoch) and the rest of `TransactionMetadata`: pending (the
+/// transition in flight), prev-pid, next-pid, tv (the client transaction version). Times are
+/// from the script's start. `Err`: what the state is (or why the line cannot be read).
+pub fn txn_state_holds(w: &World, id: &str, kvs: &[&str]) -> Result<(), String> {
+    if kvs.is_empty() {
+        return Err(String::from("usage: expect txn-state ID KEY=VALUE … (pid, epoch, state, pending, partitions, timeout, last-epoch, prev-pid, next-pid, tv, txn-start, last-update, coordinator-epoch)"));
+    }
+    let Some(m) = w.coordinator.get(id) else { return Err(String::from("no metadata")) };
+    let have = [
+        ("pid", m.producer_id.to_string()),
+        ("epoch", m.producer_epoch.to_string()),
+        ("state", m.state.name().to_string()),
+        ("pending", m.pending_state.map_or("none", |p| p.name()).to_string()),
+        ("partitions", joined(m.partitions.iter().map(|p| p.to_string()))),
+        ("timeout", format!("{}ms", m.txn_timeout_ms)),
+        ("last-epoch", m.last_producer_epoch.to_string()),
+        ("prev-pid", m.prev_producer_id.to_string()),
+        ("next-pid", m.next_producer_id.to_string()),
+        ("tv", m.client_tv.to_string()),
+        ("txn-start", if m.txn_start_ms < 0 { String::from("none") } else { format!("{}ms", m.txn_start_ms - w.start_ms) }),
+        ("last-update", format!("{}ms", m.last_update_ms - w.start_ms)),
+        ("coordinator-epoch", w.coordinator_epoch.to_string()),
+    ];
+    words_hold(&have, kvs, &["timeout", "txn-start", "last-update"])
+}
+
+/// `expect group G KEY=VALUE …`: the group coordinator's state of a group, in `group-state`'s
+/// spelling (generation, members, static, committed) and pending (the transactional offsets
+/// waiting for their marker, PART=OFFSET).
+pub fn group_holds(w: &World, g: &str, kvs: &[&str]) -> Result<(), String> {
+    if kvs.is_empty() {
+        return Err(String::from("usage: expect group GROUP KEY=VALUE … (generation, members, static, committed, pending)"));
+    }
+    let Some(gr) = w.groups.iter().find(|x| x.name == g) else { return Err(format!("no group {g}")) };
+    let have = [
+        ("generation", gr.generation.to_string()),
+        ("members", joined(gr.members.iter().cloned())),
+        ("static", joined(gr.static_members.iter().map(|(i, m)| format!("{i}:{m}")))),
+        ("committed", joined(gr.committed.iter().map(|(p, o)| format!("{p}={o}")))),
+        ("pending", joined(gr.pending.iter().map(|(_, p, o)| format!("{p}={o}")))),
+    ];
+    words_hold(&have, kvs, &[])
+}
+

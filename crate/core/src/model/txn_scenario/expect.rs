@@ -55,12 +55,14 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
         ["producer-state", p, kvs @ ..] => {
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
             let Some(pid) = kvs.iter().find_map(|x| x.strip_prefix("pid=")).and_then(|x| x.parse::<i64>().ok()) else {
-                return fail(String::from("usage: expect producer-state PARTITION pid=N [epoch=E] [seq=A..B] [offset=O] [txn-first=N|none]"));
+                return fail(String::from("usage: expect producer-state PARTITION pid=N [epoch=E] [seq=A..B] [offset=O] [txn-first=N|none] [coordinator-epoch=N]"));
             };
-            let got = pp.producers.get(&pid).map_or_else(|| String::from("none"), |e| producer_entry_words(pid, e));
+            let got = pp.producers.get(&pid).map_or_else(|| String::from("none"), |e| format!("{} coordinator-epoch={}", producer_entry_words(pid, e), e.coordinator_epoch));
             let have: Vec<&str> = got.split(' ').collect();
             (!kvs.iter().all(|k| have.contains(k))).then(|| (want.clone(), got))
         }
+        ["txn-state", id, kvs @ ..] => super::txn::state::txn_state_holds(w, id, kvs).err().map(|got| (want.clone(), got)),
+        ["group", g, kvs @ ..] => super::txn::state::group_holds(w, g, kvs).err().map(|got| (want.clone(), got)),
         ["lso", p, n] | ["hw", p, n] => {
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
             let got = if ws[0] == "lso" { pp.last_stable_offset() } else { pp.high_watermark() };
@@ -81,10 +83,18 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
             let got = pp.log_end_offset.to_string();
             (got != *n).then(|| (want.clone(), got))
         }
-        ["aborted", p, range] => {
+        ["aborted", p, range, kvs @ ..] => {
+            // The transaction index: an entry first..last (the ABORT marker's offset), and with
+            // `pid=N` / `lso=N` its producer id and lastStableOffset.
             let Some(pp) = part(p) else { return fail(format!("no partition {p}")) };
-            let got: Vec<String> = pp.aborted_txns.iter().map(|a| format!("{}..{}", a.first_offset, a.last_offset)).collect();
-            (!got.iter().any(|g| g == range)).then(|| (want.clone(), if got.is_empty() { String::from("none") } else { list(&got) }))
+            let entry = |a: &super::partition::AbortedTxn| format!("{}..{} pid={} lso={}", a.first_offset, a.last_offset, a.producer_id, a.last_stable_offset);
+            let found = pp.aborted_txns.iter().any(|a| format!("{}..{}", a.first_offset, a.last_offset) == *range && {
+                let e = entry(a);
+                let have: Vec<&str> = e.split(' ').collect();
+                kvs.iter().all(|k| have.contains(k))
+            });
+            let got: Vec<String> = pp.aborted_txns.iter().map(|a| if kvs.is_empty() { format!("{}..{}", a.first_offset, a.last_offset) } else { entry(a) }).collect();
+            (!found).then(|| (want.clone(), if got.is_empty() { String::from("none") } else { list(&got) }))
         }
         [c, "received", vals @ ..] if w.consumers.iter().any(|x| x.name == *c) => {
             let con = w.consumers.iter().find(|x| x.name == *c)?;
@@ -142,6 +152,12 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
         [p, "epoch", e] => {
             let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
             (c.epoch.to_string() != *e).then(|| (want.clone(), c.epoch.to_string()))
+        }
+        [p, "sequence", part, n] => {
+            // The TransactionManager's next sequence for the partition.
+            let Some(c) = client(p) else { return fail(format!("no producer {p}")) };
+            let got = c.sequences.get(*part).copied().unwrap_or(0).to_string();
+            (got != *n).then(|| (want.clone(), got))
         }
         [p, "pid", n] => {
             let Some(c) = client(p) else { return fail(format!("no producer {p}")) };

@@ -722,3 +722,34 @@ fn a_held_request_released_after_a_failover_is_answered_not_coordinator_and_sent
     let last = release.messages.iter().rev().find(|m| m.kind == "response").expect("the late copy's answer");
     assert!(last.lost && last.rule == Some("C0b"), "{}", timeline_text(&r));
 }
+
+/// `expect` reads every piece of state the panels show (issue 13): the coordinator's metadata
+/// (`txn-state`, in the set-up line's spelling plus pending, prev-pid, next-pid, tv), a group
+/// (`group`: generation, members, committed, pending), a client's next sequence, the leader's
+/// coordinator epoch for a producer, and an aborted-index entry's pid and lastStableOffset.
+/// A wrong value fails and names the whole state.
+#[test]
+fn expect_reads_the_coordinator_metadata_the_group_and_the_clients_sequences() {
+    let head = "model transactions\ntitle t\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n\
+                init app\nbegin app\nsend app out-0 x y\nexpect app sequence out-0 2\nexpect app sequence in-0 0\n\
+                expect txn-state pay pid=1000 epoch=0 state=Ongoing pending=none partitions=out-0 timeout=60s last-epoch=-1 prev-pid=-1 next-pid=-1 tv=2 coordinator-epoch=0\n\
+                send-offsets app c\nexpect group g generation=1 members=c pending=in-0=0 committed=none\n\
+                expect txn-state pay partitions=out-0,__consumer_offsets-3\n\
+                abort app\nexpect txn-state pay state=PrepareAbort pending=CompleteAbort epoch=1 last-epoch=0\ndeliver markers\n\
+                expect group g pending=none\nexpect aborted out-0 0..2 pid=1000 lso=3\nexpect producer-state out-0 pid=1000 epoch=1 coordinator-epoch=0\n\
+                expect txn-state pay state=CompleteAbort pending=none partitions=none\n";
+    passes(head);
+    for (bad, got) in [
+        ("expect txn-state pay epoch=7\n", "pid=1000 epoch=1 state=CompleteAbort"),
+        ("expect txn-state nobody epoch=0\n", "no metadata"),
+        ("expect txn-state pay colour=red\n", "no colour here"),
+        ("expect group g generation=2\n", "generation=1 members=c"),
+        ("expect app sequence out-0 5\n", "0"),
+        ("expect aborted out-0 0..2 pid=1001\n", "0..2 pid=1000 lso=3"),
+        ("expect producer-state out-0 pid=1000 coordinator-epoch=1\n", "coordinator-epoch=0"),
+    ] {
+        let r = run(&parse(&format!("{head}{bad}")).unwrap(), None, true);
+        assert_eq!(r.failures.len(), 1, "{bad}");
+        assert!(r.failures[0].got.contains(got), "{bad}: {}", r.failures[0].got);
+    }
+}
