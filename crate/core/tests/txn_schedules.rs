@@ -191,7 +191,7 @@ fn the_hosted_idempotence_property_catches_a_duplicated_retry() {
 fn every_invariant_holds_on_random_schedules() {
     let n: usize = std::env::var("EOSLAB_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 2_000 } else { 100_000 });
     let mut rng = Rng(0x5eed_0000_e051_u64.wrapping_add(0x9e37_79b9));
-    let (mut steps, mut hosted_acked, mut held_late) = (0usize, 0usize, 0usize);
+    let (mut steps, mut hosted_acked, mut held_late, mut lost) = (0usize, 0usize, 0usize, 0usize);
     for _ in 0..n {
         let (head, lines, bad) = generate(&mut rng, 24, None);
         steps += lines.len();
@@ -201,6 +201,8 @@ fn every_invariant_holds_on_random_schedules() {
             let advance = lines[h..].iter().position(|l| l.starts_with("advance")).map(|a| a + h);
             advance.is_some_and(|a| lines[a..].iter().any(|l| l.starts_with("release ")))
         }));
+        // A Java client's request, or its answer, lost on the way (the request-level losses).
+        lost += usize::from(lines.iter().any(|l| l.starts_with("inject ") && (l.ends_with(" lose-request") || l.ends_with(" lose-response"))));
         if let Some((_, why)) = bad {
             let min = shrink(&head, lines, None);
             panic!("invariant broken ({why}); minimal scenario:\n{head}{}\n", min.join("\n"));
@@ -209,7 +211,8 @@ fn every_invariant_holds_on_random_schedules() {
     assert!(steps > n * 5, "schedules are not trivially short ({steps} steps over {n})");
     assert!(hosted_acked > n / 20, "the hosted producers' batches are acknowledged in some schedules ({hosted_acked} over {n})");
     assert!(held_late > n / 200, "held requests are released late in some schedules ({held_late} over {n})");
-    eprintln!("{n} schedules, {steps} steps, every invariant held after every step ({hosted_acked} with a hosted producer's acknowledged batches, {held_late} with a held request released late)");
+    assert!(lost > n / 20, "requests and answers are lost in some schedules ({lost} over {n})");
+    eprintln!("{n} schedules, {steps} steps, every invariant held after every step ({hosted_acked} with a hosted producer's acknowledged batches, {held_late} with a held request released late, {lost} with a request or an answer lost)");
 }
 
 /// The harness can find and shrink a real violation: with the read path sabotaged, some

@@ -105,8 +105,22 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
             S::InTransaction => &["AddPartitionsToTxn", "Produce", "EndTxn"],
             _ => &[],
         };
-        for api in holds.iter().filter(|api| !w.injections.iter().any(|(k, a, _)| *k == i && a == *api) && !w.held_requests.iter().any(|h| h.client == i && h.api() == **api)) {
+        let free = |api: &str| !w.injections.iter().any(|(k, a, _)| *k == i && *a == api) && !w.held_requests.iter().any(|h| h.client == i && h.api() == api);
+        for api in holds.iter().filter(|api| free(api)) {
             push(format!("{n}: the network holds its next {api}"), format!("inject {n} {api} hold"));
+        }
+        // Request-level losses (walked by the schedule check too): the ones whose retry meets a
+        // rule — an InitProducerId answered twice bumps twice (I10), a Produce sent again is a
+        // duplicate (A1), an add sent again finds the partition added, a lost EndTxn goes again.
+        let losses: &[(&str, &str)] = match c.state {
+            S::Uninitialized => &[("InitProducerId", "lose-response")],
+            S::InTransaction if c.tv2 => &[("Produce", "lose-response"), ("EndTxn", "lose-request")],
+            S::InTransaction => &[("AddPartitionsToTxn", "lose-response"), ("Produce", "lose-response"), ("EndTxn", "lose-request")],
+            _ => &[],
+        };
+        for (api, what) in losses.iter().filter(|(api, _)| free(api)) {
+            let label = if *what == "lose-request" { format!("{n}: the network loses its next {api}") } else { format!("{n}: the network loses the answer to its next {api}") };
+            push(label, format!("inject {n} {api} {what}"));
         }
     }
     for h in &w.held_requests {
