@@ -55,6 +55,15 @@ HOLD_API_KEYS = {**CLIENT_API_KEYS, "Produce": 0}
 LOSE_REQUEST_TIMEOUT_MS = int(30000 * TIME_SCALE)
 
 # Scenarios (or steps) a single real broker cannot be made to show.
+# The injected answers the Java client retries (the model's `inject::retriable`, §6.3), by API;
+# another injected error is read by the call as its answer.
+_COORD_RETRIED = {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "CONCURRENT_TRANSACTIONS"}
+RETRIED_ANSWERS = {
+    "*": _COORD_RETRIED | {"lose-request", "lose-response", "hold"},
+    "TxnOffsetCommit": (_COORD_RETRIED - {"CONCURRENT_TRANSACTIONS"}) | {"REQUEST_TIMED_OUT", "lose-request", "lose-response", "hold"},
+    "Produce": {"NOT_LEADER_OR_FOLLOWER", "NOT_ENOUGH_REPLICAS", "lose-request", "lose-response", "hold"},
+}
+
 NOT_CHECKED = {
     "txn-epoch-exhaustion": "`txn-state order-service pid=4000 epoch=32764` loads coordinator metadata near epoch "
                             "exhaustion; a real coordinator cannot be given that state (it would take ~32764 "
@@ -1159,6 +1168,10 @@ class Run:
                 self.broker.clients.lose_requests[key] = 1
             self.lose_armed = (w[1], key, len(self.broker.clients.lost))
             self.trace.append(f"line {n}: the client proxy drops the next {w[2]} {'answer' if w[-1] == 'lose-response' else 'request'}")
+        elif cmd == "inject" and w[-1] not in RETRIED_ANSWERS.get(w[2], RETRIED_ANSWERS["*"]):
+            # An injected answer the Java client does not retry: the call reads an answer the
+            # broker never gave, so what follows is the simulator's alone.
+            self.skip_step(n, w, "an injected answer the client does not retry: no broker gives it here")
         elif cmd == "inject":
             # A fault on the client's own request (answered without being processed, or its answer
             # lost): the broker sees only the client's retry, as if nothing had been injected.

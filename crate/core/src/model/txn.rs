@@ -1269,6 +1269,7 @@ impl World {
                 self.clients[i].pending = Some(PendingOp::Init);
                 return Ok(self.hold_request(i, inject::HeldCall::InitProducerId { current }, text, "initTransactions"));
             }
+            Some(inject::Injection::Answer(e)) => return self.init_answered(i, World::injected_coordinator_answer(e)),
             Some(inject::Injection::LoseResponse) => true,
             _ => false,
         };
@@ -1482,6 +1483,7 @@ impl World {
                 self.hold_request(i, call, text, if kind == "AddOffsetsToTxn" { "sendOffsetsToTransaction" } else { "send" });
                 return Added::Held;
             }
+            Some(inject::Injection::Answer(e)) => return self.add_answered(i, partition, e),
             Some(inject::Injection::LoseResponse) => true,
             _ => false,
         };
@@ -1623,6 +1625,12 @@ impl World {
             self.clients[i].started = true;
             set_sequence(&mut self.clients[i].sequences, partition, seq + values.len() as i32);
             return Ok(self.hold_request(i, inject::HeldCall::Produce(SentBatch { partition: pi, bytes, values: values.to_vec(), txn: t }), request(false), "send"));
+        }
+        if let Some(inject::Injection::Answer(e)) = injected {
+            // Not processed, not retried: the batch fails (`Sender.failBatch`), its sequence
+            // unused; the transaction is then abortable or fatal (§6.3), and send() returns.
+            self.client_error(i, e, "Produce");
+            return Ok(CallResult::Ok);
         }
         let again = matches!(injected, Some(inject::Injection::Error(_) | inject::Injection::LoseRequest));
         msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", request(again));
@@ -2008,6 +2016,12 @@ impl World {
                 let call = inject::HeldCall::TxnOffsetCommit { consumer: String::from(consumer), group, generation, positions };
                 return Ok(self.hold_request(i, call, text, "sendOffsetsToTransaction"));
             }
+            Some(inject::Injection::Answer(e)) => {
+                // `TxnOffsetCommitHandler`: the group's refusals are a CommitFailedException
+                // (abortable); anything else goes the way of a refused write.
+                let answer = if matches!(e, ErrorCode::ILLEGAL_GENERATION | ErrorCode::UNKNOWN_MEMBER_ID | ErrorCode::FENCED_INSTANCE_ID) { OffsetsAnswer::Refused(e) } else { OffsetsAnswer::AddRefused(e) };
+                return self.offsets_answered(i, answer);
+            }
             Some(inject::Injection::LoseResponse) => true,
             _ => false,
         };
@@ -2366,6 +2380,7 @@ impl World {
                 self.injected_loss(i, "EndTxn");
                 self.end_with(i, commit, lose_response, " again", ids)
             }
+            Some(inject::Injection::Answer(e)) => self.end_answered(i, commit, false, World::injected_coordinator_answer(e)),
             _ => self.end_with(i, commit, lose_response, "", ids),
         }
     }
@@ -2375,6 +2390,16 @@ impl World {
     /// `commit P lose-response`, no answer within max.block.ms).
     fn end_with(&mut self, i: usize, commit: bool, lose_response: bool, suffix: &str, ids: (i64, i16, bool)) -> Result<CallResult, String> {
         let a = self.end_txn_request(i, commit, suffix, ids);
+        if self.trace && !(lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS)) {
+            let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
+            self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
+        }
+        self.end_answered(i, commit, lose_response, a)
+    }
+
+    /// `commitTransaction()` / `abortTransaction()` reads the answer `a` to its EndTxn (drawn
+    /// already, unless it is lost: `lose_response`).
+    fn end_answered(&mut self, i: usize, commit: bool, lose_response: bool, a: Answer) -> Result<CallResult, String> {
         let (tv2, result) = (self.clients[i].tv2, if commit { "COMMIT" } else { "ABORT" });
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
         if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
@@ -2407,10 +2432,6 @@ impl World {
                 a.wrote.map_or("no change", |s| s.name())
             ));
             return Ok(CallResult::Thrown(thrown));
-        }
-        if self.trace {
-            let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
-            self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
         }
         match a.error {
             ErrorCode::NONE => {

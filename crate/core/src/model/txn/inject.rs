@@ -11,9 +11,10 @@
 //! a coordinator request looks its coordinator up again and is sent again
 //! (`TxnRequestHandler.onComplete`: `wasDisconnected` → `lookupCoordinator`, `reenqueue`, then
 //! `retry.backoff.ms`) and a Produce is sent again with its sequence (the leader recognises a
-//! batch it wrote, A1). Only answers the client retries are
-//! injected: an answer that ends the transaction is one the cluster gives, asked with a request
-//! line, not one the script invents.
+//! batch it wrote, A1). An injected answer the client does not retry (any other error, such as
+//! PRODUCER_FENCED on EndTxn) is read by the call that sent the request, as the cluster's own
+//! answer would be: the client's reaction (§6.3: the exception the call throws, fatal or
+//! abortable) is the model's; only the answer is the script's.
 
 use alloc::format;
 use alloc::string::String;
@@ -32,8 +33,11 @@ pub const APIS: [&str; 6] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsets
 /// What happens to the client's next request of an API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Injection {
-    /// Answered with this error, not processed.
+    /// Answered with this error, not processed; the client retries the request (§6.3).
     Error(ErrorCode),
+    /// Answered with this error, not processed; an answer the client does not retry: the call
+    /// that sent the request reads it.
+    Answer(ErrorCode),
     /// Lost on its way: not processed, no answer (any API).
     LoseRequest,
     /// Processed, its answer lost (any API).
@@ -127,14 +131,14 @@ pub fn parse(words: &[&str]) -> Result<(String, &'static str, Injection), String
         return Ok((String::from(*p), api, Injection::Hold));
     }
     let e = ErrorCode::from_name(what).ok_or_else(|| format!("inject: {what} is not a Kafka error name"))?;
-    let allowed = retriable(api);
-    if !allowed.contains(&e) {
-        return Err(format!(
-            "inject: the model injects the answers the client retries for {api} ({}); an answer that ends the transaction is the cluster's: ask it with a request line",
-            allowed.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
-        ));
+    if e == ErrorCode::NONE {
+        return Err(String::from("inject: NONE is the answer the cluster gives; inject an error, or lose-request, lose-response, hold"));
     }
-    Ok((String::from(*p), api, Injection::Error(e)))
+    if retriable(api).contains(&e) {
+        Ok((String::from(*p), api, Injection::Error(e)))
+    } else {
+        Ok((String::from(*p), api, Injection::Answer(e)))
+    }
 }
 
 impl World {
@@ -144,7 +148,8 @@ impl World {
         self.injections.retain(|(c, a, _)| !(*c == i && *a == api));
         self.injections.push((i, api, what));
         say!(self, format!("{producer}'s next {api} request: {}", match what {
-            Injection::Error(e) => format!("answered {} without being processed", e.name()),
+            Injection::Error(e) => format!("answered {} without being processed (the client retries it)", e.name()),
+            Injection::Answer(e) => format!("answered {} without being processed (an answer the client does not retry: the call reads it)", e.name()),
             Injection::LoseRequest => String::from("lost on its way (never processed, never answered)"),
             Injection::LoseResponse => String::from("processed, but its answer is lost"),
             Injection::Hold => String::from("held in the network until released"),
@@ -169,6 +174,11 @@ impl World {
             Injection::Error(e) => {
                 msg!(self, from, to.clone(), api, request());
                 self.injected_answer(i, api, to, e);
+            }
+            Injection::Answer(e) => {
+                msg!(self, from.clone(), to.clone(), api, request());
+                msg_rule!(self, to, from, "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
+                say!(self, format!("{}: {api} answered {} — not an answer the client retries (TransactionManager, §6.3): the call reads it", self.clients[i].name, e.name()));
             }
             Injection::LoseRequest => {
                 let k = msg!(self, from, to, api, format!("{} — lost on its way", request()));
@@ -451,6 +461,12 @@ impl World {
         }
         self.now_ms += RETRY_BACKOFF_MS;
         say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects{}, and sends the request again after retry.backoff.ms", if coordinator { ", looks the coordinator up again (TxnRequestHandler: wasDisconnected)" } else { "" }));
+    }
+
+    /// An injected answer `e` to client `i`'s coordinator request, as the coordinator's
+    /// answers are kept (no ids, nothing written), for the call to read.
+    pub(super) fn injected_coordinator_answer(e: ErrorCode) -> super::Answer {
+        super::Answer { error: e, producer_id: -1, producer_epoch: -1, rule: "N2", why: super::super::coordinator::Why::Fixed("injected: the request was not processed"), source: super::super::kafka_source::TRANSACTION_MANAGER, wrote: None }
     }
 
     /// Client `i`'s request of `api` to `to` is answered `e` by it without being processed: the

@@ -155,9 +155,9 @@ fn s6_a_java_batch_above_the_hw_is_sent_again_to_the_new_leader_and_the_commit_g
 }
 
 #[test]
-fn inject_answers_only_what_the_client_retries_and_the_retry_is_processed_once() {
+fn inject_answers_what_the_client_retries_and_the_retry_is_processed_once() {
     let bad = |line: &str| parse(&format!("model transactions\ntitle t\npartition orders-0\nproducer app transactional.id=pay\n{line}\n")).unwrap_err().message;
-    assert!(bad("inject app EndTxn PRODUCER_FENCED").contains("the answers the client retries for EndTxn (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, CONCURRENT_TRANSACTIONS)"));
+    assert!(bad("inject app EndTxn NONE").contains("inject an error"));
     assert!(bad("inject app Fetch NOT_COORDINATOR").contains("is not one of"));
     assert!(bad("inject app Produce NOT_A_NAME").contains("not a Kafka error name"));
     // TV2: sendOffsetsToTransaction's TxnOffsetCommit answered REQUEST_TIMED_OUT: the group
@@ -752,4 +752,34 @@ fn expect_reads_the_coordinator_metadata_the_group_and_the_clients_sequences() {
         assert_eq!(r.failures.len(), 1, "{bad}");
         assert!(r.failures[0].got.contains(got), "{bad}: {}", r.failures[0].got);
     }
+}
+
+/// An injected answer the client does not retry is read by the call that sent the request, as
+/// the cluster's own answer would be (§6.3); the cluster processed nothing.
+#[test]
+fn an_injected_answer_the_client_does_not_retry_is_read_by_the_call() {
+    let head = "model transactions\ntitle t\ncluster transaction.version=1\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n";
+    let run_text = |body: &str| {
+        let r = run(&parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{e:?}")), None, true);
+        assert!(r.passed(), "{}", timeline_text(&r));
+        r
+    };
+    // EndTxn PRODUCER_FENCED: commitTransaction() throws it, the producer is fatal, and the
+    // coordinator, which never saw the request, still has the transaction open.
+    run_text("init app\nbegin app\nsend app out-0 x\ninject app EndTxn PRODUCER_FENCED\ncommit app\n\
+              expect app threw ProducerFencedException\nexpect app state FATAL_ERROR\nexpect txn pay Ongoing\n");
+    // A Produce answered OUT_OF_ORDER_SEQUENCE_NUMBER: the batch fails unwritten, the
+    // transaction is abortable; the abort goes through.
+    run_text("init app\nbegin app\ninject app Produce OUT_OF_ORDER_SEQUENCE_NUMBER\nsend app out-0 x\nexpect app state ABORTABLE_ERROR\n\
+              expect leo out-0 0\nabort app\ndeliver markers\nexpect app state READY\n");
+    // AddPartitionsToTxn TRANSACTIONAL_ID_AUTHORIZATION_FAILED (TV1): fatal.
+    run_text("init app\nbegin app\ninject app AddPartitionsToTxn TRANSACTIONAL_ID_AUTHORIZATION_FAILED\nsend app out-0 x\nexpect app state FATAL_ERROR\nexpect leo out-0 0\n");
+    // TxnOffsetCommit ILLEGAL_GENERATION: sendOffsetsToTransaction() throws CommitFailedException.
+    run_text("init app\nbegin app\nsend app out-0 x\ninject app TxnOffsetCommit ILLEGAL_GENERATION\nsend-offsets app c\n\
+              expect app threw CommitFailedException\nexpect app state ABORTABLE_ERROR\nexpect group g pending=none\n");
+    // InitProducerId TRANSACTIONAL_ID_AUTHORIZATION_FAILED: initTransactions() fails, nothing is
+    // written for the id.
+    let r = run_text("inject app InitProducerId TRANSACTIONAL_ID_AUTHORIZATION_FAILED\ninit app\nexpect app state FATAL_ERROR\nexpect txn pay none\n");
+    let answers: Vec<(&str, Option<crate::model::errors::ErrorCode>)> = r.steps.iter().flat_map(|s| &s.messages).filter(|m| m.kind == "response").map(|m| (m.rule.unwrap_or(""), m.error)).collect();
+    assert_eq!(answers, [("N2", Some(crate::model::errors::ErrorCode::TRANSACTIONAL_ID_AUTHORIZATION_FAILED))], "{}", timeline_text(&r));
 }
