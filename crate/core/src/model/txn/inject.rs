@@ -148,7 +148,7 @@ impl World {
         self.injections.retain(|(c, a, _)| !(*c == i && *a == api));
         self.injections.push((i, api, what));
         say!(self, format!("{producer}'s next {api} request: {}", match what {
-            Injection::Error(e) => format!("answered {} without being processed (the client retries it)", e.name()),
+            Injection::Error(e) => format!("answered {} without being processed", e.name()),
             Injection::Answer(e) => format!("answered {} without being processed (an answer the client does not retry: the call reads it)", e.name()),
             Injection::LoseRequest => String::from("lost on its way (never processed, never answered)"),
             Injection::LoseResponse => String::from("processed, but its answer is lost"),
