@@ -53,6 +53,14 @@ pub enum Request {
         current: Option<(i64, i16)>,
         #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
         empty_id: bool,
+        /// `v=N` (0–6; none: the Java 4.x client's v5). v0–2 carry no producer id and epoch
+        /// (KIP-360, v3) and v0–3 read PRODUCER_FENCED as INVALID_PRODUCER_EPOCH (KIP-588, v4).
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+        version: Option<i16>,
+        /// v6's KIP-939 flags (`keep-prepared`, `enable-2pc`): an unstable API in 4.3, declared
+        /// OUTSIDE_MODEL (I13).
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+        two_phase: bool,
     },
     /// AddPartitionsToTxn: v ≤ 3 a TV1 client's add; v4+ a leader's (`verify_only`: KIP-890
     /// part 1 verification, V3; else the add of a TV2 leader, v5 records clientTransactionVersion 2).
@@ -109,7 +117,7 @@ impl Request {
         let iso = |rc: bool| if rc { "read_committed" } else { "read_uncommitted" };
         let result = |c: bool| if c { "commit" } else { "abort" };
         match self {
-            Request::InitProducerId { transactional_id, timeout_ms, current, empty_id } => {
+            Request::InitProducerId { transactional_id, timeout_ms, current, empty_id, version, two_phase } => {
                 let mut s = String::from("init-producer-id");
                 if *empty_id {
                     s.push_str(&format!(" transactional.id=\"\" timeout={timeout_ms}ms"));
@@ -118,6 +126,12 @@ impl Request {
                 }
                 if let Some((p, e)) = current {
                     s.push_str(&format!(" pid={p} epoch={e}"));
+                }
+                if *two_phase {
+                    s.push_str(" keep-prepared");
+                }
+                if let Some(v) = version {
+                    s.push_str(&format!(" v={v}"));
                 }
                 s
             }
@@ -208,6 +222,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
     let (mut group, mut generation, mut member, mut instance, mut stable) = (None::<String>, -1i32, String::new(), None::<String>, false);
     let mut offsets: Vec<(String, i64)> = Vec::new();
     let mut empty_id = false;
+    let mut two_phase = false;
     let is_part = |k: &str| k.rsplit_once('-').is_some_and(|(t, n)| !t.is_empty() && n.parse::<i32>().is_ok_and(|n| n >= 0));
     let mut bare: Vec<&str> = Vec::new();
     for w in &words {
@@ -249,9 +264,13 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 "verify-only" if v == "add-partitions-to-txn" => verify_only = true,
                 "read_committed" | "read_uncommitted" if matches!(v, "fetch" | "list-offsets") => rc = Some(*w == "read_committed"),
                 "require-stable" if v == "offset-fetch" => stable = true,
+                "keep-prepared" | "enable-2pc" if v == "init-producer-id" => two_phase = true,
                 _ => bare.push(w),
             },
         }
+    }
+    if version.is_some() && !matches!(v, "init-producer-id" | "add-partitions-to-txn" | "add-offsets-to-txn" | "txn-offset-commit" | "end-txn" | "produce") {
+        return Err(format!("v= is not read for {v}: its answer is the same at every version the model knows"));
     }
     let need_pid = |what: &str| match (pid, epoch) {
         (Some(p), Some(e)) => Ok((p, e)),
@@ -273,7 +292,16 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 (None, None) => None,
                 _ => return Err(String::from("a KIP-360 InitProducerId gives both pid=N and epoch=E")),
             };
-            Request::InitProducerId { transactional_id: id.unwrap_or_default(), timeout_ms: timeout.unwrap_or(DEFAULT_TXN_TIMEOUT_MS), current, empty_id }
+            if version.is_some_and(|v| v > 6) {
+                return Err(String::from("InitProducerId has versions 0–6"));
+            }
+            if current.is_some() && version.is_some_and(|v| v < 3) {
+                return Err(String::from("pid= and epoch= are fields of InitProducerId v3+ (KIP-360)"));
+            }
+            if two_phase && version.is_some_and(|v| v < 6) {
+                return Err(String::from("keep-prepared and enable-2pc are fields of InitProducerId v6 (KIP-939)"));
+            }
+            Request::InitProducerId { transactional_id: id.unwrap_or_default(), timeout_ms: timeout.unwrap_or(DEFAULT_TXN_TIMEOUT_MS), current, empty_id, version, two_phase }
         }
         "add-partitions-to-txn" => {
             let (p, e) = need_pid("add-partitions-to-txn")?;
@@ -628,9 +656,24 @@ impl World {
     pub fn request(&mut self, req: &Request, from: &str) -> Result<Reply, String> {
         let lane = self.request_lane(from);
         match req {
-            Request::InitProducerId { transactional_id: id, timeout_ms, current, empty_id } => {
+            Request::InitProducerId { transactional_id: id, timeout_ms, current, empty_id, version, two_phase } => {
                 let shown = if *empty_id { "\"\"" } else if id.is_empty() { "null" } else { id };
-                msg!(self, lane.clone(), COORD_LANE, "InitProducerId", format!("InitProducerId(transactionalId={shown}, transactionTimeoutMs={timeout_ms}{})", current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}"))));
+                msg!(self, lane.clone(), COORD_LANE, "InitProducerId", format!(
+                    "InitProducerId{}(transactionalId={shown}, transactionTimeoutMs={timeout_ms}{}{})",
+                    version.map_or(String::new(), |v| format!(" v{v}")),
+                    current.map_or(String::new(), |(p, e)| format!(", producerId={p}, producerEpoch={e}")),
+                    if *two_phase { ", keepPreparedTxn=true" } else { "" }
+                ));
+                if *two_phase {
+                    // I13: KIP-939's flags are an unstable API in 4.3 (keepPreparedTxn: KAFKA-20739).
+                    let why = String::from("keepPreparedTxn / enable2Pc (InitProducerId v6, KIP-939) are an unstable API in Kafka 4.3; the model does not guess their answer: OUTSIDE_MODEL");
+                    self.outside_model = Some(why.clone());
+                    let mut r = Reply::new("InitProducerId", ErrorCode::NONE, "I13", super::super::kafka_source::KIP_939, why);
+                    r.error = String::from("OUTSIDE_MODEL");
+                    r.error_code = -1;
+                    self.reply_msg(lane, &r);
+                    return Ok(r);
+                }
                 if id.is_empty() && !*empty_id {
                     // I1: an idempotent producer: a fresh id at epoch 0, nothing persisted.
                     let pid = self.next_pid;
@@ -660,7 +703,10 @@ impl World {
                     let t = self.instance_for(id, pid, epoch, from);
                     self.queue_markers(id, t, false);
                 }
-                let mut r = Reply::new("InitProducerId", a.error, a.rule, a.source, a.why(id, &[]));
+                // v0–3 clients know no PRODUCER_FENCED: it goes back as INVALID_PRODUCER_EPOCH
+                // (KafkaApis.handleInitProducerIdRequest, KIP-588).
+                let error = if version.is_some_and(|v| v < 4) && a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                let mut r = Reply::new("InitProducerId", error, a.rule, a.source, a.why(id, &[]));
                 if a.error == ErrorCode::NONE {
                     r.producer_id = Some(a.producer_id);
                     r.producer_epoch = Some(a.producer_epoch);
@@ -692,7 +738,10 @@ impl World {
                 let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
                 let a = self.coordinator_add(id, *producer_id, *epoch, partitions, tv, from);
                 let names: Vec<&str> = partitions.iter().map(String::as_str).collect();
-                let r = Reply::new("AddPartitionsToTxn", a.error, a.rule, a.source, a.why(id, &names));
+                // v0–1 clients know no PRODUCER_FENCED: it goes back as INVALID_PRODUCER_EPOCH
+                // (KafkaApis.handleAddPartitionsToTxnRequest, KIP-588).
+                let error = if *version < 2 && a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                let r = Reply::new("AddPartitionsToTxn", error, a.rule, a.source, a.why(id, &names));
                 self.reply_msg(lane, &r);
                 Ok(r)
             }
@@ -730,7 +779,10 @@ impl World {
                         self.queue_markers_with(ci, t, *commit, version);
                     }
                 }
-                let mut r = Reply::new("EndTxn", a.error, a.rule, a.source, a.why(id, &[]));
+                // v0–1 clients know no PRODUCER_FENCED: it goes back as INVALID_PRODUCER_EPOCH
+                // (KafkaApis.handleEndTxnRequest, KIP-588).
+                let error = if *version < 2 && a.error == ErrorCode::PRODUCER_FENCED { ErrorCode::INVALID_PRODUCER_EPOCH } else { a.error };
+                let mut r = Reply::new("EndTxn", error, a.rule, a.source, a.why(id, &[]));
                 if a.error == ErrorCode::NONE && tv == Tv::Tv2 && a.producer_id >= 0 {
                     r.producer_id = Some(a.producer_id);
                     r.producer_epoch = Some(a.producer_epoch);

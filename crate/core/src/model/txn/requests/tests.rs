@@ -608,3 +608,51 @@ fn k4_a_refused_marker_leaves_the_transaction_in_prepare_commit_and_v1_skips_v4_
     assert!(w.markers.is_empty(), "and no marker left to send");
     assert_eq!(send(&mut w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0").error, "CONCURRENT_TRANSACTIONS");
 }
+
+/// KIP-588: a client below InitProducerId v4, EndTxn v2 or AddPartitionsToTxn v2 knows no
+/// PRODUCER_FENCED, so the broker answers it INVALID_PRODUCER_EPOCH (KafkaApis, each handler's
+/// `version < …` mapping); the decision and its rule are the same.
+#[test]
+fn kip588_older_versions_read_producer_fenced_as_invalid_producer_epoch() {
+    let mut w = world();
+    send(&mut w, "init-producer-id transactional.id=app");
+    send(&mut w, "init-producer-id transactional.id=app");
+    // epoch 0 is fenced now (the coordinator is at 1).
+    for (line, want) in [
+        ("init-producer-id transactional.id=app pid=77 epoch=0 v=3", "INVALID_PRODUCER_EPOCH"),
+        ("init-producer-id transactional.id=app pid=77 epoch=0 v=4", "PRODUCER_FENCED"),
+        ("init-producer-id transactional.id=app pid=77 epoch=0", "PRODUCER_FENCED"),
+        ("add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 v=1", "INVALID_PRODUCER_EPOCH"),
+        ("add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 v=2", "PRODUCER_FENCED"),
+        ("end-txn transactional.id=app pid=1000 epoch=0 commit v=1", "INVALID_PRODUCER_EPOCH"),
+        ("end-txn transactional.id=app pid=1000 epoch=0 commit v=2", "PRODUCER_FENCED"),
+    ] {
+        assert_eq!(send(&mut w, line).error, want, "{line}");
+    }
+    // The versions' fields: no KIP-360 ids before v3, no KIP-939 flags before v6, no v= where
+    // the model reads none.
+    for (line, says) in [
+        ("init-producer-id transactional.id=app pid=1000 epoch=1 v=2", "v3+"),
+        ("init-producer-id transactional.id=app keep-prepared v=5", "v6"),
+        ("init-producer-id transactional.id=app v=7", "0–6"),
+        ("fetch orders-0 v=4", "v= is not read for fetch"),
+    ] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let e = parse_request(&words).unwrap_err();
+        assert!(e.contains(says), "{line}: {e}");
+    }
+}
+
+/// I13: InitProducerId v6's keepPreparedTxn (KIP-939) is declared OUTSIDE_MODEL, as the Java
+/// client's two-phase commit is: the answer names it, nothing changes.
+#[test]
+fn i13_keep_prepared_txn_is_outside_the_model() {
+    let mut w = world();
+    let r = send(&mut w, "init-producer-id transactional.id=app keep-prepared");
+    assert_eq!((r.error.as_str(), r.rule), ("OUTSIDE_MODEL", "I13"));
+    assert!(w.outside_model.is_some());
+    assert!(w.coordinator.txns.is_empty(), "nothing written");
+    let words: Vec<&str> = "init-producer-id transactional.id=app keep-prepared v=6".split_whitespace().collect();
+    let (req, _, _) = parse_request(&words).unwrap();
+    assert_eq!(req.line(), "init-producer-id transactional.id=app timeout=60000ms keep-prepared v=6");
+}
