@@ -1376,6 +1376,10 @@ class Run:
         label = None
         if len(words) >= 2 and words[-2] == "as":
             label, words = words[-1], words[:-2]
+        if verb == "init-producer-id" and ("keep-prepared" in words or "enable-2pc" in words):
+            # KIP-939's flags: the simulator answers OUTSIDE_MODEL (I13), nothing to compare
+            self.skip_step(n, w, "InitProducerId v6's KIP-939 flags are OUTSIDE_MODEL in the simulator")
+            return
         kv = dict(x.split("=", 1) for x in words if "=" in x)
         bare = [x for x in words if "=" not in x]
         tid = self.tid(kv["transactional.id"]) if kv.get("transactional.id") else None
@@ -1397,8 +1401,11 @@ class Run:
                 # `advance` (as the Java clients' transaction.timeout.ms); one the coordinator
                 # refuses (I3, over transaction.max.timeout.ms) or at the maximum is sent as given
                 timeout = max(1, int(timeout * TIME_SCALE))
-            r = self.coord_request("InitProducerId", 5, {"transactionalId": tid, "transactionTimeoutMs": timeout,
-                                                         "producerId": pid, "producerEpoch": epoch}, lambda r: r["errorCode"])
+            v = version if version is not None else 5
+            body = {"transactionalId": tid, "transactionTimeoutMs": timeout}
+            if v >= 3:  # KIP-360's fields
+                body.update({"producerId": pid, "producerEpoch": epoch})
+            r = self.coord_request("InitProducerId", v, body, lambda r: r["errorCode"])
             got["error"] = err(r["errorCode"])
             if r["errorCode"] == 0:
                 if self.pid_base is None:
