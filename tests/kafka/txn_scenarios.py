@@ -1444,23 +1444,34 @@ class Run:
             if r["errorCode"] == 0 and v >= 5:
                 got["producerId"], got["producerEpoch"] = self.rel_pid(r["producerId"]), r["producerEpoch"]
         elif verb == "marker":
-            t, i = self.topic(bare[0])
+            # `marker P1 P2 …`: one request naming every partition, answered per partition
+            parts = [x for x in bare if x not in ("commit", "abort")]
+            topics = {}
+            for part in parts:
+                t, i = self.topic(part)
+                topics.setdefault(t, []).append(i)
             tv = int(kv.get("tv", 1))
             ce = int(kv.get("coordinator-epoch", 0)) + self.ce_offset
             body = {"markers": [{"producerId": pid, "producerEpoch": epoch, "transactionResult": "commit" in bare,
-                                 "topics": [{"name": t, "partitionIndexes": [i]}], "coordinatorEpoch": ce,
-                                 "transactionVersion": tv}]}
-            end0 = self.p.list_offsets(t, i)["offset"]
+                                 "topics": [{"name": t, "partitionIndexes": ns} for t, ns in topics.items()],
+                                 "coordinatorEpoch": ce, "transactionVersion": tv}]}
+            ends = {part: self.p.list_offsets(*self.topic(part))["offset"] for part in parts}
             # 4.0-4.1 speak WriteTxnMarkers v1 only, which has no transactionVersion (KIP-1228)
             mv = 1 if KAFKA_LINE == "4.1" else 2
             if mv == 1:
                 del body["markers"][0]["transactionVersion"]
             r = self.p.request("WriteTxnMarkers", mv, body)
-            code = r["markers"][0]["topics"][0]["partitions"][0]["errorCode"]
+            codes = {self.sim_partition(tr["name"], pr["partitionIndex"]): pr["errorCode"]
+                     for tr in r["markers"][0]["topics"] for pr in tr["partitions"]}
+            answers = [(part, codes[part], ends[part] if codes[part] == 0 else None) for part in parts]
+            # the first refusal (or the first answer) stands for the request, as in the simulator
+            part, code, off = next((a for a in answers if a[1]), answers[0])
             got["error"] = err(code)
             got["outcome"] = "appended" if code == 0 else "rejected"
             if code == 0:
-                got["offsets"] = [end0, end0]
+                got["offsets"] = [off, off]
+            if len(parts) > 1:
+                got["partitions"] = [[p_, err(c), o] for p_, c, o in answers]
         elif verb == "produce":
             sim_batch = (self.sim_step(k).get("reply") or {}).get("batch")
             if not sim_batch:

@@ -69,7 +69,18 @@ pub enum Request {
     EndTxn { transactional_id: String, producer_id: i64, epoch: i16, commit: bool, version: i16 },
     /// WriteTxnMarkers for one partition, from outside the coordinator's own pipeline (a
     /// retried, delayed or admin marker, K7): the leader's marker checks M1–M6.
-    WriteTxnMarkers { partition: String, producer_id: i64, epoch: i16, commit: bool, coordinator_epoch: i32, tv2: bool },
+    WriteTxnMarkers {
+        partition: String,
+        producer_id: i64,
+        epoch: i16,
+        commit: bool,
+        coordinator_epoch: i32,
+        tv2: bool,
+        /// The request's other partitions (`marker P1 P2 …`): one marker for the transaction,
+        /// written to each, each answered on its own.
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+        more: Vec<String>,
+    },
     /// Produce (acks=-1) of one batch: v ≤ 11 a TV1 client's (the leader verifies, V3), v12+ a
     /// TV2 client's (the leader adds the partition, V4).
     Produce { partition: String, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, transactional_id: String, version: i16, values: Vec<String> },
@@ -143,8 +154,9 @@ impl Request {
             Request::EndTxn { transactional_id, producer_id, epoch, commit, version } => {
                 format!("end-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} {} v={version}", result(*commit))
             }
-            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2 } => format!(
-                "marker {partition} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
+            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2, more } => format!(
+                "marker {partition}{} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
+                more.iter().map(|p| format!(" {p}")).collect::<String>(),
                 result(*commit),
                 if *tv2 { 2 } else { 1 }
             ),
@@ -336,13 +348,18 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
         }
         "marker" => {
             let (p, e) = need_pid("marker")?;
+            let Some((first, more)) = bare.split_first() else { return Err(String::from("`marker` needs a partition")) };
+            if let Some(x) = more.iter().enumerate().find_map(|(k, x)| (more[..k].contains(x) || x == first).then_some(x)) {
+                return Err(format!("{x} is named twice: a WriteTxnMarkers request names each partition once"));
+            }
             Request::WriteTxnMarkers {
-                partition: one_partition(&bare, "marker")?,
+                partition: first.to_string(),
                 producer_id: p,
                 epoch: e,
                 commit: commit.ok_or_else(|| String::from("`marker` needs commit or abort"))?,
                 coordinator_epoch: ce,
                 tv2,
+                more: more.iter().map(|x| x.to_string()).collect(),
             }
         }
         "produce" if batch.is_some() => {
@@ -790,15 +807,19 @@ impl World {
                 self.reply_msg(lane, &r);
                 Ok(r)
             }
-            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2 } => {
-                let pi = self.partition_index(partition)?;
+            Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2, more } => {
+                let mut pis = alloc::vec![self.partition_index(partition)?];
+                for p in more {
+                    pis.push(self.partition_index(p)?);
+                }
                 if *tv2 && !self.cluster.kafka.has_markers_v2() {
                     return Err(format!(
                         "a Kafka {} broker speaks WriteTxnMarkers v1 only (v2, which carries tv=2, is KIP-1228, Kafka 4.2+): send tv=1, which its leaders check by M1",
                         self.cluster.kafka.name()
                     ));
                 }
-                msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {partition}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, if *tv2 { 2 } else { 1 }), "K7", TRANSACTION_MARKER_CHANNEL_MANAGER, ErrorCode::NONE);
+                let names: Vec<&str> = core::iter::once(partition.as_str()).chain(more.iter().map(String::as_str)).collect();
+                msg_rule!(self, lane.clone(), self.partition_lane(partition), "WriteTxnMarkers", format!("WriteTxnMarkers({}, producer {producer_id} epoch {epoch}, coordinator epoch {coordinator_epoch}, {}, TransactionVersion {}) from outside the coordinator's pipeline", if *commit { "COMMIT" } else { "ABORT" }, names.join(", "), if *tv2 { 2 } else { 1 }), "K7", TRANSACTION_MARKER_CHANNEL_MANAGER, ErrorCode::NONE);
                 self.metric(super::Metric::WriteTxnMarkersRequests, 1);
                 // The transaction the marker closes here: the instance with this producer's
                 // open records on the partition, or the id's open one, or a new one.
@@ -810,31 +831,49 @@ impl World {
                         self.txns.push(TxnInstance { producer: Name::from(from), pid: *producer_id, epoch: *epoch, ..Default::default() });
                         self.txns.len() - 1
                     });
-                let pname = self.partition_names(pi).0;
-                let m = MarkerReq {
-                    transactional_id: self.txns[t].transactional_id.clone(),
-                    txn: t,
-                    pid: *producer_id,
-                    epoch: *epoch,
-                    commit: *commit,
-                    coordinator_epoch: *coordinator_epoch,
-                    partition: pname,
-                    version: if *tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 },
-                    held: false,
-                };
                 self.tick(1);
-                let before = self.partitions[pi].log_end_offset;
-                let d = self.partitions[pi].append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, self.now_ms);
-                let mut r = Reply::new("WriteTxnMarkers", d.error(), d.rule(), d.source(), d.why(partition));
-                if let Outcome::Appended { base_offset, .. } = d.outcome() {
-                    r.outcome = Some(String::from("appended"));
-                    r.offsets = Some((base_offset, base_offset));
-                    self.record_marker(pi, &m, base_offset);
-                } else {
-                    r.outcome = Some(String::from("rejected"));
-                    debug_assert_eq!(before, self.partitions[pi].log_end_offset);
+                // Each partition's leader decides its marker (M1–M6); the answer has one error per
+                // partition (WriteTxnMarkersResponse). One partition: the reply is its answer.
+                let mut replies: Vec<Reply> = Vec::new();
+                for (&pi, &name) in pis.iter().zip(&names) {
+                    let m = MarkerReq {
+                        transactional_id: self.txns[t].transactional_id.clone(),
+                        txn: t,
+                        pid: *producer_id,
+                        epoch: *epoch,
+                        commit: *commit,
+                        coordinator_epoch: *coordinator_epoch,
+                        partition: self.partition_names(pi).0,
+                        version: if *tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 },
+                        held: false,
+                    };
+                    let before = self.partitions[pi].log_end_offset;
+                    let d = self.partitions[pi].append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, self.now_ms);
+                    let mut r = Reply::new("WriteTxnMarkers", d.error(), d.rule(), d.source(), d.why(name));
+                    if let Outcome::Appended { base_offset, .. } = d.outcome() {
+                        r.outcome = Some(String::from("appended"));
+                        r.offsets = Some((base_offset, base_offset));
+                        self.record_marker(pi, &m, base_offset);
+                    } else {
+                        r.outcome = Some(String::from("rejected"));
+                        debug_assert_eq!(before, self.partitions[pi].log_end_offset);
+                    }
+                    if !more.is_empty() {
+                        self.reply_msg_from(self.partition_lane(name), lane.clone(), &r);
+                    }
+                    replies.push(r);
                 }
-                self.reply_msg_from(self.partition_lane(partition), lane, &r);
+                if more.is_empty() {
+                    let r = replies.remove(0);
+                    self.reply_msg_from(self.partition_lane(partition), lane, &r);
+                    return Ok(r);
+                }
+                // Several: the first refusal (or the first answer) stands for the request, each
+                // partition's error and marker offset are in `partitions`.
+                let partitions: Vec<(String, String, Option<i64>)> = names.iter().zip(&replies).map(|(n, r)| (n.to_string(), r.error.clone(), r.offsets.map(|o| o.0))).collect();
+                let k = replies.iter().position(|r| r.error_code != 0).unwrap_or(0);
+                let mut r = replies.swap_remove(k);
+                r.partitions = partitions;
                 Ok(r)
             }
             Request::Produce { partition, producer_id, epoch, base_sequence, transactional, transactional_id: id, version, values } => {

@@ -656,3 +656,23 @@ fn i13_keep_prepared_txn_is_outside_the_model() {
     let (req, _, _) = parse_request(&words).unwrap();
     assert_eq!(req.line(), "init-producer-id transactional.id=app timeout=60000ms keep-prepared v=6");
 }
+
+/// One WriteTxnMarkers request for several partitions: each partition's leader decides its
+/// marker, and the answer carries one error (and the marker's offset) per partition.
+#[test]
+fn a_marker_request_for_two_partitions_is_answered_per_partition() {
+    let mut w = world();
+    send(&mut w, "init-producer-id transactional.id=app");
+    send(&mut w, "add-partitions-to-txn transactional.id=app pid=1000 epoch=0 orders-0 orders-1 v=3");
+    send(&mut w, "produce orders-0 pid=1000 epoch=0 seq=0 txn transactional.id=app v=11 a");
+    // orders-1 holds producer 1000 at epoch 1 (another writer bumped it there): M1 refuses epoch 0.
+    send(&mut w, "produce orders-1 pid=1000 epoch=1 seq=0 b");
+    let r = send(&mut w, "marker orders-0 orders-1 pid=1000 epoch=0 commit coordinator-epoch=0 tv=1");
+    let parts: Vec<(&str, &str, Option<i64>)> = r.partitions.iter().map(|(p, e, o)| (p.as_str(), e.as_str(), *o)).collect();
+    assert_eq!(parts, [("orders-0", "NONE", Some(1)), ("orders-1", "INVALID_PRODUCER_EPOCH", None)]);
+    assert_eq!((r.error.as_str(), r.rule), ("INVALID_PRODUCER_EPOCH", "M1"));
+    assert_eq!(r.check(&["error", "orders-0", "NONE"]), None);
+    assert_eq!(r.check(&["offset", "orders-0", "1"]), None);
+    let words: Vec<&str> = "marker orders-0 orders-0 pid=1 epoch=0 commit".split_whitespace().collect();
+    assert!(parse_request(&words).unwrap_err().contains("named twice"));
+}
