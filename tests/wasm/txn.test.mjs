@@ -194,3 +194,10 @@ test("parseScenario gives either script's JSON twin, which runs as its text does
   assert.throws(() => parseScenario("model transactions\npartition p\nbgein app\n"), /line 3/);
   assert.throws(() => runTxnScenario({ model: "transactions", steps: "nope" }), /invalid transactions scenario/);
 });
+
+test("the state names each group's generation and members, static ones with their instance ids", () => {
+  const text = readFileSync(fileURLToPath(new URL("txn-request-static-member.eos", scenariosDir)), "utf8");
+  const r = runTxnScenario(text);
+  const g = r.steps.at(-1).state.groups.find((x) => x.group === "g");
+  assert.deepEqual([g.generation, g.members, g.staticMembers], [3, ["m1", "m2"], [["i1", "m1"]]]);
+});

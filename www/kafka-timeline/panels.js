@@ -263,6 +263,11 @@ export function renderState(v) {
         break;
       }
       case "offsets": {
+        for (const g of st.groups ?? []) {
+          const stat = (g.staticMembers ?? []).map(([inst, m]) => `${inst} → ${m}`);
+          sec.append(kv(`group ${g.group}: generation ${g.generation} · members ${(g.members ?? []).join(", ") || "none (Empty)"}` +
+            (stat.length ? ` · static ${stat.join(", ")}` : "")));
+        }
         const list = st.offsets ?? [];
         if (!list.length) sec.append(kv("no group offsets", "about"));
         const ul = h("ul", { "aria-label": "group offsets" });

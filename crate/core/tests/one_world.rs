@@ -194,6 +194,24 @@ fn expect_txn_state_reads_the_coordinator_in_both_script_languages() {
     assert!(idem.failures[0].got.starts_with("pid=1000 epoch=0 state=Ongoing"), "{}", idem.failures[0].got);
 }
 
+/// A WriteTxnMarkers request for several partitions is a request line in both languages,
+/// answered per partition the same way.
+#[test]
+fn a_marker_for_two_partitions_is_one_request_in_both_script_languages() {
+    let body = "partition orders-0 orders-1\ninit-producer-id transactional.id=pay as init\n\
+                add-partitions-to-txn transactional.id=pay pid=1000 epoch=0 orders-0 orders-1 v=3 as add\n\
+                marker orders-0 orders-1 pid=1000 epoch=0 abort coordinator-epoch=0 tv=1\n";
+    let sc = scenario::parse(body).unwrap();
+    assert!(matches!(sc.steps.last(), Some(scenario::Step::Request { .. })), "not the idempotence scripts' one-partition marker");
+    let idem = scenario::run(&sc);
+    assert!(idem.passed(), "{:?} {:?}", idem.failures, idem.error);
+    let last = &idem.cluster.as_ref().unwrap().replies.iter().find(|r| r.0 == "last").unwrap().1;
+    let parts: Vec<(&str, &str)> = last.partitions.iter().map(|(p, e, _)| (p.as_str(), e.as_str())).collect();
+    assert_eq!(parts, [("orders-0", "NONE"), ("orders-1", "NONE")]);
+    let txn = txn_scenario::run(&txn_scenario::parse(&format!("model transactions\n{body}expect last error orders-1 NONE\nexpect log orders-1 [ABORT]\n")).unwrap(), None, false);
+    assert!(txn.passed(), "{:?} {:?}", txn.failures, txn.error);
+}
+
 /// Every shipped idempotence-language scenario, parsed, by file name, in name order.
 fn idempotence_scenarios() -> Vec<(String, scenario::Scenario)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use super::txn::state::{snapshot, AbortedEntry, ConsumerState, CoordinatorState, FollowerState, OffsetState, PartitionState, Position, ProducerEntry, ProducerState, ReplicationState, StateSnapshot, TxnState, VerificationEntry};
+pub use super::txn::state::{snapshot, AbortedEntry, ConsumerState, CoordinatorState, FollowerState, GroupState, OffsetState, PartitionState, Position, ProducerEntry, ProducerState, ReplicationState, StateSnapshot, TxnState, VerificationEntry};
 use super::txn::state::iso;
 use super::scenario::Failure;
 use super::txn::World;

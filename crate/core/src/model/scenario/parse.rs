@@ -415,7 +415,10 @@ pub(in crate::model) fn parse_step(line: usize, content: &str, sc: &Scenario) ->
 fn cluster_request(line: usize, words: &[&str]) -> Result<Option<Step>, ParseError> {
     // A labelled one (`… as LABEL`), or one with the transactions scripts' fields, is answered
     // as there, kept for `expect LABEL …`.
+    // A marker for several partitions is one request too (answered per partition).
+    let several = words[0] == "marker" && words[1..].iter().filter(|w| !w.contains('=') && !matches!(**w, "commit" | "abort")).count() > 1;
     let own = matches!(words[0], "produce" | "marker" | "fetch" | "list-offsets")
+        && !several
         && !words.iter().any(|w| w.starts_with("transactional.id=") || w.starts_with("v=") || *w == "as");
     if own || !super::txn::is_request_verb(words[0]) {
         return Ok(None);

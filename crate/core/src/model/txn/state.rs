@@ -22,6 +22,8 @@ pub struct StateSnapshot {
     pub coordinator: CoordinatorState,
     pub partitions: Vec<PartitionState>,
     pub offsets: Vec<OffsetState>,
+    /// Each consumer group as the group coordinator holds it: generation and members.
+    pub groups: Vec<GroupState>,
     pub consumers: Vec<ConsumerState>,
     pub metrics: BTreeMap<&'static str, i64>,
 }
@@ -164,6 +166,17 @@ pub struct OffsetState {
     pub partition: String,
     pub committed: Option<i64>,
     pub pending: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+pub struct GroupState {
+    pub group: String,
+    pub generation: i32,
+    /// Member ids (none: the group is Empty).
+    pub members: Vec<String>,
+    /// Static members, as `group.instance.id` → member id.
+    pub static_members: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -326,6 +339,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                     .collect::<Vec<_>>()
             })
             .collect(),
+        groups: w.groups.iter().map(|g| GroupState { group: g.name.clone(), generation: g.generation, members: g.members.clone(), static_members: g.static_members.clone() }).collect(),
         consumers: w
             .consumers
             .iter()
