@@ -423,6 +423,10 @@ impl Coordinator {
     /// [`Coordinator::add_partitions`] from a request of protocol `tv`: AddPartitionsToTxn v4+
     /// (a TV2 leader's or group coordinator's add) records clientTransactionVersion 2.
     pub fn add_partitions_v<P: AsRef<str> + Clone + Into<Name>>(&mut self, id: &str, pid: i64, epoch: i16, parts: &[P], now_ms: i64, tv: Tv) -> Answer {
+        if id.is_empty() {
+            // `TransactionCoordinator.handleAddPartitionsToTransaction`: a null or empty id.
+            return answer(INVALID_REQUEST, "AP1", Why::Fixed("an empty transactional.id is an invalid request"));
+        }
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, "AP2", Why::NoState);
         };
@@ -474,6 +478,10 @@ impl Coordinator {
     #[allow(clippy::too_many_arguments)]
     pub fn end_txn_alloc(&mut self, id: &str, pid: i64, epoch: i16, commit: bool, tv: Tv, now_ms: i64, new_pid: i64) -> Answer {
         let self_line = self.line;
+        if id.is_empty() {
+            // `TransactionCoordinator.handleEndTransaction`: a null or empty id.
+            return answer(INVALID_REQUEST, if tv == Tv::Tv1 { "E0" } else { "F0" }, Why::Fixed("an empty transactional.id is an invalid request"));
+        }
         let Some(m) = self.get_mut(id) else {
             return answer(INVALID_PRODUCER_ID_MAPPING, if tv == Tv::Tv1 { "E0" } else { "F0" }, Why::NoState);
         };

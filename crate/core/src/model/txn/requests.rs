@@ -125,6 +125,8 @@ impl Request {
 
     /// The request as a script line (without its label and sender).
     pub fn line(&self) -> String {
+        // The empty string is written `""` (not null: AP1, E0, F0).
+        let tid = |t: &str| if t.is_empty() { String::from("\"\"") } else { String::from(t) };
         let iso = |rc: bool| if rc { "read_committed" } else { "read_uncommitted" };
         let result = |c: bool| if c { "commit" } else { "abort" };
         match self {
@@ -147,12 +149,13 @@ impl Request {
                 s
             }
             Request::AddPartitionsToTxn { transactional_id, producer_id, epoch, partitions, verify_only, version } => format!(
-                "add-partitions-to-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} {}{} v={version}",
+                "add-partitions-to-txn transactional.id={} pid={producer_id} epoch={epoch} {}{} v={version}",
+                tid(transactional_id),
                 partitions.join(" "),
                 if *verify_only { " verify-only" } else { "" }
             ),
             Request::EndTxn { transactional_id, producer_id, epoch, commit, version } => {
-                format!("end-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} {} v={version}", result(*commit))
+                format!("end-txn transactional.id={} pid={producer_id} epoch={epoch} {} v={version}", tid(transactional_id), result(*commit))
             }
             Request::WriteTxnMarkers { partition, producer_id, epoch, commit, coordinator_epoch, tv2, more } => format!(
                 "marker {partition}{} pid={producer_id} epoch={epoch} {} coordinator-epoch={coordinator_epoch} tv={}",
@@ -175,7 +178,7 @@ impl Request {
             Request::ListOffsets { partition, read_committed } => format!("list-offsets {partition} {}", iso(*read_committed)),
             Request::FindCoordinator { group, key } => format!("find-coordinator {} {key}", if *group { "group" } else { "transaction" }),
             Request::AddOffsetsToTxn { transactional_id, producer_id, epoch, group, version } => {
-                format!("add-offsets-to-txn transactional.id={transactional_id} pid={producer_id} epoch={epoch} group={group} v={version}")
+                format!("add-offsets-to-txn transactional.id={} pid={producer_id} epoch={epoch} group={group} v={version}", tid(transactional_id))
             }
             Request::TxnOffsetCommit { transactional_id, producer_id, epoch, group, generation, member, instance, version, offsets } => format!(
                 "txn-offset-commit transactional.id={transactional_id} pid={producer_id} epoch={epoch} group={group} generation={generation}{}{} v={version} {}",
@@ -289,6 +292,9 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
         _ => Err(format!("`{what}` needs pid=N and epoch=E")),
     };
     let need_id = |what: &str| id.clone().filter(|s| !s.is_empty()).ok_or_else(|| format!("`{what}` needs transactional.id=ID"));
+    // The transaction coordinator's requests may carry the empty string (`transactional.id=""`),
+    // which it refuses as INVALID_REQUEST (AP1, E0, F0).
+    let coordinator_id = |what: &str| if empty_id { Ok(String::new()) } else { need_id(what) };
     let one_partition = |bare: &[&str], what: &str| match bare {
         [p] => Ok(p.to_string()),
         [] => Err(format!("`{what}` needs a partition")),
@@ -325,7 +331,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 return Err(String::from("verify-only is a field of AddPartitionsToTxn v4+ (the leader's form)"));
             }
             Request::AddPartitionsToTxn {
-                transactional_id: need_id("add-partitions-to-txn")?,
+                transactional_id: coordinator_id("add-partitions-to-txn")?,
                 producer_id: p,
                 epoch: e,
                 partitions: bare.iter().map(|s| s.to_string()).collect(),
@@ -339,7 +345,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                 return Err(format!("unexpected {x:?}"));
             }
             Request::EndTxn {
-                transactional_id: need_id("end-txn")?,
+                transactional_id: coordinator_id("end-txn")?,
                 producer_id: p,
                 epoch: e,
                 commit: commit.ok_or_else(|| String::from("`end-txn` needs commit or abort"))?,
@@ -404,7 +410,7 @@ pub fn parse_request(words: &[&str]) -> Result<(Request, Option<String>, Option<
                     if version > 4 {
                         return Err(String::from("AddOffsetsToTxn has versions 0–4 (a TV2 client sends none: TxnOffsetCommit v5 adds the partition)"));
                     }
-                    Request::AddOffsetsToTxn { transactional_id: need_id(v)?, producer_id: p, epoch: e, group, version }
+                    Request::AddOffsetsToTxn { transactional_id: coordinator_id(v)?, producer_id: p, epoch: e, group, version }
                 }
                 "txn-offset-commit" => {
                     let (p, e) = need_pid(v)?;

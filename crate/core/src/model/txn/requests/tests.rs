@@ -676,3 +676,23 @@ fn a_marker_request_for_two_partitions_is_answered_per_partition() {
     let words: Vec<&str> = "marker orders-0 orders-0 pid=1 epoch=0 commit".split_whitespace().collect();
     assert!(parse_request(&words).unwrap_err().contains("named twice"));
 }
+
+/// The coordinator refuses an empty (not null) transactional.id as INVALID_REQUEST on every
+/// request (I2, AP1, E0, F0), and the line keeps it as `""`.
+#[test]
+fn an_empty_transactional_id_is_an_invalid_request_everywhere() {
+    let mut w = world();
+    for (line, rule) in [
+        ("add-partitions-to-txn transactional.id=\"\" pid=1000 epoch=0 orders-0 v=3", "AP1"),
+        ("add-offsets-to-txn transactional.id=\"\" pid=1000 epoch=0 group=g", "AP1"),
+        ("end-txn transactional.id=\"\" pid=1000 epoch=0 commit v=4", "E0"),
+        ("end-txn transactional.id=\"\" pid=1000 epoch=0 commit v=5", "F0"),
+    ] {
+        let r = send(&mut w, line);
+        assert_eq!((r.error.as_str(), r.rule), ("INVALID_REQUEST", rule), "{line}");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (req, _, _) = parse_request(&words).unwrap();
+        assert!(req.line().contains("transactional.id=\"\""), "{}", req.line());
+    }
+    assert!(w.coordinator.txns.is_empty());
+}
