@@ -2,8 +2,9 @@
 //   <script type="module" src=".../eoslab/eoslab-fences.js"></script>
 //
 //   ```kafka-batch          Kafka bytes: hex, base64, or any dump the inspector reads (xxd, hexdump -C …)
-//   ```kafka-scenario       a scenario script (`model transactions` first: <kafka-timeline>, else
-//                           <kafka-ladder>), or just the name of a built-in scenario
+//   ```kafka-scenario       a scenario script (a transactions script — `model transactions` first, or
+//                           any line only those read — <kafka-timeline>, else <kafka-ladder>), or
+//                           just the name of a built-in scenario
 //   ```kafka-ladder         the same, always drawn by <kafka-ladder> (a transactions script as a
 //   ```kafka-timeline       sequence diagram) or always by <kafka-timeline> (an idempotence
 //                           script's run on its lanes): the view chosen by the author
@@ -24,6 +25,7 @@
 // Docusaurus page, only once React has hydrated it: changing its markup before is a mismatch); a
 // page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
 import "./eoslab.js";
+import { isTransactionsScript } from "./lib/script-kind.js";
 
 const KINDS = ["kafka-batch", "kafka-scenario", "kafka-ladder", "kafka-timeline", "kafka-config"];
 const DONE = "data-eoslab-fence";
@@ -78,7 +80,7 @@ export function elementFor(kind, text) {
   }
   if (kind === "kafka-scenario" || kind === "kafka-ladder" || kind === "kafka-timeline") {
     const named = SCENARIO_NAME.test(body) && !body.includes("\n");
-    const transactions = /^\s*model\s+transactions\b/m.test(body.split("\n").find((l) => l.trim() && !l.trim().startsWith("#")) ?? "");
+    const transactions = isTransactionsScript(body);
     const name = named ? body : null;
     // kafka-scenario picks the view by the script's language; the other two name it.
     const byLanguage = named ? (name.startsWith("txn-") ? "kafka-timeline" : "kafka-ladder") : transactions ? "kafka-timeline" : "kafka-ladder";

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { load } from "./load-pkg.mjs";
-import { parseSource, prefixSource, stateAfter } from "../../www/lib/ladder-rows.js";
+import { TRANSACTIONS_WORDS, isTransactionsScript, parseSource, prefixSource, stateAfter } from "../../www/lib/ladder-rows.js";
 
 const { runScenario, runTxnScenario } = await load("eoslab");
 const dir = fileURLToPath(new URL("../../scenarios/", import.meta.url));
@@ -68,4 +68,27 @@ test("{sequence: false} (the timeline's call) leaves the per-batch view out and 
     const strip = (r) => ({ ...r, producers: undefined, partitions: undefined, batches: undefined, finalState: undefined, initialState: undefined, steps: r.steps.map((s) => ({ ...s, events: undefined, producerEntries: undefined, changes: undefined })) });
     assert.deepEqual(strip(lean), strip(full), name);
   }
+});
+
+// One script language (issue 13): the views decide a script's language before any wasm is loaded
+// (www/lib/script-kind.js); the core decides it when it runs one (txn_scenario::is_transactions).
+test("the views and the core read a script's language the same way, with or without a model line", () => {
+  const rust = readFileSync(fileURLToPath(new URL("../../crate/core/src/model/txn_scenario/parse.rs", import.meta.url)), "utf8");
+  const list = /pub const TRANSACTIONS_WORDS: \[&str; \d+\] = \[([^\]]*)\]/.exec(rust);
+  assert.ok(list, "TRANSACTIONS_WORDS in parse.rs");
+  assert.deepEqual(TRANSACTIONS_WORDS, [...list[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+  const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
+  for (const { name, model } of index) {
+    assert.equal(isTransactionsScript(readFileSync(join(dir, `${name}.eos`), "utf8")), model === "transactions", name);
+  }
+  // No model line, a transactional producer and a consumer beside an idempotent one: the
+  // timeline's runner takes it as a transactions script, and it passes.
+  const mixed = "partition orders-0\nproducer legacy\nproducer app transactional.id=pay # a comment\nconsumer r read_committed orders-0\n" +
+    "send legacy orders-0 x\nflush\ninit app\nbegin app\nsend app orders-0 y\ncommit app\ndeliver markers\npoll r\nexpect r received x y\n";
+  assert.equal(isTransactionsScript(mixed), true);
+  const run = runTxnScenario(mixed);
+  assert.equal(run.model, "transactions");
+  assert.equal(run.passed, true, JSON.stringify(run.failures ?? run.error));
+  assert.equal(isTransactionsScript("partition p\nproducer a\nsend a p x # begin\ndelay request b1\n"), false);
+  assert.equal(isTransactionsScript("partition p\nproducer a transactional.id=t\nrepeat 3: begin a; abort a\n"), true);
 });

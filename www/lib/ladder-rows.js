@@ -352,12 +352,8 @@ function arrowBuckets(rows, arrows) {
 // ---------------------------------------------------------------------------------------------
 // A transactions run as a ladder
 
-/** Is this script text a transactions script (its first line that is not blank or a comment is `model transactions`)? */
-export function isTransactionsScript(text) {
-  if (typeof text !== "string") return false;
-  const first = text.split(/\r?\n/).find((l) => l.trim() && !l.trim().startsWith("#")) ?? "";
-  return /^\s*model\s+transactions\b/.test(first);
-}
+// Which language a script is in: lib/script-kind.js (re-exported for the elements and tests).
+export { TRANSACTIONS_WORDS, isTransactionsScript } from "./script-kind.js";
 
 /** A lane's role under its name in the header, by the report's lane kind. */
 const LANE_ROLE = { producer: "producer", coordinator: "coordinator", partition: "leader", offsets: "offsets", consumer: "consumer", external: "outside" };

@@ -212,6 +212,40 @@ fn a_marker_for_two_partitions_is_one_request_in_both_script_languages() {
     assert!(txn.passed(), "{:?} {:?}", txn.failures, txn.error);
 }
 
+/// One language (issue 13): a script without `model transactions` that uses a line only the
+/// transactions scripts read (a transactional producer, `begin`, `consumer` …) is a transactions
+/// script, its idempotence lines hosted as ever; every shipped idempotence script stays one.
+#[test]
+fn a_script_that_uses_transactions_lines_needs_no_model_line() {
+    let text = "title mixed\npartition orders-0\nproducer legacy\nproducer app transactional.id=pay\nconsumer reader read_committed orders-0\n\
+                send legacy orders-0 x\ndeliver request b1\ndeliver response b1\nexpect b1 acked 0..0\n\
+                init app\nbegin app\nsend app orders-0 y\ncommit app\ndeliver markers\npoll reader\nexpect reader received x y\n";
+    assert!(txn_scenario::is_transactions(text));
+    let with_header = txn_scenario::run(&txn_scenario::parse(&format!("model transactions\n{text}")).unwrap(), None, false);
+    let r = txn_scenario::run(&txn_scenario::parse(text).unwrap(), None, false);
+    assert!(r.passed(), "{:?} {:?}", r.failures, r.error);
+    // The same run, its lines numbered one lower.
+    let renumbered = |t: String| t.lines().map(|l| l.split_once(" line ").map_or(l.to_string(), |(a, b)| format!("{a} {}", b.split_once(' ').map_or("", |x| x.1)))).collect::<Vec<_>>().join("\n");
+    assert_eq!(renumbered(txn_scenario::timeline_text(&r)), renumbered(txn_scenario::timeline_text(&with_header)));
+    // A `repeat` of transactions steps, and `delay marker`, count too; a `model` line other than
+    // `model transactions` decides alone.
+    assert!(txn_scenario::is_transactions("partition p\nproducer app transactional.id=t\nrepeat 2: begin app; commit app\n"));
+    assert!(txn_scenario::is_transactions("partition p\ndelay marker p\n"));
+    assert!(!txn_scenario::is_transactions("partition p\nproducer app\nsend app p x\ndelay request b1\n"));
+    assert!(!txn_scenario::is_transactions("model idempotence\nbegin app\n"));
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut idempotence = 0;
+    for f in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "eos")) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let header = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty()) == Some("model transactions");
+        if !header {
+            idempotence += 1;
+            assert!(!txn_scenario::is_transactions(&text), "{} is an idempotence script", f.display());
+        }
+    }
+    assert!(idempotence > 10, "{idempotence} idempotence scripts");
+}
+
 /// Every shipped idempotence-language scenario, parsed, by file name, in name order.
 fn idempotence_scenarios() -> Vec<(String, scenario::Scenario)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");

@@ -152,9 +152,36 @@ fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseErr
     }
 }
 
-/// Does this script use the transactions model (`model transactions` as its first directive)?
+/// The first words only the transactions scripts read (issue 13: one script language). A script
+/// without a `model` line that uses one is a transactions script all the same, so any line works
+/// in any script; one that uses none stays an idempotence script, run as it always was.
+/// (`www/lib/ladder-rows.js` keeps the same list: `TRANSACTIONS_WORDS`, compared by a test.)
+pub const TRANSACTIONS_WORDS: [&str; 19] = [
+    "init", "begin", "send-all", "send-offsets", "commit", "abort", "crash", "failover", "poll", "rebalance", "seek", "effect", "feature", "release", "inject", "cluster", "txn-state", "group-state", "consumer",
+];
+
+/// Whether a line (its first word and the rest) is one only the transactions scripts read.
+fn transactions_line(word: &str, rest: &str) -> bool {
+    TRANSACTIONS_WORDS.contains(&word)
+        || (word == "delay" && rest.split_whitespace().next() == Some("marker"))
+        || (word == "producer" && rest.split_whitespace().any(|w| w.starts_with("transactional.id=")))
+        || (word == "repeat" && rest.split_once(':').is_some_and(|(_, body)| {
+            script::repeat_steps(body).any(|st| {
+                let (w, r) = st.split_once(char::is_whitespace).unwrap_or((st, ""));
+                transactions_line(w, r.trim())
+            })
+        }))
+}
+
+/// Does this script use the transactions model: `model transactions` as its first directive, or,
+/// with no `model` line, a line only the transactions scripts read ([`TRANSACTIONS_WORDS`])?
 pub fn is_transactions(text: &str) -> bool {
-    script::lines(text).next().is_some_and(|l| is_model_line(l.content))
+    match script::lines(text).next() {
+        Some(l) if is_model_line(l.content) => true,
+        Some(l) if l.word == "model" => false,
+        Some(_) => script::lines(text).any(|l| transactions_line(l.word, l.rest)),
+        None => false,
+    }
 }
 
 /// `model transactions` (any spacing).
@@ -359,17 +386,22 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
 pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     let mut sc = TxnScenario { model: String::from("transactions"), start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
     let mut seen_model = false;
+    let inferred = is_transactions(text);
     let mut hosted = Hosted::default();
     // `#` starts a comment at the start of a line or after a space (as in the idempotence
     // scripts), so `b1#1` stays one word.
     for l in script::lines(text) {
         let Line { line, content, word, rest } = l;
         if !seen_model {
-            if !is_model_line(content) {
-                return perr(line, "a transactions scenario starts with `model transactions`");
-            }
             seen_model = true;
-            continue;
+            if is_model_line(content) {
+                continue;
+            }
+            // No `model` line: a transactions script all the same when it uses a line only the
+            // transactions scripts read; this line is its first step or set-up line.
+            if !inferred {
+                return perr(line, "a transactions scenario starts with `model transactions` (or uses a line only transactions scripts read: init, begin, commit, consumer …)");
+            }
         }
         if script::common_directive(&l, &mut sc.title, &mut sc.about, &mut sc.start_ms, &mut sc.first_producer_id)? {
             continue;
