@@ -25,7 +25,7 @@ pub const TXN_VERBS: &[&str] = &[
     "producer", "consumer", "repeat", "init", "begin", "send", "send-all", "send-offsets", "commit", "abort", "deliver", "delay", "crash",
     "advance", "failover", "run-task", "poll", "rebalance", "seek", "offset-fetch", "effect", "feature", "flush", "expect",
     // Replication faults (model/txn/replication.rs).
-    "lag", "catch-up", "leader-fails", "inject",
+    "lag", "catch-up", "leader-fails", "inject", "release",
     // Requests asked directly (model/txn/requests.rs).
     "init-producer-id", "add-partitions-to-txn", "end-txn", "produce", "marker", "fetch", "list-offsets", "find-coordinator",
     "add-offsets-to-txn", "txn-offset-commit",
@@ -205,6 +205,16 @@ mod tests {
         let err = crate::model::txn_scenario::parse(script).map_err(|e| explain(e, script, TXN_VERBS)).unwrap_err();
         assert_eq!(err.line, 5);
         assert_eq!(err.message, "unknown step `bgein` — did you mean `begin`?\n  5 | bgein a");
+    }
+
+    /// The words that make a script without a model line a transactions script are the
+    /// transactions language's verbs that the idempotence language does not have.
+    #[test]
+    fn the_transactions_only_words_are_the_transactions_verbs_the_idempotence_scripts_lack() {
+        for w in crate::model::txn_scenario::TRANSACTIONS_WORDS {
+            assert!(TXN_VERBS.contains(&w), "{w} is a transactions verb");
+            assert!(!IDEMPOTENCE_VERBS.contains(&w), "{w} is not an idempotence verb");
+        }
     }
 
     /// Every verb listed is one the parsers know: none of them is answered "unknown step".

@@ -27,7 +27,7 @@ mod text;
 
 pub use expect::producer_entry_words;
 pub use super::txn::GroupSeed;
-pub use parse::{is_transactions, parse};
+pub use parse::{is_transactions, parse, TRANSACTIONS_WORDS};
 pub use run::{apply_line, run, run_idempotence, run_idempotence_opts, run_idempotence_with, run_with, seed_producer_states, setup, TxnRun, TxnStepRun};
 pub use super::script::{Failure, ParseError};
 pub use text::{describe, next_lines, request_next_lines, timeline_text};
