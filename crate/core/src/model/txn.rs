@@ -122,6 +122,12 @@ impl PendingOp {
     }
 }
 
+/// `commit P lose-response`: the EndTxn's answer is lost when the coordinator accepted it or
+/// asked for a retry (an error answer still comes back).
+fn end_answer_lost(lose_response: bool, a: &Answer) -> bool {
+    lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS)
+}
+
 /// A transactional batch a client built and gave its sequence: partition `partition` (an
 /// index), its bytes and record values, transaction instance `txn`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -2390,7 +2396,7 @@ impl World {
     /// `commit P lose-response`, no answer within max.block.ms).
     fn end_with(&mut self, i: usize, commit: bool, lose_response: bool, suffix: &str, ids: (i64, i16, bool)) -> Result<CallResult, String> {
         let a = self.end_txn_request(i, commit, suffix, ids);
-        if self.trace && !(lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS)) {
+        if self.trace && !end_answer_lost(lose_response, &a) {
             let (name, id) = (self.clients[i].name.clone(), self.clients[i].transactional_id.clone());
             self.coordinator_answer_msg(&name, "EndTxn", &a, &id, &[]);
         }
@@ -2402,7 +2408,7 @@ impl World {
     fn end_answered(&mut self, i: usize, commit: bool, lose_response: bool, a: Answer) -> Result<CallResult, String> {
         let (tv2, result) = (self.clients[i].tv2, if commit { "COMMIT" } else { "ABORT" });
         let op = if commit { PendingOp::Commit } else { PendingOp::Abort };
-        if lose_response && (a.error == ErrorCode::NONE || a.error == coordinator::CONCURRENT_TRANSACTIONS) {
+        if end_answer_lost(lose_response, &a) {
             let k = msg_rule!(self, COORD_LANE, self.producer_lane(&self.clients[i].name), "response", format!("EndTxn response {} — lost on the way back", a.error), a.rule, a.source, a.error);
             if let Some(m) = self.messages.get_mut(k) {
                 m.lost = true;

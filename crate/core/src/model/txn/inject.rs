@@ -176,8 +176,8 @@ impl World {
                 self.injected_answer(i, api, to, e);
             }
             Injection::Answer(e) => {
-                msg!(self, from.clone(), to.clone(), api, request());
-                msg_rule!(self, to, from, "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
+                msg!(self, from, to.clone(), api, request());
+                self.injected_answer_msg(i, api, to, e);
                 say!(self, format!("{}: {api} answered {} — not an answer the client retries (TransactionManager, §6.3): the call reads it", self.clients[i].name, e.name()));
             }
             Injection::LoseRequest => {
@@ -469,13 +469,18 @@ impl World {
         super::Answer { error: e, producer_id: -1, producer_epoch: -1, rule: "N2", why: super::super::coordinator::Why::Fixed("injected: the request was not processed"), source: super::super::kafka_source::TRANSACTION_MANAGER, wrote: None }
     }
 
+    /// The injected answer `e` from `to` to client `i`'s request of `api`, on the timeline (N2).
+    fn injected_answer_msg(&mut self, i: usize, api: &'static str, to: super::Name, e: ErrorCode) {
+        let plane = self.producer_lane(&self.clients[i].name.clone());
+        msg_rule!(self, to, plane, "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
+    }
+
     /// Client `i`'s request of `api` to `to` is answered `e` by it without being processed: the
     /// answer on the timeline, the client's reaction (FindCoordinator again for 15/16), and the
     /// backoff. The caller then sends the request again, for real.
     pub(super) fn injected_answer(&mut self, i: usize, api: &'static str, to: super::Name, e: ErrorCode) {
         let name = self.clients[i].name.clone();
-        let plane = self.producer_lane(&name);
-        msg_rule!(self, to.clone(), plane.clone(), "response", format!("{api} response {e} (injected: the request was not processed)"), "N2", super::super::kafka_source::TRANSACTION_MANAGER, e);
+        self.injected_answer_msg(i, api, to, e);
         if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) || (api == "TxnOffsetCommit" && e == ErrorCode::REQUEST_TIMED_OUT) {
             self.find_coordinator_again(i, api, "the coordinator is looked up again", "the same broker");
         }

@@ -389,7 +389,7 @@ fn words_hold(have: &[(&str, String)], kvs: &[&str], durations: &[&str]) -> Resu
                 None => crate::model::script::parse_duration(x),
             };
             d(v).is_some() && d(v) == d(h)
-        } else if h.contains(',') || v.contains(',') || k == "partitions" || k == "members" || k == "static" || k == "committed" || k == "pending" {
+        } else if matches!(k, "partitions" | "members" | "static" | "committed" | "pending") {
             set(v) == set(h)
         } else {
             v == h

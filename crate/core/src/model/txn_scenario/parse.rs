@@ -386,7 +386,6 @@ pub(super) fn step(line: usize, content: &str, hosted: &Hosted) -> Result<TxnSte
 pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
     let mut sc = TxnScenario { model: String::from("transactions"), start_ms: 1_700_000_000_000, first_producer_id: 1000, transaction_version: 2, rtt_ms: 1, append_ms: 2, brokers: 3, ..Default::default() };
     let mut seen_model = false;
-    let inferred = is_transactions(text);
     let mut hosted = Hosted::default();
     // `#` starts a comment at the start of a line or after a space (as in the idempotence
     // scripts), so `b1#1` stays one word.
@@ -399,7 +398,7 @@ pub fn parse(text: &str) -> Result<TxnScenario, ParseError> {
             }
             // No `model` line: a transactions script all the same when it uses a line only the
             // transactions scripts read; this line is its first step or set-up line.
-            if !inferred {
+            if !is_transactions(text) {
                 return perr(line, "a transactions scenario starts with `model transactions` (or uses a line only transactions scripts read: init, begin, commit, consumer …)");
             }
         }
