@@ -64,23 +64,9 @@ RETRIED_ANSWERS = {
     "Produce": {"NOT_LEADER_OR_FOLLOWER", "NOT_ENOUGH_REPLICAS", "lose-request", "lose-response", "hold"},
 }
 
-NOT_CHECKED = {
-    "txn-epoch-exhaustion": "`txn-state order-service pid=4000 epoch=32764` loads coordinator metadata near epoch "
-                            "exhaustion; a real coordinator cannot be given that state (it would take ~32764 "
-                            "committed transactions to reach it), and every expect depends on it",
-    "txn-two-phase-commit": "KIP-939 two-phase commit is OUTSIDE_MODEL in the simulator (`expect outside-model`): "
-                            "there is no simulator answer to compare",
-    "txn-request-follower-lag": "replication faults (a follower that stops fetching, the ISR check): checked on a "
-                                "3-broker cluster by replication.py, not on this harness's one broker",
-    "txn-slow-follower-commit": "a follower that stops fetching needs a second broker (the harness runs one): "
-                                "checked on a 3-broker cluster with the Java clients by replication.py",
-    "txn-request-static-member": "`group-state` sets up a classic group with a static member; the harness cannot give a "
-                                 "fresh broker's group those members (G2 is pinned by unit tests, ClassicGroup.validateOffsetCommit)",
-    "txn-request-unclean-election": "a leader election needs a second broker: checked on a 2-broker cluster by "
-                                    "replication.py, not on this harness's one broker",
-    "txn-held-across-failover": "the held request must reach a broker that no longer leads __transaction_state; "
-                                "the harness's one broker is its own new coordinator after the restart",
-}
+# The scenarios this harness does not put to a broker, with the reason: data, so the docs' rule
+# catalogue (`eoslab rules --not-checked`) says the same.
+NOT_CHECKED = json.loads(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "not-checked.json")).read())
 
 ERROR_MESSAGES = {  # Errors.X.exception().getMessage() for the codes the scenarios name
     "ILLEGAL_GENERATION": "Specified group generation id is not valid",

@@ -45,7 +45,7 @@ export const KIND_LABEL = {
   "produce-decision": "decision",
   "marker-request": "marker",
   "marker-decision": "decision",
-  // Replication (R1–R6): followers, the ISR, elections; acks=-1 answers held for the HW.
+  // Replication (S1–S6): followers, the ISR, elections; acks=-1 answers held for the HW.
   replication: "replicas",
   held: "held",
   released: "answer",

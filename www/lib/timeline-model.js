@@ -41,7 +41,7 @@ export const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
 
 /** A data record's status at step i (the core's rule, see the header comment). */
 export function recordStatus(rec, i) {
-  // Gone from the log: a leader election truncated it (R6).
+  // Gone from the log: a leader election truncated it (S6).
   if (rec.truncatedAt !== null && rec.truncatedAt !== undefined && rec.truncatedAt <= i) return "truncated";
   if (rec.closedAt !== null && rec.closedAt !== undefined && rec.closedAt <= i) return rec.outcome ?? "plain";
   return rec.transactional ? "open" : "plain";

@@ -6,7 +6,9 @@
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! eoslab partition DIR|FILE… [--json | --script]
+//! eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]
 //! ```
+//! `rules` prints the rule catalogue every decision cites (the docs' rule page with `--markdown`).
 //! `partition` reads a partition directory (or the files given) as the broker loads it: producer
 //! state from the latest snapshot plus the log after it, open transactions, the LSO, the aborted
 //! transactions, and every `.snapshot`, `.index`, `.timeindex` and `.txnindex` checked against
@@ -38,10 +40,12 @@ use std::process::ExitCode;
 mod decode_cmd;
 mod files;
 mod model;
+mod rules_cmd;
 
 use decode_cmd::cmd_decode;
 use files::{cmd_dump_log, cmd_partition};
 use model::{cmd_run, cmd_schedule, cmd_twin};
+use rules_cmd::cmd_rules;
 
 use eoslab_core::report::{BatchReport, Report, Severity};
 use eoslab_core::{decode, encode_segment, BatchSpec, DecodeOptions};
@@ -55,7 +59,8 @@ const USAGE: &str = "usage:
   eoslab partition --write-dir DIR --script SCENARIO.eos [--index-interval-bytes N]
   eoslab run SCENARIO.eos|SCENARIO.json [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log] [--timeline]
   eoslab twin SCENARIO.eos
-  eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]";
+  eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]
+  eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]";
 
 /// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with
 /// a panic from `println!` or an error message. Rust ignores SIGPIPE by default; this restores
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Some("run") => cmd_run(&args[1..]),
         Some("twin") => cmd_twin(&args[1..]),
         Some("schedule") => cmd_schedule(&args[1..]),
+        Some("rules") => cmd_rules(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

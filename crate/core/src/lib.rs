@@ -3,6 +3,8 @@
 //!
 //! Layers, bottom up (each cites the Kafka source it follows; a module only uses the layers
 //! below it, checked by `tests/module_cycles.rs`):
+//! - [`rules`]: the rule catalogue, every rule id the models cite with its Kafka source; a
+//!   leaf of data.
 //! - [`report`]: the report's data types (the JSON contract of `decode`) and Kafka's names
 //!   for problems ([`report::kind`]); a leaf that uses nothing else, below the wire layer
 //!   because the one v2 record parser ([`record`]) fills a [`report::RecordReport`] for both
@@ -23,7 +25,7 @@
 //! - [`files`]: the broker's other partition files, and a partition directory read as the broker
 //!   loads it ([`files::partition`]); [`model`]: the producer, partition and transaction models.
 //!
-//! Layering order, bottom up: report, wire, input, read, spec, message, model, files (a
+//! Layering order, bottom up: report, rules, wire, input, read, spec, message, model, files (a
 //! module uses only modules before it, and `files::partition` loads a directory into the
 //! partition model; checked by `tests/module_cycles.rs`).
 //!
@@ -41,6 +43,7 @@ pub mod message;
 pub mod model;
 pub mod read;
 pub mod report;
+pub mod rules;
 pub mod spec;
 pub mod wire;
 

@@ -32,7 +32,7 @@ const EXAMPLE_C: &str = "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 1
 00 00 01 8b cf e5 69 f4 00 00 01 8b cf e5 69 f4 00 00 00 00 00 00 10 92 00 01 ff
 ff ff ff 00 00 00 01 20 00 00 00 08 00 00 00 01 0c 00 00 00 00 00 07 00";
 
-const T0: i64 = 1_700_000_000_000;
+const BASE_TS: i64 = 1_700_000_000_000;
 
 fn spec_a() -> BatchSpec {
     BatchSpec {
@@ -43,7 +43,7 @@ fn spec_a() -> BatchSpec {
             ..Default::default()
         },
         records: vec![RecordSpec {
-            timestamp: Some(I64(T0)),
+            timestamp: Some(I64(BASE_TS)),
             key_text: Some("k".into()),
             value_text: Some("v".into()),
             ..Default::default()
@@ -61,12 +61,12 @@ fn example_a_decodes_field_exact() {
     assert_eq!((b.start, b.end, b.magic, b.legacy), (0, 70, 2, false));
     assert_eq!((h.base_offset, h.batch_length, h.partition_leader_epoch), (0, 58, -1));
     assert_eq!((h.crc, h.crc_computed, h.crc_valid), (0x8C4A_545E, 0x8C4A_545E, true));
-    assert_eq!((h.base_timestamp, h.max_timestamp), (T0, T0));
+    assert_eq!((h.base_timestamp, h.max_timestamp), (BASE_TS, BASE_TS));
     assert_eq!((h.producer_id, h.producer_epoch, h.base_sequence, h.last_sequence), (4242, 1, 7, 7));
     assert_eq!(h.attributes.compression, "none");
     let rec = &b.records[0];
     assert_eq!((rec.key.as_deref(), rec.value.as_deref()), (Some(&b"k"[..]), Some(&b"v"[..])));
-    assert_eq!((rec.offset, rec.timestamp, rec.sequence), (0, T0, 7));
+    assert_eq!((rec.offset, rec.timestamp, rec.sequence), (0, BASE_TS, 7));
 }
 
 #[test]
@@ -108,14 +108,14 @@ fn example_b_decodes_field_exact() {
     let h = &b.header;
     assert_eq!((h.batch_length, h.crc, h.crc_valid), (72, 0x9513_A22F, true));
     assert!(h.attributes.transactional && !h.attributes.control);
-    assert_eq!((h.last_offset_delta, h.max_timestamp, h.base_sequence, h.last_sequence), (1, T0 + 250, 8, 9));
+    assert_eq!((h.last_offset_delta, h.max_timestamp, h.base_sequence, h.last_sequence), (1, BASE_TS + 250, 8, 9));
     assert_eq!(b.records.len(), 2);
     let r0 = &b.records[0];
     assert_eq!(r0.headers.len(), 1);
     assert_eq!((r0.headers[0].key.as_str(), r0.headers[0].value.as_deref()), ("h", Some(&b"x"[..])));
     let r1 = &b.records[1];
     assert_eq!((r1.key.as_deref(), r1.value.as_deref()), (Some(&b"k2"[..]), None));
-    assert_eq!((r1.timestamp_delta, r1.timestamp, r1.offset, r1.sequence), (250, T0 + 250, 1, 9));
+    assert_eq!((r1.timestamp_delta, r1.timestamp, r1.offset, r1.sequence), (250, BASE_TS + 250, 1, 9));
     // Byte spans of r1 (§9.2 table).
     let span = |n: &str| b.fields.iter().find(|f| f.name == n).map(|f| (f.start, f.end)).unwrap();
     assert_eq!(span("records[1].length"), (74, 75));
@@ -137,13 +137,13 @@ fn example_b_encodes_byte_exact() {
         },
         records: vec![
             RecordSpec {
-                timestamp: Some(I64(T0)),
+                timestamp: Some(I64(BASE_TS)),
                 key_text: Some("k".into()),
                 value_text: Some("v".into()),
                 headers: vec![HeaderKvSpec { key: "h".into(), value_text: Some("x".into()), value: None }],
                 ..Default::default()
             },
-            RecordSpec { timestamp: Some(I64(T0 + 250)), key_text: Some("k2".into()), ..Default::default() },
+            RecordSpec { timestamp: Some(I64(BASE_TS + 250)), key_text: Some("k2".into()), ..Default::default() },
         ],
         ..Default::default()
     };
@@ -170,7 +170,7 @@ fn example_c_commit_marker_encodes_byte_exact() {
         header: HeaderSpec {
             base_offset: Some(I64(10)),
             partition_leader_epoch: Some(3),
-            base_timestamp: Some(I64(T0 + 500)),
+            base_timestamp: Some(I64(BASE_TS + 500)),
             producer_id: Some(I64(4242)),
             producer_epoch: Some(1),
             ..Default::default()
@@ -252,7 +252,7 @@ const LEGACY_V1: &str =
 
 #[test]
 fn legacy_messages_decode_and_are_labelled_legacy() {
-    for (m, h, ts) in [(0, LEGACY_V0, -1), (1, LEGACY_V1, T0)] {
+    for (m, h, ts) in [(0, LEGACY_V0, -1), (1, LEGACY_V1, BASE_TS)] {
         let r = dec(&hex(h));
         assert!(r.errors.is_empty(), "v{m}: {:?}", r.errors);
         let b = &r.batches[0];
@@ -280,7 +280,7 @@ fn compressed_legacy_wrappers_round_trip_with_relative_offsets() {
         spec.magic = Some(m);
         spec.header.base_offset = Some(I64(100));
         spec.header.attributes.compression = Some(codec.into());
-        spec.records.push(RecordSpec { timestamp: Some(I64(T0 + 1)), value_text: Some("w".into()), ..Default::default() });
+        spec.records.push(RecordSpec { timestamp: Some(I64(BASE_TS + 1)), value_text: Some("w".into()), ..Default::default() });
         let r = dec(&encode_batch(&spec).unwrap());
         assert!(r.errors.is_empty(), "v{m} {codec}: {:?}", r.errors);
         let b = &r.batches[0];
@@ -322,7 +322,7 @@ fn a_dense_compressed_batch_lists_what_fits_and_still_checks_every_record() {
     let n = 200_000;
     let spec = BatchSpec {
         header: HeaderSpec { attributes: AttributesSpec { compression: Some("gzip".into()), ..Default::default() }, ..Default::default() },
-        records: (0..n).map(|_| RecordSpec { timestamp: Some(I64(T0)), ..Default::default() }).collect(),
+        records: (0..n).map(|_| RecordSpec { timestamp: Some(I64(BASE_TS)), ..Default::default() }).collect(),
         ..Default::default()
     };
     let bytes = encode_batch(&spec).unwrap();
@@ -346,7 +346,7 @@ fn a_legacy_wrapper_whose_inner_magic_differs_is_an_invalid_record() {
     m.extend_from_slice(&[0; 8]);
     m.push(1); // magic
     m.push(1); // gzip
-    m.extend_from_slice(&T0.to_be_bytes());
+    m.extend_from_slice(&BASE_TS.to_be_bytes());
     m.extend_from_slice(&(-1i32).to_be_bytes());
     m.extend_from_slice(&(value.len() as i32).to_be_bytes());
     m.extend_from_slice(&value);

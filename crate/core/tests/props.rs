@@ -121,8 +121,8 @@ fn edge_i64(edges: &'static [i64]) -> impl Strategy<Value = i64> {
     prop_oneof![3 => select(edges), 1 => any::<i64>()]
 }
 
-const T0: i64 = 1_700_000_000_000;
-static TIMESTAMPS: &[i64] = &[-1, 0, 1, T0, i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
+const BASE_TS: i64 = 1_700_000_000_000;
+static TIMESTAMPS: &[i64] = &[-1, 0, 1, BASE_TS, i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
 static TS_DELTAS: &[i64] = &[0, 1, -1, 250, i64::MIN, i64::MAX, i32::MAX as i64 + 1];
 static SEQUENCES: &[i32] = &[0, 1, -1, i32::MAX - 5, i32::MAX - 4, i32::MAX - 3, i32::MAX - 2, i32::MAX - 1, i32::MAX];
 
@@ -147,7 +147,7 @@ fn ts_strategy() -> impl Strategy<Value = Ts> {
         1 => Just(Ts::Unset),
         3 => edge_i64(TS_DELTAS).prop_map(Ts::Delta),
         2 => edge_i64(TIMESTAMPS).prop_map(Ts::Absolute),
-        2 => (0i64..100_000).prop_map(|d| Ts::Absolute(T0 + d)),
+        2 => (0i64..100_000).prop_map(|d| Ts::Absolute(BASE_TS + d)),
     ]
 }
 
@@ -560,7 +560,7 @@ fn legacy_strategy() -> impl Strategy<Value = LegacyModel> {
         select(&["none", "gzip", "snappy", "lz4"][..]),
         any::<bool>(),
         prop_oneof![Just(0i64), Just(1), 0i64..(1 << 40)],
-        prop_oneof![Just(T0), Just(0i64), Just(-1i64)],
+        prop_oneof![Just(BASE_TS), Just(0i64), Just(-1i64)],
         vec((prop_oneof![3 => Just(1i32), 1 => 0i32..100], -1000i64..1000, bytes_strategy(), bytes_strategy()), 1..=8),
     )
         .prop_map(|(magic, codec, lat, base_offset, base_timestamp, records)| LegacyModel {
@@ -884,7 +884,7 @@ fn legacy_wrapper_strategy() -> impl Strategy<Value = Vec<u8>> {
                 magic,
                 wrapper_offset,
                 codec | if lat && magic == 1 { 8 } else { 0 },
-                T0,
+                BASE_TS,
                 None,
                 Some(&z),
             );
@@ -1103,7 +1103,7 @@ fn regression_legacy_wrapper_offset_overflow() {
     legacy_message(&mut inner, 0, i64::MIN, 0, -1, None, Some(&[0u8; 4]));
     let z = eoslab_core::compression::compress(eoslab_core::compression::Codec::Gzip, &inner, 1);
     let mut w = Vec::new();
-    legacy_message(&mut w, 1, 1, 1, T0, None, Some(&z));
+    legacy_message(&mut w, 1, 1, 1, BASE_TS, None, Some(&z));
     decode_all_ways(&w);
 }
 

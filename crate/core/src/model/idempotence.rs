@@ -195,7 +195,7 @@ pub enum Action {
     Refuse { message: usize, code: ErrorCode },
     /// A Produce request with chosen fields sent straight to the leader of `partition` (no
     /// client, no network): one batch of `values` under this producer id, epoch and base
-    /// sequence, transactional or not. The leader decides at once (A0–A10).
+    /// sequence, transactional or not. The leader decides at once (B0–B5, A1–A10).
     Produce { partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: Vec<String> },
     /// A Produce request carrying these bytes (any bytes: the leader's batch checks B0–B4
     /// answer what is not one valid v2 batch), straight to the leader of `partition`.

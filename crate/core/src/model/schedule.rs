@@ -184,7 +184,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
                 if matches!(tv, MarkerVersion::Tv2) { 2 } else { 1 }
             )
         } else if kind == 2 {
-            // No producer id: not idempotent (A0).
+            // No producer id: not idempotent (B5).
             n += 1;
             format!("produce {pname} pid=-1 epoch=-1 seq=-1 v{n}")
         } else {
