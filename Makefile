@@ -3,13 +3,14 @@
 #   make test    the whole pipeline (cargo tests, no_std check, pkg, node, diff, browser, fuzz smoke, kafka)
 #   make pkg     build pkg/ only (wasm-bindgen --target web output + package.json)
 #   make dist    pkg/, then dist/eoslab/: the embeddable elements + wasm + scenarios, npm-shaped (README: Embed it in your docs)
+#   make docs    the documentation site in target/docs/site (MkDocs Material, --strict; served by make serve at /docs/)
 #   make bench   benches/run.sh
 #   make bench-instructions  instructions, not seconds: decoders, writer and models against BASE (default 286cdd3) (benches/instructions.sh)
 #   make bench-wasm-ratio  instructions, not seconds: the transactions model in wasm (Node) against native (benches/wasm-ratio.sh)
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
 #   make envelope-fixtures  regenerate tests/fixtures/envelopes-4.3.1 with Kafka's own serializers (scripts/envelope-fixtures.sh)
 #   make capture-fixtures  regenerate tests/fixtures/capture-4.3.1: real Java-client traffic to a real broker, through a recording proxy (tests/kafka/capture.py)
-.PHONY: serve pkg dist test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions bench-wasm-ratio tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
+.PHONY: serve pkg dist docs test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions bench-wasm-ratio tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
 
 serve:
 	@bash scripts/serve.sh
@@ -19,6 +20,9 @@ pkg:
 
 dist:
 	@bash scripts/build-dist.sh
+
+docs:
+	@bash scripts/build-docs.sh
 
 test:
 	@bash scripts/test.sh

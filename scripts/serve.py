@@ -4,7 +4,7 @@
 Serves the repository root on 127.0.0.1 only, but exposes just /www/ (the page), /pkg/ (the
 wasm-bindgen output) and /scenarios/ (the built-in scenario scripts that <kafka-ladder
 scenario="..."> loads), so www/index.html can import ../pkg/eoslab.js exactly as it sits in the
-repo. / redirects to /www/. .wasm is served as application/wasm (needed by
+repo, and /docs/ (the documentation site, built by `make docs` into target/docs/site). / redirects to /www/. .wasm is served as application/wasm (needed by
 WebAssembly.instantiateStreaming) and nothing is cached, so a rebuilt pkg/ shows on reload.
 
 Usage: python3 scripts/serve.py [PORT] [-v]     (PORT 0 picks a free port)
@@ -20,7 +20,9 @@ import urllib.parse
 
 HOST = "127.0.0.1"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALLOWED = ("/www/", "/pkg/", "/scenarios/")
+ALLOWED = ("/www/", "/pkg/", "/scenarios/", "/docs/")
+# The docs site (`make docs`) is built into target/docs/site and served at /docs/.
+DOCS_SITE = os.path.join(ROOT, "target", "docs", "site")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -61,6 +63,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404)
             return False
         return True
+
+    def translate_path(self, path):
+        clean = self._path_only()
+        if clean == "/docs" or clean.startswith("/docs/"):
+            rel = clean[len("/docs"):].lstrip("/")
+            return os.path.join(DOCS_SITE, *[p for p in rel.split("/") if p and p != ".."])
+        return super().translate_path(path)
 
     def do_GET(self):
         if self._route():

@@ -5,7 +5,8 @@
 #   scripts/test.sh wasm browser    only those steps (tools are ensured either way)
 #
 # Steps: rust (cargo test --workspace), nostd (core without std on wasm32), pkg (build pkg/),
-# dist (dist/eoslab from pkg/ and www/: make dist without rebuilding pkg/), wasm (node tests of
+# dist (dist/eoslab from pkg/ and www/: make dist without rebuilding pkg/), docs (the docs site,
+# scripts/build-docs.sh --no-dist: MkDocs --strict with the generated rule and CLI pages), wasm (node tests of
 # pkg/), diff (tests/diff/run.sh), browser (Chromium tests of the pages, and of dist/eoslab and
 # examples/ embedded: tests/browser/embed*.test.mjs, which rebuild dist/eoslab themselves),
 # fuzz (tests/fuzz-smoke.sh), kafka (the simulator against real Kafka 4.3.1 and 4.1.2 brokers:
@@ -18,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-ALL_STEPS=(rust nostd pkg dist wasm diff browser fuzz kafka)
+ALL_STEPS=(rust nostd pkg dist docs wasm diff browser fuzz kafka)
 if [ $# -gt 0 ]; then STEPS=("$@"); else STEPS=("${ALL_STEPS[@]}"); fi
 for s in "${STEPS[@]}"; do
   case " ${ALL_STEPS[*]} " in *" $s "*) ;; *) echo "test.sh: unknown step '$s' (known: ${ALL_STEPS[*]})" >&2; exit 2 ;; esac
@@ -26,7 +27,7 @@ done
 
 declare -A TIMEOUT=(
   [rust]=${TIMEOUT_RUST:-3600} [nostd]=${TIMEOUT_NOSTD:-1200} [pkg]=${TIMEOUT_PKG:-1800}
-  [dist]=${TIMEOUT_DIST:-120} [wasm]=${TIMEOUT_WASM:-300} [diff]=${TIMEOUT_DIFF:-1800} [browser]=${TIMEOUT_BROWSER:-1500}
+  [dist]=${TIMEOUT_DIST:-120} [docs]=${TIMEOUT_DOCS:-900} [wasm]=${TIMEOUT_WASM:-300} [diff]=${TIMEOUT_DIFF:-1800} [browser]=${TIMEOUT_BROWSER:-1500}
   [fuzz]=${TIMEOUT_FUZZ:-1800} [kafka]=${TIMEOUT_KAFKA:-2400}
 )
 
@@ -36,6 +37,7 @@ step_cmd() {
     nostd) echo "cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown" ;;
     pkg) echo "scripts/build-pkg.sh" ;;
     dist) echo "scripts/build-dist.sh --no-pkg" ;;
+    docs) echo "scripts/build-docs.sh --no-dist" ;;
     wasm) echo "node --test tests/wasm/" ;;
     diff) echo "tests/diff/run.sh" ;;
     browser) echo "node --test --test-concurrency=1 tests/browser/" ;;
@@ -50,6 +52,7 @@ run_step() {
     nostd) cargo build -p eoslab-core --no-default-features --target wasm32-unknown-unknown ;;
     pkg) bash scripts/build-pkg.sh ;;
     dist) bash scripts/build-dist.sh --no-pkg ;;
+    docs) bash scripts/build-docs.sh --no-dist ;;
     wasm) node --test tests/wasm/ ;;
     diff) PATH="$ROOT/.venv/bin:$PATH" VIRTUAL_ENV="$ROOT/.venv" bash tests/diff/run.sh ;;
     browser) node --test --test-concurrency=1 tests/browser/ ;;
@@ -61,7 +64,7 @@ run_step() {
 # Why a step cannot run, or nothing.
 skip_reason() {
   case $1 in
-    dist | wasm | browser)
+    dist | docs | wasm | browser)
       if [ "${STATUS[pkg]:-}" = FAIL ]; then echo "pkg/ failed to build"
       elif [ ! -f pkg/eoslab.js ]; then echo "pkg/ is not built (make pkg)"; fi ;;
     diff) [ -f tests/diff/run.sh ] || echo "tests/diff/run.sh not present" ;;

@@ -112,6 +112,9 @@ export function upgradeFences(root = document) {
     block.setAttribute(DONE, "source");
     block.before(el);
     block.hidden = true;
+    // A theme's `pre { display: … }` beats the hidden attribute (MkDocs Material's flow-root does):
+    // an inline style set through the CSSOM wins, and a strict CSP allows it.
+    block.style.setProperty("display", "none", "important");
     made.push(el);
   }
   return made;

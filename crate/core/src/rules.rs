@@ -9,12 +9,13 @@
 //! - the partition leader: B (a batch's own validity), A (the producer-state checks of an
 //!   append), X (producer-state expiry), M (markers), V (KIP-890 verification and the TV2
 //!   implicit add), N (answers given before any check), L (the read path), S (replication);
-//! - the transaction coordinator: H (which broker coordinates), C (preconditions of every
+//! - the transaction coordinator: H (which broker coordinates), C0 (preconditions of every
 //!   request), I (InitProducerId), AP (AddPartitionsToTxn), E (EndTxn, transaction versions 0
 //!   and 1), F (EndTxn, version 2), K (the commit/abort pipeline and its markers), T (timeouts
 //!   and expiry);
 //! - the group coordinator: G (TxnOffsetCommit, OffsetFetch);
-//! - the Java clients: R (the read_committed consumer's filter), P (the producer's config).
+//! - the Java clients: C (what a transactional producer's call throws), R (the read_committed
+//!   consumer's filter), P (the producer's config).
 //!
 //! Paths are in apache/kafka at 4.3.1 unless an entry says otherwise.
 
@@ -49,7 +50,7 @@ pub const FAMILIES: &[Family] = &[
     Family { prefix: "L", title: "Partition leader: the read path and the LSO" },
     Family { prefix: "S", title: "Replication: HW, ISR and elections" },
     Family { prefix: "H", title: "Finding the coordinator" },
-    Family { prefix: "C", title: "Transaction coordinator: preconditions" },
+    Family { prefix: "C0", title: "Transaction coordinator: preconditions" },
     Family { prefix: "I", title: "Transaction coordinator: InitProducerId" },
     Family { prefix: "AP", title: "Transaction coordinator: AddPartitionsToTxn" },
     Family { prefix: "E", title: "Transaction coordinator: EndTxn with transaction version 0 or 1" },
@@ -57,6 +58,7 @@ pub const FAMILIES: &[Family] = &[
     Family { prefix: "K", title: "Transaction coordinator: commit, abort and markers" },
     Family { prefix: "T", title: "Transaction coordinator: timeouts and expiry" },
     Family { prefix: "G", title: "Group coordinator: transactional offsets" },
+    Family { prefix: "C", title: "Java producer: what a transactional call throws" },
     Family { prefix: "R", title: "Java consumer: read_committed filtering" },
     Family { prefix: "P", title: "Java producer: configuration" },
 ];
@@ -96,8 +98,8 @@ pub const RULES: &[Rule] = &[
     r("A1", "A duplicate: same epoch and exactly the first and last sequence of one of the five retained batches. Nothing is written; the answer is NONE with the original batch's offsets. Checked before every other producer check.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java (findDuplicateBatch), UnifiedLog.append"),
     r("A2", "A transactional batch with no transaction open at its epoch: an older epoch than the producer's is INVALID_PRODUCER_EPOCH; otherwise, with verification on, a verification guard that does not match is INVALID_TXN_STATE.", UL),
     r("A3", "Epoch fencing: a batch whose epoch is older than the producer's current epoch is INVALID_PRODUCER_EPOCH, transactional or not.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (checkProducerEpoch)"),
-    r("A4", "With the TV2 implicit add, the first batch of a transaction on a partition with no retained batches must start at sequence 0; otherwise OUT_OF_ORDER_SEQUENCE_NUMBER.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (checkSequence)"),
-    r("A5", "While a verification is pending, a batch whose first sequence is above the lowest sequence being verified is OUT_OF_ORDER_SEQUENCE_NUMBER.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java, VerificationStateEntry.java"),
+    d("A4", "A TV2 transactional batch the leader verified, from a producer with no retained batch on the partition (new, or right after a marker), must start at sequence 0; otherwise OUT_OF_ORDER_SEQUENCE_NUMBER.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (checkSequence)", "from 4.1 (KAFKA-18202)."),
+    r("A5", "The leader keeps a verification entry from the start of each verification or TV2 add (even one the coordinator refuses) until a transactional append clears it; meanwhile a batch of that producer above the entry's lowest sequence is OUT_OF_ORDER_SEQUENCE_NUMBER.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java, VerificationStateEntry.java"),
     r("A6", "A new (higher) epoch must start at sequence 0, or OUT_OF_ORDER_SEQUENCE_NUMBER; a producer the partition has no state for (epoch -1) is accepted at any sequence (KIP-360).", PAI),
     r("A7", "Same epoch: the batch is accepted only if its first sequence follows the last one (wrapping from 2147483647 to 0); otherwise OUT_OF_ORDER_SEQUENCE_NUMBER.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (inSequence)"),
     r("A8", "An accepted batch is recorded: a new epoch clears the retained batches, the batch joins the five kept, and the producer's last timestamp moves on. Batches the coordinator writes (transactional offsets) skip the sequence checks.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java (addBatch)"),
@@ -108,7 +110,7 @@ pub const RULES: &[Rule] = &[
     r("X2", "After expiry the producer is unknown again: its next batch is accepted at any sequence and earlier batches are no longer recognised as duplicates.", PAI),
     // M: markers.
     r("M1", "A marker (transaction version 0 or 1, or WriteTxnMarkers v1) with an epoch older than the producer's is INVALID_PRODUCER_EPOCH.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (appendEndTxnMarker)"),
-    d("M2", "A TV2 marker (WriteTxnMarkers v2) must carry an epoch above the producer's; otherwise INVALID_PRODUCER_EPOCH.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (appendEndTxnMarker), KIP-1228", "4.1 applies M1's rule to every marker (no WriteTxnMarkers v2); trunk also accepts the same epoch again when no transaction is open (KAFKA-19999)."),
+    d("M2", "A TV2 marker (WriteTxnMarkers v2) must carry an epoch above the producer's; the same epoch with no transaction open on the partition is a retried marker and is written again; otherwise INVALID_PRODUCER_EPOCH.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (checkProducerEpoch, appendEndTxnMarker), KIP-1228", "4.1 has no WriteTxnMarkers v2 and applies M1's rule to every marker."),
     r("M3", "A marker whose coordinator epoch is older than the one the producer's state holds is TRANSACTION_COORDINATOR_FENCED.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerAppendInfo.java (checkCoordinatorEpoch)"),
     r("M4", "A marker closes the producer's open transaction on the partition (first offset to the marker's offset); with none open it is written and closes nothing.", PAI),
     r("M5", "After a marker the producer's state takes the marker's epoch and coordinator epoch, and no transaction is open.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateEntry.java (update)"),
@@ -131,7 +133,7 @@ pub const RULES: &[Rule] = &[
     r("L1", "The first unstable offset is the first offset of the earliest open transaction, or of the earliest completed one whose marker the HW has not passed.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset)"),
     r("L2", "The LSO is the first unstable offset when there is one below the HW, else the HW.", "storage/src/main/java/org/apache/kafka/storage/internals/log/ProducerStateManager.java (firstUnstableOffset), UnifiedLog.java"),
     r("L3", "An aborted transaction's index entry is 34 bytes: version 0, producer id, first offset, last offset (the marker) and the LSO, in the segment that holds the marker.", "storage/src/main/java/org/apache/kafka/storage/internals/log/AbortedTxn.java, TransactionIndex.java"),
-    r("L4", "A read_committed Fetch returns records below the LSO with every aborted transaction that overlaps them; read_uncommitted returns records below the HW and no aborted list.", "core/src/main/scala/kafka/server/ReplicaManager.scala (readFromLog), LocalLog.collectAbortedTransactions"),
+    r("L4", "A read_committed Fetch returns records below the LSO, and the aborted transactions from the fetch offset up to the offset index's upper bound (so some that start at or beyond the LSO), in the transaction index's order; read_uncommitted returns records below the HW and no aborted list. A partition answered with an error carries HW and LSO -1.", "core/src/main/scala/kafka/server/ReplicaManager.scala (readFromLog), LocalLog.collectAbortedTransactions, OffsetIndex.fetchUpperBoundOffset"),
     r("L5", "ListOffsets LATEST is the LSO for read_committed and the HW for read_uncommitted.", "core/src/main/scala/kafka/server/ReplicaManager.scala (fetchOffsetForTimestamp)"),
     // S: replication.
     r("S1", "The HW is the smallest log end offset in the ISR, the leader's included; an acks=-1 answer waits for it: NONE once it passes the batch, REQUEST_TIMED_OUT after the request's timeout.", "core/src/main/scala/kafka/cluster/Partition.scala (maybeIncrementLeaderHW), DelayedProduce.scala"),
@@ -187,14 +189,14 @@ pub const RULES: &[Rule] = &[
     r("F3", "A transition in flight: CONCURRENT_TRANSACTIONS.", TC),
     r("F4", "Ongoing: PrepareCommit or PrepareAbort is written at epoch + 1 and the client is answered NONE with the new epoch (at epoch 32766 or above, a new producer id at epoch 0); the markers carry the bumped epoch.", TC),
     d("F5", "Empty or completed: an abort at the current epoch bumps the epoch (an empty abort); a retry of the same result is NONE; the opposite result or a commit at the current epoch is INVALID_TXN_STATE.", TC, "trunk answers PRODUCER_FENCED to a commit at the retry epoch after an abort (KAFKA-20785); 4.3 answers INVALID_TXN_STATE."),
-    d("F6", "While the markers are written, a retry epoch gets CONCURRENT_TRANSACTIONS and any other epoch PRODUCER_FENCED.", TC, "trunk answers CONCURRENT_TRANSACTIONS to every epoch here (F7)."),
-    d("F7", "Trunk: any TV2 EndTxn arriving while the markers are written is CONCURRENT_TRANSACTIONS, before the epoch check.", TC, "trunk only; 4.3 applies F6."),
+    r("F6", "While the markers are written, a retry epoch gets CONCURRENT_TRANSACTIONS and the client retries until the transaction is complete, then gets F5's answer.", TC),
+    r("F7", "Any TV2 EndTxn arriving while the markers are written is CONCURRENT_TRANSACTIONS, before its producer id and epoch are checked (seen on 4.3.1 and 4.1.2).", TC),
     r("F8", "If the coordinator epoch changed during the write: NOT_COORDINATOR.", TC),
     // K: the pipeline.
     r("K1", "The client's EndTxn is answered right after PrepareCommit or PrepareAbort is written, before any marker.", TC),
     r("K2", "Markers go to each partition's leader: producer id, epoch (bumped under TV2), result and coordinator epoch; each leader decides its own.", TMCM),
     r("K3", "A commit marker on a __consumer_offsets partition makes the transaction's pending offsets the group's committed offsets; an abort discards them.", OMM),
-    r("K4", "Per partition: NONE removes it from the transaction; leadership and replica errors are retried; INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED stop the markers for the transaction.", TMRH),
+    r("K4", "Per partition: NONE removes it from the transaction; leadership and replica errors are retried; INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED stop the transaction's markers, and the transaction stays in Prepare* (never completed).", TMRH),
     r("K5", "When every partition has its marker, CompleteCommit or CompleteAbort is written.", TC),
     r("K6", "After a coordinator failover the new coordinator loads __transaction_state and sends the markers of every Prepare* transaction again, with its new coordinator epoch.", TSM),
     r("K7", "An admin abort (KIP-664) writes an abort marker straight to the partition with the producer's current epoch and coordinator epoch.", "tools/src/main/java/org/apache/kafka/tools/TransactionsCommand.java, KIP-664"),
@@ -209,6 +211,10 @@ pub const RULES: &[Rule] = &[
     r("G3", "Before writing, the group coordinator verifies (v4 and below) or adds (v5, TV2) its __consumer_offsets partition to the transaction.", "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/CoordinatorPartitionWriter.java (maybeStartTransactionVerification)"),
     r("G4", "Transactional offsets are pending until the commit marker reaches the group's partition; an abort discards them.", OMM),
     r("G5", "OffsetFetch with requireStable (read_committed consumers) for a partition with pending offsets is UNSTABLE_OFFSET_COMMIT; the consumer retries.", OMM),
+    // C: the Java producer's transactional calls.
+    r("C3", "A blocking call (initTransactions, sendOffsetsToTransaction, commitTransaction, abortTransaction) throws what its request's answer means; with no answer by max.block.ms it throws TimeoutException while the operation goes on, and only the same call may be made again.", "clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java (commitTransaction: TransactionalRequestResult.await(maxBlockTimeMs)), TransactionManager.java"),
+    r("C6", "A call made after an error throws that error: in ABORTABLE_ERROR an InvalidProducerEpochException as itself and any other error wrapped in a KafkaException; in FATAL_ERROR (fenced) a ProducerFencedException.", "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java (maybeFailWithError)"),
+    r("C6.1", "A call the client's state does not allow (beginTransaction outside READY) throws IllegalStateException \"Invalid transition attempted\" and changes nothing.", "clients/src/main/java/org/apache/kafka/clients/producer/internals/TransactionManager.java (transitionTo)"),
     // R: the consumer.
     r("R1", "read_committed: the aborted transactions of a Fetch answer are queued by first offset; a transactional batch of an aborted producer in range is skipped.", CFE),
     r("R2", "An abort marker ends its producer's aborted range: later batches of that producer are read again.", CFE),
@@ -240,25 +246,26 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 /// `C0` and a letter a–g (`A1`, `AP8`, `C0b`) — whether or not the catalogue has them: how the
 /// docs find which rules a run cites, and how the catalogue's test finds every citation.
 pub fn citations(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| shaped_like_id(w))
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).map(|w| w.trim_matches('.')).filter(|w| shaped_like_id(w))
 }
 
 fn shaped_like_id(w: &str) -> bool {
     let b = w.as_bytes();
     let letters = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
     let digits = b[letters..].iter().take_while(|c| c.is_ascii_digit()).count();
-    let rest = &b[letters + digits..];
+    let rest = &w[letters + digits..];
     let number_ok = (1..=2).contains(&digits) && w[letters..letters + digits].parse::<u32>().is_ok_and(|n| n <= 13);
     match &w[..letters] {
-        "C" => digits == 1 && b[letters] == b'0' && rest.len() == 1 && (b'a'..=b'g').contains(&rest[0]),
-        p => number_ok && rest.is_empty() && FAMILIES.iter().any(|f| f.prefix == p && f.prefix != "C"),
+        // C0 and a letter a–g (the coordinator's preconditions); one digit, or C6.1 (the producer's calls).
+        "C" => digits == 1 && (if b[letters] == b'0' { rest.len() == 1 && (b'a'..=b'g').contains(&rest.as_bytes()[0]) } else { rest.is_empty() || (rest.len() == 2 && rest.starts_with('.') && rest.as_bytes()[1].is_ascii_digit()) }),
+        p => number_ok && rest.is_empty() && FAMILIES.iter().any(|f| f.prefix == p),
     }
 }
 
-/// The family an id belongs to (the longest prefix of letters that names one).
+/// The family an id belongs to.
 pub fn family(id: &str) -> Option<&'static Family> {
-    let letters = id.bytes().take_while(u8::is_ascii_uppercase).count();
-    FAMILIES.iter().find(|f| f.prefix == &id[..letters])
+    // The longest prefix followed by the id's number: `C0b` is C0's, `C6` is C's.
+    FAMILIES.iter().filter(|f| id.strip_prefix(f.prefix).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphanumeric()))).max_by_key(|f| f.prefix.len())
 }
 
 #[cfg(test)]
@@ -276,9 +283,9 @@ mod tests {
 
     #[test]
     fn the_shape_of_a_citation() {
-        let found: alloc::vec::Vec<&str> = citations("the duplicate (A1), AP8 and C0b; A1–A10 [S6]").collect();
-        assert_eq!(found, ["A1", "AP8", "C0b", "A1", "A10", "S6"]);
-        assert_eq!(citations("i64 I64 B64 K41 base64 H1x A1b C0z C0 Ab1 a1 D1 [0x7fffffff]").count(), 0);
+        let found: alloc::vec::Vec<&str> = citations("the duplicate (A1), AP8 and C0b; A1–A10 [S6]. C6.1, 4.3.1 e.g. C6.").collect();
+        assert_eq!(found, ["A1", "AP8", "C0b", "A1", "A10", "S6", "C6.1", "C6"]);
+        assert_eq!(citations("i64 I64 B64 K41 base64 H1x A1b C0z C0 C6.12 Ab1 a1 D1 [0x7fffffff] A1.2").count(), 0);
         // Shaped like an id though the catalogue has none: its test reports such a word.
         assert!(shaped_like_id(concat!("T", "0")) && find(concat!("T", "0")).is_none());
     }
