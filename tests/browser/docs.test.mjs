@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { ROOT } from "./helpers.mjs";
@@ -108,4 +108,18 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
   }
   assert.deepEqual(broken, [], "every internal link resolves");
   assert.ok([...links.keys()].some((u) => u.endsWith("/docs/rules/")) && [...(links.get(`${server.url}/docs/rules/`) ?? [])].includes("a1"), "the guide links a rule's entry");
+});
+
+// The README's picture: the guide's zombie-fencing timeline, stepped to the fence, as a reader sees it.
+test("the README's picture is made from the docs' guide", { timeout: 120_000 }, async (t) => {
+  if (skip) return t.skip(skip);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}/docs/guide/`, { waitUntil: "load" });
+  const timeline = page.locator("kafka-timeline[data-eoslab-fence]").first();
+  await page.waitForFunction(() => document.querySelector("kafka-timeline[data-eoslab-fence]")?.steps > 0);
+  await timeline.evaluate((el) => { el.step = Math.min(el.steps - 1, 8); });
+  await timeline.scrollIntoViewIfNeeded();
+  mkdirSync(join(ROOT, "docs/pages/img"), { recursive: true });
+  const png = await timeline.screenshot({ path: join(ROOT, "docs/pages/img/zombie-fenced.png") });
+  assert.ok(png.length > 10_000, `a real picture (${png.length} bytes)`);
 });
