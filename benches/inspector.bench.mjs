@@ -5,7 +5,7 @@
 //   2. opening a 100 MB segment file (file picked → list of all batches + batch 0 rendered), plus
 //      the time the worker takes to check every batch header, and the longest main-thread task
 //      meanwhile (the page must not freeze).
-// Targets (issue 3): < 100 ms and < 1 s. It prints milliseconds; it is a benchmark, not a test.
+// Targets: < 100 ms and < 1 s. It prints milliseconds; it is a benchmark, not a test.
 // Run: node benches/inspector.bench.mjs     (after `make pkg`, and `npm ci` in tests/)
 import { mkdtempSync, rmSync, openSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";

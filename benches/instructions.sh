@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions, not seconds: the decoders of HEAD against those of an earlier commit, counted by
 # valgrind (callgrind), which does not move with the shared VM's load as its clock does (2x between
-# identical `make bench` runs on this machine). Issue 12 asks that the codec's refactor keep the
+# identical `make bench` runs on this machine). The codec's refactor was to keep the
 # same-run ratios against the peers within 5 %; the peers' code is the same in both builds, so the
 # ratio moves exactly as eoslab's own count does, and that is what this prints.
 #
@@ -54,7 +54,7 @@ for engine in eoslab-view eoslab-core kafka-protocol; do
     echo "| native $engine | $codec | $a | $b | $(pct "$a" "$b") |"
   done
 done
-# The idempotence model (issue 12: one writer must not cost the models their speed): a
+# The idempotence model (one writer must not cost the models their speed): a
 # 20,000-send script, parsed and run (`once DIR model N`).
 a=$(ir "$BASE_BIN_DIR/release/eoslab-bench" once "$CORPUS" model 20000)
 b=$(ir benches/target/release/eoslab-bench once "$CORPUS" model 20000)

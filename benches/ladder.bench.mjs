@@ -38,7 +38,7 @@ try {
     // Reset to a small scenario so every run starts from the same state.
     await page.evaluate(() => document.querySelector("kafka-ladder").setAttribute("scenario", "business-resend"));
     await page.evaluate(() => document.querySelector("kafka-ladder").removeAttribute("script"));
-    // (`steps` counts story steps since issue 14, so it is not compared with a number here.)
+    // (`steps` counts story steps, so it is not compared with a number here.)
     await page.waitForFunction(() => {
       const l = document.querySelector("kafka-ladder");
       return l.steps > 0 && l.run?.title && !l.script.includes("repeat ");

@@ -97,14 +97,14 @@ run_pass node node benches/js/node.bench.mjs --reps "$REPS" --out "$R/node.json"
 run_pass chromium node benches/js/browser.bench.mjs --reps "$REPS" --out "$R/chromium.json"
 run_pass python .venv/bin/python benches/py/kafka_python_bench.py --reps "$REPS" --out "$R/python.json"
 
-# Issues 3/4 (and the transactions timeline): browser render benches, written separately; run when present.
+# The inspector, the ladder and the transactions timeline: browser render benches, written separately; run when present.
 for extra in benches/inspector.bench.mjs benches/ladder.bench.mjs benches/timeline.bench.mjs benches/txn.bench.mjs; do
   if [ -f "$extra" ]; then
     run_pass extra node "$extra"
   fi
 done
 
-# Issue 15: what an embedding page downloads from dist/eoslab, and its first render, against the targets.
+# What an embedding page downloads from dist/eoslab, and its first render, against the targets.
 if ! skip embed; then
   step "embed: dist/eoslab sizes and first render per example page (scripts/embed-sizes.mjs)"
   if bash scripts/build-dist.sh --no-pkg && node scripts/embed-sizes.mjs | tee "$T/embed-sizes.md"; then :; else failed+=(embed); fi

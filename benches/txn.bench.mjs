@@ -1,4 +1,4 @@
-// make bench (issue 5): transactions-model steps per second, native (benches/src/txn.rs,
+// make bench: transactions-model steps per second, native (benches/src/txn.rs,
 // built by benches/run.sh) and wasm in Node (pkg/, runTxnScenario with snapshots off), on the
 // same generated script; prints both and the wasm/native ratio (target: >= 1M steps/s native,
 // wasm >= 0.3x native).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The transactions model in wasm against the same model natively, counted in instructions
-# (valgrind callgrind) instead of seconds: issue 13 asks wasm ≥ 0.3× native, and this VM's clock
+# (valgrind callgrind) instead of seconds: the target is wasm ≥ 0.3× native, and this VM's clock
 # moves by 2× between identical runs (benches/txn.bench.mjs gave 0.25×–0.46× on one day).
 #
 #   bash benches/wasm-ratio.sh [CYCLES]        (default 2000: 12,001 steps; ~3 minutes)

@@ -34,7 +34,7 @@ const mounts = [
   { prefix: "/project/", dir: join(work, "site") },
 ];
 const server = await startStatic(mounts);
-// Targets (issue 15): gzipped transfer of everything the page loads from dist/, and the first
+// Targets: gzipped transfer of everything the page loads from dist/, and the first
 // render after the first eoslab script starts loading.
 const pages = [
   { name: "`examples/plain-html` (3 elements + 3 fences: every module; the full wasm only)", path: "/site/", target: 350_000, done: () => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3 && document.querySelector("#timeline")?.steps > 0 },

@@ -20,7 +20,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 # tshark and text2pcap (Debian's tshark, which pulls wireshark-common): Wireshark's Kafka dissector
-# is a peer of the request/response differential (tests/diff/tshark.py, issue 16).
+# is a peer of the request/response differential (tests/diff/tshark.py).
 if ! command -v tshark >/dev/null || ! command -v text2pcap >/dev/null; then
   echo "ensure-test-tools: installing Debian tshark (apt-get)"
   log=$(mktemp)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make envelope-fixtures`: regenerates tests/fixtures/envelopes-4.3.1 (issue 16), the golden
+# `make envelope-fixtures`: regenerates tests/fixtures/envelopes-4.3.1, the golden
 # requests/responses written by Kafka 4.3.1's own serializers from tests/kafka/envelopes.json
 # (tests/kafka/Envelopes.java; see the fixture folder's PROVENANCE.md). No broker needed: only the
 # jars and the compiled harness that scripts/ensure-kafka.sh puts in .tools/kafka/4.3.1.

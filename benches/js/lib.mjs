@@ -153,7 +153,7 @@ export async function wasmPasses(wasm, codec, bytes, meta, reps, log = () => {})
   return rows
 }
 
-/** Issue 4: decisions per second of the idempotence model in wasm (parse + run + count). */
+/** Decisions per second of the idempotence model in wasm (parse + run + count). */
 export async function wasmModel(wasm, reps, n, log = () => {}) {
   const script = MODEL_SCRIPT(n)
   const t = await timeIt(reps, s => (s.passed ? null : 'model scenario failed'), () => wasm.runScenarioSummary(script), 60)

@@ -1,6 +1,6 @@
 // Last step of `make bench`: reads benches/target/results/*.json (written by the native, Node,
 // Chromium and Python passes of the same run), prints the results table, the ratios and the
-// targets of issues 2 and 4, and writes the same Markdown to benches/target/results.md.
+// decode and model targets, and writes the same Markdown to benches/target/results.md.
 //
 //   node benches/js/report.mjs [RESULTS_DIR]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -66,7 +66,7 @@ p()
 
 // ---- ratios (their time / our time, same bytes: > 1 means eoslab is faster) and targets
 const ratio = (a, b) => (a && b ? b.seconds / a.seconds : NaN)
-// The targets (issue 2) are checked on the bulk APIs: natively the zero-copy `view`, in wasm
+// The targets are checked on the bulk APIs: natively the zero-copy `view`, in wasm
 // `decodeColumnsInPlace` read through www/lib/record-columns.js. `decode` (the inspector's object graph:
 // hex strings, decimal strings, a span per field) is shown beside them without a target.
 const RATIOS = [

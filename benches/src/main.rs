@@ -373,7 +373,7 @@ fn run(dir: &str, reps: usize, only: Option<&str>) {
             rows.push(row("crc32c-only", codec, n, r, time(reps, f64::INFINITY, &c, || eoslab_core::crc::crc32c(black_box(&data)))));
         }
     }
-    // Issue 4: the idempotence model, decisions per second (parse + run + count, as the
+    // the idempotence model, decisions per second (parse + run + count, as the
     // wasm export runScenarioSummary does).
     let mut model = String::from("null");
     if sel("model") {

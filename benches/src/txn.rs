@@ -1,4 +1,4 @@
-//! `make bench`, transactions model (issue 5): model steps per second, natively, on the same
+//! `make bench`, transactions model: model steps per second, natively, on the same
 //! generated script the wasm pass (benches/txn.bench.mjs) runs. Snapshots off (the
 //! timeline's per-step state is a view concern), invariants checked after the last step;
 //! once without tracing (decisions, states and invariants only) and once with every

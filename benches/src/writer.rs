@@ -1,4 +1,4 @@
-//! Issue 12's "one writer must not cost the models their speed", measured where it is decided:
+//! "One writer must not cost the models their speed", measured where it is decided:
 //! the codec's one writer (`eoslab_core::wire::write::BatchWriter`) against the hand-written
 //! writers the transactions model used before it (`raw_batch_with` in `model/txn.rs` and
 //! `marker_bytes` in `model/partition.rs` at commit 286cdd3, copied below as they were, with

@@ -1,4 +1,4 @@
-//! `eoslab_core::message::decode_messages_bytes` (issue 16: requests and responses read from
+//! `eoslab_core::message::decode_messages_bytes` (requests and responses read from
 //! Kafka's message schemas) on raw fuzzer bytes, framing auto/sized/unsized and, for lone
 //! responses, the api key and version taken from the input's first two bytes (every vendored
 //! schema gets reached). Never panics; every span lies in the input and nests in its parent; the

@@ -1,6 +1,6 @@
 // Node test of the page's paste parser, the core's `detectInput` (wasm; the page needs the bytes
-// to draw the byte map, which decode() does not return), over the inputs the former JS parser
-// (www/lib/text-input.js) was cross-checked with: every layout gives Example A's 70 bytes, with
+// to draw the byte map, which decode() does not return), over the inputs the former JS paste parser
+// was cross-checked with: every layout gives Example A's 70 bytes, with
 // the format `decode` reports for the same text; errors point into the text.
 // Run: node --test tests/browser/      (needs `make pkg`)
 import { test } from "node:test";

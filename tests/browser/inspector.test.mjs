@@ -1,4 +1,4 @@
-// Browser tests of the Batch Inspector (<kafka-batch>, www/kafka-batch.js), issue 3: the lab page
+// Browser tests of the Batch Inspector (<kafka-batch>, www/kafka-batch.js): the lab page
 // and the one-script-tag embed page, in Debian's Chromium driven by playwright-core.
 // Run: node --test tests/browser/      (needs `make pkg`, /usr/bin/chromium and `npm ci` in tests/)
 // EOSLAB_SCREENSHOTS=/tmp saves light/dark screenshots of the page.

@@ -96,7 +96,7 @@ test("the page lists every scenario and loads the chosen one", { timeout: 60_000
   assert.deepEqual(names, index.map((e) => e.name));
   await page.click('#scenario-list button[data-name="restart-new-pid"]');
   await page.waitForFunction(() => document.querySelector("kafka-ladder").run?.title?.startsWith("A restarted producer"));
-  // The link holds the scenario (issue 14: a versioned, compressed state; #scenario= links still open).
+  // The link holds the scenario (a versioned, compressed state; #scenario= links still open).
   await linkState(page, { scenario: "restart-new-pid", script: undefined, step: 0 });
   assert.equal(await page.locator('#scenario-list button[aria-current="true"]').getAttribute("data-name"), "restart-new-pid");
 });
@@ -104,7 +104,7 @@ test("the page lists every scenario and loads the chosen one", { timeout: 60_000
 test("a scenario steps forward and back and shows the same decision twice", { timeout: 60_000 }, async () => {
   await openScenario("lost-response-retry");
   const { steps } = await ladderState();
-  // Issue 14: the story opens at its first step, and no step is an `expect` line.
+  // The story opens at its first step, and no step is an `expect` line.
   assert.equal((await ladderState()).step, 0, "opens at step 0");
   assert.match(await nowText(), /^Step 1 of \d+ · line 11: send app orders-0 order-1/);
   assert.equal(await page.evaluate(() => { const l = document.querySelector("kafka-ladder"); return l.story.filter((g) => /^expect\b/.test(l.run.steps[g.first].text)).length; }), 0);

@@ -1,4 +1,4 @@
-// Browser test of "Send to a leader" in <kafka-batch> (issue 13): paste Kafka's Example A, open the
+// Browser test of "Send to a leader" in <kafka-batch>: paste Kafka's Example A, open the
 // panel, send it to a leader with an empty state (appended), with the batch's own producer entry
 // (a duplicate, A1) and with a last sequence that leaves a gap (OUT_OF_ORDER_SEQUENCE_NUMBER, A7).
 // Run: node --test tests/browser/      (needs `make pkg`, /usr/bin/chromium and `npm ci` in tests/)

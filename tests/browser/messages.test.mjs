@@ -1,4 +1,4 @@
-// Browser test of requests and responses in the Batch Inspector (issue 16, www/lib/messages.js):
+// Browser test of requests and responses in the Batch Inspector (www/lib/messages.js):
 // paste a Fetch request and its response (written by Kafka 4.3.1's own serializers,
 // tests/fixtures/envelopes-4.3.1) and see the envelope tree, the byte map linked both ways, the
 // aborted batch marked as a read_committed consumer skips it, and the records opened in the batch view.

@@ -1,4 +1,4 @@
-// Browser tests of the teaching features (issue 14) on idempotence.html (<kafka-ladder>) and
+// Browser tests of the teaching features on idempotence.html (<kafka-ladder>) and
 // transactions.html (<kafka-timeline>): stories told from the start with `expect` lines as
 // checks, the shared player and its keyboard map, script errors that suggest the fix, links that
 // restore the view, presenter mode. Debian's Chromium driven by playwright-core, served by
@@ -311,7 +311,7 @@ for (const v of VIEWS) {
 
 // --- event names -------------------------------------------------------------------------------
 
-/** Every event's name (kafka-<element>:<what>) and the deprecated name it had before issue 14 (README, "Embedding"). */
+/** Every event's name (kafka-<element>:<what>) and the deprecated name it had before (docs: Embedding). */
 const EVENT_NAMES = {
   "kafka-batch:decode": "kafka-batch-decode",
   "kafka-batch:select": "kafka-batch-select",

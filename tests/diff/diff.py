@@ -56,7 +56,7 @@ import time
 
 from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 
-import messages  # tests/diff/messages.py: the request/response differential (issue 16)
+import messages  # tests/diff/messages.py: the request/response differential
 import tshark  # tests/diff/tshark.py: the same against Wireshark's Kafka dissector
 from kafka.record.util import calc_crc32c, size_of_varint
 

@@ -1,4 +1,4 @@
-"""Differential test of eoslab's message decoder (issue 16) against kafka-python's protocol classes.
+"""Differential test of eoslab's message decoder against kafka-python's protocol classes.
 
 kafka-python 3.0.12 ships two protocol implementations; the peer here is the hand-written one
 (`kafka.protocol.old`: every request/response version spelled out as a Struct schema of Int16,

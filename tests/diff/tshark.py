@@ -1,4 +1,4 @@
-"""Differential test of eoslab's message decoder (issue 16) against Wireshark's Kafka dissector.
+"""Differential test of eoslab's message decoder against Wireshark's Kafka dissector.
 
 Inputs, each turned into a capture by text2pcap (one TCP connection, client port 50000 to broker
 port 9092, sequence numbers tracked per direction) and dissected by

@@ -1,4 +1,4 @@
-// A capture of real Java-client traffic to a real broker (issue 16), for
+// A capture of real Java-client traffic to a real broker, for
 // tests/fixtures/capture-4.3.1 (`make capture-fixtures`, tests/kafka/capture.py, which runs the
 // broker and the recording proxy between it and the clients).
 //

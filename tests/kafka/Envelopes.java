@@ -1,4 +1,4 @@
-// Golden request/response envelopes written by Kafka's own serializers (issue 16): for every entry
+// Golden request/response envelopes written by Kafka's own serializers: for every entry
 // of tests/kafka/envelopes.json, the body is read with Kafka's generated <Api>{Request,Response}DataJsonConverter
 // at the given version, framed as the Java client and the broker frame it (int32 size, then
 // RequestHeaderData/ResponseHeaderData at ApiKeys.{request,response}HeaderVersion, then the body), and

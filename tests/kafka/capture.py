@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A capture of real Java-client traffic to a real Kafka broker (`make capture-fixtures`, issue 16).
+"""A capture of real Java-client traffic to a real Kafka broker (`make capture-fixtures`).
 
 A fresh single-node KRaft broker (oracle.Broker, Kafka 4.3.1, formatted with
 transaction.version=1 so the client itself sends AddPartitionsToTxn and AddOffsetsToTxn) whose
@@ -177,7 +177,7 @@ Connections: {", ".join(f"`{n}`" for n in names)}.
 
 What varies between regenerations: producer ids, timestamps, CRCs, cluster and topic ids,
 ports, throttle and session ids, the number of Fetch and Metadata round trips and of
-connections. No test names any of them: `crate/core/tests/capture.rs` reads every expected
+connections. No test names any of them: `crate/core/tests/envelopes.rs` reads every expected
 value from the JSON.
 """)
     print(f"capture: {len(names)} connection(s) in {out}: {consumed}")

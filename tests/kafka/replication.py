@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The replication scenarios against a real multi-broker Kafka (issue 13: every request-level
+"""The replication scenarios against a real multi-broker Kafka (every request-level
 scenario whose events can be sent to a real broker is run there too).
 
     python3 tests/kafka/replication.py [--version 4.3.1] [NAME ...]

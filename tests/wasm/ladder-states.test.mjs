@@ -1,4 +1,4 @@
-// <kafka-ladder> shows the state after any step from one run (issue 13: "the ladder no longer re-runs
+// <kafka-ladder> shows the state after any step from one run ("the ladder no longer re-runs
 // script prefixes to step back", and one report shape for both views): the report it draws an
 // idempotence script from is the timeline's (runTxnScenario, as the element calls it: without the
 // world's per-step snapshots and messages), whose steps carry their changes, and stateAfter
@@ -70,7 +70,7 @@ test("{sequence: false} (the timeline's call) leaves the per-batch view out and 
   }
 });
 
-// One script language (issue 13): the views decide a script's language before any wasm is loaded
+// One script language: the views decide a script's language before any wasm is loaded
 // (www/lib/script-kind.js); the core decides it when it runs one (txn_scenario::is_transactions).
 test("the views and the core read a script's language the same way, with or without a model line", () => {
   const rust = readFileSync(fileURLToPath(new URL("../../crate/core/src/model/txn_scenario/parse.rs", import.meta.url)), "utf8");

@@ -1,4 +1,4 @@
-// Node tests of sendToLeader (issue 13, "Send to a leader"): a pasted batch sent as a Produce to a
+// Node tests of sendToLeader ("Send to a leader"): a pasted batch sent as a Produce to a
 // leader whose producer state is given, answered as the transactions language's request replies.
 // Run: node --test tests/wasm/
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// The wasm `decodeMessages` (issue 16; pkg/eoslab-files.js only) over the golden envelopes Kafka 4.3.1's
+// The wasm `decodeMessages` (pkg/eoslab-files.js only) over the golden envelopes Kafka 4.3.1's
 // own serializers wrote (tests/fixtures/envelopes-4.3.1, `make envelope-fixtures`). The
 // field-by-field comparison with Kafka's read-back is crate/core/tests/envelopes.rs; here: the JS
 // contract, the stream pairing, the consumer view, options and the decode-only split.

@@ -23,7 +23,7 @@
 //! --print-data-log`-style listing, or with `--json` the same object the wasm `decode`
 //! returns. `--formatter` reads the records as `__transaction_state` or `__consumer_offsets`
 //! records and adds what `kafka-console-consumer --formatter` prints for each.
-//! `decode` also reads whole requests and responses (issue 16; eoslab_core::message): with
+//! `decode` also reads whole requests and responses (eoslab_core::message): with
 //! `--messages`, or by itself when the bytes are not clean batches but are clean messages (so every
 //! batch or segment input prints exactly as before). It prints each message's header and body as
 //! a tree of Kafka's field names with their byte ranges, the records of Produce/Fetch as the batch

@@ -207,7 +207,7 @@ fn envelope(name: &str) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
-/// Issue 16: a Fetch request and its response pasted together are detected as messages; the
+/// A Fetch request and its response pasted together are detected as messages; the
 /// tree names Kafka's fields with their bytes, and the aborted batch is marked as a
 /// read_committed consumer skips it.
 #[test]

@@ -5,7 +5,7 @@
 //! tracks the peak of live heap bytes (and the total bytes asked for) while one decode runs.
 //! Tests are serialized with a mutex so the peak belongs to the decode being measured.
 //!
-//! Besides record batches: whole requests/responses (`message::decode_messages*`, issue 16) and
+//! Besides record batches: whole requests/responses (`message::decode_messages*`) and
 //! a partition directory's files (the `.index`/`.timeindex`/`.txnindex`/`.snapshot`/checkpoint
 //! decoders, `kafka-dump-log` rendering, `files::partition::load` + its text and script), on
 //! Kafka's own golden bytes and on mutations of them (cuts, corrupt bytes, lengths and counts of
@@ -339,7 +339,7 @@ fn compressed_dense_records_are_bounded_by_a_small_multiple_of_the_cap() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Requests/responses and partition files (issue 16)
+// Requests/responses and partition files
 
 /// (peak live, total asked for) extra heap bytes while `f` runs.
 fn measure<R>(f: impl FnOnce() -> R) -> (usize, usize, R) {

@@ -1,5 +1,5 @@
 //! The decode pin: the report JSON (`eoslab decode --json`, the wasm `decode`) of every input of
-//! the test corpus, so a refactor of the codec is shown byte-identical (issue 12).
+//! the test corpus, so a refactor of the codec is shown byte-identical.
 //!
 //! Corpus: the golden vectors of `tests/golden.rs` (read from that file, so there is one copy),
 //! the differential-test segments (`tests/fixtures/diff`, see its README), the fuzz and

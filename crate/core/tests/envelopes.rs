@@ -1,4 +1,4 @@
-//! Golden envelopes (issue 16): every message of `tests/fixtures/envelopes-4.3.1` was written by
+//! Golden envelopes: every message of `tests/fixtures/envelopes-4.3.1` was written by
 //! Kafka 4.3.1's own serializers and read back by Kafka into JSON (see its PROVENANCE.md). eoslab
 //! decodes the bytes with the vendored schemas; the tree, turned into the JSON converters' shape,
 //! must equal Kafka's field for field. Plus streams, the consumer view of aborted transactions,

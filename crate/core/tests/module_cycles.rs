@@ -1,4 +1,4 @@
-//! No module cycles in `eoslab-core` (issue 12): the `crate::…` and `super::…` paths of every
+//! No module cycles in `eoslab-core`: the `crate::…` and `super::…` paths of every
 //! source file, outside its tests, make a graph between modules; the test fails on any cycle and names it.
 //!
 //! A node is a module two levels deep at most (`wire::batch`, `read::report`, `input`,

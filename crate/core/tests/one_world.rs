@@ -1,4 +1,4 @@
-//! One model (issue 13): a producer without a transactional.id in a `model transactions` script is
+//! One model: a producer without a transactional.id in a `model transactions` script is
 //! the idempotence scripts' producer, hosted by the transactions world on its partition leaders
 //! (`model/txn/idempotent.rs`). This test runs every shipped idempotence scenario that speaks only
 //! of such producers, and random idempotence schedules, both ways — as an idempotence script, and
@@ -212,7 +212,7 @@ fn a_marker_for_two_partitions_is_one_request_in_both_script_languages() {
     assert!(txn.passed(), "{:?} {:?}", txn.failures, txn.error);
 }
 
-/// One language (issue 13): a script without `model transactions` that uses a line only the
+/// One language: a script without `model transactions` that uses a line only the
 /// transactions scripts read (a transactional producer, `begin`, `consumer` …) is a transactions
 /// script, its idempotence lines hosted as ever; every shipped idempotence script stays one.
 #[test]
@@ -264,7 +264,7 @@ fn idempotence_scenarios() -> Vec<(String, scenario::Scenario)> {
         .collect()
 }
 
-/// One report shape (issue 13): an idempotence script's run as the timeline draws it
+/// One report shape: an idempotence script's run as the timeline draws it
 /// (`txn_scenario::run_idempotence`) is that script's own run, recorded by a world that hosts its
 /// model: for every shipped idempotence scenario (raw requests, `log-end`, `producer-state`,
 /// replication and the coordinators' request lines included) the same expectations hold, every
@@ -307,7 +307,7 @@ fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
     assert!(checked >= 18, "{checked} idempotence scenarios");
 }
 
-/// One report shape (issue 13): `<kafka-ladder>` draws an idempotence script from the report
+/// One report shape: `<kafka-ladder>` draws an idempotence script from the report
 /// `<kafka-timeline>` draws (`runTxnScenario`). What its per-batch view reads there — each step's
 /// events, producer-state counts and changes, the state before the first step, the client
 /// batches, the final logs with their bytes and the next lines — is exactly what the idempotence

@@ -1,4 +1,4 @@
-//! The transactions model writes real records (issue 5): every batch any log holds decodes
+//! The transactions model writes real records: every batch any log holds decodes
 //! with a valid CRC; markers are control batches carrying the coordinator epoch; the
 //! coordinator's `__transaction_state` writes read back the way
 //! `kafka-console-consumer --formatter TransactionLogMessageFormatter` prints them; a

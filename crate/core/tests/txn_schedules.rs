@@ -1,4 +1,4 @@
-//! Randomized schedules for the transactions model (issue 5): two producers (sharing a
+//! Randomized schedules for the transactions model: two producers (sharing a
 //! transactional.id, so one fences the other, or with their own ids) × two partitions, a
 //! read_committed consumer in a group and a read_uncommitted one. Each schedule picks, at
 //! every step, one of the actions the model says are enabled now (`next_lines`, the same
@@ -13,7 +13,7 @@
 //! The count is `EOSLAB_SCHEDULES` (default 100_000; `make test` runs this file in release
 //! mode). The generator is a fixed-seed xorshift: runs are reproducible.
 //!
-//! The same holds for walks of raw requests (issue 13, `TxnRequestWalk`: the generator of
+//! The same holds for walks of raw requests (`TxnRequestWalk`: the generator of
 //! `eoslab schedule --transactions --requests`, whose scripts `make test` also replays against
 //! Kafka): InitProducerId, AddPartitionsToTxn, Produce, EndTxn, markers, AddOffsetsToTxn,
 //! TxnOffsetCommit, OffsetFetch, Fetch and ListOffsets with right, stale, future and skipped
@@ -55,7 +55,7 @@ fn header(shared_id: bool, tv: u8, hosted: Option<&str>) -> String {
 }
 
 /// The idempotence property for a producer without a transactional.id hosted in the world
-/// (issue 13: both kinds of writers in one world): every batch the idempotent producer had
+/// (both kinds of writers in one world): every batch the idempotent producer had
 /// acknowledged is in its partition's log exactly once, at the acknowledged offsets, with its
 /// records. (The schedules' clock stays far below producer.id.expiration.ms, so no retry meets
 /// expired state; there is one replica, so nothing is truncated.)
@@ -115,7 +115,7 @@ fn first_violation(head: &str, lines: &[String], sabotage: Option<Sabotage>) -> 
 }
 
 fn generate(rng: &mut Rng, depth: usize, sabotage: Option<Sabotage>) -> (String, Vec<String>, Option<(usize, String)>) {
-    // One schedule in three also has a producer without a transactional.id (issue 13), idempotent
+    // One schedule in three also has a producer without a transactional.id, idempotent
     // with one or five requests in flight, or not idempotent at all (its retries may duplicate:
     // the invariants still hold, the idempotence property is not asked of it).
     let hosted = match rng.below(9) {
@@ -329,7 +329,7 @@ fn every_invariant_holds_on_random_request_walks_with_replication_faults() {
     eprintln!("{n} replicated request walks: {elections} elections ({truncating} truncating the log), {shrinks} ISR shrinks; every invariant held");
 }
 
-/// One way to read a log (issue 12: no debug-build twin of the models' fetch any more). The
+/// One way to read a log (no debug-build twin of the models' fetch any more). The
 /// models' fetch walks the stored batches as zero-copy views; the inspector's report decoder
 /// (`Partition::fetch_via_report`) is the reference. After every step of random schedules — the
 /// Java clients' transactions, aborts, markers, failovers, and a producer without a

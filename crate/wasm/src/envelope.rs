@@ -1,4 +1,4 @@
-//! `decodeMessages`: whole requests and responses (issue 16), [`eoslab_core::message`]. Only in the
+//! `decodeMessages`: whole requests and responses, [`eoslab_core::message`]. Only in the
 //! full package (feature `envelope`): the schema tables and the tree cost more than the inspector's
 //! decode-only module can spare, so www/ loads the full package on first use for it.
 use eoslab_core::message::{schema, Framing, MessageOptions};

@@ -93,7 +93,7 @@ pub fn write_partition_directory(
 /// twin: an object with `model: "transactions"`, as `parseScenario` returns it) and
 /// returns the timeline. An idempotence script (its text, or its JSON twin as an object, as
 /// `runScenario` takes it) is run by its own runner and returned in the same
-/// shape (`model: "idempotence"`; issue 13, one report from which both views draw), with what
+/// shape (`model: "idempotence"`: one report from which both views draw), with what
 /// `<kafka-ladder>`'s per-batch view reads besides: each step's `events`, `producerEntries` and
 /// `changes`, and the run's `producers`, `partitions`, `batches`, `finalState` and
 /// `initialState`, as `runScenario(…, {states: true})` has them. The options that choose a
@@ -261,7 +261,7 @@ pub fn run_scenario_summary(script: &str) -> Result<JsValue, JsError> {
 }
 
 
-/// "Send to a leader" (issue 13): `bytes` (one v2 batch, as the inspector decodes it) sent as a
+/// "Send to a leader": `bytes` (one v2 batch, as the inspector decodes it) sent as a
 /// Produce (acks=-1) to a partition leader holding the state in `question` — `{producer:
 /// {producerId, epoch, firstSequence, lastSequence, baseOffset?} | null, transactionalId?,
 /// version? (12), zeroBaseOffset?, partition?}` — and its answer as the transactions

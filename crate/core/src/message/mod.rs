@@ -1,5 +1,5 @@
 // Over 800 lines on purpose: one generic reader of Kafka's message schemas (framing, header versions, fields, records) over one cursor (`Ctx`); the schema tables are in schema.rs.
-//! Whole Kafka requests and responses (issue 16): a stream of messages, each with or without its
+//! Whole Kafka requests and responses: a stream of messages, each with or without its
 //! 4-byte size prefix (`NetworkReceive`: `int32 size` then the payload), decoded generically from
 //! Kafka's own message schemas ([`schema`], generated from the vendored `messages/*.json`) into a
 //! tree of [`Node`]s with byte spans. Reading follows the code Kafka's generator emits

@@ -30,7 +30,7 @@ pub struct ScheduleShape {
 }
 
 /// The project's reproducible pseudo-random generator (xorshift64): the random schedules here,
-/// and the randomized tests (`input.rs`'s robustness test, `tests/txn_schedules.rs`). The
+/// and the randomized tests (the input module's robustness test, `tests/txn_schedules.rs`). The
 /// state must not be 0.
 pub struct XorShift(pub u64);
 
