@@ -7,7 +7,12 @@
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! eoslab partition DIR|FILE… [--json | --script]
 //! eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]
+//! eoslab capture FILE.pcap|FILE.pcapng [--json]
 //! ```
+//! `capture` reads a packet capture (tcpdump, Wireshark, `tshark -w`) as Kafka conversations:
+//! each TCP connection that carries Kafka, its requests paired with their responses by
+//! correlation id, with capture times, the answers' errors, gaps and damage reported (exit 1
+//! when the file itself is damaged).
 //! `rules` prints the rule catalogue every decision cites (the docs' rule page with `--markdown`).
 //! `partition` reads a partition directory (or the files given) as the broker loads it: producer
 //! state from the latest snapshot plus the log after it, open transactions, the LSO, the aborted
@@ -37,11 +42,13 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+mod capture_cmd;
 mod decode_cmd;
 mod files;
 mod model;
 mod rules_cmd;
 
+use capture_cmd::cmd_capture;
 use decode_cmd::cmd_decode;
 use files::{cmd_dump_log, cmd_partition};
 use model::{cmd_run, cmd_schedule, cmd_twin};
@@ -60,7 +67,8 @@ const USAGE: &str = "usage:
   eoslab run SCENARIO.eos|SCENARIO.json [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log] [--timeline]
   eoslab twin SCENARIO.eos
   eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]
-  eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]";
+  eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]
+  eoslab capture FILE.pcap|FILE.pcapng [--json]";
 
 /// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with
 /// a panic from `println!` or an error message. Rust ignores SIGPIPE by default; this restores
@@ -91,6 +99,7 @@ fn main() -> ExitCode {
         Some("twin") => cmd_twin(&args[1..]),
         Some("schedule") => cmd_schedule(&args[1..]),
         Some("rules") => cmd_rules(&args[1..]),
+        Some("capture") => cmd_capture(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

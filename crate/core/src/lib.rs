@@ -24,8 +24,10 @@
 //!   Kafka's own message schemas (vendored in `messages/`, turned into tables by `build.rs`).
 //! - [`files`]: the broker's other partition files, and a partition directory read as the broker
 //!   loads it ([`files::partition`]); [`model`]: the producer, partition and transaction models.
+//! - `capture` (feature `capture`, std): packet captures (pcap, pcapng) read as Kafka
+//!   conversations: TCP reassembled per direction, requests paired with their responses.
 //!
-//! Layering order, bottom up: report, rules, wire, input, read, spec, message, model, files (a
+//! Layering order, bottom up: report, rules, wire, input, read, spec, message, model, files, capture (a
 //! module uses only modules before it, and `files::partition` loads a directory into the
 //! partition model; checked by `tests/module_cycles.rs`).
 //!
@@ -37,6 +39,8 @@
 
 extern crate alloc;
 
+#[cfg(feature = "capture")]
+pub mod capture;
 pub mod files;
 pub mod input;
 pub mod message;

@@ -1,0 +1,97 @@
+//! `eoslab capture FILE [--json]`: a packet capture (pcap or pcapng) as the Kafka conversations
+//! it holds, exchange by exchange (eoslab_core::capture).
+
+use super::*;
+use eoslab_core::capture::{read_capture, CaptureReport, Exchange};
+
+pub(crate) fn cmd_capture(args: &[String]) -> Result<ExitCode, String> {
+    let mut json = false;
+    let mut path = None;
+    for a in args {
+        match a.as_str() {
+            "--json" => json = true,
+            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s),
+        }
+    }
+    let path = path.ok_or_else(|| format!("capture needs a .pcap or .pcapng file\n{USAGE}"))?;
+    let bytes = read_input(Some(path))?;
+    let rep = read_capture(&bytes);
+    if json {
+        println!("{}", serde_json::to_string(&rep).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", render(&rep));
+    }
+    Ok(if rep.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The capture as text: a summary, then each Kafka connection's exchanges in order with their
+/// capture time (from the first packet), the response's errors and its latency; then the problems.
+pub(crate) fn render(rep: &CaptureReport) -> String {
+    let mut s = format!(
+        "Capture: {} ({} bytes), {} packet(s), link type(s) {}; {} TCP connection(s), {} carrying Kafka\n",
+        if rep.format.is_empty() { "unreadable" } else { &rep.format },
+        rep.length,
+        rep.packets,
+        if rep.link_types.is_empty() { "none".to_string() } else { rep.link_types.join(", ") },
+        rep.tcp_connections,
+        rep.connections.len()
+    );
+    let t0 = rep.exchanges.iter().filter_map(|e| e.request.as_ref().or(e.response.as_ref())).map(|s| s.time_us).min().unwrap_or(0);
+    for c in &rep.connections {
+        let mine: Vec<&Exchange> = rep.exchanges.iter().filter(|e| e.connection == c.index).collect();
+        s.push_str(&format!(
+            "\nconnection {}: {} → {} (Kafka by {}{}), {} exchange(s)\n",
+            c.index,
+            c.client,
+            c.broker,
+            c.found_by,
+            if c.saw_open { "" } else { "; opened before the capture" },
+            mine.len()
+        ));
+        for e in mine {
+            let at = e.request.as_ref().or(e.response.as_ref()).map_or(0, |x| x.time_us) - t0;
+            let answer = match &e.response {
+                None => "(no response in the capture)".to_string(),
+                Some(r) => {
+                    let errors = if e.errors.is_empty() { "NONE".to_string() } else { e.errors.iter().map(|(n, k)| if *k > 1 { format!("{n} ×{k}") } else { n.clone() }).collect::<Vec<_>>().join(", ") };
+                    let latency = e.request.as_ref().map(|q| format!(" after {:.3} ms", (r.time_us - q.time_us) as f64 / 1000.0)).unwrap_or_default();
+                    format!("→ {errors}{latency}")
+                }
+            };
+            s.push_str(&format!(
+                "  +{:>10.6}s  {} v{}  correlation id {}{}  {}\n",
+                at as f64 / 1e6,
+                e.api_name.unwrap_or("?"),
+                e.api_version,
+                e.correlation_id,
+                e.client_id.as_deref().map(|c| format!("  client {c:?}")).unwrap_or_default(),
+                answer
+            ));
+        }
+    }
+    if !rep.problems.is_empty() {
+        s.push_str("\nproblems:\n");
+        for p in &rep.problems {
+            let mut r#where = Vec::new();
+            if let Some(a) = p.at {
+                r#where.push(format!("file byte {a}"));
+            }
+            if let Some(n) = p.packet {
+                r#where.push(format!("packet {n}"));
+            }
+            if let Some(c) = p.connection {
+                r#where.push(format!("connection {c}"));
+            }
+            let sev = match p.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "info",
+            };
+            s.push_str(&format!("  {sev}: {}{}\n", if r#where.is_empty() { String::new() } else { format!("{}: ", r#where.join(", ")) }, p.message));
+        }
+    }
+    let answered = rep.exchanges.iter().filter(|e| e.response.is_some()).count();
+    s.push_str(&format!("\n{} exchange(s), {} answered; {} problem(s)\n", rep.exchanges.len(), answered, rep.problems.len()));
+    s
+}

@@ -1,0 +1,65 @@
+//! `eoslab capture`: the recorded Java-client traffic of tests/fixtures/capture-4.3.1 as a pcapng
+//! (`capture.pcapng`, written from the recorded streams by tests/kafka/capture_pcap.py), read
+//! exchange by exchange and checked against Kafka's own reading of every frame (the `.json`
+//! beside each recording); damaged captures exit 1 and say where.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/capture-4.3.1")
+}
+
+fn eoslab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eoslab")).args(args).output().unwrap()
+}
+
+#[test]
+fn a_capture_of_real_traffic_is_every_request_paired_with_kafkas_reading() {
+    let pcap = fixtures().join("capture.pcapng");
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rep["format"], "pcapng");
+    let exchanges = rep["exchanges"].as_array().unwrap();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(fixtures()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    names.sort();
+    assert_eq!(rep["connections"].as_array().unwrap().len(), names.len());
+    for (i, f) in names.iter().enumerate() {
+        let kafka: serde_json::Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+        let requests: Vec<&serde_json::Value> = kafka.as_array().unwrap().iter().filter(|x| x["kind"] == "request").collect();
+        let ours: Vec<&serde_json::Value> = exchanges.iter().filter(|e| e["connection"] == i + 1).collect();
+        assert_eq!(ours.len(), requests.len(), "{}", f.display());
+        for (e, r) in ours.iter().zip(requests) {
+            assert_eq!((&e["apiName"], &e["apiVersion"], &e["correlationId"]), (&r["api"], &r["version"], &r["correlationId"]), "{}", f.display());
+            assert_eq!(e["response"]["message"]["correlationId"], r["correlationId"], "answered, with the same correlation id");
+        }
+    }
+    // The text says the same, with each answer's errors: the producer's first InitProducerId
+    // met a coordinator still loading.
+    let o = eoslab(&["capture", pcap.to_str().unwrap()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("7 TCP connection(s), 7 carrying Kafka"), "{text}");
+    assert!(text.contains("InitProducerId v5  correlation id 6  client \"capture-producer\"  → COORDINATOR_LOAD_IN_PROGRESS(14)"), "{text}");
+    assert!(text.contains("\n44 exchange(s), 44 answered; 0 problem(s)\n"), "{text}");
+}
+
+#[test]
+fn a_damaged_capture_exits_1_and_says_where() {
+    let whole = std::fs::read(fixtures().join("capture.pcapng")).unwrap();
+    let dir = std::env::temp_dir().join(format!("eoslab-capture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("cut.pcapng");
+    std::fs::write(&cut, &whole[..whole.len() - 100]).unwrap();
+    let o = eoslab(&["capture", cut.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("error: file byte ") && text.contains("the capture ends inside a block"), "{text}");
+    assert!(text.contains("exchange(s)"), "what did decode is still shown: {text}");
+    let junk = dir.join("junk.pcap");
+    std::fs::write(&junk, b"this is not a capture").unwrap();
+    let o = eoslab(&["capture", junk.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("error: file byte 0: not a pcap or pcapng capture"), "{}", String::from_utf8_lossy(&o.stdout));
+}
