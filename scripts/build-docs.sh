@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `make docs`: the documentation site in target/docs/site, built with MkDocs Material --strict
 # (a warning fails the build). docs/pages/ is copied to target/docs/pages with two pages generated
-# from the code, so the docs cannot drift from it:
+# from the code, so the docs cannot drift from it (three, with the JS reference):
 #   rules.md  `eoslab rules --markdown`: the rule catalogue, with the scenarios whose runs cite
 #             each rule and the ones the Kafka harness does not run (tests/kafka/not-checked.json)
 #   cli.md    the CLI's own help
+#   js-reference.md  every export of the wasm packages, from their TypeScript declarations
+#             (scripts/docs-js-reference.py over pkg/)
 # and dist/eoslab as eoslab/, so every fence is a live widget (make dist; --no-dist uses the one
 # already built). EOSLAB_SITE_URL: the URL the site is served at (navigation.instant needs it).
 set -euo pipefail
@@ -30,6 +32,7 @@ target/release/eoslab rules --markdown --scenarios scenarios --not-checked tests
   target/release/eoslab --help
   echo '```'
 } > "$out/pages/cli.md"
+python3 scripts/docs-js-reference.py pkg > "$out/pages/js-reference.md"
 cp -r dist/eoslab "$out/pages/eoslab"
 NO_MKDOCS_2_WARNING=1 EOSLAB_DOCS_DIR="$PWD/$out/pages" .venv-docs/bin/mkdocs build --strict --quiet -f docs/mkdocs.yml -d "$PWD/$out/site"
 echo "docs: $out/site ($(find "$out/site" -name '*.html' | wc -l) pages)"

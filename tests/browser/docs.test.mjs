@@ -64,7 +64,7 @@ function pages() {
 test("every page of the docs renders its widgets under a strict CSP, with nothing fetched from elsewhere and no broken link", { timeout: 600_000 }, async (t) => {
   if (skip) return t.skip(skip);
   const all = pages();
-  for (const p of ["/docs/", "/docs/guide/", "/docs/rules/", "/docs/cli/", "/docs/scripts/"]) assert.ok(all.includes(p), `${p} is built (${all.join(", ")})`);
+  for (const p of ["/docs/", "/docs/guide/", "/docs/rules/", "/docs/cli/", "/docs/js-reference/", "/docs/scripts/"]) assert.ok(all.includes(p), `${p} is built (${all.join(", ")})`);
   const links = new Map(); // absolute URL without fragment -> Set of fragments ("" for none)
   let widgets = 0;
   for (const path of all) {
