@@ -278,19 +278,28 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
             });
             break;
         }
-        // The first plan that reads cleanly (and, when sized, fills its frame exactly) wins;
-        // if none does, the first plausible one is reported with its errors.
+        // The first plan that reads cleanly and, when sized, fills its frame exactly wins; then
+        // the first that reads cleanly leaving bytes in its frame (a warning: Kafka ignores
+        // them); if none does, the first plausible one is reported with its errors.
         let mut chosen = None;
+        let mut clean_with_trailing = None;
         for p in &plans {
             let (m, errs) = read_message(bytes, pos, *p, opts, &pending, index);
             let clean = !errs.iter().any(|e| e.severity == Severity::Error);
-            if clean {
+            let trailing = errs.iter().any(|e| e.kind == kind::TRAILING_BYTES);
+            if clean && !trailing {
                 chosen = Some((m, errs));
+                clean_with_trailing = None;
                 break;
             }
-            if chosen.is_none() {
+            if clean && clean_with_trailing.is_none() {
+                clean_with_trailing = Some((m, errs));
+            } else if chosen.is_none() {
                 chosen = Some((m, errs));
             }
+        }
+        if clean_with_trailing.is_some() {
+            chosen = clean_with_trailing;
         }
         let Some((m, mut errs)) = chosen else { break };
         let clean = !errs.iter().any(|e| e.severity == Severity::Error);
@@ -359,10 +368,13 @@ fn request_rank(b: &[u8], at: usize, end: usize, sized: bool) -> Option<u8> {
     if def.is_none() && !(sized && schema::api_name(key).is_some()) {
         return None;
     }
-    let fits = match be_i16(b, at + 8)? {
-        -1 => true,
-        n if n >= 0 => at + 10 + n as usize <= end,
-        _ => false,
+    // `end` is where the frame says the message ends (past the input when it is cut short): in a
+    // size-prefixed frame a client id length the input ends before is the truncation's to report.
+    let fits = match be_i16(b, at + 8) {
+        None => sized,
+        Some(-1) => true,
+        Some(n) if n >= 0 => at + 10 + n as usize <= end,
+        Some(_) => false,
     };
     if !fits || ver < 0 {
         return None;
@@ -390,7 +402,7 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         let at = pos + if sized { 4 } else { 0 };
         let end = if sized {
             match be_i32(b, pos) {
-                Some(n) if n >= 0 => (at.saturating_add(n as usize)).min(b.len()),
+                Some(n) if n >= 0 => at.saturating_add(n as usize),
                 _ => continue,
             }
         } else {
@@ -399,9 +411,21 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         if at >= b.len() {
             continue;
         }
+        // A size prefix that frames exactly the rest of the input is the strongest evidence of
+        // all: that reading is reported first whatever its header holds (an unknown api key, a
+        // client id length past the frame), so its errors are the ones shown rather than those
+        // of a reading without the prefix, which would take the prefix for the api key and
+        // version.
+        // (A response with the api key and version given as options still comes first when the
+        // header is not one a request would have.)
+        let exact = sized && end == b.len();
         if opts.kind != Some(Kind::Response) {
-            if let Some(rank) = request_rank(b, at, end, sized) {
-                out.push((rank, Plan { sized, kind: Kind::Request, api: None }));
+            match request_rank(b, at, end, sized) {
+                Some(rank) => out.push((if exact { rank.min(1) } else { rank }, Plan { sized, kind: Kind::Request, api: None })),
+                None if exact && at + 4 <= b.len() => {
+                    out.push((if opts.api_key.is_some() { 3 } else { 1 }, Plan { sized, kind: Kind::Request, api: None }))
+                }
+                None => {}
             }
         }
         if opts.kind != Some(Kind::Request) {
@@ -697,6 +721,19 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
     Ok(())
 }
 
+/// `RequestHeader.parse`'s wrapping of a failure to read a request header (any exception but an
+/// `InvalidRequestException` or an `UnsupportedVersionException`): Kafka's text, then the cause.
+fn header_fault(api_key: i16, cause: Fault) -> Fault {
+    Fault {
+        at: cause.at,
+        kind: kind::INVALID_REQUEST,
+        message: format!(
+            "Error parsing request header. Our best guess of the apiKeyId is: {api_key} (caused by {}: {})",
+            cause.kind, cause.message
+        ),
+    }
+}
+
 /// Reads one message at `pos` as `plan` says. Returns it with its issues.
 fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending: &[Pending], index: usize) -> (MessageReport, Vec<MessageIssue>) {
     let mut issues = Vec::new();
@@ -776,8 +813,13 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
     m.header = header;
     if let Err(f) = hres {
         let p = c.fault_path.take();
+        // `RequestHeader.parse` wraps whatever reading the header throws (Kafka's broker then
+        // closes the connection): its api key, or -1 when not even that could be read.
+        let f = if plan.kind == Kind::Request { header_fault(be_i16(frame, 0).unwrap_or(-1), f) } else { f };
         push(&mut issues, f, p, Severity::Error);
-        m.end = c.pos();
+        // A size prefix still says where the next message starts (the input's end when the
+        // frame is cut short).
+        m.end = if plan.sized { end } else { c.pos() };
         return (m, issues);
     }
 
@@ -792,7 +834,10 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
             // versions, which only its schema says). Unframed, or an unknown key: an error.
             let name = m.api_name.unwrap_or("unknown");
             let (k, text, severity) = if m.api_name.is_none() {
-                (kind::INVALID_REQUEST, format!("Unknown API key {api_key}"), Severity::Error)
+                // `ApiKeys.forId` throws IllegalArgumentException, which `RequestHeader.parse`
+                // wraps.
+                let f = header_fault(api_key, Fault { at, kind: kind::ILLEGAL_ARGUMENT, message: format!("Unexpected api key: {api_key}") });
+                (f.kind, f.message, Severity::Error)
             } else if plan.sized && end <= b.len() && issues.is_empty() {
                 (
                     kind::UNSUPPORTED_API,
@@ -846,11 +891,27 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
                     push(&mut issues, f, p, Severity::Error);
                 }
                 Ok(()) if plan.sized && c.pos() < end => {
+                    // `AbstractRequest.parseRequest` / `AbstractResponse.parseResponse` never look
+                    // at what is left of the frame (librdkafka's broker answers ApiVersions with
+                    // bytes past the body, which Kafka's clients read): a warning when the
+                    // reading stands on more than these bytes (a response, whose api comes from
+                    // its request or the options, or a kind the options force). A request
+                    // guessed from the bytes alone that leaves bytes in its frame is more likely
+                    // not a request at all (a response read as one): an error then.
+                    let grounded = plan.kind == Kind::Response || opts.kind.is_some();
                     push(
                         &mut issues,
-                        Fault { at: c.pos(), kind: kind::TRAILING_BYTES, message: format!("{} byte(s) after the body, inside the size prefix's frame", end - c.pos()) },
+                        Fault {
+                            at: c.pos(),
+                            kind: kind::TRAILING_BYTES,
+                            message: if grounded {
+                                format!("{} byte(s) after the body, inside the size prefix's frame: Kafka's parser reads the body and ignores them", end - c.pos())
+                            } else {
+                                format!("{} byte(s) after the body, inside the size prefix's frame: Kafka's parser would ignore them, but a request read from these bytes alone that does not fill its frame is likely something else", end - c.pos())
+                            },
+                        },
                         None,
-                        Severity::Error,
+                        if grounded { Severity::Warning } else { Severity::Error },
                     );
                 }
                 Ok(()) => {}
