@@ -16,32 +16,43 @@ pub(crate) fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json" && *a != "--script") {
         return Err(format!("unknown option {bad}\n{USAGE}"));
     }
+    // Every file named or listed: regular files are read; anything else (a FIFO, a device such
+    // as /dev/zero, a directory, a symlink loop or a dangling link) is named with why it was not
+    // read, judged from its metadata alone so that nothing blocks (opening a FIFO waits for a
+    // writer) or reads forever.
     let mut paths = Vec::new();
+    let mut unread: Vec<String> = Vec::new();
     for a in args.iter().filter(|a| !a.starts_with("--")) {
         let p = std::path::Path::new(a);
-        if p.is_dir() {
+        if std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
             let rd = std::fs::read_dir(p).map_err(|e| format!("{a}: {e}"))?;
             for e in rd {
                 let e = e.map_err(|e| format!("{a}: {e}"))?;
-                if e.path().is_file() {
-                    paths.push(e.path());
+                match not_a_file(&e.path()) {
+                    None => paths.push(e.path()),
+                    Some(why) => unread.push(format!("{}: could not be read: {why}", e.file_name().to_string_lossy())),
                 }
             }
         } else {
-            paths.push(p.to_path_buf());
+            match not_a_file(p) {
+                None => paths.push(p.to_path_buf()),
+                Some(why) => unread.push(format!("{a}: could not be read: {why}")),
+            }
         }
     }
-    if paths.is_empty() {
+    if paths.is_empty() && unread.is_empty() {
         return Err(format!("partition needs a directory or files\n{USAGE}"));
     }
     paths.sort();
+    unread.sort();
     let mut files = Vec::new();
     for p in &paths {
         let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         files.push((p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), bytes));
     }
     let dir: Vec<DirFile<'_>> = files.iter().map(|(n, b)| DirFile { name: n, bytes: b }).collect();
-    let p = partition::load(&dir);
+    let mut p = partition::load(&dir);
+    p.errors.extend(unread);
     let mut out = std::io::stdout().lock();
     let text = if json {
         serde_json::to_string_pretty(&p).map_err(|e| e.to_string())? + "\n"
@@ -54,6 +65,37 @@ pub(crate) fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     let clean = p.errors.is_empty() && p.checks.iter().all(|c| c.ok);
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Why `p` is not read as a file (`None`: a regular file, through symlinks), from its metadata
+/// only: opening a FIFO blocks until a writer comes and a character device may never end.
+fn not_a_file(p: &std::path::Path) -> Option<String> {
+    let m = match std::fs::metadata(p) {
+        Ok(m) => m,
+        // A symlink loop ("Too many levels of symbolic links"), a dangling link, no permission.
+        Err(e) => return Some(e.to_string()),
+    };
+    if m.is_file() {
+        return None;
+    }
+    if m.is_dir() {
+        return Some(String::from("a directory, not a file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_fifo() {
+            return Some(String::from("a FIFO (named pipe), not a file: not opened (reading it waits for a writer)"));
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return Some(String::from("a device, not a file: not read (a device such as /dev/zero never ends)"));
+        }
+        if t.is_socket() {
+            return Some(String::from("a socket, not a file"));
+        }
+    }
+    Some(String::from("not a regular file"))
 }
 
 /// `eoslab partition --write-dir DIR --script SCENARIO.eos`: runs the idempotence-model script and
