@@ -80,8 +80,13 @@ pub(crate) fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
     if let (Some(m), Some(r)) = (&mut mreport, &report) {
         // Messages shown in place of batches that did not frame: when no message read cleanly
         // either, nothing was recognised; the batch reading's failure is said too.
-        let read_cleanly = |i: usize| !m.errors.iter().any(|e| e.index == Some(i) && e.severity == Severity::Error);
-        if !(0..m.messages.len()).any(read_cleanly) {
+        let mut failed = vec![false; m.messages.len()];
+        for e in m.errors.iter().filter(|e| e.severity == Severity::Error) {
+            if let Some(f) = e.index.and_then(|i| failed.get_mut(i)) {
+                *f = true;
+            }
+        }
+        if failed.iter().all(|f| *f) {
             if let Some(text) = nothing_recognised(r, Some(m)) {
                 m.errors.insert(0, message::MessageIssue { at: 0, kind: message::kind::INVALID_INPUT, message: text, severity: Severity::Error, field: None, index: None });
             }
@@ -224,6 +229,14 @@ fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport
         write!(out, ", stripped: {}", r.stripped.join(", "))?;
     }
     writeln!(out)?;
+    // Each message's issues, gathered in one pass (not one pass per message: a stream of many
+    // small messages would make that quadratic).
+    let mut by_message: Vec<Vec<&eoslab_core::message::MessageIssue>> = vec![Vec::new(); r.messages.len()];
+    for e in &r.errors {
+        if let Some(list) = e.index.and_then(|i| by_message.get_mut(i)) {
+            list.push(e);
+        }
+    }
     for (i, m) in r.messages.iter().enumerate() {
         write!(
             out,
@@ -246,7 +259,7 @@ fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport
         if let Some(b) = &m.body {
             node(out, b, 1, m)?;
         }
-        for e in r.errors.iter().filter(|e| e.index == Some(i)) {
+        for e in &by_message[i] {
             write!(out, "! {} at byte {}", severity_word(e.severity), e.at)?;
             if let Some(f) = &e.field {
                 write!(out, " ({f})")?;

@@ -223,6 +223,29 @@ pub mod kind {
     pub const TRAILING_BYTES: &str = "TrailingBytes";
     /// A request (or its response) of an api eoslab has no schema for, named and skipped.
     pub const UNSUPPORTED_API: &str = "UnsupportedApi";
+    /// The tree would outgrow the memory allowed for the input ([`super::node_budget`]).
+    pub const BUDGET: &str = "MemoryBudgetExceeded";
+}
+
+/// What one node of a tree costs at most, all told: the [`Node`] itself, its value's text and
+/// its place in its parent's list (measured: about 240 bytes per node on a stream of small
+/// messages).
+const NODE_COST: usize = 320;
+
+/// How many nodes the messages of an input of `len` bytes may make: the trees stay within twice
+/// the input plus 48 MiB whatever the bytes, so that the whole decode, input included, peaks
+/// under 3× the input + 64 MiB. Real messages need far fewer (the records of Produce and Fetch
+/// are read by the batch decoder, under its own bound); bytes that read as endless tiny messages
+/// (zeros read as Produce v0 requests: 16 bytes each) hit it and stop with an error.
+pub fn node_budget(len: usize) -> usize {
+    len.saturating_mul(2).saturating_add(48 << 20) / NODE_COST
+}
+
+fn budget_text(len: usize) -> String {
+    format!(
+        "the decoded messages reached {} fields, all the memory eoslab allows for {len} bytes of input: decoding stops here (decode a smaller part of the input)",
+        node_budget(len)
+    )
 }
 
 /// Text input (hex, base64 … as the batch decoder accepts it) or raw bytes.
@@ -264,6 +287,7 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
     let mut rep = MessagesReport { format: String::from("binary"), length: bytes.len(), ..MessagesReport::default() };
     let mut pending: Vec<Pending> = Vec::new();
     let mut pos = 0usize;
+    let mut nodes_left = node_budget(bytes.len());
     while pos < bytes.len() {
         let index = rep.messages.len();
         let plans = plans(bytes, pos, opts, &pending);
@@ -284,24 +308,26 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
         let mut chosen = None;
         let mut clean_with_trailing = None;
         for p in &plans {
-            let (m, errs) = read_message(bytes, pos, *p, opts, &pending, index);
+            let (m, errs, nodes) = read_message(bytes, pos, *p, opts, &pending, index, nodes_left);
             let clean = !errs.iter().any(|e| e.severity == Severity::Error);
             let trailing = errs.iter().any(|e| e.kind == kind::TRAILING_BYTES);
             if clean && !trailing {
-                chosen = Some((m, errs));
+                chosen = Some((m, errs, nodes));
                 clean_with_trailing = None;
                 break;
             }
             if clean && clean_with_trailing.is_none() {
-                clean_with_trailing = Some((m, errs));
+                clean_with_trailing = Some((m, errs, nodes));
             } else if chosen.is_none() {
-                chosen = Some((m, errs));
+                chosen = Some((m, errs, nodes));
             }
         }
         if clean_with_trailing.is_some() {
             chosen = clean_with_trailing;
         }
-        let Some((m, mut errs)) = chosen else { break };
+        let Some((m, mut errs, nodes)) = chosen else { break };
+        nodes_left = nodes_left.saturating_sub(nodes);
+        let spent = errs.iter().any(|e| e.kind == kind::BUDGET);
         let clean = !errs.iter().any(|e| e.severity == Severity::Error);
         if !clean && opts.kind != Some(Kind::Request) && !plans.iter().any(|p| p.kind == Kind::Response) {
             errs.push(MessageIssue {
@@ -326,7 +352,7 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
         rep.messages.push(m);
         rep.errors.extend(errs);
         // An unsized message that failed cannot say where the next one starts.
-        if end <= pos || (fatal && rep.messages.last().is_some_and(|m| m.size.is_none())) {
+        if spent || end <= pos || (fatal && rep.messages.last().is_some_and(|m| m.size.is_none())) {
             break;
         }
         pos = end;
@@ -471,9 +497,23 @@ struct Ctx<'a, 'o> {
     /// Path of the field being read, for issues.
     path: Vec<Cow<'static, str>>,
     fault_path: Option<String>,
+    /// Nodes made so far, and how many this reading may make ([`node_budget`]).
+    nodes: usize,
+    max_nodes: usize,
+    /// The whole input's length, for the budget's message.
+    input_len: usize,
 }
 
 impl Ctx<'_, '_> {
+    /// Counts one more node of the tree, or stops the reading when the budget is spent.
+    fn node(&mut self) -> Result<(), Fault> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            let at = self.pos();
+            return Err(self.fail(at, kind::BUDGET, budget_text(self.input_len)));
+        }
+        Ok(())
+    }
     fn pos(&self) -> usize {
         self.base + self.r.pos()
     }
@@ -523,6 +563,7 @@ fn read_struct(c: &mut Ctx, fields: &'static [FieldDef], out: &mut Vec<Node>) ->
         read_field(c, f, out)?;
     }
     if c.flexible.contains(v) {
+        c.node()?;
         let start = c.pos();
         let n = c.uvarint()?;
         let mut section = Node { name: Cow::Borrowed("_taggedFields"), ty: "taggedFields", start, end: c.pos(), value: Some(format!("{n}")), ..Node::default() };
@@ -537,6 +578,7 @@ fn read_struct(c: &mut Ctx, fields: &'static [FieldDef], out: &mut Vec<Node>) ->
 fn read_tagged(c: &mut Ctx, fields: &'static [FieldDef], n: u32, out: &mut Vec<Node>) -> Result<(), Fault> {
     let v = c.version;
     for _ in 0..n {
+        c.node()?;
         let tag_at = c.pos();
         let tag = c.uvarint()?;
         let size = c.uvarint()? as usize;
@@ -585,6 +627,7 @@ fn read_tagged(c: &mut Ctx, fields: &'static [FieldDef], n: u32, out: &mut Vec<N
 }
 
 fn read_field(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> Result<(), Fault> {
+    c.node()?;
     c.path.push(Cow::Borrowed(f.name));
     let res = read_field_inner(c, f, out);
     c.path.pop();
@@ -613,6 +656,10 @@ fn read_field_inner(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> R
         node.value = Some(format!("{n}"));
         let mut res = Ok(());
         for i in 0..n as usize {
+            if let Err(f) = c.node() {
+                res = Err(f);
+                break;
+            }
             c.path.push(Cow::Owned(format!("[{i}]")));
             let el_start = c.pos();
             let mut el = Node { name: Cow::Owned(format!("[{i}]")), ty: f.ty.name(), start: el_start, ..Node::default() };
@@ -734,8 +781,17 @@ fn header_fault(api_key: i16, cause: Fault) -> Fault {
     }
 }
 
-/// Reads one message at `pos` as `plan` says. Returns it with its issues.
-fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending: &[Pending], index: usize) -> (MessageReport, Vec<MessageIssue>) {
+/// Reads one message at `pos` as `plan` says, making at most `max_nodes` nodes. Returns it with
+/// its issues and the nodes it made.
+fn read_message(
+    b: &[u8],
+    pos: usize,
+    plan: Plan,
+    opts: &MessageOptions,
+    pending: &[Pending],
+    index: usize,
+    max_nodes: usize,
+) -> (MessageReport, Vec<MessageIssue>, usize) {
     let mut issues = Vec::new();
     let mut m = MessageReport { start: pos, kind: if plan.kind == Kind::Request { "request" } else { "response" }, ..MessageReport::default() };
     let mut at = pos;
@@ -796,6 +852,10 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         opts: &opts.records,
         path: Vec::new(),
         fault_path: None,
+        // The message itself, its header, its body and its size prefix.
+        nodes: 4,
+        max_nodes,
+        input_len: b.len(),
     };
     let mut header = Node { name: Cow::Borrowed(header_def.name), ty: "struct", start: at, ..Node::default() };
     let hres = read_struct(&mut c, header_def.fields, &mut header.children);
@@ -815,12 +875,12 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         let p = c.fault_path.take();
         // `RequestHeader.parse` wraps whatever reading the header throws (Kafka's broker then
         // closes the connection): its api key, or -1 when not even that could be read.
-        let f = if plan.kind == Kind::Request { header_fault(be_i16(frame, 0).unwrap_or(-1), f) } else { f };
+        let f = if plan.kind == Kind::Request && f.kind != kind::BUDGET { header_fault(be_i16(frame, 0).unwrap_or(-1), f) } else { f };
         push(&mut issues, f, p, Severity::Error);
         // A size prefix still says where the next message starts (the input's end when the
         // frame is cut short).
         m.end = if plan.sized { end } else { c.pos() };
-        return (m, issues);
+        return (m, issues, c.nodes);
     }
 
     let def: Option<&'static MessageDef> = schema::find(api_key, plan.kind);
@@ -860,7 +920,7 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
                     Severity::Error,
                 );
                 m.end = if plan.sized { end } else { c.pos() };
-                return (m, issues);
+                return (m, issues, c.nodes);
             }
             if version < def.valid.lo {
                 push(
@@ -939,7 +999,7 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         }
     }
     issues.sort_by_key(|i| i.at);
-    (m, issues)
+    (m, issues, c.nodes)
 }
 
 /// Marks each fetched batch as a consumer would read it, per partition, from the response's own
