@@ -747,6 +747,11 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
             let rem = c.r.remaining();
             if n as u64 > rem as u64 {
                 let at = c.pos();
+                if f.ty == Type::Records {
+                    // `ByteBufferAccessor.readRecords` → `readByteBuffer`: `buf.slice().limit(n)`,
+                    // which `java.nio.Buffer.limit` refuses past the slice's capacity.
+                    return Err(c.fail(at, kind::ILLEGAL_ARGUMENT, format!("newLimit > capacity: ({n} > {rem})")));
+                }
                 return Err(c.fail(at, kind::RUNTIME, format!("Error reading byte array of {n} byte(s): only {rem} byte(s) available")));
             }
             let data_at = c.pos();
