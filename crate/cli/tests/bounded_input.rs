@@ -125,3 +125,54 @@ fn bytes_kafka_ignores_after_a_response_body_are_a_warning() {
     assert!(out.contains(&format!("! warning at byte {body_end} TrailingBytes: 5 byte(s) after the body")), "{out}");
     assert!(out.ends_with("2 message(s), 0 error(s)\n"), "{out}");
 }
+
+#[test]
+fn a_damaged_first_or_last_line_of_an_xxd_dump_is_an_error_not_surrounding_text() {
+    let log = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kafka-4.3.1/txn-0/00000000000000000000.log")).unwrap();
+    // xxd's layout: offset, eight groups of two bytes, the ASCII column.
+    let lines: Vec<String> = log
+        .chunks(16)
+        .enumerate()
+        .map(|(i, c)| {
+            let hex: Vec<String> = c.chunks(2).map(|g| g.iter().map(|b| format!("{b:02x}")).collect()).collect();
+            let ascii: String = c.iter().map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+            format!("{:08x}: {:<40} {ascii}", i * 16, hex.join(" "))
+        })
+        .collect();
+    let (code, out) = decode(&[], lines.join("\n").as_bytes(), "xxd-clean");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with(&format!("Input: xxd ({} bytes)", log.len())), "{out}");
+    let damaged = |i: usize| {
+        let mut l = lines.clone();
+        l[i].replace_range(10..11, "g");
+        l.join("\n") + "\n"
+    };
+    let (code, out) = decode(&[], damaged(0).as_bytes(), "xxd-first");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("! error at byte 0 InvalidInput: unrecognised line just before a hex dump that starts at offset 10 (its first line damaged?) at line 1, column 1"), "{out}");
+    let last = lines.len() - 1;
+    let (code, out) = decode(&[], damaged(last).as_bytes(), "xxd-last");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("InvalidInput: unrecognised line inside a hex dump at line {}, column 1", last + 1)), "{out}");
+    // Text around a dump is still text.
+    let wrapped = format!("Here is the segment:\n{}\nthanks\n", lines.join("\n"));
+    let (code, out) = decode(&[], wrapped.as_bytes(), "xxd-wrapped");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("stripped: surrounding text"), "{out}");
+}
+
+#[test]
+fn a_records_length_past_the_end_is_kafkas_illegal_argument() {
+    let mut req = envelope("produce-v3-request");
+    let p = tmp("produce-v3.bin");
+    std::fs::write(&p, &req).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_eoslab")).args(["decode", "--messages", "--json"]).arg(&p).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let start = v["messages"][0]["records"][0]["start"].as_u64().unwrap() as usize;
+    // The int32 length just before the records.
+    req[start - 4..start].copy_from_slice(&0x7fff_ffffi32.to_be_bytes());
+    let left = req.len() - start;
+    let (code, out) = decode(&["--messages"], &req, "produce-v3-records-huge");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("IllegalArgumentException: newLimit > capacity: (2147483647 > {left})")), "{out}");
+}
