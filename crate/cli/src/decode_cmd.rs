@@ -57,14 +57,16 @@ pub(crate) fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
     let input = read_input(path)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let report = if messages == Some(true) { None } else { Some(decode(&input, &opts)) };
-    // Detection: batches unless they are broken or absent and the same bytes read as messages:
-    // cleanly, or (when no batch framed at all) as a message of an api Kafka has, which is then
-    // the more plausible reading and is shown with its errors.
+    // Detection: batches unless they are broken or absent and the same bytes read as messages
+    // whose first is plausible (`plausible_message`): cleanly, or, when no batch framed at all,
+    // with errors (the more plausible reading, shown with them). Bytes that read only as
+    // messages of versions Kafka removed (zeros read as Produce v0 requests) are not taken for
+    // messages here; `--messages` reads them.
     let mut mreport = match &report {
         None => Some(message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts })),
         Some(r) if messages.is_none() && (!r.is_clean() || r.batches.is_empty()) && r.length > 0 => {
             let m = message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts });
-            if (m.is_clean() && !m.messages.is_empty()) || (r.batches.is_empty() && plausible_message(&m)) {
+            if plausible_message(&m) && ((m.is_clean() && !m.messages.is_empty()) || r.batches.is_empty()) {
                 Some(m)
             } else {
                 let summary = nothing_recognised(r, Some(&m));

@@ -50,6 +50,13 @@ fn a_batch_reading_that_finds_no_batch_prints_its_error_with_the_byte() {
         assert!(out.contains("! error at byte 0 InvalidInput: nothing recognised in"), "{name}: {out}");
         assert!(out.contains("0 batch(es), 2 error(s)"), "{name}: {out}");
     }
+    // Short runs of zeros, some of which read cleanly as Produce v0 requests (a version Kafka
+    // removed): never taken for messages by detection.
+    for n in [16usize, 20, 28, 48, 56, 112, 1024] {
+        let (code, out) = decode(&[], &vec![0u8; n], &format!("zeros-{n}"));
+        assert_eq!(code, 1, "{n}: {out}");
+        assert!(out.contains(&format!("nothing recognised in {n} byte(s)")), "{n}: {out}");
+    }
     // Random bytes (a fixed pattern): the first reading's failure, and the message reading's.
     let noise: Vec<u8> = (0u32..200).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x40).collect();
     let (code, out) = decode(&[], &noise, "noise");
