@@ -183,3 +183,18 @@ fn a_records_length_past_the_end_is_kafkas_illegal_argument() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains(&format!("IllegalArgumentException: newLimit > capacity: (2147483647 > {left})")), "{out}");
 }
+
+#[test]
+fn a_version_past_the_newest_fails_where_kafkas_reader_fails() {
+    // Produce v99: ProduceRequestData's reader reads on (it has no version check), and the first
+    // TopicProduceData's reader throws.
+    let mut req = envelope("produce-v9-request");
+    req[6..8].copy_from_slice(&99i16.to_be_bytes());
+    for args in [&[][..], &["--messages"][..]] {
+        let (code, out) = decode(args, &req, "produce-v99");
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("#0 request Produce v99"), "{out}");
+        assert!(out.contains("(topicData[0]) UnsupportedVersionException: Can't read version 99 of TopicProduceData"), "{out}");
+        assert!(!out.contains("of ProduceRequestData"), "{out}");
+    }
+}

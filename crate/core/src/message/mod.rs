@@ -502,9 +502,21 @@ struct Ctx<'a, 'o> {
     max_nodes: usize,
     /// The whole input's length, for the budget's message.
     input_len: usize,
+    /// The newest version the message's schema has: Kafka's generated reader of a nested struct
+    /// throws `UnsupportedVersionException` past it (the message's own reader does not check).
+    newest: i16,
 }
 
 impl Ctx<'_, '_> {
+    /// A nested struct's generated `read(Readable, short)`: `Can't read version N of
+    /// TopicProduceData` past the newest version.
+    fn enter_struct(&mut self, f: &'static FieldDef) -> Result<(), Fault> {
+        if self.version > self.newest {
+            let at = self.pos();
+            return Err(self.fail(at, kind::UNSUPPORTED_VERSION, format!("Can't read version {} of {}", self.version, f.struct_name)));
+        }
+        Ok(())
+    }
     /// Counts one more node of the tree, or stops the reading when the budget is spent.
     fn node(&mut self) -> Result<(), Fault> {
         self.nodes += 1;
@@ -664,7 +676,7 @@ fn read_field_inner(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> R
             let el_start = c.pos();
             let mut el = Node { name: Cow::Owned(format!("[{i}]")), ty: f.ty.name(), start: el_start, ..Node::default() };
             let r = if f.ty == Type::Struct {
-                read_struct(c, f.fields, &mut el.children)
+                c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut el.children))
             } else {
                 read_scalar(c, f, flexible, &mut el)
             };
@@ -690,11 +702,11 @@ fn read_field_inner(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> R
                     node.null = true;
                     Ok(())
                 }
-                Ok(_) => read_struct(c, f.fields, &mut node.children),
+                Ok(_) => c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut node.children)),
                 Err(e) => Err(e),
             }
         } else {
-            read_struct(c, f.fields, &mut node.children)
+            c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut node.children))
         }
     } else {
         read_scalar(c, f, flexible, &mut node)
@@ -771,6 +783,18 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
     };
     node.value = Some(value);
     Ok(())
+}
+
+/// `ApiKeys`' enum constant name: `AddPartitionsToTxn` → `ADD_PARTITIONS_TO_TXN`.
+fn upper_snake(name: &str) -> String {
+    let mut s = String::new();
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase() && i > 0 {
+            s.push('_');
+        }
+        s.push(ch.to_ascii_uppercase());
+    }
+    s
 }
 
 /// `RequestHeader.parse`'s wrapping of a failure to read a request header (any exception but an
@@ -861,6 +885,7 @@ fn read_message(
         nodes: 4,
         max_nodes,
         input_len: b.len(),
+        newest: i16::MAX,
     };
     let mut header = Node { name: Cow::Borrowed(header_def.name), ty: "struct", start: at, ..Node::default() };
     let hres = read_struct(&mut c, header_def.fields, &mut header.children);
@@ -917,7 +942,7 @@ fn read_message(
         }
         Some(def) => {
             m.schema = Some(def.name);
-            if version < 0 || version > def.valid.hi {
+            if version < 0 {
                 push(
                     &mut issues,
                     Fault { at: at + if plan.kind == Kind::Request { 2 } else { 0 }, kind: kind::UNSUPPORTED_VERSION, message: format!("Can't read version {version} of {}Data", def.name) },
@@ -927,6 +952,10 @@ fn read_message(
                 m.end = if plan.sized { end } else { c.pos() };
                 return (m, issues, c.nodes);
             }
+            // Past the newest version, Kafka's generated reader of the message reads on (it has
+            // no version check of its own) with the fields whose versions are open-ended, and the
+            // first nested struct's reader throws (`Can't read version 99 of TopicProduceData`).
+            c.newest = def.valid.hi;
             if version < def.valid.lo {
                 push(
                     &mut issues,
@@ -954,6 +983,26 @@ fn read_message(
                 Err(f) => {
                     let p = c.fault_path.take();
                     push(&mut issues, f, p, Severity::Error);
+                }
+                Ok(()) if version > def.valid.hi => {
+                    // Read without a nested struct: the parser has nothing to refuse; the broker
+                    // refuses the version before it parses the body (`SocketServer.
+                    // parseRequestHeader`, for a version `ApiKeys` does not support).
+                    push(
+                        &mut issues,
+                        Fault {
+                            at: at + if plan.kind == Kind::Request { 2 } else { 0 },
+                            kind: kind::UNSUPPORTED_VERSION,
+                            message: format!(
+                                "Received request api key {} with version {version} which is not supported (Kafka 4.3 reads {}-{})",
+                                upper_snake(m.api_name.unwrap_or("?")),
+                                def.valid.lo,
+                                def.valid.hi
+                            ),
+                        },
+                        Some(String::from("requestApiVersion")),
+                        Severity::Error,
+                    );
                 }
                 Ok(()) if plan.sized && c.pos() < end => {
                     // `AbstractRequest.parseRequest` / `AbstractResponse.parseResponse` never look
