@@ -198,3 +198,17 @@ fn a_version_past_the_newest_fails_where_kafkas_reader_fails() {
         assert!(!out.contains("of ProduceRequestData"), "{out}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn decode_refuses_a_device_and_names_a_directory() {
+    let link = tmp("zero-link.log");
+    std::fs::remove_file(&link).ok();
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_eoslab")).arg("decode").arg(&link).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a device, not a file"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(env!("CARGO_BIN_EXE_eoslab")).arg("decode").arg(std::env::temp_dir()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+}
