@@ -101,6 +101,7 @@ fn emit_fields(out: &mut String, fields: &[Value], common: &[Value], ctx: &str, 
             _ => None,
         };
         let mut sub = String::from("&[]");
+        let struct_name = if prim.is_some() { "" } else { elem };
         let t = match prim {
             Some(p) => p,
             None => {
@@ -124,7 +125,7 @@ fn emit_fields(out: &mut String, fields: &[Value], common: &[Value], ctx: &str, 
         };
         write!(
             out,
-            "FieldDef {{ name: {:?}, ty: Type::{t}, array: {array}, versions: {}, nullable: {}, tagged: {}, tag: {tag}, flexible: {flexible}, fields: {sub} }},",
+            "FieldDef {{ name: {:?}, ty: Type::{t}, array: {array}, versions: {}, nullable: {}, tagged: {}, tag: {tag}, flexible: {flexible}, struct_name: {struct_name:?}, fields: {sub} }},",
             camel(name),
             versions(f["versions"].as_str().expect("versions")),
             versions(f.get("nullableVersions").and_then(Value::as_str).unwrap_or("none")),

@@ -57,15 +57,43 @@ pub(crate) fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
     let input = read_input(path)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let report = if messages == Some(true) { None } else { Some(decode(&input, &opts)) };
-    // Detection: batches unless they are broken and the same bytes are clean messages.
-    let mreport = match &report {
+    // Detection: batches unless they are broken or absent and the same bytes read as messages
+    // whose first is plausible (`plausible_message`): cleanly, or, when no batch framed at all,
+    // with errors (the more plausible reading, shown with them). Bytes that read only as
+    // messages of versions Kafka removed (zeros read as Produce v0 requests) are not taken for
+    // messages here; `--messages` reads them.
+    let mut mreport = match &report {
         None => Some(message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts })),
-        Some(r) if messages.is_none() && !r.is_clean() => {
+        Some(r) if messages.is_none() && (!r.is_clean() || r.batches.is_empty()) && r.length > 0 => {
             let m = message::decode_messages(&input, &MessageOptions { records: opts.clone(), ..mopts });
-            (m.is_clean() && !m.messages.is_empty()).then_some(m)
+            if plausible_message(&m) && ((m.is_clean() && !m.messages.is_empty()) || r.batches.is_empty()) {
+                Some(m)
+            } else {
+                let summary = nothing_recognised(r, Some(&m));
+                let mut r = report.clone().unwrap_or_default();
+                if let Some(text) = summary {
+                    r.errors.insert(0, unrecognised_issue(text));
+                }
+                return print_report(&mut out, r, json);
+            }
         }
         Some(_) => None,
     };
+    if let (Some(m), Some(r)) = (&mut mreport, &report) {
+        // Messages shown in place of batches that did not frame: when no message read cleanly
+        // either, nothing was recognised; the batch reading's failure is said too.
+        let mut failed = vec![false; m.messages.len()];
+        for e in m.errors.iter().filter(|e| e.severity == Severity::Error) {
+            if let Some(f) = e.index.and_then(|i| failed.get_mut(i)) {
+                *f = true;
+            }
+        }
+        if failed.iter().all(|f| *f) {
+            if let Some(text) = nothing_recognised(r, Some(m)) {
+                m.errors.insert(0, message::MessageIssue { at: 0, kind: message::kind::INVALID_INPUT, message: text, severity: Severity::Error, field: None, index: None });
+            }
+        }
+    }
     let clean = if let Some(m) = mreport {
         if json {
             serde_json::to_writer(&mut out, &m).map_err(|e| e.to_string())?;
@@ -75,17 +103,75 @@ pub(crate) fn cmd_decode(args: &[String]) -> Result<ExitCode, String> {
         }
         m.is_clean()
     } else {
-        let report = report.unwrap_or_default();
-        if json {
-            serde_json::to_writer(&mut out, &report).map_err(|e| e.to_string())?;
-            writeln!(out).ok();
-        } else {
-            write_listing(&mut out, &report).map_err(|e| e.to_string())?;
+        let mut report = report.unwrap_or_default();
+        if let Some(text) = nothing_recognised(&report, None) {
+            report.errors.insert(0, unrecognised_issue(text));
         }
-        report.is_clean()
+        return print_report(&mut out, report, json);
     };
     out.flush().ok();
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The first message's reading is worth showing over batches that did not frame: its size
+/// prefix frames exactly the input, or its header names an api and a version Kafka 4.3 reads.
+fn plausible_message(m: &eoslab_core::message::MessagesReport) -> bool {
+    use eoslab_core::message::schema;
+    m.messages.first().is_some_and(|x| {
+        let exact = x.size.is_some_and(|n| n as i64 + 4 == m.length as i64);
+        let kind = if x.kind == "request" { schema::Kind::Request } else { schema::Kind::Response };
+        let known = schema::find(x.api_key, kind).is_some_and(|d| d.valid.contains(x.api_version));
+        exact || known
+    })
+}
+
+fn print_report(out: &mut impl Write, report: Report, json: bool) -> Result<ExitCode, String> {
+    if json {
+        serde_json::to_writer(&mut *out, &report).map_err(|e| e.to_string())?;
+        writeln!(out).ok();
+    } else {
+        write_listing(out, &report).map_err(|e| e.to_string())?;
+    }
+    out.flush().ok();
+    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn unrecognised_issue(message: String) -> eoslab_core::report::Issue {
+    eoslab_core::report::Issue {
+        at: 0,
+        kind: eoslab_core::report::kind::INVALID_INPUT,
+        message,
+        severity: Severity::Error,
+        batch: None,
+        decompressed_at: None,
+    }
+}
+
+/// When bytes were given and no batch framed (nor, if tried, any message read cleanly): what
+/// each reading tried and where and why it failed, as one error. `None` when something was
+/// recognised, when the input is empty (an empty segment is a valid file) or when the text
+/// itself could not be read (that error says why already).
+fn nothing_recognised(r: &Report, m: Option<&eoslab_core::message::MessagesReport>) -> Option<String> {
+    if !r.batches.is_empty() || r.length == 0 || r.errors.iter().any(|e| e.kind == eoslab_core::report::kind::INVALID_INPUT) {
+        return None;
+    }
+    let first = |at: usize, kind: &str, msg: &str| format!("at byte {at} {kind}: {msg}");
+    let batches = r
+        .errors
+        .iter()
+        .find(|e| e.severity == Severity::Error)
+        .or(r.errors.first())
+        .map_or_else(|| String::from("no entry"), |e| first(e.at, e.kind, &e.message));
+    let mut text = format!("nothing recognised in {} byte(s): as record batches (a .log segment or a records field) {batches}", r.length);
+    if let Some(m) = m {
+        let why = m
+            .errors
+            .iter()
+            .find(|e| e.severity == Severity::Error)
+            .map_or_else(|| String::from("no message"), |e| first(e.at, e.kind, &e.message));
+        text.push_str(&format!("; as requests or responses {why}"));
+    }
+    Some(text)
 }
 
 fn severity_word(s: Severity) -> &'static str {
@@ -145,6 +231,14 @@ fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport
         write!(out, ", stripped: {}", r.stripped.join(", "))?;
     }
     writeln!(out)?;
+    // Each message's issues, gathered in one pass (not one pass per message: a stream of many
+    // small messages would make that quadratic).
+    let mut by_message: Vec<Vec<&eoslab_core::message::MessageIssue>> = vec![Vec::new(); r.messages.len()];
+    for e in &r.errors {
+        if let Some(list) = e.index.and_then(|i| by_message.get_mut(i)) {
+            list.push(e);
+        }
+    }
     for (i, m) in r.messages.iter().enumerate() {
         write!(
             out,
@@ -167,7 +261,7 @@ fn write_messages(out: &mut impl Write, r: &eoslab_core::message::MessagesReport
         if let Some(b) = &m.body {
             node(out, b, 1, m)?;
         }
-        for e in r.errors.iter().filter(|e| e.index == Some(i)) {
+        for e in &by_message[i] {
             write!(out, "! {} at byte {}", severity_word(e.severity), e.at)?;
             if let Some(f) = &e.field {
                 write!(out, " ({f})")?;
@@ -199,26 +293,32 @@ fn write_listing(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
         write!(out, ", stripped: {}", r.stripped.join(", "))?;
     }
     writeln!(out)?;
-    let unattached = r.errors.iter().filter(|e| e.batch.is_none());
-    for e in unattached {
-        writeln!(out, "! at {} {}: {}", e.at, e.kind, e.message)?;
+    // Every issue is printed: those of no batch (the text reading) first, each batch's under
+    // it, and those pinned on the entry where the walk stopped (an index past the last listed
+    // batch: the bytes there framed no batch) after the batches.
+    for e in r.errors.iter().filter(|e| e.batch.is_none()) {
+        write_issue(out, e)?;
     }
     for (i, b) in r.batches.iter().enumerate() {
         write_batch(out, b)?;
         for e in r.errors.iter().filter(|e| e.batch == Some(i)) {
-            let sev = match e.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "note",
-            };
-            write!(out, "! {sev} at byte {}", e.at)?;
-            if let Some(d) = e.decompressed_at {
-                write!(out, " (decompressed byte {d})")?;
-            }
-            writeln!(out, " {}: {}", e.kind, e.message)?;
+            write_issue(out, e)?;
         }
     }
+    for e in r.errors.iter().filter(|e| e.batch.is_some_and(|i| i >= r.batches.len())) {
+        write_issue(out, e)?;
+    }
     writeln!(out, "{} batch(es), {} error(s)", r.batches.len(), r.errors.iter().filter(|e| e.severity == Severity::Error).count())
+}
+
+/// `! error at byte N Kind: message`, with the decompressed offset for a fault inside a
+/// compressed batch's records.
+fn write_issue(out: &mut impl Write, e: &eoslab_core::report::Issue) -> std::io::Result<()> {
+    write!(out, "! {} at byte {}", severity_word(e.severity), e.at)?;
+    if let Some(d) = e.decompressed_at {
+        write!(out, " (decompressed byte {d})")?;
+    }
+    writeln!(out, " {}: {}", e.kind, e.message)
 }
 
 fn write_batch(out: &mut impl Write, b: &BatchReport) -> std::io::Result<()> {

@@ -16,32 +16,78 @@ pub(crate) fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--json" && *a != "--script") {
         return Err(format!("unknown option {bad}\n{USAGE}"));
     }
+    // Every file named or listed: regular files are read; anything else (a FIFO, a device such
+    // as /dev/zero, a directory, a symlink loop or a dangling link) is named with why it was not
+    // read, judged from its metadata alone so that nothing blocks (opening a FIFO waits for a
+    // writer) or reads forever.
     let mut paths = Vec::new();
+    let mut unread: Vec<String> = Vec::new();
     for a in args.iter().filter(|a| !a.starts_with("--")) {
         let p = std::path::Path::new(a);
-        if p.is_dir() {
+        if std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
             let rd = std::fs::read_dir(p).map_err(|e| format!("{a}: {e}"))?;
             for e in rd {
                 let e = e.map_err(|e| format!("{a}: {e}"))?;
-                if e.path().is_file() {
-                    paths.push(e.path());
+                match not_a_file(&e.path()) {
+                    None => paths.push(e.path()),
+                    Some(why) => unread.push(format!("{}: could not be read: {why}", e.file_name().to_string_lossy())),
                 }
             }
         } else {
-            paths.push(p.to_path_buf());
+            match not_a_file(p) {
+                None => paths.push(p.to_path_buf()),
+                Some(why) => unread.push(format!("{a}: could not be read: {why}")),
+            }
         }
     }
-    if paths.is_empty() {
+    if paths.is_empty() && unread.is_empty() {
         return Err(format!("partition needs a directory or files\n{USAGE}"));
     }
     paths.sort();
+    unread.sort();
     let mut files = Vec::new();
+    let mut lengths = Vec::new();
     for p in &paths {
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        files.push((p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), bytes));
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match read_bounded(p, eoslab_core::files::FileKind::of(&name)) {
+            Ok((bytes, len)) => {
+                lengths.push((name.clone(), len, bytes.len()));
+                files.push((name, bytes));
+            }
+            Err(e) => unread.push(format!("{name}: could not be read: {e}")),
+        }
     }
     let dir: Vec<DirFile<'_>> = files.iter().map(|(n, b)| DirFile { name: n, bytes: b }).collect();
-    let p = partition::load(&dir);
+    let mut p = partition::load(&dir);
+    p.errors.extend(unread);
+    // A segment's size is its file's, however much of it the loader needed.
+    for s in &mut p.segments {
+        if let Some((_, len, _)) = lengths.iter().find(|(n, _, _)| *n == s.name) {
+            s.bytes = usize::try_from(*len).unwrap_or(usize::MAX);
+        }
+    }
+    // An index whose zero tail one zero entry stood for (`read_bounded`): its checks count the
+    // file's zero entries and place its last entry where the file has them.
+    for (name, len, read) in &lengths {
+        let entry = match eoslab_core::files::FileKind::of(name) {
+            eoslab_core::files::FileKind::Index => 8u64,
+            eoslab_core::files::FileKind::TimeIndex => 12,
+            _ => continue,
+        };
+        let read = *read as u64;
+        if read >= *len {
+            continue;
+        }
+        let kept = read / entry; // entries read, the one zero entry included
+        let (file_entries, zeros) = (len / entry, len / entry - (kept - 1));
+        for c in p.checks.iter_mut().filter(|c| c.file == *name) {
+            for t in [&mut c.what, &mut c.detail] {
+                *t = t
+                    .replace("(then 1 zero entries", &format!("(then {zeros} zero entries"))
+                    .replace(&format!("(at byte {})", (kept - 1) * entry), &format!("(at byte {})", (file_entries - 1) * entry));
+            }
+        }
+    }
     let mut out = std::io::stdout().lock();
     let text = if json {
         serde_json::to_string_pretty(&p).map_err(|e| e.to_string())? + "\n"
@@ -54,6 +100,158 @@ pub(crate) fn cmd_partition(args: &[String]) -> Result<ExitCode, String> {
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     let clean = p.errors.is_empty() && p.checks.iter().all(|c| c.ok);
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A partition file's bytes, read no further than the loader looks, and the file's length.
+/// A `.log` entry by entry as Kafka's log readers frame it (`ByteBufferLogInputStream.nextBatch`):
+/// the loader stops at the first entry that does not frame, and so does the reading (a zeroed
+/// or sparse segment costs 17 bytes, not its size). An offset or time index up to the zero
+/// entries Kafka preallocates (`AbstractIndex` sizes a new index to `segment.index.bytes`, zero
+/// filled): when everything after the first zero entry is zeros (skipped over holes with
+/// `SEEK_DATA` on Linux, so a sparse file is not read), one zero entry stands for them, plus the
+/// length's remainder, so Kafka's sanity check sees the same last entry and length modulo the
+/// entry size. Anything else is read whole.
+fn read_bounded(p: &std::path::Path, kind: eoslab_core::files::FileKind) -> std::io::Result<(Vec<u8>, u64)> {
+    use eoslab_core::files::FileKind;
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(p)?;
+    let len = f.metadata()?.len();
+    let mut out = Vec::new();
+    match kind {
+        FileKind::Log => {
+            let mut pos = 0u64;
+            loop {
+                let mut head = [0u8; 17];
+                let mut n = 0;
+                while n < 17 {
+                    match f.read(&mut head[n..])? {
+                        0 => break,
+                        k => n += k,
+                    }
+                }
+                out.extend_from_slice(&head[..n]);
+                if n < 17 {
+                    break;
+                }
+                let size = i32::from_be_bytes([head[8], head[9], head[10], head[11]]);
+                if size < 14 || !(0..=2).contains(&(head[16] as i8)) {
+                    break;
+                }
+                let rest = size as u64 - 5;
+                // Reserved up to what the file holds: untouched capacity costs no memory.
+                out.reserve(rest.min(len.saturating_sub(pos + 17)) as usize);
+                let got = Read::take(&mut f, rest).read_to_end(&mut out)? as u64;
+                pos += 17 + got;
+                if got < rest {
+                    break;
+                }
+            }
+        }
+        FileKind::Index | FileKind::TimeIndex => {
+            let entry = if kind == FileKind::Index { 8 } else { 12 };
+            let mut buf = vec![0u8; 64 << 10];
+            let mut pos = 0u64;
+            // Entries before `scanned` hold a non-zero byte (the first may be all zeros).
+            let mut scanned = entry;
+            loop {
+                let n = f.read(&mut buf[..])?;
+                if n == 0 {
+                    return Ok((out, len));
+                }
+                out.extend_from_slice(&buf[..n]);
+                pos += n as u64;
+                // The first zero entry after the first one.
+                let whole = out.len() / entry * entry;
+                let zero_at = (scanned..whole).step_by(entry).find(|&e| out[e..e + entry].iter().all(|&b| b == 0));
+                scanned = scanned.max(whole);
+                let Some(z) = zero_at else { continue };
+                if !out[z..].iter().all(|&b| b == 0) || !rest_is_zeros(&mut f, pos, len)? {
+                    // Entries after the zeros: read it all as it is.
+                    f.seek(SeekFrom::Start(pos))?;
+                    f.read_to_end(&mut out)?;
+                    return Ok((out, len));
+                }
+                out.truncate(z + entry);
+                out.resize(out.len() + (len % entry as u64) as usize, 0);
+                return Ok((out, len));
+            }
+        }
+        _ => {
+            f.read_to_end(&mut out)?;
+        }
+    }
+    Ok((out, len))
+}
+
+/// Whether the file holds only zero bytes from `pos` to `len`: holes are skipped with
+/// `lseek(SEEK_DATA)` (Linux), data is read through a 64 KiB window.
+fn rest_is_zeros(f: &mut std::fs::File, mut pos: u64, len: u64) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = vec![0u8; 64 << 10];
+    while pos < len {
+        #[cfg(target_os = "linux")]
+        {
+            extern "C" {
+                fn lseek(fd: i32, offset: i64, whence: i32) -> i64;
+            }
+            const SEEK_DATA: i32 = 3;
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: a plain system call on a descriptor this function borrows.
+            let next = unsafe { lseek(f.as_raw_fd(), pos as i64, SEEK_DATA) };
+            const ENXIO: i32 = 6;
+            if next < 0 && std::io::Error::last_os_error().raw_os_error() == Some(ENXIO) {
+                // No data at or after `pos`: only a hole to the end.
+                return Ok(true);
+            }
+            if next >= 0 {
+                pos = next as u64;
+                if pos >= len {
+                    return Ok(true);
+                }
+            }
+        }
+        f.seek(SeekFrom::Start(pos))?;
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            return Ok(true);
+        }
+        if buf[..n].iter().any(|&b| b != 0) {
+            return Ok(false);
+        }
+        pos += n as u64;
+    }
+    Ok(true)
+}
+
+/// Why `p` is not read as a file (`None`: a regular file, through symlinks), from its metadata
+/// only: opening a FIFO blocks until a writer comes and a character device may never end.
+fn not_a_file(p: &std::path::Path) -> Option<String> {
+    let m = match std::fs::metadata(p) {
+        Ok(m) => m,
+        // A symlink loop ("Too many levels of symbolic links"), a dangling link, no permission.
+        Err(e) => return Some(e.to_string()),
+    };
+    if m.is_file() {
+        return None;
+    }
+    if m.is_dir() {
+        return Some(String::from("a directory, not a file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_fifo() {
+            return Some(String::from("a FIFO (named pipe), not a file: not opened (reading it waits for a writer)"));
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return Some(String::from("a device, not a file: not read (a device such as /dev/zero never ends)"));
+        }
+        if t.is_socket() {
+            return Some(String::from("a socket, not a file"));
+        }
+    }
+    Some(String::from("not a regular file"))
 }
 
 /// `eoslab partition --write-dir DIR --script SCENARIO.eos`: runs the idempotence-model script and

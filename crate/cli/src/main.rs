@@ -119,7 +119,19 @@ fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     match path {
         None | Some("-") => std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("stdin: {e}"))?,
-        Some(p) => return std::fs::read(p).map_err(|e| format!("{p}: {e}")),
+        Some(p) => {
+            // A device never ends (/dev/zero, /dev/urandom): refused from its metadata, before
+            // reading. A FIFO is read (`eoslab decode <(…)`): its writer decides where it ends.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                let t = std::fs::metadata(p).map_err(|e| format!("{p}: {e}"))?.file_type();
+                if t.is_char_device() || t.is_block_device() {
+                    return Err(format!("{p}: a device, not a file: not read (a device such as /dev/zero never ends)"));
+                }
+            }
+            return std::fs::read(p).map_err(|e| format!("{p}: {e}"));
+        }
     };
     Ok(buf)
 }

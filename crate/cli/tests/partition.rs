@@ -100,3 +100,79 @@ fn write_dir_lays_out_the_models_leader_and_eoslab_partition_reads_it_back_clean
     assert_eq!(code, 2);
     assert!(text.contains("--write-dir needs --script SCENARIO.eos"), "{text}");
 }
+
+/// `eoslab partition DIR` with a deadline: a FIFO or a device in the directory must not make it
+/// wait or read forever.
+#[cfg(unix)]
+fn run_within(args: &[&str], secs: u64) -> (i32, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eoslab"))
+        .arg("partition")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("eoslab partition {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut text = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut text).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut text).unwrap();
+    (status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn a_batch_with_a_bad_crc_is_an_error_as_the_brokers_recovery_finds_it() {
+    let tmp = std::env::temp_dir().join(format!("eoslab-partition-crc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut log = std::fs::read(fixture("idempotent-0").join("00000000000000000000.log")).unwrap();
+    // The first batch's last byte (inside its records): its stored CRC no longer matches.
+    let first_len = 12 + i32::from_be_bytes(log[8..12].try_into().unwrap()) as usize;
+    log[first_len - 1] ^= 0xff;
+    std::fs::write(tmp.join("00000000000000000000.log"), &log).unwrap();
+    let (code, text) = run(&[tmp.to_str().unwrap()]);
+    std::fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("error: 00000000000000000000.log: CorruptRecordException at byte 17: Record is corrupt (stored crc = "),
+        "{text}"
+    );
+    assert!(text.contains("truncates the segment at byte 0 (LogSegment.recover)"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn files_that_cannot_be_read_are_named_with_why_and_nothing_waits_or_reads_forever() {
+    let tmp = std::env::temp_dir().join(format!("eoslab-partition-special-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let log = std::fs::read(fixture("idempotent-0").join("00000000000000000000.log")).unwrap();
+    std::fs::write(tmp.join("00000000000000000000.log"), &log).unwrap();
+    let fifo = tmp.join("00000000000000000007.log");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", tmp.join("00000000000000000009.log")).unwrap();
+    std::os::unix::fs::symlink(tmp.join("00000000000000000011.log"), tmp.join("00000000000000000011.log")).unwrap();
+    std::fs::create_dir(tmp.join("00000000000000000013.log")).unwrap();
+    let (code, text) = run_within(&[tmp.to_str().unwrap()], 30);
+    // Each named file given alone, too.
+    let (fifo_code, fifo_text) = run_within(&[fifo.to_str().unwrap()], 30);
+    std::fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("error: 00000000000000000007.log: could not be read: a FIFO (named pipe)"), "{text}");
+    assert!(text.contains("error: 00000000000000000009.log: could not be read: a device, not a file"), "{text}");
+    assert!(text.contains("error: 00000000000000000011.log: could not be read: Too many levels of symbolic links"), "{text}");
+    assert!(text.contains("error: 00000000000000000013.log: could not be read: a directory, not a file"), "{text}");
+    // The readable segment is still loaded.
+    assert!(text.contains("00000000000000000000.log"), "{text}");
+    assert_eq!(fifo_code, 1, "{fifo_text}");
+    assert!(fifo_text.contains("could not be read: a FIFO (named pipe)"), "{fifo_text}");
+}

@@ -320,12 +320,31 @@ pub struct Partition {
 }
 
 /// Reads the batches of one `.log` segment (the walk stops at the first error, as Java's
-/// log readers do; the error is reported).
+/// log readers do; the error is reported). Every batch's CRC is checked as the broker's
+/// recovery checks it (`LogSegment.recover` calls `ensureValid` on each batch and truncates the
+/// segment at the first that fails): a corrupt batch is an error and nothing from it on is loaded.
 fn read_segment(name: &str, bytes: &[u8], out: &mut Vec<(usize, Appended)>, errors: &mut Vec<String>) -> usize {
     let mut n = 0;
     let mut scratch = Vec::new();
+    let corrupt = |at: usize, start: usize, stored: u32, computed: u32| {
+        format!(
+            "{name}: CorruptRecordException at byte {at}: Record is corrupt (stored crc = {stored}, computed crc = {computed}); the broker's recovery truncates the segment at byte {start} (LogSegment.recover)"
+        )
+    };
     for e in entries(bytes) {
         match e {
+            Ok(Entry::V2(v)) if !v.crc_valid() => {
+                errors.push(corrupt(v.start + crate::wire::batch::field::CRC.start, v.start, v.header.crc, v.crc_computed));
+                break;
+            }
+            Ok(Entry::Legacy { start, bytes, .. })
+                if bytes.len() >= 16 && u32::from_be_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) != crate::wire::crc::crc32_ieee(&bytes[16..]) =>
+            {
+                // LegacyRecord.ensureValid: the CRC-32 of everything after the crc field.
+                let stored = u32::from_be_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]);
+                errors.push(corrupt(start + 12, start, stored, crate::wire::crc::crc32_ieee(&bytes[16..])));
+                break;
+            }
             Ok(Entry::V2(v)) => {
                 let mut marker = None;
                 if v.header.attributes.is_control() {

@@ -438,6 +438,15 @@ pub(crate) struct DumpState {
     pub(crate) hex_end_rel: Option<usize>,
 }
 
+/// A line of mostly hex digits (at least 16 of them, and 60% of its visible characters, an
+/// ASCII column included): a dump line, even when it does not read as one.
+fn looks_like_dump_line(t: &[u8], ls: usize, te: usize) -> bool {
+    let line = t.get(ls..te).unwrap_or(&[]);
+    let visible = line.iter().filter(|b| !b.is_ascii_whitespace()).count();
+    let hex = line.iter().filter(|b| b.is_ascii_hexdigit()).count();
+    hex >= 16 && hex * 10 >= visible * 6
+}
+
 pub(crate) fn parse_dump(t: &[u8], d: Dump, notes: &mut Notes) -> PResult<(Format, Vec<u8>)> {
     let fl = d.fl;
     let mut st = DumpState {
@@ -455,12 +464,37 @@ pub(crate) fn parse_dump(t: &[u8], d: Dump, notes: &mut Notes) -> PResult<(Forma
         hex_end_rel: None,
     };
     let mut p = 0usize;
+    // A text line just before the dump's first line that looks like a dump line itself (the
+    // dump's first line damaged): an error if the dump then starts past offset 0.
+    let mut damaged_before: Option<usize> = None;
     while p < t.len() {
         let ls = p;
         let le = line_end(t, p);
         let te = trim_end(t, ls, le);
         p = le + 1;
-        match classify(t, ls, te, d)? {
+        let kind = classify(t, ls, te, d)?;
+        let dumpish = matches!(kind, Kind::Text(_)) && looks_like_dump_line(t, ls, te);
+        match kind {
+            Kind::Data { off, .. } if !st.have_block && off != 0 => {
+                if let Some(pos) = damaged_before {
+                    return Err(perr(
+                        pos,
+                        format!("unrecognised line just before a hex dump that starts at offset {} (its first line damaged?)", fmt_off(off, d.radix)),
+                    ));
+                }
+            }
+            Kind::Blank => {}
+            _ => damaged_before = None,
+        }
+        if dumpish && st.have_block && st.closed.is_none() {
+            // Right after dump lines, a line that looks like one but does not read as one is
+            // a damaged line of the dump, not text around it.
+            return Err(perr(skip_ws(t, ls, te), "unrecognised line inside a hex dump"));
+        }
+        if dumpish && !st.have_block {
+            damaged_before = Some(skip_ws(t, ls, te));
+        }
+        match kind {
             Kind::Blank => {}
             Kind::Header(n) => {
                 notes.add(Note::FrameHeaders);

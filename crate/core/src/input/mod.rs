@@ -125,6 +125,12 @@ pub trait TextReport: Default {
 /// detected format; text that is no known kind gives a report (format `text`) with only its
 /// `InvalidInput` issue.
 pub fn decode_text<R: TextReport>(input: &[u8], decode_bytes: impl FnOnce(&[u8]) -> R) -> R {
+    // Binary input is decoded in place: no copy of what may be a whole segment.
+    if !input.iter().all(|&b| is_ws(b)) && !is_text(input) {
+        let mut r = decode_bytes(input);
+        r.name_input(String::from(Format::Binary.name()), Vec::new());
+        return r;
+    }
     match detect(input) {
         Ok(d) => {
             let mut r = decode_bytes(&d.bytes);

@@ -223,6 +223,29 @@ pub mod kind {
     pub const TRAILING_BYTES: &str = "TrailingBytes";
     /// A request (or its response) of an api eoslab has no schema for, named and skipped.
     pub const UNSUPPORTED_API: &str = "UnsupportedApi";
+    /// The tree would outgrow the memory allowed for the input ([`super::node_budget`]).
+    pub const BUDGET: &str = "MemoryBudgetExceeded";
+}
+
+/// What one node of a tree costs at most, all told: the [`Node`] itself, its value's text and
+/// its place in its parent's list (measured: about 240 bytes per node on a stream of small
+/// messages).
+const NODE_COST: usize = 320;
+
+/// How many nodes the messages of an input of `len` bytes may make: the trees stay within twice
+/// the input plus 48 MiB whatever the bytes, so that the whole decode, input included, peaks
+/// under 3× the input + 64 MiB. Real messages need far fewer (the records of Produce and Fetch
+/// are read by the batch decoder, under its own bound); bytes that read as endless tiny messages
+/// (zeros read as Produce v0 requests: 16 bytes each) hit it and stop with an error.
+pub fn node_budget(len: usize) -> usize {
+    len.saturating_mul(2).saturating_add(48 << 20) / NODE_COST
+}
+
+fn budget_text(len: usize) -> String {
+    format!(
+        "the decoded messages reached {} fields, all the memory eoslab allows for {len} bytes of input: decoding stops here (decode a smaller part of the input)",
+        node_budget(len)
+    )
 }
 
 /// Text input (hex, base64 … as the batch decoder accepts it) or raw bytes.
@@ -264,6 +287,7 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
     let mut rep = MessagesReport { format: String::from("binary"), length: bytes.len(), ..MessagesReport::default() };
     let mut pending: Vec<Pending> = Vec::new();
     let mut pos = 0usize;
+    let mut nodes_left = node_budget(bytes.len());
     while pos < bytes.len() {
         let index = rep.messages.len();
         let plans = plans(bytes, pos, opts, &pending);
@@ -278,21 +302,32 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
             });
             break;
         }
-        // The first plan that reads cleanly (and, when sized, fills its frame exactly) wins;
-        // if none does, the first plausible one is reported with its errors.
+        // The first plan that reads cleanly and, when sized, fills its frame exactly wins; then
+        // the first that reads cleanly leaving bytes in its frame (a warning: Kafka ignores
+        // them); if none does, the first plausible one is reported with its errors.
         let mut chosen = None;
+        let mut clean_with_trailing = None;
         for p in &plans {
-            let (m, errs) = read_message(bytes, pos, *p, opts, &pending, index);
+            let (m, errs, nodes) = read_message(bytes, pos, *p, opts, &pending, index, nodes_left);
             let clean = !errs.iter().any(|e| e.severity == Severity::Error);
-            if clean {
-                chosen = Some((m, errs));
+            let trailing = errs.iter().any(|e| e.kind == kind::TRAILING_BYTES);
+            if clean && !trailing {
+                chosen = Some((m, errs, nodes));
+                clean_with_trailing = None;
                 break;
             }
-            if chosen.is_none() {
-                chosen = Some((m, errs));
+            if clean && clean_with_trailing.is_none() {
+                clean_with_trailing = Some((m, errs, nodes));
+            } else if chosen.is_none() {
+                chosen = Some((m, errs, nodes));
             }
         }
-        let Some((m, mut errs)) = chosen else { break };
+        if clean_with_trailing.is_some() {
+            chosen = clean_with_trailing;
+        }
+        let Some((m, mut errs, nodes)) = chosen else { break };
+        nodes_left = nodes_left.saturating_sub(nodes);
+        let spent = errs.iter().any(|e| e.kind == kind::BUDGET);
         let clean = !errs.iter().any(|e| e.severity == Severity::Error);
         if !clean && opts.kind != Some(Kind::Request) && !plans.iter().any(|p| p.kind == Kind::Response) {
             errs.push(MessageIssue {
@@ -317,7 +352,7 @@ pub fn decode_messages_bytes(bytes: &[u8], opts: &MessageOptions) -> MessagesRep
         rep.messages.push(m);
         rep.errors.extend(errs);
         // An unsized message that failed cannot say where the next one starts.
-        if end <= pos || (fatal && rep.messages.last().is_some_and(|m| m.size.is_none())) {
+        if spent || end <= pos || (fatal && rep.messages.last().is_some_and(|m| m.size.is_none())) {
             break;
         }
         pos = end;
@@ -359,10 +394,13 @@ fn request_rank(b: &[u8], at: usize, end: usize, sized: bool) -> Option<u8> {
     if def.is_none() && !(sized && schema::api_name(key).is_some()) {
         return None;
     }
-    let fits = match be_i16(b, at + 8)? {
-        -1 => true,
-        n if n >= 0 => at + 10 + n as usize <= end,
-        _ => false,
+    // `end` is where the frame says the message ends (past the input when it is cut short): in a
+    // size-prefixed frame a client id length the input ends before is the truncation's to report.
+    let fits = match be_i16(b, at + 8) {
+        None => sized,
+        Some(-1) => true,
+        Some(n) if n >= 0 => at + 10 + n as usize <= end,
+        Some(_) => false,
     };
     if !fits || ver < 0 {
         return None;
@@ -390,7 +428,7 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         let at = pos + if sized { 4 } else { 0 };
         let end = if sized {
             match be_i32(b, pos) {
-                Some(n) if n >= 0 => (at.saturating_add(n as usize)).min(b.len()),
+                Some(n) if n >= 0 => at.saturating_add(n as usize),
                 _ => continue,
             }
         } else {
@@ -399,9 +437,21 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         if at >= b.len() {
             continue;
         }
+        // A size prefix that frames exactly the rest of the input is the strongest evidence of
+        // all: that reading is reported first whatever its header holds (an unknown api key, a
+        // client id length past the frame), so its errors are the ones shown rather than those
+        // of a reading without the prefix, which would take the prefix for the api key and
+        // version.
+        // (A response with the api key and version given as options still comes first when the
+        // header is not one a request would have.)
+        let exact = sized && end == b.len();
         if opts.kind != Some(Kind::Response) {
-            if let Some(rank) = request_rank(b, at, end, sized) {
-                out.push((rank, Plan { sized, kind: Kind::Request, api: None }));
+            match request_rank(b, at, end, sized) {
+                Some(rank) => out.push((if exact { rank.min(1) } else { rank }, Plan { sized, kind: Kind::Request, api: None })),
+                None if exact && at + 4 <= b.len() => {
+                    out.push((if opts.api_key.is_some() { 3 } else { 1 }, Plan { sized, kind: Kind::Request, api: None }))
+                }
+                None => {}
             }
         }
         if opts.kind != Some(Kind::Request) {
@@ -447,9 +497,35 @@ struct Ctx<'a, 'o> {
     /// Path of the field being read, for issues.
     path: Vec<Cow<'static, str>>,
     fault_path: Option<String>,
+    /// Nodes made so far, and how many this reading may make ([`node_budget`]).
+    nodes: usize,
+    max_nodes: usize,
+    /// The whole input's length, for the budget's message.
+    input_len: usize,
+    /// The newest version the message's schema has: Kafka's generated reader of a nested struct
+    /// throws `UnsupportedVersionException` past it (the message's own reader does not check).
+    newest: i16,
 }
 
 impl Ctx<'_, '_> {
+    /// A nested struct's generated `read(Readable, short)`: `Can't read version N of
+    /// TopicProduceData` past the newest version.
+    fn enter_struct(&mut self, f: &'static FieldDef) -> Result<(), Fault> {
+        if self.version > self.newest {
+            let at = self.pos();
+            return Err(self.fail(at, kind::UNSUPPORTED_VERSION, format!("Can't read version {} of {}", self.version, f.struct_name)));
+        }
+        Ok(())
+    }
+    /// Counts one more node of the tree, or stops the reading when the budget is spent.
+    fn node(&mut self) -> Result<(), Fault> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            let at = self.pos();
+            return Err(self.fail(at, kind::BUDGET, budget_text(self.input_len)));
+        }
+        Ok(())
+    }
     fn pos(&self) -> usize {
         self.base + self.r.pos()
     }
@@ -499,6 +575,7 @@ fn read_struct(c: &mut Ctx, fields: &'static [FieldDef], out: &mut Vec<Node>) ->
         read_field(c, f, out)?;
     }
     if c.flexible.contains(v) {
+        c.node()?;
         let start = c.pos();
         let n = c.uvarint()?;
         let mut section = Node { name: Cow::Borrowed("_taggedFields"), ty: "taggedFields", start, end: c.pos(), value: Some(format!("{n}")), ..Node::default() };
@@ -513,6 +590,7 @@ fn read_struct(c: &mut Ctx, fields: &'static [FieldDef], out: &mut Vec<Node>) ->
 fn read_tagged(c: &mut Ctx, fields: &'static [FieldDef], n: u32, out: &mut Vec<Node>) -> Result<(), Fault> {
     let v = c.version;
     for _ in 0..n {
+        c.node()?;
         let tag_at = c.pos();
         let tag = c.uvarint()?;
         let size = c.uvarint()? as usize;
@@ -561,6 +639,7 @@ fn read_tagged(c: &mut Ctx, fields: &'static [FieldDef], n: u32, out: &mut Vec<N
 }
 
 fn read_field(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> Result<(), Fault> {
+    c.node()?;
     c.path.push(Cow::Borrowed(f.name));
     let res = read_field_inner(c, f, out);
     c.path.pop();
@@ -589,11 +668,15 @@ fn read_field_inner(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> R
         node.value = Some(format!("{n}"));
         let mut res = Ok(());
         for i in 0..n as usize {
+            if let Err(f) = c.node() {
+                res = Err(f);
+                break;
+            }
             c.path.push(Cow::Owned(format!("[{i}]")));
             let el_start = c.pos();
             let mut el = Node { name: Cow::Owned(format!("[{i}]")), ty: f.ty.name(), start: el_start, ..Node::default() };
             let r = if f.ty == Type::Struct {
-                read_struct(c, f.fields, &mut el.children)
+                c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut el.children))
             } else {
                 read_scalar(c, f, flexible, &mut el)
             };
@@ -619,11 +702,11 @@ fn read_field_inner(c: &mut Ctx, f: &'static FieldDef, out: &mut Vec<Node>) -> R
                     node.null = true;
                     Ok(())
                 }
-                Ok(_) => read_struct(c, f.fields, &mut node.children),
+                Ok(_) => c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut node.children)),
                 Err(e) => Err(e),
             }
         } else {
-            read_struct(c, f.fields, &mut node.children)
+            c.enter_struct(f).and_then(|()| read_struct(c, f.fields, &mut node.children))
         }
     } else {
         read_scalar(c, f, flexible, &mut node)
@@ -676,6 +759,11 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
             let rem = c.r.remaining();
             if n as u64 > rem as u64 {
                 let at = c.pos();
+                if f.ty == Type::Records {
+                    // `ByteBufferAccessor.readRecords` → `readByteBuffer`: `buf.slice().limit(n)`,
+                    // which `java.nio.Buffer.limit` refuses past the slice's capacity.
+                    return Err(c.fail(at, kind::ILLEGAL_ARGUMENT, format!("newLimit > capacity: ({n} > {rem})")));
+                }
                 return Err(c.fail(at, kind::RUNTIME, format!("Error reading byte array of {n} byte(s): only {rem} byte(s) available")));
             }
             let data_at = c.pos();
@@ -697,8 +785,42 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
     Ok(())
 }
 
-/// Reads one message at `pos` as `plan` says. Returns it with its issues.
-fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending: &[Pending], index: usize) -> (MessageReport, Vec<MessageIssue>) {
+/// `ApiKeys`' enum constant name: `AddPartitionsToTxn` → `ADD_PARTITIONS_TO_TXN`.
+fn upper_snake(name: &str) -> String {
+    let mut s = String::new();
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase() && i > 0 {
+            s.push('_');
+        }
+        s.push(ch.to_ascii_uppercase());
+    }
+    s
+}
+
+/// `RequestHeader.parse`'s wrapping of a failure to read a request header (any exception but an
+/// `InvalidRequestException` or an `UnsupportedVersionException`): Kafka's text, then the cause.
+fn header_fault(api_key: i16, cause: Fault) -> Fault {
+    Fault {
+        at: cause.at,
+        kind: kind::INVALID_REQUEST,
+        message: format!(
+            "Error parsing request header. Our best guess of the apiKeyId is: {api_key} (caused by {}: {})",
+            cause.kind, cause.message
+        ),
+    }
+}
+
+/// Reads one message at `pos` as `plan` says, making at most `max_nodes` nodes. Returns it with
+/// its issues and the nodes it made.
+fn read_message(
+    b: &[u8],
+    pos: usize,
+    plan: Plan,
+    opts: &MessageOptions,
+    pending: &[Pending],
+    index: usize,
+    max_nodes: usize,
+) -> (MessageReport, Vec<MessageIssue>, usize) {
     let mut issues = Vec::new();
     let mut m = MessageReport { start: pos, kind: if plan.kind == Kind::Request { "request" } else { "response" }, ..MessageReport::default() };
     let mut at = pos;
@@ -759,6 +881,11 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         opts: &opts.records,
         path: Vec::new(),
         fault_path: None,
+        // The message itself, its header, its body and its size prefix.
+        nodes: 4,
+        max_nodes,
+        input_len: b.len(),
+        newest: i16::MAX,
     };
     let mut header = Node { name: Cow::Borrowed(header_def.name), ty: "struct", start: at, ..Node::default() };
     let hres = read_struct(&mut c, header_def.fields, &mut header.children);
@@ -776,9 +903,14 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
     m.header = header;
     if let Err(f) = hres {
         let p = c.fault_path.take();
+        // `RequestHeader.parse` wraps whatever reading the header throws (Kafka's broker then
+        // closes the connection): its api key, or -1 when not even that could be read.
+        let f = if plan.kind == Kind::Request && f.kind != kind::BUDGET { header_fault(be_i16(frame, 0).unwrap_or(-1), f) } else { f };
         push(&mut issues, f, p, Severity::Error);
-        m.end = c.pos();
-        return (m, issues);
+        // A size prefix still says where the next message starts (the input's end when the
+        // frame is cut short).
+        m.end = if plan.sized { end } else { c.pos() };
+        return (m, issues, c.nodes);
     }
 
     let def: Option<&'static MessageDef> = schema::find(api_key, plan.kind);
@@ -792,7 +924,10 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
             // versions, which only its schema says). Unframed, or an unknown key: an error.
             let name = m.api_name.unwrap_or("unknown");
             let (k, text, severity) = if m.api_name.is_none() {
-                (kind::INVALID_REQUEST, format!("Unknown API key {api_key}"), Severity::Error)
+                // `ApiKeys.forId` throws IllegalArgumentException, which `RequestHeader.parse`
+                // wraps.
+                let f = header_fault(api_key, Fault { at, kind: kind::ILLEGAL_ARGUMENT, message: format!("Unexpected api key: {api_key}") });
+                (f.kind, f.message, Severity::Error)
             } else if plan.sized && end <= b.len() && issues.is_empty() {
                 (
                     kind::UNSUPPORTED_API,
@@ -807,7 +942,7 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         }
         Some(def) => {
             m.schema = Some(def.name);
-            if version < 0 || version > def.valid.hi {
+            if version < 0 {
                 push(
                     &mut issues,
                     Fault { at: at + if plan.kind == Kind::Request { 2 } else { 0 }, kind: kind::UNSUPPORTED_VERSION, message: format!("Can't read version {version} of {}Data", def.name) },
@@ -815,8 +950,12 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
                     Severity::Error,
                 );
                 m.end = if plan.sized { end } else { c.pos() };
-                return (m, issues);
+                return (m, issues, c.nodes);
             }
+            // Past the newest version, Kafka's generated reader of the message reads on (it has
+            // no version check of its own) with the fields whose versions are open-ended, and the
+            // first nested struct's reader throws (`Can't read version 99 of TopicProduceData`).
+            c.newest = def.valid.hi;
             if version < def.valid.lo {
                 push(
                     &mut issues,
@@ -845,12 +984,48 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
                     let p = c.fault_path.take();
                     push(&mut issues, f, p, Severity::Error);
                 }
-                Ok(()) if plan.sized && c.pos() < end => {
+                Ok(()) if version > def.valid.hi => {
+                    // Read without a nested struct: the parser has nothing to refuse; the broker
+                    // refuses the version before it parses the body (`SocketServer.
+                    // parseRequestHeader`, for a version `ApiKeys` does not support).
                     push(
                         &mut issues,
-                        Fault { at: c.pos(), kind: kind::TRAILING_BYTES, message: format!("{} byte(s) after the body, inside the size prefix's frame", end - c.pos()) },
-                        None,
+                        Fault {
+                            at: at + if plan.kind == Kind::Request { 2 } else { 0 },
+                            kind: kind::UNSUPPORTED_VERSION,
+                            message: format!(
+                                "Received request api key {} with version {version} which is not supported (Kafka 4.3 reads {}-{})",
+                                upper_snake(m.api_name.unwrap_or("?")),
+                                def.valid.lo,
+                                def.valid.hi
+                            ),
+                        },
+                        Some(String::from("requestApiVersion")),
                         Severity::Error,
+                    );
+                }
+                Ok(()) if plan.sized && c.pos() < end => {
+                    // `AbstractRequest.parseRequest` / `AbstractResponse.parseResponse` never look
+                    // at what is left of the frame (librdkafka's broker answers ApiVersions with
+                    // bytes past the body, which Kafka's clients read): a warning when the
+                    // reading stands on more than these bytes (a response, whose api comes from
+                    // its request or the options, or a kind the options force). A request
+                    // guessed from the bytes alone that leaves bytes in its frame is more likely
+                    // not a request at all (a response read as one): an error then.
+                    let grounded = plan.kind == Kind::Response || opts.kind.is_some();
+                    push(
+                        &mut issues,
+                        Fault {
+                            at: c.pos(),
+                            kind: kind::TRAILING_BYTES,
+                            message: if grounded {
+                                format!("{} byte(s) after the body, inside the size prefix's frame: Kafka's parser reads the body and ignores them", end - c.pos())
+                            } else {
+                                format!("{} byte(s) after the body, inside the size prefix's frame: Kafka's parser would ignore them, but a request read from these bytes alone that does not fill its frame is likely something else", end - c.pos())
+                            },
+                        },
+                        None,
+                        if grounded { Severity::Warning } else { Severity::Error },
                     );
                 }
                 Ok(()) => {}
@@ -878,7 +1053,7 @@ fn read_message(b: &[u8], pos: usize, plan: Plan, opts: &MessageOptions, pending
         }
     }
     issues.sort_by_key(|i| i.at);
-    (m, issues)
+    (m, issues, c.nodes)
 }
 
 /// Marks each fetched batch as a consumer would read it, per partition, from the response's own

@@ -71,6 +71,9 @@ pub struct FieldDef {
     pub tag: u32,
     /// Field-level `flexibleVersions` (overrides the message's, for strings and bytes).
     pub flexible: Option<Versions>,
+    /// A struct field's type name (`TopicProduceData`; empty for other types): the class Kafka
+    /// generates for it, named in its reader's errors.
+    pub struct_name: &'static str,
     pub fields: &'static [FieldDef],
 }
 
