@@ -32,7 +32,7 @@ KEYS = {0, 1, 2, 9, 10, 18, 22, 24, 25, 26, 27, 28}
 MODULES = (add_offsets_to_txn, add_partitions_to_txn, api_versions, commit, end_txn, fetch, find_coordinator,
            init_producer_id, list_offsets, produce, txn_offset_commit)
 
-# A valid v2 batch (record-batch.md §9.1 Example A) for the records fields: they are decoded by the
+# A valid v2 batch (Example A of crate/core/tests/golden.rs) for the records fields: they are decoded by the
 # batch decoder, which the batch differential (diff.py) covers.
 BATCH = bytes.fromhex(
     "0000000000000000 0000003a ffffffff 02 8c4a545e 0000 00000000 0000018bcfe56800 0000018bcfe56800 "

@@ -1,7 +1,7 @@
 // Node tests of the two packages `make pkg` builds (scripts/build-pkg.sh): the decode-only one
 // (pkg/eoslab-decode.js, crate/wasm built with --no-default-features, which the Batch Inspector,
 // the embeds and the decode worker load) must decode exactly as the full one (pkg/eoslab.js) on
-// the golden vectors of crate/core/tests/golden.rs (record-batch.md §9), must carry neither the
+// the golden vectors of crate/core/tests/golden.rs, must carry neither the
 // models nor the encoders (www/ imports pkg/eoslab.js when it has to encode), and must stay within
 // its size budget: 150 KB gzip -9, measured as build-pkg.sh prints it.
 // Run: node --test tests/wasm/
@@ -24,7 +24,7 @@ const DECODE_GZIP_BUDGET = 150_000;
 
 const bytes = (hex) => Uint8Array.from(hex.trim().split(/\s+/), (b) => parseInt(b, 16));
 
-// §9.1–9.3: Examples A (idempotent), B (transactional, header, null value), C (COMMIT marker).
+// Examples A (idempotent), B (transactional, header, null value), C (COMMIT marker).
 const EXAMPLE_A =
   "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf " +
   "e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 " +
@@ -35,7 +35,7 @@ const EXAMPLE_B =
 const EXAMPLE_C =
   "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 14 49 b2 00 30 00 00 00 00 00 00 01 8b cf e5 69 f4 00 00 01 8b cf e5 69 f4 " +
   "00 00 00 00 00 00 10 92 00 01 ff ff ff ff 00 00 00 01 20 00 00 00 08 00 00 00 01 0c 00 00 00 00 00 07 00";
-// §9.4: Example A's record compressed: [codec, attributes, batchLength, crc, records section].
+// Example A's record compressed: [codec, attributes, batchLength, crc, records section].
 const COMPRESSED = [
   ["gzip", 1, 78, 0x2361a286, "1f 8b 08 00 00 00 00 00 02 03 13 60 60 60 60 ca 66 2a 63 00 00 a3 7f cf a6 09 00 00 00"],
   ["snappy", 2, 80, 0xa99d0876, "82 53 4e 41 50 50 59 00 00 00 00 01 00 00 00 01 00 00 00 0b 09 20 10 00 00 00 02 6b 02 76 00"],

@@ -1,7 +1,7 @@
 // One-line meanings and Kafka's own names for every field the decoder reports a byte span for
 // (v2 batch header, records, record headers, control key/value, legacy magic 0/1 messages).
 // Sources: DefaultRecordBatch.java, DefaultRecord.java, ControlRecordType.java,
-// EndTransactionMarker.java, LegacyRecord.java (see shared reference record-batch.md).
+// EndTransactionMarker.java, LegacyRecord.java.
 //
 // kind: the colour/pattern class of the byte map. Each kind also has a short visible `tag`, so the
 // map never relies on colour alone.

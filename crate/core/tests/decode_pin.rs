@@ -31,7 +31,7 @@ fn hex(s: &str) -> Vec<u8> {
     eoslab_core::encode::parse_hex(s).unwrap()
 }
 
-/// The `const NAME: &str = "…";` hex vectors of golden.rs and its §9.4 compressed variants
+/// The `const NAME: &str = "…";` hex vectors of golden.rs and its compressed variants
 /// (built as golden.rs's `compressed_batch` builds them), in file order.
 fn golden() -> Vec<(String, Vec<u8>)> {
     let src = include_str!("golden.rs");

@@ -1,7 +1,7 @@
-//! Golden vectors: the worked examples of the team reference `record-batch.md` §9
-//! (computed by an independent encoder, CRCs cross-checked with the `crc32c` Python
-//! package, decoded by kafka-python 3.0.12). Copied here so the tests need nothing
-//! outside the repository. Each is checked both ways: decode field-exact, encode
+//! Golden vectors: worked examples of the Record Batch format, Examples A to D and the
+//! compressed forms of Example A's records (computed by an encoder independent of this one,
+//! CRCs cross-checked with the `crc32c` Python package, decoded by kafka-python 3.0.12). They
+//! live here, so the tests need nothing outside the repository. Each is checked both ways: decode field-exact, encode
 //! byte-exact (where the reference bytes are what Kafka's Java writer emits).
 
 use eoslab_core::encode::{AttributesSpec, ControlSpec, HeaderKvSpec, HeaderSpec, RecordSpec, I64};
@@ -16,18 +16,18 @@ fn dec(b: &[u8]) -> Report {
     decode_bytes(b, &DecodeOptions::default())
 }
 
-/// §9.1 Example A — idempotent data batch, 1 record key "k" value "v" (70 bytes).
+/// Example A — idempotent data batch, 1 record key "k" value "v" (70 bytes).
 const EXAMPLE_A: &str = "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00
 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00
 00 00 07 00 00 00 01 10 00 00 00 02 6b 02 76 00";
 
-/// §9.2 Example B — transactional, 2 records, a header and a null value (84 bytes).
+/// Example B — transactional, 2 records, a header and a null value (84 bytes).
 const EXAMPLE_B: &str = "00 00 00 00 00 00 00 00 00 00 00 48 ff ff ff ff 02 95 13 a2 2f 00 10 00 00 00 01
 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 fa 00 00 00 00 00 00 10 92 00 01 00
 00 00 08 00 00 00 02 18 00 00 00 02 6b 02 76 02 02 68 02 78 12 00 f4 03 02 04 6b
 32 01 00";
 
-/// §9.3 Example C — COMMIT marker control batch (78 bytes).
+/// Example C — COMMIT marker control batch (78 bytes).
 const EXAMPLE_C: &str = "00 00 00 00 00 00 00 0a 00 00 00 42 00 00 00 03 02 ab 14 49 b2 00 30 00 00 00 00
 00 00 01 8b cf e5 69 f4 00 00 01 8b cf e5 69 f4 00 00 00 00 00 00 10 92 00 01 ff
 ff ff ff 00 00 00 01 20 00 00 00 08 00 00 00 01 0c 00 00 00 00 00 07 00";
@@ -76,7 +76,7 @@ fn example_a_encodes_byte_exact() {
 
 #[test]
 fn example_a_at_offset_5_epoch_3_keeps_its_crc() {
-    // §9.1: the leader rewrites bytes 0–15 only; the CRC is unchanged.
+    // The leader rewrites bytes 0–15 only; the CRC is unchanged.
     let mut b = hex(EXAMPLE_A);
     b[7] = 5;
     b[12..16].copy_from_slice(&3i32.to_be_bytes());
@@ -116,7 +116,7 @@ fn example_b_decodes_field_exact() {
     let r1 = &b.records[1];
     assert_eq!((r1.key.as_deref(), r1.value.as_deref()), (Some(&b"k2"[..]), None));
     assert_eq!((r1.timestamp_delta, r1.timestamp, r1.offset, r1.sequence), (250, BASE_TS + 250, 1, 9));
-    // Byte spans of r1 (§9.2 table).
+    // Byte spans of r1.
     let span = |n: &str| b.fields.iter().find(|f| f.name == n).map(|f| (f.start, f.end)).unwrap();
     assert_eq!(span("records[1].length"), (74, 75));
     assert_eq!(span("records[1].timestampDelta"), (76, 78));
@@ -181,7 +181,7 @@ fn example_c_commit_marker_encodes_byte_exact() {
     assert_eq!(encode_batch(&spec).unwrap(), hex(EXAMPLE_C));
 }
 
-/// §9.4: Example A's record, compressed. (codec, attributes, batchLength, crc, section)
+/// Example A's record, compressed. (codec, attributes, batchLength, crc, section)
 const COMPRESSED: [(&str, u16, i32, u32, &str); 5] = [
     ("gzip", 1, 78, 0x2361_A286, "1f 8b 08 00 00 00 00 00 02 03 13 60 60 60 60 ca 66 2a 63 00 00 a3 7f cf a6 09 00 00 00"),
     ("snappy", 2, 80, 0xA99D_0876, "82 53 4e 41 50 50 59 00 00 00 00 01 00 00 00 01 00 00 00 0b 09 20 10 00 00 00 02 6b 02 76 00"),
@@ -245,7 +245,7 @@ fn every_codec_round_trips_through_encode() {
     }
 }
 
-/// §9.5 legacy messages (verified with kafka-python's LegacyRecordBatch).
+/// Legacy messages (verified with kafka-python's LegacyRecordBatch).
 const LEGACY_V0: &str = "00 00 00 00 00 00 00 00 00 00 00 10 1f ec d7 0a 00 00 00 00 00 01 6b 00 00 00 01 76";
 const LEGACY_V1: &str =
     "00 00 00 00 00 00 00 00 00 00 00 18 39 26 8c 33 01 00 00 00 01 8b cf e5 68 00 00 00 00 01 6b 00 00 00 01 76";

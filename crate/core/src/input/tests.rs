@@ -2,7 +2,7 @@ use super::*;
 use alloc::string::ToString;
 use alloc::vec;
 
-/// Kafka record-batch reference §9.1 Example A (70 bytes).
+/// Example A of the golden vectors (crate/core/tests/golden.rs, 70 bytes).
 const BATCH_HEX: &str = "00 00 00 00 00 00 00 00 00 00 00 3a ff ff ff ff 02 8c 4a 54 5e 00 00 00 00 00 00 00 00 01 8b cf e5 68 00 00 00 01 8b cf e5 68 00 00 00 00 00 00 00 10 92 00 01 00 00 00 07 00 00 00 01 10 00 00 00 02 6b 02 76 00";
 
 fn batch() -> Vec<u8> {

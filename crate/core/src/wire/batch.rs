@@ -272,7 +272,7 @@ pub fn shifted(r: &Range<usize>, by: usize) -> Range<usize> {
 mod tests {
     use super::*;
 
-    /// record-batch.md §9.1, Example A (idempotent batch, key "k" value "v").
+    /// Example A of the golden vectors (crate/core/tests/golden.rs): idempotent batch, key "k" value "v".
     #[rustfmt::skip]
     pub(crate) static EXAMPLE_A: [u8; 70] = [
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // baseOffset 0
@@ -325,7 +325,7 @@ mod tests {
 
     #[test]
     fn offset_and_leader_epoch_are_outside_the_crc() {
-        // §1.2 / §9.1: the leader rewrites bytes 0–15 without recomputing the CRC.
+        // The leader rewrites bytes 0–15 without recomputing the CRC.
         let mut buf = EXAMPLE_A;
         let mut b = Batch::new_unchecked(&mut buf[..]);
         b.set_base_offset(5);

@@ -23,7 +23,7 @@ mod tests {
 
     #[test]
     fn check_values_match_the_standard_catalogue() {
-        // record-batch.md §1.1 and §7: the catalogue check values.
+        // The CRC catalogue's check values (the CRC of "123456789").
         assert_eq!(crc32c(b"123456789"), 0xE306_9283);
         assert_eq!(crc32_ieee(b"123456789"), 0xCBF4_3926);
     }

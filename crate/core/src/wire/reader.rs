@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn varint_examples_from_the_reference() {
-        // record-batch.md §3.1 "Examples" (ByteUtils semantics).
+        // Zig-zag varints as Kafka's ByteUtils writes them.
         let cases: &[(i32, &[u8])] = &[
             (0, &[0x00]),
             (-1, &[0x01]),

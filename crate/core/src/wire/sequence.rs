@@ -39,7 +39,7 @@ mod tests {
 
     #[test]
     fn increment_wraps_to_zero_not_negative() {
-        // record-batch.md §5 examples.
+        // DefaultRecordBatch.incrementSequence: wraps to 0, never negative.
         assert_eq!(increment(i32::MAX, 1), 0);
         assert_eq!(increment(i32::MAX - 1, 3), 1);
         assert_eq!(increment(5, 2), 7);

@@ -1,6 +1,6 @@
 //! The entry walker: any number of concatenated log entries (a Produce/Fetch `records`
 //! blob or a whole `.log` segment) → [`Report`]. Framing follows
-//! `ByteBufferLogInputStream.nextBatch` (record-batch.md §0); magic 2 follows
+//! `ByteBufferLogInputStream.nextBatch`; magic 2 follows
 //! `DefaultRecordBatch` (`ensureValid`, the record iterators), magic 0/1 `legacy`.
 //!
 //! Guarantees: never panics; allocation is bounded by a small multiple of the input plus

@@ -1,6 +1,6 @@
 //! Kafka record-batch compression codecs (attributes bits 0–2): none, gzip, snappy, lz4, zstd.
 //!
-//! Decompression follows what Kafka's Java readers accept (record-batch.md §4.2):
+//! Decompression follows what Kafka's Java readers accept:
 //! - gzip: `KafkaGZIPInputStream` (a copy of `java.util.zip.GZIPInputStream`): RFC 1952 member,
 //!   FEXTRA/FNAME/FCOMMENT skipped, FHCRC checked, CRC32/ISIZE trailer checked, concatenated
 //!   members read; trailing bytes that do not parse as a member header are ignored.
