@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 
 use core::fmt::{self, Write};
 
+use super::cluster::Cluster;
 use super::errors::ErrorCode;
 use super::partition::{Decision, MarkerVerdict, MarkerVersion, Outcome, Partition};
 use super::verdict::Verdict;
@@ -430,7 +431,7 @@ impl Event {
 
     /// [`Event::text`] into `out`.
     pub fn write_text(&self, out: &mut impl Write, sim: &Sim) -> fmt::Result {
-        let pname = self.partition().and_then(|p| sim.partitions.get(p)).map_or("", |p| p.name.as_str());
+        let pname = self.partition().and_then(|p| sim.cluster.partitions.get(p)).map_or("", |p| p.name.as_str());
         let b = self.batch;
         let attempt = self.attempt;
         match &self.kind {
@@ -524,7 +525,7 @@ impl Event {
                     if i > 0 {
                         out.write_str(", ")?;
                     }
-                    out.write_str(sim.partitions.get(p).map_or("", |p| p.name.as_str()))?;
+                    out.write_str(sim.cluster.partitions.get(p).map_or("", |p| p.name.as_str()))?;
                 }
                 out.write_str(" restart at sequence 0 and their waiting batches get new sequences")
             }
@@ -597,8 +598,9 @@ fn write_outcome(out: &mut impl Write, o: &Outcome) -> fmt::Result {
 /// The whole model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sim {
-    pub now_ms: i64,
-    pub partitions: Vec<Partition>,
+    /// The partitions, clock and producer-id counter this model's producers act on (a world
+    /// with idempotent producers runs them on its own cluster: [`crate::model::txn::World`]).
+    pub cluster: Cluster,
     pub producers: Vec<Producer>,
     pub batches: Vec<SimBatch>,
     pub wire: Vec<Message>,
@@ -606,7 +608,6 @@ pub struct Sim {
     pub steps: usize,
     /// The replay log ([`LeaderEvent`]); `None` (the default) keeps nothing.
     pub leader_log: Option<Vec<LeaderEvent>>,
-    next_producer_id: i64,
     next_message: usize,
     next_conn: usize,
     dead_conns: Vec<usize>,
@@ -624,15 +625,13 @@ impl Sim {
     /// InitProducerId hands out first.
     pub fn new(start_ms: i64, first_producer_id: i64) -> Self {
         Sim {
-            now_ms: start_ms,
-            partitions: Vec::new(),
+            cluster: Cluster::new(start_ms, first_producer_id),
             producers: Vec::new(),
             batches: Vec::new(),
             wire: Vec::new(),
             trace: Vec::new(),
             steps: 0,
             leader_log: None,
-            next_producer_id: first_producer_id,
             next_message: 1,
             next_conn: 1,
             dead_conns: Vec::new(),
@@ -642,8 +641,8 @@ impl Sim {
     }
 
     pub fn add_partition(&mut self, name: &str) -> usize {
-        self.partitions.push(Partition::new(name));
-        self.partitions.len() - 1
+        self.cluster.partitions.push(Partition::new(name));
+        self.cluster.partitions.len() - 1
     }
 
     pub fn add_producer(&mut self, name: &str, config: ProducerConfig) -> usize {
@@ -673,20 +672,13 @@ impl Sim {
         }
     }
 
-    /// The id the next InitProducerId hands out (a world hosting this model's producers keeps
-    /// one counter for both: [`crate::model::txn::World`]).
+    /// The id the next InitProducerId hands out.
     pub(crate) fn next_producer_id(&self) -> i64 {
-        self.next_producer_id
-    }
-
-    pub(crate) fn set_next_producer_id(&mut self, id: i64) {
-        self.next_producer_id = id;
+        self.cluster.next_producer_id
     }
 
     fn alloc_pid(&mut self) -> i64 {
-        let p = self.next_producer_id;
-        self.next_producer_id += 1;
-        p
+        self.cluster.alloc_producer_id()
     }
 
     fn alloc_conn(&mut self) -> usize {
@@ -696,7 +688,7 @@ impl Sim {
     }
 
     fn event(&mut self, kind: EventKind, producer: Option<usize>, partition: Option<usize>, batch: Option<usize>) {
-        self.trace.push(Event::new(kind, self.steps, self.now_ms, producer, partition, batch));
+        self.trace.push(Event::new(kind, self.steps, self.cluster.now_ms, producer, partition, batch));
     }
 
     /// Tag the last event with the message it is about.
@@ -756,8 +748,8 @@ impl Sim {
 
     /// Every action that can happen in the current state, in a stable order.
     pub fn enabled_actions(&self) -> Vec<Action> {
-        let mut v = self.client_actions(self.partitions.len());
-        for part in 0..self.partitions.len() {
+        let mut v = self.client_actions(self.cluster.partitions.len());
+        for part in 0..self.cluster.partitions.len() {
             v.push(Action::LeaderChange { partition: part });
             self.replication_actions(part, &mut v);
         }
@@ -886,8 +878,8 @@ impl Sim {
             Action::Marker { partition, producer_id, epoch, commit, coordinator_epoch, version } => {
                 let tv2 = matches!(version, MarkerVersion::Tv2);
                 self.event(EventKind::RawMarker { producer_id, epoch, commit, coordinator_epoch, tv2 }, None, Some(partition), None);
-                let now = self.now_ms;
-                let v = self.partitions[partition].append_marker_verdict(producer_id, epoch, commit, coordinator_epoch, version, now);
+                let now = self.cluster.now_ms;
+                let v = self.cluster.partitions[partition].append_marker_verdict(producer_id, epoch, commit, coordinator_epoch, version, now);
                 if let Some(log) = self.leader_log.as_mut() {
                     log.push(LeaderEvent::Marker { event: self.trace.len(), partition, producer_id, epoch, commit, coordinator_epoch, version, verdict: v });
                 }
@@ -902,8 +894,8 @@ impl Sim {
                 }
             }
             Action::LeaderChange { partition } => {
-                self.partitions[partition].leader_epoch += 1;
-                let e = self.partitions[partition].leader_epoch;
+                self.cluster.partitions[partition].leader_epoch += 1;
+                let e = self.cluster.partitions[partition].leader_epoch;
                 self.event(EventKind::LeaderChange { leader_epoch: e }, None, Some(partition), None);
             }
             Action::Lag { partition, broker } => self.handle_lag(partition, broker)?,
@@ -911,7 +903,7 @@ impl Sim {
             Action::LeaderFails { partition } => self.handle_leader_fails(partition)?,
             Action::Read { partition, read_committed, from, list_offsets } => {
                 let iso = if read_committed { super::partition::Isolation::ReadCommitted } else { super::partition::Isolation::ReadUncommitted };
-                let p = &self.partitions[partition];
+                let p = &self.cluster.partitions[partition];
                 let (answer, offset) = if list_offsets {
                     // ListOffsets returns no records: only the offsets, not a fetch of the log.
                     let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
@@ -938,7 +930,7 @@ impl Sim {
 
     fn validate(&self, a: &Action) -> Result<(), String> {
         let np = self.producers.len();
-        let nq = self.partitions.len();
+        let nq = self.cluster.partitions.len();
         if let Action::Lag { partition, .. } | Action::CatchUp { partition, .. } | Action::LeaderFails { partition } = a {
             if *partition >= nq {
                 return Err(String::from("no such partition"));
@@ -1020,7 +1012,7 @@ impl Sim {
             producer,
             partition,
             values,
-            created_ms: self.now_ms,
+            created_ms: self.cluster.now_ms,
             producer_id: -1,
             producer_epoch: -1,
             base_sequence: -1,
@@ -1118,7 +1110,7 @@ impl Sim {
         let (pid, epoch, seq, n) = (batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.values.len() as i32);
         let id = self.next_message;
         self.next_message += 1;
-        let leader_epoch = self.partitions[partition].leader_epoch;
+        let leader_epoch = self.cluster.partitions[partition].leader_epoch;
         if !self.dead_conns.contains(&conn) {
             let header = (pid, epoch, seq);
             self.wire.push(Message { id, batch: b, attempt, conn, kind: MessageKind::Request, delayed: false, leader_epoch, header });
@@ -1135,7 +1127,7 @@ impl Sim {
         let partition = self.batches[b - 1].partition;
         match m.kind {
             MessageKind::Request => {
-                let part = &mut self.partitions[partition];
+                let part = &mut self.cluster.partitions[partition];
                 let current = &self.batches[b - 1].bytes;
                 let decision = if m.leader_epoch != part.leader_epoch {
                     Verdict::NotLeader
@@ -1176,7 +1168,7 @@ impl Sim {
         }
         let id = self.next_message;
         self.next_message += 1;
-        let leader_epoch = self.partitions[partition].leader_epoch;
+        let leader_epoch = self.cluster.partitions[partition].leader_epoch;
         self.wire.push(Message {
             id,
             batch: m.batch,
@@ -1214,7 +1206,7 @@ impl Sim {
             }
             Outcome::Rejected(code) => {
                 // retry.backoff.ms passes before a refused batch can be sent again.
-                self.now_ms += RETRY_BACKOFF_MS;
+                self.cluster.now_ms += RETRY_BACKOFF_MS;
                 self.handle_error(b, code)
             }
         }
@@ -1228,7 +1220,7 @@ impl Sim {
         let producer = self.batches[b - 1].producer;
         let partition = self.batches[b - 1].partition;
         let cfg = self.producers[producer].config.clone();
-        let expired = self.now_ms - self.batches[b - 1].created_ms >= cfg.delivery_timeout_ms;
+        let expired = self.cluster.now_ms - self.batches[b - 1].created_ms >= cfg.delivery_timeout_ms;
         let attempts_left = (self.batches[b - 1].attempts as i64) <= cfg.retries;
         let retry = if !attempts_left || expired {
             false
@@ -1310,8 +1302,7 @@ impl Sim {
         let prod = &mut self.producers[producer];
         prod.epoch_bump_pending = false;
         if prod.epoch == i16::MAX {
-            prod.producer_id = self.next_producer_id;
-            self.next_producer_id += 1;
+            prod.producer_id = self.cluster.alloc_producer_id();
             prod.epoch = 0;
         } else {
             prod.epoch += 1;
@@ -1335,7 +1326,7 @@ impl Sim {
 
     fn handle_timeout(&mut self, producer: usize) {
         let cfg = self.producers[producer].config.clone();
-        self.now_ms += cfg.request_timeout_ms;
+        self.cluster.now_ms += cfg.request_timeout_ms;
         let old = self.producers[producer].conn;
         self.producers[producer].conn = self.alloc_conn();
         self.dead_conns.push(old);
@@ -1378,13 +1369,13 @@ impl Sim {
     /// [`Action::Produce`]: the batch a client with these fields would send (the codec's
     /// writer; CreateTime = the model's clock), decided by the leader at once.
     fn handle_raw_produce(&mut self, partition: usize, producer_id: i64, epoch: i16, base_sequence: i32, transactional: bool, values: &[String]) {
-        let ts = if values.is_empty() { crate::wire::batch::NO_TIMESTAMP } else { self.now_ms };
+        let ts = if values.is_empty() { crate::wire::batch::NO_TIMESTAMP } else { self.cluster.now_ms };
         let writer = BatchWriter::producer(producer_id, epoch, base_sequence, transactional, ts);
         let records = values.iter().enumerate().map(|(i, v)| Record { offset_delta: i as i32, value: Some(v.as_bytes()), ..Record::default() });
         let bytes = writer.write_v2_from(records).expect("a produce line's batch is always encodable");
         let records = values.len() as i32;
         self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
-        let part = &mut self.partitions[partition];
+        let part = &mut self.cluster.partitions[partition];
         let v = part.append_client_verdict(&bytes);
         if let Some(log) = self.leader_log.as_mut() {
             log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes, verdict: v });
@@ -1400,7 +1391,7 @@ impl Sim {
             Err(_) => (-1, -1, -1, 0, false),
         };
         self.event(EventKind::RawProduce { producer_id, epoch, base_sequence, records, transactional }, None, Some(partition), None);
-        let v = self.partitions[partition].append_client_verdict(&bytes);
+        let v = self.cluster.partitions[partition].append_client_verdict(&bytes);
         if let Some(log) = self.leader_log.as_mut() {
             log.push(LeaderEvent::Produce { event: self.trace.len(), partition, bytes, verdict: v });
         }
@@ -1408,7 +1399,7 @@ impl Sim {
     }
 
     fn handle_advance(&mut self, ms: i64) {
-        self.now_ms += ms;
+        self.cluster.now_ms += ms;
         self.event(EventKind::Time { ms }, None, None, None);
         self.expiration_check();
     }
@@ -1416,12 +1407,12 @@ impl Sim {
     /// X1 on every leader at the current time (`PeriodicProducerExpirationCheck`).
     fn expiration_check(&mut self) {
         if let Some(log) = self.leader_log.as_mut() {
-            log.push(LeaderEvent::ExpirationCheck { event: self.trace.len() - 1, now_ms: self.now_ms });
+            log.push(LeaderEvent::ExpirationCheck { event: self.trace.len() - 1, now_ms: self.cluster.now_ms });
         }
-        for i in 0..self.partitions.len() {
-            let removed = self.partitions[i].remove_expired_producers(self.now_ms);
+        for i in 0..self.cluster.partitions.len() {
+            let removed = self.cluster.partitions[i].remove_expired_producers(self.cluster.now_ms);
             if !removed.is_empty() {
-                let ttl = self.partitions[i].producer_id_expiration_ms;
+                let ttl = self.cluster.partitions[i].producer_id_expiration_ms;
                 self.event(EventKind::Expired { producer_ids: removed.into(), ttl_ms: ttl }, None, Some(i), None);
             }
         }
@@ -1431,7 +1422,7 @@ impl Sim {
     /// `marker` line) as `[COMMIT]` or `[ABORT]`, as the transactions scripts write it.
     pub fn log_values(&self, partition: usize) -> Vec<String> {
         let mut out = Vec::new();
-        for e in &self.partitions[partition].log {
+        for e in &self.cluster.partitions[partition].log {
             let r = crate::decode::decode_bytes(&e.bytes, &crate::decode::DecodeOptions { spans: false, ..Default::default() });
             for b in r.batches {
                 if let Some(c) = &b.control {

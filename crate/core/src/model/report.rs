@@ -274,7 +274,7 @@ pub fn run_report(run: &Run) -> RunReport {
         .collect();
     let batches = sim.batches.iter().map(batch_info).collect();
     let final_state = sim
-        .partitions
+        .cluster.partitions
         .iter()
         .enumerate()
         .map(|(i, p)| PartitionState {

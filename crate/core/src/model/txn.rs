@@ -605,8 +605,6 @@ pub struct GroupSeed {
 #[derive(Clone, Debug)]
 pub struct World {
     pub start_ms: i64,
-    pub now_ms: i64,
-    pub next_pid: i64,
     /// The model time up to which the transactional.id expiry scans have run (T4).
     pub expiry_scans_done: i64,
     /// The model time up to which the coordinator's timeout scans have run (T1).
@@ -616,7 +614,6 @@ pub struct World {
     pub coordinator_epoch: i32,
     /// `__transaction_state-N` partitions in use.
     pub txn_logs: BTreeMap<i32, Partition>,
-    pub partitions: Vec<Partition>,
     /// `__consumer_offsets-N` partitions in use.
     pub offsets_logs: BTreeMap<i32, Partition>,
     pub groups: Vec<Group>,
@@ -689,7 +686,8 @@ pub struct World {
     /// The model time up to which the leaders' producer-id expiration checks have run (X1).
     pub producer_checks_done: i64,
     /// The Java producers without a transactional.id, with their network: the idempotence
-    /// model, hosted on this world's partitions ([`idempotent`]).
+    /// model, and the cluster it acts on — the world's own: its data partitions' leaders
+    /// (`idem.cluster.partitions`), clock and producer-id counter ([`idempotent`]).
     pub idem: super::idempotence::Sim,
 }
 
@@ -811,15 +809,12 @@ impl World {
         let line = cluster.kafka;
         World {
             start_ms,
-            now_ms: start_ms,
-            next_pid: first_pid,
             expiry_scans_done: start_ms,
             abort_scans_done: start_ms,
             cluster,
             coordinator: Coordinator { max_timeout_ms: max_timeout, line, ..Coordinator::default() },
             coordinator_epoch: 0,
             txn_logs: BTreeMap::new(),
-            partitions: Vec::new(),
             offsets_logs: BTreeMap::new(),
             groups: Vec::new(),
             clients: Vec::new(),
@@ -920,13 +915,13 @@ impl World {
     /// The record of the data batch at `offset` on partition `pi` (what a duplicate's answer
     /// points at: the original batch).
     fn record_at(&self, pi: usize, offset: i64) -> Option<usize> {
-        let v = self.data_index.get(self.partitions[pi].name.as_str())?;
+        let v = self.data_index.get(self.idem.cluster.partitions[pi].name.as_str())?;
         v.binary_search_by_key(&offset, |e| e.0).ok().map(|i| v[i].1)
     }
 
     /// The shared (name, lane) of data partition `pi`.
     fn partition_names(&mut self, pi: usize) -> (Name, Name) {
-        let name = self.partitions[pi].name.as_str();
+        let name = self.idem.cluster.partitions[pi].name.as_str();
         if let Some((n, lane)) = self.partition_names.get(pi).filter(|(n, _)| *n == name) {
             return (n.clone(), lane.clone());
         }
@@ -998,10 +993,10 @@ impl World {
         let mut p = Partition::new(name);
         p.producer_id_expiration_ms = self.cluster.producer_id_expiration_ms;
         if self.cluster.replication_factor > 1 {
-            p.set_replication_factor(self.cluster.replication_factor, self.now_ms);
+            p.set_replication_factor(self.cluster.replication_factor, self.idem.cluster.now_ms);
         }
-        self.partitions.push(p);
-        self.partition_names(self.partitions.len() - 1);
+        self.idem.cluster.partitions.push(p);
+        self.partition_names(self.idem.cluster.partitions.len() - 1);
     }
 
     pub fn add_client(&mut self, name: &str, transactional_id: &str, timeout_ms: i32, two_phase_commit: bool) {
@@ -1061,12 +1056,12 @@ impl World {
             pending_state: None,
             partitions: BTreeSet::new(),
             txn_start_ms: -1,
-            last_update_ms: self.now_ms,
+            last_update_ms: self.idem.cluster.now_ms,
             transit_prev_pid: pid,
             client_tv: if self.cluster.transaction_version >= 2 { 2 } else { 0 },
             added_order: Vec::new(),
         });
-        self.next_pid = self.next_pid.max(pid + 1);
+        self.idem.cluster.next_producer_id = self.idem.cluster.next_producer_id.max(pid + 1);
     }
 
     pub fn add_consumer(&mut self, name: &str, isolation: Isolation, group: Option<&str>, partitions: Vec<String>) {
@@ -1103,7 +1098,7 @@ impl World {
     }
 
     fn partition_index(&self, name: &str) -> Result<usize, String> {
-        self.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
+        self.idem.cluster.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1143,7 +1138,7 @@ impl World {
     /// Model time for one request/response and `appends` acks=all appends.
     fn tick(&mut self, appends: i64) -> i64 {
         let d = self.cluster.rtt_ms + appends * self.cluster.append_ms;
-        self.now_ms += d;
+        self.idem.cluster.now_ms += d;
         d
     }
 
@@ -1170,7 +1165,7 @@ impl World {
     /// value are written straight into the batch from the metadata, nothing of it copied.
     fn write_txn_log_at(&mut self, ci: usize) -> Option<usize> {
         let tv = self.cluster.transaction_version;
-        let now = self.now_ms;
+        let now = self.idem.cluster.now_ms;
         let m = &self.coordinator.txns[ci];
         let id = m.transactional_id.as_str();
         let n = Self::coordinator_partition(id);
@@ -1347,7 +1342,7 @@ impl World {
         let name = self.clients[i].name.clone();
         let id = self.clients[i].transactional_id.clone();
         let timeout = self.clients[i].timeout_ms;
-        let new_pid = self.next_pid;
+        let new_pid = self.idem.cluster.next_producer_id;
         msg!(self, 
             self.producer_lane(&name),
             COORD_LANE,
@@ -1359,9 +1354,9 @@ impl World {
             ),
         );
         let existed = self.coordinator.get(&id).is_some();
-        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.now_ms);
+        let a = self.coordinator.init_producer_id(&id, timeout, current, new_pid, self.idem.cluster.now_ms);
         if self.coordinator.get(&id).is_some_and(|m| m.producer_id == new_pid) {
-            self.next_pid += 1;
+            self.idem.cluster.next_producer_id += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
         self.metric(Metric::InitTime, elapsed * 1_000_000);
@@ -1450,7 +1445,7 @@ impl World {
         c.state = ClientState::InTransaction;
         empty_set(&mut c.added);
         c.started = false;
-        c.begin_ms = self.now_ms;
+        c.begin_ms = self.idem.cluster.now_ms;
         self.metric(Metric::BeginTime, 1_000);
         say!(self, format!("{name}.beginTransaction(): IN_TRANSACTION (nothing is sent to the coordinator yet)"));
         Ok(CallResult::Ok)
@@ -1509,7 +1504,7 @@ impl World {
         let (pid, epoch) = ids;
         msg!(self, self.producer_lane(&name), COORD_LANE, kind, format!("{kind}({id}, producer {pid} epoch {epoch}, {partition}){suffix}"));
         self.metric(Metric::AddPartitionsRequests, 1);
-        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.now_ms);
+        let a = self.coordinator.add_partitions(&id, pid, epoch, core::slice::from_ref(&partition), self.idem.cluster.now_ms);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
             let r = self.write_txn_log(&id);
@@ -1613,7 +1608,7 @@ impl World {
         self.clients[i].started = true;
         let (pid, epoch) = (self.clients[i].pid, self.clients[i].epoch);
         let seq = *self.clients[i].sequences.get(partition).unwrap_or(&0);
-        let bytes = data_batch(pid, epoch, seq, true, values, self.now_ms);
+        let bytes = data_batch(pid, epoch, seq, true, values, self.idem.cluster.now_ms);
         let request = |again: bool| {
             let last = seq + values.len() as i32 - 1;
             if again {
@@ -1644,7 +1639,7 @@ impl World {
         let msgs_before = self.messages.len();
         // The bytes are kept only where the client may send the batch again: after a lost answer,
         // or to a partition with followers (an unacknowledged batch goes to a new leader, S6).
-        let resend = injected == Some(inject::Injection::LoseResponse) || !self.partitions[pi].replicas.followers.is_empty();
+        let resend = injected == Some(inject::Injection::LoseResponse) || !self.idem.cluster.partitions[pi].replicas.followers.is_empty();
         let kept = resend.then(|| bytes.clone());
         let first = self.leader_append(pi, bytes, op, t, values);
         let result = if injected == Some(inject::Injection::LoseResponse) && first.is_ok() {
@@ -1656,7 +1651,7 @@ impl World {
                 m.lost = true;
                 m.text.push_str(" — lost on the way back");
             }
-            self.now_ms += inject::REQUEST_TIMEOUT_MS;
+            self.idem.cluster.now_ms += inject::REQUEST_TIMEOUT_MS;
             say!(self, format!("{name}: no answer to its Produce within request.timeout.ms: it sends the batch again with the same sequence"));
             msg!(self, self.producer_lane(name), self.partition_lane(partition), "Produce", format!("Produce again: producer {pid} epoch {epoch}, sequences {seq}..{}", seq + values.len() as i32 - 1));
             self.leader_append(pi, kept.clone().unwrap_or_default(), op, t, values)
@@ -1724,7 +1719,7 @@ impl World {
                 let op = if self.clients[i].tv2 { SupportedOperation::AddPartition } else { SupportedOperation::GenericErrorSupported };
                 // With followers the batch waits for the HW, and goes to a new leader if this one
                 // fails first (S6): its bytes are kept.
-                let kept = (!self.partitions[sent.partition].replicas.followers.is_empty()).then(|| sent.bytes.clone());
+                let kept = (!self.idem.cluster.partitions[sent.partition].replicas.followers.is_empty()).then(|| sent.bytes.clone());
                 self.produced(i, sent.partition, rec, kept, op, sent.txn, &sent.values, msgs_before);
             }
             Err(e) if e == ErrorCode::CONCURRENT_TRANSACTIONS || e == ErrorCode::NOT_ENOUGH_REPLICAS => {
@@ -1769,7 +1764,7 @@ impl World {
         let b = crate::batch::Batch::new_unchecked(&bytes[..]);
         let (pid, epoch, first_seq) = (b.producer_id(), b.producer_epoch(), b.base_sequence());
         // (transaction open here, epoch) of the producer's state on this partition.
-        let st = self.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
+        let st = self.idem.cluster.partitions[pi].producers.get(&pid).map(|s| (s.current_txn_first_offset.is_some(), s.producer_epoch));
         let open_here = st.is_some_and(|(open, e)| open && e == epoch);
         // V1: the leader asks the coordinator only when verification is on, or for a TV2
         // client's batch, which it adds (`ReplicaManager.appendRecordsWithTransactionVerification`).
@@ -1777,12 +1772,12 @@ impl World {
         if !open_here && !verify {
             msg_rule!(
                 self,
-                self.partition_lane(&self.partitions[pi].name),
-                self.partition_lane(&self.partitions[pi].name),
+                self.partition_lane(&self.idem.cluster.partitions[pi].name),
+                self.partition_lane(&self.idem.cluster.partitions[pi].name),
                 "verify",
                 format!(
                     "transaction.partition.verification.enable=false: producer {pid}'s transactional batch is appended without asking the coordinator whether {} is in its transaction",
-                    self.partitions[pi].name
+                    self.idem.cluster.partitions[pi].name
                 ),
                 "V1",
                 REPLICA_MANAGER_VERIFICATION,
@@ -1794,12 +1789,12 @@ impl World {
             if let Some((_, last)) = st.filter(|&(_, e)| epoch < e) {
                 msg_rule!(
                     self,
-                    self.partition_lane(&self.partitions[pi].name),
+                    self.partition_lane(&self.idem.cluster.partitions[pi].name),
                     self.producer_lane(&self.txns[t].producer),
                     "response",
                     format!(
                         "Produce response INVALID_PRODUCER_EPOCH(47): epoch {epoch} is below producer {pid}'s epoch {last} on {}: refused before asking the coordinator (KAFKA-18042)",
-                        self.partitions[pi].name
+                        self.idem.cluster.partitions[pi].name
                     ),
                     "V2",
                     REPLICA_MANAGER_VERIFICATION,
@@ -1808,8 +1803,8 @@ impl World {
                 return Err(ErrorCode::INVALID_PRODUCER_EPOCH);
             }
             // V2: the verification entry (kept whatever the coordinator answers; A5 reads it).
-            let now = self.now_ms;
-            self.partitions[pi].start_verification(pid, first_seq, epoch, tv2, now);
+            let now = self.idem.cluster.now_ms;
+            self.idem.cluster.partitions[pi].start_verification(pid, first_seq, epoch, tv2, now);
             if tv2 {
                 // V4: the leader adds the partition (AddPartitionsToTxn v5, verifyOnly=false).
                 // V6: on CONCURRENT_TRANSACTIONS it asks again every
@@ -1817,48 +1812,48 @@ impl World {
                 // .retry.backoff.max.ms (100), request.timeout.ms) have passed since the first try,
                 // then answers with what it has (`ReplicaManager.appendRecordsWithTransactionVerification`,
                 // `maybeRetryOnConcurrentTransactions`, for TransactionSupportedOperation.ADD_PARTITION).
-                let start = self.now_ms;
+                let start = self.idem.cluster.now_ms;
                 let mut attempt = 0u32;
                 let a = loop {
                     msg!(
                         self,
-                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.idem.cluster.partitions[pi].name),
                         COORD_LANE,
                         "AddPartitionsToTxn",
                         format!(
                             "AddPartitionsToTxn v5 (verifyOnly=false) from the leader of {}: add it to {}{}",
-                            self.partitions[pi].name,
+                            self.idem.cluster.partitions[pi].name,
                             self.txns[t].transactional_id,
-                            if attempt == 0 { String::new() } else { format!(" (retry {attempt}, {} ms after the first)", self.now_ms - start) }
+                            if attempt == 0 { String::new() } else { format!(" (retry {attempt}, {} ms after the first)", self.idem.cluster.now_ms - start) }
                         )
                     );
                     self.metric(Metric::AddPartitionsRequests, 1);
                     let pname = self.partition_names(pi).0;
-                    let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.now_ms, Tv::Tv2);
+                    let a = self.coordinator.add_partitions_v(&self.txns[t].transactional_id, pid, epoch, core::slice::from_ref(&pname), self.idem.cluster.now_ms, Tv::Tv2);
                     self.tick(if a.wrote.is_some() { 1 } else { 0 });
                     if a.wrote.is_some() {
                         let r = self.coordinator.index(&self.txns[t].transactional_id).and_then(|ci| self.write_txn_log_at(ci));
-                        let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.partitions[pi].name));
+                        let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {}", self.idem.cluster.partitions[pi].name));
                         self.link(k, r);
                     }
                     msg_rule!(
                         self,
                         COORD_LANE,
-                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.idem.cluster.partitions[pi].name),
                         "response",
-                        format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.partitions[pi].name.as_str()])),
+                        format!("{}: {}", a.error, a.why(&self.txns[t].transactional_id, &[self.idem.cluster.partitions[pi].name.as_str()])),
                         a.rule,
                         a.source,
                         a.error
                     );
-                    let elapsed = self.now_ms - start;
+                    let elapsed = self.idem.cluster.now_ms - start;
                     if a.error != coordinator::CONCURRENT_TRANSACTIONS || elapsed >= ADD_PARTITIONS_RETRY_WINDOW_MS {
                         break a;
                     }
                     msg_rule!(
                         self,
-                        self.partition_lane(&self.partitions[pi].name),
-                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.idem.cluster.partitions[pi].name),
+                        self.partition_lane(&self.idem.cluster.partitions[pi].name),
                         "retry",
                         format!(
                             "CONCURRENT_TRANSACTIONS after {elapsed} ms of the leader's {ADD_PARTITIONS_RETRY_WINDOW_MS} ms window: it asks the coordinator again in {ADD_PARTITIONS_RETRY_BACKOFF_MS} ms instead of answering the producer"
@@ -1867,14 +1862,14 @@ impl World {
                         REPLICA_MANAGER_RETRY,
                         ErrorCode::NONE
                     );
-                    self.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
+                    self.idem.cluster.now_ms += ADD_PARTITIONS_RETRY_BACKOFF_MS;
                     attempt += 1;
                 };
                 if a.error != ErrorCode::NONE {
                     let mapped = leader_add_error(a.error);
                     msg_rule!(
                         self,
-                        self.partition_lane(&self.partitions[pi].name),
+                        self.partition_lane(&self.idem.cluster.partitions[pi].name),
                         self.producer_lane(&self.txns[t].producer),
                         "response",
                         format!("Produce response {mapped}: the coordinator refused the implicit add ({})", a.error),
@@ -1886,15 +1881,15 @@ impl World {
                 }
             } else {
                 // V3: verify only.
-                let (id, pname) = (self.txns[t].transactional_id.as_str(), self.partitions[pi].name.as_str());
+                let (id, pname) = (self.txns[t].transactional_id.as_str(), self.idem.cluster.partitions[pi].name.as_str());
                 let verdict = self.verify(id, pid, epoch, pname);
                 let coordinator_err = verdict.error();
                 msg_rule!(
                     self,
-                    self.partition_lane(&self.partitions[pi].name),
+                    self.partition_lane(&self.idem.cluster.partitions[pi].name),
                     COORD_LANE,
                     "AddPartitionsToTxn",
-                    format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.partitions[pi].name)),
+                    format!("AddPartitionsToTxn v4 verifyOnly=true: {}", verdict.why(pid, epoch, &self.txns[t].transactional_id, &self.idem.cluster.partitions[pi].name)),
                     "V3",
                     TRANSACTION_COORDINATOR,
                     coordinator_err
@@ -1903,9 +1898,9 @@ impl World {
                 if err != ErrorCode::NONE {
                     if err != coordinator_err {
                         // A Produce older than v11 cannot carry TRANSACTION_ABORTABLE (V5).
-                        msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}: Partition was not added to the transaction ({coordinator_err} goes back as {err} to a Produce older than v11)"), "V5", ADD_PARTITIONS_TO_TXN_MANAGER, err);
+                        msg_rule!(self, self.partition_lane(&self.idem.cluster.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}: Partition was not added to the transaction ({coordinator_err} goes back as {err} to a Produce older than v11)"), "V5", ADD_PARTITIONS_TO_TXN_MANAGER, err);
                     } else {
-                        msg_rule!(self, self.partition_lane(&self.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
+                        msg_rule!(self, self.partition_lane(&self.idem.cluster.partitions[pi].name), self.producer_lane(&self.txns[t].producer), "response", format!("Produce response {err}"), "V5", REPLICA_MANAGER_VERIFICATION, err);
                     }
                     return Err(err);
                 }
@@ -1913,11 +1908,11 @@ impl World {
         }
         // The decision as data; its sentence is rendered only when tracing. A transaction not
         // yet open here went through the TV2 add above: A4 applies to it.
-        let d = self.partitions[pi].append_client_verified(&bytes, tv2 && !open_here);
+        let d = self.idem.cluster.partitions[pi].append_client_verified(&bytes, tv2 && !open_here);
         self.tick(1);
         match d.outcome() {
             o @ (Outcome::Appended { base_offset, last_offset } | Outcome::Duplicate { base_offset, last_offset }) => {
-                let log = &self.partitions[pi];
+                let log = &self.idem.cluster.partitions[pi];
                 let stored = match o {
                     Outcome::Appended { .. } => as_stored(bytes, log),
                     // Nothing was written: the record shows the log's last batch, as before.
@@ -1931,13 +1926,13 @@ impl World {
                 };
                 let k = msg_rule!(
                     self,
-                    self.partition_lane(&self.partitions[pi].name),
+                    self.partition_lane(&self.idem.cluster.partitions[pi].name),
                     self.producer_lane(&self.txns[t].producer),
                     "response",
                     format!(
                         "Produce response NONE: {}; the records are not visible to read_committed until the transaction ends (LSO {})",
-                        d.why(&self.partitions[pi].name),
-                        self.partitions[pi].last_stable_offset()
+                        d.why(&self.idem.cluster.partitions[pi].name),
+                        self.idem.cluster.partitions[pi].last_stable_offset()
                     ),
                     d.rule(),
                     d.source(),
@@ -1949,10 +1944,10 @@ impl World {
             Outcome::Rejected(e) => {
                 msg_rule!(
                     self,
-                    self.partition_lane(&self.partitions[pi].name),
+                    self.partition_lane(&self.idem.cluster.partitions[pi].name),
                     self.producer_lane(&self.txns[t].producer),
                     "response",
-                    format!("Produce response {e}: {}", d.why(&self.partitions[pi].name)),
+                    format!("Produce response {e}: {}", d.why(&self.idem.cluster.partitions[pi].name)),
                     d.rule(),
                     d.source(),
                     e
@@ -2104,7 +2099,7 @@ impl World {
             // fenced commit still leaves the partition in the transaction, and its abort sends
             // a marker there (Kafka 4.3.1, tests/kafka/txn_scenarios.py txn-rebalance-fences-offsets).
             self.metric(Metric::AddPartitionsRequests, 1);
-            let a = self.coordinator.add_partitions_v(&id, pid, epoch, &[offsets_part.as_str()], self.now_ms, Tv::Tv2);
+            let a = self.coordinator.add_partitions_v(&id, pid, epoch, &[offsets_part.as_str()], self.idem.cluster.now_ms, Tv::Tv2);
             if a.wrote.is_some() {
                 let r = self.write_txn_log(&id);
                 let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: Ongoing with {offsets_part}"));
@@ -2238,12 +2233,12 @@ impl World {
                 offset: *o,
                 leader_epoch: -1,
                 metadata: String::new(),
-                commit_timestamp_ms: self.now_ms,
+                commit_timestamp_ms: self.idem.cluster.now_ms,
             });
             recs.push((key, value));
         }
         let n = Self::offsets_partition(&group);
-        let bytes = records_batch(pid, epoch, 0, true, &recs, self.now_ms);
+        let bytes = records_batch(pid, epoch, 0, true, &recs, self.idem.cluster.now_ms);
         let (d, stored) = {
             let log = self.offsets_logs.entry(n).or_insert_with(|| Partition::new(format!("__consumer_offsets-{n}")));
             let d = log.append_coordinator_verdict(&bytes).decision(&log.name);
@@ -2308,7 +2303,7 @@ impl World {
             // commit and abort both wait for the acks=all answers the HW holds back.
             self.clients[i].state = if commit { ClientState::CommittingTransaction } else { ClientState::AbortingTransaction };
             self.clients[i].pending = Some(op);
-            let parts: Vec<String> = self.clients[i].unacked.iter().map(|u| String::from(self.partitions[u.partition].name.as_str())).collect();
+            let parts: Vec<String> = self.clients[i].unacked.iter().map(|u| String::from(self.idem.cluster.partitions[u.partition].name.as_str())).collect();
             say!(self, format!("{name}.{call}() waits: its batches to {} are written but not acknowledged (acks=all waits for the high watermark); EndTxn goes once they are", parts.join(", ")));
             return Ok(CallResult::Pending);
         }
@@ -2506,12 +2501,12 @@ impl World {
         self.metric(Metric::EndTxnRequests, 1);
         // Completion time is measured from the first EndTxn of the transaction (retries keep it).
         if let Some(&t) = self.open_txn.get(self.clients[i].transactional_id.as_str()) {
-            self.end_txn_at.entry(t).or_insert(self.now_ms);
+            self.end_txn_at.entry(t).or_insert(self.idem.cluster.now_ms);
         }
-        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.now_ms, self.next_pid);
+        let a = self.coordinator.end_txn_alloc(&self.clients[i].transactional_id, pid, epoch, commit, tv, self.idem.cluster.now_ms, self.idem.cluster.next_producer_id);
         let ci = self.coordinator.index(&self.clients[i].transactional_id);
-        if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
-            self.next_pid += 1;
+        if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.idem.cluster.next_producer_id) {
+            self.idem.cluster.next_producer_id += 1;
         }
         let elapsed = self.tick(if a.wrote.is_some() { 1 } else { 0 });
         self.metric(if commit { Metric::CommitTime } else { Metric::AbortTime }, elapsed * 1_000_000);
@@ -2608,7 +2603,7 @@ impl World {
     }
 
     fn complete_txn(&mut self, id: &str, t: usize) {
-        if let Some(s) = self.coordinator.complete(id, self.now_ms) {
+        if let Some(s) = self.coordinator.complete(id, self.idem.cluster.now_ms) {
             self.tick(1);
             let r = self.write_txn_log(id);
             let k = msg!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: {} for {id}: every marker is written (K5)", s.name()));
@@ -2618,7 +2613,7 @@ impl World {
             }
             let parts = distinct_partitions(&self.records, &self.txns[t].records);
             if let Some(start) = self.end_txn_at.remove(&t) {
-                self.completions.push((parts, start, self.now_ms, self.step));
+                self.completions.push((parts, start, self.idem.cluster.now_ms, self.step));
             }
             say!(self, format!("{id} is {} (K5): the transaction is over", s.name()));
         }
@@ -2652,7 +2647,7 @@ impl World {
             }));
         }
         let nb = self.cluster.brokers.max(1);
-        let broker = |m: &MarkerReq| self.partitions.iter().position(|p| p.name == m.partition).map_or(0, |bi| bi % nb);
+        let broker = |m: &MarkerReq| self.idem.cluster.partitions.iter().position(|p| p.name == m.partition).map_or(0, |bi| bi % nb);
         let brokers = if nb == 1 {
             1 // one broker leads every partition
         } else if nb <= 128 {
@@ -2664,15 +2659,15 @@ impl World {
         self.metric(Metric::WriteTxnMarkersRequests, brokers as i64);
         // Parallel per broker: one round trip plus the appends on the busiest broker.
         let per_broker = (n + brokers as i64 - 1) / (brokers.max(1) as i64);
-        self.now_ms += self.cluster.rtt_ms + per_broker * self.cluster.append_ms;
+        self.idem.cluster.now_ms += self.cluster.rtt_ms + per_broker * self.cluster.append_ms;
         for m in &batch {
-            let pi = self.partitions.iter().position(|p| p.name == m.partition);
-            let end_before = pi.map(|pi| self.partitions[pi].log_end_offset);
+            let pi = self.idem.cluster.partitions.iter().position(|p| p.name == m.partition);
+            let end_before = pi.map(|pi| self.idem.cluster.partitions[pi].log_end_offset);
             let msgs_before = self.messages.len();
             self.write_marker(m);
             // A marker written above the HW: its acks=-1 answer waits for the followers (S1).
             if let (Some(pi), Some(before)) = (pi, end_before) {
-                let p = &self.partitions[pi];
+                let p = &self.idem.cluster.partitions[pi];
                 if p.log_end_offset > before && !p.replicas.followers.is_empty() && p.high_watermark() < p.log_end_offset {
                     let need = p.log_end_offset;
                     self.hold_marker(m.clone(), pi, need, msgs_before);
@@ -2714,10 +2709,10 @@ impl World {
             TRANSACTION_MARKER_CHANNEL_MANAGER,
             ErrorCode::NONE,
         );
-        let now = self.now_ms;
+        let now = self.idem.cluster.now_ms;
         let pi = match is_offsets {
             true => None,
-            false => match self.partitions.iter().position(|p| p.name == m.partition) {
+            false => match self.idem.cluster.partitions.iter().position(|p| p.name == m.partition) {
                 Some(pi) => Some(pi),
                 None => return,
             },
@@ -2732,7 +2727,7 @@ impl World {
                 let n: i32 = m.partition.rsplit('-').next().and_then(|x| x.parse().ok()).unwrap_or(0);
                 self.offsets_logs.entry(n).or_insert_with(|| Partition::new(m.partition.clone()))
             }
-            Some(pi) => &mut self.partitions[pi],
+            Some(pi) => &mut self.idem.cluster.partitions[pi],
         };
         // The decision as data; its sentence is rendered only when tracing.
         let d = log.append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, now);
@@ -2891,16 +2886,16 @@ impl World {
     /// Time passes; the coordinator's timeout scan aborts expired transactions (T1–T2), and
     /// its transactional.id expiry scans that fall in the time passed run (T4).
     pub fn advance(&mut self, ms: i64) {
-        let target = self.now_ms + ms;
+        let target = self.idem.cluster.now_ms + ms;
         msg!(self, COORD_LANE, COORD_LANE, "timeout", format!("{} ms pass", ms));
         // A client's held request times out on the way (request.timeout.ms): the periodic tasks
         // due before it run first, then the client's retry, then the rest of the time.
         while let Some(d) = self.held_requests.iter().filter(|h| !h.timed_out).map(|h| h.since_ms + inject::REQUEST_TIMEOUT_MS).filter(|d| *d <= target).min() {
-            self.now_ms = self.now_ms.max(d);
+            self.idem.cluster.now_ms = self.idem.cluster.now_ms.max(d);
             self.run_periodic();
             self.held_request_timeouts();
         }
-        self.now_ms = self.now_ms.max(target);
+        self.idem.cluster.now_ms = self.idem.cluster.now_ms.max(target);
         self.run_periodic();
     }
 
@@ -2920,7 +2915,7 @@ impl World {
     /// "transactionalId-expiration" scans remove idle transactional.ids (T4).
     pub fn coordinator_timeouts(&mut self) {
         let iv = self.cluster.abort_timed_out_interval_ms.max(1);
-        let (start, now) = (self.start_ms, self.now_ms);
+        let (start, now) = (self.start_ms, self.idem.cluster.now_ms);
         let done = self.abort_scans_done.max(start);
         // The first scan (start + k·interval, k ≥ 1) strictly after `t`.
         let scan_after = |t: i64| start.saturating_add(t.saturating_sub(start).div_euclid(iv).saturating_add(1).max(1).saturating_mul(iv));
@@ -2935,9 +2930,9 @@ impl World {
         self.abort_scans_done = now;
         due.sort();
         for (at, _, id) in due {
-            self.now_ms = at;
+            self.idem.cluster.now_ms = at;
             self.abort_timed_out(&id);
-            self.now_ms = now;
+            self.idem.cluster.now_ms = now;
         }
         self.expire_transactional_ids();
     }
@@ -2946,7 +2941,7 @@ impl World {
     /// timeout is aborted by the coordinator, which bumps the epoch (fencing its producer) and
     /// queues the ABORT markers.
     fn abort_timed_out(&mut self, id: &str) -> bool {
-        let Some(a) = self.coordinator.abort_timed_out(id, self.now_ms) else { return false };
+        let Some(a) = self.coordinator.abort_timed_out(id, self.idem.cluster.now_ms) else { return false };
         let r = self.write_txn_log(id);
         let k = msg_rule!(self, COORD_LANE, COORD_LANE, "append", format!("__transaction_state: PrepareAbort for {id}: {}", a.why(id, &[])), a.rule, a.source, ErrorCode::NONE);
         self.link(k, r);
@@ -2969,12 +2964,12 @@ impl World {
     /// is at least producer.id.expiration.ms old loses its entry; its next batch meets X2.
     fn expire_producers(&mut self) {
         let iv = self.cluster.producer_id_expiration_check_interval_ms.max(1);
-        let (start, now) = (self.start_ms, self.now_ms);
+        let (start, now) = (self.start_ms, self.idem.cluster.now_ms);
         let mut t = start + ((self.producer_checks_done.max(start) - start) / iv + 1) * iv;
         while t <= now {
             // Nothing changes between two checks: skip to the first check at which an entry is
             // due (the same checks remove the same entries as visiting every one).
-            let Some(due) = self.partitions.iter().chain(self.offsets_logs.values()).filter_map(Partition::next_expiry).min() else { break };
+            let Some(due) = self.idem.cluster.partitions.iter().chain(self.offsets_logs.values()).filter_map(Partition::next_expiry).min() else { break };
             if due > t {
                 t = t.max(start + (due - start).div_euclid(iv) * iv + if (due - start).rem_euclid(iv) == 0 { 0 } else { iv });
                 if t > now {
@@ -2989,12 +2984,12 @@ impl World {
 
     /// X1 at time `t` on every leader (`UnifiedLog`'s "PeriodicProducerExpirationCheck").
     fn producer_expiry_check(&mut self, t: i64) {
-        for pi in 0..self.partitions.len() {
-            let removed = self.partitions[pi].remove_expired_producers(t);
+        for pi in 0..self.idem.cluster.partitions.len() {
+            let removed = self.idem.cluster.partitions[pi].remove_expired_producers(t);
             if !removed.is_empty() {
-                let name = self.partitions[pi].name.clone();
+                let name = self.idem.cluster.partitions[pi].name.clone();
                 let lane = self.partition_lane(&name);
-                let ttl = self.partitions[pi].producer_id_expiration_ms;
+                let ttl = self.idem.cluster.partitions[pi].producer_id_expiration_ms;
                 msg_rule!(self, lane.clone(), lane, "expire", format!("{name}: producer state of {removed:?} expired (its last record is at least producer.id.expiration.ms = {ttl} ms old, no open transaction); a retry of its batches would be written again (X2)"), "X1", super::partition::EXPIRY_SOURCE, ErrorCode::NONE);
                 say!(self, format!("{name} forgets producer(s) {removed:?}: producer.id.expiration.ms passed (X1)"));
             }
@@ -3019,7 +3014,7 @@ impl World {
     /// - `isr-expiration` (ReplicaManager): every leader drops the followers past
     ///   replica.lag.time.max.ms from its ISR (S3).
     pub fn run_task(&mut self, name: &str) -> Result<(), String> {
-        let now = self.now_ms;
+        let now = self.idem.cluster.now_ms;
         match name {
             "transaction-abort" => {
                 let mut n = 0;
@@ -3068,7 +3063,7 @@ impl World {
     fn expire_transactional_ids(&mut self) {
         let iv = self.cluster.transactional_id_expiration_interval_ms.max(1);
         let exp = self.cluster.transactional_id_expiration_ms.max(0);
-        let (start, now) = (self.start_ms, self.now_ms);
+        let (start, now) = (self.start_ms, self.idem.cluster.now_ms);
         // The first scan (start + k·interval, k ≥ 1) at or after `t`.
         let scan_at = |t: i64| start.saturating_add(t.saturating_sub(start).saturating_add(iv - 1).div_euclid(iv).max(1).saturating_mul(iv));
         // The scans up to `expiry_scans_done` ran already (in an earlier advance).
@@ -3214,7 +3209,7 @@ impl World {
         let mut got = core::mem::take(&mut self.fetched);
         for pk in 0..self.consumers[ci].partitions.len() {
             let p = self.consumers[ci].partitions[pk].as_str();
-            let Some(pi) = self.partitions.iter().position(|x| x.name == p) else { continue };
+            let Some(pi) = self.idem.cluster.partitions.iter().position(|x| x.name == p) else { continue };
             let from = *self.consumers[ci].positions.get(p).unwrap_or(&0);
             // The records the fetch returns, read from the stored bytes.
             got.clear();
@@ -3226,11 +3221,11 @@ impl World {
                 let name = records[k].values.get(usize::try_from(offset - records[k].offset).ok()?)?.as_ref()?;
                 (name.as_bytes() == v).then(|| name.clone())
             };
-            self.partitions[pi].fetch_each(effective, from, |offset, _, _, value| {
+            self.idem.cluster.partitions[pi].fetch_each(effective, from, |offset, _, _, value| {
                 got.push((offset, value.map(|v| written(offset, v).unwrap_or_else(|| Name::from(String::from_utf8_lossy(v).into_owned())))))
             });
             // The bounds the fetch read to (a fetch changes neither), computed once.
-            let (hw, lso) = (self.partitions[pi].high_watermark(), self.partitions[pi].last_stable_offset());
+            let (hw, lso) = (self.idem.cluster.partitions[pi].high_watermark(), self.idem.cluster.partitions[pi].last_stable_offset());
             let upper = match effective {
                 Isolation::ReadCommitted => lso,
                 Isolation::ReadUncommitted => hw,
@@ -3384,7 +3379,7 @@ impl World {
         }
         out.push(("same-outcome-everywhere", bad.is_none(), bad.unwrap_or_else(|| String::from("every partition of a transaction got the same marker"))));
         // 3. LSO ≤ HW.
-        let bad = self.partitions.iter().find(|p| p.last_stable_offset() > p.high_watermark()).map(|p| format!("{}: LSO {} > HW {}", p.name, p.last_stable_offset(), p.high_watermark()));
+        let bad = self.idem.cluster.partitions.iter().find(|p| p.last_stable_offset() > p.high_watermark()).map(|p| format!("{}: LSO {} > HW {}", p.name, p.last_stable_offset(), p.high_watermark()));
         out.push(("lso-le-hw", bad.is_none(), bad.unwrap_or_else(|| String::from("LSO ≤ HW on every partition"))));
         // 4. A fenced producer never commits.
         let bad = self.txns.iter().find(|t| t.commit_by_fenced).map(|t| format!("{} committed after it was fenced", t.producer));
@@ -3670,7 +3665,7 @@ impl World {
     /// transaction there are closed, as [`World::write_marker`] does for the coordinator's.
     fn record_marker(&mut self, pi: usize, m: &MarkerReq, offset: i64) {
         let (partition, lane) = self.partition_names(pi);
-        let stored = self.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
+        let stored = self.idem.cluster.partitions[pi].log.last().map(|e| e.bytes.clone()).unwrap_or_default();
         let outcome = Some(if m.commit { "committed" } else { "aborted" });
         let r = self.push_record(LogRecord {
             lane,

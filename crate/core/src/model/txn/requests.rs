@@ -637,7 +637,7 @@ pub fn send_to_leader(bytes: &[u8], q: &LeaderQuestion) -> Result<Reply, String>
     let mut w = World::new(1_700_000_000_000, 1000, super::ClusterConfig::default());
     w.add_partition(partition);
     if let Some(s) = &q.producer {
-        w.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.now_ms, None)?;
+        w.idem.cluster.partitions[0].seed_producer(s.producer_id, s.epoch, s.first_sequence, s.last_sequence, s.base_offset.unwrap_or(0), w.idem.cluster.now_ms, None)?;
     }
     let mut bytes = bytes.to_vec();
     if q.zero_base_offset && bytes.len() >= 8 {
@@ -699,8 +699,8 @@ impl World {
                 }
                 if id.is_empty() && !*empty_id {
                     // I1: an idempotent producer: a fresh id at epoch 0, nothing persisted.
-                    let pid = self.next_pid;
-                    self.next_pid += 1;
+                    let pid = self.idem.cluster.next_producer_id;
+                    self.idem.cluster.next_producer_id += 1;
                     self.tick(0);
                     let mut r = Reply::new("InitProducerId", ErrorCode::NONE, "I1", INIT_PRODUCER_ID_WITHOUT_TRANSACTIONAL_ID, format!("no transactional.id: a fresh producer id {pid} at epoch 0 from the ProducerIdManager; nothing is written to __transaction_state"));
                     r.producer_id = Some(pid);
@@ -708,10 +708,10 @@ impl World {
                     self.reply_msg(lane, &r);
                     return Ok(r);
                 }
-                let new_pid = self.next_pid;
-                let a = self.coordinator.init_producer_id(id, *timeout_ms, *current, new_pid, self.now_ms);
+                let new_pid = self.idem.cluster.next_producer_id;
+                let a = self.coordinator.init_producer_id(id, *timeout_ms, *current, new_pid, self.idem.cluster.now_ms);
                 if self.coordinator.get(id).is_some_and(|m| m.producer_id == new_pid) {
-                    self.next_pid += 1;
+                    self.idem.cluster.next_producer_id += 1;
                 }
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
@@ -786,10 +786,10 @@ impl World {
                 let tv = if *version > 4 { Tv::Tv2 } else { Tv::Tv1 };
                 msg!(self, lane.clone(), COORD_LANE, "EndTxn", format!("EndTxn v{version}({id}, producer {producer_id} epoch {epoch}, {})", if *commit { "COMMIT" } else { "ABORT" }));
                 self.metric(super::Metric::EndTxnRequests, 1);
-                let a = self.coordinator.end_txn_alloc(id, *producer_id, *epoch, *commit, tv, self.now_ms, self.next_pid);
+                let a = self.coordinator.end_txn_alloc(id, *producer_id, *epoch, *commit, tv, self.idem.cluster.now_ms, self.idem.cluster.next_producer_id);
                 let ci = self.coordinator.index(id);
-                if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.next_pid) {
-                    self.next_pid += 1;
+                if ci.is_some_and(|ci| self.coordinator.txns[ci].next_producer_id == self.idem.cluster.next_producer_id) {
+                    self.idem.cluster.next_producer_id += 1;
                 }
                 self.tick(if a.wrote.is_some() { 1 } else { 0 });
                 if a.wrote.is_some() {
@@ -853,8 +853,8 @@ impl World {
                         version: if *tv2 { MarkerVersion::Tv2 } else { MarkerVersion::Tv1 },
                         held: false,
                     };
-                    let before = self.partitions[pi].log_end_offset;
-                    let d = self.partitions[pi].append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, self.now_ms);
+                    let before = self.idem.cluster.partitions[pi].log_end_offset;
+                    let d = self.idem.cluster.partitions[pi].append_marker_verdict(m.pid, m.epoch, m.commit, m.coordinator_epoch, m.version, self.idem.cluster.now_ms);
                     let mut r = Reply::new("WriteTxnMarkers", d.error(), d.rule(), d.source(), d.why(name));
                     if let Outcome::Appended { base_offset, .. } = d.outcome() {
                         r.outcome = Some(String::from("appended"));
@@ -862,7 +862,7 @@ impl World {
                         self.record_marker(pi, &m, base_offset);
                     } else {
                         r.outcome = Some(String::from("rejected"));
-                        debug_assert_eq!(before, self.partitions[pi].log_end_offset);
+                        debug_assert_eq!(before, self.idem.cluster.partitions[pi].log_end_offset);
                     }
                     if !more.is_empty() {
                         self.reply_msg_from(self.partition_lane(name), lane.clone(), &r);
@@ -886,7 +886,7 @@ impl World {
                 let pi = self.partition_index(partition)?;
                 let plane = self.partition_lane(partition);
                 msg!(self, lane.clone(), plane.clone(), "Produce", format!("Produce v{version}{} batch: producer {producer_id} epoch {epoch}, sequences {base_sequence}..{}, {} record(s){}", if *transactional { " transactional" } else { "" }, base_sequence.wrapping_add(values.len() as i32 - 1), values.len(), if id.is_empty() { String::new() } else { format!(", transactionalId={id}") }));
-                let bytes = data_batch(*producer_id, *epoch, *base_sequence, *transactional, values, self.now_ms);
+                let bytes = data_batch(*producer_id, *epoch, *base_sequence, *transactional, values, self.idem.cluster.now_ms);
                 let hex = crate::report::to_hex(&bytes);
                 let sent = Sent { partition, producer_id: *producer_id, epoch: *epoch, transactional: *transactional, id, version: *version, values };
                 let r = self.produce(pi, plane, lane, bytes, &sent, from)?;
@@ -976,7 +976,7 @@ impl World {
             }
             let t = self.instance_for(id, *producer_id, *epoch, from);
             let before = self.messages.len();
-            let end_before = self.partitions[pi].log_end_offset;
+            let end_before = self.idem.cluster.partitions[pi].log_end_offset;
             let res = self.leader_append(pi, bytes, super::SupportedOperation::of_produce(*version), t, values);
             // The leader's own messages say why; the reply repeats the last one's rule.
             let last = self.messages[before.min(self.messages.len())..].iter().rev().find(|m| m.kind == "response" && m.to == lane).map(|m| (m.rule, m.source, m.text.clone()));
@@ -987,7 +987,7 @@ impl World {
                         self.txns[t].records.push(k);
                     }
                     let rec = &self.records[k];
-                    let dup = self.partitions[pi].log_end_offset == end_before;
+                    let dup = self.idem.cluster.partitions[pi].log_end_offset == end_before;
                     let mut r = Reply::new("Produce", ErrorCode::NONE, rule, source, why);
                     r.outcome = Some(String::from(if dup { "duplicate" } else { "appended" }));
                     r.offsets = Some((rec.offset, rec.last_offset));
@@ -1004,7 +1004,7 @@ impl World {
             }
             return Ok(r);
         }
-        let d = self.partitions[pi].append_client_verdict(&bytes);
+        let d = self.idem.cluster.partitions[pi].append_client_verdict(&bytes);
         self.tick(1);
         let mut r = Reply::new("Produce", d.error(), d.rule(), d.source(), d.why(partition));
         match d.outcome() {
@@ -1021,7 +1021,7 @@ impl World {
                     self.link(m, k);
                     return Ok(r);
                 }
-                let log = &self.partitions[pi];
+                let log = &self.idem.cluster.partitions[pi];
                 let stored = if appended { as_stored(bytes, log) } else { log.log.last().map(|e| e.bytes.clone()).unwrap_or_default() };
                 let k = self.push_data_record(pi, (base_offset, last_offset), (*producer_id, *epoch), values, stored, None);
                 let m = self.reply_msg_from(plane, lane, &r);
@@ -1044,7 +1044,7 @@ impl World {
                 let iso = if *read_committed { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
                 msg!(self, lane.clone(), plane.clone(), "Fetch", format!("Fetch({partition}, fetchOffset {from_offset}, {})", if *read_committed { "READ_COMMITTED" } else { "READ_UNCOMMITTED" }));
                 self.tick(0);
-                let p = &self.partitions[pi];
+                let p = &self.idem.cluster.partitions[pi];
                 let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
                 let a = p.fetch_answer(iso, *from_offset);
                 let mut r = if a.error != ErrorCode::NONE {
@@ -1082,7 +1082,7 @@ impl World {
                 let plane = self.partition_lane(partition);
                 msg!(self, lane.clone(), plane.clone(), "ListOffsets", format!("ListOffsets({partition}, LATEST, {})", if *read_committed { "READ_COMMITTED" } else { "READ_UNCOMMITTED" }));
                 self.tick(0);
-                let p = &self.partitions[pi];
+                let p = &self.idem.cluster.partitions[pi];
                 let (hw, lso) = (p.high_watermark(), p.last_stable_offset());
                 let offset = if *read_committed { lso } else { hw };
                 let mut r = Reply::new("ListOffsets", ErrorCode::NONE, "L5", REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, format!("LATEST for {} is {} = {offset}", if *read_committed { "read_committed" } else { "read_uncommitted" }, if *read_committed { "the last stable offset" } else { "the high watermark" }));
@@ -1120,7 +1120,7 @@ impl World {
     /// `__transaction_state` write and `from`'s transaction instance when it wrote.
     fn coordinator_add(&mut self, id: &str, pid: i64, epoch: i16, partitions: &[String], tv: Tv, from: &str) -> coordinator::Answer {
         let parts: Vec<Name> = partitions.iter().map(|p| Name::from(p.as_str())).collect();
-        let a = self.coordinator.add_partitions_v(id, pid, epoch, &parts, self.now_ms, tv);
+        let a = self.coordinator.add_partitions_v(id, pid, epoch, &parts, self.idem.cluster.now_ms, tv);
         self.tick(if a.wrote.is_some() { 1 } else { 0 });
         if a.wrote.is_some() {
             let r = self.write_txn_log(id);
