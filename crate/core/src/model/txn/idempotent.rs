@@ -9,10 +9,11 @@
 //!
 //! These producers are not written a second time here: the world hosts the idempotence model
 //! ([`Sim`]: the client's `Sender`/`TransactionManager` sequence handling, KIP-360 epoch bumps,
-//! the TCP connections and their faults) and lends it its partition leaders for each step, so a
-//! batch of an idempotent producer meets the same leader, producer state, LSO and transaction
-//! index as the transactional producers' batches and the script's raw requests. One producer-id
-//! counter serves both (the coordinator's `ProducerIdManager`). What the hosted model does comes
+//! the TCP connections and their faults), and that model acts on the world's one cluster
+//! ([`crate::model::cluster::Cluster`]: `idem.cluster`), so a batch of an idempotent producer
+//! meets the same leader, producer state, LSO and transaction index as the transactional
+//! producers' batches and the script's raw requests, at the same clock. One producer-id counter
+//! serves both (the coordinator's `ProducerIdManager`). What the hosted model does comes
 //! back as the timeline's messages (Produce requests, the leader's answers with their rule),
 //! narration, and records in the partitions' logs that the consumers read.
 
@@ -184,7 +185,7 @@ impl World {
     /// Mirror a run of the idempotence model for the timeline (issue 13, one report shape): `f`
     /// runs one step of an idempotence script on the model this world hosts, exactly as that
     /// script's own runner does (its clock, its expiry at `advance`, its replication checks: the
-    /// world runs none of its own periodic tasks), on the partitions the world lends it. The
+    /// world runs none of its own periodic tasks), on the world's cluster. The
     /// world records what it did as the timeline's messages, narration and records, and every
     /// log entry the model's requests wrote directly (a raw Produce, a marker) as a record too.
     pub fn mirror_hosted<R>(&mut self, f: impl FnOnce(&mut Sim) -> R) -> R {

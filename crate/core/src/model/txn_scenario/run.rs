@@ -219,7 +219,8 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
 /// An idempotence script run for the views (issue 13: one report shape, from which
 /// `<kafka-timeline>` and `<kafka-ladder>` both draw): the script's own runner runs every step on
 /// its own model — the same decisions, clock, expiry and checks as `eoslab run` on it — while a
-/// world hosts that model and lends it the partitions, recording what each step did as the
+/// world hosts that model and its cluster (the world's partitions, clock and producer-id
+/// counter are the model's), recording what each step did as the
 /// timeline's messages, narration, records and state ([`World::mirror_hosted`]). The run also
 /// keeps what the ladder's per-batch view draws ([`TxnRun::sequence`]: each step's events and
 /// changes, the client batches, the logs' bytes), so both views read this one run.
@@ -311,15 +312,9 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
         scenario::States::finish(&mut run);
     }
     // The ladder's per-batch view of the run: the events of each step, what it changed, the
-    // client batches and the logs' bytes, read off the model with the partitions lent to it.
-    let (next, report) = w.mirror_hosted(|sim| {
-        core::mem::swap(&mut run.sim, sim);
-        let report = sequence.then(|| crate::model::report::run_report(&run));
-        core::mem::swap(&mut run.sim, sim);
-        (scenario::run_next_lines(sim, run.cluster.as_deref()), report)
-    });
-    out.next = Some(next);
-    out.sequence = report.map(Box::new);
+    // client batches and the logs' bytes, read off the model the world ran.
+    out.next = Some(scenario::run_next_lines(&w.idem, run.cluster.as_deref()));
+    out.sequence = sequence.then(|| Box::new(crate::model::report::run_report_of(&run, &w.idem)));
     out.world = w;
     out
 }
