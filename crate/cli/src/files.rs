@@ -290,7 +290,7 @@ pub(crate) fn write_partition_dirs(args: &[String]) -> Result<ExitCode, String> 
         return Err(format!("{path}: {e}"));
     }
     let mut out = std::io::stdout().lock();
-    for p in &run.sim.partitions {
+    for p in &run.sim.cluster.partitions {
         let files = partition_dir(p, &LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id(&p.name) })?;
         let to = std::path::Path::new(dir).join(&p.name);
         std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;

@@ -102,11 +102,11 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
                     Outcome::Rejected(_) => ("rejected", None),
                 };
                 json!({
-                    "kind": "produce", "line": line_of(*event), "partition": sim.partitions[*partition].name,
+                    "kind": "produce", "line": line_of(*event), "partition": sim.cluster.partitions[*partition].name,
                     "bytes": hex(bytes), "outcome": outcome, "errorCode": verdict.error().0,
                     "errorName": verdict.error().name(), "baseOffset": offsets.map(|o| o.0),
                     "lastOffset": offsets.map(|o| o.1), "rule": verdict.rule(),
-                    "why": verdict.decision(&sim.partitions[*partition].name).why,
+                    "why": verdict.decision(&sim.cluster.partitions[*partition].name).why,
                 })
             }
             LeaderEvent::ExpirationCheck { event, now_ms } => json!({"kind": "expiration-check", "line": line_of(*event), "nowMs": now_ms}),
@@ -116,18 +116,18 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
                     _ => None,
                 };
                 json!({
-                    "kind": "marker", "line": line_of(*event), "partition": sim.partitions[*partition].name,
+                    "kind": "marker", "line": line_of(*event), "partition": sim.cluster.partitions[*partition].name,
                     "producerId": producer_id, "epoch": epoch, "commit": commit, "coordinatorEpoch": coordinator_epoch,
                     "transactionVersion": if matches!(version, eoslab_core::model::partition::MarkerVersion::Tv2) { 2 } else { 1 },
                     "outcome": if offset.is_some() { "append" } else { "rejected" }, "errorCode": verdict.error().0,
                     "errorName": verdict.error().name(), "baseOffset": offset, "rule": verdict.rule(),
-                    "why": verdict.why(&sim.partitions[*partition].name),
+                    "why": verdict.why(&sim.cluster.partitions[*partition].name),
                 })
             }
         })
         .collect();
     let partitions: Vec<serde_json::Value> = sim
-        .partitions
+        .cluster.partitions
         .iter()
         .map(|p| {
             json!({
@@ -148,7 +148,7 @@ fn leader_log_json(run: &eoslab_core::model::scenario::Run) -> serde_json::Value
         .collect();
     json!({
         "passed": run.passed(), "error": run.error.as_ref().map(|e| e.to_string()),
-        "failures": run.failures.len(), "nowMs": sim.now_ms, "events": events, "partitions": partitions,
+        "failures": run.failures.len(), "nowMs": sim.cluster.now_ms, "events": events, "partitions": partitions,
     })
 }
 

@@ -60,7 +60,7 @@ fn settle(sim: &mut Sim) {
 /// Each producer writes one acknowledged batch to each partition.
 fn warm_up(sim: &mut Sim) {
     for p in 0..sim.producers.len() {
-        for q in 0..sim.partitions.len() {
+        for q in 0..sim.cluster.partitions.len() {
             let a = unique_values(sim, Action::Send { producer: p, partition: q, values: vec![] });
             sim.step(&a).unwrap();
             settle(sim);
@@ -81,7 +81,7 @@ fn unique_values(sim: &Sim, a: Action) -> Action {
 }
 
 fn check_exactly_once_in_order(sim: &Sim) -> Result<(), String> {
-    for (pi, _) in sim.partitions.iter().enumerate() {
+    for (pi, _) in sim.cluster.partitions.iter().enumerate() {
         let log = sim.log_values(pi);
         for b in sim.batches.iter().filter(|b| b.partition == pi) {
             if let BatchState::Acked { base_offset, .. } = b.state {
@@ -167,7 +167,7 @@ fn after_a_restart_duplicates_are_only_writes_of_another_producer_session() {
         // sessions (a restart gave a new id, or a KIP-360 epoch bump) — never twice by one
         // producer id and epoch.
         let mut seen: std::collections::BTreeMap<String, (i64, i16)> = Default::default();
-        for e in &sim.partitions[0].log {
+        for e in &sim.cluster.partitions[0].log {
             let r = eoslab_core::decode_bytes(&e.bytes, &Default::default());
             let h = &r.batches[0].header;
             for rec in &r.batches[0].records {
@@ -204,8 +204,8 @@ fn with_replication_faults_and_clean_elections_acknowledged_records_stay_exactly
     let strategy = (1usize..=2, 1usize..=2, 1usize..=5, proptest::collection::vec(any::<usize>(), 1..80));
     report(runner().run(&strategy, |(producers, partitions, max_in_flight, choices)| {
         let mut sim = build(producers, partitions, max_in_flight);
-        let now = sim.now_ms;
-        for p in &mut sim.partitions {
+        let now = sim.cluster.now_ms;
+        for p in &mut sim.cluster.partitions {
             p.set_replication_factor(3, now);
         }
         warm_up(&mut sim);

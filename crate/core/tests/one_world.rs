@@ -41,8 +41,8 @@ fn same_run(name: &str, text: &str) -> bool {
     let hosted = txn_scenario::run(&tsc, None, false);
     assert_eq!(alone.passed(), hosted.passed(), "{name}: passes alone {:?} {:?}, hosted {:?} {:?}", alone.failures, alone.error, hosted.failures, hosted.error);
     assert_eq!(alone.sim.batches, hosted.world.idem.batches, "{name}: the batches");
-    assert_eq!(alone.sim.partitions.len(), hosted.world.partitions.len());
-    for (a, b) in alone.sim.partitions.iter().zip(&hosted.world.partitions) {
+    assert_eq!(alone.sim.cluster.partitions.len(), hosted.world.idem.cluster.partitions.len());
+    for (a, b) in alone.sim.cluster.partitions.iter().zip(&hosted.world.idem.cluster.partitions) {
         assert_eq!(a.log, b.log, "{name}: the log of {}", a.name);
         assert_eq!(a.high_watermark(), b.high_watermark(), "{name}: the HW of {}", a.name);
         assert_eq!(a.producers, b.producers, "{name}: the producer state of {}", a.name);
@@ -138,7 +138,7 @@ fn the_request_lines_answer_the_same_in_both_script_languages() {
         let entries = |p: &eoslab_core::model::partition::Partition| -> Vec<Entry> {
             p.producers.iter().map(|(pid, e)| (*pid, e.producer_epoch, e.coordinator_epoch, e.current_txn_first_offset, e.batches.iter().map(|b| (b.last_seq, b.last_offset)).collect())).collect()
         };
-        for (a, b) in alone.sim.partitions.iter().zip(&txn.world.partitions) {
+        for (a, b) in alone.sim.cluster.partitions.iter().zip(&txn.world.idem.cluster.partitions) {
             assert_eq!(a.log_end_offset, b.log_end_offset, "{name}: {}", a.name);
             assert_eq!(entries(a), entries(b), "{name}: {}", a.name);
             assert_eq!(a.aborted_txns, b.aborted_txns, "{name}: {}", a.name);
@@ -280,7 +280,7 @@ fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
         assert!(tl.passed(), "{name}: {:?} {:?}", tl.failures, tl.error);
         assert_eq!(own.steps.iter().map(|s| s.line).collect::<Vec<_>>(), tl.steps.iter().map(|s| s.line).collect::<Vec<_>>(), "{name}: the steps");
         assert_eq!(own.sim.batches, tl.world.idem.batches, "{name}: the batches");
-        for (a, b) in own.sim.partitions.iter().zip(&tl.world.partitions) {
+        for (a, b) in own.sim.cluster.partitions.iter().zip(&tl.world.idem.cluster.partitions) {
             assert_eq!(a.log, b.log, "{name}: the log of {}", a.name);
             assert_eq!(a.producers, b.producers, "{name}: the producer state of {}", a.name);
             for e in &b.log {
@@ -299,7 +299,7 @@ fn an_idempotence_script_drawn_as_a_timeline_is_its_own_run() {
         let own_next = scenario::run_next_lines(&own.sim, own.cluster.as_deref());
         assert_eq!(tl.next.as_ref(), Some(&own_next), "{name}: the next lines");
         let last = tl.steps.last().and_then(|s| s.snapshot.as_deref()).unwrap();
-        for (p, q) in own.sim.partitions.iter().zip(&last.partitions) {
+        for (p, q) in own.sim.cluster.partitions.iter().zip(&last.partitions) {
             assert_eq!((p.log_end_offset, p.producers.len()), (q.log_end, q.producers.len()), "{name}: the state panel of {}", p.name);
         }
         checked += 1;

@@ -336,7 +336,7 @@ fn a_directory_written_from_the_models_leader_loads_with_every_check_ok_and_the_
     use eoslab_core::model::scenario;
     let run = scenario::run(&scenario::parse(GENERATED).unwrap());
     assert!(run.passed(), "{:?} {:?}", run.error, run.failures);
-    let leader = &run.sim.partitions[0];
+    let leader = &run.sim.cluster.partitions[0];
     for interval in [1, 4096] {
         let opts = LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id("orders-0") };
         let files = partition_dir(leader, &opts).unwrap();
@@ -407,12 +407,12 @@ fn a_directory_written_from_the_models_leader_loads_with_every_check_ok_and_the_
     // first offset, and loads clean.
     let opts = LayoutOptions { index_interval_bytes: 1, topic_id: lab_topic_id("p0") };
     let run = scenario::run(&scenario::parse("partition p0\nlog-end p0 5\nproduce p0 pid=1 epoch=0 seq=0 a\n").unwrap());
-    let files = partition_dir(&run.sim.partitions[0], &opts).unwrap();
+    let files = partition_dir(&run.sim.cluster.partitions[0], &opts).unwrap();
     assert_eq!(files[1].0, "00000000000000000005.log");
     let p = load(&files);
     assert!(p.checks.iter().all(|c| c.ok) && p.errors.is_empty(), "{}", partition::render(&p));
     // A log end no batch reaches is refused with the reason.
-    let mut leader = run.sim.partitions[0].clone();
+    let mut leader = run.sim.cluster.partitions[0].clone();
     leader.log_end_offset += 1;
     let e = partition_dir(&leader, &opts);
     assert!(e.as_ref().is_err_and(|m| m.contains("the log's batches end at offset 6 but the leader's log end is 7")), "{e:?}");

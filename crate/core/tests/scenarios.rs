@@ -139,7 +139,7 @@ fn the_state_after_any_step_comes_from_the_one_run_with_states() {
             if k == full.steps.len() && k > 0 {
                 // The last step's state is the run's own.
                 assert!(full.steps[k - 1].state.is_none(), "{f}: the last step's state is not kept twice");
-                leaders = (0..full.sim.partitions.len()).map(|q| initial_state(&full.sim).leaders[q].clone()).collect();
+                leaders = (0..full.sim.cluster.partitions.len()).map(|q| initial_state(&full.sim).leaders[q].clone()).collect();
                 batches = full.sim.batches.iter().map(|b| (b.id, b.clone())).collect();
                 next = eoslab_core::model::scenario::run_next_lines(&full.sim, full.cluster.as_deref());
             } else if k > 0 {

@@ -152,7 +152,7 @@ fn k6_the_new_coordinator_resends_markers_to_every_partition_and_the_leader_deci
         let dup = w.messages.iter().rev().find(|m| m.kind == "response" && m.from.contains("a-0")).unwrap();
         assert_eq!(dup.rule, Some(rule), "TV{tv}: {}", dup.text);
         assert_eq!(w.records.iter().filter(|r| r.partition == "b-0" && r.kind == "commit").count(), 1, "TV{tv}");
-        let p = w.partitions.iter().find(|p| p.name == "a-0").unwrap();
+        let p = w.idem.cluster.partitions.iter().find(|p| p.name == "a-0").unwrap();
         assert_eq!((p.last_stable_offset(), p.high_watermark()), (3, 3), "TV{tv}");
     }
 }
@@ -295,14 +295,14 @@ fn transaction_partitions_are_written_in_javas_hash_order() {
 #[test]
 fn v6_the_tv2_leader_retries_concurrent_transactions_inside_its_100_ms_window() {
     let mut w = world("model transactions\npartition p-0\nproducer app transactional.id=t\ninit app\nbegin app\nsend app p-0 a\ncommit app\nbegin app\n");
-    let (m0, t0) = (w.messages.len(), w.now_ms);
+    let (m0, t0) = (w.messages.len(), w.idem.cluster.now_ms);
     apply_line(&mut w, "send app p-0 b").unwrap();
     let new = &w.messages[m0..];
     let adds = new.iter().filter(|m| m.kind == "AddPartitionsToTxn").count();
     let retries: Vec<_> = new.iter().filter(|m| m.rule == Some("V6")).collect();
     assert_eq!(retries.len(), adds - 1, "every add but the last is followed by a V6 retry");
     assert!(adds >= 5, "20 ms apart within 100 ms: {adds} adds");
-    assert!(w.now_ms - t0 >= 100, "the window is spent before the answer: {} ms", w.now_ms - t0);
+    assert!(w.idem.cluster.now_ms - t0 >= 100, "the window is spent before the answer: {} ms", w.idem.cluster.now_ms - t0);
     let answer = new.iter().rev().find(|m| m.kind == "response" && m.to.contains("producer")).unwrap();
     assert_eq!((answer.rule, answer.error), (Some("V5"), Some(eoslab_core::model::errors::ErrorCode(51))), "{}", answer.text);
     // Under TV1 the leader only verifies, once (no V6).

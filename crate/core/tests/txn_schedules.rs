@@ -71,7 +71,7 @@ fn hosted_broken_of(w: &World, all: bool) -> Option<String> {
     // batches by (partition, pid, epoch, base sequence) with how often and where they were written,
     // and the records by (partition, offsets).
     let mut written: HashMap<(usize, i64, i16, i32), (usize, i64)> = HashMap::new();
-    for (q, p) in w.partitions.iter().enumerate() {
+    for (q, p) in w.idem.cluster.partitions.iter().enumerate() {
         for e in &p.log {
             let v = eoslab_core::batch::Batch::new_unchecked(&e.bytes[..]);
             if !v.attributes().is_control() {
@@ -89,7 +89,7 @@ fn hosted_broken_of(w: &World, all: bool) -> Option<String> {
         if !all && !w.idem.producers[b.producer].config.idempotence {
             continue;
         }
-        let p = &w.partitions[b.partition];
+        let p = &w.idem.cluster.partitions[b.partition];
         let (times, at) = written.get(&(b.partition, b.producer_id, b.producer_epoch, b.base_sequence)).copied().unwrap_or((0, -1));
         if times != 1 || at != base_offset || records.get(&(p.name.as_str(), base_offset, last_offset)).copied().unwrap_or(0) != 1 {
             return Some(format!("b{} acked at {base_offset}..{last_offset} is in {} {times} time(s)", b.id, p.name));
@@ -308,16 +308,16 @@ fn every_invariant_holds_on_random_request_walks_with_replication_faults() {
         let mut walk = TxnRequestWalk::replicated(seed, None);
         let mut lines = Vec::new();
         for k in 0..31 {
-            let end_before: Vec<i64> = walk.world().partitions.iter().map(|p| p.log_end_offset).collect();
-            let isr_before: Vec<usize> = walk.world().partitions.iter().map(|p| p.isr().len()).collect();
+            let end_before: Vec<i64> = walk.world().idem.cluster.partitions.iter().map(|p| p.log_end_offset).collect();
+            let isr_before: Vec<usize> = walk.world().idem.cluster.partitions.iter().map(|p| p.isr().len()).collect();
             let Some(line) = (if k < 30 { walk.step() } else { walk.finish() }) else { continue };
             lines.push(line);
             let w = walk.world();
             if lines.last().is_some_and(|l| l.starts_with("leader-fails")) {
                 elections += 1;
-                truncating += w.partitions.iter().zip(&end_before).any(|(p, &e)| p.log_end_offset < e) as usize;
+                truncating += w.idem.cluster.partitions.iter().zip(&end_before).any(|(p, &e)| p.log_end_offset < e) as usize;
             }
-            shrinks += w.partitions.iter().zip(&isr_before).any(|(p, &i)| p.isr().len() < i) as usize;
+            shrinks += w.idem.cluster.partitions.iter().zip(&isr_before).any(|(p, &i)| p.isr().len() < i) as usize;
             if let Some(why) = broken(w, exempt(walk.head(), &lines)) {
                 let head = walk.head().to_owned();
                 let min = shrink(&head, lines, None);
@@ -357,7 +357,7 @@ fn the_fetch_reads_what_the_report_decoder_reads() {
             let before = w.deliveries.len();
             apply_line(&mut w, &line).unwrap_or_else(|e| panic!("{line}: {e}"));
             lines.push(line);
-            for p in &w.partitions {
+            for p in &w.idem.cluster.partitions {
                 for iso in [Isolation::ReadCommitted, Isolation::ReadUncommitted] {
                     for from in 0..=p.log_end_offset {
                         assert_eq!(p.fetch(iso, from), p.fetch_via_report(iso, from), "{}: {iso:?} from {from} after\n{head}{}", p.name, lines.join("\n"));
@@ -365,7 +365,7 @@ fn the_fetch_reads_what_the_report_decoder_reads() {
                 }
             }
             for d in &w.deliveries[before..] {
-                let p = w.partitions.iter().find(|p| p.name == d.partition.as_str()).expect("a delivery names a partition");
+                let p = w.idem.cluster.partitions.iter().find(|p| p.name == d.partition.as_str()).expect("a delivery names a partition");
                 let at = p.fetch_via_report(Isolation::ReadUncommitted, d.offset);
                 let held = at.first().filter(|c| c.offset == d.offset).and_then(|c| c.value.clone());
                 assert_eq!(held.as_deref(), d.value.as_ref().map(|v| v.as_str().as_bytes()), "{}@{} delivered to {} after\n{head}{}", p.name, d.offset, d.consumer.as_str(), lines.join("\n"));
@@ -384,9 +384,9 @@ fn the_fetch_reads_what_the_report_decoder_reads() {
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let partitions = if eoslab_core::model::txn_scenario::is_transactions(&text) {
-            run(&parse(&text).unwrap(), None, false).world.partitions
+            run(&parse(&text).unwrap(), None, false).world.idem.cluster.partitions
         } else {
-            eoslab_core::model::scenario::run(&eoslab_core::model::scenario::parse(&text).unwrap()).sim.partitions
+            eoslab_core::model::scenario::run(&eoslab_core::model::scenario::parse(&text).unwrap()).sim.cluster.partitions
         };
         for p in &partitions {
             for iso in [Isolation::ReadCommitted, Isolation::ReadUncommitted] {

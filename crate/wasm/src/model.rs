@@ -72,7 +72,7 @@ pub fn write_partition_directory(
     }
     let set = |o: &Object, k: &str, v: &JsValue| Reflect::set(o, &JsValue::from_str(k), v).map(|_| ()).map_err(|_| js_error("cannot build the result"));
     let out = Array::new();
-    for p in &run.sim.partitions {
+    for p in &run.sim.cluster.partitions {
         let files = partition_dir(p, &LayoutOptions { index_interval_bytes: interval, topic_id: lab_topic_id(&p.name) }).map_err(js_error)?;
         let list = Array::new();
         for (name, bytes) in &files {

@@ -4,6 +4,7 @@
 //! scripts: [`txn_scenario`]; what both languages share: [`script`]) and the Java producer's
 //! configuration resolution ([`config`]).
 
+pub mod cluster;
 pub mod config;
 pub mod coordinator;
 pub mod errors;

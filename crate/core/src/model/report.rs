@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::idempotence::{BatchState, EventKind};
+use super::idempotence::{BatchState, EventKind, Sim};
 use super::partition::Outcome;
 use super::scenario::{Failure, Run};
 use crate::report::to_hex;
@@ -220,7 +220,12 @@ fn kind_name(k: &EventKind) -> &'static str {
 
 /// Build the report of a finished run.
 pub fn run_report(run: &Run) -> RunReport {
-    let sim = &run.sim;
+    run_report_of(run, &run.sim)
+}
+
+/// The report of a run whose model is `sim` (a world that ran the script's model keeps it:
+/// `txn_scenario::run_idempotence`).
+pub(crate) fn run_report_of(run: &Run, sim: &Sim) -> RunReport {
     let t0 = run.scenario.start_ms;
     let steps = run
         .steps
@@ -274,7 +279,7 @@ pub fn run_report(run: &Run) -> RunReport {
         .collect();
     let batches = sim.batches.iter().map(batch_info).collect();
     let final_state = sim
-        .partitions
+        .cluster.partitions
         .iter()
         .enumerate()
         .map(|(i, p)| PartitionState {

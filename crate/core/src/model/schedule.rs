@@ -163,7 +163,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     for _ in 0..shape.steps {
         let part = rng.below(parts.len());
         let pname = &parts[part];
-        let p = &sim.partitions[part];
+        let p = &sim.cluster.partitions[part];
         let open: Vec<i64> = p.producers.iter().filter(|(_, e)| e.current_txn_first_offset.is_some()).map(|(pid, _)| *pid).collect();
         let kind = pick(&mut rng, &[(13, 0u8), (5, 1), (1, 2)]);
         let line = if kind == 1 {
@@ -234,7 +234,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     }
     // Close what is still open: an ABORT at an epoch and coordinator epoch the leader accepts.
     for (part, pname) in parts.iter().enumerate() {
-        let open: Vec<(i64, i16, i32)> = sim.partitions[part]
+        let open: Vec<(i64, i16, i32)> = sim.cluster.partitions[part]
             .producers
             .iter()
             .filter(|(_, e)| e.current_txn_first_offset.is_some())
@@ -415,7 +415,7 @@ impl TxnRequestWalk {
         let (rng, w, tv, rep) = (&mut self.rng, &mut self.w, self.tv, u64::from(self.replicated));
         // The next sequence a producer would send to a partition at an epoch (or 0).
         let next_seq = |w: &super::txn::World, part: &str, pid: i64, epoch: i16| -> Option<i32> {
-            let e = w.partitions.iter().find(|p| p.name == part)?.producers.get(&pid).filter(|e| e.producer_epoch == epoch)?;
+            let e = w.idem.cluster.partitions.iter().find(|p| p.name == part)?.producers.get(&pid).filter(|e| e.producer_epoch == epoch)?;
             Some(crate::sequence::increment(e.last_seq(), 1))
         };
         let id = Self::IDS[rng.below(Self::IDS.len())];
@@ -423,7 +423,7 @@ impl TxnRequestWalk {
         let meta = w.coordinator.get(id).map(|m| (m.producer_id, m.producer_epoch));
         let markers = w.markers.iter().any(|m| !m.held);
         let open_here: Option<(i64, i16)> = meta.and_then(|(pid, _)| {
-            let p = w.partitions.iter().find(|p| p.name == part)?;
+            let p = w.idem.cluster.partitions.iter().find(|p| p.name == part)?;
             p.producers.get(&pid).filter(|e| e.current_txn_first_offset.is_some()).map(|e| (pid, e.producer_epoch))
         });
         // 0 init, 1 add, 2 produce, 3 end, 4 deliver, 5 fetch, 6 list-offsets, 7 txn-offset-commit,
@@ -469,7 +469,7 @@ impl TxnRequestWalk {
                 .collect();
             v.join(" ")
         };
-        let before_pid = w.next_pid;
+        let before_pid = w.idem.cluster.next_producer_id;
         let line = match (kind, meta) {
             // transaction.timeout.ms 15 minutes (transaction.max.timeout.ms): a transaction a
             // sequence leaves open is not aborted by the coordinator while later sequences run on
@@ -479,7 +479,7 @@ impl TxnRequestWalk {
             (1, Some((pid, epoch))) => format!("add-partitions-to-txn transactional.id={id} pid={pid} epoch={} {part}", epoch_of(rng, epoch)),
             (2, Some((pid, cur))) => {
                 let epoch = epoch_of(rng, cur);
-                let p = w.partitions.iter().find(|p| p.name == part);
+                let p = w.idem.cluster.partitions.iter().find(|p| p.name == part);
                 let entry = p.and_then(|p| p.producers.get(&pid)).filter(|e| e.producer_epoch == epoch);
                 let seq = match entry {
                     Some(e) => {
@@ -506,7 +506,7 @@ impl TxnRequestWalk {
             (4, _) => String::from("deliver markers"),
             (5, _) => format!("fetch {part} read_committed"),
             (7, Some((pid, epoch))) => {
-                let end = w.partitions.iter().find(|p| p.name == part).map_or(0, |p| p.log_end_offset);
+                let end = w.idem.cluster.partitions.iter().find(|p| p.name == part).map_or(0, |p| p.log_end_offset);
                 format!(
                     "txn-offset-commit transactional.id={id} pid={pid} epoch={} group=g v={} {part}={}",
                     epoch_of(rng, epoch),
@@ -548,7 +548,7 @@ impl TxnRequestWalk {
             _ => format!("list-offsets {part} read_committed"),
         };
         apply_line(w, &line).ok()?;
-        if line == "init-producer-id" && w.next_pid > before_pid {
+        if line == "init-producer-id" && w.idem.cluster.next_producer_id > before_pid {
             self.idem = Some(before_pid);
         }
         Some(line)
@@ -636,7 +636,7 @@ mod tests {
                     LeaderEvent::ExpirationCheck { .. } => {}
                 }
             }
-            for p in &r.sim.partitions {
+            for p in &r.sim.cluster.partitions {
                 assert_eq!(p.last_stable_offset(), p.high_watermark(), "seed {seed}: a transaction is left open\n{text}");
             }
         }

@@ -201,7 +201,7 @@ fn lanes(w: &World) -> Vec<Lane> {
         v.push(Lane { id: format!("producer:{n}"), kind: "producer", label: format!("{n} (requests)") });
     }
     v.push(Lane { id: String::from("coordinator"), kind: "coordinator", label: if parts.is_empty() { String::from("coordinator") } else { format!("coordinator ({})", parts.join(", ")) } });
-    for p in &w.partitions {
+    for p in &w.idem.cluster.partitions {
         v.push(Lane { id: format!("partition:{}", p.name), kind: "partition", label: p.name.clone() });
     }
     if !w.groups.is_empty() {

@@ -113,7 +113,7 @@ pub(super) fn write_event(out: &mut impl Write, pname: &str, b: u32, attempt: u3
 impl Sim {
     /// The replication actions the step buttons offer for `part` (none with one replica).
     pub(super) fn replication_actions(&self, part: usize, v: &mut Vec<Action>) {
-        let p = &self.partitions[part];
+        let p = &self.cluster.partitions[part];
         if p.replicas.followers.is_empty() {
             return;
         }
@@ -134,11 +134,11 @@ impl Sim {
         let (part, broker) = match *a {
             Action::Lag { partition, broker } | Action::CatchUp { partition, broker } => (partition, broker),
             Action::LeaderFails { partition } => {
-                return self.partitions[partition].electable(self.replication.unclean_leader_election).map(|_| ());
+                return self.cluster.partitions[partition].electable(self.replication.unclean_leader_election).map(|_| ());
             }
             _ => return Ok(()),
         };
-        let p = &self.partitions[part];
+        let p = &self.cluster.partitions[part];
         if p.replicas.followers.is_empty() {
             return Err(format!("{} has one replica (set `broker default.replication.factor=N`, N ≥ 2)", p.name));
         }
@@ -151,7 +151,7 @@ impl Sim {
     }
 
     fn isr_state(&self, part: usize) -> (Box<[i32]>, i64) {
-        let p = &self.partitions[part];
+        let p = &self.cluster.partitions[part];
         (p.isr().into(), p.high_watermark())
     }
 
@@ -165,10 +165,10 @@ impl Sim {
 
     /// Followers stop fetching (S1) or fetch to the log end again and rejoin the ISR (S4).
     fn set_fetching(&mut self, part: usize, broker: Option<i32>, resume: bool) -> Result<(), String> {
-        let now = self.now_ms;
-        let p = &mut self.partitions[part];
+        let now = self.cluster.now_ms;
+        let p = &mut self.cluster.partitions[part];
         let brokers: Box<[i32]> = if resume { p.resume_fetching(broker, now)? } else { p.stop_fetching(broker, now)? }.into();
-        let at = self.partitions[part].log_end_offset;
+        let at = self.cluster.partitions[part].log_end_offset;
         let (isr, hw) = self.isr_state(part);
         let r = if resume { ReplicationEvent::CaughtUp { brokers, at, isr, hw } } else { ReplicationEvent::Stopped { brokers, at, isr, hw } };
         self.event(EventKind::Replication(Box::new(r)), None, Some(part), None);
@@ -176,8 +176,8 @@ impl Sim {
     }
 
     pub(super) fn handle_leader_fails(&mut self, part: usize) -> Result<(), String> {
-        let (unclean, now) = (self.replication.unclean_leader_election, self.now_ms);
-        let e = self.partitions[part].fail_leader(unclean, now)?;
+        let (unclean, now) = (self.replication.unclean_leader_election, self.cluster.now_ms);
+        let e = self.cluster.partitions[part].fail_leader(unclean, now)?;
         self.event(EventKind::Replication(Box::new(ReplicationEvent::Elected(e))), None, Some(part), None);
         Ok(())
     }
@@ -189,14 +189,14 @@ impl Sim {
             Outcome::Appended { last_offset, .. } | Outcome::Duplicate { last_offset, .. } => last_offset,
             Outcome::Rejected(_) => return false,
         };
-        let p = &self.partitions[part];
+        let p = &self.cluster.partitions[part];
         if p.replicas.followers.is_empty() || p.high_watermark() > last {
             return false;
         }
         let (need, hw, leader_epoch) = (last + 1, p.high_watermark(), p.leader_epoch);
         let timeout = self.batches.get(m.batch.wrapping_sub(1)).and_then(|b| self.producers.get(b.producer)).map_or(30_000, |p| p.config.request_timeout_ms);
         let producer = self.batches[m.batch - 1].producer;
-        self.replication.held.push(HeldResponse { request: m.clone(), decision, partition: part, need, deadline_ms: self.now_ms + timeout, leader_epoch });
+        self.replication.held.push(HeldResponse { request: m.clone(), decision, partition: part, need, deadline_ms: self.cluster.now_ms + timeout, leader_epoch });
         let duplicate = matches!(decision.outcome(), Outcome::Duplicate { .. });
         self.event(EventKind::Replication(Box::new(ReplicationEvent::Held { need, hw, duplicate })), Some(producer), Some(part), Some(m.batch));
         self.tag(m.attempt, false, m.conn);
@@ -207,14 +207,14 @@ impl Sim {
     /// came, whose leader changed (NOT_LEADER_OR_FOLLOWER) or whose timeout passed
     /// (REQUEST_TIMED_OUT), in time order.
     pub(super) fn settle_replication(&mut self) {
-        if self.replication.held.is_empty() && self.partitions.iter().all(|p| p.replicas.followers.is_empty()) {
-            self.replication.checked_ms = self.now_ms;
+        if self.replication.held.is_empty() && self.cluster.partitions.iter().all(|p| p.replicas.followers.is_empty()) {
+            self.replication.checked_ms = self.cluster.now_ms;
             return;
         }
         let max_lag = self.replication.replica_lag_time_max_ms.max(1);
         let iv = (max_lag / 2).max(1);
         let start = self.replication.start_ms;
-        let now = self.now_ms;
+        let now = self.cluster.now_ms;
         let mut t = start + ((self.replication.checked_ms.max(start) - start) / iv + 1) * iv;
         self.release_held(None);
         while t <= now {
@@ -232,14 +232,14 @@ impl Sim {
     /// step's settling sends those whose timeout passed).
     pub(super) fn isr_check_now(&mut self) {
         let max_lag = self.replication.replica_lag_time_max_ms.max(1);
-        self.shrink_isrs(self.now_ms, max_lag);
+        self.shrink_isrs(self.cluster.now_ms, max_lag);
         self.release_held(None);
     }
 
     /// Every leader's ISR check at time `t` (S3), each follower it drops an event.
     fn shrink_isrs(&mut self, t: i64, max_lag: i64) {
-        for q in 0..self.partitions.len() {
-            let out = self.partitions[q].shrink_isr(t, max_lag);
+        for q in 0..self.cluster.partitions.len() {
+            let out = self.cluster.partitions[q].shrink_isr(t, max_lag);
             if !out.is_empty() {
                 let (isr, hw) = self.isr_state(q);
                 self.event(EventKind::Replication(Box::new(ReplicationEvent::IsrShrink { brokers: out.into(), max_lag_ms: max_lag, isr, hw })), None, Some(q), None);
@@ -253,7 +253,7 @@ impl Sim {
         let mut k = 0;
         while k < self.replication.held.len() {
             let h = &self.replication.held[k];
-            let p = &self.partitions[h.partition];
+            let p = &self.cluster.partitions[h.partition];
             let verdict = if p.leader_epoch != h.leader_epoch {
                 Some(Verdict::NotLeader)
             } else if p.high_watermark() >= h.need {

@@ -117,7 +117,7 @@ pub(super) fn check_expect(sim: &Sim, cluster: Option<&super::run::Cluster>, e: 
             }
         }
         Expect::Producers { partition, count } => {
-            let got = sim.partitions[partition_idx(sim, partition)].producer_count();
+            let got = sim.cluster.partitions[partition_idx(sim, partition)].producer_count();
             if got != *count {
                 return Err((want, format!("producers {partition} {got}")));
             }
@@ -143,7 +143,7 @@ pub(super) fn check_expect(sim: &Sim, cluster: Option<&super::run::Cluster>, e: 
             }
         }
         Expect::Lso { partition, offset } => {
-            let got = sim.partitions[partition_idx(sim, partition)].last_stable_offset();
+            let got = sim.cluster.partitions[partition_idx(sim, partition)].last_stable_offset();
             if got != *offset {
                 return Err((want, format!("lso {partition} {got}")));
             }
@@ -170,19 +170,19 @@ pub(super) fn check_expect(sim: &Sim, cluster: Option<&super::run::Cluster>, e: 
             }
         }
         Expect::Hw { partition, offset } => {
-            let got = sim.partitions[partition_idx(sim, partition)].high_watermark();
+            let got = sim.cluster.partitions[partition_idx(sim, partition)].high_watermark();
             if got != *offset {
                 return Err((want, format!("hw {partition} {got}")));
             }
         }
         Expect::Isr { partition, brokers } => {
-            let got = sim.partitions[partition_idx(sim, partition)].isr();
+            let got = sim.cluster.partitions[partition_idx(sim, partition)].isr();
             if got != *brokers {
                 return Err((want, format!("isr {partition} {}", got.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(","))));
             }
         }
         Expect::Leader { partition, broker } => {
-            let got = sim.partitions[partition_idx(sim, partition)].replicas.leader;
+            let got = sim.cluster.partitions[partition_idx(sim, partition)].replicas.leader;
             if got != *broker {
                 return Err((want, format!("leader {partition} {got}")));
             }

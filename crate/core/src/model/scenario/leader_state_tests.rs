@@ -15,7 +15,7 @@ fn a_given_producer_state_is_what_the_leader_decides_against() {
     .unwrap();
     let run = run(&sc);
     assert!(run.passed(), "{:?} {:?}", run.failures, run.error);
-    let part = &run.sim.partitions[0];
+    let part = &run.sim.cluster.partitions[0];
     assert_eq!(part.log_end_offset, 20);
     let e = &part.producers[&7];
     assert_eq!((e.producer_epoch, e.coordinator_epoch, e.last_seq(), e.batches.len()), (3, 2, 4, 2));
@@ -59,7 +59,7 @@ fn run_task_producer_expiration_check_expires_a_given_old_producer_now() {
     let sc = parse(&format!("{head}expect producers p 1\nrun-task PeriodicProducerExpirationCheck\nexpect producers p 0\nproduce p pid=7 epoch=0 seq=5 x\nexpect last appended 1..1\n")).unwrap();
     let r = run(&sc);
     assert!(r.passed() && r.error.is_none(), "{:?} {:?}", r.failures, r.error);
-    assert_eq!(r.sim.now_ms, sc.start_ms, "time did not move");
+    assert_eq!(r.sim.cluster.now_ms, sc.start_ms, "time did not move");
     let task = r.sim.trace.iter().find(|e| matches!(e.kind, crate::model::idempotence::EventKind::Task(_)));
     assert!(task.is_some(), "the task is an event of its step");
     // Without the task, the same produce is out of order (A7): the entry is still there.

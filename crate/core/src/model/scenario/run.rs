@@ -59,7 +59,7 @@ pub struct StepState {
 }
 
 fn leader_at(sim: &Sim, q: usize) -> LeaderAt {
-    let p = &sim.partitions[q];
+    let p = &sim.cluster.partitions[q];
     LeaderAt {
         partition: q,
         log_end_offset: p.log_end_offset,
@@ -85,7 +85,7 @@ pub fn run_next_lines(sim: &Sim, cluster: Option<&Cluster>) -> Vec<(String, Stri
 
 /// The state before the first step: every leader, no batch, the first lines.
 pub fn initial_state(sim: &Sim) -> StepState {
-    StepState { leaders: (0..sim.partitions.len()).map(|q| leader_at(sim, q)).collect(), batches: Vec::new(), next: super::text::next_lines(sim) }
+    StepState { leaders: (0..sim.cluster.partitions.len()).map(|q| leader_at(sim, q)).collect(), batches: Vec::new(), next: super::text::next_lines(sim) }
 }
 
 /// The state a step leaves, as changes against `last` (the leaders as the previous step left
@@ -165,7 +165,7 @@ pub fn setup(sc: &Scenario) -> Sim {
     for p in &sc.partitions {
         let i = sim.add_partition(p);
         if let Some(ttl) = sc.producer_id_expiration_ms {
-            sim.partitions[i].producer_id_expiration_ms = ttl;
+            sim.cluster.partitions[i].producer_id_expiration_ms = ttl;
         }
     }
     for d in &sc.producers {
@@ -180,7 +180,7 @@ pub fn setup(sc: &Scenario) -> Sim {
         if decls.is_empty() {
             continue;
         }
-        let part = &mut sim.partitions[i];
+        let part = &mut sim.cluster.partitions[i];
         part.log_end_offset = leader_log_end(sc, name);
         for p in decls.iter().filter_map(|d| d.producer.as_ref()) {
             let ts = p.timestamp.unwrap_or(sc.start_ms);
@@ -200,8 +200,8 @@ pub fn setup(sc: &Scenario) -> Sim {
         }
     }
     if sc.replication_factor > 1 {
-        let now = sim.now_ms;
-        for p in &mut sim.partitions {
+        let now = sim.cluster.now_ms;
+        for p in &mut sim.cluster.partitions {
             // The given state is the one an election's rebuild starts from (S6).
             p.keep_snapshot();
             p.set_replication_factor(sc.replication_factor, now);
@@ -428,7 +428,7 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
     if !nested {
         // Only top-level steps are recorded: a `repeat` body's steps are not described.
         let text = describe(s);
-        let producer_entries = sim.partitions.iter().map(|p| p.producer_count()).collect();
+        let producer_entries = sim.cluster.partitions.iter().map(|p| p.producer_count()).collect();
         out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries, state: None });
     }
     Ok(())
@@ -443,21 +443,21 @@ fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model:
         let cluster = crate::model::txn::ClusterConfig { kafka: out.scenario.kafka, transaction_version: out.scenario.transaction_version.unwrap_or(2), ..Default::default() };
         // The coordinators started with the cluster, at the script's start: their periodic scans
         // count from it (nothing was there to scan before this line).
-        let mut world = crate::model::txn::World::new(out.scenario.start_ms.min(sim.now_ms), sim.next_producer_id(), cluster);
-        world.now_ms = sim.now_ms;
-        world.abort_scans_done = sim.now_ms;
-        world.expiry_scans_done = sim.now_ms;
+        let mut world = crate::model::txn::World::new(out.scenario.start_ms.min(sim.cluster.now_ms), sim.next_producer_id(), cluster);
+        world.idem.cluster.now_ms = sim.cluster.now_ms;
+        world.abort_scans_done = sim.cluster.now_ms;
+        world.expiry_scans_done = sim.cluster.now_ms;
         alloc::boxed::Box::new(Cluster { world, replies: Vec::new() })
     });
     let w = &mut c.world;
-    core::mem::swap(&mut w.partitions, &mut sim.partitions);
-    w.now_ms = w.now_ms.max(sim.now_ms);
-    w.next_pid = sim.next_producer_id();
+    core::mem::swap(&mut w.idem.cluster.partitions, &mut sim.cluster.partitions);
+    w.idem.cluster.now_ms = w.idem.cluster.now_ms.max(sim.cluster.now_ms);
+    w.idem.cluster.next_producer_id = sim.next_producer_id();
     w.messages.clear();
     w.narration.clear();
     let r = f(w);
-    core::mem::swap(&mut w.partitions, &mut sim.partitions);
-    sim.set_next_producer_id(w.next_pid);
+    core::mem::swap(&mut w.idem.cluster.partitions, &mut sim.cluster.partitions);
+    sim.cluster.next_producer_id = w.idem.cluster.next_producer_id;
     let events: Vec<ClusterEvent> = w
         .messages
         .drain(..)
@@ -480,7 +480,7 @@ pub(super) fn producer_idx(sim: &Sim, name: &str) -> usize {
 }
 
 pub(super) fn partition_idx(sim: &Sim, name: &str) -> usize {
-    sim.partitions.iter().position(|p| p.name == name).unwrap_or(0)
+    sim.cluster.partitions.iter().position(|p| p.name == name).unwrap_or(0)
 }
 
 pub fn step_line(s: &Step) -> usize {

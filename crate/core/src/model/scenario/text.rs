@@ -67,7 +67,7 @@ fn msg_name(batch: usize, attempt: Option<u32>) -> String {
 /// What can happen next, as script lines a view can append (its step buttons): each is
 /// (label, line). Running the script with the line appended performs that action.
 pub fn next_lines(sim: &Sim) -> Vec<(String, String)> {
-    let names: Vec<&str> = sim.partitions.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = sim.cluster.partitions.iter().map(|p| p.name.as_str()).collect();
     let mut out = lines_of(sim, sim.enabled_actions(), &names);
     if !sim.deliverable().is_empty() {
         out.push((String::from("deliver everything"), String::from("flush")));
@@ -192,7 +192,7 @@ pub fn ladder(run: &Run) -> String {
     if let Some(e) = &run.error {
         s.push_str(&format!("STOPPED {e}\n"));
     }
-    for (i, p) in sim.partitions.iter().enumerate() {
+    for (i, p) in sim.cluster.partitions.iter().enumerate() {
         let vals = sim.log_values(i);
         s.push_str(&format!("log {} (end offset {}): {}\n", p.name, p.log_end_offset, vals.join(" ")));
         for (pid, e) in &p.producers {

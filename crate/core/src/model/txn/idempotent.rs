@@ -9,10 +9,11 @@
 //!
 //! These producers are not written a second time here: the world hosts the idempotence model
 //! ([`Sim`]: the client's `Sender`/`TransactionManager` sequence handling, KIP-360 epoch bumps,
-//! the TCP connections and their faults) and lends it its partition leaders for each step, so a
-//! batch of an idempotent producer meets the same leader, producer state, LSO and transaction
-//! index as the transactional producers' batches and the script's raw requests. One producer-id
-//! counter serves both (the coordinator's `ProducerIdManager`). What the hosted model does comes
+//! the TCP connections and their faults), and that model acts on the world's one cluster
+//! ([`crate::model::cluster::Cluster`]: `idem.cluster`), so a batch of an idempotent producer
+//! meets the same leader, producer state, LSO and transaction index as the transactional
+//! producers' batches and the script's raw requests, at the same clock. One producer-id counter
+//! serves both (the coordinator's `ProducerIdManager`). What the hosted model does comes
 //! back as the timeline's messages (Produce requests, the leader's answers with their rule),
 //! narration, and records in the partitions' logs that the consumers read.
 
@@ -53,9 +54,7 @@ impl World {
     /// coordinator's answer is I1), so it holds a lower id than a transactional producer whose
     /// `initTransactions()` comes later in the script.
     pub fn add_idempotent_producer(&mut self, name: &str, config: ProducerConfig) {
-        self.idem.set_next_producer_id(self.next_pid);
         self.idem.add_producer(name, config);
-        self.next_pid = self.idem.next_producer_id();
     }
 
     /// Is `name` one of the hosted (idempotent or plain) producers?
@@ -63,10 +62,9 @@ impl World {
         self.idem.producers.iter().any(|p| p.name == name)
     }
 
-    /// Run the hosted model on the world's partitions: `f` sees them as its own.
+    /// Run `f` on the idempotence model (its cluster is the world's), and collect the events
+    /// it recorded.
     fn with_hosted<R>(&mut self, f: impl FnOnce(&mut Sim) -> R) -> (R, Vec<Seen>) {
-        core::mem::swap(&mut self.partitions, &mut self.idem.partitions);
-        self.idem.set_next_producer_id(self.next_pid);
         let from = self.idem.trace.len();
         let r = f(&mut self.idem);
         let sim = &self.idem;
@@ -85,7 +83,7 @@ impl World {
                 } else if let (EventKind::Decision(v), Some(b), Some(q)) = (&e.kind, e.batch(), e.partition()) {
                     // The answer's sentence; the timeline shows its rule beside it.
                     let attempt = e.message().map_or(0, |m| m.0);
-                    format!("Produce response {} to b{b} (attempt {attempt}): {}", v.error(), v.why(&sim.partitions[q].name))
+                    format!("Produce response {} to b{b} (attempt {attempt}): {}", v.error(), v.why(&sim.cluster.partitions[q].name))
                 } else {
                     // The hosted model calls its producer "client"; the timeline has several.
                     let who = e.producer().and_then(|p| sim.producers.get(p)).map_or("client", |p| p.name.as_str());
@@ -98,25 +96,26 @@ impl World {
                 Seen { kind, producer: e.producer(), partition: e.partition(), batch: e.batch(), text }
             })
             .collect();
-        core::mem::swap(&mut self.partitions, &mut self.idem.partitions);
-        self.next_pid = self.idem.next_producer_id();
         (r, seen)
     }
 
-    /// Run `f` on the hosted model at the world's clock (a `timeout` of `advance_ms` first lets
-    /// that much time pass for the whole world: its periodic tasks run, then the producer gives
-    /// up on its connection), then record what it did ([`World::absorb`]).
+    /// Run `f` on the idempotence model at the world's clock (a `timeout` of `advance_ms` first
+    /// lets that much time pass for the whole world: its periodic tasks run, then the producer
+    /// gives up on its connection), then record what it did ([`World::absorb`]).
     pub fn on_hosted<R>(&mut self, advance_ms: i64, f: impl FnOnce(&mut Sim) -> R) -> R {
         if advance_ms > 0 {
             self.advance(advance_ms);
         }
-        self.idem.now_ms = self.now_ms - advance_ms;
-        // The world runs the leaders' ISR checks (S3) on its clock and releases the hosted
-        // producers' held answers with its own ([`World::release_hosted`]): the hosted model's
-        // own checks have nothing left to do.
-        self.idem.replication.checked_ms = self.now_ms;
+        let now = self.idem.cluster.now_ms;
+        // The world runs the leaders' ISR checks (S3) on its clock and releases the idempotent
+        // producers' held answers with its own ([`World::release_hosted`]): the model's own
+        // checks have nothing left to do.
+        self.idem.replication.checked_ms = now;
+        // The world's periodic tasks have run up to `now`; the producer's step starts where the
+        // timeout started (its own `timeout` lets the request's time pass again, to `now`).
+        self.idem.cluster.now_ms = now - advance_ms;
         let (r, seen) = self.with_hosted(f);
-        self.now_ms = self.now_ms.max(self.idem.now_ms);
+        self.idem.cluster.now_ms = self.idem.cluster.now_ms.max(now);
         self.absorb(seen);
         r
     }
@@ -128,10 +127,10 @@ impl World {
         if self.idem.replication.held.is_empty() {
             return;
         }
-        let now = self.now_ms;
-        self.idem.now_ms = expire_at.unwrap_or(now);
+        let now = self.idem.cluster.now_ms;
+        self.idem.cluster.now_ms = expire_at.unwrap_or(now);
         let ((), seen) = self.with_hosted(|sim| sim.release_held(expire_at));
-        self.idem.now_ms = now;
+        self.idem.cluster.now_ms = now;
         self.absorb(seen);
     }
 
@@ -141,7 +140,7 @@ impl World {
     fn absorb(&mut self, seen: Vec<Seen>) {
         for e in seen {
             let plane = e.producer.and_then(|p| self.idem.producers.get(p)).map(|p| p.name.clone()).map(|n| self.producer_lane(&n));
-            let lane = e.partition.filter(|&q| q < self.partitions.len()).map(|q| self.partition_names(q).1);
+            let lane = e.partition.filter(|&q| q < self.idem.cluster.partitions.len()).map(|q| self.partition_names(q).1);
             match e.kind {
                 Kind::Request => {
                     if let (Some(plane), Some(lane)) = (plane, lane) {
@@ -186,13 +185,11 @@ impl World {
     /// Mirror a run of the idempotence model for the timeline (issue 13, one report shape): `f`
     /// runs one step of an idempotence script on the model this world hosts, exactly as that
     /// script's own runner does (its clock, its expiry at `advance`, its replication checks: the
-    /// world runs none of its own periodic tasks), on the partitions the world lends it. The
+    /// world runs none of its own periodic tasks), on the world's cluster. The
     /// world records what it did as the timeline's messages, narration and records, and every
     /// log entry the model's requests wrote directly (a raw Produce, a marker) as a record too.
     pub fn mirror_hosted<R>(&mut self, f: impl FnOnce(&mut Sim) -> R) -> R {
-        self.idem.now_ms = self.idem.now_ms.max(self.now_ms);
         let (r, seen) = self.with_hosted(f);
-        self.now_ms = self.now_ms.max(self.idem.now_ms);
         self.absorb(seen);
         self.record_log_entries();
         r
@@ -203,19 +200,19 @@ impl World {
     /// an election truncated a record from its log (S6). Only the entries past what was mirrored
     /// before are looked at (a run is linear, not quadratic).
     pub fn record_log_entries(&mut self) {
-        self.mirrored_to.resize(self.partitions.len(), 0);
+        self.mirrored_to.resize(self.idem.cluster.partitions.len(), 0);
         let step = self.step;
-        for pi in 0..self.partitions.len() {
-            let end = self.partitions[pi].log_end_offset;
+        for pi in 0..self.idem.cluster.partitions.len() {
+            let end = self.idem.cluster.partitions[pi].log_end_offset;
             let from = self.mirrored_to[pi];
             if end < from {
                 // An election truncated the log: its records past the new end are gone.
-                let name = self.partitions[pi].name.clone();
+                let name = self.idem.cluster.partitions[pi].name.clone();
                 for r in self.records.iter_mut().filter(|r| r.partition.as_str() == name && r.truncated_at.is_none() && r.offset >= end) {
                     r.truncated_at = Some(step);
                 }
             }
-            let log = &self.partitions[pi].log;
+            let log = &self.idem.cluster.partitions[pi].log;
             let new: Vec<(i64, Vec<u8>)> = log[log.partition_point(|e| e.base_offset < from.min(end))..].iter().map(|e| (e.base_offset, e.bytes.clone())).collect();
             for (base, bytes) in new {
                 // A client batch the hosted model appended has its record already.
@@ -257,7 +254,7 @@ impl World {
 
     /// The record of a hosted producer's batch `b` appended to partition `q` at these offsets.
     fn hosted_record(&mut self, q: usize, b: usize, base_offset: i64, last_offset: i64) -> usize {
-        let p = &self.partitions[q];
+        let p = &self.idem.cluster.partitions[q];
         let at = p.log.partition_point(|x| x.base_offset < base_offset);
         let bytes = p.log.get(at).filter(|x| x.base_offset == base_offset).map(|x| x.bytes.clone()).unwrap_or_default();
         let batch = &self.idem.batches[b - 1];
@@ -269,7 +266,7 @@ impl World {
     /// next sequence per partition.
     pub fn idempotent_producers(&self) -> impl Iterator<Item = (&str, i64, i16, Vec<(String, i32)>)> + '_ {
         self.idem.producers.iter().map(move |p| {
-            let seqs = p.seqs.iter().filter_map(|(&q, s)| self.partitions.get(q).map(|part| (part.name.clone(), s.next))).collect();
+            let seqs = p.seqs.iter().filter_map(|(&q, s)| self.idem.cluster.partitions.get(q).map(|part| (part.name.clone(), s.next))).collect();
             (p.name.as_str(), p.producer_id, p.epoch, seqs)
         })
     }

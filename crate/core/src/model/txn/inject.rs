@@ -200,7 +200,7 @@ impl World {
         let to = self.held_lane(&call);
         msg!(self, self.producer_lane(&name), to, api, format!("{text} — held in the network: it has not arrived"));
         let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
-        self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.now_ms, coordinator_epoch: self.coordinator_epoch, timed_out: false });
+        self.held_requests.push(HeldRequest { client: i, call, ids, since_ms: self.idem.cluster.now_ms, coordinator_epoch: self.coordinator_epoch, timed_out: false });
         say!(self, if api == "Produce" {
             format!("{name}.send(): the batch is sent, and the Produce is held in the network; a commit or abort waits for its answer")
         } else if method == "send" {
@@ -214,7 +214,7 @@ impl World {
     /// Where a held request goes: its partition's leader (Produce), else the coordinator.
     fn held_lane(&self, call: &HeldCall) -> super::Name {
         match call {
-            HeldCall::Produce(sent) => self.partition_lane(self.partitions[sent.partition].name.as_str()),
+            HeldCall::Produce(sent) => self.partition_lane(self.idem.cluster.partitions[sent.partition].name.as_str()),
             HeldCall::TxnOffsetCommit { .. } => OFFSETS_LANE,
             _ => COORD_LANE,
         }
@@ -268,7 +268,7 @@ impl World {
             // again and sends the request there.
             self.find_coordinator_again(i, api, "the coordinator is looked up again", "the new coordinator");
             say!(self, format!("{producer}'s held {api} reaches the broker that was the coordinator when it was sent: NOT_COORDINATOR; the client looks the coordinator up again and sends it there"));
-            self.now_ms += RETRY_BACKOFF_MS;
+            self.idem.cluster.now_ms += RETRY_BACKOFF_MS;
             let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
             return self.deliver_held(i, h.call, ids, " again");
         }
@@ -295,7 +295,7 @@ impl World {
         };
         say!(self, match &h.call {
             // send() returned long ago; what waits is a commit or abort, if any.
-            HeldCall::Produce(sent) => format!("{producer}'s held Produce reaches the leader of {} now", self.partitions[sent.partition].name),
+            HeldCall::Produce(sent) => format!("{producer}'s held Produce reaches the leader of {} now", self.idem.cluster.partitions[sent.partition].name),
             HeldCall::TxnOffsetCommit { .. } => format!("{producer}'s held TxnOffsetCommit reaches the group coordinator now; {producer}.{method}() has been waiting for it"),
             _ => format!("{producer}'s held {api} reaches the coordinator now; {producer}.{method}() has been waiting for it"),
         });
@@ -426,7 +426,7 @@ impl World {
     /// were sent): the client disconnects, looks the coordinator up again and sends the request
     /// again, which the coordinator handles at once; the held copy stays in the network.
     pub(super) fn held_request_timeouts(&mut self) {
-        let now = self.now_ms;
+        let now = self.idem.cluster.now_ms;
         for k in 0..self.held_requests.len() {
             let h = &self.held_requests[k];
             if h.timed_out || h.since_ms + REQUEST_TIMEOUT_MS > now {
@@ -443,7 +443,7 @@ impl World {
                 self.find_coordinator_again(i, api, "after the disconnect the coordinator is looked up again", "the same broker");
                 say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects, looks the coordinator up again and sends it again; the held copy is still on its way"));
             }
-            self.now_ms += RETRY_BACKOFF_MS;
+            self.idem.cluster.now_ms += RETRY_BACKOFF_MS;
             let ids = (self.clients[i].pid, self.clients[i].epoch, self.clients[i].tv2);
             let _ = self.deliver_held(i, call, ids, " again");
         }
@@ -454,12 +454,12 @@ impl World {
     /// after `retry.backoff.ms` (a Produce: with its sequence, the caller sends it).
     pub(super) fn injected_loss(&mut self, i: usize, api: &'static str) {
         let name = self.clients[i].name.clone();
-        self.now_ms += REQUEST_TIMEOUT_MS;
+        self.idem.cluster.now_ms += REQUEST_TIMEOUT_MS;
         let coordinator = api != "Produce";
         if coordinator {
             self.find_coordinator_again(i, api, "after the disconnect the coordinator is looked up again", "the same broker");
         }
-        self.now_ms += RETRY_BACKOFF_MS;
+        self.idem.cluster.now_ms += RETRY_BACKOFF_MS;
         say!(self, format!("{name}: no answer to its {api} within request.timeout.ms ({REQUEST_TIMEOUT_MS} ms): the client disconnects{}, and sends the request again after retry.backoff.ms", if coordinator { ", looks the coordinator up again (TxnRequestHandler: wasDisconnected)" } else { "" }));
     }
 
@@ -487,7 +487,7 @@ impl World {
         // `TransactionManager.AddPartitionsToTxnHandler`: CONCURRENT_TRANSACTIONS on the first add
         // of a transaction is retried after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS), not retry.backoff.ms.
         let first_add = api == "AddPartitionsToTxn" && e == ErrorCode::CONCURRENT_TRANSACTIONS && self.clients[i].added.is_empty();
-        self.now_ms += if first_add { 20 } else { RETRY_BACKOFF_MS };
+        self.idem.cluster.now_ms += if first_add { 20 } else { RETRY_BACKOFF_MS };
         say!(self, format!("{name}: {api} answered {} — retriable (TransactionManager, §6.3): {}the request goes again after retry.backoff.ms", e.name(), if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) { "the coordinator is looked up again and " } else { "" }));
     }
 }

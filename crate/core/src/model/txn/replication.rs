@@ -61,7 +61,7 @@ pub struct HeldMarker {
 
 impl World {
     pub(super) fn hold_marker(&mut self, marker: super::MarkerReq, pi: usize, need: i64, msgs_before: usize) {
-        let lane = self.partition_lane(&self.partitions[pi].name.clone());
+        let lane = self.partition_lane(&self.idem.cluster.partitions[pi].name.clone());
         let note = format!(" — held: acks=-1, the coordinator's answer waits until the HW reaches {need} (DelayedProduce); the transaction stays in {} until then", if marker.commit { "PrepareCommit" } else { "PrepareAbort" });
         let from = msgs_before.min(self.messages.len());
         for m in self.messages[from..].iter_mut().filter(|m| m.kind == "response" && m.to == super::COORD_LANE) {
@@ -69,7 +69,7 @@ impl World {
             m.kind = "held";
             m.text.push_str(&note);
         }
-        let (deadline_ms, leader_epoch) = (self.now_ms + PRODUCE_TIMEOUT_MS, self.partitions[pi].leader_epoch);
+        let (deadline_ms, leader_epoch) = (self.idem.cluster.now_ms + PRODUCE_TIMEOUT_MS, self.idem.cluster.partitions[pi].leader_epoch);
         self.held_markers.push(HeldMarker { marker, partition: pi, need, deadline_ms, leader_epoch });
     }
 
@@ -80,7 +80,7 @@ impl World {
         let mut k = 0;
         while k < self.held_markers.len() {
             let h = &self.held_markers[k];
-            let p = &self.partitions[h.partition];
+            let p = &self.idem.cluster.partitions[h.partition];
             let e = if p.leader_epoch != h.leader_epoch {
                 Some(ErrorCode::NOT_LEADER_OR_FOLLOWER)
             } else if p.high_watermark() >= h.need {
@@ -95,7 +95,7 @@ impl World {
                 continue;
             };
             let h = self.held_markers.remove(k);
-            let lane = self.partition_lane(&self.partitions[h.partition].name.clone());
+            let lane = self.partition_lane(&self.idem.cluster.partitions[h.partition].name.clone());
             let m = h.marker;
             if e == ErrorCode::NONE {
                 msg_rule!(self, lane, super::COORD_LANE, "response", format!("WriteTxnMarkers response NONE for {}: the HW reached {}", m.partition, h.need), "K4", DELAYED_PRODUCE, e);
@@ -110,7 +110,7 @@ impl World {
     /// A consumer whose position the election of `elected` would truncate past: not modelled
     /// (its next fetch would be OFFSET_OUT_OF_RANGE and auto.offset.reset would decide).
     fn truncation_passes_consumer(&self, pi: usize, elected: i32) -> Option<String> {
-        let p = &self.partitions[pi];
+        let p = &self.idem.cluster.partitions[pi];
         let end = p.replicas.followers.iter().find(|f| f.broker == elected)?.log_end(p.log_end_offset);
         let c = self.consumers.iter().find(|c| c.positions.get(p.name.as_str()).is_some_and(|&o| o > end))?;
         Some(format!("consumer {}'s position on {} is past the new leader's log end {end}: what its next fetch meets (OFFSET_OUT_OF_RANGE, auto.offset.reset) is not modelled", c.name, p.name))
@@ -118,14 +118,14 @@ impl World {
 
     fn need_replicas(&self, pi: usize, step: &str) -> Result<(), String> {
         if step == "leader-fails" {
-            if let Ok((elected, _)) = self.partitions[pi].electable(self.cluster.unclean_leader_election) {
+            if let Ok((elected, _)) = self.idem.cluster.partitions[pi].electable(self.cluster.unclean_leader_election) {
                 if let Some(why) = self.truncation_passes_consumer(pi, elected) {
                     return Err(format!("{step}: {why}"));
                 }
             }
         }
-        if self.partitions[pi].replicas.followers.is_empty() {
-            return Err(format!("{step}: {} has one replica (set `cluster default.replication.factor=N`, N ≥ 2)", self.partitions[pi].name));
+        if self.idem.cluster.partitions[pi].replicas.followers.is_empty() {
+            return Err(format!("{step}: {} has one replica (set `cluster default.replication.factor=N`, N ≥ 2)", self.idem.cluster.partitions[pi].name));
         }
         Ok(())
     }
@@ -134,7 +134,7 @@ impl World {
     /// stops, a stopped or failed one catches up, the leader fails when the controller can elect.
     pub fn replication_next_lines(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
-        for (pi, p) in self.partitions.iter().enumerate() {
+        for (pi, p) in self.idem.cluster.partitions.iter().enumerate() {
             for f in &p.replicas.followers {
                 if f.fetching && f.alive {
                     out.push((format!("{}: the follower on broker {} stops fetching", p.name, f.broker), format!("lag {} broker={}", p.name, f.broker)));
@@ -151,7 +151,7 @@ impl World {
     }
 
     fn replicas_line(&self, pi: usize) -> String {
-        let p = &self.partitions[pi];
+        let p = &self.idem.cluster.partitions[pi];
         format!("leader broker {}, ISR [{}], HW {}, LSO {}, LEO {}", p.replicas.leader, p.isr().iter().map(|b| format!("{b}")).collect::<Vec<_>>().join(", "), p.high_watermark(), p.last_stable_offset(), p.log_end_offset)
     }
 
@@ -169,10 +169,10 @@ impl World {
     fn set_fetching(&mut self, partition: &str, broker: Option<i32>, resume: bool) -> Result<(), String> {
         let pi = self.partition_index(partition)?;
         self.need_replicas(pi, if resume { "catch-up" } else { "lag" })?;
-        let now = self.now_ms;
-        let p = &mut self.partitions[pi];
+        let now = self.idem.cluster.now_ms;
+        let p = &mut self.idem.cluster.partitions[pi];
         let brokers = if resume { p.resume_fetching(broker, now)? } else { p.stop_fetching(broker, now)? };
-        let (lane, state, leo) = (self.partition_lane(partition), self.replicas_line(pi), self.partitions[pi].log_end_offset);
+        let (lane, state, leo) = (self.partition_lane(partition), self.replicas_line(pi), self.idem.cluster.partitions[pi].log_end_offset);
         let (text, rule, said) = if resume {
             (format!("broker(s) {} fetch up to offset {leo} and are in the ISR again; {state}", join(&brokers)), "S4", format!("{partition}: broker(s) {} catch up and rejoin the ISR (S4); the HW and the LSO move on", join(&brokers)))
         } else {
@@ -195,8 +195,8 @@ impl World {
     pub fn leader_fails(&mut self, partition: &str) -> Result<(), String> {
         let pi = self.partition_index(partition)?;
         self.need_replicas(pi, "leader-fails")?;
-        let (now, unclean) = (self.now_ms, self.cluster.unclean_leader_election);
-        let e = self.partitions[pi].fail_leader(unclean, now)?;
+        let (now, unclean) = (self.idem.cluster.now_ms, self.cluster.unclean_leader_election);
+        let e = self.idem.cluster.partitions[pi].fail_leader(unclean, now)?;
         let lane = self.partition_lane(partition);
         let lost = e.old_end - e.new_end;
         let acked_lost = (e.old_hw - e.new_end).max(0);
@@ -246,12 +246,12 @@ impl World {
     /// `replica.lag.time.max.ms / 2` from the start), each with the held answers that expired
     /// before it.
     pub(super) fn check_isr(&mut self) {
-        if self.partitions.iter().all(|p| p.replicas.followers.is_empty()) {
+        if self.idem.cluster.partitions.iter().all(|p| p.replicas.followers.is_empty()) {
             return;
         }
         let max_lag = self.cluster.replica_lag_time_max_ms.max(1);
         let iv = (max_lag / 2).max(1);
-        let (start, now) = (self.start_ms, self.now_ms);
+        let (start, now) = (self.start_ms, self.idem.cluster.now_ms);
         let mut t = start + ((self.isr_checks_done.max(start) - start) / iv + 1) * iv;
         while t <= now {
             self.expire_held(t);
@@ -267,13 +267,13 @@ impl World {
     pub(super) fn isr_check(&mut self, t: i64) {
         let max_lag = self.cluster.replica_lag_time_max_ms.max(1);
         let start = self.start_ms;
-        for pi in 0..self.partitions.len() {
-            let out = self.partitions[pi].shrink_isr(t, max_lag);
+        for pi in 0..self.idem.cluster.partitions.len() {
+            let out = self.idem.cluster.partitions[pi].shrink_isr(t, max_lag);
             if !out.is_empty() {
-                let lane = self.partition_lane(&self.partitions[pi].name.clone());
+                let lane = self.partition_lane(&self.idem.cluster.partitions[pi].name.clone());
                 let state = self.replicas_line(pi);
                 msg_rule!(self, lane.clone(), lane, "replication", format!("at +{} ms the leader's ISR check finds broker(s) {} more than replica.lag.time.max.ms={max_lag} behind: out of the ISR (AlterPartition); {state}", t - start, join(&out)), "S3", PARTITION_HW, ErrorCode::NONE);
-                say!(self, format!("{}: broker(s) {} leave the ISR (S3); the HW moves to the log end of the replicas left in it", self.partitions[pi].name, join(&out)));
+                say!(self, format!("{}: broker(s) {} leave the ISR (S3); the HW moves to the log end of the replicas left in it", self.idem.cluster.partitions[pi].name, join(&out)));
             }
         }
         self.release_held();
@@ -284,14 +284,14 @@ impl World {
     /// client hears nothing until the HW passes it.
     pub(super) fn maybe_hold(&mut self, pi: usize, r: &mut Reply, msgs_before: usize, lane: Name) {
         let Some((_, last)) = r.offsets else { return };
-        if r.error_code != 0 || self.partitions[pi].replicas.followers.is_empty() || self.partitions[pi].high_watermark() > last {
+        if r.error_code != 0 || self.idem.cluster.partitions[pi].replicas.followers.is_empty() || self.idem.cluster.partitions[pi].high_watermark() > last {
             return;
         }
         let need = last + 1;
         r.waiting_for_hw = Some(need);
         let note = format!(" — held: acks=-1, the answer waits until the HW reaches {need} (DelayedProduce; REQUEST_TIMED_OUT after the request's {PRODUCE_TIMEOUT_MS} ms)");
         r.why.push_str(&note);
-        let plane = self.partition_lane(&self.partitions[pi].name.clone());
+        let plane = self.partition_lane(&self.idem.cluster.partitions[pi].name.clone());
         let from = msgs_before.min(self.messages.len());
         for m in self.messages[from..].iter_mut().filter(|m| m.kind == "response" && m.to == lane) {
             m.to = plane.clone();
@@ -299,7 +299,7 @@ impl World {
             m.text.push_str(&note);
         }
         self.held_seq += 1;
-        let h = HeldAnswer { id: self.held_seq, partition: pi, need, deadline_ms: self.now_ms + PRODUCE_TIMEOUT_MS, leader_epoch: self.partitions[pi].leader_epoch, reply: r.clone(), lane };
+        let h = HeldAnswer { id: self.held_seq, partition: pi, need, deadline_ms: self.idem.cluster.now_ms + PRODUCE_TIMEOUT_MS, leader_epoch: self.idem.cluster.partitions[pi].leader_epoch, reply: r.clone(), lane };
         r.held_id = Some(h.id);
         self.held.push(h);
     }
@@ -309,12 +309,12 @@ impl World {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn maybe_unacked(&mut self, i: usize, pi: usize, r: usize, bytes: Vec<u8>, op: super::SupportedOperation, t: usize, values: &[String], msgs_before: usize) {
         let last = self.records.get(r).map_or(-1, |x| x.last_offset);
-        let p = &self.partitions[pi];
+        let p = &self.idem.cluster.partitions[pi];
         if p.replicas.followers.is_empty() || p.high_watermark() > last {
             return;
         }
         let need = last + 1;
-        let (leader_epoch, sent_ms) = (p.leader_epoch, self.now_ms);
+        let (leader_epoch, sent_ms) = (p.leader_epoch, self.idem.cluster.now_ms);
         let lane = self.partition_lane(&p.name.clone());
         let plane = self.producer_lane(&self.clients[i].name.clone());
         let note = format!(" — held: acks=all, the answer waits until the HW reaches {need} (DelayedProduce)");
@@ -336,7 +336,7 @@ impl World {
             let mut k = 0;
             while k < self.clients[i].unacked.len() {
                 let u = self.clients[i].unacked[k].clone();
-                let p = &self.partitions[u.partition];
+                let p = &self.idem.cluster.partitions[u.partition];
                 let name = self.clients[i].name.clone();
                 let pname = String::from(p.name.as_str());
                 if p.leader_epoch != u.leader_epoch {
@@ -384,13 +384,13 @@ impl World {
     /// Held answers whose HW came, or whose leader is gone: sent now.
     pub(crate) fn release_held(&mut self) {
         self.release_hosted(None);
-        let now = self.now_ms;
+        let now = self.idem.cluster.now_ms;
         self.settle_unacked(now, false);
         self.answer_held_markers(now, false);
         let mut k = 0;
         while k < self.held.len() {
             let h = &self.held[k];
-            let p = &self.partitions[h.partition];
+            let p = &self.idem.cluster.partitions[h.partition];
             let outcome = if p.leader_epoch != h.leader_epoch {
                 Some((ErrorCode::NOT_LEADER_OR_FOLLOWER, format!("the partition's leader changed while the answer waited: NOT_LEADER_OR_FOLLOWER (the batch's fate is the new leader's log: offsets below {} stay)", p.log_end_offset)))
             } else if p.high_watermark() >= h.need {
@@ -433,7 +433,7 @@ impl World {
         r.rule = if e == ErrorCode::NONE || e == ErrorCode::REQUEST_TIMED_OUT { "S1" } else { "S6" };
         r.source = DELAYED_PRODUCE;
         r.why = why;
-        let plane = self.partition_lane(&self.partitions[h.partition].name.clone());
+        let plane = self.partition_lane(&self.idem.cluster.partitions[h.partition].name.clone());
         let lane = h.lane.clone();
         msg_rule!(self, plane, lane, "response", format!("Produce response {e}: {}", r.why), r.rule, r.source, e);
         self.released.push((h.id, r));

@@ -273,7 +273,7 @@ pub fn snapshot(w: &World) -> StateSnapshot {
                 .collect(),
         },
         partitions: w
-            .partitions
+            .idem.cluster.partitions
             .iter()
             .map(|p| PartitionState {
                 lane: format!("partition:{}", p.name),

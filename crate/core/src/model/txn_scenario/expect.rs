@@ -30,7 +30,7 @@ pub(super) fn check(w: &World, words: &[String], mem: &Memory) -> Option<(String
     let fail = |got: String| Some((want.clone(), got));
     let ws: Vec<&str> = words.iter().map(String::as_str).collect();
     let client = |n: &str| w.clients.iter().find(|c| c.name == n);
-    let part = |n: &str| w.partitions.iter().find(|p| p.name == n);
+    let part = |n: &str| w.idem.cluster.partitions.iter().find(|p| p.name == n);
     if let Some((_, r)) = ws.first().and_then(|l| mem.replies.iter().find(|x| x.0 == *l)) {
         return super::txn::Reply::check(r, &ws[1..]).map(|got| (want.clone(), got));
     }

@@ -40,7 +40,7 @@ pub(super) fn next_lines(w: &World) -> Vec<(String, String)> {
     if w.idem.producers.is_empty() {
         return Vec::new();
     }
-    let names: Vec<&str> = w.partitions.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = w.idem.cluster.partitions.iter().map(|p| p.name.as_str()).collect();
     scenario::client_next_lines(&w.idem, &names)
 }
 

@@ -203,7 +203,7 @@ impl Hosted {
     /// The hosted producers and partitions of a world (for a line appended to a run).
     pub(super) fn of_world(w: &super::txn::World) -> Hosted {
         let sc = crate::model::scenario::Scenario {
-            partitions: w.partitions.iter().map(|p| p.name.clone()).collect(),
+            partitions: w.idem.cluster.partitions.iter().map(|p| p.name.clone()).collect(),
             producers: w.idem.producers.iter().map(|p| crate::model::scenario::ProducerDecl { name: p.name.clone(), settings: Vec::new() }).collect(),
             ..Default::default()
         };

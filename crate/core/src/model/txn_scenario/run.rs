@@ -26,7 +26,7 @@ pub fn seed_producer_states(w: &mut World, seeds: &[ProducerStateSeed]) -> Resul
 pub(super) fn seed_producer_state(w: &mut World, s: &ProducerStateSeed) -> Result<i64, ParseError> {
     {
         let err = |m: String| ParseError { line: s.line, message: format!("producer-state {}: {m}", s.partition) };
-        let Some(p) = w.partitions.iter_mut().find(|p| p.name == s.partition) else {
+        let Some(p) = w.idem.cluster.partitions.iter_mut().find(|p| p.name == s.partition) else {
             return Err(err(String::from("no such partition (declare it with `partition` or `partitions` first)")));
         };
         if p.producers.contains_key(&s.producer_id) {
@@ -36,8 +36,8 @@ pub(super) fn seed_producer_state(w: &mut World, s: &ProducerStateSeed) -> Resul
         if offset < p.log_end_offset {
             return Err(err(format!("offset={offset}: the partition already holds offsets up to {} (an earlier producer-state line): the batch goes at {} or later", p.log_end_offset - 1, p.log_end_offset)));
         }
-        p.seed_producer(s.producer_id, s.epoch, s.first_seq, s.last_seq, offset, w.now_ms, s.txn_first).map_err(err)?;
-        w.next_pid = w.next_pid.max(s.producer_id.saturating_add(1));
+        p.seed_producer(s.producer_id, s.epoch, s.first_seq, s.last_seq, offset, w.idem.cluster.now_ms, s.txn_first).map_err(err)?;
+        w.idem.cluster.next_producer_id = w.idem.cluster.next_producer_id.max(s.producer_id.saturating_add(1));
         Ok(offset)
     }
 }
@@ -219,7 +219,8 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
 /// An idempotence script run for the views (issue 13: one report shape, from which
 /// `<kafka-timeline>` and `<kafka-ladder>` both draw): the script's own runner runs every step on
 /// its own model — the same decisions, clock, expiry and checks as `eoslab run` on it — while a
-/// world hosts that model and lends it the partitions, recording what each step did as the
+/// world hosts that model and its cluster (the world's partitions, clock and producer-id
+/// counter are the model's), recording what each step did as the
 /// timeline's messages, narration, records and state ([`World::mirror_hosted`]). The run also
 /// keeps what the ladder's per-batch view draws ([`TxnRun::sequence`]: each step's events and
 /// changes, the client batches, the logs' bytes), so both views read this one run.
@@ -240,13 +241,12 @@ pub fn run_idempotence_with(sc: &crate::model::scenario::Scenario, snapshots: bo
 /// not recorded and no [`crate::model::report::RunReport`] is built.
 pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bool, trace: bool, sequence: bool) -> TxnRun {
     use crate::model::scenario;
-    let mut sim = scenario::setup(sc);
+    let sim = scenario::setup(sc);
     let cluster = ClusterConfig { kafka: sc.kafka, transaction_version: sc.transaction_version.unwrap_or(2), ..Default::default() };
     let mut w = World::new(sc.start_ms, sim.next_producer_id(), cluster);
     w.trace = trace;
-    // The world owns the partitions and lends them to the model for each step.
-    core::mem::swap(&mut w.partitions, &mut sim.partitions);
-    w.now_ms = sim.now_ms;
+    // The world runs the script's model, with the cluster the script set up: its partitions,
+    // clock and producer-id counter are the world's.
     w.idem = sim;
     w.record_log_entries();
     let header = TxnScenario {
@@ -312,15 +312,9 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
         scenario::States::finish(&mut run);
     }
     // The ladder's per-batch view of the run: the events of each step, what it changed, the
-    // client batches and the logs' bytes, read off the model with the partitions lent to it.
-    let (next, report) = w.mirror_hosted(|sim| {
-        core::mem::swap(&mut run.sim, sim);
-        let report = sequence.then(|| crate::model::report::run_report(&run));
-        core::mem::swap(&mut run.sim, sim);
-        (scenario::run_next_lines(sim, run.cluster.as_deref()), report)
-    });
-    out.next = Some(next);
-    out.sequence = report.map(Box::new);
+    // client batches and the logs' bytes, read off the model the world ran.
+    out.next = Some(scenario::run_next_lines(&w.idem, run.cluster.as_deref()));
+    out.sequence = sequence.then(|| Box::new(crate::model::report::run_report_of(&run, &w.idem)));
     out.world = w;
     out
 }
@@ -356,7 +350,7 @@ fn drive(w: &mut World, out: &mut TxnRun, n: usize, snapshots: bool, snapshot: i
             line: ran.line,
             text: ran.text,
             ok: ran.failures.is_empty() && ran.error.is_none(),
-            t: w.now_ms - w.start_ms,
+            t: w.idem.cluster.now_ms - w.start_ms,
             narration: if w.narration.is_empty() { String::new() } else { w.narration.join(" ") },
             messages: core::mem::take(&mut w.messages),
             snapshot: keep.then(|| Box::new(snapshot(w, ran.cluster))),
@@ -496,11 +490,11 @@ fn exec(w: &mut World, s: &TxnStep, mem: &mut Memory) -> Result<Option<(String, 
             note_thrown(mem, producer, r);
         }
         TxnStep::SendAll { producer, count, value, .. } => {
-            if *count > w.partitions.len() {
-                return Err(format!("send-all {count}: only {} partitions are declared", w.partitions.len()));
+            if *count > w.idem.cluster.partitions.len() {
+                return Err(format!("send-all {count}: only {} partitions are declared", w.idem.cluster.partitions.len()));
             }
             for k in 0..*count {
-                let p = w.partitions[k].name.clone();
+                let p = w.idem.cluster.partitions[k].name.clone();
                 let r = w.send(producer, &p, core::slice::from_ref(value))?;
                 note_thrown(mem, producer, r);
             }

@@ -23,7 +23,7 @@ fn producer_state_lets_a_script_ask_a1_a_retry_of_the_seeded_batch_is_a_duplicat
              produce orders-0 pid=1000 epoch=2 seq=10 f as next\nexpect next appended 25..25\nexpect next rule A7\n\
              expect producer-state orders-0 pid=1000 seq=10..10 offset=25",
     );
-    assert_eq!(r.world.partitions[0].log_end_offset, 26);
+    assert_eq!(r.world.idem.cluster.partitions[0].log_end_offset, 26);
     // The retry wrote nothing, and the seeded batch has no record: the run's records hold only
     // `next` (Kafka's log has nothing from the retry either; found by the Kafka test).
     let offsets: Vec<i64> = r.world.records.iter().filter(|x| x.partition == "orders-0").map(|x| x.offset).collect();
@@ -58,7 +58,7 @@ fn producer_state_takes_the_idempotence_scripts_batch_spelling_too() {
         "expect producer-state orders-0 pid=1000 epoch=2 seq=5..9 offset=20\n\
              produce orders-0 pid=1000 epoch=2 seq=5 a b c d e as retry\nexpect retry duplicate 20..24",
     );
-    assert_eq!(r.world.partitions[0].log_end_offset, 25);
+    assert_eq!(r.world.idem.cluster.partitions[0].log_end_offset, 25);
     assert!(refused("producer-state orders-0 pid=1 epoch=0 seq=1 batch=1..1@0").message.contains("one batch"));
     assert!(refused("producer-state orders-0 pid=1 epoch=0 batch=1..1").message.contains("batch=FIRST..LAST@OFFSET"));
 }
@@ -251,7 +251,7 @@ fn an_idempotent_producer_beside_a_transaction_its_lost_answer_is_retried_and_wr
     assert_eq!(i1.len(), 1);
     assert!(!i1[0].transactional && i1[0].pid == 1000 && !i1[0].bytes.is_empty());
     assert_eq!(r.world.consumers[0].received.len(), 2);
-    assert!(r.world.now_ms - r.world.start_ms >= 30_000);
+    assert!(r.world.idem.cluster.now_ms - r.world.start_ms >= 30_000);
     // The timeline shows app's Produce and the leader's answers on app's lane, with their rules.
     let text = timeline_text(&r);
     assert!(text.contains("producer:app -> partition:orders-0 Produce"), "{text}");
@@ -331,7 +331,7 @@ fn leader_change_in_a_transactions_script_answers_the_old_leaders_request_not_le
          deliver response b1\ndeliver request b1\nexpect b1 appended 0..0\nflush\nexpect b1 acked 0..0\n\
          init pay\nbegin pay\nsend pay orders-0 t\ncommit pay\ndeliver markers\nexpect log orders-0 x t [COMMIT]",
     );
-    assert_eq!(r.world.partitions[0].leader_epoch, 1);
+    assert_eq!(r.world.idem.cluster.partitions[0].leader_epoch, 1);
     // The transactional producer's batch is stored with the new leader epoch too.
     let t = r.world.records.iter().find(|x| x.values.iter().any(|v| v.as_deref() == Some("t"))).unwrap();
     assert_eq!(crate::batch::Batch::new_unchecked(&t.bytes[..]).partition_leader_epoch(), 1);
@@ -367,7 +367,7 @@ fn a_timed_out_transaction_is_aborted_at_the_coordinators_next_scan() {
     let m = r.world.coordinator.get("app").unwrap();
     assert!(m.txn_start_ms > r.world.start_ms && m.txn_start_ms < r.world.start_ms + 100);
     assert_eq!(m.last_update_ms, r.world.start_ms + 20_000);
-    assert!(r.world.now_ms > m.last_update_ms, "the scan ran before the end of the advance");
+    assert!(r.world.idem.cluster.now_ms > m.last_update_ms, "the scan ran before the end of the advance");
     // Scans every second: aborted at 16 s already.
     let fast = run(&parse(&script("cluster transaction.abort.timed.out.transaction.cleanup.interval.ms=1s")).unwrap(), None, true);
     assert!(!fast.passed());
@@ -401,7 +401,7 @@ fn run_task_runs_a_periodic_task_now() {
         "advance 2m\nexpect producer-state orders-0 pid=1000 epoch=0\nrun-task PeriodicProducerExpirationCheck\nexpect producers orders-0 0",
     )
     .world
-    .partitions[0]
+    .idem.cluster.partitions[0]
     .producers
     .is_empty()
     .then_some(())
@@ -441,7 +441,7 @@ fn inject_lose_request_the_client_times_out_and_sends_it_again() {
     assert!(t.contains("FindCoordinator(TRANSACTION): after the disconnect the coordinator is looked up again"), "{t}");
     assert!(t.contains("FindCoordinator(GROUP): after the disconnect the coordinator is looked up again"), "{t}");
     // Six lost requests, each 30 s and a 100 ms backoff later sent again.
-    assert!(r.world.now_ms - r.world.start_ms >= 6 * 30_100, "{}", r.world.now_ms - r.world.start_ms);
+    assert!(r.world.idem.cluster.now_ms - r.world.start_ms >= 6 * 30_100, "{}", r.world.idem.cluster.now_ms - r.world.start_ms);
     // Never processed: one producer id, one write of each record.
     assert_eq!(r.world.coordinator.get("pay").unwrap().producer_id, 1000);
 }

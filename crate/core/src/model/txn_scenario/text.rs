@@ -74,10 +74,10 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
             S::Initializing if c.pending.is_some() => {}
             S::Ready => push(format!("{n}: beginTransaction()"), format!("begin {n}")),
             S::InTransaction => {
-                if let Some(p) = w.partitions.first() {
+                if let Some(p) = w.idem.cluster.partitions.first() {
                     push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
                 }
-                if let Some(p) = w.partitions.get(1) {
+                if let Some(p) = w.idem.cluster.partitions.get(1) {
                     push(format!("{n}: send to {}", p.name), format!("send {n} {} v{}", p.name, w.records.len() + 1));
                 }
                 for con in w.consumers.iter().filter(|x| x.group.is_some()) {
@@ -198,7 +198,7 @@ fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
         let open = matches!(m.state, T::Ongoing);
         let may_write = matches!(m.state, T::Empty | T::Ongoing | T::CompleteCommit | T::CompleteAbort);
         if may_write {
-            for p in &w.partitions {
+            for p in &w.idem.cluster.partitions {
                 let part = p.name.as_str();
                 let added = m.partitions.iter().any(|x| x.as_str() == part);
                 if !tv2 && !added {
@@ -227,7 +227,7 @@ fn request_lines(w: &World, push: &mut impl FnMut(String, String)) {
         push(format!("{id}: InitProducerId again (a new instance fences this one)"), format!("init-producer-id transactional.id={id}"));
     }
     if any {
-        for p in &w.partitions {
+        for p in &w.idem.cluster.partitions {
             push(format!("Fetch {} (read_committed)", p.name), format!("fetch {} read_committed", p.name));
         }
     }
@@ -284,7 +284,7 @@ pub fn timeline_text(run: &TxnRun) -> String {
     for m in &w.coordinator.txns {
         s.push_str(&format!("  coordinator {} : {} pid {} epoch {}\n", m.transactional_id, m.state.name(), m.producer_id, m.producer_epoch));
     }
-    for p in &w.partitions {
+    for p in &w.idem.cluster.partitions {
         s.push_str(&format!("  {}: HW {} LSO {} aborted {:?}\n", p.name, p.high_watermark(), p.last_stable_offset(), p.aborted_txns.iter().map(|a| (a.first_offset, a.last_offset)).collect::<Vec<_>>()));
     }
     for c in &w.consumers {

@@ -68,7 +68,7 @@ fn a_transactional_batch_without_a_transactional_id_is_refused_53() {
     let mut w = world();
     let r = send(&mut w, "produce orders-0 pid=5 epoch=0 seq=0 txn a");
     assert_eq!((r.error_code, r.rule), (53, "C0g"));
-    assert_eq!(w.partitions[0].log_end_offset, 0);
+    assert_eq!(w.idem.cluster.partitions[0].log_end_offset, 0);
 }
 
 #[test]
@@ -525,7 +525,7 @@ fn v1_with_verification_off_a_tv1_batch_is_appended_without_asking_the_coordinat
     assert_eq!((r.error.as_str(), r.outcome.as_deref()), ("NONE", Some("appended")));
     assert!(w.messages.iter().any(|m| m.rule == Some("V1")), "the leader says it did not ask");
     assert!(w.coordinator.get("app").is_some_and(|m| m.partitions.is_empty()), "the coordinator knows nothing of it");
-    assert_eq!(w.partitions[0].last_stable_offset(), 0, "a transaction nobody will end holds the LSO");
+    assert_eq!(w.idem.cluster.partitions[0].last_stable_offset(), 0, "a transaction nobody will end holds the LSO");
     // A TV2 client's batch is still added by the leader (ADD_PARTITION does not depend on it).
     let mut w = World::new(1_700_000_000_000, 1001, ClusterConfig { verification_disabled: true, ..ClusterConfig::default() });
     w.add_partition("orders-0");
@@ -546,7 +546,7 @@ fn t4_an_idle_transactional_id_expires_at_the_first_scan_after_its_expiration() 
     let last_update = w.coordinator.get("pay").unwrap().last_update_ms;
     // Scans run at start + k·1 s; the first at or after last update + 10 s expires it.
     let due = start + (last_update - start + 10_000 + 999) / 1_000 * 1_000;
-    w.advance(due - w.now_ms - 1);
+    w.advance(due - w.idem.cluster.now_ms - 1);
     assert!(w.coordinator.get("pay").is_some(), "one millisecond before its scan it is still there");
     w.advance(5_000);
     assert!(w.coordinator.get("pay").is_none(), "expired (T4)");
