@@ -69,7 +69,7 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
 ${DIALOG_CSS}
 ${PLAYER_CSS}
 :host([presenter]) .ladder { zoom: 1.75; }
-:host([presenter]) { --eos-ladder-max-height: calc((100vh - 15rem) / 1.75); }
+:host([presenter]) { --eos-ladder-max-height: calc((100vh - 10rem) / 1.75); }
 .now.failed-step { border-left-color: var(--eos-bad); }
 `;
 
