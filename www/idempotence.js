@@ -8,6 +8,7 @@ import { useFullPackage } from "./lib/wasm.js";
 import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 import { pageKeys } from "./lib/page-keys.js";
+import { fitToWindow } from "./lib/fit-view.js";
 import { scriptEditor } from "./lib/script-editor.js";
 
 // This page loads the full package for its models anyway: a batch opened in <kafka-batch> uses it
@@ -31,6 +32,8 @@ let ranByUser = false; // the next load follows the user's "Run script": its err
 
 // The ladder is the page's one view: its keys work from anywhere on the page.
 pageKeys(() => ladder);
+// Its drawing on the first screen: its scrolling box ends at the window's bottom.
+fitToWindow(ladder);
 
 const LONG_RUN = [
   "title 10,000 batches from one producer",

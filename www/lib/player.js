@@ -118,6 +118,28 @@ export const PLAYER_CSS = `:host([presenter]) { position: fixed; inset: 0; z-ind
   :host([presenter]) .ladder, :host([presenter]) .lanes { grid-column: 1; }
   :host([presenter]) .now { grid-area: 5 / 2 / 6 / 3; align-self: start; max-height: calc(100vh - 9rem); overflow-y: auto; margin: 0; }
 }
+/* narration="side" (a page whose view has the room: idempotence.html, transactions.html): on a
+   wide window the step's text goes beside the drawing instead of above it, so that the drawing
+   starts on the first screen; everything else keeps its order under them. Every child has its
+   row, so that none is placed in the row of one that is hidden. */
+@media (min-width: 64rem) {
+  :host([narration="side"]:not([presenter])) { display: grid; grid-template-columns: minmax(0, 1fr) minmax(13rem, 27%); column-gap: 1rem; align-items: start; }
+  :host([narration="side"]:not([presenter])) > * { grid-column: 1 / -1; }
+  :host([narration="side"]:not([presenter])) .title { grid-row: 1; }
+  :host([narration="side"]:not([presenter])) .about { grid-row: 2; }
+  :host([narration="side"]:not([presenter])) .controls { grid-row: 3; }
+  :host([narration="side"]:not([presenter])) .quiz { grid-row: 4; }
+  :host([narration="side"]:not([presenter])) .error { grid-row: 5; }
+  :host([narration="side"]:not([presenter])) .ladder, :host([narration="side"]:not([presenter])) .lanes { grid-area: 6 / 1 / 7 / 2; min-width: 0; }
+  :host([narration="side"]:not([presenter])) .now { grid-area: 6 / 2 / 7 / 3; margin: 0; }
+  :host([narration="side"]:not([presenter])) .detail { grid-row: 7; }
+  :host([narration="side"]:not([presenter])) .hint { grid-row: 8; }
+  :host([narration="side"]:not([presenter])) .next { grid-row: 9; }
+  :host([narration="side"]:not([presenter])) .state, :host([narration="side"]:not([presenter])) .panels-box { grid-row: 10; }
+  :host([narration="side"]:not([presenter])) .latency { grid-row: 11; }
+  :host([narration="side"]:not([presenter])) .summary { grid-row: 12; }
+  :host([narration="side"]:not([presenter])) .features { grid-row: 13; }
+}
 .controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
 .controls label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
 .controls select { font: inherit; font-size: 13px; background: var(--eos-bg); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px; }
