@@ -478,7 +478,21 @@ function applyFilter() {
   $("filter-status").textContent = words.length ? `${shown} of ${total} scenarios` : "";
   revealCurrent();
 }
-filter.addEventListener("input", applyFilter);
+// What was typed in the box survives a reload of the tab (session storage: a filter is for now).
+const FILTER_KEY = "eoslab:transactions:filter";
+try {
+  filter.value = sessionStorage.getItem(FILTER_KEY) ?? "";
+} catch {
+  // no storage: the box starts empty
+}
+filter.addEventListener("input", () => {
+  try {
+    sessionStorage.setItem(FILTER_KEY, filter.value);
+  } catch {
+    // not kept
+  }
+  applyFilter();
+});
 
 /** Scrolls the list (not the page) so that the current scenario's button is in view. */
 function revealCurrent() {

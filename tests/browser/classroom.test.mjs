@@ -197,6 +197,7 @@ for (const v of VIEWS) {
     await page.click("#run");
     await page.waitForSelector("#script-error[hidden]", { state: "attached" });
     assert.equal(await page.getAttribute("#script", "aria-invalid"), null);
+    await page.evaluate(() => localStorage.clear()); // the run kept the script as an edit
   });
 }
 
@@ -236,6 +237,11 @@ test("transactions.html: the scenarios in two groups with a filter box, the list
   assert.ok(shown.every((n) => /zombie/.test(n) || n === last || /zombie/i.test(n)), JSON.stringify(shown));
   assert.ok(shown.length < 10);
   assert.match(await page.textContent("#filter-status"), /^\d+ of \d+ scenarios$/);
+  // What was typed survives a reload.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.equal(await page.inputValue("#scenario-filter"), "zombie");
+  assert.ok(await page.evaluate(() => document.querySelectorAll("#scenario-list li:not([hidden]) button[data-name]").length < 10));
   // Keys typed in the filter stay there.
   const step = await stepOf(v);
   await page.press("#scenario-filter", "ArrowLeft");
@@ -355,3 +361,24 @@ for (const v of VIEWS) {
     }
   });
 }
+
+test("idempotence.html: a step the model cannot take (deliver request b7, no such batch) is an error beside the editor, its line marked", async () => {
+  const v = VIEWS[0];
+  await open(v);
+  await page.click("#editor summary");
+  const text = (await page.inputValue("#script")).replace(/\s*$/, "\n");
+  const line = text.split("\n").length; // the appended line's number
+  await page.fill("#script", `${text}deliver request b7\n`);
+  await page.click("#run");
+  await page.waitForSelector("#script-error:not([hidden])");
+  const m = await page.evaluate(() => {
+    const t = document.getElementById("script");
+    return { text: document.getElementById("script-error").textContent, selected: t.value.slice(t.selectionStart, t.selectionEnd), mark: !document.querySelector("#editor .line-mark").hidden };
+  });
+  assert.match(m.text, new RegExp(`^line ${line}: b7 `), m.text);
+  assert.equal(m.selected, "deliver request b7");
+  assert.ok(m.mark);
+  // The ladder shows it too, at the top of the view.
+  assert.match(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelector(".error").textContent), /b7/);
+  await page.evaluate(() => localStorage.clear());
+});
