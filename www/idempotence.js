@@ -7,6 +7,9 @@ import "./idempotence-elements.js";
 import { useFullPackage } from "./lib/wasm.js";
 import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
+import { pageKeys } from "./lib/page-keys.js";
+import { fitToWindow } from "./lib/fit-view.js";
+import { scriptEditor } from "./lib/script-editor.js";
 
 // This page loads the full package for its models anyway: a batch opened in <kafka-batch> uses it
 // too instead of downloading the decode-only module as well.
@@ -22,6 +25,15 @@ const resetButton = $("reset-script");
 const PAGE = "idempotence";
 let current = ladder.getAttribute("scenario"); // the scenario chosen (null: a script of the user's own)
 let restoring = true; // until the first state is applied: no hash is written
+
+// A script error is shown under the editor, its line marked in it.
+const scriptUi = scriptEditor({ editor, box: $("script-error") });
+let ranByUser = false; // the next load follows the user's "Run script": its error selects its line
+
+// The ladder is the page's one view: its keys work from anywhere on the page.
+pageKeys(() => ladder);
+// Its drawing on the first screen: its scrolling box ends at the window's bottom.
+fitToWindow(ladder);
 
 const LONG_RUN = [
   "title 10,000 batches from one producer",
@@ -216,6 +228,7 @@ list.addEventListener("click", (ev) => {
 });
 
 $("run").addEventListener("click", () => {
+  ranByUser = true;
   runScript(editor.value);
 });
 
@@ -235,7 +248,10 @@ $("long-run").addEventListener("click", () => {
 
 ladder.addEventListener("kafka-ladder:load", (ev) => {
   const { error, rows, ms } = ev.detail;
-  if (!error && document.activeElement !== editor) editor.value = ladder.script;
+  if ((!error || !ranByUser) && document.activeElement !== editor) editor.value = ladder.script;
+  if (error) scriptUi.show(error, { select: ranByUser });
+  else scriptUi.clear();
+  ranByUser = false;
   if (ladder.hasAttribute("script") && !error) status.textContent = `${rows.toLocaleString("en")} rows, run and laid out in ${Math.round(ms)} ms`;
   else if (!ladder.hasAttribute("script")) status.textContent = "";
 });

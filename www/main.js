@@ -33,6 +33,12 @@ const b64 = (bytes) => {
   return btoa(s);
 };
 const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+/** Bytes as hex text, 16 bytes a line (what the inspector's hex box shows for a link's bytes). */
+const hexText = (bytes) => {
+  const lines = [];
+  for (let i = 0; i < bytes.length; i += 16) lines.push(Array.from(bytes.subarray(i, i + 16), (b) => b.toString(16).padStart(2, "0")).join(" "));
+  return lines.join("\n");
+};
 const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 const isLoadedSample = (bytes) => !!loadedSample && sameBytes(loadedSample.bytes, bytes);
@@ -99,7 +105,9 @@ async function applyState(state) {
     else await sample(state.sample);
   } else if (typeof state.bytes === "string") {
     loadedSample = null;
-    await kb.load(new File([unb64(state.bytes)], "input-from-link.bin"));
+    // As hex text, like a paste: the inspector's hex box shows the bytes and they can be edited
+    // there (a File would decode them with the box left empty).
+    await kb.load(hexText(unb64(state.bytes)), "input-from-link");
   }
   const n = Number.isInteger(state.batch) && state.batch >= 0 ? state.batch : 0;
   if (n !== kb.openedBatch) kb.batch = n;

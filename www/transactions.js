@@ -15,6 +15,8 @@ import "./kafka-timeline.js";
 import "./kafka-batch.js";
 import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
+import { pageKeys } from "./lib/page-keys.js";
+import { scriptEditor } from "./lib/script-editor.js";
 
 const $ = (id) => document.getElementById(id);
 const timeline = $("timeline");
@@ -33,6 +35,14 @@ let restoring = true; // until the first state is applied: no hash is written
 let current = null; // the scenario chosen last (named in the hash)
 let comparing = false;
 let twin = null; // the V2 timeline, in compare mode
+
+// A script error is shown under the editor, its line marked in it.
+const scriptUi = scriptEditor({ editor, box: $("script-error") });
+let ranByUser = false; // the next load follows the user's "Run script": its error selects its line
+
+// The timeline is the page's main view (in compare mode the V2 side follows it): its keys work
+// from anywhere on the page.
+pageKeys(() => timeline);
 
 const sabotage = new URLSearchParams(location.search).get("sabotage");
 const sabotaged = !!sabotage && NAME.test(sabotage);
@@ -116,6 +126,7 @@ const otherOf = (el) => (el === timeline ? twin : el === twin ? timeline : null)
 
 function markCurrent(name) {
   for (const b of list.querySelectorAll("button[data-name]")) b.setAttribute("aria-current", String(b.dataset.name === name));
+  revealCurrent();
 }
 
 /** Shows scenario `name` (its edited version when one is kept) from the start. */
@@ -399,25 +410,100 @@ export function transactionScenarios(index) {
   return hasModel ? index.filter((e) => e.model === "transactions") : index;
 }
 
+/**
+ * The groups of the scenario list: the application's stories (a transactional producer, its
+ * consumers, what goes wrong between them), then the request-level ones (`txn-request-*`: one
+ * request and the broker's answer to it, rule by rule). [{id, title, scenarios}], in that order.
+ */
+export function scenarioGroups(scenarios) {
+  const request = (e) => /^txn-request-/.test(e.name);
+  return [
+    { id: "application", title: "The application: producers, consumers, failures", scenarios: scenarios.filter((e) => !request(e)) },
+    { id: "request", title: "Request by request: the broker's answers", scenarios: scenarios.filter(request) },
+  ].filter((g) => g.scenarios.length);
+}
+
 async function loadIndex() {
   const res = await fetch(new URL("../scenarios/index.json", import.meta.url));
   if (!res.ok) throw new Error(`scenarios/index.json: ${res.status}`);
   const scenarios = transactionScenarios(await res.json());
+  // One list (one Tab order), each group under a heading item of its own.
   list.replaceChildren(
-    ...scenarios.map(({ name, title }) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.name = name;
-      const small = document.createElement("small");
-      small.textContent = name;
-      b.append(title ?? name, small);
-      const li = document.createElement("li");
-      li.append(b);
-      return li;
+    ...scenarioGroups(scenarios).flatMap((g) => {
+      const head = document.createElement("li");
+      head.className = "group-head";
+      head.dataset.group = g.id;
+      const h = document.createElement("h3");
+      h.textContent = `${g.title} (${g.scenarios.length})`;
+      head.append(h);
+      return [head, ...g.scenarios.map(({ name, title }) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.name = name;
+        const small = document.createElement("small");
+        small.textContent = name;
+        b.append(title ?? name, small);
+        const li = document.createElement("li");
+        li.dataset.group = g.id;
+        li.append(b);
+        return li;
+      })];
     }),
   );
   status.textContent = scenarios.length ? "" : "No transaction scenarios yet.";
+  applyFilter();
   return scenarios;
+}
+
+// --- the filter box: hides the scenarios whose name and title do not hold every word typed -----
+
+const filter = $("scenario-filter");
+function applyFilter() {
+  const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  const groupsShown = new Set();
+  for (const li of list.querySelectorAll("li:not(.group-head)")) {
+    const b = li.querySelector("button[data-name]");
+    const text = `${b.dataset.name} ${b.textContent}`.toLowerCase();
+    // The scenario shown stays in the list whatever the filter.
+    const keep = words.every((w) => text.includes(w)) || b.dataset.name === current;
+    li.hidden = !keep;
+    if (keep) {
+      shown++;
+      groupsShown.add(li.dataset.group);
+    }
+  }
+  for (const head of list.querySelectorAll("li.group-head")) head.hidden = !groupsShown.has(head.dataset.group);
+  const total = list.querySelectorAll("li:not(.group-head)").length;
+  $("filter-status").textContent = words.length ? `${shown} of ${total} scenarios` : "";
+  revealCurrent();
+}
+// What was typed in the box survives a reload of the tab (session storage: a filter is for now).
+const FILTER_KEY = "eoslab:transactions:filter";
+try {
+  filter.value = sessionStorage.getItem(FILTER_KEY) ?? "";
+} catch {
+  // no storage: the box starts empty
+}
+filter.addEventListener("input", () => {
+  try {
+    sessionStorage.setItem(FILTER_KEY, filter.value);
+  } catch {
+    // not kept
+  }
+  applyFilter();
+});
+
+/** Scrolls the list (not the page) so that the current scenario's button is in view. */
+function revealCurrent() {
+  const b = current ? list.querySelector(`button[data-name="${CSS.escape(current)}"]`) : null;
+  if (!b || list.scrollHeight <= list.clientHeight) return;
+  const top = b.offsetTop; // the list is the button's offset parent (position: relative)
+  // The part of the list on screen: the window may cut its bottom off (the page not scrolled yet).
+  const shown = Math.max(b.offsetHeight, Math.min(list.clientHeight, innerHeight - list.getBoundingClientRect().top));
+  if (top < list.scrollTop || top + b.offsetHeight > list.scrollTop + shown) {
+    list.scrollTop = Math.max(0, top - (shown - b.offsetHeight) / 2);
+  }
 }
 
 list.addEventListener("click", (ev) => {
@@ -425,7 +511,10 @@ list.addEventListener("click", (ev) => {
   if (b) choose(b.dataset.name);
 });
 
-$("run").addEventListener("click", () => runScript(editor.value));
+$("run").addEventListener("click", () => {
+  ranByUser = true;
+  runScript(editor.value);
+});
 
 resetButton.addEventListener("click", () => {
   if (!current) return;
@@ -486,7 +575,11 @@ timeline.addEventListener("kafka-timeline:load", writeHash);
 // the user's own edits (Run script, a file) are kept, so choosing a scenario again starts afresh.
 
 timeline.addEventListener("kafka-timeline:load", (ev) => {
-  if (!ev.detail.error && document.activeElement !== editor) editor.value = timeline.script;
+  const { error } = ev.detail;
+  if ((!error || !ranByUser) && document.activeElement !== editor) editor.value = timeline.script;
+  if (error) scriptUi.show(error, { select: ranByUser });
+  else scriptUi.clear();
+  ranByUser = false;
   document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);
 });
 

@@ -8,6 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { launch } from "./helpers.mjs";
+import { abbreviateLabel } from "../../www/lib/timeline-model.js";
 
 let lab;
 let baseUrl;
@@ -752,7 +753,7 @@ async function drawnTexts(tag) {
 }
 
 for (const v of VIEWS) {
-  test(`${v.tag}: presenter mode (p, Esc) fills 1280×720, hides the list, lanes and decisions ≥ 20 px, nothing truncated`, { timeout: 60_000 }, async () => {
+  test(`${v.tag}: presenter mode (p, Esc) fills 1280×720, hides the list, lanes and decisions ≥ 20 px, nothing cut`, { timeout: 60_000 }, async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     try {
       await openView(v, `#scenario=${v.tag === "kafka-ladder" ? "window-moved-past" : "txn-consume-transform-produce"}`);
@@ -784,7 +785,10 @@ for (const v of VIEWS) {
       }, v.tag);
       assert.deepEqual(m.rect, [0, 0, 1280, 720], "fills the window");
       assert.equal(m.listHidden, true, "the scenario list is covered");
-      assert.equal(m.truncated, 0, "no lane label is cut");
+      // The ladder's lane names are short; the timeline's gutter is at most a quarter of the drawing
+      // and abbreviates a longer name (its full name is the lane's tooltip), so that the logs
+      // keep the room (the classroom at 1280×720: the names had taken ~880 of 1,250 px).
+      if (v.tag === "kafka-ladder") assert.equal(m.truncated, 0, "no lane label is cut");
       // Every text drawn in the lanes, measured as it is drawn: on screen at 20 px at least.
       const drawn = await drawnTexts(v.tag);
       assert.ok(drawn.texts.length > 20, `the lanes were drawn (${drawn.texts.length} texts)`);
@@ -793,7 +797,11 @@ for (const v of VIEWS) {
         `${small.length} of ${drawn.texts.length} texts under 20 px on screen (smallest ${drawn.min.toFixed(2)} px)`);
       assert.equal(drawn.texts.filter((t) => t.squeezed).length, 0, "no text squeezed by a maxWidth");
       // Every lane's name is drawn whole (not ellipsized), and the decisions' badges are among the texts measured.
-      for (const name of drawn.lanes) assert.ok(drawn.texts.some((t) => t.text === name), `lane ${name} drawn in full`);
+      for (const name of drawn.lanes) {
+        const whole = (t) => t.text === name;
+        const abbreviated = (t) => v.tag === "kafka-timeline" && t.text.length < name.length && abbreviateLabel(name, t.text.length) === t.text;
+        assert.ok(drawn.texts.some((t) => whole(t) || abbreviated(t)), `lane ${name} drawn in full or abbreviated`);
+      }
       if (v.tag === "kafka-ladder") assert.ok(drawn.texts.some((t) => /^[A-Z]\d+[a-z]? (append|dup|-?\d+)$/.test(t.text)), "decision badges measured");
       else assert.ok(drawn.texts.some((t) => t.text === "HW") && drawn.texts.some((t) => /^\d+$/.test(t.text)), "HW pointer and wire numbers measured");
       assert.ok(m.narration >= 20, `narration type ${m.narration} px`);

@@ -117,7 +117,9 @@ const clickAction = (action) => page.click(`kafka-timeline button[data-action="$
 test("the page lists the transaction scenarios and loads the default one", { skip: SKIP, timeout: 60_000 }, async () => {
   await openPage();
   const names = await page.locator("#scenario-list button[data-name]").evaluateAll((bs) => bs.map((b) => b.dataset.name));
-  assert.deepEqual(names, pageScenarios());
+  // In two groups: the application's stories, then the request-level ones (txn-request-*).
+  const request = (n) => /^txn-request-/.test(n);
+  assert.deepEqual(names, [...pageScenarios().filter((n) => !request(n)), ...pageScenarios().filter(request)]);
   const { steps, step } = await tlState();
   assert.equal(step, 0, "stories are told from the start: the default position is step 0");
   // No story step is an `expect` line: those are the checks of the step they follow.
@@ -629,9 +631,18 @@ test("Compare V1 / V2: txn-protocol-v2 side by side, stepped together", {
   assert.equal(await page.locator("#pane-v1-title").isVisible(), true);
   assert.match(await v1.locator(".features").textContent(), /^transaction\.version 1 \(finalized feature level, set by transaction-version="1"/);
   assert.match(await v2.locator(".features").textContent(), /^transaction\.version 2 /);
-  // Side by side on a wide screen.
-  const [b1, b2] = [await v1.boundingBox(), await v2.boundingBox()];
-  assert.ok(b2.x >= b1.x + b1.width - 1 && Math.abs(b2.y - b1.y) < 2, `side by side: ${JSON.stringify([b1, b2])}`);
+  // One above the other at 1400 px (side by side, each timeline's log column was squeezed to a
+  // few offsets), side by side on a screen wide enough for two (1920 px).
+  let [b1, b2] = [await v1.boundingBox(), await v2.boundingBox()];
+  assert.ok(b2.y >= b1.y + b1.height - 1 && Math.abs(b2.x - b1.x) < 2, `stacked: ${JSON.stringify([b1, b2])}`);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  try {
+    await page.waitForTimeout(200);
+    [b1, b2] = [await v1.boundingBox(), await v2.boundingBox()];
+    assert.ok(b2.x >= b1.x + b1.width - 1 && Math.abs(b2.y - b1.y) < 2, `side by side: ${JSON.stringify([b1, b2])}`);
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
 
   const sides = () =>
     page.evaluate(() => {

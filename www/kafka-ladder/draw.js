@@ -250,8 +250,10 @@ export function drawRow(ctx, v, g, row, r, y, width) {
     const mid = y + STEP_H / 2;
     v.ctxStyle.set(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.fg);
-    ctx.fillText(String(row.step + 1), 10, mid);
     const expect = /^expect\b/.test(s.text);
+    // The step counter's number (story steps): an `expect` line is a check of the step above it
+    // and has its tick or cross instead of a number of its own.
+    if (!row.story?.check) ctx.fillText(String(row.story?.n ?? row.step + 1), 10, mid);
     const x = g.textX;
     if (expect) {
       v.ctxStyle.set(ctx, "strokeStyle", s.ok ? th.ok : th.bad);

@@ -263,9 +263,12 @@ export class KafkaLadderElement extends BaseElement {
       this.#stats.loadMs = performance.now() - t0;
       renderHeader(this.#view);
       viewport.removeAttribute("aria-busy");
+      // A step the model could not take (`deliver request b7` with no such request) ends the run
+      // with an error of its line, as the timeline shows it.
+      if (run.error) error.textContent = run.error;
       if (partial) error.textContent = partialNote(partial);
       this.#emit(
-        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: partial }),
+        new LadderLoadEvent({ steps: this.#story.length, rows: this.#ladder.rows.length, ms: this.#stats.loadMs, runMs: t1 - t0, error: partial ?? run.error ?? null }),
       );
       return true;
     } catch (err) {
@@ -362,6 +365,13 @@ export class KafkaLadderElement extends BaseElement {
   }
   pause() {
     this.#player?.pause();
+  }
+  /**
+   * Handles a keydown that a page passes on from outside the element (lib/page-keys.js): the
+   * player's keys (←/→, Home/End, Space, ?, …). Returns true when the key did something.
+   */
+  handleKey(ev) {
+    return this.#player?.handleKey(ev) ?? false;
   }
 
   /** Appends a script line after the current step (later steps are dropped) and runs it. */

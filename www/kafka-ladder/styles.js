@@ -5,7 +5,7 @@ import { PLAYER_CSS } from "../lib/player.js";
 
 export const CSS = `
 ${hostCSS(DRAWING_TOKENS)}
-:host { --eos-ladder-max-height: 30rem; }
+:host { --eos-ladder-max-height: var(--eos-ladder-fit, 30rem); } /* --eos-ladder-fit: a page's fit to its window (lib/fit-view.js) */
 .title { font-weight: 600; margin: 0 0 .2rem; }
 .about { margin: 0 0 .5rem; color: var(--eos-muted); font-size: 13px; }
 .about:empty, .title:empty { display: none; }
@@ -69,7 +69,7 @@ ul.batches button { font-family: var(--eos-mono); font-size: 11.5px; padding: 0 
 ${DIALOG_CSS}
 ${PLAYER_CSS}
 :host([presenter]) .ladder { zoom: 1.75; }
-:host([presenter]) { --eos-ladder-max-height: calc((100vh - 15rem) / 1.75); }
+:host([presenter]) { --eos-ladder-max-height: calc((100vh - 10rem) / 1.75); }
 .now.failed-step { border-left-color: var(--eos-bad); }
 `;
 

@@ -3,7 +3,7 @@
 // view (element.js #view); `ctx` the 2D context, drawn through v.ctxStyle.
 import { backingSize, cross, hidpiContext, presenterMinFont } from "../lib/element.js";
 import {
-  CELL_W, RULER_H, SUBROW_H, TXN_LINES, cellBox, cellText, ellipsize, isMarker, lowerBound, niceTicks,
+  CELL_W, RULER_H, SUBROW_H, TXN_LINES, abbreviateLabel, cellBox, cellText, ellipsize, isMarker, lowerBound, niceTicks,
   recordStatus,
 } from "../lib/timeline-model.js";
 import { geometry } from "./layout.js";
@@ -182,6 +182,8 @@ export function drawLanes(v) {
     return;
   }
   const g = geometry(v, width);
+  v.stats.gutterW = g.gutterW;
+  v.stats.logW = width - g.logX; // the log column's width (CSS px, before presenter zoom)
   const k = v.step;
   const st = v.report.steps[k].state ?? {};
   const scrollLeft = viewport.scrollLeft;
@@ -316,6 +318,20 @@ export function drawRecordLane(ctx, v, l, firstOff, lastOff, xOf, pstate) {
   });
 }
 
+/**
+ * A value too long for its cell on two lines, split after a separator (",", "-", "_", ".", " ")
+ * nearest the middle, so that a value wraps between its parts rather than being cut mid-word;
+ * null when it has no separator.
+ */
+export function twoLines(text) {
+  let best = -1;
+  for (let i = 1; i < text.length - 1; i++) {
+    if (/[,\-_. ]/.test(text[i]) && (best < 0 || Math.abs(i + 1 - text.length / 2) < Math.abs(best + 1 - text.length / 2))) best = i;
+  }
+  if (best < 0) return null;
+  return [text.slice(0, best + 1).trimEnd(), text.slice(best + 1).trimStart()];
+}
+
 export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
   const th = v.theme;
   const raw = cellText(r);
@@ -373,7 +389,7 @@ export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
   ctx.strokeRect(x + 0.5, y + 0.5, w - 1, hgt - 1);
   if (dash) ctx.setLineDash([]);
   v.ctxStyle.set(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
-  const lines = r.kind === "txn-log" && raw.length * 6.7 > w - 4 && hgt >= 22 ? TXN_LINES[raw] : null;
+  const lines = raw.length * 6.7 > w - 4 && hgt >= 22 ? (r.kind === "txn-log" ? TXN_LINES[raw] : null) ?? twoLines(raw) : null;
   if (lines && lines.length === 2) {
     v.ctxStyle.set(ctx, "font", `9.5px ${th.mono}`);
     const cw = (5.9 * v.ctxStyle.px(9.5)) / 9.5;
@@ -553,7 +569,7 @@ export function drawGutter(ctx, v, g, st) {
     v.ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.fg);
     if (String(l.label).length > labelCols) truncated++;
-    ctx.fillText(ellipsize(l.label, labelCols), 8, l.y + 16);
+    ctx.fillText(abbreviateLabel(l.label, labelCols), 8, l.y + 16);
     let line2 = l.kind;
     let line3 = "";
     let warn = false;

@@ -14,7 +14,7 @@ import { PRESENTER_ZOOM, buildTimeline } from "../lib/timeline-model.js";
 import { captionOf, exportPicture, exportScript, fileBase, openRecord, predictQuestion } from "./dialogs.js";
 import { drawLanes } from "./draw.js";
 import { TimelineLoadEvent, TimelineScriptEvent, TimelineStepEvent } from "./events.js";
-import { followStep, recordAtEvent, recordBox, scrollOffsetIntoView, sizeTrack } from "./layout.js";
+import { followStep, geometry, laneAt, recordAtEvent, recordBox, scrollOffsetIntoView, sizeTrack } from "./layout.js";
 import {
   applyFactMarks, factNodes, factText, renderControls, renderDetail, renderHeader, renderInvariants,
   renderLatency, renderNext, renderNow, renderState, renderSummary,
@@ -409,6 +409,13 @@ export class KafkaTimelineElement extends BaseElement {
   pause() {
     this.#player?.pause();
   }
+  /**
+   * Handles a keydown that a page passes on from outside the element (lib/page-keys.js): the
+   * player's keys (←/→, Home/End, Space, ?, …). Returns true when the key did something.
+   */
+  handleKey(ev) {
+    return this.#player?.handleKey(ev) ?? false;
+  }
 
   /** Appends a line to the end of the script and runs it again, showing the new last step. */
   appendStep(line) {
@@ -501,6 +508,12 @@ export class KafkaTimelineElement extends BaseElement {
     ui.canvas.addEventListener("mousemove", (ev) => {
       const r = recordAtEvent(this.#view, ev);
       ui.canvas.style.cursor = r >= 0 ? "pointer" : "default";
+      // Over the lane names: the lane's full name as the tooltip (the gutter may abbreviate it).
+      const rect = ui.canvas.getBoundingClientRect();
+      const z = this.#zoom();
+      const lane = (ev.clientX - rect.left) / z < geometry(this.#view, this.#width).gutterW ? laneAt(this.#view, (ev.clientY - rect.top) / z) : null;
+      const title = lane ? String(lane.label) : "";
+      if (ui.canvas.title !== title) ui.canvas.title = title;
       if (r !== this.#hover) {
         this.#hover = r;
         this.#invalidate();

@@ -5,8 +5,11 @@ import { CELL_W, SUBROW_H, cellBox, lowerBound } from "../lib/timeline-model.js"
 /** Columns: lane labels, the wire (this step's messages), the logs by offset (scrolled). */
 export function geometry(v, width) {
   const narrow = width < 720;
-  // Wide enough for the longest lane label in full (bold 12px, measured in #readTheme).
-  const gutterW = Math.max(narrow ? 118 : 178, Math.ceil(16 + (v.tl?.longestLabel ?? 0) * v.labelCharW));
+  // Wide enough for the longest lane label in full (bold 12px, measured in #readTheme), but never
+  // more than a quarter of the drawing (35% when narrow): the logs are the picture, and a
+  // longer name is abbreviated in the gutter (abbreviateLabel), whole in the lane's tooltip.
+  const full = Math.ceil(16 + (v.tl?.longestLabel ?? 0) * v.labelCharW);
+  const gutterW = Math.max(narrow ? 118 : 178, Math.min(full, Math.round(width * (narrow ? 0.35 : 0.25))));
   const wireW = narrow ? 120 : Math.min(300, Math.max(180, Math.round(width * 0.2)));
   return { gutterW, wireW, logX: gutterW + wireW };
 }

@@ -361,7 +361,8 @@ const FONT_PX_RE = /(\d+(?:\.\d+)?)px\b/;
 export const PRESENTER_TEXT_PX = 20;
 
 /** The smallest font (CSS px of a drawing shown at CSS `zoom`) that is PRESENTER_TEXT_PX on screen, rounded up. */
-export const presenterMinFont = (zoom) => Math.ceil((PRESENTER_TEXT_PX * 100) / zoom) / 100;
+// (0.5% above the minimum: a canvas shown at a fractional CSS width loses a hair to its whole-pixel backing store.)
+export const presenterMinFont = (zoom) => Math.ceil((PRESENTER_TEXT_PX * 100.5) / zoom) / 100;
 
 /**
  * Sets context properties (fillStyle, font …) only when they change: setting one is not free.

@@ -4,6 +4,8 @@
 // same rows as a sequence diagram of its requests and answers (buildMessageLadder), their
 // geometry constants and labels, and the state after any step. No DOM: the element
 // (../kafka-ladder.js) draws what this builds.
+import { storySteps } from "./player.js";
+
 // Geometry and labels
 
 export const HEADER_H = 38; // lane names, pinned at the top of the canvas
@@ -170,12 +172,28 @@ export function splitDecision(e) {
   return { headline: e.text.slice(0, at + mark.length), sentence: e.text.slice(at + mark.length).trim() };
 }
 
+/**
+ * The numbering of a run's script lines as the step counter counts them (lib/player.js story
+ * steps): for report step i, {n, check} where n is the 1-based story step it belongs to and check
+ * is true for an `expect` line (a check of step n, not a step of its own).
+ */
+export function storyNumbers(steps) {
+  const out = new Array(steps?.length ?? 0);
+  storySteps(steps).forEach((g, k) => {
+    out[g.first] = { n: k + 1, check: false };
+    for (const c of g.checks) if (c !== g.first) out[c] = { n: k + 1, check: true };
+  });
+  for (let i = 0; i < out.length; i++) out[i] ??= { n: i + 1, check: false };
+  return out;
+}
+
 /** The text a screen reader (and the tooltip) gets for one row. */
 export function rowText(run, row) {
   if (row.type === ROW_STEP) {
     const s = row.s;
     const fail = s.ok ? "" : " (expectation failed)";
-    return `Step ${row.step + 1}, line ${s.line}: ${s.text}${fail}`;
+    const no = row.story ?? { n: row.step + 1, check: false };
+    return `${no.check ? `Check of step ${no.n}` : `Step ${no.n}`}, line ${s.line}: ${s.text}${fail}`;
   }
   const e = row.e;
   if (e.kind === "message") {
@@ -210,6 +228,7 @@ export function buildLadder(run) {
   const arrows = [];
   const steps = run.steps ?? [];
   const stepEnd = new Int32Array(steps.length + 1);
+  const numbers = storyNumbers(steps); // the row labels count as the step counter does
   const open = new Set(); // arrows still travelling
   let lastT = -1;
 
@@ -225,7 +244,7 @@ export function buildLadder(run) {
 
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i];
-    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
+    rows.push({ type: ROW_STEP, step: i, story: numbers[i], s, h: STEP_H, timeLabel: null });
     for (const e of s.events ?? []) {
       const r = rows.length;
       const row = { type: ROW_EVENT, step: i, e, h: EVENT_H, timeLabel: null, lines: null, headline: null, sentence: null };
@@ -402,10 +421,11 @@ export function buildMessageLadder(report) {
   const arrows = [];
   const steps = report.steps ?? [];
   const stepEnd = new Int32Array(steps.length + 1);
+  const numbers = storyNumbers(steps); // the row labels count as the step counter does
   let lastT = -1;
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i];
-    rows.push({ type: ROW_STEP, step: i, s, h: STEP_H, timeLabel: null });
+    rows.push({ type: ROW_STEP, step: i, story: numbers[i], s, h: STEP_H, timeLabel: null });
     for (const m of s.messages ?? []) {
       const r = rows.length;
       const fromLane = index.get(m.from) ?? -1;

@@ -99,6 +99,47 @@ export const PLAYER_CSS = `:host([presenter]) { position: fixed; inset: 0; z-ind
 :host([presenter]) .now { font-size: 24px; line-height: 1.35; }
 :host([presenter]) .now .line, :host([presenter]) .now .source, :host([presenter]) ul.checks, :host([presenter]) .now .code,
 :host([presenter]) .now .rule, :host([presenter]) .now ol.messages, :host([presenter]) .now .written { font-size: 20px; }
+:host([presenter]) .now .narration { font-size: 24px; }
+:host([presenter]) .now ol.messages li { font-size: 20px; }
+/* Presenter mode: the drawing right under the title and the controls, so the picture starts near
+   the top; the step's text under it, or beside it (its own column, scrolling inside when long) on
+   a screen wide enough for both; what can happen next after them. */
+:host([presenter]) { display: grid; grid-template-columns: minmax(0, 1fr); column-gap: 1rem; align-content: start; }
+:host([presenter]) .title { grid-row: 1; }
+:host([presenter]) .controls { grid-row: 2; }
+:host([presenter]) .quiz { grid-row: 3; }
+:host([presenter]) .error { grid-row: 4; }
+:host([presenter]) .ladder, :host([presenter]) .lanes { grid-row: 5; min-width: 0; }
+:host([presenter]) .now { grid-row: 6; margin: .5rem 0 0; }
+:host([presenter]) .next { grid-row: 7; }
+@media (min-width: 75rem) {
+  :host([presenter]) { grid-template-columns: minmax(0, 1fr) minmax(14rem, 25%); }
+  :host([presenter]) .title, :host([presenter]) .controls, :host([presenter]) .quiz, :host([presenter]) .error, :host([presenter]) .next { grid-column: 1 / -1; }
+  :host([presenter]) .ladder, :host([presenter]) .lanes { grid-column: 1; }
+  :host([presenter]) .now { grid-area: 5 / 2 / 6 / 3; align-self: start; max-height: calc(100vh - 9rem); overflow-y: auto; margin: 0; }
+}
+/* narration="side" (a page whose view has the room: idempotence.html, transactions.html): on a
+   wide window the step's text goes beside the drawing instead of above it, so that the drawing
+   starts on the first screen; everything else keeps its order under them. Every child has its
+   row, so that none is placed in the row of one that is hidden. */
+@media (min-width: 64rem) {
+  :host([narration="side"]:not([presenter])) { display: grid; grid-template-columns: minmax(0, 1fr) minmax(13rem, 27%); column-gap: 1rem; align-items: start; }
+  :host([narration="side"]:not([presenter])) > * { grid-column: 1 / -1; }
+  :host([narration="side"]:not([presenter])) .title { grid-row: 1; }
+  :host([narration="side"]:not([presenter])) .about { grid-row: 2; }
+  :host([narration="side"]:not([presenter])) .controls { grid-row: 3; }
+  :host([narration="side"]:not([presenter])) .quiz { grid-row: 4; }
+  :host([narration="side"]:not([presenter])) .error { grid-row: 5; }
+  :host([narration="side"]:not([presenter])) .ladder, :host([narration="side"]:not([presenter])) .lanes { grid-area: 6 / 1 / 7 / 2; min-width: 0; }
+  :host([narration="side"]:not([presenter])) .now { grid-area: 6 / 2 / 7 / 3; margin: 0; }
+  :host([narration="side"]:not([presenter])) .detail { grid-row: 7; }
+  :host([narration="side"]:not([presenter])) .hint { grid-row: 8; }
+  :host([narration="side"]:not([presenter])) .next { grid-row: 9; }
+  :host([narration="side"]:not([presenter])) .state, :host([narration="side"]:not([presenter])) .panels-box { grid-row: 10; }
+  :host([narration="side"]:not([presenter])) .latency { grid-row: 11; }
+  :host([narration="side"]:not([presenter])) .summary { grid-row: 12; }
+  :host([narration="side"]:not([presenter])) .features { grid-row: 13; }
+}
 .controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .25rem 0 .5rem; }
 .controls label.speed { font-size: 13px; color: var(--eos-muted); display: inline-flex; gap: .3rem; align-items: center; }
 .controls select { font: inherit; font-size: 13px; background: var(--eos-bg); color: var(--eos-fg); border: 1px solid var(--eos-border); border-radius: 6px; }
@@ -253,17 +294,25 @@ export class Player {
   }
 
   #onKey(ev) {
-    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    this.handleKey(ev);
+  }
+
+  /**
+   * Handles one keydown for the view: from the host itself, or passed on by a page whose one main
+   * view takes the keys pressed anywhere on it (lib/page-keys.js). Keys typed into a form field or
+   * pressed in a dialog are left alone. Returns true when the key did something.
+   */
+  handleKey(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return false;
     const target = ev.composedPath()[0];
-    if (!(target instanceof Element)) return;
-    if (target.closest("dialog") || target.closest(FIELD)) return;
+    if (!(target instanceof Element)) return false;
+    if (target.closest("dialog") || target.closest(FIELD)) return false;
     if (this.#asking >= 0 && /^[1-9]$/.test(ev.key)) {
       const b = this.ui.quiz.querySelectorAll("button[data-choice]")[Number(ev.key) - 1];
-      if (b) {
-        ev.preventDefault();
-        this.answer(b.dataset.choice);
-      }
-      return;
+      if (!b) return false;
+      ev.preventDefault();
+      this.answer(b.dataset.choice);
+      return true;
     }
     const onButton = !!target.closest("button, a[href], summary");
     const actions = {
@@ -285,9 +334,10 @@ export class Player {
       ...this.#extraKeys,
     };
     const act = actions[ev.key];
-    if (!act) return;
+    if (!act) return false;
     ev.preventDefault();
     act();
+    return true;
   }
 
   /**

@@ -58,6 +58,32 @@ export function recordLabel(rec) {
   return `${rec.transactional ? "transactional" : "plain"} batch ${rec.text || (rec.values ?? []).map((v) => v ?? "null").join(", ")} · ${where}`;
 }
 
+/**
+ * A lane label shortened to `cols` characters the way a reader would: the internal topics' long
+ * prefixes first (__transaction_state-3 → txn-state-3, __consumer_offsets-32 → offsets-32), then
+ * the words in parentheses (the partitions a coordinator owns, a group), cut after a whole item,
+ * and only then the end of the name. The full label is the lane's tooltip.
+ */
+export function abbreviateLabel(label, cols) {
+  let text = String(label);
+  if (text.length <= cols) return text;
+  text = text.replace(/__transaction_state-/g, "txn-state-").replace(/__consumer_offsets-/g, "offsets-");
+  if (text.length <= cols) return text;
+  const m = /^(.*?) \((.*)\)$/.exec(text);
+  if (m) {
+    const [, name, inner] = m;
+    if (inner === name) return name.length <= cols ? name : ellipsize(name, cols); // "upstream (upstream)": its name once
+    const items = inner.split(/,\s*/);
+    for (let n = items.length - 1; n >= 1; n--) {
+      const t = `${name} (${items.slice(0, n).join(", ")}, …)`;
+      if (t.length <= cols) return t;
+    }
+    if (`${name} (…)`.length <= cols) return `${name} (…)`;
+    text = name;
+  }
+  return ellipsize(text, cols);
+}
+
 export function cellText(rec) {
   if (isMarker(rec)) return rec.kind.toUpperCase();
   if (rec.kind === "txn-log") return rec.values?.[0] ?? rec.text ?? "";

@@ -1,0 +1,384 @@
+// Browser tests of the pages as a class sees them on a 1280×720 projector (and at 1920×1080 in
+// presenter mode): the keys work right after loading, a shared inspector link shows its bytes in
+// the hex box, the ladder's row numbers are the step counter's, the script editor is as wide as
+// the view and shows an error next to the line it names. Debian's Chromium driven by
+// playwright-core, served by scripts/serve.py on 127.0.0.1.
+// Run: node --test tests/browser/classroom.test.mjs   (needs `make pkg` and /usr/bin/chromium)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { EXAMPLE_A_HEX, launch } from "./helpers.mjs";
+
+let lab;
+let baseUrl;
+let page;
+
+before(async () => {
+  lab = await launch({ colorScheme: "light", viewport: { width: 1280, height: 720 } });
+  ({ baseUrl, page } = lab);
+  await lab.context.addInitScript(() => {
+    // Every fillText on a canvas while a test sets window.__fillTextLog to an array.
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
+      if (Array.isArray(window.__fillTextLog)) window.__fillTextLog.push({ canvas: this.canvas, text: String(text), x, y });
+      return fillText.apply(this, arguments);
+    };
+  });
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+const VIEWS = [
+  { tag: "kafka-ladder", page: "idempotence.html", scenario: "lost-response-retry" },
+  { tag: "kafka-timeline", page: "transactions.html", scenario: "txn-zombie-fenced" },
+];
+
+async function open(v, hash = `#scenario=${v.scenario}`, size = { width: 1280, height: 720 }) {
+  await page.setViewportSize(size);
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/${v.page}${hash}`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction((tag) => document.querySelector(tag)?.steps > 0, v.tag);
+}
+
+const stepOf = (v) => page.evaluate((tag) => document.querySelector(tag).step, v.tag);
+const keymapOpen = (v) => page.evaluate((tag) => !!document.querySelector(tag).shadowRoot.querySelector("dialog.keymap")?.open, v.tag);
+
+for (const v of VIEWS) {
+  test(`${v.page}: the view's keys work from the page right after loading, after clicking a scenario or the title`, async () => {
+    await open(v);
+    assert.equal(await stepOf(v), 0);
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await stepOf(v), 1, "→ right after loading steps forward");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await stepOf(v), 1, "← steps back");
+    await page.keyboard.press("End");
+    const steps = await page.evaluate((tag) => document.querySelector(tag).steps, v.tag);
+    assert.equal(await stepOf(v), steps - 1, "End: the last step");
+    await page.keyboard.press("Home");
+    assert.equal(await stepOf(v), 0, "Home: the first step");
+
+    // After clicking the scenario in the list (the focus is on its button) and the view's title.
+    await page.click(`#scenario-list button[data-name="${v.scenario}"]`);
+    await page.waitForFunction((tag) => document.querySelector(tag)?.steps > 0, v.tag);
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await stepOf(v), 1, "→ after clicking a scenario");
+    await page.click("#lab h2");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await stepOf(v), 2, "→ after clicking the view's title");
+    await page.keyboard.press(" ");
+    assert.equal(await page.evaluate((tag) => document.querySelector(tag).playing, v.tag), true, "Space plays");
+    await page.keyboard.press(" ");
+    assert.equal(await page.evaluate((tag) => document.querySelector(tag).playing, v.tag), false, "Space pauses");
+
+    // ? opens the keyboard map from the page; Esc closes it.
+    await page.keyboard.press("Shift+Slash");
+    await page.waitForFunction((tag) => document.querySelector(tag).shadowRoot.querySelector("dialog.keymap")?.open, v.tag);
+    await page.keyboard.press("Escape");
+    assert.equal(await keymapOpen(v), false);
+
+    // Typing in the script editor stays typing.
+    await page.click("#editor summary");
+    const before = await stepOf(v);
+    await page.click("#script");
+    await page.keyboard.press("End");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.type("?");
+    assert.equal(await stepOf(v), before, "keys typed into the editor do not step the view");
+    assert.equal(await keymapOpen(v), false, "? typed into the editor is a character");
+    assert.ok((await page.inputValue("#script")).includes("?"));
+  });
+}
+
+test("index.html: a shared link with pasted bytes restores them in the hex box", async () => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/index.html`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  // Pasted bytes (not a built-in sample): Example A with its last value byte changed.
+  const hex = EXAMPLE_A_HEX.replace(/76 00$/, "77 00");
+  const box = page.locator("#kb").locator("textarea").first();
+  await box.fill(hex);
+  await page.waitForFunction(() => /^#/.test(location.hash) && location.hash.length > 10 && !location.hash.includes("sample"));
+  await page.waitForTimeout(300);
+  const link = await page.evaluate(() => location.href);
+  await page.goto("about:blank");
+  await page.goto(link, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  const shown = (await page.locator("#kb").locator("textarea").first().inputValue()).replace(/\s+/g, " ").trim();
+  assert.equal(shown, hex, "the hex box shows the link's bytes");
+  assert.deepEqual(await page.evaluate(() => Array.from(document.getElementById("kb").bytes.slice(-2))), [0x77, 0]);
+  // And they can be edited there: the decode follows the box.
+  await page.locator("#kb").locator("textarea").first().fill(EXAMPLE_A_HEX);
+  await page.waitForFunction(() => document.getElementById("kb").bytes.at(-2) === 0x76);
+});
+
+test("idempotence.html: the ladder's row numbers are the step counter's (expect lines are checks, not steps)", async () => {
+  const v = VIEWS[0];
+  await open(v);
+  const info = await page.evaluate(async () => {
+    const ladder = document.querySelector("kafka-ladder");
+    const n = ladder.steps;
+    ladder.goTo(n - 1);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    window.__fillTextLog = [];
+    ladder.goTo(n - 2);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const canvas = ladder.shadowRoot.querySelector("canvas");
+    const numbers = window.__fillTextLog.filter((c) => c.canvas === canvas && c.x === 10 && /^\d+$/.test(c.text)).map((c) => Number(c.text));
+    window.__fillTextLog = null;
+    const expects = ladder.run.steps.filter((s) => /^expect\b/.test(s.text)).length;
+    return { n, numbers, expects, counter: ladder.shadowRoot.querySelector(".counter").textContent };
+  });
+  assert.ok(info.expects > 0, "the scenario has expect lines");
+  assert.equal(info.counter, `step ${info.n - 1} / ${info.n}`);
+  assert.ok(info.numbers.length > 0);
+  assert.equal(Math.max(...info.numbers), info.n - 1, `at step ${info.n - 1} of ${info.n} the highest row number drawn is ${info.n - 1}`);
+  // The rows in view (the first may have scrolled away): one number per step, no gaps.
+  const seen = [...new Set(info.numbers)].sort((a, b) => a - b);
+  assert.deepEqual(seen, Array.from({ length: seen.length }, (_, i) => seen[0] + i), JSON.stringify(info.numbers));
+});
+
+for (const v of VIEWS) {
+  test(`${v.page}: the script editor is as wide as the view and does not wrap lines`, async () => {
+    await open(v);
+    await page.click("#editor summary");
+    const m = await page.evaluate(() => {
+      const t = document.getElementById("script");
+      const lab = document.getElementById("lab");
+      return { w: t.getBoundingClientRect().width, lab: lab.getBoundingClientRect().width, ws: getComputedStyle(t).whiteSpace };
+    });
+    assert.ok(m.w >= m.lab - 4, `editor ${m.w}px wide in a view of ${m.lab}px`);
+    assert.ok(m.w >= 700, `editor ${m.w}px wide at 1280`);
+    assert.equal(m.ws, "pre");
+  });
+
+  test(`${v.page}: a script error appears next to the editor and marks its line`, async () => {
+    await open(v);
+    await page.click("#editor summary");
+    const text = await page.inputValue("#script");
+    const lines = text.replace(/\s*$/, "").split("\n");
+    const bad = lines.length; // before the script's last line
+    lines.splice(bad - 1, 0, "frobnicate the widget");
+    await page.fill("#script", lines.join("\n"));
+    await page.click("#run");
+    await page.waitForSelector("#script-error:not([hidden])");
+    await page.waitForFunction(() => {
+      const b = document.getElementById("script-error").getBoundingClientRect();
+      return b.top >= 0 && b.bottom <= innerHeight + 1;
+    }, null, { timeout: 2000 }).catch(() => {});
+    const m = await page.evaluate(() => {
+      const box = document.getElementById("script-error").getBoundingClientRect();
+      const run = document.getElementById("run").getBoundingClientRect();
+      const t = document.getElementById("script");
+      const mark = document.querySelector("#editor .line-mark");
+      return {
+        text: document.getElementById("script-error").textContent,
+        gap: Math.abs(box.top - run.bottom),
+        inView: box.top >= 0 && box.bottom <= innerHeight + 1,
+        invalid: t.getAttribute("aria-invalid"),
+        selected: t.value.slice(t.selectionStart, t.selectionEnd),
+        focused: document.activeElement === t,
+        mark: mark && !mark.hidden ? { top: mark.getBoundingClientRect().top - t.getBoundingClientRect().top } : null,
+      };
+    });
+    assert.match(m.text, new RegExp(`^line ${bad}:`), m.text);
+    assert.ok(m.gap < 720, `the error is ${m.gap}px from the Run button`);
+    assert.ok(m.inView, "the error is on screen after Run");
+    assert.equal(m.invalid, "true");
+    assert.equal(m.selected, "frobnicate the widget", "the line is selected in the editor");
+    assert.ok(m.focused);
+    assert.ok(m.mark, "the line is marked");
+    assert.ok(m.mark.top > 0);
+    // Fixing it clears the error.
+    await page.fill("#script", text);
+    await page.click("#run");
+    await page.waitForSelector("#script-error[hidden]", { state: "attached" });
+    assert.equal(await page.getAttribute("#script", "aria-invalid"), null);
+    await page.evaluate(() => localStorage.clear()); // the run kept the script as an edit
+  });
+}
+
+test("transactions.html: the scenarios in two groups with a filter box, the list a box of its own with the current one in view", async () => {
+  const v = VIEWS[1];
+  const last = await (async () => {
+    await open(v, "");
+    return page.evaluate(() => [...document.querySelectorAll("#scenario-list button[data-name]")].at(-1).dataset.name);
+  })();
+  await open(v, `#scenario=${last}`);
+  const m = await page.evaluate(() => {
+    const nav = document.getElementById("scenarios").getBoundingClientRect();
+    const list = document.getElementById("scenario-list");
+    const cur = list.querySelector('button[aria-current="true"]').getBoundingClientRect();
+    const lb = list.getBoundingClientRect();
+    return {
+      pageH: document.documentElement.scrollHeight,
+      navH: nav.height,
+      groups: [...list.querySelectorAll("li.group-head h3")].map((h) => h.textContent),
+      cur: { top: cur.top, bottom: cur.bottom },
+      list: { top: lb.top, bottom: lb.bottom },
+    };
+  });
+  assert.equal(m.groups.length, 2, JSON.stringify(m.groups));
+  assert.match(m.groups[1], /^Request by request/);
+  assert.ok(m.navH <= 720, `the scenario column is ${m.navH}px tall`);
+  assert.ok(m.cur.top >= m.list.top - 1 && m.cur.bottom <= m.list.bottom + 1 && m.cur.bottom <= 720, `the current scenario is in view: ${JSON.stringify(m)}`);
+  // Scrolled down the page, the list stays on screen.
+  await page.evaluate(() => window.scrollTo(0, 1500));
+  const top = await page.evaluate(() => document.getElementById("scenarios").getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 100, `the list stays in view (top ${top})`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // The filter.
+  await page.fill("#scenario-filter", "zombie");
+  const shown = await page.evaluate(() => [...document.querySelectorAll("#scenario-list li:not([hidden]) button[data-name]")].map((b) => b.dataset.name));
+  assert.ok(shown.includes("txn-zombie-fenced"), JSON.stringify(shown));
+  assert.ok(shown.every((n) => /zombie/.test(n) || n === last || /zombie/i.test(n)), JSON.stringify(shown));
+  assert.ok(shown.length < 10);
+  assert.match(await page.textContent("#filter-status"), /^\d+ of \d+ scenarios$/);
+  // What was typed survives a reload.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.equal(await page.inputValue("#scenario-filter"), "zombie");
+  assert.ok(await page.evaluate(() => document.querySelectorAll("#scenario-list li:not([hidden]) button[data-name]").length < 10));
+  // Keys typed in the filter stay there.
+  const step = await stepOf(v);
+  await page.press("#scenario-filter", "ArrowLeft");
+  assert.equal(await stepOf(v), step);
+  await page.fill("#scenario-filter", "");
+});
+
+test("transactions.html: Compare V1 / V2 at 1280×720 keeps each timeline's log column readable", async () => {
+  const v = VIEWS[1];
+  await open(v, "#scenario=txn-protocol-v2&compare=1");
+  await page.waitForFunction(() => document.getElementById("timeline-v2")?.steps > 0);
+  const m = await page.evaluate(() =>
+    ["timeline", "timeline-v2"].map((id) => {
+      const t = document.getElementById(id);
+      const vp = t.shadowRoot.querySelector(".viewport");
+      return { w: vp.clientWidth, logW: t.renderStats?.logW ?? null };
+    }));
+  for (const side of m) {
+    assert.ok(side.w >= 600, `each timeline is ${side.w}px wide`);
+    assert.ok(side.logW >= 250, `the log column is ${side.logW}px`);
+  }
+});
+
+for (const v of VIEWS) {
+  test(`${v.page}: presenter mode at 1920×1080 — the drawing fills the screen, the step's text beside it at presenter size`, async () => {
+    await open(v, `#scenario=${v.scenario}`, { width: 1920, height: 1080 });
+    await page.evaluate((tag) => document.querySelector(tag).setAttribute("presenter", ""), v.tag);
+    await page.evaluate((tag) => document.querySelector(tag).goTo(3), v.tag);
+    await page.waitForTimeout(300);
+    const m = await page.evaluate((tag) => {
+      const e = document.querySelector(tag);
+      const r = e.shadowRoot;
+      const box = (el) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height, right: b.right, bottom: b.bottom }; };
+      const small = [...r.querySelectorAll(".now *")].filter((el) => el.childNodes.length && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+        .map((el) => parseFloat(getComputedStyle(el).fontSize)).filter((px) => px < 18);
+      return { drawing: box(r.querySelector(".viewport")), now: box(r.querySelector(".now")), small };
+    }, v.tag);
+    assert.ok(m.drawing.y < 260, `the drawing starts at y=${m.drawing.y}`);
+    assert.ok(m.drawing.w >= 1100, `the drawing is ${m.drawing.w}px wide`);
+    assert.ok(m.now.x >= m.drawing.right - 1 || m.now.y >= m.drawing.bottom - 1, "the step's text is beside or under the drawing");
+    assert.ok(m.now.y >= 0 && m.now.y < 1080);
+    assert.deepEqual(m.small, [], "no text of the step under 18px in presenter mode");
+    await page.evaluate((tag) => document.querySelector(tag).removeAttribute("presenter"), v.tag);
+  });
+}
+
+test("transactions.html: presenter mode — lane names abbreviated (full name on hover), record values whole", async () => {
+  const v = VIEWS[1];
+  await open(v, "#scenario=txn-consume-transform-produce", { width: 1920, height: 1080 });
+  await page.evaluate(() => document.querySelector("kafka-timeline").setAttribute("presenter", ""));
+  await page.waitForTimeout(300);
+  const m = await page.evaluate(async () => {
+    const e = document.querySelector("kafka-timeline");
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    e.goTo(e.steps - 1);
+    await frames();
+    window.__fillTextLog = [];
+    e.goTo(e.steps - 2);
+    await frames();
+    e.goTo(e.steps - 1);
+    await frames();
+    const canvas = e.shadowRoot.querySelector("canvas");
+    const texts = window.__fillTextLog.filter((t) => t.canvas === canvas).map((t) => t.text);
+    window.__fillTextLog = null;
+    const s = e.renderStats;
+    return { texts, gutterW: s.gutterW, logW: s.logW, coordinator: e.report.lanes.find((l) => l.kind === "coordinator").label };
+  });
+  assert.ok(m.gutterW <= 0.25 * (m.gutterW + m.logW) + 200, `lane names take ${m.gutterW}px, the logs ${m.logW}px`);
+  assert.ok(m.logW > m.gutterW, `the logs (${m.logW}px) are wider than the lane names (${m.gutterW}px)`);
+  assert.ok(!m.texts.some((t) => /^e\d.*…$/.test(t)), `a record's value cut: ${m.texts.filter((t) => /…/.test(t))}`);
+  assert.ok(m.texts.includes("e1,e2") || (m.texts.includes("e1,") && m.texts.includes("e2")), "the record e1,e2 is drawn whole or wrapped");
+  // The coordinator's long name is abbreviated in the gutter, whole in the tooltip over it.
+  assert.ok(!m.texts.includes(m.coordinator));
+  const box = await page.evaluate(() => {
+    const e = document.querySelector("kafka-timeline");
+    const c = e.shadowRoot.querySelector("canvas").getBoundingClientRect();
+    return { x: c.x, y: c.y };
+  });
+  const laneY = await page.evaluate(() => {
+    const e = document.querySelector("kafka-timeline");
+    const c = e.shadowRoot.querySelector("canvas");
+    const zoom = c.getBoundingClientRect().width / c.clientWidth;
+    const i = e.report.lanes.findIndex((l) => l.kind === "coordinator");
+    return { zoom, i };
+  });
+  // Hover the gutter down the lanes until the coordinator's tooltip shows.
+  let title = "";
+  for (let y = 40; y < 900 && title !== m.coordinator; y += 20) {
+    await page.mouse.move(box.x + 30, box.y + y);
+    title = await page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.querySelector("canvas").title);
+  }
+  assert.equal(title, m.coordinator, `zoom ${laneY.zoom}`);
+  await page.evaluate(() => document.querySelector("kafka-timeline").removeAttribute("presenter"));
+});
+
+for (const v of VIEWS) {
+  test(`${v.page}: at 1280×720 the drawing is on the first screen at every step, the step's text beside it`, async () => {
+    await open(v);
+    const steps = await page.evaluate((tag) => document.querySelector(tag).steps, v.tag);
+    for (const k of [0, Math.floor(steps / 2), steps - 1]) {
+      await page.evaluate(({ tag, k }) => document.querySelector(tag).goTo(k), { tag: v.tag, k });
+      await page.waitForTimeout(150);
+      const m = await page.evaluate((tag) => {
+        const r = document.querySelector(tag).shadowRoot;
+        const b = (el) => { const x = el.getBoundingClientRect(); return { top: x.top, bottom: x.bottom, left: x.left, right: x.right, h: x.height }; };
+        return { drawing: b(r.querySelector(".viewport")), now: b(r.querySelector(".now")), scrollY };
+      }, v.tag);
+      assert.equal(m.scrollY, 0);
+      if (v.tag === "kafka-ladder") {
+        assert.ok(m.drawing.top >= 0 && m.drawing.bottom <= 720, `step ${k + 1}: the ladder at ${m.drawing.top}–${m.drawing.bottom}`);
+      } else {
+        // The lanes are drawn whole (no scrolling box of their own): their first 250 px on screen.
+        assert.ok(m.drawing.top >= 0 && m.drawing.top <= 720 - 250, `step ${k + 1}: the lanes begin at y=${m.drawing.top}`);
+      }
+      assert.ok(m.now.left >= m.drawing.right - 1, `step ${k + 1}: the step's text beside the drawing`);
+      assert.ok(m.now.top < 720, "the step's text starts on the first screen");
+    }
+  });
+}
+
+test("idempotence.html: a step the model cannot take (deliver request b7, no such batch) is an error beside the editor, its line marked", async () => {
+  const v = VIEWS[0];
+  await open(v);
+  await page.click("#editor summary");
+  const text = (await page.inputValue("#script")).replace(/\s*$/, "\n");
+  const line = text.split("\n").length; // the appended line's number
+  await page.fill("#script", `${text}deliver request b7\n`);
+  await page.click("#run");
+  await page.waitForSelector("#script-error:not([hidden])");
+  const m = await page.evaluate(() => {
+    const t = document.getElementById("script");
+    return { text: document.getElementById("script-error").textContent, selected: t.value.slice(t.selectionStart, t.selectionEnd), mark: !document.querySelector("#editor .line-mark").hidden };
+  });
+  assert.match(m.text, new RegExp(`^line ${line}: b7 `), m.text);
+  assert.equal(m.selected, "deliver request b7");
+  assert.ok(m.mark);
+  // The ladder shows it too, at the top of the view.
+  assert.match(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelector(".error").textContent), /b7/);
+  await page.evaluate(() => localStorage.clear());
+});
