@@ -1,5 +1,5 @@
 // frame.html: one element configured from the URL hash, for docs hosts that forbid scripts in
-// their own pages but allow an <iframe> (issue 15, "An iframe fallback"):
+// their own pages but allow an <iframe> ("An iframe fallback"):
 //
 //   <iframe src=".../eoslab/frame.html#kafka-timeline?scenario=txn-zombie-fenced&step=3"
 //           title="Fencing a zombie producer" style="width:100%;border:0" loading="lazy"></iframe>

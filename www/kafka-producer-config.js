@@ -20,7 +20,7 @@ import {
 } from "./lib/element.js";
 
 export const CONFIG_EVENT = "kafka-producer-config:resolve";
-/** The event's name before issue 14, deprecated: still dispatched after CONFIG_EVENT with the same detail. */
+/** The event's earlier name, deprecated: still dispatched after CONFIG_EVENT with the same detail. */
 export const LEGACY_CONFIG_EVENT = "eoslab-config";
 
 /** `kafka-producer-config:resolve`: the config was resolved (result as resolveProducerConfig returns it). */
@@ -33,7 +33,7 @@ export class ProducerConfigEvent extends ComposedEvent {
 const CLIENTS = ["4.x", "pre-3.0"];
 const PRODUCER_CONFIG_SOURCE = "clients/src/main/java/org/apache/kafka/clients/producer/ProducerConfig.java";
 
-/** The resolver's rules, as the team reference (semantics.md §6) states them, briefly. */
+/** The resolver's rules, as the rule catalogue (P1–P9) states them, briefly. */
 export const RULES = {
   P1: "acks must be one of all, -1, 0, 1; \"all\" is stored as -1",
   P2: "enable.idempotence defaults to true (since 3.0, KIP-679); set explicitly or not matters below",

@@ -1,4 +1,4 @@
-// tour.html: the guided tour of the seeds' story (issue 14). Each chapter is a section with a short
+// tour.html: the guided tour of the seeds' story. Each chapter is a section with a short
 // text and live elements (they run the models in this page); predict is on in every ladder and
 // timeline (their `predict` attribute), so each chapter asks before it reveals. The two chapters
 // without a ladder or a timeline (1, the batch header; 5, the producer config) end with a question

@@ -54,7 +54,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   #comparing = false;
   #compareB = null;
   #liveTimer = 0;
-  /** "Send to a leader" (issue 13): the panel is open; the batch its form was filled from. */
+  /** "Send to a leader": the panel is open; the batch its form was filled from. */
   #leaderOpen = false;
   #leaderFor = null;
   #leaderSeq = 0;
@@ -68,7 +68,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   #grid = null;
   #decGrid = null;
   #list = null;
-  /** Requests/responses (issue 16, lib/messages.js): shown when the bytes are protocol messages. */
+  /** Requests/responses (lib/messages.js): shown when the bytes are protocol messages. */
   #messages = new MessagesPanel();
   /** Timings of the last load, in ms since t0 (for the page status and the benchmark). */
   timing = null;
@@ -125,7 +125,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   /** The opened batch in the decode shape (absolute positions), or null. */
   get selectedBatch() { return this.#d?.batch ?? null; }
 
-  // For links that restore the view (issue 14, www/lib/link-state.js via main.js): which batch is
+  // For links that restore the view (www/lib/link-state.js via main.js): which batch is
   // open, which field is selected, and selecting a field by name as a click on its row does.
   /** The index of the opened batch (-1: none yet). */
   get openedBatch() { return this.#d?.index ?? -1; }

@@ -1,6 +1,6 @@
 // <kafka-batch>'s events: kafka-batch:decode, :select, :edit, :indexed and :spans (bubbling, composed), each
 // followed by its pre-issue-14 name (LEGACY_EVENT).
-/** The events' names (kafka-<element>:<what>), and the deprecated names they had before issue 14, still dispatched after them. */
+/** The events' names (kafka-<element>:<what>), and the deprecated names they had before (eoslab-…), still dispatched after them. */
 export const DECODE_EVENT = "kafka-batch:decode";
 export const SELECT_EVENT = "kafka-batch:select";
 export const EDIT_EVENT = "kafka-batch:edit";

@@ -391,7 +391,7 @@ export function renderCompare(view) {
   renderMarks(view);
 }
 
-// --- send to a leader (issue 13) ---
+// --- send to a leader ---
 /** Is the opened batch one a producer could send (a decoded v2 data batch)? */
 export function leaderCan(view) {
   const b = view.d?.batch;

@@ -123,7 +123,7 @@ export function buildShadowDom(view, root) {
       btn("compare-next", "B = A's next batch", "Same producer and epoch, sequence continues"),
       btn("compare-fenced", "B = from an older epoch", "A zombie producer instance with epoch − 1")),
     E.compareOut);
-  // Send to a leader (issue 13): the leader's state for this producer, then its answer.
+  // Send to a leader: the leader's state for this producer, then its answer.
   const num = (id, label, help) => el("div", { class: "fld" }, el("label", { for: id }, label),
     el("input", { id, inputmode: "numeric", spellcheck: "false", autocomplete: "off", size: "12", ...(help ? { "aria-describedby": help } : {}) }));
   E.leaderState = el("fieldset", { id: "leader-state" },

@@ -222,7 +222,7 @@ export class KafkaLadderElement extends BaseElement {
         if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
         options.transactionVersion = Number(tv);
       }
-      // One report for both views (issue 13): an idempotence script's report carries the per-batch
+      // One report for both views: an idempotence script's report carries the per-batch
       // view's events and per-step changes besides the timeline's lanes; the world's snapshot after
       // every step and its messages are the timeline's, not drawn here.
       if (!transactions) Object.assign(options, { snapshots: false, trace: false });
@@ -232,7 +232,7 @@ export class KafkaLadderElement extends BaseElement {
       try {
         run = runIt(source.value);
       } catch (err) {
-        // A mistake in the script: show the steps before its line (issue 14), with the error.
+        // A mistake in the script: show the steps before its line, with the error.
         const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
         if (before === null) throw err;
         try {

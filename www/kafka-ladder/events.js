@@ -5,7 +5,7 @@ import { ComposedEvent } from "../lib/element.js";
 export const STEP_EVENT = "kafka-ladder:step";
 export const SCRIPT_EVENT = "kafka-ladder:script";
 export const LOAD_EVENT = "kafka-ladder:load";
-/** The events' names before issue 14 (eoslab-step …): still dispatched, after the new ones, for pages written against them. */
+/** The events' earlier names (eoslab-step …): still dispatched, after the new ones, for pages written against them. */
 export const LEGACY_EVENT = { [STEP_EVENT]: "eoslab-step", [SCRIPT_EVENT]: "eoslab-script", [LOAD_EVENT]: "eoslab-load" };
 
 /** `kafka-ladder:step`: the ladder now shows story step `step` (0-based) of `steps`. */

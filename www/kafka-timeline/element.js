@@ -297,7 +297,7 @@ export class KafkaTimelineElement extends BaseElement {
         try {
           report = run(source.value, options);
         } catch (err) {
-          // A mistake in the script: show the steps before its line (issue 14), with the error.
+          // A mistake in the script: show the steps before its line, with the error.
           const before = source.kind === "text" ? linesBeforeError(text, err instanceof Error ? err.message : String(err)) : null;
           if (before === null) throw err;
           try {

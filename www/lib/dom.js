@@ -59,7 +59,7 @@ export function replace(node, ...children) {
 
 /**
  * Dispatches `event` on `target`, then the same detail under `legacy`: the event's name before the
- * elements' events were named `kafka-<element>:<what>` (issue 14). The old names are deprecated and
+ * elements' events were named `kafka-<element>:<what>`. The old names are deprecated and
  * still fire, after the new ones, for pages written against them (README, "Embedding").
  */
 export function dispatchWithLegacyName(target, event, legacy) {

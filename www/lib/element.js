@@ -357,7 +357,7 @@ export function cross(ctx, x, y, s) {
 
 const FONT_PX_RE = /(\d+(?:\.\d+)?)px\b/;
 
-/** Presenter mode draws no text smaller than this on screen (issue 14: readable from the back of a room at 1280×720). */
+/** Presenter mode draws no text smaller than this on screen (readable from the back of a room at 1280×720). */
 export const PRESENTER_TEXT_PX = 20;
 
 /** The smallest font (CSS px of a drawing shown at CSS `zoom`) that is PRESENTER_TEXT_PX on screen, rounded up. */
@@ -366,7 +366,7 @@ export const presenterMinFont = (zoom) => Math.ceil((PRESENTER_TEXT_PX * 100.5) 
 
 /**
  * Sets context properties (fillStyle, font …) only when they change: setting one is not free.
- * With a minimum font size (presenter mode: minFont(20 / zoom), issue 14), every font set through
+ * With a minimum font size (presenter mode: minFont(20 / zoom)), every font set through
  * it is drawn at least that large: "bold 9.5px mono" becomes "bold 10px mono" at minFont(10).
  */
 export class CanvasStyle {

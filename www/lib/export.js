@@ -1,4 +1,4 @@
-// Export the current view as a picture (issue 14): a PNG of the drawing with its caption under it
+// Export the current view as a picture: a PNG of the drawing with its caption under it
 // (the scenario, the step and the Kafka line), and an SVG holding the same drawing, the caption as
 // text and a text layer with the lanes' names where they are drawn (selectable, searchable, read
 // by screen readers). No dependency; nothing leaves the browser (the files are downloads).

@@ -1,4 +1,4 @@
-// A second view of the same run beside a page's first one (issue 13: one report, two views): the
+// A second view of the same run beside a page's first one (one report, two views): the
 // transactions page's sequence diagram (<kafka-ladder> beside its <kafka-timeline>) and the
 // idempotence page's timeline (<kafka-timeline> beside its <kafka-ladder>). The view is made when
 // its <details> is first opened (a closed view costs nothing); while open it runs the first view's

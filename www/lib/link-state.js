@@ -1,4 +1,4 @@
-// Share any moment by link (issue 14): the URL hash holds, versioned and compressed, what
+// Share any moment by link: the URL hash holds, versioned and compressed, what
 // restores a page's view exactly — `#s=1.<base64url of the deflate-raw of a JSON object>`. The
 // pages decide what goes in the object (a scenario's name or its full script, the step, compare
 // mode, the inspector's bytes and selection …); this module only packs, unpacks and writes it,

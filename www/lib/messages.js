@@ -1,4 +1,4 @@
-// Requests and responses in the Batch Inspector (issue 16): when pasted bytes are not clean record
+// Requests and responses in the Batch Inspector: when pasted bytes are not clean record
 // batches, they may be Kafka protocol messages (a Produce request, a Fetch response, a whole TCP
 // stream of them, copied from Wireshark). This panel reads them with the wasm `decodeMessages`
 // (eoslab_core::message: Kafka 4.3.1's own message schemas), which only the full package has: it is

@@ -5,7 +5,7 @@
 
 /**
  * Presenter mode shows the lanes at this CSS zoom: lane labels (bold 12 px) at 24 px, the messages
- * and decisions on the wire (10.5–11 px) at 21–22 px (issue 14: ≥ 20 px at 1280×720).
+ * and decisions on the wire (10.5–11 px) at 21–22 px (≥ 20 px at 1280×720).
  */
 export const PRESENTER_ZOOM = 2;
 /** Answers a transactional producer commonly gets (Kafka's error names), for predict's choices. */

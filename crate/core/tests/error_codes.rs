@@ -1,6 +1,5 @@
-//! Every error code of `semantics.md` §0.4 that a broker or a coordinator answers in the model
-//! is produced by a shipped scenario ("every error code … is produced by at least one
-//! test"). The codes the model does not answer are listed with the reason.
+//! Every Kafka error code that a broker or a coordinator answers in the model
+//! is produced by a shipped scenario. The codes the model does not answer are listed with the reason.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

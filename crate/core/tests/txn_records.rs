@@ -63,7 +63,7 @@ fn transaction_log_records_read_back_like_the_console_consumer_formatter() {
             rep.batches[0].records[0].formatted.clone().expect("formatted")
         })
         .collect();
-    // "my-txn" hashes to __transaction_state-45 (semantics.md §3.1); states in write order.
+    // "my-txn" hashes to __transaction_state-45 (H1); states in write order.
     assert!(w.records.iter().filter(|r| r.kind == "txn-log").all(|r| r.partition == "__transaction_state-45"));
     assert_eq!(texts.len(), 3, "{texts:#?}");
     assert!(texts[0].starts_with(r#"{"key":{"type":0,"data":{"transactionalId":"my-txn"}},"value":{"version":1,"data":{"producerId":1000,"previousProducerId":1000,"producerEpoch":0,"#), "{}", texts[0]);

@@ -1,7 +1,7 @@
 //! The Java producer's idempotence configuration resolution, exactly as
 //! `clients/src/main/java/org/apache/kafka/clients/producer/ProducerConfig.java`
 //! (`postProcessAndValidateIdempotenceConfigs`, `parseAcks`; KIP-679, KAFKA-13598,
-//! KAFKA-17927) decides it in 4.x — rules P1–P9 of `semantics.md` §7 — and, for
+//! KAFKA-17927) decides it in 4.x — rules P1–P9 of the rule catalogue — and, for
 //! comparison, what a 2.x client (before KIP-679 changed the defaults in 3.0) did.
 
 use alloc::format;

@@ -1,12 +1,12 @@
 //! The transaction coordinator's decisions for one `transactional.id` (`core/.../coordinator/
 //! transaction/TransactionCoordinator.scala`, `TransactionMetadata.java`,
 //! `TransactionState.java`; KIP-98, KIP-360, KIP-890), as rules I1–I11, AP1–AP8, E0–E7
-//! and F0–F6 of `semantics.md` §3, for Kafka 4.3. Sans-IO: time is an argument, new
+//! and F0–F8 of the rule catalogue, for Kafka 4.3. Sans-IO: time is an argument, new
 //! producer ids come from the caller, and each transition returns the record the
 //! coordinator appends to `__transaction_state`.
 //!
 //! Markers, the partitions' side and the client are separate; this module is the state
-//! machine the transactions timeline (issue 5) builds on.
+//! machine the transactions timeline builds on.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -520,7 +520,7 @@ impl Coordinator {
                 // F7: a TV2 EndTxn that arrives while the transaction is PrepareCommit/PrepareAbort
                 // is answered CONCURRENT_TRANSACTIONS before anything else is looked at: the
                 // producer id, the epoch (the retry epoch, the bumped one, any other) and the
-                // result. `semantics.md` gives this to trunk only (F6 says PRODUCER_FENCED for a
+                // result. The reference this model was first written from gave this to trunk only (F6 says PRODUCER_FENCED for a
                 // non-retry epoch up to 4.3), but Kafka 4.3.1 answers 51 to all of them, a stranger's
                 // producer id included (tests/kafka: scenarios/txn-request-endtxn-tv2.eos). Kafka wins.
                 if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) {
@@ -660,7 +660,7 @@ mod tests {
 
     #[test]
     fn partition_for_uses_java_hash_and_kafka_abs() {
-        // semantics.md §3.1 examples.
+        // Utils.abs(hashCode) % 50: "my-txn" is partition 45, "orders-tx" 48.
         assert_eq!(java_string_hash("my-txn"), -1061187895);
         assert_eq!(partition_for("my-txn", 50), 45);
         assert_eq!(partition_for("orders-tx", 50), 48);

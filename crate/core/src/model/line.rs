@@ -1,6 +1,6 @@
 //! Which Kafka line the model answers for (`cluster kafka=4.1|4.3|trunk`, `eoslab run --kafka`).
 //!
-//! The model follows 4.3 by default. Where `semantics.md` §9 lists a behaviour that differs by
+//! The model follows 4.3 by default. Where the rule catalogue lists a behaviour that differs by
 //! line and the model shows it, the setting selects it, and each answer that depends on it
 //! says which line it shows:
 //! - WriteTxnMarkers v2 (KIP-1228, 4.2+) carries the transaction version of each marker, so a

@@ -3,7 +3,7 @@
 //! idempotent and transactional producer batches, rule for rule as
 //! `storage/.../log/ProducerAppendInfo.java`, `ProducerStateEntry.java`,
 //! `ProducerStateManager.java` and `UnifiedLog.java` (4.3) decide it — rules A1–A10 and
-//! X1–X2 of the team reference `semantics.md` §1 (ids cited in every decision).
+//! X1–X2 of the rule catalogue (ids cited in every decision).
 //!
 //! Sans-IO: the caller passes the batch bytes and the time; the partition never reads a
 //! clock. Appended batches are stored as the real bytes with the leader's rewrites
@@ -219,7 +219,7 @@ impl Partition {
     }
 
     /// The leader's state for one producer set for a question rather than built by appends
-    /// (issue 13, "Send to a leader"): an entry for `producer_id` at `epoch` whose last
+    /// ("Send to a leader"): an entry for `producer_id` at `epoch` whose last
     /// retained batch carried sequences `first_seq..=last_seq` at offsets from `base_offset`
     /// (A1 compares a batch against the retained batches' sequence ranges; A7 against the
     /// last one's `last_seq`). The log end moves past that batch, so the next append is
@@ -371,7 +371,7 @@ impl Partition {
     /// checked (A2/A3, `ProducerAppendInfo.checkProducerEpoch`) and a plain write inside an
     /// open transaction refused (A9): no duplicate check (A1, `UnifiedLog` runs it for origin
     /// CLIENT only) and no sequence check (A4–A7, `maybeValidateDataBatch`), so a retried
-    /// TxnOffsetCommit is written again (semantics.md §1.2, notes).
+    /// TxnOffsetCommit is written again (A8: coordinator-written batches skip the sequence checks).
     pub fn append_coordinator_verdict(&mut self, bytes: &[u8]) -> Verdict {
         let b = match checked_batch(bytes) {
             Ok(b) => b,
@@ -514,7 +514,7 @@ impl Partition {
     }
 }
 
-/// Which marker rule applies (`semantics.md` M1/M2): TV0/TV1 markers carry the
+/// Which marker rule applies (M1/M2): TV0/TV1 markers carry the
 /// transaction's epoch; TV2 markers carry the coordinator's bumped epoch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkerVersion {
@@ -558,7 +558,7 @@ impl MarkerVerdict {
         }
     }
 
-    /// Rule id from `semantics.md` (M1 … M4).
+    /// Rule id in the rule catalogue (M1 … M4).
     pub fn rule(&self) -> &'static str {
         match self {
             MarkerVerdict::StaleEpoch { .. } => "M1",
@@ -650,7 +650,7 @@ impl Partition {
     }
 
     /// A transaction marker written by the coordinator (WriteTxnMarkers, origin
-    /// COORDINATOR): rules M1–M6 of `semantics.md` §1.6 (`ProducerAppendInfo.appendEndTxnMarker`,
+    /// COORDINATOR): rules M1–M6 of the rule catalogue (`ProducerAppendInfo.appendEndTxnMarker`,
     /// `UnifiedLog`). The marker is a real control batch built by the codec.
     pub fn append_marker(
         &mut self,

@@ -17,7 +17,7 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
 pub struct RunReport {
-    /// The Kafka line whose decisions the model follows (see `semantics.md` §9).
+    /// The Kafka line whose decisions the model follows (the rule catalogue says where the lines differ).
     pub kafka_version: &'static str,
     pub title: String,
     pub about: String,

@@ -267,7 +267,7 @@ pub fn random_txn_script(seed: u64, steps: usize, exclude: &[&str], expects: boo
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let shared = rng.below(2) == 0;
     let tv = if rng.below(2) == 0 { 1 } else { 2 };
-    // Half the schedules also have an idempotent producer without a transactional.id (issue 13).
+    // Half the schedules also have an idempotent producer without a transactional.id.
     let hosted = rng.below(2) == 0;
     let head = format!(
         "model transactions\ntitle random transactions schedule {seed}\ncluster transaction.version={tv}\npartition p-0 p-1\nproducer a transactional.id=t1 transaction.timeout.ms=15m\nproducer b transactional.id={} transaction.timeout.ms=15m\n{}consumer rc read_committed group=g p-0 p-1\nconsumer ru read_uncommitted p-0 p-1\n",

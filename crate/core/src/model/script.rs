@@ -1,4 +1,4 @@
-//! What the two script languages share (issue 12; the idempotence scripts of [`super::scenario`]
+//! What the two script languages share (the idempotence scripts of [`super::scenario`]
 //! and the `model transactions` scripts of [`super::txn_scenario`]): their lines, `#` comments,
 //! the set-up lines both read the same way, parse errors, durations, `repeat` bodies and the
 //! failed `expect`s of a run. Documented in `scenarios/README.md`.

@@ -1,4 +1,4 @@
-//! Script errors a student can recover from (issue 14): an unknown verb or name is answered with
+//! Script errors a student can recover from: an unknown verb or name is answered with
 //! the nearest valid one ("unknown step `sned` — did you mean `send`?"), and the error quotes the
 //! line it is on. The parsers (`scenario::parse`, `txn_scenario::parse`) find the error; this
 //! module only rewrites its message, so what a script means never depends on it.

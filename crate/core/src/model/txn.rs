@@ -1,5 +1,5 @@
 // Over 800 lines on purpose: one state machine, `World` (the cluster in the transactions model), whose step handlers share its private fields; its direct requests are apart (txn/requests.rs).
-//! Transactions, end to end (issue 5): transactional producers with Kafka's client
+//! Transactions, end to end: transactional producers with Kafka's client
 //! `TransactionManager` states, the transaction coordinator ([`super::coordinator`]) and its
 //! `__transaction_state` log, WriteTxnMarkers reaching each partition independently, the
 //! partitions' logs with HW/LSO and the aborted-transaction index ([`super::partition`]),
@@ -9,7 +9,7 @@
 //!
 //! Sans-IO and deterministic: time only moves when a step says so, producer ids come from a
 //! counter, and every record any log holds is a real Record Batch built by the codec.
-//! Rule ids are those of the team reference `semantics.md` (§2–§6); each message names the
+//! Rule ids are those of the rule catalogue (`crate/core/src/rules.rs`); each message names the
 //! Kafka source it follows.
 
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -75,7 +75,7 @@ const ADD_PARTITIONS_RETRY_BACKOFF_MS: i64 = 20;
 /// how long after its first try the TV2 leader keeps retrying (V6).
 const ADD_PARTITIONS_RETRY_WINDOW_MS: i64 = 100;
 
-/// The client's `TransactionManager.State` (semantics.md §6.1).
+/// The client's `TransactionManager.State` (`TransactionManager.java`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClientState {
     Uninitialized,

@@ -9,10 +9,10 @@
 //!
 //! # Rule ids
 //!
-//! One rule id means one rule everywhere, the team reference's (`semantics.md`): A1–A10 the
-//! producer-state checks of §1.2, X1–X2 expiry (§1.5), M1–M6 markers (§1.6); V (§2) is
-//! KIP-890 verification and L (§5.2) the read path, so the checks the reference leaves
-//! unnamed get ids of their own, in letters it does not use:
+//! One rule id means one rule everywhere, the rule catalogue's (`crate/core/src/rules.rs`):
+//! A1–A10 the producer-state checks, X1–X2 expiry, M1–M6 markers; V is KIP-890 verification
+//! and L the read path, so the leader's other checks have ids of their own, in letters no other
+//! family uses:
 //!
 //! | id | decision | Kafka | was |
 //! |---|---|---|---|
@@ -68,7 +68,7 @@ pub enum Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub outcome: Outcome,
-    /// Rule id from `semantics.md` (A1 … A10, X2, V0 …).
+    /// Rule id in the rule catalogue (A1 … A10, X2, B0 …).
     pub rule: &'static str,
     pub why: String,
     /// Kafka source file (and method) the rule comes from.
@@ -178,7 +178,7 @@ impl Verdict {
         }
     }
 
-    /// Rule id: `semantics.md`'s (A1 … A10, X2), or one of the ids the module docs add
+    /// Rule id in the rule catalogue: A1 … A10, X2, or one of the ids the module docs add
     /// where the reference has none (B0 … B5, N1, N2).
     pub fn rule(&self) -> &'static str {
         use Verdict::*;

@@ -24,7 +24,7 @@
 //!   transaction index keeps only the entries below the end (`TransactionIndex.truncateTo`), and
 //!   the old leader's verification entries were in its memory only.
 //!
-//! `semantics.md` has no ids for replication; S1–S6 are this model's, in a letter the reference
+//! S1–S6 in the rule catalogue are this model's ids for replication, in a letter the other families
 //! does not use for anything else. `min.insync.replicas` is Kafka's default, 1: the leader alone
 //! is always enough, so NOT_ENOUGH_REPLICAS never applies.
 

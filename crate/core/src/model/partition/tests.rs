@@ -1,4 +1,4 @@
-//! One test per rule of `semantics.md` §1, each named for the Kafka behaviour it pins.
+//! One test per rule of the catalogue's partition-leader families, each named for the Kafka behaviour it pins.
 use super::*;
 use crate::wire::write::{BatchWriter, Record};
 use alloc::vec;

@@ -48,7 +48,7 @@ fn a_state_that_cannot_be_names_its_line_and_why() {
     assert!(e.message.contains("oldest first"), "{}", e.message);
 }
 
-/// `run-task NAME` in the idempotence scripts (issue 13: periodic tasks "can also be run
+/// `run-task NAME` in the idempotence scripts (periodic tasks "can also be run
 /// explicitly", in both languages): the leaders' PeriodicProducerExpirationCheck removes a
 /// producer whose last record is older than producer.id.expiration.ms without time moving; it
 /// does nothing until it runs.

@@ -44,7 +44,7 @@ fn range(line: usize, s: &str) -> Result<(i64, i64), ParseError> {
 
 /// Parse a scenario script.
 pub fn parse(text: &str) -> Result<Scenario, ParseError> {
-    // An error names its line, quotes it and suggests the nearest verb or name (issue 14).
+    // An error names its line, quotes it and suggests the nearest verb or name.
     parse_script(text).map_err(|e| super::suggest::explain(e, text, super::suggest::IDEMPOTENCE_VERBS))
 }
 

@@ -1,4 +1,4 @@
-//! Java idempotent producers in the transactions world (issue 13: "idempotent and transactional
+//! Java idempotent producers in the transactions world ("idempotent and transactional
 //! producers live in the same world"). A `model transactions` script may declare `producer NAME`
 //! without a transactional.id: a Java 4.x producer with `enable.idempotence` (or, with
 //! `idempotence=false`, without it), driven by the idempotence scripts' own steps — `send`,
@@ -182,7 +182,7 @@ impl World {
         }
     }
 
-    /// Mirror a run of the idempotence model for the timeline (issue 13, one report shape): `f`
+    /// Mirror a run of the idempotence model for the timeline (one report shape): `f`
     /// runs one step of an idempotence script on the model this world hosts, exactly as that
     /// script's own runner does (its clock, its expiry at `advance`, its replication checks: the
     /// world runs none of its own periodic tasks), on the world's cluster. The

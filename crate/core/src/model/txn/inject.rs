@@ -1,10 +1,10 @@
-//! Faults injected on a Java client's requests (issue 13, "inject what goes wrong, on any
+//! Faults injected on a Java client's requests ("inject what goes wrong, on any
 //! request"): `inject P API ERROR` answers P's next request of that API with ERROR without the
 //! cluster processing it, `inject P API lose-request` loses P's next request of that API on its
 //! way, and `inject P API lose-response` lets the leader or the coordinator process P's next
 //! such request but loses its answer (for EndTxn, as `commit P lose-response` does), and
 //! `inject P API hold` holds it in the network until `release P API` (the call that sent it
-//! waits; a copy the client timed out and sent again still arrives when released, late). The client reacts as `TransactionManager` does (semantics.md §6.3): a coordinator
+//! waits; a copy the client timed out and sent again still arrives when released, late). The client reacts as `TransactionManager` does (`TransactionManager`'s response handlers): a coordinator
 //! that is not available or not the coordinator is looked up again (FindCoordinator) and the
 //! request sent again; a retriable answer is retried after `retry.backoff.ms`; a request that is
 //! not answered within `request.timeout.ms` ends in a disconnect (`NetworkClient`), after which

@@ -1,4 +1,4 @@
-//! Replication faults on the transactions model's data partitions (issue 13): followers that
+//! Replication faults on the transactions model's data partitions: followers that
 //! stop fetching and so hold the high watermark and the LSO, the ISR that drops them on the
 //! leader's periodic check, a leader that fails — a clean or an unclean election, the log
 //! truncated and the producer state rebuilt — and the acks=-1 Produce answers that wait for

@@ -152,7 +152,7 @@ fn producer_state(line: usize, rest: &str) -> Result<ProducerStateSeed, ParseErr
     }
 }
 
-/// The first words only the transactions scripts read (issue 13: one script language). A script
+/// The first words only the transactions scripts read (one script language). A script
 /// without a `model` line that uses one is a transactions script all the same, so any line works
 /// in any script; one that uses none stays an idempotence script, run as it always was.
 /// (`www/lib/ladder-rows.js` keeps the same list: `TRANSACTIONS_WORDS`, compared by a test.)

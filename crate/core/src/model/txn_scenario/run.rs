@@ -216,7 +216,7 @@ pub fn run_with(sc: &TxnScenario, sabotage: Option<Sabotage>, snapshots: bool, t
     out
 }
 
-/// An idempotence script run for the views (issue 13: one report shape, from which
+/// An idempotence script run for the views (one report shape, from which
 /// `<kafka-timeline>` and `<kafka-ladder>` both draw): the script's own runner runs every step on
 /// its own model — the same decisions, clock, expiry and checks as `eoslab run` on it — while a
 /// world hosts that model and its cluster (the world's partitions, clock and producer-id
@@ -333,7 +333,7 @@ struct Ran {
     cluster: Option<super::txn::state::StateSnapshot>,
 }
 
-/// The world's runner loop, for a script of either language (issue 13: one runner): `step(w, k)`
+/// The world's runner loop, for a script of either language (one runner): `step(w, k)`
 /// carries out the k-th of `n` steps, and the loop records each step as the views draw it — its
 /// line, its messages and narration, the time, the state after it and the invariants checked on
 /// it (after every step with `snapshots`, else after the last), its answer — stopping at a step

@@ -446,7 +446,7 @@ fn inject_lose_request_the_client_times_out_and_sends_it_again() {
     assert_eq!(r.world.coordinator.get("pay").unwrap().producer_id, 1000);
 }
 
-/// `txn-state` sets the metadata's timestamps and the coordinator epoch too (issue 13: set up
+/// `txn-state` sets the metadata's timestamps and the coordinator epoch too (set up
 /// the state a question needs, "timestamps, coordinator epoch"): a transaction open since before
 /// the script times out at the first scan after txnStartTimestamp + timeout (T1); an id idle since
 /// before it expires (T4); the markers carry the given coordinator epoch (K2).
@@ -723,7 +723,7 @@ fn a_held_request_released_after_a_failover_is_answered_not_coordinator_and_sent
     assert!(last.lost && last.rule == Some("C0b"), "{}", timeline_text(&r));
 }
 
-/// `expect` reads every piece of state the panels show (issue 13): the coordinator's metadata
+/// `expect` reads every piece of state the panels show: the coordinator's metadata
 /// (`txn-state`, in the set-up line's spelling plus pending, prev-pid, next-pid, tv), a group
 /// (`group`: generation, members, committed, pending), a client's next sequence, the leader's
 /// coordinator epoch for a producer, and an aborted-index entry's pid and lastStableOffset.

@@ -97,7 +97,7 @@ pub fn next_lines(w: &World) -> Vec<(String, String)> {
         if c.state != S::Uninitialized && c.state != S::FatalError {
             push(format!("{n} crashes"), format!("crash {n}"));
         }
-        // The network holds the client's next request of an API (issue 13): the call waits, and
+        // The network holds the client's next request of an API: the call waits, and
         // `release` or request.timeout.ms (`advance`) ends the wait.
         let holds: &[&str] = match c.state {
             S::Uninitialized => &["InitProducerId"],

@@ -359,7 +359,7 @@ fn g4_an_abort_marker_drops_the_pending_offsets() {
 #[test]
 fn g4_the_group_coordinator_writes_every_txn_offset_commit_at_sequence_0_without_duplicate_or_sequence_checks() {
     // `CoordinatorRuntime` builds each batch with base sequence 0, and the leader runs A1 and
-    // A4–A7 for origin CLIENT only (semantics.md §1.2 notes): the same TxnOffsetCommit sent
+    // A4–A7 for origin CLIENT only (A8): the same TxnOffsetCommit sent
     // twice is written twice, both at sequence 0, the second replacing the pending offset.
     let mut w = world();
     open_tv2(&mut w);
