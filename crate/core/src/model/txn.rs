@@ -1231,10 +1231,10 @@ impl World {
         if fatal {
             c.state = ClientState::FatalError;
             c.pending = None;
-            say!(self, format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager, §6.3)", e.exception()));
+            say!(self, format!("{name}: {} during {during} is fatal: the producer must be closed (TransactionManager)", e.exception()));
         } else if c.state != ClientState::FatalError {
             c.state = ClientState::AbortableError;
-            say!(self, format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (§6.3)", e.exception()));
+            say!(self, format!("{name}: {} during {during} is abortable: the application must call abortTransaction() (TransactionManager)", e.exception()));
         }
     }
 
@@ -1337,7 +1337,7 @@ impl World {
     pub fn set_feature(&mut self, level: u8) {
         self.cluster.transaction_version = level;
         msg_rule!(self, COORD_LANE, COORD_LANE, "feature", format!("transaction.version finalized at {level}"), "TV", TRANSACTION_VERSION, ErrorCode::NONE);
-        say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (§4.2)"));
+        say!(self, format!("the cluster finalizes transaction.version={level}; clients switch protocol only between transactions (TransactionManager)"));
     }
 
     /// `kafka-features.sh describe` for transaction.version.

@@ -150,7 +150,7 @@ impl World {
             );
             c.last_error = Some(thrown.clone());
             say!(self, format!(
-                "{}.{}() throws {thrown}: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588 / §6.2); calling the other one throws.",
+                "{}.{}() throws {thrown}: the coordinator has decided ({}), but the producer does not know — the outcome is UNKNOWN. The only correct move is to call the same method again (KIP-588); calling the other one throws.",
                 self.clients[i].name,
                 op.method(),
                 a.wrote.map_or("no change", |s| s.name())

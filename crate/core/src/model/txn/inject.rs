@@ -178,7 +178,7 @@ impl World {
             Injection::Answer(e) => {
                 msg!(self, from, to.clone(), api, request());
                 self.injected_answer_msg(i, api, to, e);
-                say!(self, format!("{}: {api} answered {} — not an answer the client retries (TransactionManager, §6.3): the call reads it", self.clients[i].name, e.name()));
+                say!(self, format!("{}: {api} answered {} — not an answer the client retries (TransactionManager): the call reads it", self.clients[i].name, e.name()));
             }
             Injection::LoseRequest => {
                 let k = msg!(self, from, to, api, format!("{} — lost on its way", request()));
@@ -488,6 +488,6 @@ impl World {
         // of a transaction is retried after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS), not retry.backoff.ms.
         let first_add = api == "AddPartitionsToTxn" && e == ErrorCode::CONCURRENT_TRANSACTIONS && self.clients[i].added.is_empty();
         self.idem.cluster.now_ms += if first_add { 20 } else { RETRY_BACKOFF_MS };
-        say!(self, format!("{name}: {api} answered {} — retriable (TransactionManager, §6.3): {}the request goes again after retry.backoff.ms", e.name(), if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) { "the coordinator is looked up again and " } else { "" }));
+        say!(self, format!("{name}: {api} answered {} — retriable (TransactionManager): {}the request goes again after retry.backoff.ms", e.name(), if matches!(e, ErrorCode::COORDINATOR_NOT_AVAILABLE | ErrorCode::NOT_COORDINATOR) { "the coordinator is looked up again and " } else { "" }));
     }
 }

@@ -103,7 +103,7 @@ impl World {
             OffsetsAnswer::Refused(e) => {
                 self.clients[i].last_error = Some(String::from(e.name()));
                 self.clients[i].state = ClientState::AbortableError;
-                say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (§6.3)", e.name()));
+                say!(self, format!("{name}: the offset commit is refused with {} — an abortable CommitFailedException: the transaction must abort, and its output with it (TransactionManager)", e.name()));
                 // `TransactionManager.TxnOffsetCommitHandler`: ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID
                 // fail the result with a CommitFailedException (abortable), which
                 // sendOffsetsToTransaction() rethrows.
