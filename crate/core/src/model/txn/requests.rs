@@ -1,4 +1,3 @@
-// Over 800 lines on purpose: every request verb's parser and its answer (coordinator or leader), side by side per verb; tests in requests/tests.rs.
 //! Requests sent straight to the cluster ("ask the cluster directly"): a script line
 //! names a Kafka request and its fields, the coordinator or the partition leader answers it
 //! with the same decisions the Java clients meet, and the answer — error by Kafka's name and
