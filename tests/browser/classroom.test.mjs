@@ -257,11 +257,20 @@ test("transactions.html: Compare V1 / V2 at 1280×720 keeps each timeline's log 
     ["timeline", "timeline-v2"].map((id) => {
       const t = document.getElementById(id);
       const vp = t.shadowRoot.querySelector(".viewport");
-      return { w: vp.clientWidth, logW: t.renderStats?.logW ?? null };
+      const vb = vp.getBoundingClientRect();
+      const nb = t.shadowRoot.querySelector(".now").getBoundingClientRect();
+      return { w: vp.clientWidth, logW: t.renderStats?.logW ?? null, narration: t.getAttribute("narration"),
+        nowBeside: nb.x >= vb.right - 1, nowTop: Math.round(nb.y - vb.y) };
     }));
   for (const side of m) {
     assert.ok(side.w >= 600, `each timeline is ${side.w}px wide`);
     assert.ok(side.logW >= 250, `the log column is ${side.logW}px`);
+  }
+  // Both timelines put the step's text in the same place: beside the drawing, level with its top.
+  assert.equal(m[1].narration, m[0].narration);
+  for (const side of m) {
+    assert.ok(side.nowBeside, "the step's text is beside the drawing");
+    assert.equal(side.nowTop, 0, "the step's text starts level with the drawing");
   }
 });
 
