@@ -391,3 +391,23 @@ test("idempotence.html: a step the model cannot take (deliver request b7, no suc
   assert.match(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelector(".error").textContent), /b7/);
   await page.evaluate(() => localStorage.clear());
 });
+
+test("transactions.html: a step naming a producer the script lacks (send olld …) is an error beside the editor naming the nearest producer", async () => {
+  const v = VIEWS[1];
+  await open(v);
+  await page.click("#editor summary");
+  const text = (await page.inputValue("#script")).replace(/\s*$/, "\n");
+  const line = text.split("\n").length; // the appended line's number
+  await page.fill("#script", `${text}send olld orders-0 x\n`);
+  await page.click("#run");
+  await page.waitForSelector("#script-error:not([hidden])");
+  const m = await page.evaluate(() => {
+    const t = document.getElementById("script");
+    return { text: document.getElementById("script-error").textContent, selected: t.value.slice(t.selectionStart, t.selectionEnd) };
+  });
+  assert.match(m.text, new RegExp(`^line ${line}: `), m.text);
+  assert.ok(m.text.includes('no producer named "olld"'), m.text);
+  assert.ok(m.text.includes('did you mean "old"?'), m.text);
+  assert.equal(m.selected, "send olld orders-0 x");
+  await page.evaluate(() => localStorage.clear());
+});
