@@ -411,3 +411,47 @@ test("transactions.html: a step naming a producer the script lacks (send olld â€
   assert.equal(m.selected, "send olld orders-0 x");
   await page.evaluate(() => localStorage.clear());
 });
+
+for (const v of VIEWS) {
+  test(`${v.page}: Save SVG is the whole drawing as vectors â€” lane names and record values as <text>, no raster image`, async () => {
+    await open(v);
+    await page.evaluate((tag) => { const e = document.querySelector(tag); e.goTo(e.steps - 1); }, v.tag);
+    await page.waitForTimeout(200);
+    const out = await page.evaluate((tag) => {
+      const e = document.querySelector(tag);
+      const ladder = tag === "kafka-ladder";
+      const lanes = ladder ? [...e.run.producers, ...e.run.partitions] : e.report.lanes.map((l) => l.label);
+      const values = ladder ? e.run.batches.flatMap((b) => b.values ?? []) : e.report.records.flatMap((r) => r.values ?? []).filter((x) => typeof x === "string" && x);
+      const before = e.renderStats?.draws ?? null;
+      const svg = e.exportPicture("svg");
+      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+      const root = doc.documentElement;
+      const texts = [...doc.querySelectorAll("#drawing text")].map((t) => t.textContent);
+      const canvas = e.shadowRoot.querySelector("canvas");
+      const vp = e.shadowRoot.querySelector(".viewport");
+      return {
+        parseError: !!doc.querySelector("parsererror"), ns: root.namespaceURI, name: root.localName,
+        images: doc.querySelectorAll("image, foreignObject").length, shapes: doc.querySelectorAll("#drawing path").length,
+        texts, lanes: lanes.map(String), values: values.map(String),
+        svgW: Number(root.getAttribute("width")), svgH: Number(root.getAttribute("height")),
+        viewW: vp.clientWidth, viewH: vp.clientHeight, canvasW: canvas.clientWidth, scrollW: vp.scrollWidth, scrollH: vp.scrollHeight,
+        drawsAfter: e.renderStats?.draws ?? null, before,
+      };
+    }, v.tag);
+    assert.equal(out.parseError, false, "the SVG parses");
+    assert.equal(out.ns, "http://www.w3.org/2000/svg");
+    assert.equal(out.name, "svg");
+    assert.equal(out.images, 0, "no raster image");
+    assert.ok(out.shapes > 10, `shapes drawn as SVG paths (${out.shapes})`);
+    // Every lane name the gutter has room for (a longer one is drawn abbreviated, as on screen).
+    const short = out.lanes.filter((l) => l.length <= 16);
+    assert.ok(short.length > 0);
+    for (const lane of short) assert.ok(out.texts.some((t) => t.includes(lane)), `lane ${lane} is a <text>`);
+    assert.ok(out.values.length > 0, "the scenario has record values");
+    assert.ok(out.values.some((val) => out.texts.some((t) => t.includes(val))), `a record value (${out.values.slice(0, 3)}) is a <text>`);
+    // The whole drawing, not only what the scroll window shows.
+    assert.ok(out.svgW >= out.scrollW - 1, `the SVG is ${out.svgW}px wide, the drawing ${out.scrollW}px`);
+    assert.ok(out.svgH >= out.scrollH, `the SVG is ${out.svgH}px high, the drawing ${out.scrollH}px`);
+    assert.equal(out.drawsAfter, out.before, "exporting does not touch the element's own drawing");
+  });
+}
