@@ -170,7 +170,8 @@ function setCompare(on, { updateHash = true } = {}) {
       twin.setAttribute("inspector", "inspector");
       twin.setAttribute("transaction-version", "2");
       if (sabotaged) twin.setAttribute("sabotage", sabotage);
-      for (const attr of ["scenario", "script"]) {
+      // The twin is laid out as the first timeline is (its step text beside the drawing or above).
+      for (const attr of ["scenario", "script", "narration"]) {
         const v = timeline.getAttribute(attr);
         if (v !== null) twin.setAttribute(attr, v);
       }

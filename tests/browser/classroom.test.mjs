@@ -257,11 +257,20 @@ test("transactions.html: Compare V1 / V2 at 1280×720 keeps each timeline's log 
     ["timeline", "timeline-v2"].map((id) => {
       const t = document.getElementById(id);
       const vp = t.shadowRoot.querySelector(".viewport");
-      return { w: vp.clientWidth, logW: t.renderStats?.logW ?? null };
+      const vb = vp.getBoundingClientRect();
+      const nb = t.shadowRoot.querySelector(".now").getBoundingClientRect();
+      return { w: vp.clientWidth, logW: t.renderStats?.logW ?? null, narration: t.getAttribute("narration"),
+        nowBeside: nb.x >= vb.right - 1, nowTop: Math.round(nb.y - vb.y) };
     }));
   for (const side of m) {
     assert.ok(side.w >= 600, `each timeline is ${side.w}px wide`);
     assert.ok(side.logW >= 250, `the log column is ${side.logW}px`);
+  }
+  // Both timelines put the step's text in the same place: beside the drawing, level with its top.
+  assert.equal(m[1].narration, m[0].narration);
+  for (const side of m) {
+    assert.ok(side.nowBeside, "the step's text is beside the drawing");
+    assert.equal(side.nowTop, 0, "the step's text starts level with the drawing");
   }
 });
 
@@ -382,3 +391,67 @@ test("idempotence.html: a step the model cannot take (deliver request b7, no suc
   assert.match(await page.evaluate(() => document.querySelector("kafka-ladder").shadowRoot.querySelector(".error").textContent), /b7/);
   await page.evaluate(() => localStorage.clear());
 });
+
+test("transactions.html: a step naming a producer the script lacks (send olld …) is an error beside the editor naming the nearest producer", async () => {
+  const v = VIEWS[1];
+  await open(v);
+  await page.click("#editor summary");
+  const text = (await page.inputValue("#script")).replace(/\s*$/, "\n");
+  const line = text.split("\n").length; // the appended line's number
+  await page.fill("#script", `${text}send olld orders-0 x\n`);
+  await page.click("#run");
+  await page.waitForSelector("#script-error:not([hidden])");
+  const m = await page.evaluate(() => {
+    const t = document.getElementById("script");
+    return { text: document.getElementById("script-error").textContent, selected: t.value.slice(t.selectionStart, t.selectionEnd) };
+  });
+  assert.match(m.text, new RegExp(`^line ${line}: `), m.text);
+  assert.ok(m.text.includes('no producer named "olld"'), m.text);
+  assert.ok(m.text.includes('did you mean "old"?'), m.text);
+  assert.equal(m.selected, "send olld orders-0 x");
+  await page.evaluate(() => localStorage.clear());
+});
+
+for (const v of VIEWS) {
+  test(`${v.page}: Save SVG is the whole drawing as vectors — lane names and record values as <text>, no raster image`, async () => {
+    await open(v);
+    await page.evaluate((tag) => { const e = document.querySelector(tag); e.goTo(e.steps - 1); }, v.tag);
+    await page.waitForTimeout(200);
+    const out = await page.evaluate((tag) => {
+      const e = document.querySelector(tag);
+      const ladder = tag === "kafka-ladder";
+      const lanes = ladder ? [...e.run.producers, ...e.run.partitions] : e.report.lanes.map((l) => l.label);
+      const values = ladder ? e.run.batches.flatMap((b) => b.values ?? []) : e.report.records.flatMap((r) => r.values ?? []).filter((x) => typeof x === "string" && x);
+      const before = e.renderStats?.draws ?? null;
+      const svg = e.exportPicture("svg");
+      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+      const root = doc.documentElement;
+      const texts = [...doc.querySelectorAll("#drawing text")].map((t) => t.textContent);
+      const canvas = e.shadowRoot.querySelector("canvas");
+      const vp = e.shadowRoot.querySelector(".viewport");
+      return {
+        parseError: !!doc.querySelector("parsererror"), ns: root.namespaceURI, name: root.localName,
+        images: doc.querySelectorAll("image, foreignObject").length, shapes: doc.querySelectorAll("#drawing path").length,
+        texts, lanes: lanes.map(String), values: values.map(String),
+        svgW: Number(root.getAttribute("width")), svgH: Number(root.getAttribute("height")),
+        viewW: vp.clientWidth, viewH: vp.clientHeight, canvasW: canvas.clientWidth, scrollW: vp.scrollWidth, scrollH: vp.scrollHeight,
+        drawsAfter: e.renderStats?.draws ?? null, before,
+      };
+    }, v.tag);
+    assert.equal(out.parseError, false, "the SVG parses");
+    assert.equal(out.ns, "http://www.w3.org/2000/svg");
+    assert.equal(out.name, "svg");
+    assert.equal(out.images, 0, "no raster image");
+    assert.ok(out.shapes > 10, `shapes drawn as SVG paths (${out.shapes})`);
+    // Every lane name the gutter has room for (a longer one is drawn abbreviated, as on screen).
+    const short = out.lanes.filter((l) => l.length <= 16);
+    assert.ok(short.length > 0);
+    for (const lane of short) assert.ok(out.texts.some((t) => t.includes(lane)), `lane ${lane} is a <text>`);
+    assert.ok(out.values.length > 0, "the scenario has record values");
+    assert.ok(out.values.some((val) => out.texts.some((t) => t.includes(val))), `a record value (${out.values.slice(0, 3)}) is a <text>`);
+    // The whole drawing, not only what the scroll window shows.
+    assert.ok(out.svgW >= out.scrollW - 1, `the SVG is ${out.svgW}px wide, the drawing ${out.scrollW}px`);
+    assert.ok(out.svgH >= out.scrollH, `the SVG is ${out.svgH}px high, the drawing ${out.scrollH}px`);
+    assert.equal(out.drawsAfter, out.before, "exporting does not touch the element's own drawing");
+  });
+}

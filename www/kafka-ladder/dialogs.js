@@ -1,12 +1,13 @@
 // <kafka-ladder>'s questions and dialogs: predict-then-reveal questions, the picture export
 // (lib/export.js) and the batch dialog. `v` is the element's view (element.js #view).
 import { decode } from "../../pkg/eoslab.js";
-import { showBatchDialog } from "../lib/element.js";
-import { pngWithCaption, svgOf } from "../lib/export.js";
+import { CanvasStyle, showBatchDialog } from "../lib/element.js";
+import { pngWithCaption, svgOfDrawing } from "../lib/export.js";
 import { LEADER_ANSWERS, ROW_EVENT, splitDecision } from "../lib/ladder-rows.js";
 import { choicesFor } from "../lib/player.js";
 import { TXN_ANSWERS } from "../lib/timeline-model.js";
-import { geometry } from "./layout.js";
+import { drawLadder } from "./draw.js";
+import { contentHeight } from "./layout.js";
 
 /**
  * Predict, then reveal (lib/player.js): the question for story step k — the leader's decision on
@@ -87,10 +88,33 @@ export function exportPicture(v, kind) {
   const th = v.theme ?? {};
   const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
   if (kind === "png") return pngWithCaption(canvas, v.el.caption, opts);
-  const g = geometry(v, v.width);
-  const names = v.ladder?.laneNames ?? [];
-  const lanes = names.map((name, i) => ({ name: String(name), x: g.laneX(i), y: 17, anchor: "middle" }));
-  return svgOf(canvas, v.el.caption, lanes, opts);
+  // The whole drawing: every row up to this step (not only those scrolled into view).
+  const height = v.ladder ? contentHeight(v) : 80;
+  return svgOfDrawing((fake) => drawLadder(exportView(v, fake, height)), v.width, height, v.el.caption, { ...opts, hatch: th.bad });
+}
+
+/**
+ * The view `v` as the drawing code sees it, drawing into `canvas` (a recording one) `height` CSS
+ * px high, scrolled to the top, without presenter zoom: what it writes (stats, the frame, sizes,
+ * the rows' text list) stays on this copy, so the element's own drawing is untouched.
+ */
+function exportView(v, canvas, height) {
+  const r = v.revealed();
+  const ui = { ...v.ui, canvas, viewport: { scrollLeft: 0, scrollTop: 0, clientWidth: v.width, style: {} }, spacer: { style: {} }, rowsList: document.createElement("ol") };
+  return Object.create(v, {
+    ui: { value: ui },
+    maxHeight: { value: height },
+    zoom: { value: () => 1 },
+    el: { value: { hasAttribute: () => false, caption: v.el.caption, getAttribute: (n) => v.el.getAttribute(n) } },
+    ctxStyle: { value: new CanvasStyle() },
+    stats: { value: { draws: 0, lastDrawMs: 0, maxDrawMs: 0 }, writable: true },
+    frame: { value: 0, writable: true },
+    frameCtx: { value: null, writable: true },
+    measuredFont: { value: v.measuredFont, writable: true },
+    // The rows' text list is the element's; this drawing is not what it lists.
+    srRange: { value: `${v.loadToken}:0:${r > 0 ? r - 1 : -1}:${r}`, writable: true },
+    srTimer: { value: 0, writable: true },
+  });
 }
 
 /** Opens batch `id` (b1 = 1) in a dialog: <kafka-batch> when available, else its fields and hex. */

@@ -1,11 +1,13 @@
 // <kafka-timeline>'s questions and dialogs: predict-then-reveal questions, the picture and script
 // export (lib/export.js) and the record dialog. `v` is the element's view (element.js #view).
 import * as eoslab from "../../pkg/eoslab.js";
-import { showBatchDialog } from "../lib/element.js";
-import { pngWithCaption, svgOf } from "../lib/export.js";
+import { CanvasStyle, showBatchDialog } from "../lib/element.js";
+import { pngWithCaption, svgOfDrawing } from "../lib/export.js";
 import { choicesFor } from "../lib/player.js";
-import { TXN_ANSWERS, isMarker, range, recordLabel, recordStatus } from "../lib/timeline-model.js";
+import { CELL_W, TXN_ANSWERS, isMarker, range, recordLabel, recordStatus } from "../lib/timeline-model.js";
+import { drawLanes } from "./draw.js";
 import { TimelineOpenEvent } from "./events.js";
+import { geometry } from "./layout.js";
 
 /**
  * Predict, then reveal (lib/player.js): the question for story step k — the first answer a
@@ -103,8 +105,31 @@ export function exportPicture(v, kind) {
   const th = v.theme ?? {};
   const opts = { mono: th.mono, bg: th.bg, fg: th.fg };
   if (kind === "png") return pngWithCaption(canvas, v.el.caption, opts);
-  const lanes = (v.tl?.lanes ?? []).map((l) => ({ name: String(l.label), x: 8, y: l.y + 16 }));
-  return svgOf(canvas, v.el.caption, lanes, opts);
+  // The whole drawing: every offset of every log (not only the columns scrolled into view).
+  const g = geometry(v, v.width);
+  const width = v.tl ? Math.max(v.width, g.logX + (v.tl.maxOffset + 2) * CELL_W) : v.width;
+  const height = v.tl ? v.tl.height : 80;
+  return svgOfDrawing((fake) => drawLanes(exportView(v, fake, width)), width, height, v.el.caption, { ...opts, hatch: th.bad });
+}
+
+/**
+ * The view `v` as the drawing code sees it, drawing into `canvas` (a recording one) at `width`
+ * CSS px, scrolled to the start, without presenter zoom: what it writes (stats, the latency
+ * plot's size, the hatch pattern) stays on this copy, so the element's own drawing is untouched.
+ */
+function exportView(v, canvas, width) {
+  const ui = { ...v.ui, canvas, viewport: { scrollLeft: 0, scrollTop: 0, style: {} }, latency: { hidden: true } };
+  return Object.create(v, {
+    ui: { value: ui },
+    width: { value: width },
+    zoom: { value: () => 1 },
+    el: { value: { hasAttribute: () => false, caption: v.el.caption, getAttribute: (n) => v.el.getAttribute(n) } },
+    root: { value: { activeElement: null } },
+    ctxStyle: { value: new CanvasStyle() },
+    stats: { value: {}, writable: true },
+    hatch: { value: undefined, writable: true },
+    latencySize: { value: null, writable: true },
+  });
 }
 
 /**

@@ -1,10 +1,9 @@
-// Export the current view as a picture: a PNG of the drawing with its caption under it
-// (the scenario, the step and the Kafka line), and an SVG holding the same drawing, the caption as
-// text and a text layer with the lanes' names where they are drawn (selectable, searchable, read
-// by screen readers). No dependency; nothing leaves the browser (the files are downloads).
+// Export the current view as a picture: a PNG of the drawing with its caption under it (the
+// scenario, the step and the Kafka line), and an SVG of the whole drawing as vectors — the view's
+// own drawing code run into a context that records SVG shapes and <text> (lib/svg-context.js),
+// the caption as text. No dependency; nothing leaves the browser (the files are downloads).
 
-const XML = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-const xml = (s) => String(s).replace(/[&<>"']/g, (c) => XML[c]);
+import { SvgContext, xml } from "./svg-context.js";
 
 const CAPTION_PX = 13;
 const CAPTION_LINE = 18;
@@ -54,23 +53,17 @@ export function pngWithCaption(canvas, caption, { font = "system-ui, sans-serif"
 }
 
 /**
- * An SVG (text) of `canvas` as drawn: the drawing as an image, `lanes` ([{name, x, y}] in CSS px)
- * as a text layer over their drawn names, and `caption` as text under it.
+ * The SVG text of a view's drawing made by `draw(fake)`: the view's own drawing function run
+ * with a canvas whose context records SVG (lib/svg-context.js), `width`×`height` CSS px, with
+ * `caption` as text under it. Vectors and text only, no raster image.
  */
-export function svgOf(canvas, caption, lanes = [], { font = "system-ui, sans-serif", mono = "monospace", bg = "#ffffff", fg = "#1b1f24" } = {}) {
-  const w = canvas.clientWidth || canvas.width;
-  const h = canvas.clientHeight || canvas.height;
-  const lines = captionLines(caption, w, font);
-  const total = h + lines.length * CAPTION_LINE + 12;
-  const laneText = lanes.map((l) =>
-    `<text data-lane="${xml(l.name)}" x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}"${l.anchor ? ` text-anchor="${l.anchor}"` : ""}>${xml(l.name)}</text>`).join("");
-  const capText = lines.map((l, i) => `<tspan x="8" y="${(h + 6 + CAPTION_PX + i * CAPTION_LINE).toFixed(1)}">${xml(l)}</tspan>`).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${total}" viewBox="0 0 ${w} ${total}" role="img" aria-labelledby="title">` +
-    `<title id="title">${xml(caption)}</title>` +
-    `<rect width="100%" height="100%" fill="${xml(bg)}"/>` +
-    `<image href="${canvas.toDataURL("image/png")}" x="0" y="0" width="${w}" height="${h}"/>` +
-    `<g id="lanes" font-family="${xml(mono)}" font-size="12" font-weight="bold" fill="${xml(fg)}" fill-opacity="0">${laneText}</g>` +
-    `<text id="caption" font-family="${xml(font)}" font-size="${CAPTION_PX}" fill="${xml(fg)}">${capText}</text></svg>`;
+export function svgOfDrawing(draw, width, height, caption, { font = "system-ui, sans-serif", bg = "#ffffff", fg = "#1b1f24", hatch } = {}) {
+  const ctx = new SvgContext(width, height, { hatch });
+  const style = {};
+  // The element the drawing code sizes: its CSS size and backing store, and the context.
+  const canvas = { style, width: 0, height: 0, clientWidth: width, clientHeight: height, getContext: () => ctx };
+  draw(canvas);
+  return ctx.toSvg({ title: caption, captionLines: captionLines(caption, width, font), captionFont: font, captionPx: CAPTION_PX, captionLine: CAPTION_LINE, bg, fg });
 }
 
 // --- vector drawings ---------------------------------------------------------------------------

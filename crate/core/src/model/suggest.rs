@@ -82,6 +82,24 @@ pub fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     best.map(|(c, _)| c).or_else(|| if w.len() >= 3 { candidates.iter().copied().find(|c| c.starts_with(&w)) } else { None })
 }
 
+/// `message` (an error naming `word`, which is not one of `names`) followed by the nearest of
+/// `names` when it is near enough to be a typo: `no producer named "olld" — did you mean "old"?`.
+/// The error of a step that names a producer, partition, consumer or group the run does not have.
+pub fn did_you_mean<'a>(message: alloc::string::String, word: &str, names: impl IntoIterator<Item = &'a str>) -> alloc::string::String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match nearest(word, &names) {
+        Some(n) => format!("{message} — did you mean {n:?}?"),
+        None => message,
+    }
+}
+
+/// The batch number nearest to `batch` among `have` (the batches that have what a step wants:
+/// a request or response in the network), for an error of a step naming another one; the lower
+/// of two equally near.
+pub fn nearest_batch(batch: usize, have: impl IntoIterator<Item = usize>) -> Option<usize> {
+    have.into_iter().filter(|&b| b != batch).min_by_key(|&b| (b.abs_diff(batch), b))
+}
+
 /// The first word of each script line whose first word is `directive` (the names a script
 /// declares with `producer NAME …`, `partition NAME`, `consumer NAME …`).
 fn declared<'a>(script: &'a str, directives: &[&str]) -> Vec<&'a str> {
@@ -235,5 +253,43 @@ mod tests {
                 assert!(!e.message.starts_with("unknown step"), "{v}: {}", e.message);
             }
         }
+    }
+
+    #[test]
+    fn a_misspelt_name_of_a_step_is_answered_with_the_nearest_one() {
+        let m = did_you_mean(format!("no producer named {:?}", "olld"), "olld", ["old", "new"]);
+        assert_eq!(m, "no producer named \"olld\" — did you mean \"old\"?");
+        assert_eq!(did_you_mean("no group named \"zzz\"".into(), "zzz", ["g1"]), "no group named \"zzz\"");
+        assert_eq!(nearest_batch(7, [1, 2, 5]), Some(5));
+        assert_eq!(nearest_batch(3, [2, 4]), Some(2));
+        assert_eq!(nearest_batch(3, []), None);
+    }
+
+    /// A transactions script's step naming a producer, partition, consumer or group it does not
+    /// declare stops with that error and the nearest declared name.
+    #[test]
+    fn the_transactions_steps_name_the_nearest_declared_name() {
+        let head = "model transactions\npartition orders-0\npartition orders-1\nproducer old transactional.id=t1\nproducer new transactional.id=t2\nconsumer reader read_committed group=grp orders-0\ninit old\ninit new\nbegin old\n";
+        for (step, want) in [
+            ("send olld orders-0 x", "no producer named \"olld\" — did you mean \"old\"?"),
+            ("send old order-0 x", "no partition named \"order-0\" — did you mean \"orders-0\"?"),
+            ("poll readr", "no consumer named \"readr\" — did you mean \"reader\"?"),
+            ("rebalance gpr", "no group named \"gpr\" — did you mean \"grp\"?"),
+        ] {
+            let script = format!("{head}{step}\n");
+            let sc = crate::model::txn_scenario::parse(&script).unwrap_or_else(|e| panic!("{step}: {e}"));
+            let run = crate::model::txn_scenario::run(&sc, None, false);
+            let err = run.error.map(|e| e.message).unwrap_or_else(|| panic!("{step}: no error"));
+            assert!(err.contains(want), "{step}: {err}");
+        }
+    }
+
+    /// A step naming a batch with nothing in the network names the nearest one that has.
+    #[test]
+    fn a_batch_without_a_request_names_the_nearest_batch_with_one() {
+        let script = "partition p\nproducer app\nsend app p x\nsend app p y\ndeliver request b7\n";
+        let sc = crate::model::scenario::parse(script).unwrap();
+        let err = crate::model::scenario::run(&sc).error.map(|e| e.message).expect("an error");
+        assert!(err.contains("b7 has no request in the network — did you mean \"b2\"?"), "{err}");
     }
 }

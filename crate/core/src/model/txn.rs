@@ -516,13 +516,22 @@ impl World {
             if self.is_idempotent_producer(name) {
                 format!("{name} has no transactional.id: this is a transactional producer's step; {name} takes send, deliver request|response bN, lose, delay request, refuse request, timeout and restart")
             } else {
-                format!("no producer named {name:?}")
+                super::suggest::did_you_mean(format!("no producer named {name:?}"), name, self.clients.iter().map(|c| c.name.as_str()))
             }
         })
     }
 
     fn partition_index(&self, name: &str) -> Result<usize, String> {
-        self.idem.cluster.partitions.iter().position(|p| p.name == name).ok_or_else(|| format!("no partition named {name:?}"))
+        self.idem.cluster.partitions.iter().position(|p| p.name == name).ok_or_else(|| {
+            super::suggest::did_you_mean(format!("no partition named {name:?}"), name, self.idem.cluster.partitions.iter().map(|p| p.name.as_str()))
+        })
+    }
+
+    /// The index of the consumer `name`; an error naming the nearest one when there is none.
+    fn consumer_index(&self, name: &str) -> Result<usize, String> {
+        self.consumers.iter().position(|c| c.name == name).ok_or_else(|| {
+            super::suggest::did_you_mean(format!("no consumer named {name:?}"), name, self.consumers.iter().map(|c| c.name.as_str()))
+        })
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -311,20 +311,20 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
                 None => sim.latest_message(*batch, resp),
             };
             let Some(m) = found.map(|m| m.id) else {
-                return perr(line, format!("b{batch} has no {} in the network", if resp { "response" } else { "request" }));
+                return perr(line, no_message(sim, *batch, resp));
             };
             let a = if matches!(s, Step::Deliver { .. }) { Action::Deliver { message: m } } else { Action::Lose { message: m } };
             act(sim, a)?;
         }
         Step::Delay { batch, .. } => {
             let Some(m) = sim.latest_message(*batch, false).map(|m| m.id) else {
-                return perr(line, format!("b{batch} has no request in the network"));
+                return perr(line, no_message(sim, *batch, false));
             };
             act(sim, Action::Delay { message: m })?;
         }
         Step::Refuse { batch, error, .. } => {
             let Some(m) = sim.latest_message(*batch, false).map(|m| m.id) else {
-                return perr(line, format!("b{batch} has no request in the network"));
+                return perr(line, no_message(sim, *batch, false));
             };
             let code = super::errors::ErrorCode::from_name(error).unwrap_or(super::errors::ErrorCode::NOT_ENOUGH_REPLICAS);
             act(sim, Action::Refuse { message: m, code })?;
@@ -481,6 +481,18 @@ pub(super) fn producer_idx(sim: &Sim, name: &str) -> usize {
 
 pub(super) fn partition_idx(sim: &Sim, name: &str) -> usize {
     sim.cluster.partitions.iter().position(|p| p.name == name).unwrap_or(0)
+}
+
+/// The error of a step naming batch `batch` when it has no request (`resp`: response) in the
+/// network, with the nearest batch that has one: `b7 has no request in the network — did you
+/// mean "b5"?`.
+fn no_message(sim: &Sim, batch: usize, resp: bool) -> String {
+    let message = format!("b{batch} has no {} in the network", if resp { "response" } else { "request" });
+    let have = sim.wire.iter().filter(|m| matches!(m.kind, MessageKind::Response(_)) == resp).map(|m| m.batch);
+    match crate::model::suggest::nearest_batch(batch, have) {
+        Some(n) => format!("{message} — did you mean \"b{n}\"?"),
+        None => message,
+    }
 }
 
 pub fn step_line(s: &Step) -> usize {

@@ -6,7 +6,7 @@ impl World {
     /// A consumer polls every assigned partition (L4, R1–R5). Rejoining the group takes the
     /// current generation.
     pub fn poll(&mut self, name: &str) -> Result<usize, String> {
-        let ci = self.consumers.iter().position(|c| c.name == name).ok_or_else(|| format!("no consumer named {name:?}"))?;
+        let ci = self.consumer_index(name)?;
         if let Some(g) = self.consumers[ci].group.as_deref() {
             if let Some(gr) = self.groups.iter().find(|x| x.name == g) {
                 self.consumers[ci].generation = gr.generation;
@@ -93,7 +93,11 @@ impl World {
 
     /// The group rebalances: a new generation (KIP-447 fencing of the old one).
     pub fn rebalance(&mut self, group: &str) -> Result<(), String> {
-        let g = self.groups.iter_mut().find(|g| g.name == group).ok_or_else(|| format!("no group named {group:?}"))?;
+        let names = || self.groups.iter().map(|g| g.name.as_str());
+        let Some(gi) = self.groups.iter().position(|g| g.name == group) else {
+            return Err(crate::model::suggest::did_you_mean(format!("no group named {group:?}"), group, names()));
+        };
+        let g = &mut self.groups[gi];
         g.generation += 1;
         let gen = g.generation;
         msg!(self, OFFSETS_LANE, OFFSETS_LANE, "rebalance", format!("{group} rebalances: generation {gen}"));
@@ -105,7 +109,7 @@ impl World {
     /// after an abort the consumer's position is not rewound by Kafka, so without this the
     /// aborted input would be skipped, not re-processed.
     pub fn seek_committed(&mut self, consumer: &str) -> Result<(), String> {
-        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let ci = self.consumer_index(consumer)?;
         let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
         let committed = self.groups.iter().find(|g| g.name == group).map(|g| g.committed.clone()).unwrap_or_default();
         for p in self.consumers[ci].partitions.clone() {
@@ -119,7 +123,7 @@ impl World {
 
     /// OffsetFetch with requireStable (read_committed consumers, G5).
     pub fn offset_fetch(&mut self, consumer: &str) -> Result<Vec<(String, OffsetFetch)>, String> {
-        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let ci = self.consumer_index(consumer)?;
         let group = self.consumers[ci].group.clone().ok_or("the consumer has no group")?;
         let g = self.groups.iter().find(|g| g.name == group).cloned().ok_or("no group")?;
         let mut out = Vec::new();

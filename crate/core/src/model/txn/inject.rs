@@ -386,7 +386,7 @@ impl World {
             return match added {
                 Added::Yes => {
                     let consumer = consumer.unwrap_or_default();
-                    let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+                    let ci = self.consumer_index(&consumer)?;
                     self.send_offsets_commit(i, ci)
                 }
                 Added::Held => Ok(super::CallResult::Pending),

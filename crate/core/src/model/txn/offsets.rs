@@ -8,7 +8,7 @@ impl World {
     pub fn send_offsets(&mut self, name: &str, consumer: &str) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
         self.not_blocked(i, "sendOffsetsToTransaction")?;
-        let ci = self.consumers.iter().position(|c| c.name == consumer).ok_or_else(|| format!("no consumer named {consumer:?}"))?;
+        let ci = self.consumer_index(consumer)?;
         let group = self.consumers[ci].group.clone().ok_or_else(|| format!("consumer {consumer} has no group"))?;
         if let Some(r) = self.check_usable(i, "sendOffsetsToTransaction") {
             return Ok(r);
