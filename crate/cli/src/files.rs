@@ -303,6 +303,44 @@ pub(crate) fn write_partition_dirs(args: &[String]) -> Result<ExitCode, String> 
     Ok(if run.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// `dump-log` reads each file whole, so only a regular file is read: a FIFO would wait for a
+/// writer and may never end, a device such as /dev/zero never ends, a directory has no bytes.
+/// Decided from the path's metadata (stat follows a link and does not open the file, so a FIFO
+/// is never opened). A path whose metadata cannot be read is left to the reader, which reports
+/// it as Kafka's tool does (a missing file is its NoSuchFileException).
+fn refuse_unless_regular(p: &std::path::Path) -> Result<(), String> {
+    let Ok(m) = std::fs::metadata(p) else { return Ok(()) };
+    if m.is_file() {
+        return Ok(());
+    }
+    let t = m.file_type();
+    let (what, why) = if t.is_dir() {
+        ("a directory", "dump-log reads segment and index files, not directories")
+    } else {
+        special_file(t)
+    };
+    Err(format!("{}: {what}, not a regular file: not read ({why})", p.display()))
+}
+
+#[cfg(unix)]
+fn special_file(t: std::fs::FileType) -> (&'static str, &'static str) {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        ("a FIFO", "dump-log reads a file whole, and a FIFO ends only when its writer closes it")
+    } else if t.is_char_device() || t.is_block_device() {
+        ("a device", "dump-log reads a file whole, and a device such as /dev/zero never ends")
+    } else if t.is_socket() {
+        ("a socket", "dump-log reads files")
+    } else {
+        ("not a file", "dump-log reads files")
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file(_: std::fs::FileType) -> (&'static str, &'static str) {
+    ("not a file", "dump-log reads files")
+}
+
 pub(crate) fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {
     use eoslab_core::files::dump::{DumpInput, DumpLog, DumpOptions, Stream};
     use eoslab_core::files::FileKind;
@@ -354,6 +392,23 @@ pub(crate) fn cmd_dump_log(args: &[String]) -> Result<ExitCode, String> {
             _ => format!("{}: {e}", p.display()),
         })
     };
+    // Every file the dump will read, siblings included, is looked at before anything is
+    // printed: one that is not a regular file is refused and nothing is dumped.
+    for f in files.split(',') {
+        let path = std::path::Path::new(f);
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = absolute.display().to_string();
+        let sibling = |ext: &str| eoslab_core::files::dump::sibling_path(&absolute, ext);
+        let to_read: Vec<String> = match FileKind::of(f) {
+            FileKind::Unknown | FileKind::LeaderEpochCheckpoint | FileKind::PartitionMetadata => Vec::new(),
+            FileKind::Index => vec![f.to_string(), sibling("log")],
+            FileKind::TimeIndex => vec![f.to_string(), sibling("log"), sibling("index")],
+            _ => vec![f.to_string()],
+        };
+        for p in &to_read {
+            refuse_unless_regular(std::path::Path::new(p))?;
+        }
+    }
     for f in files.split(',') {
         let path = std::path::Path::new(f);
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());

@@ -212,3 +212,62 @@ fn decode_refuses_a_device_and_names_a_directory() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
 }
+
+/// `dump-log` reads each file whole: a FIFO, a device (here a link to /dev/zero) or a directory
+/// given as a segment or index, or found as one's sibling, is refused before anything is dumped,
+/// with exit code 2 and a message naming the path and why. The run is killed and the test fails
+/// if it does not end within 20 s (a FIFO opened for reading would block it for ever).
+#[cfg(unix)]
+#[test]
+fn dump_log_refuses_what_is_not_a_regular_file() {
+    use std::time::{Duration, Instant};
+    let dir = tmp("dump-log-special");
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["fifo", "zero", "dir", "sibling"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    let seg = "00000000000000000000";
+    let fifo = dir.join("fifo").join(format!("{seg}.log"));
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo failed");
+    let zero = dir.join("zero").join(format!("{seg}.log"));
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let sub = dir.join("dir").join(format!("{seg}.txnindex"));
+    std::fs::create_dir_all(&sub).unwrap();
+    // A regular index whose sibling .log is a FIFO: the sibling is refused by its own path.
+    let index = dir.join("sibling").join(format!("{seg}.index"));
+    std::fs::write(&index, [0u8; 8]).unwrap();
+    let sibling_fifo = dir.join("sibling").join(format!("{seg}.log"));
+    assert!(Command::new("mkfifo").arg(&sibling_fifo).status().unwrap().success());
+
+    let cases: [(&Path, &Path, &str); 4] = [
+        (&fifo, &fifo, "a FIFO, not a regular file: not read"),
+        (&zero, &zero, "a device, not a regular file: not read"),
+        (&sub, &sub, "a directory, not a regular file: not read"),
+        (&index, &sibling_fifo, "a FIFO, not a regular file: not read"),
+    ];
+    for (given, named, what) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eoslab"))
+            .args(["dump-log", "--files"])
+            .arg(given)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(20) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("dump-log {} did not end within 20 s", given.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{}: {err}", given.display());
+        assert!(err.starts_with(&format!("eoslab: {}: {what} (", named.display())), "{}: {err}", given.display());
+        assert!(o.stdout.is_empty(), "{}: printed {:?}", given.display(), String::from_utf8_lossy(&o.stdout));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

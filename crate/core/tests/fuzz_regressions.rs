@@ -3,6 +3,11 @@
 //! may hold only its README: then this test checks nothing and passes.
 
 mod common;
+#[allow(dead_code)]
+mod fuzz_bodies;
+#[cfg(feature = "capture")]
+#[path = "fuzz_bodies/capture.rs"]
+mod capture_body;
 
 use std::path::PathBuf;
 
@@ -30,6 +35,18 @@ fn every_fuzz_crasher_stays_fixed() {
         let r = std::panic::catch_unwind(|| {
             if name.starts_with("partition_dir-") {
                 partition_dir(&data);
+            }
+            // The bodies of the dump_files, scripts and capture targets (tests/fuzz_bodies/);
+            // a capture crasher is checked only with the core's `capture` feature.
+            if name.starts_with("dump_files-") {
+                fuzz_bodies::dump_files(&data);
+            }
+            if name.starts_with("scripts-") {
+                fuzz_bodies::scripts(&data);
+            }
+            #[cfg(feature = "capture")]
+            if name.starts_with("capture-") {
+                capture_body::capture(&data);
             }
             common::decode_all_ways(&data);
             let rep = eoslab_core::decode_bytes(&data, &eoslab_core::DecodeOptions::default());
