@@ -338,6 +338,21 @@ impl World {
 
     /// The record of the data batch at `offset` on partition `pi` (what a duplicate's answer
     /// points at: the original batch).
+    /// A marker at `before` closes the producer's records still open on `partition` below it,
+    /// with the transaction's `outcome`.
+    pub(super) fn close_open_records(&mut self, partition: &str, pid: i64, before: i64, outcome: Option<&'static str>) {
+        let step = self.step;
+        if let Some(open) = self.open_records.get_mut(partition).and_then(|by_pid| by_pid.get_mut(&pid)) {
+            for k in open.drain(..) {
+                let rec = &mut self.records[k];
+                if rec.closed_at.is_none() && rec.offset < before {
+                    rec.closed_at = Some(step);
+                    rec.outcome = outcome;
+                }
+            }
+        }
+    }
+
     fn record_at(&self, pi: usize, offset: i64) -> Option<usize> {
         let v = self.data_index.get(self.idem.cluster.partitions[pi].name.as_str())?;
         v.binary_search_by_key(&offset, |e| e.0).ok().map(|i| v[i].1)
@@ -708,16 +723,7 @@ impl World {
             txn: Some(m.txn),
             truncated_at: None,
         });
-        let step = self.step;
-        if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {
-            for k in open.drain(..) {
-                let rec = &mut self.records[k];
-                if rec.closed_at.is_none() && rec.offset < offset {
-                    rec.closed_at = Some(step);
-                    rec.outcome = outcome;
-                }
-            }
-        }
+        self.close_open_records(&m.partition, m.pid, offset, outcome);
         self.txns[m.txn].markers.push(m.commit);
         if self.txns[m.txn].outcome.is_none() {
             self.txns[m.txn].outcome = Some(m.commit);

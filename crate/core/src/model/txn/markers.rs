@@ -194,17 +194,8 @@ impl World {
                 });
                 // Close this producer's open records on that partition: those of every
                 // transaction instance of this producer id still open there.
-                let step = self.step;
                 let outcome = Some(if m.commit { "committed" } else { "aborted" });
-                if let Some(open) = self.open_records.get_mut(m.partition.as_str()).and_then(|by_pid| by_pid.get_mut(&m.pid)) {
-                    for k in open.drain(..) {
-                        let rec = &mut self.records[k];
-                        if rec.closed_at.is_none() && rec.offset < base_offset {
-                            rec.closed_at = Some(step);
-                            rec.outcome = outcome;
-                        }
-                    }
-                }
+                self.close_open_records(&m.partition, m.pid, base_offset, outcome);
                 self.txns[m.txn].markers.push(m.commit);
                 let k = msg_rule!(self, self.marker_lane(&m.partition, is_offsets), COORD_LANE, "response", format!("marker written: {}; LSO now {lso}", d.why(&m.partition)), d.rule(), d.source(), ErrorCode::NONE);
                 self.link(k, Some(r));
