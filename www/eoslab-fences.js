@@ -25,9 +25,8 @@
 // Docusaurus page, only once React has hydrated it: changing its markup before is a mismatch); a
 // page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
 import "./eoslab.js";
-import { isTransactionsScript } from "./lib/script-kind.js";
+import { FENCE_KINDS as KINDS, fenceElement } from "./lib/fences.js";
 
-const KINDS = ["kafka-batch", "kafka-scenario", "kafka-ladder", "kafka-timeline", "kafka-config"];
 const DONE = "data-eoslab-fence";
 const SELECTOR = KINDS.flatMap((k) => [`div.language-${k}`, `pre.${k}`, `pre.language-${k}`, `code.language-${k}`]).join(", ");
 
@@ -60,40 +59,12 @@ function blockOf(hit) {
   return { block, kind };
 }
 
-const HEX_ONLY = /^[\s0-9a-fA-F]+$/;
-const BASE64_ONLY = /^[\sA-Za-z0-9+/=_-]+$/;
-const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** The element for a fence of `kind` with body `text`. */
+/** The element for a fence of `kind` with body `text` (lib/fences.js decides which, with which attributes). */
 export function elementFor(kind, text) {
-  const body = text.trim();
-  if (kind === "kafka-batch") {
-    const el = document.createElement("kafka-batch");
-    el.setAttribute("readonly", "");
-    el.setAttribute("compact", "");
-    // Plain hex and base64 as attributes; anything else (an xxd / hexdump -C / Wireshark dump, a
-    // byte-array literal) through load(), which detects the layout as a paste does.
-    if (HEX_ONLY.test(body)) el.setAttribute("hex", body);
-    else if (BASE64_ONLY.test(body)) el.setAttribute("base64", body);
-    else customElements.whenDefined("kafka-batch").then(() => el.load(body, "code block"));
-    return el;
-  }
-  if (kind === "kafka-scenario" || kind === "kafka-ladder" || kind === "kafka-timeline") {
-    const named = SCENARIO_NAME.test(body) && !body.includes("\n");
-    const transactions = isTransactionsScript(body);
-    const name = named ? body : null;
-    // kafka-scenario picks the view by the script's language; the other two name it.
-    const byLanguage = named ? (name.startsWith("txn-") ? "kafka-timeline" : "kafka-ladder") : transactions ? "kafka-timeline" : "kafka-ladder";
-    const tag = kind === "kafka-scenario" ? byLanguage : kind;
-    const el = document.createElement(tag);
-    el.setAttribute("compact", "");
-    el.setAttribute("readonly", "");
-    if (named) el.setAttribute("scenario", name);
-    else el.setAttribute("script", text);
-    return el;
-  }
-  const el = document.createElement("kafka-producer-config");
-  el.setAttribute("properties", text);
+  const { tag, attributes, load } = fenceElement(kind, text);
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  if (load !== null) customElements.whenDefined(tag).then(() => el.load(load, "code block"));
   return el;
 }
 

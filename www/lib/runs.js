@@ -1,0 +1,132 @@
+// runs.js: what a scenario player (<kafka-timeline>, <kafka-ladder>) runs for its inputs, as one
+// function of the wasm package, and the pre-built run files that carry its result to a page.
+//
+// computeRun() is called by the elements (in the browser, once pkg/eoslab.js is loaded) and by
+// the build-time pre-building (www/prebuild.mjs in Node: make dist, the MkDocs and Docusaurus
+// plugins), so a pre-built run is exactly what the element would compute: one code path, one
+// answer. A run file is
+//
+//   {"eoslab": "run", "format": 1, "element": "kafka-timeline", "version": "<package version>",
+//    "input": {"script": "…", "scenario": "name" | null, "transactionVersion": 0|1|2|null},
+//    "run": {"report": {…}, "ran": "…" | null, "partial": "line N: …" | null}}
+//
+// where `run` is computeRun's result. An element given a run file (its `run` attribute, or the
+// dist's runs/<element>/<scenario>.json for a `scenario` attribute) draws it without loading any
+// WebAssembly, and loads pkg/eoslab.js only when the reader does something the run does not hold
+// (edits the script, forks it at a next-step button, opens a record's bytes).
+//
+// Importable in Node: nothing here touches the DOM.
+import { linesBeforeError, parseSource } from "./player.js";
+import { isTransactionsScript } from "./script-kind.js";
+
+/** The format of a run file (its "format" field); an element refuses another. */
+export const RUN_FORMAT = 1;
+
+/** The elements that draw a scenario run. */
+export const RUN_ELEMENTS = ["kafka-timeline", "kafka-ladder"];
+
+/**
+ * The `transaction-version` attribute's value as a number, or null when absent or empty; throws
+ * the element's own message on anything but 0, 1 or 2.
+ */
+export function transactionVersionOf(raw) {
+  if (raw === null || raw === undefined || String(raw).trim() === "") return null;
+  if (!/^\s*[012]\s*$/.test(String(raw))) throw new Error(`transaction-version "${raw}": must be 0, 1 or 2 (or absent: the script's own)`);
+  return Number(raw);
+}
+
+/**
+ * The run `element` ("kafka-timeline" | "kafka-ladder") shows for script `text` (a script, or its
+ * JSON twin): `{report, ran, partial}` — the report runTxnScenario returned; `ran`, the text that
+ * ran (the lines before a script error when only those ran; null for a JSON twin, which offers no
+ * next-step lines); `partial`, that script error (null when the whole script ran). `eoslab` is the
+ * initialised package (pkg/eoslab.js). Throws what the core throws when not even the lines before
+ * an error run.
+ */
+export function computeRun(eoslab, element, text, { transactionVersion = null, sabotage = null } = {}) {
+  const run = eoslab.runTxnScenario;
+  if (typeof run !== "function") throw new Error("pkg/eoslab.js has no runTxnScenario: rebuild pkg/ (make pkg)");
+  const source = parseSource(text);
+  let options;
+  if (element === "kafka-timeline") {
+    // The ladder's per-batch view of an idempotence script is not drawn on the timeline.
+    options = { sequence: false };
+    if (sabotage) options.sabotage = sabotage;
+    if (transactionVersion !== null) options.transactionVersion = transactionVersion;
+  } else {
+    // A transactions script runs as the timeline's does and is drawn from the same report; an
+    // idempotence script's report carries the per-batch view's events and per-step changes, not
+    // the world's snapshot after every step.
+    const transactions = source.kind === "text" ? isTransactionsScript(source.text) : source.value?.model === "transactions";
+    options = {};
+    if (transactions && transactionVersion !== null) options.transactionVersion = transactionVersion;
+    if (!transactions) Object.assign(options, { snapshots: false, trace: false });
+  }
+  try {
+    return { report: run(source.value, options), ran: source.kind === "text" ? text : null, partial: null };
+  } catch (err) {
+    // A mistake in the script: the steps before its line, with the error.
+    const message = err instanceof Error ? err.message : String(err);
+    const before = source.kind === "text" ? linesBeforeError(text, message) : null;
+    if (before === null) throw err;
+    let report;
+    try {
+      report = run(before, options);
+    } catch {
+      throw err;
+    }
+    return { report, ran: before, partial: message };
+  }
+}
+
+/** The run file of `element` for `input` ({script, scenario, transactionVersion}) and its computeRun result. */
+export function runFile(eoslab, element, input, run) {
+  return {
+    eoslab: "run",
+    format: RUN_FORMAT,
+    element,
+    version: typeof eoslab.version === "function" ? eoslab.version() : null,
+    input: { script: input.script, scenario: input.scenario ?? null, transactionVersion: input.transactionVersion ?? null },
+    run,
+  };
+}
+
+/**
+ * Checks that `file` (parsed JSON) is a run file for `element`; returns it, or throws a message a
+ * page author can act on.
+ */
+export function checkRunFile(file, element, where) {
+  if (!file || file.eoslab !== "run") throw new Error(`${where} is not an eoslab run file`);
+  if (file.format !== RUN_FORMAT) throw new Error(`${where}: run format ${file.format}, this element reads ${RUN_FORMAT} (pre-build it again with this eoslab)`);
+  if (file.element !== element) throw new Error(`${where} is a run for <${file.element}>, not <${element}>`);
+  if (!file.run?.report?.steps) throw new Error(`${where} holds no run`);
+  return file;
+}
+
+/** The URL of the dist's pre-built run of built-in scenario `name` for `element`, next to the modules. */
+export const builtInRunURL = (element, name) => new URL(`../../runs/${element}/${name}.json`, import.meta.url);
+
+/**
+ * Fetches and checks the run file at `url` for `element`. `optional`: resolves to null when there
+ * is no such file (404), so the caller runs the model instead (a dist built without runs/).
+ */
+export async function fetchRun(url, element, { optional = false } = {}) {
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    if (optional) return null;
+    throw new Error(`run file ${url.pathname ?? url}: could not be fetched (${err.message})`);
+  }
+  if (!res.ok) {
+    if (optional && res.status === 404) return null;
+    throw new Error(`run file ${new URL(url, globalThis.location?.href).pathname}: ${res.status} ${res.statusText}`);
+  }
+  let file;
+  try {
+    file = await res.json();
+  } catch (err) {
+    throw new Error(`run file ${new URL(url, globalThis.location?.href).pathname}: not JSON (${err.message})`);
+  }
+  return checkRunFile(file, element, `run file ${new URL(url, globalThis.location?.href).pathname}`);
+}
