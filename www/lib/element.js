@@ -6,8 +6,8 @@
 //
 // Importable in Node, where HTMLElement, CustomEvent and document may be absent: nothing here
 // touches the DOM until an element is built. Text always reaches the page as text (dom.js el).
-import init from "../../pkg/eoslab.js";
 import { el, lazyStyleSheet } from "./dom.js";
+import { fetchAsset, loadFull } from "./wasm.js";
 
 // --- elements and events ---------------------------------------------------------------------
 
@@ -92,8 +92,16 @@ export function microtaskUpdater(update, active) {
 
 let wasmReady = null;
 
-/** Resolves once pkg/eoslab.js is initialised (its wasm fetched on the first call only). */
-export const ready = () => (wasmReady ??= init());
+/**
+ * Resolves once pkg/eoslab.js is initialised (its wasm fetched on the first call only); rejects with
+ * an error naming the file that could not be fetched (lib/wasm.js assetError), which the element
+ * shows, and is tried again on the next call.
+ */
+export const ready = () =>
+  (wasmReady ??= loadFull().catch((err) => {
+    wasmReady = null;
+    throw err;
+  }));
 
 let batchInspector = null; // promise of the lazy import of <kafka-batch>
 
@@ -120,8 +128,8 @@ export async function scenarioSource(host) {
   if (name !== null && name.trim() !== "") {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
     const url = new URL(`../../scenarios/${name}.eos`, import.meta.url);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
+    // A 404 is a name that is not built in, or a folder copied in part: the message names the URL and both.
+    const res = await fetchAsset(url, `the built-in scenario "${name}" (is the name right? scenarios/index.json lists them)`);
     return await res.text();
   }
   return host.textContent ?? "";
