@@ -1,8 +1,11 @@
 // frame.html: one element configured from the URL hash, for docs hosts that forbid scripts in
 // their own pages but allow an <iframe> ("An iframe fallback"):
 //
-//   <iframe src=".../eoslab/frame.html#kafka-timeline?scenario=txn-zombie-fenced&step=3"
-//           title="Fencing a zombie producer" style="width:100%;border:0" loading="lazy"></iframe>
+//   <iframe class="eoslab-frame" width="690" height="520" title="Fencing a zombie producer" loading="lazy"
+//           src="eoslab/frame.html#kafka-timeline?scenario=txn-zombie-fenced&amp;step=3"></iframe>
+//
+// (a relative src, and no style="…": a host page under style-src 'self' drops that attribute; the
+// width comes from a class in the host's stylesheet — docs/pages/embedding.md "An iframe fallback").
 //
 // The hash takes two forms:
 //   #ELEMENT?ATTR=VALUE&ATTR…   one of kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config,
@@ -16,7 +19,8 @@
 //
 // Sizing: the frame posts its content height to the parent whenever it changes —
 //   {type: "eoslab:frame-size", height: <CSS px>, id: <the hash's `frame` attribute, or null>}
-// — and a host that allows a one-line listener resizes the iframe (README "An iframe fallback").
+// — and a host that allows one script file of its own sets the iframe's height attribute to it
+// (docs/pages/embedding.md "An iframe fallback", tested by tests/browser/embed-frames.test.mjs).
 // Nothing of the hash is ever inserted as markup: attributes are set with setAttribute, scripts
 // and bytes are handed to the elements as text.
 import { decodeState } from "./lib/link-state.js";
