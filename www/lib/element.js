@@ -93,15 +93,19 @@ export function microtaskUpdater(update, active) {
 let wasmReady = null;
 
 /**
- * Resolves once pkg/eoslab.js is initialised (its wasm fetched on the first call only); rejects with
- * an error naming the file that could not be fetched (lib/wasm.js assetError), which the element
- * shows, and is tried again on the next call.
+ * Resolves to the initialised package pkg/eoslab.js, importing it and fetching its wasm on the first
+ * call only: a model element drawing a pre-built run (lib/runs.js) never calls it until the reader
+ * asks for something the run does not hold. A failed load is not cached (the next call tries again)
+ * and says what could not be fetched: lib/wasm.js loadFull's error names the file, the URL it tried
+ * and that the eoslab/ folder must be served whole next to the module (assetError).
  */
-export const ready = () =>
-  (wasmReady ??= loadFull().catch((err) => {
+export function ready() {
+  wasmReady ??= loadFull().catch((err) => {
     wasmReady = null;
     throw err;
-  }));
+  });
+  return wasmReady;
+}
 
 let batchInspector = null; // promise of the lazy import of <kafka-batch>
 

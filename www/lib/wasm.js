@@ -14,8 +14,12 @@
 // "Failed to fetch", nor an element that never defines because a static import failed.
 
 const DECODE_JS = new URL("../../pkg/eoslab-decode.js", import.meta.url);
-/** The folder every eoslab file is fetched relative to: dist/eoslab/ (pkg/'s parent; the repository's root here). */
-const HOME = new URL("../", DECODE_JS);
+/**
+ * The folder every eoslab file is fetched relative to: dist/eoslab/ (pkg/'s parent; the
+ * repository's root here). Cut from DECODE_JS rather than written as a relative URL, which
+ * scripts/build-dist.mjs would re-point as it bundles.
+ */
+const HOME = new URL(DECODE_JS.href.replace(/pkg\/[^/]*$/, ""));
 const DECODE_WASM = new URL("../../pkg/eoslab-decode_bg.wasm", import.meta.url);
 const FULL_JS = new URL("../../pkg/eoslab.js", import.meta.url);
 const FULL_WASM = new URL("../../pkg/eoslab_bg.wasm", import.meta.url);
