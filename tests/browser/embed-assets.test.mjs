@@ -1,6 +1,8 @@
 // An embed that cannot find its own files says so, in the element: dist/eoslab copied in part (a
-// wasm module, a wasm-bindgen glue module or a scenario left out), or a wasm request that fails
-// (offline), under a path prefix and the strict CSP. The element shows, as text, a message that
+// wasm module, a wasm-bindgen glue module, or a built-in scenario — its pre-built runs and its
+// script — left out), or a wasm request that fails (offline), under a path prefix and the strict
+// CSP. The model elements need the wasm only to run a script (a built-in scenario is drawn from
+// runs/<element>/<name>.json), so the wasm cases give them scripts. The element shows, as text, a message that
 // names the file it tried to fetch (its path in the folder and the full URL) and says that the
 // eoslab/ folder must be served whole next to the module — not a bare "Failed to fetch", not a
 // blank element.
@@ -8,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -20,15 +22,25 @@ let work;
 let server;
 let browser;
 
+// Scripts the model elements run (their text content): these need the model, pkg/eoslab.js and its
+// wasm, where a built-in scenario is drawn from dist's pre-built run (runs/<element>/<name>.json).
+const escape = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const script = (name) => escape(readFileSync(join(ROOT, "scenarios", `${name}.eos`), "utf8"));
+const MODEL_SCRIPTS = `<kafka-timeline compact readonly>${script("txn-zombie-fenced")}</kafka-timeline>\n<kafka-ladder compact readonly>${script("lost-response-retry")}</kafka-ladder>`;
+
 // Each case: a copy of dist/eoslab without `remove`, mounted at /<id>/_static/eoslab/, and a page /<id>/page.html.
 const CASES = {
   "no-decode-wasm": { remove: ["pkg/eoslab-decode_bg.wasm"], entry: "kafka-batch.js", body: `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>` },
   "no-decode-glue": { remove: ["pkg/eoslab-decode.js"], entry: "kafka-batch.js", body: `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>` },
-  "no-full-wasm": { remove: ["pkg/eoslab_bg.wasm"], entry: "eoslab.js",
-    body: '<kafka-timeline compact readonly scenario="txn-zombie-fenced"></kafka-timeline>\n<kafka-ladder compact readonly scenario="lost-response-retry"></kafka-ladder>' },
-  "no-scenario": { remove: ["scenarios/txn-zombie-fenced.eos", "scenarios/lost-response-retry.eos"], entry: "eoslab.js",
-    body: '<kafka-timeline compact readonly scenario="txn-zombie-fenced"></kafka-timeline>\n<kafka-ladder compact readonly scenario="lost-response-retry"></kafka-ladder>' },
-  whole: { remove: [], entry: "eoslab.js", body: `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>\n<kafka-timeline compact readonly scenario="txn-zombie-fenced"></kafka-timeline>` },
+  "no-full-wasm": { remove: ["pkg/eoslab_bg.wasm"], entry: "eoslab.js", body: MODEL_SCRIPTS },
+  // A built-in scenario with neither its pre-built runs nor its script: nothing to draw, and the element says which file.
+  "no-scenario": {
+    remove: ["scenarios/txn-zombie-fenced.eos", "scenarios/lost-response-retry.eos", "runs/kafka-timeline/txn-zombie-fenced.json", "runs/kafka-ladder/lost-response-retry.json"],
+    entry: "eoslab.js",
+    body: '<kafka-timeline compact readonly scenario="txn-zombie-fenced"></kafka-timeline>\n<kafka-ladder compact readonly scenario="lost-response-retry"></kafka-ladder>',
+  },
+  offline: { remove: [], entry: "eoslab.js", body: `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>\n${MODEL_SCRIPTS}` },
+  whole: { remove: [], entry: "eoslab.js", body: `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>\n<kafka-timeline compact readonly scenario="txn-zombie-fenced"></kafka-timeline>\n${MODEL_SCRIPTS.replace("<kafka-timeline compact readonly>", '<kafka-timeline id="scripted" compact readonly>')}` },
 };
 
 before(async () => {
@@ -38,7 +50,7 @@ before(async () => {
   for (const [id, c] of Object.entries(CASES)) {
     const dir = join(work, id);
     cpSync(DIST, join(dir, "_static/eoslab"), { recursive: true });
-    for (const f of c.remove) rmSync(join(dir, "_static/eoslab", f));
+    for (const f of c.remove) rmSync(join(dir, "_static/eoslab", f), { force: true });
     writeFileSync(join(dir, "page.html"), `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${id}</title>\n<script type="module" src="_static/eoslab/${c.entry}"></script></head>\n<body>\n${c.body}\n</body></html>\n`);
     mounts.push({ prefix: `/${id}/`, dir, csp: STRICT_CSP });
   }
@@ -113,19 +125,20 @@ test("<kafka-batch> without pkg/eoslab-decode.js (the glue module): the element 
   await context.close();
 });
 
-test("<kafka-batch> offline (the wasm request fails): says the request failed, and which", { timeout: 60_000 }, async () => {
-  const { page, context } = await open("whole", { route: (u) => u.pathname.endsWith("/pkg/eoslab-decode_bg.wasm") || u.pathname.endsWith("/pkg/eoslab_bg.wasm") });
+test("offline (the wasm requests fail): <kafka-batch> and a <kafka-timeline> running a script say the request failed, and which", { timeout: 60_000 }, async () => {
+  const { page, context } = await open("offline", { route: (u) => u.pathname.endsWith("/pkg/eoslab-decode_bg.wasm") || u.pathname.endsWith("/pkg/eoslab_bg.wasm") });
   const batch = await shownError(page, "kafka-batch");
   // On a page with a model element the inspector runs on the full package: either wasm is named.
   const file = batch.text.includes("pkg/eoslab_bg.wasm") ? "pkg/eoslab_bg.wasm" : "pkg/eoslab-decode_bg.wasm";
-  assertNamed(batch, "whole", file);
+  assertNamed(batch, "offline", file);
   assert.match(batch.text, /request failed/);
   const timeline = await shownError(page, "kafka-timeline");
-  assertNamed(timeline, "whole", "pkg/eoslab_bg.wasm");
+  assertNamed(timeline, "offline", "pkg/eoslab_bg.wasm");
+  assert.match(timeline.text, /request failed/);
   await context.close();
 });
 
-test("<kafka-timeline> and <kafka-ladder> without pkg/eoslab_bg.wasm (404): each names it", { timeout: 60_000 }, async () => {
+test("<kafka-timeline> and <kafka-ladder> running scripts without pkg/eoslab_bg.wasm (404): each names it", { timeout: 60_000 }, async () => {
   const { page, context, rec } = await open("no-full-wasm");
   for (const tag of ["kafka-timeline", "kafka-ladder"]) {
     const shown = await shownError(page, tag);
@@ -136,7 +149,7 @@ test("<kafka-timeline> and <kafka-ladder> without pkg/eoslab_bg.wasm (404): each
   await context.close();
 });
 
-test("<kafka-timeline> and <kafka-ladder> whose scenario file is missing (404): each names the scenario file", { timeout: 60_000 }, async () => {
+test("<kafka-timeline> and <kafka-ladder> whose built-in scenario is missing (its run and its script: 404): each names the scenario file", { timeout: 60_000 }, async () => {
   const { page, context, rec } = await open("no-scenario");
   for (const [tag, name] of [["kafka-timeline", "txn-zombie-fenced"], ["kafka-ladder", "lost-response-retry"]]) {
     const shown = await shownError(page, tag);
@@ -147,12 +160,12 @@ test("<kafka-timeline> and <kafka-ladder> whose scenario file is missing (404): 
   await context.close();
 });
 
-test("the whole folder: no such message, the elements render", { timeout: 60_000 }, async () => {
+test("the whole folder: no such message, the elements render (a built-in scenario and scripts)", { timeout: 60_000 }, async () => {
   const { page, context, rec } = await open("whole");
   await page.locator('kafka-batch tr[data-field="producerId"]').first().waitFor();
-  await page.waitForFunction(() => (document.querySelector("kafka-timeline")?.steps ?? 0) > 0);
-  for (const tag of ["kafka-batch", "kafka-timeline"]) {
-    assert.doesNotMatch(await page.evaluate((t) => document.querySelector(t).shadowRoot.textContent, tag), /could not fetch/);
+  await page.waitForFunction(() => [...document.querySelectorAll("kafka-timeline, kafka-ladder")].every((e) => e.steps > 0));
+  for (const sel of ["kafka-batch", "kafka-timeline", "#scripted", "kafka-ladder"]) {
+    assert.doesNotMatch(await page.evaluate((t) => document.querySelector(t).shadowRoot.textContent, sel), /could not fetch/);
   }
   assert.deepEqual(rec.page, []);
   await context.close();
