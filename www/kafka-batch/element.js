@@ -221,10 +221,15 @@ export class KafkaBatchElement extends HTMLElementBase {
     }
     if (!this.#eoslab) {
       setText(this.#els.summary, "Loading the decoder…");
+      delete this.#els.summary.dataset.error;
+      this.#els.summary.removeAttribute("role");
       try {
         this.#eoslab = await loadEoslab();
       } catch (err) {
-        setText(this.#els.summary, `Could not load the decoder (pkg/eoslab-decode.js): ${err instanceof Error ? err.message : err}`);
+        // Shown in compact mode too (lib/styles.js #summary[data-error]): the message names the file that could not be fetched.
+        setText(this.#els.summary, `Could not load the decoder: ${err instanceof Error ? err.message : err}`);
+        this.#els.summary.dataset.error = "";
+        this.#els.summary.setAttribute("role", "alert");
         return;
       }
     }
