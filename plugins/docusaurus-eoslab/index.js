@@ -13,8 +13,9 @@
 //   };
 //
 // Two halves sharing one state, which is why they come from one call:
-//   remark   a remark plugin: each fence → an MDX JSX flow element (the custom element, its
-//            attributes; `run="<baseUrl>eoslab-runs/<sha256:16>.json"` for a pre-built player),
+//   remark   a remark plugin: each fence → an MDX JSX flow element holding the custom element
+//            with its attributes (`run="<baseUrl>eoslab-runs/<sha256:16>.json"` for a pre-built
+//            player; see elementNode for why it is escaped markup in a <div>, not JSX),
 //            the run written to <generatedFilesDir>/docusaurus-eoslab/runs/. A fence whose script is
 //            wrong fails the build: "<file>:<line>: <message>", the line in the Markdown file.
 //   plugin   the Docusaurus plugin: the module script <baseUrl>eoslab/eoslab.js in every page's
@@ -36,6 +37,51 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** "line 4: unknown step …" → "unknown step …" (the file:line prefix replaces it). */
 const withoutLine = (message) => String(message).replace(/^line \d+:\s*/, "");
+
+const escapeAttribute = (v) => String(v).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * The MDX node that puts element `tag` with `attributes` in a fence's place:
+ *   <div className="eoslab-element" dangerouslySetInnerHTML={{__html: '<kafka-ladder run="…" …></kafka-ladder>'}} />
+ * The element is markup React does not own, its attribute values escaped (& " < >), rather than
+ * a JSX element: in the browser React 19 gives a custom element that is already defined (every
+ * page after the first, in Docusaurus' client-side navigation) its props as *properties* when the
+ * element has one of that name (`el.run = "…"`), and an element's property need not take the
+ * attribute's text (kafka-ladder's `run` is the run it shows, with no setter: React throws and
+ * the page is not rendered). Parsed markup sets attributes, before the element upgrades, on the
+ * server's HTML and on a client-side navigation alike; hydration leaves it as it is.
+ */
+function elementNode(tag, attributes, position) {
+  if (!/^[a-z][a-z0-9]*-[a-z0-9-]+$/.test(tag)) throw new Error(`${NAME}: not a custom element name: "${tag}"`);
+  let html = `<${tag}`;
+  for (const [name, value] of Object.entries(attributes)) {
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`${NAME}: not an attribute name: "${name}"`);
+    html += ` ${name}="${escapeAttribute(value)}"`;
+  }
+  html += `></${tag}>`;
+  const object = {
+    type: "ObjectExpression",
+    properties: [{ type: "Property", kind: "init", method: false, shorthand: false, computed: false, key: { type: "Identifier", name: "__html" }, value: { type: "Literal", value: html } }],
+  };
+  return {
+    type: "mdxJsxFlowElement",
+    name: "div",
+    attributes: [
+      { type: "mdxJsxAttribute", name: "className", value: "eoslab-element" },
+      {
+        type: "mdxJsxAttribute",
+        name: "dangerouslySetInnerHTML",
+        value: {
+          type: "mdxJsxAttributeValueExpression",
+          value: `{__html: ${JSON.stringify(html)}}`,
+          data: { estree: { type: "Program", sourceType: "module", comments: [], body: [{ type: "ExpressionStatement", expression: object }] } },
+        },
+      },
+    ],
+    children: [],
+    position,
+  };
+}
 
 /**
  * The plugin and the remark plugin, sharing the build's state. Options:
@@ -152,13 +198,7 @@ export function eoslabDocusaurus(options = {}) {
         }
         const attributes = { ...out.attributes };
         if (out.run) attributes.run = runURL(storeRun(out.run));
-        parent.children[index] = {
-          type: "mdxJsxFlowElement",
-          name: out.tag,
-          attributes: Object.entries(attributes).map(([name, value]) => ({ type: "mdxJsxAttribute", name, value: String(value) })),
-          children: [],
-          position: node.position,
-        };
+        parent.children[index] = elementNode(out.tag, attributes, node.position);
       }
     };
   }
