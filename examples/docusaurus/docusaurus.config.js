@@ -24,6 +24,9 @@ export default {
   url: "http://127.0.0.1",
   baseUrl,
   onBrokenLinks: "throw",
+  // The wrong-baseUrl banner is an inline script writing inline styles: off, so the site runs under
+  // a strict Content-Security-Policy (tests/browser/embed-docusaurus.test.mjs serves it with one).
+  baseUrlIssueBanner: false,
   markdown: { hooks: { onBrokenMarkdownLinks: "throw" } },
   i18n: { defaultLocale: "en", locales: ["en"] },
   plugins: [eoslab.plugin],

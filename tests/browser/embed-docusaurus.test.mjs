@@ -33,18 +33,26 @@ let site;
 let rec;
 const requests = []; // every URL the pages (and their workers) asked for, in order
 
-/** The Content-Security-Policy: STRICT_CSP, with the hashes of Docusaurus' own inline scripts (the color-mode one). */
+/**
+ * The Content-Security-Policy: STRICT_CSP, with the hashes of Docusaurus' own inline scripts (the
+ * color-mode one) and of its style attributes ('unsafe-hashes': the hidden SVG sprite's
+ * style="display: none;"), and data: images (the theme's CSS draws its icons as data: SVG).
+ * Nothing eoslab's plugin writes needs any of them.
+ */
 function cspFor(dir) {
-  const hashes = new Set();
+  const sha = (text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+  const scripts = new Set();
+  const styles = new Set();
   for (const rel of readdirSync(dir, { recursive: true })) {
     if (!rel.endsWith(".html")) continue;
     const html = readFileSync(join(dir, rel), "utf8");
     for (const m of html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)) {
-      if (/type="application\/ld\+json"/.test(m[1])) continue; // data, not run
-      hashes.add(`'sha256-${createHash("sha256").update(m[2]).digest("base64")}'`);
+      if (!/type="application\/ld\+json"/.test(m[1])) scripts.add(sha(m[2])); // ld+json is data, not run
     }
+    for (const m of html.replace(/<script[\s\S]*?<\/script>/g, "").matchAll(/\sstyle="([^"]*)"/g)) styles.add(sha(m[1]));
   }
-  return STRICT_CSP.replace("script-src 'self'", `script-src 'self' ${[...hashes].join(" ")}`);
+  const styleSrc = styles.size ? `style-src 'self' 'unsafe-hashes' ${[...styles].join(" ")}` : "style-src 'self'";
+  return `${STRICT_CSP.replace("script-src 'self'", `script-src 'self' ${[...scripts].join(" ")}`).replace("style-src 'self'", styleSrc)}; img-src 'self' data:`;
 }
 
 before(async () => {
