@@ -113,7 +113,9 @@ test("Docusaurus: the players draw their pre-built runs with no WebAssembly, ste
     await page.waitForFunction((n) => document.querySelectorAll("kafka-timeline, kafka-ladder")[n]?.steps > 0, i);
     const steps = await page.evaluate((n) => document.querySelectorAll("kafka-timeline, kafka-ladder")[n].steps, i);
     await waitShadow(PLAYERS, i, `Step 1 of ${steps}`);
-    assert.ok((await shadowText(PLAYERS, i)).includes(files[i].run.report.title), `${runs[i].tag} #${i} shows its title`);
+    const shown = await shadowText(PLAYERS, i);
+    assert.ok(shown.includes(files[i].run.report.title), `${runs[i].tag} #${i} shows its title`);
+    assert.ok(shown.includes(files[i].run.report.steps[0].text), `${runs[i].tag} #${i} shows its first step, "${files[i].run.report.steps[0].text}"`);
   }
   assert.deepEqual(wasmRequests(), [], "no .wasm before the reader acts");
   for (const r of runs) assert.ok(requests.some((u) => u.endsWith(r.url)), `${r.url} fetched`);
