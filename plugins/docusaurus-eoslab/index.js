@@ -16,7 +16,7 @@
 //   remark   a remark plugin: each fence → an MDX JSX flow element holding the custom element
 //            with its attributes (`run="<baseUrl>eoslab-runs/<sha256:16>.json"` for a pre-built
 //            player; see elementNode for why it is escaped markup in a <div>, not JSX),
-//            the run written to <generatedFilesDir>/docusaurus-eoslab/runs/. A fence whose script is
+//            the run written to <siteDir>/node_modules/.cache/docusaurus-eoslab/runs/. A fence whose script is
 //            wrong fails the build: "<file>:<line>: <message>", the line in the Markdown file.
 //   plugin   the Docusaurus plugin: the module script <baseUrl>eoslab/eoslab.js in every page's
 //            head, and after the build dist/eoslab copied to <outDir>/eoslab/ and every run file a
@@ -132,13 +132,23 @@ export function eoslabDocusaurus(options = {}) {
     if (!existsSync(join(dist, "eoslab.js"))) throw new Error(`${NAME}: ${dist} is not eoslab's dist folder (no eoslab.js; make dist)`);
     const prebuildPath = opts.prebuild ? (isAbsolute(opts.prebuild) ? opts.prebuild : resolve(context.siteDir, opts.prebuild)) : join(dist, "prebuild.mjs");
     if (!existsSync(prebuildPath)) throw new Error(`${NAME}: ${prebuildPath} not found (an eoslab dist without prebuild.mjs?)`);
-    Object.assign(state, { context, dist, prebuildPath, store: join(context.generatedFilesDir, NAME, "runs") });
+    // The run store lives beside webpack's persistent cache (node_modules/.cache/webpack), which
+    // keeps compiled pages, their run URLs included: the two are kept, cached and cleared
+    // (`docusaurus clear`) together.
+    Object.assign(state, { context, dist, prebuildPath, store: join(context.siteDir, "node_modules", ".cache", NAME, "runs") });
     const base = context.baseUrl;
     return {
       name: NAME,
       injectHtmlTags() {
         const script = (file) => ({ tagName: "script", attributes: { type: "module", src: `${base}${opts.path}/${file}` } });
         return { headTags: [script("eoslab.js"), ...(opts.fences ? [script("eoslab-fences.js")] : [])] };
+      },
+      configureWebpack(config) {
+        // A compiled page cached by webpack holds runs made by this eoslab: another dist (its
+        // prebuild.mjs, its wasm) must recompile the pages.
+        if (config.cache?.type !== "filesystem") return {};
+        const wasm = join(dist, "pkg", "eoslab_bg.wasm");
+        return { cache: { buildDependencies: { eoslab: [prebuildPath, ...(existsSync(wasm) ? [wasm] : [])] } } };
       },
       async postBuild({ outDir }) {
         if (opts.copy) {
