@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 site=examples/docusaurus
 out=$(realpath -m "${1:-$site/build}")
-[ -f dist/eoslab/eoslab.js ] || { echo "docusaurus: dist/eoslab is not built (node scripts/build-dist.mjs, or make dist)" >&2; exit 1; }
+[ -f dist/eoslab/prebuild.mjs ] || { echo "docusaurus: dist/eoslab is not built, or too old to hold prebuild.mjs (node scripts/build-dist.mjs, or make dist)" >&2; exit 1; }
 lock_sum=$(sha256sum "$site/package-lock.json" | cut -d' ' -f1)
 if [ ! -d "$site/node_modules/@docusaurus/core" ] || [ "$(cat "$site/node_modules/.eoslab-lock.sha256" 2>/dev/null)" != "$lock_sum" ]; then
   echo "docusaurus: npm ci in $site"
@@ -20,8 +20,6 @@ if [ ! -d "$site/node_modules/@docusaurus/core" ] || [ "$(cat "$site/node_module
   echo "$lock_sum" > "$site/node_modules/.eoslab-lock.sha256"
 fi
 export EOSLAB_DIST="$PWD/dist/eoslab"
-# prebuild.mjs ships in dist/eoslab; a dist made before it did is read from www/ (beside pkg/).
-if [ ! -f "$EOSLAB_DIST/prebuild.mjs" ]; then export EOSLAB_PREBUILD="$PWD/www/prebuild.mjs"; fi
 # The site no longer carries eoslab in static/ (the plugin copies dist/eoslab); a copy left there by
 # an older build script would be served instead.
 rm -rf "$site/static/eoslab"

@@ -6,15 +6,13 @@
 // as eoslab/ and eoslab.js is loaded by every page.
 //   node scripts/build-dist.mjs && bash scripts/build-docusaurus.sh /tmp/site
 // EOSLAB_BASE_URL: the path the site is served under (default "/"), as the test serves it.
-// EOSLAB_DIST: the dist/eoslab folder (default the repository's); EOSLAB_PREBUILD: its prebuild.mjs
-// when not in it (scripts/build-docusaurus.sh sets both).
+// EOSLAB_DIST: the dist/eoslab folder (default the repository's; scripts/build-docusaurus.sh sets it).
 import { eoslabDocusaurus } from "docusaurus-eoslab";
 
 const baseUrl = process.env.EOSLAB_BASE_URL || "/";
 
 const eoslab = eoslabDocusaurus({
   dist: process.env.EOSLAB_DIST || "../../dist/eoslab",
-  prebuild: process.env.EOSLAB_PREBUILD || null,
   // The kafka-batch dump on the batches page is left as a code block for eoslab-fences.js.
   fences: true,
 });

@@ -204,7 +204,6 @@ test("Docusaurus: a fence whose script is wrong fails the build with the file an
     "```kafka-scenario", "partition orders-0", "producer app", "send app orders-0 a", "bogus line", "```", "",
   ].join("\n"));
   const env = { ...process.env, EOSLAB_DIST: join(ROOT, "dist/eoslab"), DOCUSAURUS_TELEMETRY_DISABLED: "1", DOCUSAURUS_NO_PERSISTENT_CACHE: "1" };
-  if (!existsSync(join(ROOT, "dist/eoslab/prebuild.mjs"))) env.EOSLAB_PREBUILD = join(ROOT, "www/prebuild.mjs");
   const r = spawnSync("npx", ["--no-install", "docusaurus", "build", "--out-dir", join(copy, "build")], { cwd: copy, env, encoding: "utf8", timeout: 200_000 });
   assert.notEqual(r.status, 0, "the build fails");
   assert.match(r.stderr, /docs\/broken\.md:11: unknown step `bogus`/);
