@@ -21,7 +21,8 @@
 //   plugin   the Docusaurus plugin: the module script <baseUrl>eoslab/eoslab.js in every page's
 //            head, and after the build dist/eoslab copied to <outDir>/eoslab/ and every run file a
 //            built page names copied to <outDir>/eoslab-runs/ (read back from the run store, so a
-//            page webpack's persistent cache did not recompile still gets its runs).
+//            page webpack's persistent cache did not recompile still gets its runs); under
+//            `docusaurus start`, the dev server serves both folders at those paths.
 // No dependencies: the Markdown tree is walked here; the fences' meaning is eoslab's (prebuild.mjs).
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
@@ -136,6 +137,7 @@ export function eoslabDocusaurus(options = {}) {
     // keeps compiled pages, their run URLs included: the two are kept, cached and cleared
     // (`docusaurus clear`) together.
     Object.assign(state, { context, dist, prebuildPath, store: join(context.siteDir, "node_modules", ".cache", NAME, "runs") });
+    mkdirSync(state.store, { recursive: true });
     const base = context.baseUrl;
     return {
       name: NAME,
@@ -144,11 +146,23 @@ export function eoslabDocusaurus(options = {}) {
         return { headTags: [script("eoslab.js"), ...(opts.fences ? [script("eoslab-fences.js")] : [])] };
       },
       configureWebpack(config) {
+        const out = {
+          // `docusaurus start` (no postBuild): its dev server serves the dist folder and the run
+          // store where the build would put them.
+          devServer: {
+            static: [
+              { publicPath: `${base}${opts.path}/`, directory: dist, watch: false },
+              { publicPath: `${base}${opts.runs}/`, directory: state.store, watch: false },
+            ],
+          },
+        };
         // A compiled page cached by webpack holds runs made by this eoslab: another dist (its
         // prebuild.mjs, its wasm) must recompile the pages.
-        if (config.cache?.type !== "filesystem") return {};
-        const wasm = join(dist, "pkg", "eoslab_bg.wasm");
-        return { cache: { buildDependencies: { eoslab: [prebuildPath, ...(existsSync(wasm) ? [wasm] : [])] } } };
+        if (config.cache?.type === "filesystem") {
+          const wasm = join(dist, "pkg", "eoslab_bg.wasm");
+          out.cache = { buildDependencies: { eoslab: [prebuildPath, ...(existsSync(wasm) ? [wasm] : [])] } };
+        }
+        return out;
       },
       async postBuild({ outDir }) {
         if (opts.copy) {
