@@ -192,7 +192,7 @@ test("Docusaurus: client routing to the batches page and back, the color-mode to
   assert.deepEqual(rec.console, []);
 });
 
-test("Docusaurus: a fence whose script is wrong fails the build with the file and its line", { timeout: 240_000 }, async (t) => {
+test("Docusaurus: a fence whose script is wrong, or names no scenario, fails the build with the file and its line", { timeout: 240_000 }, async (t) => {
   if (skip) return t.skip(skip);
   // The example site with one more page, its fence's line 4 wrong (the fence opens on line 7).
   const copy = join(work, "broken-site");
@@ -203,9 +203,12 @@ test("Docusaurus: a fence whose script is wrong fails the build with the file an
     "---", "title: Broken", "---", "", "A scenario with a mistake.", "",
     "```kafka-scenario", "partition orders-0", "producer app", "send app orders-0 a", "bogus line", "```", "",
   ].join("\n"));
+  // And a fence naming a built-in scenario eoslab does not have (its line 1; the fence opens on line 3).
+  writeFileSync(join(copy, "docs/unknown.md"), ["# Unknown", "", "```kafka-ladder", "no-such-scenario", "```", ""].join("\n"));
   const env = { ...process.env, EOSLAB_DIST: join(ROOT, "dist/eoslab"), DOCUSAURUS_TELEMETRY_DISABLED: "1", DOCUSAURUS_NO_PERSISTENT_CACHE: "1" };
   const r = spawnSync("npx", ["--no-install", "docusaurus", "build", "--out-dir", join(copy, "build")], { cwd: copy, env, encoding: "utf8", timeout: 200_000 });
   assert.notEqual(r.status, 0, "the build fails");
   assert.match(r.stderr, /docs\/broken\.md:11: unknown step `bogus`/);
+  assert.match(r.stderr, /docs\/unknown\.md:4: unknown scenario "no-such-scenario"/);
   assert.ok(!existsSync(join(copy, "build/broken/index.html")), "no page was written for it");
 });
