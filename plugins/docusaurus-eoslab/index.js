@@ -25,8 +25,8 @@
 //            `docusaurus start`, the dev server serves both folders at those paths.
 // No dependencies: the Markdown tree is walked here; the fences' meaning is eoslab's (prebuild.mjs).
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** The fence languages eoslab gives a meaning to (www/lib/fences.js, FENCE_KINDS). */
@@ -165,17 +165,13 @@ export function eoslabDocusaurus(options = {}) {
         return out;
       },
       async postBuild({ outDir }) {
-        if (opts.copy) {
-          cpSync(dist, join(outDir, ...opts.path.split("/")), { recursive: true, filter: (src) => basename(src) !== "prebuild.mjs" });
-        }
         // Every run a built page (its HTML, or the JavaScript a client-side navigation renders it
         // from) names, from the store: the pages compiled in this build wrote theirs there, and a
         // page served from webpack's persistent cache wrote its own in the build that compiled it.
         const named = new RegExp(`${escapeRegExp(`${base}${opts.runs}/`)}([0-9a-f]{16})\\.json`, "g");
         const wanted = new Map(); // hash → a file that names it
         for (const rel of readdirSync(outDir, { recursive: true })) {
-          if (!/\.(html|js)$/.test(rel)) continue;
-          if (rel.split(sep)[0] === opts.path.split("/")[0]) continue; // eoslab's own modules
+          if (!/\.(html|js)$/.test(rel) || !statSync(join(outDir, rel)).isFile()) continue;
           const text = readFileSync(join(outDir, rel), "utf8");
           for (const m of text.matchAll(named)) if (!wanted.has(m[1])) wanted.set(m[1], rel);
         }
@@ -187,6 +183,10 @@ export function eoslabDocusaurus(options = {}) {
             throw new Error(`${NAME}: ${page} names the run ${runURL(hash)}, which is not in ${state.store} (its page was compiled in a build whose run store is gone): run \`docusaurus clear\` and build again`);
           }
           cpSync(from, join(out, `${hash}.json`));
+        }
+        // After the scan, which then reads the site's own files only.
+        if (opts.copy) {
+          cpSync(dist, join(outDir, ...opts.path.split("/")), { recursive: true, filter: (src) => basename(src) !== "prebuild.mjs" });
         }
       },
     };
