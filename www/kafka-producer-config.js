@@ -12,7 +12,7 @@
 // the attribute. Event (bubbling, composed): `kafka-producer-config:resolve` {properties, client, result},
 // then its deprecated pre-issue-14 name `eoslab-config` with the same detail.
 // Every value reaches the page through textContent, never innerHTML.
-import { resolveProducerConfig } from "../pkg/eoslab.js";
+import { fetchRun, resolveConfig } from "./lib/runs.js";
 import { dispatchWithLegacyName, el as h, lazyStyleSheet } from "./lib/dom.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import {
@@ -145,7 +145,7 @@ export class KafkaProducerConfigElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["properties", "client", "theme"];
+    return ["properties", "client", "run", "theme"];
   }
 
   #root = null;
@@ -249,13 +249,20 @@ export class KafkaProducerConfigElement extends BaseElement {
     }
     for (const r of this.#ui.client.querySelectorAll("input")) r.checked = r.value === client;
 
-    await ready();
-    let result;
-    try {
-      result = resolveProducerConfig(text, client);
-    } catch (err) {
-      result = { ok: false, exception: "Error", message: err instanceof Error ? err.message : String(err), rule: null };
+    // A pre-built answer (the `run` attribute's file, made at build time for these very properties
+    // and client) is shown as it is; otherwise the model resolves them.
+    let result = null;
+    const runUrl = (this.getAttribute("run") ?? "").trim();
+    if (runUrl) {
+      try {
+        const file = await fetchRun(new URL(runUrl, this.ownerDocument?.baseURI ?? location.href), "kafka-producer-config");
+        if (file.input?.properties === text && file.input?.client === client) result = file.run.result;
+      } catch (err) {
+        console.warn(`<kafka-producer-config>: ${err instanceof Error ? err.message : err}; resolving in the page instead`);
+      }
     }
+    if (!result) result = resolveConfig(await ready(), text, client);
+    if (text !== this.properties || client !== this.client) return; // changed meanwhile: the next update shows it
     this.#result = result;
     this.#render(result, client);
     dispatchWithLegacyName(this, new ProducerConfigEvent(text, client, result), LEGACY_CONFIG_EVENT);

@@ -9,6 +9,11 @@
 //       one a line out, in order:  {"id", "tag", "attributes", "load", "run", "error"}
 //   node prebuild.mjs --scenarios DIR
 //       DIR/<element>/<name>.json for every built-in scenario (scenarios/index.json) and both players
+//   node prebuild.mjs --html IN.html OUT.html
+//       a hand-written page, built: each fence (<pre><code class="language-kafka-…">) becomes its
+//       element and each element gets its run (an element that names a built-in scenario has one
+//       in dist's runs/ already), the run files in eoslab-runs/ beside OUT.html; a script error
+//       stops it with IN.html's line
 //
 // For a fence: `tag` and `attributes` are the element to put in its place (lib/fences.js, as the
 // page-side eoslab-fences.js would make it; without `script` when there is a run, which holds it),
@@ -17,15 +22,16 @@
 // relative URL), or null when the element has nothing to pre-build, and `error` null or
 // {"line": N, "message": "…"}: the fence's script is wrong at line N of its body, and a docs build
 // must fail with it as it fails on a broken link.
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import * as eoslab from "../pkg/eoslab.js";
 import * as decodeOnly from "../pkg/eoslab-decode.js";
 import { makeFirstViewCalls, recordingDecoder } from "./lib/decode-replay.js";
 import { fenceElement } from "./lib/fences.js";
-import { computeRun, runFile } from "./lib/runs.js";
+import { computeRun, resolveConfig, runFile } from "./lib/runs.js";
 
 let initialised = false;
 
@@ -81,6 +87,11 @@ export function prebuildFence({ fence, text }) {
     out.run = batchRun(attributes);
     return out;
   }
+  if (tag === "kafka-producer-config") {
+    const input = { properties: attributes.properties, client: "4.x" };
+    out.run = { ...runFile(core(), tag, { script: null }, { result: resolveConfig(core(), input.properties, input.client) }), input };
+    return out;
+  }
   if (tag !== "kafka-timeline" && tag !== "kafka-ladder") return out;
   const name = attributes.scenario ?? null;
   let script;
@@ -107,7 +118,59 @@ export function prebuildFence({ fence, text }) {
   return out;
 }
 
+const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", "#39": "'", "#x27": "'" };
+const unescapeHtml = (t) => t.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_, e) => ENTITIES[e]).replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)));
+const escapeAttr = (t) => String(t).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const lineAt = (text, index) => text.slice(0, index).split("\n").length;
+
+/** The markup of element `tag` with `attributes` (values escaped: they are text). */
+export const elementMarkup = (tag, attributes) =>
+  `<${tag}${Object.entries(attributes).map(([k, v]) => (v === "" ? ` ${k}` : ` ${k}="${escapeAttr(v)}"`)).join("")}></${tag}>`;
+
+/** Writes `run` as eoslab-runs/<hash>.json beside `outFile`; returns its URL relative to the page. */
+function writeRun(outFile, run) {
+  const json = JSON.stringify(run);
+  const name = `${createHash("sha256").update(json).digest("hex").slice(0, 16)}.json`;
+  mkdirSync(join(dirname(outFile), "eoslab-runs"), { recursive: true });
+  writeFileSync(join(dirname(outFile), "eoslab-runs", name), json);
+  return `eoslab-runs/${name}`;
+}
+
+/**
+ * Builds hand-written page `html` (see the top of this file): its fences become elements with
+ * runs, its <kafka-batch hex|base64> elements get theirs. Returns the page; throws "IN:line: …".
+ */
+export function buildPage(html, outFile, where = "page") {
+  const FENCE = /<pre>\s*<code class="language-(kafka-(?:batch|scenario|ladder|timeline|config))">([\s\S]*?)<\/code>\s*<\/pre>/g;
+  let out = html.replace(FENCE, (whole, fence, body, index) => {
+    const text = unescapeHtml(body);
+    const r = prebuildFence({ fence, text });
+    if (r.error) throw new Error(`${where}:${lineAt(html, index) + r.error.line - 1}: ${r.error.message}`);
+    if (r.load !== null) return whole; // a dump only the page's paste detector reads: eoslab-fences.js upgrades it
+    const attributes = { ...r.attributes, "data-eoslab-fence": fence };
+    if (r.run) attributes.run = writeRun(outFile, r.run);
+    return elementMarkup(r.tag, attributes);
+  });
+  // Hand-written inspectors with their bytes in an attribute, and no run yet.
+  out = out.replace(/<kafka-batch\b([^>]*)>/g, (whole, attrs) => {
+    if (/\brun=/.test(attrs)) return whole;
+    const hex = /\bhex="([^"]*)"/.exec(attrs)?.[1];
+    const base64 = /\bbase64="([^"]*)"/.exec(attrs)?.[1];
+    const run = batchRun(hex !== undefined ? { hex: unescapeHtml(hex) } : base64 !== undefined ? { base64: unescapeHtml(base64) } : {});
+    return run ? `<kafka-batch${attrs} run="${escapeAttr(writeRun(outFile, run))}">` : whole;
+  });
+  return out;
+}
+
 async function main(args) {
+  if (args[0] === "--html") {
+    const [, input, output] = args;
+    if (!input || !output) throw new Error("--html IN.html OUT.html");
+    const page = buildPage(readFileSync(input, "utf8"), output, input);
+    mkdirSync(dirname(output), { recursive: true });
+    writeFileSync(output, page);
+    return;
+  }
   if (args[0] === "--scenarios") {
     const dir = args[1];
     if (!dir) throw new Error("--scenarios DIR: where to write <element>/<name>.json");

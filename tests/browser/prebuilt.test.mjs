@@ -194,3 +194,38 @@ test("<kafka-batch run=…>: the inspector drawn from a pre-built decode is the 
     srv.close();
   }
 });
+
+test("examples/plain-html built by dist's prebuild.mjs --html: every element and fence draws with no wasm fetched, no fence text left", { timeout: 120_000 }, async () => {
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const site = mkdtempSync(join(tmpdir(), "eoslab-plain-built-"));
+  execFileSync(process.execPath, [join(DIST, "prebuild.mjs"), "--html", join(ROOT, "examples/plain-html/index.html"), join(site, "index.html")]);
+  const { copyFileSync } = await import("node:fs");
+  copyFileSync(join(ROOT, "examples/plain-html/style.css"), join(site, "style.css"));
+  const built = readFileSync(join(site, "index.html"), "utf8");
+  assert.ok(!/<code class="language-kafka-/.test(built), "every fence became its element");
+  assert.ok(!built.includes("send app orders-0"), "no fence script is left in the page: the runs hold them");
+  const srv = await startStatic([{ prefix: "/site/eoslab/", dir: DIST, csp: STRICT_CSP }, { prefix: "/site/", dir: site, csp: STRICT_CSP }]);
+  try {
+    const p = await context.newPage();
+    const seen = [];
+    const errors = [];
+    p.on("request", (r) => seen.push(new URL(r.url()).pathname));
+    p.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(`${srv.url}/site/`);
+    await p.waitForFunction(() => {
+      const all = [...document.querySelectorAll("kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config")];
+      return all.length === 8 && all.every((el) => {
+        if (el.localName === "kafka-batch") return !!el.shadowRoot?.querySelector('tr[data-field="producerId"]');
+        if (el.localName === "kafka-producer-config") return !!el.result;
+        return el.steps > 0;
+      });
+    }, null, { timeout: 60_000 });
+    assert.deepEqual(seen.filter((u) => u.includes("/pkg/")), [], "no wasm (nor its glue) for the first view of the built page");
+    assert.deepEqual(errors, []);
+    await p.close();
+  } finally {
+    srv.close();
+  }
+});

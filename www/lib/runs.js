@@ -79,6 +79,18 @@ export function computeRun(eoslab, element, text, { transactionVersion = null, s
   }
 }
 
+/**
+ * What <kafka-producer-config> shows for .properties `text` and `client` ("4.x" | "pre-3.0"):
+ * resolveProducerConfig's answer, or the error it threw as a failed resolution.
+ */
+export function resolveConfig(eoslab, text, client) {
+  try {
+    return eoslab.resolveProducerConfig(text, client);
+  } catch (err) {
+    return { ok: false, exception: "Error", message: err instanceof Error ? err.message : String(err), rule: null };
+  }
+}
+
 /** The run file of `element` for `input` ({script, scenario, transactionVersion}) and its computeRun result. */
 export function runFile(eoslab, element, input, run) {
   return {
@@ -99,7 +111,8 @@ export function checkRunFile(file, element, where) {
   if (!file || file.eoslab !== "run") throw new Error(`${where} is not an eoslab run file`);
   if (file.format !== RUN_FORMAT) throw new Error(`${where}: run format ${file.format}, this element reads ${RUN_FORMAT} (pre-build it again with this eoslab)`);
   if (file.element !== element) throw new Error(`${where} is a run for <${file.element}>, not <${element}>`);
-  if (element === "kafka-batch" ? !Array.isArray(file.run?.calls) : !file.run?.report?.steps) throw new Error(`${where} holds no run`);
+  const holds = element === "kafka-batch" ? Array.isArray(file.run?.calls) : element === "kafka-producer-config" ? !!file.run?.result : !!file.run?.report?.steps;
+  if (!holds) throw new Error(`${where} holds no run`);
   return file;
 }
 
