@@ -55,14 +55,9 @@ def _strip_prefix(line, prefix):
         return line[len(prefix):]
     if not line.strip() or (line.strip(" \t>") == "" and prefix.startswith(line.rstrip())):
         return ""  # a blank line (or a bare "> " of the same quote) inside the fence
-    # Indentation may be shorter on a line of the body (CommonMark takes off what there is).
-    bare = prefix.rstrip(" \t")
-    if line.startswith(bare) and not line[len(bare):].startswith(">"):
-        rest = line[len(bare):]
-        ws = len(prefix) - len(bare)
-        taken = len(rest) - len(rest.lstrip(" \t"))
-        if taken < ws:
-            return rest[taken:]
+    # A fence indented by one to three spaces (not in a container) takes off what a line has of them.
+    if len(prefix) <= 3 and not prefix.strip(" "):
+        return line.lstrip(" ")  # (it has fewer than the prefix's: it does not start with it)
     return None
 
 
