@@ -140,7 +140,8 @@ test("MkDocs Material + mkdocs-eoslab: the palette toggle switches the theme, na
   await page.waitForFunction(() => document.querySelectorAll("kafka-batch[data-eoslab-fence]").length === 2);
   await page.waitForFunction(() => document.querySelectorAll("pre.kafka-batch[data-eoslab-fence='source']").length === 1);
   assert.equal(await page.evaluate(() => document.querySelector("pre.kafka-batch").getClientRects().length), 0, "the xxd text is hidden under its element");
-  assert.equal((await page.locator('kafka-batch tr[data-field="producerId"] td').nth(1).textContent()).trim(), "4242");
+  await page.locator('kafka-batch >> nth=1 >> tr[data-field="producerId"]').waitFor();
+  assert.equal((await page.locator("kafka-batch").nth(1).locator('tr[data-field="producerId"] td').first().textContent()).trim(), "4242");
   await page.waitForFunction(() => document.querySelector("kafka-producer-config")?.result);
   await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0); // raw HTML in Markdown
   assert.equal(await bgOf("kafka-batch"), "rgb(255, 255, 255)");
