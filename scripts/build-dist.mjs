@@ -42,7 +42,7 @@ function distPath(repoPath) {
   if (repoPath.startsWith("www/lib/")) return "lib/" + repoPath.slice(8);
   if (repoPath.startsWith("www/") && !repoPath.slice(4).includes("/")) return repoPath.slice(4);
   if (repoPath.startsWith("www/") && inElementDir(repoPath.slice(4))) return repoPath.slice(4);
-  if (repoPath.startsWith("pkg/") || repoPath.startsWith("scenarios/")) return repoPath;
+  if (repoPath.startsWith("pkg/") || repoPath.startsWith("scenarios/") || repoPath.startsWith("runs/")) return repoPath;
   return null;
 }
 
@@ -59,7 +59,7 @@ const REFS = [
 const stripComments = (src) => src.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 
 const copied = new Map(); // dist path → source text after rewriting
-const queue = ENTRIES.map((e) => `www/${e}`).concat(["www/decode-worker.js"]);
+const queue = ENTRIES.map((e) => `www/${e}`).concat(["www/decode-worker.js", "www/prebuild.mjs"]);
 
 while (queue.length) {
   const repoPath = queue.shift();
@@ -68,7 +68,7 @@ while (queue.length) {
   if (copied.has(to)) continue;
   const abs = join(ROOT, repoPath);
   if (!existsSync(abs)) fail(`${repoPath} not found${repoPath.startsWith("pkg/") ? " (make pkg)" : ""}`);
-  if (!repoPath.endsWith(".js")) {
+  if (!/\.m?js$/.test(repoPath)) {
     copied.set(to, null); // binary (wasm): copied as is
     continue;
   }
@@ -93,6 +93,7 @@ while (queue.length) {
       if (!spec.startsWith(".") && !/^[\w.-]+\.(js|wasm)$/.test(spec)) continue; // bare names: none expected
       const resolved = posix.normalize(posix.join(toDir, spec));
       if (resolved.startsWith("..")) fail(`${to}: "${spec}" leaves dist/eoslab`);
+      if (resolved.startsWith("runs/")) continue; // the pre-built runs' URL prefix (written below)
       // Back to the repository path, to copy it.
       let repo;
       if (resolved.startsWith("lib/")) repo = "www/" + resolved;
@@ -105,30 +106,90 @@ while (queue.length) {
   }
 }
 
-// Write. Every JavaScript file is minified on its own (esbuild's transform, pinned in
-// tests/package.json: whitespace, syntax and local names; no bundling, so the files, their import
-// specifiers and new URL(…, import.meta.url) stay as they are; keepNames keeps class and function
-// names). About half the gzipped JavaScript an embedding page downloads. EOSLAB_DIST_MINIFY=0
-// writes the files as they are in www/ (readable, for debugging a host page).
+// Write. The copied modules go to a staging folder, then esbuild (pinned in tests/package.json)
+// bundles each entry into one module at the top of dist/eoslab, with the code several entries
+// share split into chunks beside them (a page with one element fetches its entry and a chunk or
+// two, not twenty modules). The wasm-bindgen glue (pkg/*.js) stays a file of its own, imported
+// by the bundles as ./pkg/… and only when a module asks for the model (dynamic imports), so the
+// wasm is fetched on first use. Every new URL(…, import.meta.url) is made relative to the top of
+// dist/eoslab in the staged copy, since every bundle lands there. prebuild.mjs (Node) is bundled
+// on its own for Node. Minified (whitespace, syntax and local names; keepNames keeps class and
+// function names) unless EOSLAB_DIST_MINIFY=0 (readable, for debugging a host page).
 const minify = process.env.EOSLAB_DIST_MINIFY !== "0";
-const esbuild = minify ? createRequire(join(ROOT, "tests/package.json"))("esbuild") : null;
-const shrink = (code, name) => {
-  if (!esbuild) return code;
-  try {
-    return esbuild.transformSync(code, { minify: true, keepNames: true, format: "esm", target: "es2022", legalComments: "none", charset: "utf8", sourcefile: name }).code;
-  } catch (err) {
-    fail(`minifying ${name}: ${err.message}`);
-  }
-};
+const esbuild = createRequire(join(ROOT, "tests/package.json"))("esbuild");
+const STAGE = join(ROOT, "target/dist-stage");
+rmSync(STAGE, { recursive: true, force: true });
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
+const URL_REF = /new URL\(\s*(["'`])(\.\.?\/[^"'`$]*)/g;
+let builtInRunsOn = false;
 for (const [to, text] of copied) {
-  const dest = join(OUT, to);
-  mkdirSync(dirname(dest), { recursive: true });
   const src = join(ROOT, to.startsWith("pkg/") ? to : `www/${to}`);
-  if (to.endsWith(".js")) writeFileSync(dest, shrink(text ?? readFileSync(src, "utf8"), to));
-  else if (text === null) cpSync(src, dest);
-  else writeFileSync(dest, text);
+  if (to.startsWith("pkg/")) {
+    const dest = join(OUT, to);
+    mkdirSync(dirname(dest), { recursive: true });
+    if (text === null) cpSync(src, dest);
+    else writeFileSync(dest, minify ? esbuild.transformSync(text, { minify: true, format: "esm", target: "es2022", legalComments: "none", charset: "utf8" }).code : text);
+    continue;
+  }
+  if (text === null) {
+    if (to.startsWith("scenarios/")) continue; // copied with the others below
+    fail(`${to}: a data file reached from the modules, not shipped`);
+  }
+  let code = text;
+  // new URL("../x", import.meta.url) in lib/y.js names dist's x: "./x" once bundled at the top.
+  code = code.replace(URL_REF, (whole, quote, spec) => `new URL(${quote}./${posix.normalize(posix.join(posix.dirname(to), spec))}`);
+  if (to === "lib/runs.js") {
+    const on = code.replace("export const BUILT_IN_RUNS = false;", "export const BUILT_IN_RUNS = true;");
+    builtInRunsOn = on !== code;
+    code = on;
+  }
+  const dest = join(STAGE, to);
+  mkdirSync(dirname(dest), { recursive: true });
+  writeFileSync(dest, code);
+}
+if (!builtInRunsOn) fail("lib/runs.js: BUILT_IN_RUNS not found to turn on");
+/** Imports of the glue (pkg/…) stay imports of dist's ./pkg/… files. */
+const pkgExternal = {
+  name: "pkg-external",
+  setup(build) {
+    build.onResolve({ filter: /pkg\/[^/]+\.js$/ }, (args) => {
+      const abs = posix.normalize(posix.join(args.resolveDir.split("\\").join("/"), args.path));
+      const rel = posix.relative(STAGE.split("\\").join("/"), abs);
+      if (!rel.startsWith("pkg/")) return null;
+      return { path: `./${rel}`, external: true };
+    });
+  },
+};
+/** eoslab.js and eoslab-fences.js import the element entries as the files they are (no second copy). */
+const ENTRY_FILES = new Set(ELEMENTS.map((e) => `${e}.js`).concat(["eoslab.js"]));
+const entryExternal = {
+  name: "entry-external",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) =>
+      ENTRY_FILES.has(args.path.slice(2)) && args.importer && posix.basename(args.importer) !== args.path.slice(2) && resolveDirIsStage(args.resolveDir)
+        ? { path: args.path, external: true }
+        : null);
+  },
+};
+const resolveDirIsStage = (dir) => dir.split("\\").join("/") === STAGE.split("\\").join("/");
+const common = { bundle: true, format: "esm", target: "es2022", minify, keepNames: true, legalComments: "none", charset: "utf8", logLevel: "error", plugins: [pkgExternal] };
+try {
+  // Each element's entry is one module with all its code (a page with one element fetches one
+  // file, then its run); the code two elements share is in both (a page with several pays it
+  // more than once, within the budgets that tests/browser/embed-budget.test.mjs checks).
+  const standalone = ENTRIES.filter((e) => !["eoslab.js", "eoslab-fences.js"].includes(e)).concat(["decode-worker.js"]);
+  await esbuild.build({ ...common, entryPoints: standalone.map((e) => join(STAGE, e)), outdir: OUT, platform: "browser" });
+  await esbuild.build({
+    ...common,
+    plugins: [entryExternal, pkgExternal],
+    entryPoints: ["eoslab.js", "eoslab-fences.js"].map((e) => join(STAGE, e)),
+    outdir: OUT,
+    platform: "browser",
+  });
+  await esbuild.build({ ...common, entryPoints: [join(STAGE, "prebuild.mjs")], outfile: join(OUT, "prebuild.mjs"), platform: "node", minify: false });
+} catch (err) {
+  fail(`bundling: ${err.message}`);
 }
 for (const p of PAGES) cpSync(join(ROOT, "www", p), join(OUT, p));
 mkdirSync(join(OUT, "scenarios"), { recursive: true });
@@ -136,16 +197,27 @@ const scenarios = readdirSync(join(ROOT, "scenarios")).filter((f) => f.endsWith(
 for (const f of scenarios) cpSync(join(ROOT, "scenarios", f), join(OUT, "scenarios", f));
 if (!scenarios.includes("index.json")) fail("scenarios/index.json missing (bash scripts/scenario-index.sh)");
 
-// The elements' modules must not point anywhere but inside the folder: check every copied module's
-// relative references once more, now against the written files.
-for (const [to, text] of copied) {
-  if (text === null) continue;
+// runs/<element>/<name>.json: every built-in scenario's run for both players, made by the shipped
+// prebuild.mjs itself (the very wasm and code the elements run), so `scenario="…"` draws with no
+// model loaded (lib/runs.js).
+{
+  const { spawnSync } = await import("node:child_process");
+  const r = spawnSync(process.execPath, [join(OUT, "prebuild.mjs"), "--scenarios", join(OUT, "runs")], { stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) fail("prebuild.mjs --scenarios failed");
+}
+
+// The written modules must not point anywhere but inside the folder: every import, re-export and
+// new URL(…, import.meta.url) of every bundle, chunk and glue file resolves to a file in
+// dist/eoslab (a URL prefix such as the scenarios' to a folder there).
+const written = readdirSync(OUT).filter((f) => /\.m?js$/.test(f)).concat(readdirSync(join(OUT, "pkg")).filter((f) => f.endsWith(".js")).map((f) => `pkg/${f}`));
+for (const to of written) {
+  const text = readFileSync(join(OUT, to), "utf8");
   for (const re of REFS) {
     for (const m of stripComments(text).matchAll(re)) {
       const spec = m[1];
       if (!spec.startsWith(".") && !/^[\w.-]+\.(js|wasm)$/.test(spec)) continue;
       const resolved = posix.normalize(posix.join(posix.dirname(to), spec));
-      if (!existsSync(join(OUT, resolved))) fail(`${to}: "${spec}" → ${resolved} is not in dist/eoslab`);
+      if (resolved.startsWith("..") || !existsSync(join(OUT, resolved))) fail(`${to}: "${spec}" → ${resolved} is not in dist/eoslab`);
     }
   }
 }
@@ -173,7 +245,8 @@ const pkgJson = {
   main: "./eoslab.js",
   module: "./eoslab.js",
   exports: exportsMap,
-  files: [...ENTRIES, ...PAGES, "decode-worker.js", ...ELEMENT_DIRS.map((d) => `${d}/`), "lib/", "pkg/*.js", "pkg/*.wasm", "scenarios/"],
+  files: [...ENTRIES, ...PAGES, "decode-worker.js", "prebuild.mjs", "pkg/*.js", "pkg/*.wasm", "scenarios/", "runs/"],
+  bin: { "eoslab-prebuild": "./prebuild.mjs" },
   sideEffects: true,
   keywords: ["kafka", "web-components", "custom-elements", "webassembly", "documentation"],
 };

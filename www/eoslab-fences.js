@@ -19,13 +19,48 @@
 // The element is inserted before the block, and the block is hidden (attribute `hidden`), not
 // removed: without JavaScript (or when this module fails to load) the reader sees the original
 // text. Elements are created compact and read-only. The text is read as text (never markup).
+// Each element's module is imported only when the page has one (a fence of its kind, or the
+// element written in the page, as the MkDocs and Docusaurus plugins write them with a pre-built
+// `run`): one script tag serves every page, and a page pays for the elements it shows.
 //
 // Pages that swap their content in place (MkDocs Material's navigation.instant, Docusaurus' client
 // routing) are covered by one MutationObserver on <body> that upgrades blocks as they arrive (on a
 // Docusaurus page, only once React has hydrated it: changing its markup before is a mismatch); a
 // page that wants to stop it calls stopFences(). upgradeFences(root) upgrades one subtree now.
-import "./eoslab.js";
 import { FENCE_KINDS as KINDS, fenceElement } from "./lib/fences.js";
+
+// Each element's module, imported the first time the page has one (from a fence, or written in the
+// page as the MkDocs and Docusaurus plugins write them): a page with one timeline loads the
+// timeline's module only.
+const ENTRIES = {
+  "kafka-batch": () => import("./kafka-batch.js"),
+  "kafka-ladder": () => import("./kafka-ladder.js"),
+  "kafka-timeline": () => import("./kafka-timeline.js"),
+  "kafka-producer-config": () => import("./kafka-producer-config.js"),
+};
+const TAGS = Object.keys(ENTRIES);
+const importing = new Map();
+
+/** Imports the module of element `tag` once (a failed import is tried again next time). */
+export function defineElement(tag) {
+  if (!importing.has(tag)) {
+    importing.set(tag, ENTRIES[tag]().catch((err) => {
+      importing.delete(tag);
+      throw err;
+    }));
+  }
+  return importing.get(tag);
+}
+
+/** Imports the modules of the eoslab elements under `root` (and `root` itself) not yet defined. */
+export function defineElementsIn(root) {
+  for (const tag of TAGS) {
+    if (customElements.get(tag)) continue;
+    if ((root.nodeType === Node.ELEMENT_NODE && root.localName === tag) || root.querySelector?.(tag)) {
+      defineElement(tag).catch((err) => console.error(`eoslab: <${tag}> could not be loaded: ${err.message}`));
+    }
+  }
+}
 
 const DONE = "data-eoslab-fence";
 const SELECTOR = KINDS.flatMap((k) => [`div.language-${k}`, `pre.${k}`, `pre.language-${k}`, `code.language-${k}`]).join(", ");
@@ -65,6 +100,7 @@ export function elementFor(kind, text) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   if (load !== null) customElements.whenDefined(tag).then(() => el.load(load, "code block"));
+  defineElement(tag).catch((err) => console.error(`eoslab: <${tag}> could not be loaded: ${err.message}`));
   return el;
 }
 
@@ -101,10 +137,15 @@ export function stopFences() {
 
 function start() {
   upgradeFences(document);
+  defineElementsIn(document);
   if (observer || !document.body) return;
   observer = new MutationObserver((records) => {
     for (const r of records) {
-      for (const n of r.addedNodes) if (n.nodeType === Node.ELEMENT_NODE && !n.hasAttribute(DONE)) upgradeFences(n);
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== Node.ELEMENT_NODE) continue;
+        if (!n.hasAttribute(DONE)) upgradeFences(n);
+        defineElementsIn(n);
+      }
     }
   });
   observer.observe(document.body, { childList: true, subtree: true });

@@ -1,7 +1,6 @@
 // <kafka-ladder>'s questions and dialogs: predict-then-reveal questions, the picture export
 // (lib/export.js) and the batch dialog. `v` is the element's view (element.js #view).
-import { decode } from "../../pkg/eoslab.js";
-import { CanvasStyle, showBatchDialog } from "../lib/element.js";
+import { CanvasStyle, ready, showBatchDialog } from "../lib/element.js";
 import { pngWithCaption, svgOfDrawing } from "../lib/export.js";
 import { LEADER_ANSWERS, ROW_EVENT, splitDecision } from "../lib/ladder-rows.js";
 import { choicesFor } from "../lib/player.js";
@@ -136,7 +135,7 @@ export async function openBatch(v, id, rowIndex = -1) {
   }
   let header = null;
   try {
-    header = decode(hex).batches?.[0]?.header ?? null;
+    header = (await ready()).decode(hex).batches?.[0]?.header ?? null;
   } catch {
     header = null;
   }

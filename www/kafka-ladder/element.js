@@ -1,7 +1,6 @@
 // <kafka-ladder>: the element — attributes, properties, lifecycle, loading and running the script,
 // stepping, keyboard and pointer selection and events (documented in ../kafka-ladder.js, the entry
 // module). What it draws and shows lives beside it: layout.js, draw.js, panels.js, dialogs.js, styles.js.
-import { runTxnScenario } from "../../pkg/eoslab.js";
 import { dispatchWithLegacyName, el as h } from "../lib/dom.js";
 import {
   BaseElement, CanvasStyle, PlayerChanges, attachStyledShadow, defineElement, frameRequester, microtaskUpdater,
@@ -12,7 +11,8 @@ import {
   FONT_PX, PRESENTER_ZOOM, ROW_EVENT, buildLadder, buildMessageLadder, isTransactionsScript, parseSource, prefixSource,
   stateAfter, txnStateAfter,
 } from "../lib/ladder-rows.js";
-import { Player, linesBeforeError, partialNote, storySteps } from "../lib/player.js";
+import { Player, partialNote, storySteps } from "../lib/player.js";
+import { computeRun, prebuiltRun, transactionVersionOf } from "../lib/runs.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { captionOf, exportPicture, fileBase, openBatch, openRecord, predictQuestion } from "./dialogs.js";
 import { drawLadder } from "./draw.js";
@@ -29,7 +29,7 @@ export class KafkaLadderElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"];
+    return ["scenario", "script", "run", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -201,48 +201,41 @@ export class KafkaLadderElement extends BaseElement {
     const { viewport, error } = this.#ui;
     viewport.setAttribute("aria-busy", "true");
     error.textContent = "";
-    let text;
+    let source;
+    let run;
+    let partial = null; // the script error, when only the steps before its line run
+    const t0 = performance.now();
     try {
-      text = await scenarioSource(this);
-      await ready();
+      // A pre-built run (the `run` attribute's file, or the dist's run of a built-in scenario) is
+      // drawn as it is; the model is loaded only to run a script (lib/runs.js).
+      const file = await prebuiltRun(this, "kafka-ladder");
+      if (token !== this.#loadToken) return false;
+      let result;
+      if (file) {
+        source = parseSource(file.input.script);
+        result = file.run;
+      } else {
+        const text = await scenarioSource(this);
+        source = parseSource(text);
+        const transactionVersion = transactionVersionOf(this.getAttribute("transaction-version"));
+        const core = await ready();
+        if (token !== this.#loadToken) return false;
+        result = computeRun(core, "kafka-ladder", text, { transactionVersion });
+      }
+      run = result.report;
+      if (result.partial) {
+        partial = result.partial;
+        source.value = result.ran; // what ran: the prefixes and a next-step fork start from it
+      }
     } catch (err) {
       if (token !== this.#loadToken) return false;
       return this.#fail(err);
     }
     if (token !== this.#loadToken) return false;
-    const t0 = performance.now();
     try {
-      const source = parseSource(text);
-      // A transactions script (`model transactions`) runs on the same model as the timeline's and
-      // is drawn from the same report: its requests and answers between the lanes.
+      // A transactions script (`model transactions`) is drawn from the report the timeline draws:
+      // its requests and answers between the lanes.
       const transactions = source.kind === "text" ? isTransactionsScript(source.text) : source.value?.model === "transactions";
-      const options = {};
-      const tv = this.getAttribute("transaction-version");
-      if (transactions && tv !== null && tv.trim() !== "") {
-        if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
-        options.transactionVersion = Number(tv);
-      }
-      // One report for both views: an idempotence script's report carries the per-batch
-      // view's events and per-step changes besides the timeline's lanes; the world's snapshot after
-      // every step and its messages are the timeline's, not drawn here.
-      if (!transactions) Object.assign(options, { snapshots: false, trace: false });
-      const runIt = (script) => runTxnScenario(script, options);
-      let run;
-      let partial = null; // the script error, when only the steps before its line run
-      try {
-        run = runIt(source.value);
-      } catch (err) {
-        // A mistake in the script: show the steps before its line, with the error.
-        const before = source.kind === "text" ? linesBeforeError(source.text, err instanceof Error ? err.message : String(err)) : null;
-        if (before === null) throw err;
-        try {
-          run = runIt(before);
-        } catch {
-          throw err;
-        }
-        partial = err instanceof Error ? err.message : String(err);
-        source.value = before; // what ran: the prefixes and a next-step fork start from it
-      }
       const t1 = performance.now();
       this.#source = source;
       this.#run = run;

@@ -1,7 +1,6 @@
 // <kafka-timeline>'s questions and dialogs: predict-then-reveal questions, the picture and script
 // export (lib/export.js) and the record dialog. `v` is the element's view (element.js #view).
-import * as eoslab from "../../pkg/eoslab.js";
-import { CanvasStyle, showBatchDialog } from "../lib/element.js";
+import { CanvasStyle, ready, showBatchDialog } from "../lib/element.js";
 import { pngWithCaption, svgOfDrawing } from "../lib/export.js";
 import { choicesFor } from "../lib/player.js";
 import { CELL_W, TXN_ANSWERS, isMarker, range, recordLabel, recordStatus } from "../lib/timeline-model.js";
@@ -159,7 +158,7 @@ export async function openRecord(v, idx) {
   }
   let batch = null;
   try {
-    batch = eoslab.decode(rec.hex).batches?.[0] ?? null;
+    batch = (await ready()).decode(rec.hex).batches?.[0] ?? null;
   } catch {
     batch = null;
   }

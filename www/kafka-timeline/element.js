@@ -1,14 +1,14 @@
 // <kafka-timeline>: the element — attributes, properties, lifecycle, loading and running the script,
 // stepping, keyboard selection and events (documented in ../kafka-timeline.js, the entry module).
 // What it draws and shows lives beside it: layout.js, draw.js, panels.js, dialogs.js, styles.js.
-import * as eoslab from "../../pkg/eoslab.js";
 import { el as h } from "../lib/dom.js";
 import {
   BaseElement, CanvasStyle, PlayerChanges, attachStyledShadow, defineElement, frameRequester, microtaskUpdater,
   modelDarkSheet, nextStepsGroup, observeScriptText, readTheme, ready, reflectAttribute, reflectAttributes,
   scenarioSource, stepAttribute, stepValue, watchDisplay,
 } from "../lib/element.js";
-import { Player, linesBeforeError, parseSource, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
+import { Player, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
+import { computeRun, prebuiltRun, transactionVersionOf } from "../lib/runs.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { PRESENTER_ZOOM, buildTimeline } from "../lib/timeline-model.js";
 import { captionOf, exportPicture, exportScript, fileBase, openRecord, predictQuestion } from "./dialogs.js";
@@ -27,7 +27,7 @@ export class KafkaTimelineElement extends BaseElement {
   }
 
   static get observedAttributes() {
-    return ["scenario", "script", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter", "predict"];
+    return ["scenario", "script", "run", "step", "sabotage", "readonly", "inspector", "transaction-version", "theme", "compact", "presenter", "predict"];
   }
 
   // state
@@ -276,40 +276,31 @@ export class KafkaTimelineElement extends BaseElement {
     const t0 = performance.now();
     try {
       if (!report) {
-        text = await scenarioSource(this);
-        await ready();
+        // A pre-built run (the `run` attribute's file, or the dist's run of a built-in scenario) is
+        // drawn as it is; the model is loaded only to run a script (lib/runs.js).
+        const file = await prebuiltRun(this, "kafka-timeline");
         if (token !== this.#loadToken) return false;
-        const run = eoslab.runTxnScenario;
-        if (typeof run !== "function") throw new Error("pkg/eoslab.js has no runTxnScenario: rebuild pkg/ (make pkg)");
-        // The ladder's per-batch view of an idempotence script is not drawn here.
-        const options = { sequence: false };
-        const sabotage = this.getAttribute("sabotage");
-        if (sabotage) options.sabotage = sabotage;
-        const tv = this.getAttribute("transaction-version");
-        if (tv !== null && tv.trim() !== "") {
-          if (!/^\s*[012]\s*$/.test(tv)) throw new Error(`transaction-version "${tv}": must be 0, 1 or 2 (or absent: the script's own)`);
-          options.transactionVersion = Number(tv);
+        let result;
+        if (file) {
+          result = file.run;
+          text = file.input.script;
+        } else {
+          text = await scenarioSource(this);
+          const sabotage = this.getAttribute("sabotage") || null;
+          const transactionVersion = transactionVersionOf(this.getAttribute("transaction-version"));
+          const core = await ready();
+          if (token !== this.#loadToken) return false;
+          // A script's JSON twin (text starting with "{") runs as its text does; next-step lines
+          // are appended to text only, so it offers none (ran: null).
+          result = computeRun(core, "kafka-timeline", text, { sabotage, transactionVersion });
         }
-        // A script's JSON twin (text starting with "{": an idempotence script's, or a transactions
-        // script's with "model": "transactions") runs as its text does; next-step lines are
-        // appended to text only, so it offers none.
-        const source = parseSource(text);
-        try {
-          report = run(source.value, options);
-        } catch (err) {
-          // A mistake in the script: show the steps before its line, with the error.
-          const before = source.kind === "text" ? linesBeforeError(text, err instanceof Error ? err.message : String(err)) : null;
-          if (before === null) throw err;
-          try {
-            report = Object.keys(options).length ? run(before, options) : run(before);
-          } catch {
-            throw err;
-          }
-          partial = err instanceof Error ? err.message : String(err);
+        report = result.report;
+        if (result.partial) {
+          // A mistake in the script: the steps before its line are shown, with the error.
+          partial = result.partial;
           full = text;
-          text = before; // what ran: a next-step fork starts from it
         }
-        if (source.kind === "json") text = null;
+        text = result.ran; // what ran: a next-step fork starts from it
       }
     } catch (err) {
       if (token !== this.#loadToken) return false;

@@ -6,7 +6,6 @@
 //
 // Importable in Node, where HTMLElement, CustomEvent and document may be absent: nothing here
 // touches the DOM until an element is built. Text always reaches the page as text (dom.js el).
-import init from "../../pkg/eoslab.js";
 import { el, lazyStyleSheet } from "./dom.js";
 
 // --- elements and events ---------------------------------------------------------------------
@@ -92,8 +91,21 @@ export function microtaskUpdater(update, active) {
 
 let wasmReady = null;
 
-/** Resolves once pkg/eoslab.js is initialised (its wasm fetched on the first call only). */
-export const ready = () => (wasmReady ??= init());
+/**
+ * Resolves to the initialised package pkg/eoslab.js, importing it and fetching its wasm on the first
+ * call only: a model element drawing a pre-built run (lib/runs.js) never calls it until the reader
+ * asks for something the run does not hold. A failed load is not cached (the next call tries again)
+ * and says what could not be fetched.
+ */
+export function ready() {
+  wasmReady ??= import("../../pkg/eoslab.js").then(
+    async (m) => (await m.default(), m),
+  ).catch((err) => {
+    wasmReady = null;
+    throw new Error(`the simulator could not be loaded (${err instanceof Error ? err.message : err}); the eoslab folder (its pkg/ beside the modules) must be served whole`);
+  });
+  return wasmReady;
+}
 
 let batchInspector = null; // promise of the lazy import of <kafka-batch>
 

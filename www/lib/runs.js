@@ -103,6 +103,12 @@ export function checkRunFile(file, element, where) {
   return file;
 }
 
+/**
+ * Whether the modules sit in a dist that ships runs/ (scripts/build-dist.mjs writes them and turns
+ * this on in its copy; www/ served as it is has none, and asking would only log 404s).
+ */
+export const BUILT_IN_RUNS = false;
+
 /** The URL of the dist's pre-built run of built-in scenario `name` for `element`, next to the modules. */
 export const builtInRunURL = (element, name) => new URL(`../../runs/${element}/${name}.json`, import.meta.url);
 
@@ -129,4 +135,25 @@ export async function fetchRun(url, element, { optional = false } = {}) {
     throw new Error(`run file ${new URL(url, globalThis.location?.href).pathname}: not JSON (${err.message})`);
   }
   return checkRunFile(file, element, `run file ${new URL(url, globalThis.location?.href).pathname}`);
+}
+
+/**
+ * The pre-built run file `host` (a <kafka-timeline> or <kafka-ladder> of tag `element`) can draw
+ * without loading the model, or null when it must run its script: with no `script` attribute and
+ * no `sabotage`, the file its `run` attribute names (a URL relative to the page; an error when it
+ * cannot be read), else the dist's run of the built-in scenario its `scenario` attribute names
+ * (null when the dist has none). Either only when it was made for the `transaction-version` the
+ * element asks for (absent: the script's own).
+ */
+export async function prebuiltRun(host, element) {
+  if (host.hasAttribute("script") || (host.getAttribute("sabotage") ?? "") !== "") return null;
+  const tv = transactionVersionOf(host.getAttribute("transaction-version"));
+  const runAttr = (host.getAttribute("run") ?? "").trim();
+  if (runAttr) {
+    const file = await fetchRun(new URL(runAttr, host.ownerDocument?.baseURI ?? globalThis.location?.href), element);
+    return file.input.transactionVersion === tv ? file : null;
+  }
+  const name = (host.getAttribute("scenario") ?? "").trim();
+  if (!BUILT_IN_RUNS || !name || tv !== null || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) return null;
+  return fetchRun(builtInRunURL(element, name), element, { optional: true });
 }
