@@ -5,7 +5,8 @@ fence goes through eoslab's own pre-building (`node <dist>/prebuild.mjs`, the sa
 elements load), and the page gets the element in its place: a timeline or a ladder with `run`
 naming a run file written beside the page (eoslab-runs/<hash>.json), which the element draws with
 no WebAssembly downloaded. A script error in a fence fails the build at its line in the .md file.
-dist/eoslab is copied into the site (as `path`) and the page loads its eoslab.js.
+dist/eoslab is copied into the site (as `path`) and the page loads its eoslab-fences.js, which
+imports the modules of the elements the page has (and upgrades a fence kept as a code block).
 """
 
 import hashlib
@@ -81,8 +82,7 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
         self._cache = {}  # (fence, text) -> prebuild.mjs's answer; kept across `mkdocs serve` rebuilds
         self._fingerprint = None
         self._runs = {}  # site path (posix) -> JSON text
-        self._pages = {}  # page src_uri -> [(token, html)], and which script it loads
-        self._scripts = {}
+        self._pages = {}  # page src_uri -> [(token, element HTML, line)]
 
     # -- configuration -------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
             raise PluginError("eoslab: the plugin needs `dist`, the path of a built dist/eoslab (relative to mkdocs.yml), e.g.\n  plugins:\n    - eoslab:\n        dist: ../dist/eoslab")
         base = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
         self.dist = os.path.normpath(os.path.join(base, dist))
-        for need in ("eoslab.js", "eoslab-fences.js", "prebuild.mjs"):
+        for need in ("eoslab-fences.js", "prebuild.mjs"):
             if not os.path.isfile(os.path.join(self.dist, need)):
                 raise PluginError(f"eoslab: `dist: {dist}` is not a built dist/eoslab: {os.path.join(self.dist, need)} is missing (make dist)")
         path = self.config.path.strip("/")
@@ -115,7 +115,6 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
     def on_pre_build(self, config):
         self._runs = {}
         self._pages = {}
-        self._scripts = {}
 
     # -- pages ---------------------------------------------------------------------------------
 
@@ -143,7 +142,6 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
         blocks = []
         made = []
         page_dir = os.path.dirname(page.file.dest_uri)
-        uses_fences_js = False
         for fence in fences:
             answer = self._answer(fence.kind, fence.text)
             error = answer.get("error")
@@ -158,7 +156,6 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
                 # holds it, so the fence stays a code block, written as eoslab-fences.js upgrades
                 # it on the page (what pymdownx.superfences' custom fence would have made).
                 element = f'<pre class="{_attr(fence.kind)}"><code>{html.escape(fence.text, quote=False)}</code></pre>'
-                uses_fences_js = True
             else:
                 attributes = dict(answer.get("attributes") or {})
                 run = answer.get("run")
@@ -175,7 +172,6 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
         if errors:
             raise PluginError("\n".join(errors))
         self._pages[page.file.src_uri] = made
-        self._scripts[page.file.src_uri] = "eoslab-fences.js" if uses_fences_js else "eoslab.js"
         return replace_fences(markdown, fences, blocks)
 
     def on_page_content(self, html_text, page, config, files):
@@ -187,8 +183,11 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
             html_text, n = re.subn(r"<p>\s*" + token + r"\s*</p>|" + token, lambda _m, e=element: e, html_text, count=1)
             if n != 1:
                 raise PluginError(f"eoslab: {_where(page)}:{line}: the fence's element could not be put in its place (another extension changed the placeholder `{token}`)")
-        script = get_relative_url(f"{self.path}/{self._scripts[page.file.src_uri]}", page.url)
-        # In the page's content (Material's navigation.instant runs the scripts of the content it swaps in).
+        # eoslab-fences.js, not eoslab.js (every element's module): it imports the modules of the
+        # elements on the page only, and those of the pages swapped in later (its MutationObserver),
+        # and upgrades a fence kept as a code block. In the page's content: MkDocs Material's
+        # navigation.instant runs the scripts of the content it swaps in.
+        script = get_relative_url(f"{self.path}/eoslab-fences.js", page.url)
         return html_text + f'\n<script type="module" src="{_attr(script)}"></script>\n'
 
     # -- the site ------------------------------------------------------------------------------

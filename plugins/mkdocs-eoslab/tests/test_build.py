@@ -131,10 +131,10 @@ class Build(unittest.TestCase):
                 self.assertTrue(path.startswith("/prefix/"), f"{rel} from {page_url} leaves the site")
                 return os.path.join(site, *posixpath.normpath(path[len("/prefix/"):]).split("/"))
 
-            # One module script, at the site's eoslab/eoslab.js, as the page's URL resolves it.
+            # One module script, the site's eoslab/eoslab-fences.js, as the page's URL resolves it.
             self.assertEqual(len(p.scripts), 1, p.scripts)
+            self.assertEqual(in_site(p.scripts[0]), os.path.join(site, "eoslab", "eoslab-fences.js"))
             self.assertTrue(os.path.isfile(in_site(p.scripts[0])), p.scripts[0])
-            self.assertEqual(os.path.basename(p.scripts[0]), "eoslab.js")
             for tag, attrs in p.elements:
                 if "run" in attrs:
                     with open(in_site(attrs["run"]), encoding="utf-8") as f:
