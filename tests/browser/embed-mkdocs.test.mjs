@@ -106,12 +106,16 @@ test("MkDocs Material + mkdocs-eoslab: pre-built elements draw with no wasm, ste
   }
   assert.ok(shown.includes("partition shown-0"), "the fence inside a fence stays an example");
 
-  // Stepping: the zombie timeline to its third step, with no wasm.
+  // Stepping: the zombie timeline to its third step, then its fourth, with no wasm.
   const timeline = page.locator("kafka-timeline[data-eoslab-fence]").first();
   const zombie = reportOf(url, els[0].run);
   await timeline.evaluate((el) => { el.step = 2; });
   await page.waitForFunction((line) => document.querySelector("kafka-timeline[data-eoslab-fence]").shadowRoot.textContent.includes(line), storyLine(zombie, 2));
   assert.equal(await timeline.evaluate((el) => el.step), 2);
+  // And its own control: Forward.
+  await timeline.locator('button[data-action="forward"]').click();
+  await page.waitForFunction((line) => document.querySelector("kafka-timeline[data-eoslab-fence]").shadowRoot.textContent.includes(line), storyLine(zombie, 3));
+  assert.equal(await timeline.evaluate((el) => el.step), 3);
   await page.waitForTimeout(300);
   assert.deepEqual(wasmRequests(), [], "stepping fetches no wasm");
 
