@@ -5,7 +5,8 @@
 //     from its run file before any .wasm is requested, and none of the fences' text is shown;
 //   - stepping needs no wasm either; a changed script loads it and draws the new run;
 //   - the palette toggle switches the elements' theme, and navigation.instant (content swapped in
-//     place, no page load) brings the next page's elements, and the kept xxd fence upgraded in the page;
+//     place, no page load) brings the next page's elements, and the kept xxd fence upgraded in the page,
+//     also when the reader landed on a page with no element (so with no eoslab script run yet);
 //   - a fence whose script is wrong fails `mkdocs build` at its line in the .md file;
 //   - the plugin's own Python tests (the fence scanner, real builds with and without directory URLs).
 // Skipped, with the reason, when the venv cannot be built (no PyPI).
@@ -175,6 +176,25 @@ test("MkDocs Material + mkdocs-eoslab: the palette toggle switches the theme, na
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);
   assert.deepEqual(rec.foreign, []);
+});
+
+test("MkDocs Material + mkdocs-eoslab: landing on a page with no element, navigation.instant to one with elements draws them", { timeout: 120_000 }, async (t) => {
+  if (skip) return t.skip(skip);
+  // A new page load (so no eoslab module has run in this document yet).
+  await page.goto(`${server.url}/project/about/`, { waitUntil: "load" });
+  assert.equal(await page.evaluate(() => document.querySelectorAll("script[src*='eoslab']").length), 0, "a page with no element loads no eoslab script");
+  const before = requests.length;
+  await page.evaluate(() => (window.__sameDocument = true));
+  await page.locator("article a[href*='transactions']").first().click();
+  await page.waitForFunction(() => /transactions\/?$/.test(location.pathname));
+  await page.waitForFunction(() => {
+    const els = [...document.querySelectorAll("kafka-timeline[data-eoslab-fence], kafka-ladder[data-eoslab-fence]")];
+    return els.length === 4 && els.every((el) => el.steps > 0 && el.shadowRoot?.textContent.includes("Step 1 of"));
+  });
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, "navigation.instant swapped the content in place");
+  assert.deepEqual(requests.slice(before).filter((r) => r.path.endsWith(".wasm")), [], "drawn from the run files, no wasm");
+  assert.deepEqual(rec.console, []);
+  assert.deepEqual(rec.page, []);
 });
 
 test("mkdocs-eoslab: a fence whose script is wrong fails `mkdocs build` at its line in the .md file", { timeout: 120_000 }, (t) => {
