@@ -35,5 +35,10 @@ target/release/eoslab rules --markdown --scenarios scenarios --not-checked tests
   echo '```'
 } > "$out/pages/cli.md"
 python3 scripts/docs-js-reference.py pkg > "$out/pages/js-reference.md"
-NO_MKDOCS_2_WARNING=1 EOSLAB_DOCS_DIR="$PWD/$out/pages" .venv-docs/bin/mkdocs build --strict --quiet -f docs/mkdocs.yml -d "$PWD/$out/site"
+# A fence whose script is wrong fails the build at its line (mkdocs-eoslab): the message names the
+# page's copy in target/docs/pages, shown as the docs/pages file an author edits (same lines).
+status=0
+NO_MKDOCS_2_WARNING=1 EOSLAB_DOCS_DIR="$PWD/$out/pages" .venv-docs/bin/mkdocs build --strict --quiet -f docs/mkdocs.yml -d "$PWD/$out/site" 2> "$out/mkdocs.log" || status=$?
+sed -E '/target\/docs\/pages\/(rules|cli|js-reference)\.md/!s#target/docs/pages/#docs/pages/#g' "$out/mkdocs.log" >&2
+[ "$status" -eq 0 ] || exit "$status"
 echo "docs: $out/site ($(find "$out/site" -name '*.html' | wc -l) pages)"

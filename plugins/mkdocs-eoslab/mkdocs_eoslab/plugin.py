@@ -91,7 +91,9 @@ class EoslabPlugin(BasePlugin[EoslabConfig]):
         if not dist:
             raise PluginError("eoslab: the plugin needs `dist`, the path of a built dist/eoslab (relative to mkdocs.yml), e.g.\n  plugins:\n    - eoslab:\n        dist: ../dist/eoslab")
         base = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
-        self.dist = os.path.normpath(os.path.join(base, dist))
+        # Its real path: prebuild.mjs runs only when it is the script Node was given, and Node
+        # compares its own real path (a symlinked dist would start it and do nothing).
+        self.dist = os.path.realpath(os.path.join(base, dist))
         for need in ("eoslab-fences.js", "prebuild.mjs"):
             if not os.path.isfile(os.path.join(self.dist, need)):
                 raise PluginError(f"eoslab: `dist: {dist}` is not a built dist/eoslab: {os.path.join(self.dist, need)} is missing (make dist)")

@@ -46,9 +46,12 @@ class Prebuild:
         threading.Thread(target=read, daemon=True).start()
 
     def _died(self, what):
+        try:
+            code = self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
         self._stderr.seek(0)
         err = self._stderr.read().decode("utf-8", "replace").strip()
-        code = self._proc.poll()
         self.close()
         return PrebuildError(f"`node {self.script}` {what}" + (f" (exit {code})" if code is not None else "") + (f": {err}" if err else ""))
 

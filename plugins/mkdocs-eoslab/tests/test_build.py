@@ -85,7 +85,7 @@ class Elements(HTMLParser):
             self.scripts.append(a["src"])
 
 
-def build(tmp, pages, directory_urls=True, extra=""):
+def build(tmp, pages, directory_urls=True, extra="", dist=DIST):
     for name, text in pages.items():
         path = os.path.join(tmp, "docs", *name.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -99,7 +99,7 @@ def build(tmp, pages, directory_urls=True, extra=""):
             markdown_extensions: [pymdownx.superfences]
             plugins:
               - eoslab:
-                  dist: {json.dumps(os.path.relpath(DIST, tmp))}
+                  dist: {json.dumps(os.path.relpath(dist, tmp))}
             """) + extra)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp, capture_output=True, text=True,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
@@ -161,6 +161,14 @@ class Build(unittest.TestCase):
 
     def test_no_directory_urls(self):
         self.check_site(False)
+
+    def test_a_symlinked_dist(self):
+        # prebuild.mjs runs only as the script Node was given, by its real path.
+        os.symlink(DIST, os.path.join(self.tmp, "linked-dist"))
+        r = build(self.tmp, {"index.md": NESTED}, dist=os.path.join(self.tmp, "linked-dist"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.tmp, "site", "index.html"), encoding="utf-8") as f:
+            self.assertRegex(f.read(), r'<kafka-timeline [^>]*run="eoslab-runs/[0-9a-f]{16}\.json"')
 
     def test_a_script_error_fails_the_build_at_its_line(self):
         r = build(self.tmp, {"index.md": "# Home\n", "guide/bad.md": BAD})
