@@ -1,23 +1,28 @@
 #!/usr/bin/env node
 // What an embedding page downloads: loads pages in Chromium (Debian's, through tests/' playwright-core)
-// from a static server, waits until the elements have rendered, and sums every response, raw and
-// gzipped (gzip -9 of the body, as a static host compressing on the fly would send it). The eoslab
-// files (dist/eoslab) are counted apart from the page's own (MkDocs Material's theme, the HTML).
+// from a static server, each in a fresh context (cold cache), and measures them with
+// tests/browser/embed-measure.mjs: until the first render of every element the page has (its
+// elements and code fences are counted on the page, not assumed; "first render" is defined
+// there), the requests issued and their bodies gzipped (gzip -9 of each body, as a static host
+// compressing on the fly would send it); then, to network idle, everything the page loaded. The
+// eoslab files (dist/eoslab) are counted apart from the page's own (MkDocs Material's theme, the HTML).
 //   node scripts/embed-sizes.mjs            (after make dist; the MkDocs row needs .venv-docs: scripts/ensure-docs-tools.sh)
-// Prints a Markdown table (the README's "Sizes"): per page the eoslab requests, bytes raw and
-// gzipped against the issue's targets, and the time to first render. `make bench` runs it.
+// Prints a Markdown table (the README's "Sizes"): per page the eoslab requests and gzipped bytes
+// until first render (against the issue's targets), the totals to network idle, and the time from
+// the first eoslab script to the first render. `make bench` runs it; it exits 1 only when a page
+// cannot be measured (an element reports an error, or nothing renders in 30 s).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const require = createRequire(join(ROOT, "tests/package.json"));
 const { chromium } = require("playwright-core");
 const { startStatic } = await import(join(ROOT, "tests/browser/embed-server.mjs"));
+const { measurePage } = await import(join(ROOT, "tests/browser/embed-measure.mjs"));
 const DIST = join(ROOT, "dist/eoslab");
 if (!existsSync(join(DIST, "eoslab.js"))) {
   console.error("embed-sizes: dist/eoslab is not built (make dist)");
@@ -37,9 +42,9 @@ const server = await startStatic(mounts);
 // Targets: gzipped transfer of everything the page loads from dist/, and the first
 // render after the first eoslab script starts loading.
 const pages = [
-  { name: "`examples/plain-html` (3 elements + 3 fences: every module; the full wasm only)", path: "/site/", target: 350_000, done: () => document.querySelectorAll("[data-eoslab-fence='source'][hidden]").length === 3 && document.querySelector("#timeline")?.steps > 0 },
-  { name: "`<kafka-batch>` alone (`kafka-batch.js`)", path: "/fixtures/batch-only.html", target: 180_000, done: () => !!document.querySelector("kafka-batch")?.shadowRoot.querySelector('tr[data-field="producerId"]') },
-  { name: "`<kafka-timeline>` alone (`kafka-timeline.js`)", path: "/fixtures/timeline-only.html", target: 250_000, done: () => document.querySelector("kafka-timeline")?.steps > 0 },
+  { name: "`examples/plain-html` (its elements and fences, all of them: every module; the full wasm only)", path: "/site/", target: 350_000 },
+  { name: "`<kafka-batch>` alone (`kafka-batch.js`)", path: "/fixtures/batch-only.html", target: 180_000 },
+  { name: "`<kafka-timeline>` alone (`kafka-timeline.js`)", path: "/fixtures/timeline-only.html", target: 250_000 },
 ];
 const RENDER_TARGET_MS = 300;
 const mkdocs = join(ROOT, ".venv-docs/bin/mkdocs");
@@ -47,36 +52,30 @@ if (existsSync(mkdocs)) {
   execFileSync(mkdocs, ["build", "-q", "-f", join(ROOT, "examples/mkdocs/mkdocs.yml"), "-d", join(work, "site")], {
     stdio: ["ignore", "ignore", "ignore"], env: { ...process.env, NO_MKDOCS_2_WARNING: "1", EOSLAB_SITE_URL: `${server.url}/project/` },
   });
-  pages.push({ name: "`examples/mkdocs`, first page (fences: batch + config, a ladder)", path: "/project/", done: () => document.querySelector("kafka-ladder")?.steps > 0 && !!document.querySelector("kafka-producer-config")?.result });
+  pages.push({ name: "`examples/mkdocs`, first page (fences: batch + config, a ladder)", path: "/project/" });
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
-console.log("| page | eoslab requests | eoslab raw | eoslab gzipped (target) | of which wasm (gzipped) | whole page gzipped | first render (target 300 ms) |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
+const verdict = (ok) => (ok ? "met" : "not met");
+console.log("| page | elements (of which fences) | eoslab requests until first render | eoslab gzipped until first render (target) | of which wasm (gzipped) | eoslab requests, gzipped to network idle | whole page gzipped to network idle | first render (target 300 ms) |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+let failures = 0;
 for (const p of pages) {
-  const page = await browser.newPage();
-  const bodies = [];
-  page.on("response", (r) => bodies.push(r.body().then((b) => ({ url: new URL(r.url()).pathname, b })).catch(() => null)));
-  await page.goto(server.url + p.path, { waitUntil: "load" });
-  await page.waitForFunction(p.done, null, { timeout: 30_000, polling: "raf" });
-  // From the start of the first eoslab script's request to the frame the element had rendered.
-  const renderMs = await page.evaluate(() => {
-    const first = performance.getEntriesByType("resource").filter((e) => /\/eoslab\/.*\.js$/.test(new URL(e.name).pathname))
-      .reduce((m, e) => Math.min(m, e.startTime), Infinity);
-    return performance.now() - first;
-  });
-  await page.waitForLoadState("networkidle");
-  const all = (await Promise.all(bodies)).filter(Boolean);
-  const eos = all.filter((x) => /\/eoslab\//.test(x.url));
-  const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-  const gz = (x) => gzipSync(x.b, { level: 9 }).length;
-  const eosGz = sum(eos, gz);
-  const verdict = (ok) => (ok ? "met" : "not met");
-  const target = p.target ? ` (≤ ${kb(p.target)}: ${verdict(eosGz <= p.target)})` : "";
-  console.log(`| ${p.name} | ${eos.length} | ${kb(sum(eos, (x) => x.b.length))} | ${kb(eosGz)}${target} | ${kb(sum(eos.filter((x) => x.url.endsWith(".wasm")), gz))} | ${kb(sum(all, gz))} | ${renderMs.toFixed(0)} ms (${verdict(renderMs < RENDER_TARGET_MS)}) |`);
-  await page.close();
+  let m;
+  try {
+    m = await measurePage(browser, server.url + p.path, { isEoslab: (path) => /\/eoslab\//.test(path) });
+  } catch (err) {
+    failures++;
+    console.log(`| ${p.name} | could not be measured: ${String(err.message).replace(/\|/g, "\\|")} | | | | | | |`);
+    continue;
+  }
+  const e = m.untilRender.eoslab;
+  const target = p.target ? ` (≤ ${kb(p.target)}: ${verdict(e.gzip <= p.target)})` : "";
+  const ms = m.fromFirstScriptMs ?? m.renderMs;
+  console.log(`| ${p.name} | ${m.elements} (${m.fences}) | ${e.requests} | ${kb(e.gzip)}${target} | ${kb(e.wasmGzip)} | ${m.total.eoslab.requests}, ${kb(m.total.eoslab.gzip)} | ${kb(m.total.gzip)} | ${ms.toFixed(0)} ms (${verdict(ms < RENDER_TARGET_MS)}) |`);
 }
 await browser.close();
 await server.close();
 rmSync(work, { recursive: true, force: true });
+process.exitCode = failures ? 1 : 0;

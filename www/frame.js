@@ -1,8 +1,11 @@
 // frame.html: one element configured from the URL hash, for docs hosts that forbid scripts in
 // their own pages but allow an <iframe> ("An iframe fallback"):
 //
-//   <iframe src=".../eoslab/frame.html#kafka-timeline?scenario=txn-zombie-fenced&step=3"
-//           title="Fencing a zombie producer" style="width:100%;border:0" loading="lazy"></iframe>
+//   <iframe class="eoslab-frame" width="690" height="520" title="Fencing a zombie producer" loading="lazy"
+//           src="eoslab/frame.html#kafka-timeline?scenario=txn-zombie-fenced&amp;step=3"></iframe>
+//
+// (a relative src, and no style="…": a host page under style-src 'self' drops that attribute; the
+// width comes from a class in the host's stylesheet — docs/pages/embedding.md "An iframe fallback").
 //
 // The hash takes two forms:
 //   #ELEMENT?ATTR=VALUE&ATTR…   one of kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config,
@@ -16,7 +19,8 @@
 //
 // Sizing: the frame posts its content height to the parent whenever it changes —
 //   {type: "eoslab:frame-size", height: <CSS px>, id: <the hash's `frame` attribute, or null>}
-// — and a host that allows a one-line listener resizes the iframe (README "An iframe fallback").
+// — and a host that allows one script file of its own sets the iframe's height attribute to it
+// (docs/pages/embedding.md "An iframe fallback", tested by tests/browser/embed-frames.test.mjs).
 // Nothing of the hash is ever inserted as markup: attributes are set with setAttribute, scripts
 // and bytes are handed to the elements as text.
 import { decodeState } from "./lib/link-state.js";
@@ -37,13 +41,16 @@ const ATTRS = {
 };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The frame's configuration from `hash`: {element, attrs, field?} or {error}. */
+/** The frame's configuration from `hash`: {element, attrs, field?, warning?} or {error}. */
 export async function frameConfig(hash) {
   if (hash.startsWith("#s=")) {
     const linked = await decodeState(hash);
     if (!linked) return { error: "this hash is not a state link" };
-    if (linked.error) return { error: linked.error };
-    return fromState(linked.state);
+    if (!linked.state) return { error: linked.error };
+    // A damaged link of which a part could be read: that part is shown, under what is wrong with it.
+    const cfg = fromState(linked.state);
+    if (linked.error) return cfg.error ? { error: `${linked.error}; ${cfg.error}` } : { ...cfg, warning: linked.error };
+    return cfg;
   }
   const m = /^#([a-z-]+)(?:\?(.*))?$/s.exec(hash);
   if (!m) return { error: "the hash names no element: #kafka-batch?hex=…, #kafka-ladder?scenario=…, #kafka-timeline?scenario=…, #kafka-producer-config?properties=… or a share link's #s=1.…" };
@@ -94,6 +101,7 @@ sheet.replaceSync(`
 html, body { margin: 0; padding: 0; background: transparent; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 .frame-error { margin: .5rem; padding: .5rem .7rem; border: 1px solid #b3261e; border-radius: 6px; color: #b3261e; }
+.frame-warning { margin: .3rem .5rem; font-size: 12.5px; color: #7d4e00; }
 `);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
@@ -137,7 +145,13 @@ async function render() {
     if ((k === "compact" || k === "readonly") && (v === "0" || v === "false")) continue;
     el.setAttribute(k, v);
   }
-  document.body.replaceChildren(el);
+  if (cfg.warning) {
+    const p = document.createElement("p");
+    p.className = "frame-warning";
+    p.setAttribute("role", "status");
+    p.textContent = `eoslab frame: ${cfg.warning}`;
+    document.body.replaceChildren(p, el);
+  } else document.body.replaceChildren(el);
   if (cfg.element === "kafka-batch") {
     await customElements.whenDefined("kafka-batch");
     if (typeof cfg.attrs.text === "string") await el.load(cfg.attrs.text, "sample");

@@ -113,6 +113,7 @@ function writeLink() {
 }
 
 /** Applies a state from a link (or a scenario file). */
+/** Applies a link's state; whether it named a scenario or held a script (a damaged link's kept part may not). */
 function applyState(state) {
   const step = Number.isInteger(state.step) && state.step >= 0 ? state.step : 0;
   $("timeline-view").open = state.timeline === true;
@@ -133,6 +134,7 @@ function applyState(state) {
     resetButton.hidden = true;
     markCurrent(name);
   }
+  return typeof state.script === "string" || name !== null;
 }
 
 // --- the same run as a timeline ----------------------------------------------------------------
@@ -259,9 +261,10 @@ ladder.addEventListener("kafka-ladder:load", (ev) => {
 window.addEventListener("hashchange", async () => {
   if (writer.last === location.hash) return;
   const linked = await decodeState();
-  if (linked?.state) applyState(linked.state);
-  else if (linked?.error) note.textContent = `Could not open the link: ${linked.error}.`;
-  else {
+  // A damaged link: {state, error} when a part of it could be read (shown, with what is wrong), {error} when none.
+  const shown = linked?.state ? applyState(linked.state) : false;
+  if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}.`;
+  else if (!linked) {
     const name = hashScenario();
     if (name) choose(name);
   }
@@ -269,11 +272,9 @@ window.addEventListener("hashchange", async () => {
 
 async function restore() {
   const linked = await decodeState();
-  if (linked?.state) applyState(linked.state);
-  else {
-    if (linked?.error) note.textContent = `Could not open the link: ${linked.error}; showing the default scenario.`;
-    choose(hashScenario() ?? current ?? "lost-response-retry");
-  }
+  const shown = linked?.state ? applyState(linked.state) : false;
+  if (!shown) choose(hashScenario() ?? current ?? "lost-response-retry");
+  if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}; showing the default scenario.`;
   restoring = false;
 }
 const restored = restore();

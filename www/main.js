@@ -99,7 +99,10 @@ function openedBatch(n) {
 }
 
 /** Restores the inspector from a link's state: the input, then the batch, then the field. */
+/** Applies a link's state; whether it held bytes or named a sample (a damaged link's kept part may not). */
 async function applyState(state) {
+  const hasInput = (typeof state.sample === "string" && (state.sample === "sample" || SAMPLES[state.sample] || state.sample === "segment")) || typeof state.bytes === "string";
+  if (!hasInput) return false;
   if (typeof state.sample === "string" && (state.sample === "sample" || SAMPLES[state.sample] || state.sample === "segment")) {
     if (state.sample === "sample") await loadSample("sample", SAMPLE_HEX);
     else await sample(state.sample);
@@ -117,6 +120,7 @@ async function applyState(state) {
       for (let i = 0; i < 60 && !kb.selectField(state.field); i++) await new Promise((r) => requestAnimationFrame(r));
     }
   }
+  return true;
 }
 
 /** Loads a built-in sample (text or bytes), remembering it so the link names it instead of holding its bytes. */
@@ -179,16 +183,16 @@ async function main() {
   for (const type of ["kafka-batch:decode", "kafka-batch:select", "kafka-batch:edit", "click", "keyup"]) kb.addEventListener(type, writeLink);
   document.getElementById("download-bytes")?.addEventListener("click", () => downloadText("eoslab-input.bin", kb.bytes, "application/octet-stream"));
   const linked = await decodeState();
-  if (linked?.state) await applyState(linked.state);
-  else {
-    if (linked?.error) setStatus(`Could not open the link: ${linked.error}; showing the sample.`, true);
-    await loadSample("sample", SAMPLE_HEX);
-  }
+  // A damaged link: {state, error} when a part of it could be read (shown, with what is wrong), {error} when none.
+  const shown = linked?.state ? await applyState(linked.state) : false;
+  if (!shown) await loadSample("sample", SAMPLE_HEX);
+  if (linked?.error) setStatus(shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}; showing the sample.`, true);
   restoring = false;
   writeLink();
   window.addEventListener("hashchange", async () => {
     if (writer.last === location.hash) return;
     const l = await decodeState();
+    if (l?.error) setStatus(l.state ? `Opened what the link still holds: ${l.error}.` : `Could not open the link: ${l.error}.`, true);
     if (!l?.state) return;
     restoring = true;
     await applyState(l.state);

@@ -22,6 +22,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import * as eoslab from "../pkg/eoslab.js";
+import * as decodeOnly from "../pkg/eoslab-decode.js";
+import { makeFirstViewCalls, recordingDecoder } from "./lib/decode-replay.js";
 import { fenceElement } from "./lib/fences.js";
 import { computeRun, runFile } from "./lib/runs.js";
 
@@ -34,6 +36,30 @@ export function core() {
     initialised = true;
   }
   return eoslab;
+}
+
+let decodeInitialised = false;
+
+/** The initialised decode-only package (pkg/eoslab-decode.js), which <kafka-batch> loads. */
+function decoder() {
+  if (!decodeInitialised) {
+    decodeOnly.initSync({ module: readFileSync(fileURLToPath(new URL("../pkg/eoslab-decode_bg.wasm", import.meta.url))) });
+    decodeInitialised = true;
+  }
+  return decodeOnly;
+}
+
+/**
+ * The run file of a <kafka-batch> with `attributes` (its hex or base64): the decoder's answers to
+ * the calls its first view makes (lib/decode-replay.js), or null when it has nothing to pre-build
+ * (no bytes, or so many that the element checks them in a worker).
+ */
+export function batchRun(attributes) {
+  const force = attributes.hex !== undefined ? "hex" : attributes.base64 !== undefined ? "base64" : null;
+  if (!force) return null;
+  const { decoder: recording, calls } = recordingDecoder(decoder());
+  if (!makeFirstViewCalls(recording, attributes[force], force)) return null;
+  return { ...runFile(decoder(), "kafka-batch", { script: null }, { calls }), input: { [force]: attributes[force] } };
 }
 
 const scenarioText = (name) => readFileSync(fileURLToPath(new URL(`../scenarios/${name}.eos`, import.meta.url)), "utf8");
@@ -51,6 +77,10 @@ export function scenarioRun(element, name) {
 export function prebuildFence({ fence, text }) {
   const { tag, attributes, load } = fenceElement(fence, String(text ?? ""));
   const out = { tag, attributes, load, run: null, error: null };
+  if (tag === "kafka-batch") {
+    out.run = batchRun(attributes);
+    return out;
+  }
   if (tag !== "kafka-timeline" && tag !== "kafka-ladder") return out;
   const name = attributes.scenario ?? null;
   let script;

@@ -93,10 +93,11 @@ function writeHash() {
   writeTimer = setTimeout(() => writer.write(linkState()), 50);
 }
 
-/** Applies a state from a link. */
+/** Applies a link's state; whether it named a scenario or held a script (a damaged link's kept part may not). */
 function applyState(state) {
   const step = Number.isInteger(state.step) && state.step >= 0 ? String(state.step) : "0";
   const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  if (!name && typeof state.script !== "string") return false;
   current = name;
   for (const t of timelines()) {
     t.setAttribute("step", step);
@@ -108,6 +109,7 @@ function applyState(state) {
   markCurrent(name);
   setCompare(state.compare === true, { updateHash: false });
   $("sequence").open = state.sequence === true;
+  return true;
 }
 
 /** Runs a script of the user's (edited, or opened from a file) on every side, keeping it for a reload. */
@@ -587,11 +589,10 @@ timeline.addEventListener("kafka-timeline:load", (ev) => {
 window.addEventListener("hashchange", async () => {
   if (writer.last === location.hash) return;
   const linked = await decodeState();
-  if (linked?.state) return applyState(linked.state);
-  if (linked?.error) {
-    note.textContent = `Could not open the link: ${linked.error}.`;
-    return;
-  }
+  // A damaged link: {state, error} when a part of it could be read (shown, with what is wrong), {error} when none.
+  const shown = linked?.state ? applyState(linked.state) : false;
+  if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}.`;
+  if (linked) return;
   const { scenario, compare } = parseHash();
   if (scenario && scenario !== current) choose(scenario, { updateHash: false });
   setCompare(compare, { updateHash: false });
@@ -599,14 +600,15 @@ window.addEventListener("hashchange", async () => {
 
 Promise.all([loadIndex(), decodeState()])
   .then(([scenarios, linked]) => {
-    if (linked?.state) applyState(linked.state);
-    else {
-      if (linked?.error) note.textContent = `Could not open the link: ${linked.error}; showing the default scenario.`;
+    const shown = linked?.state ? applyState(linked.state) : false;
+    if (!shown) {
       const hash = parseHash();
       const initial = hash.scenario ?? scenarios[0]?.name ?? null;
       if (initial) choose(initial, { updateHash: false });
       setCompare(hash.compare, { updateHash: false });
     }
+    // After choose(), which sets the note to the scenario's own.
+    if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}; showing the default scenario.`;
     restoring = false;
     document.body.dataset.ready = "1";
   })

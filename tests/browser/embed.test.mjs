@@ -427,25 +427,26 @@ test("a per-element entry alone (kafka-batch.js under a deep prefix, strict CSP)
   const paths = rec.responses.map((r) => new URL(r.url()).pathname);
   assert.deepEqual(paths.filter((p) => p.endsWith(".wasm")), [`${PREFIX}pkg/eoslab-decode_bg.wasm`]);
   assert.ok(!paths.some((p) => /kafka-(timeline|ladder|producer-config)(\.js$|\/)/.test(p)), "no other element's module");
-  // The entry's own modules come from its folder, next to it under the same prefix.
-  for (const m of ["element", "events", "skeleton", "panels", "edit", "picture"]) assert.ok(paths.includes(`${PREFIX}kafka-batch/${m}.js`), `kafka-batch/${m}.js loaded`);
+  // The entry is one bundled module (make dist): it and the decode-only glue beside it are all the
+  // JavaScript the page fetches.
+  assert.deepEqual(paths.filter((p) => /\.m?js$/.test(p)).sort(), [`${PREFIX}kafka-batch.js`, `${PREFIX}pkg/eoslab-decode.js`]);
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);
   await page.close();
 });
 
-test("dist/eoslab is an npm package of the elements, wasm and scenarios only (npm pack --dry-run)", { timeout: 60_000 }, () => {
+test("dist/eoslab is an npm package of the elements, wasm, scenarios and their pre-built runs only (npm pack --dry-run)", { timeout: 60_000 }, () => {
   const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: DIST, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "silent" } });
   const [info] = JSON.parse(out);
   const files = info.files.map((f) => f.path).sort();
   assert.equal(info.name, "eoslab");
   for (const f of ["eoslab.js", "eoslab-fences.js", "kafka-batch.js", "kafka-ladder.js", "kafka-timeline.js", "kafka-producer-config.js",
-    "kafka-batch/element.js", "kafka-ladder/element.js", "kafka-ladder/draw.js", "kafka-timeline/element.js", "kafka-timeline/draw.js", "kafka-timeline/styles.js",
+    "prebuild.mjs", "runs/kafka-timeline/txn-zombie-fenced.json", "runs/kafka-ladder/lost-response-retry.json",
     "decode-worker.js", "frame.html", "frame.js", "package.json", "pkg/eoslab_bg.wasm", "pkg/eoslab-decode_bg.wasm", "scenarios/index.json", "scenarios/txn-zombie-fenced.eos"]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
-  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker|frame)\.js$|^frame\.html$|^package\.json$|^lib\/[a-z-]+\.js$|^kafka-(batch|ladder|timeline)\/[a-z-]+\.js$|^pkg\/eoslab(-decode|-files)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
+  const unexpected = files.filter((f) => !/^(eoslab|eoslab-fences|kafka-[a-z-]+|decode-worker|frame)\.js$|^frame\.html$|^package\.json$|^prebuild\.mjs$|^runs\/kafka-(timeline|ladder)\/[a-z0-9.-]+\.json$|^pkg\/eoslab(-decode|-files)?(_bg\.wasm|\.js)$|^scenarios\/([a-z0-9.-]+\.eos|index\.json)$/.test(f));
   assert.deepEqual(unexpected, [], "no demo pages (only the iframe fallback's frame.html), no .d.ts, nothing else");
   const pkg = JSON.parse(readFileSync(join(DIST, "package.json"), "utf8"));
   assert.equal(pkg.exports["."], "./eoslab.js");

@@ -9,6 +9,8 @@ import { MessagesPanel } from "../lib/messages.js";
 import { shiftResult } from "../lib/slices.js";
 import { darkStyleSheet, styleSheet } from "../lib/styles.js";
 import { SchemeWatcher } from "../lib/theme.js";
+import { NeedsDecoder, replayDecoder } from "../lib/decode-replay.js";
+import { fetchRun } from "../lib/runs.js";
 import { encoder, encoderIfLoaded, loadEoslab } from "../lib/wasm.js";
 import { keepState } from "./edit.js";
 import { INDEXED_EVENT, KafkaBatchDecodeEvent, KafkaBatchSelectEvent, LEGACY_EVENT, SPANS_EVENT } from "./events.js";
@@ -30,7 +32,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   static get observedAttributes() {
-    return ["hex", "base64", "readonly", "batch", "compare-hex", "rows", "theme"];
+    return ["hex", "base64", "run", "readonly", "batch", "compare-hex", "rows", "theme"];
   }
 
   // --- state ---
@@ -84,7 +86,36 @@ export class KafkaBatchElement extends HTMLElementBase {
 
   connectedCallback() {
     this.#scheme.connect();
+    if (!this.#actListening) {
+      // Drawn from a pre-built run: the reader's first act (a pointer, a key, focus, a drop or a
+      // paste) loads the real decoder, which answers whatever comes next.
+      const act = () => {
+        if (this.#eoslab?.replay) this.#realDecoder().catch(() => {});
+      };
+      for (const type of ["pointerdown", "keydown", "focusin", "dragenter", "paste"]) this.addEventListener(type, act, { capture: true, passive: true });
+      this.#actListening = true;
+    }
     this.#schedule();
+  }
+  #actListening = false;
+  #replayUpdates = 0;
+
+  /** The pre-built run file of the `run` attribute (a decode recorded at build time: lib/decode-replay.js), or null. */
+  async #prebuilt() {
+    const url = (this.getAttribute("run") ?? "").trim();
+    if (!url) return null;
+    const file = await fetchRun(new URL(url, this.ownerDocument?.baseURI ?? location.href), "kafka-batch");
+    const input = file.input ?? {};
+    // Made for these very bytes, or not used.
+    return input.hex === this.getAttribute("hex") || (input.hex === undefined && input.base64 === this.getAttribute("base64")) ? file : null;
+  }
+
+  /** Replaces a replaying decoder with the real decode package (loaded once). */
+  async #realDecoder() {
+    if (this.#eoslab && !this.#eoslab.replay) return this.#eoslab;
+    const m = await loadEoslab();
+    this.#eoslab = m;
+    return m;
   }
 
   disconnectedCallback() {
@@ -171,29 +202,61 @@ export class KafkaBatchElement extends HTMLElementBase {
     applyReadonly(this.#view);
     const rows = Number.parseInt(this.getAttribute("rows") ?? "", 10);
     if (Number.isFinite(rows) && rows > 0) this.#grid.visibleRows = rows;
-    if (!this.#eoslab) {
-      setText(this.#els.summary, "Loading the decoder…");
+    if (this.#eoslab?.replay && this.#replayUpdates > 0) {
+      // An attribute changed after the pre-built first view: the real decoder from now on.
       try {
-        this.#eoslab = await loadEoslab();
+        await this.#realDecoder();
       } catch (err) {
         setText(this.#els.summary, `Could not load the decoder (pkg/eoslab-decode.js): ${err instanceof Error ? err.message : err}`);
         return;
       }
     }
-    const hex = this.getAttribute("hex");
-    const b64 = this.getAttribute("base64");
-    if (hex !== null && hex !== this.#applied.hex) {
-      this.#applied.hex = hex;
-      if (this.#els.input && !this.readOnly) this.#els.input.value = hex.trim();
-      this.#loadText(hex, "hex attribute", "hex");
-    } else if (b64 !== null && b64 !== this.#applied.base64) {
-      this.#applied.base64 = b64;
-      if (this.#els.input && !this.readOnly) this.#els.input.value = b64.trim();
-      this.#loadText(b64, "base64 attribute", "base64");
-    } else if (!this.#input && hex === null && b64 === null) {
-      renderEmpty(this.#view);
-    } else if (this.#frames && this.batch !== this.#sel && this.batch < this.#frames.count) {
-      this.#open(this.batch, "attribute");
+    if (!this.#eoslab) {
+      try {
+        const file = await this.#prebuilt();
+        if (file) this.#eoslab = replayDecoder(file.run.calls, file.version);
+      } catch (err) {
+        console.warn(`<kafka-batch>: ${err instanceof Error ? err.message : err}; decoding in the page instead`);
+      }
+    }
+    if (!this.#eoslab) {
+      setText(this.#els.summary, "Loading the decoder…");
+      delete this.#els.summary.dataset.error;
+      this.#els.summary.removeAttribute("role");
+      try {
+        this.#eoslab = await loadEoslab();
+      } catch (err) {
+        // Shown in compact mode too (lib/styles.js #summary[data-error]): the message names the file that could not be fetched.
+        setText(this.#els.summary, `Could not load the decoder: ${err instanceof Error ? err.message : err}`);
+        this.#els.summary.dataset.error = "";
+        this.#els.summary.setAttribute("role", "alert");
+        return;
+      }
+    }
+    if (this.#eoslab.replay) this.#replayUpdates += 1;
+    try {
+      const hex = this.getAttribute("hex");
+      const b64 = this.getAttribute("base64");
+      if (hex !== null && hex !== this.#applied.hex) {
+        this.#applied.hex = hex;
+        if (this.#els.input && !this.readOnly) this.#els.input.value = hex.trim();
+        this.#loadText(hex, "hex attribute", "hex");
+      } else if (b64 !== null && b64 !== this.#applied.base64) {
+        this.#applied.base64 = b64;
+        if (this.#els.input && !this.readOnly) this.#els.input.value = b64.trim();
+        this.#loadText(b64, "base64 attribute", "base64");
+      } else if (!this.#input && hex === null && b64 === null) {
+        renderEmpty(this.#view);
+      } else if (this.#frames && this.batch !== this.#sel && this.batch < this.#frames.count) {
+        this.#open(this.batch, "attribute");
+      }
+    } catch (err) {
+      if (!(err instanceof NeedsDecoder)) throw err;
+      // The pre-built run does not hold this view: decode in the page, from the start.
+      await this.#realDecoder();
+      this.#applied.hex = null;
+      this.#applied.base64 = null;
+      return this.#update();
     }
     const cmp = this.getAttribute("compare-hex");
     if (cmp !== null && cmp !== this.#applied.compare && this.#d) {
@@ -205,11 +268,8 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   #whenReady(fn) {
-    if (this.#eoslab) return Promise.resolve(fn());
-    return loadEoslab().then((m) => {
-      this.#eoslab = m;
-      return fn();
-    });
+    if (this.#eoslab && !this.#eoslab.replay) return Promise.resolve(fn());
+    return this.#realDecoder().then(() => fn());
   }
 
   /**

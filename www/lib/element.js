@@ -7,6 +7,7 @@
 // Importable in Node, where HTMLElement, CustomEvent and document may be absent: nothing here
 // touches the DOM until an element is built. Text always reaches the page as text (dom.js el).
 import { el, lazyStyleSheet } from "./dom.js";
+import { fetchAsset, loadFull } from "./wasm.js";
 
 // --- elements and events ---------------------------------------------------------------------
 
@@ -95,14 +96,13 @@ let wasmReady = null;
  * Resolves to the initialised package pkg/eoslab.js, importing it and fetching its wasm on the first
  * call only: a model element drawing a pre-built run (lib/runs.js) never calls it until the reader
  * asks for something the run does not hold. A failed load is not cached (the next call tries again)
- * and says what could not be fetched.
+ * and says what could not be fetched: lib/wasm.js loadFull's error names the file, the URL it tried
+ * and that the eoslab/ folder must be served whole next to the module (assetError).
  */
 export function ready() {
-  wasmReady ??= import("../../pkg/eoslab.js").then(
-    async (m) => (await m.default(), m),
-  ).catch((err) => {
+  wasmReady ??= loadFull().catch((err) => {
     wasmReady = null;
-    throw new Error(`the simulator could not be loaded (${err instanceof Error ? err.message : err}); the eoslab folder (its pkg/ beside the modules) must be served whole`);
+    throw err;
   });
   return wasmReady;
 }
@@ -132,8 +132,8 @@ export async function scenarioSource(host) {
   if (name !== null && name.trim() !== "") {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
     const url = new URL(`../../scenarios/${name}.eos`, import.meta.url);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`scenario "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
+    // A 404 is a name that is not built in, or a folder copied in part: the message names the URL and both.
+    const res = await fetchAsset(url, `the built-in scenario "${name}" (is the name right? scenarios/index.json lists them)`);
     return await res.text();
   }
   return host.textContent ?? "";

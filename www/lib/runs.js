@@ -99,7 +99,7 @@ export function checkRunFile(file, element, where) {
   if (!file || file.eoslab !== "run") throw new Error(`${where} is not an eoslab run file`);
   if (file.format !== RUN_FORMAT) throw new Error(`${where}: run format ${file.format}, this element reads ${RUN_FORMAT} (pre-build it again with this eoslab)`);
   if (file.element !== element) throw new Error(`${where} is a run for <${file.element}>, not <${element}>`);
-  if (!file.run?.report?.steps) throw new Error(`${where} holds no run`);
+  if (element === "kafka-batch" ? !Array.isArray(file.run?.calls) : !file.run?.report?.steps) throw new Error(`${where} holds no run`);
   return file;
 }
 

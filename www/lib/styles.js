@@ -198,8 +198,9 @@ table.records tr.formatted td.formatted-text { max-width: none; white-space: pre
 :host([compact]) .compact-head div { display: flex; gap: .4rem; min-width: 0; }
 :host([compact]) .compact-head dt { color: var(--muted); }
 :host([compact]) .compact-head dd { margin: 0; font-family: var(--mono); overflow-wrap: anywhere; }
-:host([compact]) :is(.input-box, #summary, #batch-title, .toolbar, #export-box, #producer, .cols2, h3, h4, .map-side,
+:host([compact]) :is(.input-box, #summary:not([data-error]), #batch-title, .toolbar, #export-box, #producer, .cols2, h3, h4, .map-side,
   .pager, #records-title, .read-as, .records-box, #edit, #compare, #segment > p, #errors-title, #errors > p.muted) { display: none !important; }
+:host([compact]) #summary[data-error] { color: var(--bad); overflow-wrap: anywhere; }
 :host([compact]) ul.errors { margin: 0 0 .3rem; }
 :host([compact]) ul.errors:empty { display: none; }
 :host([compact]) .map { display: block; }
