@@ -2,7 +2,8 @@
 // pinned in examples/mkdocs/requirements.txt, installed into .venv-docs by scripts/ensure-docs-tools.sh),
 // served under a path prefix with a strict Content-Security-Policy, as a reader meets it:
 //   - the fences were pre-built at `mkdocs build`: every timeline and ladder draws its first step
-//     from its run file before any .wasm is requested, and none of the fences' text is shown;
+//     from its run file before any .wasm is requested, and none of the fences' text is shown; the
+//     first page's inspector (and a raw HTML ladder of a built-in scenario) need no wasm either;
 //   - stepping needs no wasm either; a changed script loads it and draws the new run;
 //   - the palette toggle switches the elements' theme, and navigation.instant (content swapped in
 //     place, no page load) brings the next page's elements, and the kept xxd fence upgraded in the page,
@@ -138,22 +139,18 @@ const bgOf = (sel) => page.evaluate((s) => getComputedStyle(document.querySelect
 test("MkDocs Material + mkdocs-eoslab: the palette toggle switches the theme, navigation.instant brings the next page's elements", { timeout: 120_000 }, async (t) => {
   if (skip) return t.skip(skip);
   await page.goto(`${server.url}/project/`, { waitUntil: "load" });
-  // The pre-built inspector and config, the raw HTML ladder, and the xxd fence kept as a code block
-  // that eoslab-fences.js (this page's script) upgrades.
-  await page.locator('kafka-batch[data-eoslab-fence] tr[data-field="producerId"]').first().waitFor();
+  // The pre-built inspector (its first view from the decoder's recorded answers) and the raw HTML
+  // ladder (a built-in scenario: the run shipped in eoslab/runs/): drawn with no wasm.
+  assert.match(await page.locator("kafka-batch[data-eoslab-fence]").getAttribute("run"), /^eoslab-runs\/[0-9a-f]{16}\.json$/);
+  await page.locator('kafka-batch[data-eoslab-fence] tr[data-field="producerId"]').waitFor();
   assert.equal((await page.locator('kafka-batch tr[data-field="producerId"] td').first().textContent()).trim(), "4242");
-  await page.waitForFunction(() => document.querySelectorAll("kafka-batch[data-eoslab-fence]").length === 2);
-  await page.waitForFunction(() => document.querySelectorAll("pre.kafka-batch[data-eoslab-fence='source']").length === 1);
-  assert.equal(await page.evaluate(() => document.querySelector("pre.kafka-batch").getClientRects().length), 0, "the xxd text is hidden under its element");
-  await page.locator('kafka-batch >> nth=1 >> tr[data-field="producerId"]').waitFor();
-  assert.equal((await page.locator("kafka-batch").nth(1).locator('tr[data-field="producerId"] td').first().textContent()).trim(), "4242");
-  await page.waitForFunction(() => document.querySelector("kafka-producer-config")?.result);
   await page.waitForFunction(() => document.querySelector("kafka-ladder")?.steps > 0); // raw HTML in Markdown
+  assert.deepEqual(await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith(".wasm"))), [], "the first page needs no wasm");
   assert.equal(await bgOf("kafka-batch"), "rgb(255, 255, 255)");
   // Material's palette toggle: body[data-md-color-scheme="slate"].
   await page.locator("form[data-md-component=palette] label:visible").first().click();
   await page.waitForFunction(() => document.body.getAttribute("data-md-color-scheme") === "slate");
-  for (const s of ["kafka-batch", "kafka-ladder", "kafka-producer-config"]) {
+  for (const s of ["kafka-batch", "kafka-ladder"]) {
     await page.waitForFunction((x) => getComputedStyle(document.querySelector(x)).backgroundColor === "rgb(13, 17, 23)", s);
   }
   // Instant navigation: the link is followed without a page load (the marker survives), and the
@@ -171,7 +168,18 @@ test("MkDocs Material + mkdocs-eoslab: the palette toggle switches the theme, na
   assert.equal(await bgOf("kafka-timeline"), "rgb(13, 17, 23)");
   // Back (instant too): the first page's elements again.
   await page.goBack();
-  await page.locator('kafka-batch[data-eoslab-fence] tr[data-field="producerId"]').first().waitFor();
+  await page.locator('kafka-batch[data-eoslab-fence] tr[data-field="producerId"]').waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true);
+  // On to the dumps page: the xxd fence kept as a code block is upgraded in the page (and hidden
+  // under its element), the config resolved; these two load their wasm.
+  await page.locator("article a[href*='dumps']").first().click();
+  await page.waitForFunction(() => /dumps\/?$/.test(location.pathname));
+  await page.waitForFunction(() => document.querySelectorAll("pre.kafka-batch[data-eoslab-fence='source']").length === 1);
+  await page.locator('kafka-batch[data-eoslab-fence] tr[data-field="producerId"]').waitFor();
+  assert.equal((await page.locator('kafka-batch tr[data-field="producerId"] td').first().textContent()).trim(), "4242");
+  assert.equal(await page.evaluate(() => document.querySelector("pre.kafka-batch").getClientRects().length), 0, "the xxd text is hidden under its element");
+  await page.waitForFunction(() => document.querySelector("kafka-producer-config")?.result);
+  assert.equal(await bgOf("kafka-producer-config"), "rgb(13, 17, 23)");
   assert.equal(await page.evaluate(() => window.__sameDocument), true);
   assert.deepEqual(rec.console, []);
   assert.deepEqual(rec.page, []);
