@@ -3,7 +3,7 @@
 // strict Content-Security-Policy, then every page walked in Chromium: no console or page error,
 // no request leaving the site, every fence turned into a widget that rendered, and every internal
 // link (and its #fragment) resolving. The fences are pre-built by eoslab's MkDocs plugin: a page
-// of timelines and ladders fetches no wasm. The rule catalogue and the CLI page are generated from the
+// whose elements all have a pre-built run fetches no wasm. The rule catalogue and the CLI page are generated from the
 // code by the build, so they are walked like the rest.
 // Skipped, with the reason, when MkDocs cannot be installed (no PyPI).
 // Run: node --test tests/browser/docs.test.mjs      (needs dist/eoslab: make dist)
@@ -85,9 +85,9 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
         return el.steps > 0;
       }), null, { timeout: 60_000 });
       widgets += fences;
-      // A page of timelines and ladders only drew them from their pre-built runs: no wasm fetched.
-      const tags = await page.evaluate(() => [...new Set([...document.querySelectorAll("[data-eoslab-fence]:not(pre)")].map((el) => el.localName))]);
-      if (tags.every((t) => t === "kafka-timeline" || t === "kafka-ladder")) {
+      // A page whose elements all have a pre-built run (timelines, ladders, an inspector of hex)
+      // drew them from those: no wasm fetched.
+      if (await page.evaluate(() => [...document.querySelectorAll("[data-eoslab-fence]:not(pre)")].every((el) => el.hasAttribute("run")))) {
         const wasm = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => new URL(n).pathname.endsWith(".wasm")));
         assert.deepEqual(wasm, [], `${path}: pre-built, its elements need no wasm`);
         prebuiltPages += 1;
@@ -107,7 +107,7 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
     assert.deepEqual(rec.page, [], `page errors on ${path}`);
   }
   assert.ok(widgets >= 10, `the guide and the home page show live widgets (${widgets})`);
-  assert.ok(prebuiltPages >= 2, `the home page and the script language's page draw pre-built runs (${prebuiltPages})`);
+  assert.ok(prebuiltPages >= 3, `the home page, the guide and the script language's page draw pre-built runs (${prebuiltPages})`);
   assert.deepEqual(rec.foreign, [], "no request leaves the site");
   // Internal links: the page exists, and a #fragment names an element on it (a rule's heading).
   const broken = [];
