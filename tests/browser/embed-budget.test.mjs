@@ -13,10 +13,14 @@
 // shadow root; <kafka-ladder>/<kafka-timeline> a …:load event with ≥ 1 step and no error, then the
 // …:step event of the first step shown — and the browser has run one more animation frame.
 //
-// Pages and budgets (eoslab files, gzipped, until first render):
-//   batch      <kafka-batch compact readonly hex=…> (a real record batch: helpers.mjs EXAMPLE_A_HEX), kafka-batch.js   ≤ 60 KB
-//   timeline   <kafka-timeline scenario="txn-zombie-fenced" compact readonly>, kafka-timeline.js                         ≤ 100 KB
-//   three      that batch + <kafka-ladder scenario="lost-response-retry" compact readonly> + that timeline, eoslab.js     ≤ 150 KB
+// Pages and budgets (eoslab files, gzipped, until first render), as a docs build writes them (the
+// MkDocs and Docusaurus plugins, or dist/eoslab/prebuild.mjs for a hand-written page): the batch
+// carries its pre-built run (run="batch-run.json", made here by prebuild.mjs's batchRun, as the
+// plugins make it), the players' scenarios have theirs in dist/eoslab/runs/:
+//   batch      <kafka-batch compact readonly hex=… run=…> (a real record batch: helpers.mjs EXAMPLE_A_HEX), kafka-batch.js   ≤ 60 KB
+//   timeline   <kafka-timeline scenario="txn-zombie-fenced" compact readonly>, kafka-timeline.js                               ≤ 100 KB
+//   three      that batch + <kafka-ladder scenario="lost-response-retry" compact readonly> + that timeline, eoslab-fences.js   ≤ 150 KB
+//              (the docs pages' one script: it imports each element's module when the page has one)
 // and a page with one element makes at most 6 eoslab requests until first render.
 // (KB = 1000 bytes, as the README's tables.)
 //
@@ -55,7 +59,7 @@ ${body}
 </body>
 </html>
 `;
-const BATCH = `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}"></kafka-batch>`;
+const BATCH = `<kafka-batch compact readonly hex="${EXAMPLE_A_HEX}" run="batch-run.json"></kafka-batch>`;
 const TIMELINE = `<kafka-timeline scenario="txn-zombie-fenced" compact readonly></kafka-timeline>`;
 const LADDER = `<kafka-ladder scenario="lost-response-retry" compact readonly></kafka-ladder>`;
 const PAGES = [
@@ -63,8 +67,8 @@ const PAGES = [
     html: page("batch", "kafka-batch.js", BATCH) },
   { id: "timeline", file: "timeline.html", what: '<kafka-timeline scenario="txn-zombie-fenced" compact readonly> (kafka-timeline.js)', elements: 1, budget: 100 * KB,
     html: page("timeline", "kafka-timeline.js", TIMELINE) },
-  { id: "three", file: "three.html", what: 'batch + <kafka-ladder scenario="lost-response-retry"> + that timeline (eoslab.js)', elements: 3, budget: 150 * KB,
-    html: page("three", "eoslab.js", [BATCH, LADDER, TIMELINE].join("\n")) },
+  { id: "three", file: "three.html", what: 'batch + <kafka-ladder scenario="lost-response-retry"> + that timeline (eoslab-fences.js)', elements: 3, budget: 150 * KB,
+    html: page("three", "eoslab-fences.js", [BATCH, LADDER, TIMELINE].join("\n")) },
 ];
 
 let server;
@@ -76,12 +80,15 @@ before(async () => {
   execFileSync("node", [join(ROOT, "scripts/build-dist.mjs")], { stdio: "inherit" });
   work = mkdtempSync(join(tmpdir(), "eoslab-budget-"));
   for (const p of PAGES) writeFileSync(join(work, p.file), p.html);
+  const { batchRun } = await import(join(DIST, "prebuild.mjs"));
+  writeFileSync(join(work, "batch-run.json"), JSON.stringify(batchRun({ hex: EXAMPLE_A_HEX })));
   server = await startStatic([
     { prefix: PREFIX, dir: DIST, csp: STRICT_CSP },
     { prefix: HOST, dir: work, csp: STRICT_CSP },
   ]);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
-  const isEoslab = (path) => path.startsWith(PREFIX);
+  // The pre-built run beside the page is eoslab's payload too.
+  const isEoslab = (path) => path.startsWith(PREFIX) || path === `${HOST}batch-run.json`;
   for (const p of PAGES) {
     const m = await measurePage(browser, `${server.url}${HOST}${p.file}`, { isEoslab, timeout: 60_000 });
     results[p.id] = { page: p.what, elements: m.elements, budgetGzip: p.budget, ...(p.elements === 1 ? { maxRequests: MAX_REQUESTS_ONE_ELEMENT } : {}), ...m };

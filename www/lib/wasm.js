@@ -78,6 +78,24 @@ async function initPackage(load, jsUrl, wasmUrl) {
   return m;
 }
 
+/**
+ * The packages being loaded or loaded, by glue URL, shared by every copy of this module on the page
+ * (each element's bundle has its own copy: make dist bundles them apart), so a page fetches each
+ * wasm once whichever element asks first. A failed load is dropped: the next call tries again.
+ */
+const packages = (globalThis[Symbol.for("eoslab.packages")] ??= new Map());
+
+function once(url, load) {
+  const key = String(url);
+  if (!packages.has(key)) {
+    packages.set(key, load().catch((err) => {
+      packages.delete(key);
+      throw err;
+    }));
+  }
+  return packages.get(key);
+}
+
 let loading = null;
 let full = false;
 let encoding = null;
@@ -92,19 +110,17 @@ export function useFullPackage() {
   if (!loading) full = true;
 }
 
-/** The model elements, which run the full package: on a page that has one defined, the inspector uses it too. */
-const MODEL_ELEMENTS = ":is(kafka-ladder, kafka-timeline, kafka-producer-config):defined";
-
 /**
  * Resolves to the initialised module namespace ({decode, crc32c, version}; more with useFullPackage()).
- * On a page that already holds a defined model element (which loads the full package anyway: a docs
- * page with an inspector and a timeline, all registered by eoslab.js), the first call takes the full
- * package too, so the page fetches one wasm module rather than both.
+ * When the page is loading (or has loaded) the full package already — a model element ran a
+ * script — the first call takes it too (a superset), so the page fetches one wasm module rather
+ * than both; a model element that draws a pre-built run loads nothing, and then the inspector
+ * fetches the small decode-only module.
  */
 export function loadEoslab() {
-  if (!loading && !full && globalThis.document?.querySelector(MODEL_ELEMENTS)) full = true;
+  if (!loading && !full && packages.has(String(FULL_JS))) full = true;
   if (!loading) {
-    loading = (full ? loadFull() : initPackage(() => import("../../pkg/eoslab-decode.js"), DECODE_JS, DECODE_WASM)).catch((err) => {
+    loading = (full ? loadFull() : once(DECODE_JS, () => initPackage(() => import("../../pkg/eoslab-decode.js"), DECODE_JS, DECODE_WASM))).catch((err) => {
       loading = null; // not cached: the next call tries again
       throw err;
     });
@@ -160,5 +176,5 @@ export function artifacts() {
  * assetError naming what could not be fetched. lib/element.js ready() is this, for the model elements.
  */
 export function loadFull() {
-  return initPackage(() => import("../../pkg/eoslab.js"), FULL_JS, FULL_WASM);
+  return once(FULL_JS, () => initPackage(() => import("../../pkg/eoslab.js"), FULL_JS, FULL_WASM));
 }
