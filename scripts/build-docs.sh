@@ -7,12 +7,14 @@
 #   cli.md    the CLI's own help
 #   js-reference.md  every export of the wasm packages, from their TypeScript declarations
 #             (scripts/docs-js-reference.py over pkg/)
-# and dist/eoslab as eoslab/, so every fence is a live widget (make dist; --no-dist uses the one
-# already built). EOSLAB_SITE_URL: the URL the site is served at (navigation.instant needs it).
+# Every fence becomes a live widget through eoslab's MkDocs plugin (plugins/mkdocs-eoslab, installed
+# into .venv-docs by ensure-docs-tools.sh), pre-built from dist/eoslab (make dist; --no-dist uses the
+# one already built), which it copies into the site as eoslab/. EOSLAB_SITE_URL: the URL the site is
+# served at (navigation.instant needs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--no-dist" ]; then bash scripts/build-dist.sh; fi
-[ -f dist/eoslab/eoslab-fences.js ] || { echo "docs: dist/eoslab is not built (make dist)" >&2; exit 1; }
+[ -f dist/eoslab/prebuild.mjs ] || { echo "docs: dist/eoslab is not built (make dist)" >&2; exit 1; }
 bash scripts/ensure-docs-tools.sh
 cargo build --quiet --release -p eoslab-cli
 out=target/docs
@@ -33,6 +35,10 @@ target/release/eoslab rules --markdown --scenarios scenarios --not-checked tests
   echo '```'
 } > "$out/pages/cli.md"
 python3 scripts/docs-js-reference.py pkg > "$out/pages/js-reference.md"
-cp -r dist/eoslab "$out/pages/eoslab"
-NO_MKDOCS_2_WARNING=1 EOSLAB_DOCS_DIR="$PWD/$out/pages" .venv-docs/bin/mkdocs build --strict --quiet -f docs/mkdocs.yml -d "$PWD/$out/site"
+# A fence whose script is wrong fails the build at its line (mkdocs-eoslab): the message names the
+# page's copy in target/docs/pages, shown as the docs/pages file an author edits (same lines).
+status=0
+NO_MKDOCS_2_WARNING=1 EOSLAB_DOCS_DIR="$PWD/$out/pages" .venv-docs/bin/mkdocs build --strict --quiet -f docs/mkdocs.yml -d "$PWD/$out/site" 2> "$out/mkdocs.log" || status=$?
+sed -E '/target\/docs\/pages\/(rules|cli|js-reference)\.md/!s#target/docs/pages/#docs/pages/#g' "$out/mkdocs.log" >&2
+[ "$status" -eq 0 ] || exit "$status"
 echo "docs: $out/site ($(find "$out/site" -name '*.html' | wc -l) pages)"

@@ -2,7 +2,8 @@
 // scripts/build-docs.sh for the URL this test serves it at, under a /docs/ path prefix with a
 // strict Content-Security-Policy, then every page walked in Chromium: no console or page error,
 // no request leaving the site, every fence turned into a widget that rendered, and every internal
-// link (and its #fragment) resolving. The rule catalogue and the CLI page are generated from the
+// link (and its #fragment) resolving. The fences are pre-built by eoslab's MkDocs plugin: a page
+// whose elements all have a pre-built run fetches no wasm. The rule catalogue and the CLI page are generated from the
 // code by the build, so they are walked like the rest.
 // Skipped, with the reason, when MkDocs cannot be installed (no PyPI).
 // Run: node --test tests/browser/docs.test.mjs      (needs dist/eoslab: make dist)
@@ -67,11 +68,16 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
   for (const p of ["/docs/", "/docs/guide/", "/docs/rules/", "/docs/cli/", "/docs/js-reference/", "/docs/scripts/"]) assert.ok(all.includes(p), `${p} is built (${all.join(", ")})`);
   const links = new Map(); // absolute URL without fragment -> Set of fragments ("" for none)
   let widgets = 0;
+  let prebuiltPages = 0;
   for (const path of all) {
     await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-    const fences = await page.locator("pre.kafka-batch, pre.kafka-scenario, pre.kafka-ladder, pre.kafka-timeline, pre.kafka-config").count();
+    // The fences were pre-built by eoslab's MkDocs plugin: each is its element in the page's HTML
+    // (a kafka-batch dump only the paste detector reads is kept as a <pre class="kafka-batch">, which
+    // eoslab-fences.js upgrades).
+    const html = await (await fetch(`${server.url}${path}`)).text();
+    const fences = (html.match(/ data-eoslab-fence="/g) ?? []).length + (html.match(/<pre class="kafka-(batch|scenario|ladder|timeline|config)"/g) ?? []).length;
     if (fences > 0) {
-      // Each fence becomes its element, which renders: a ladder or timeline has steps, the inspector its fields.
+      // Each element renders: a ladder or timeline has steps, the inspector its fields.
       await page.waitForFunction((n) => document.querySelectorAll("[data-eoslab-fence]:not(pre)").length === n, fences, { timeout: 60_000 });
       await page.waitForFunction(() => [...document.querySelectorAll("[data-eoslab-fence]:not(pre)")].every((el) => {
         if (el.localName === "kafka-batch") return el.shadowRoot?.querySelector("tr[data-field]") ?? el.querySelector("tr[data-field]");
@@ -79,8 +85,15 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
         return el.steps > 0;
       }), null, { timeout: 60_000 });
       widgets += fences;
-      // The fence's own text (the hex, the scenario name) is hidden under its widget.
-      const shown = await page.evaluate(() => [...document.querySelectorAll("pre[data-eoslab-fence='source']")].filter((p) => p.getClientRects().length > 0).map((p) => p.textContent.slice(0, 40)));
+      // A page whose elements all have a pre-built run (timelines, ladders, an inspector of hex)
+      // drew them from those: no wasm fetched.
+      if (await page.evaluate(() => [...document.querySelectorAll("[data-eoslab-fence]:not(pre)")].every((el) => el.hasAttribute("run")))) {
+        const wasm = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => new URL(n).pathname.endsWith(".wasm")));
+        assert.deepEqual(wasm, [], `${path}: pre-built, its elements need no wasm`);
+        prebuiltPages += 1;
+      }
+      // No fence's own text (the script, the hex, the scenario name) is shown: a kept block is hidden under its widget.
+      const shown = await page.evaluate(() => [...document.querySelectorAll("pre[class^='kafka-']")].filter((p) => p.getClientRects().length > 0).map((p) => p.textContent.slice(0, 40)));
       assert.deepEqual(shown, [], `fence sources visible on ${path}`);
     }
     for (const href of await page.evaluate(() => [...document.querySelectorAll("a[href]")].map((a) => a.href))) {
@@ -94,6 +107,7 @@ test("every page of the docs renders its widgets under a strict CSP, with nothin
     assert.deepEqual(rec.page, [], `page errors on ${path}`);
   }
   assert.ok(widgets >= 10, `the guide and the home page show live widgets (${widgets})`);
+  assert.ok(prebuiltPages >= 3, `the home page, the guide and the script language's page draw pre-built runs (${prebuiltPages})`);
   assert.deepEqual(rec.foreign, [], "no request leaves the site");
   // Internal links: the page exists, and a #fragment names an element on it (a rule's heading).
   const broken = [];
