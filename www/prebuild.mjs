@@ -23,7 +23,7 @@
 // {"line": N, "message": "…"}: the fence's script is wrong at line N of its body, and a docs build
 // must fail with it as it fails on a broken link.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -203,7 +203,17 @@ async function main(args) {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** Whether this module is the script node runs (also through a symlinked copy of the folder). */
+function isMain() {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
   main(process.argv.slice(2)).catch((err) => {
     console.error(`prebuild: ${err.message}`);
     process.exit(1);
