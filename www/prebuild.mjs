@@ -68,6 +68,12 @@ export function batchRun(attributes) {
   return { ...runFile(decoder(), "kafka-batch", { script: null }, { calls }), input: { [force]: attributes[force] } };
 }
 
+/** The run file of a <kafka-producer-config> with `properties` for `client` (its default, "4.x"). */
+export function configRun(properties, client = "4.x") {
+  const input = { properties, client };
+  return { ...runFile(core(), "kafka-producer-config", { script: null }, { result: resolveConfig(core(), properties, client) }), input };
+}
+
 const scenarioText = (name) => readFileSync(fileURLToPath(new URL(`../scenarios/${name}.eos`, import.meta.url)), "utf8");
 
 /** The line a core message names ("line N: …"), else 1. */
@@ -88,8 +94,7 @@ export function prebuildFence({ fence, text }) {
     return out;
   }
   if (tag === "kafka-producer-config") {
-    const input = { properties: attributes.properties, client: "4.x" };
-    out.run = { ...runFile(core(), tag, { script: null }, { result: resolveConfig(core(), input.properties, input.client) }), input };
+    out.run = configRun(attributes.properties);
     return out;
   }
   if (tag !== "kafka-timeline" && tag !== "kafka-ladder") return out;
@@ -151,13 +156,20 @@ export function buildPage(html, outFile, where = "page") {
     if (r.run) attributes.run = writeRun(outFile, r.run);
     return elementMarkup(r.tag, attributes);
   });
-  // Hand-written inspectors with their bytes in an attribute, and no run yet.
+  // Hand-written inspectors and config elements with their input in an attribute, and no run yet.
   out = out.replace(/<kafka-batch\b([^>]*)>/g, (whole, attrs) => {
     if (/\brun=/.test(attrs)) return whole;
     const hex = /\bhex="([^"]*)"/.exec(attrs)?.[1];
     const base64 = /\bbase64="([^"]*)"/.exec(attrs)?.[1];
     const run = batchRun(hex !== undefined ? { hex: unescapeHtml(hex) } : base64 !== undefined ? { base64: unescapeHtml(base64) } : {});
     return run ? `<kafka-batch${attrs} run="${escapeAttr(writeRun(outFile, run))}">` : whole;
+  });
+  out = out.replace(/<kafka-producer-config\b([^>]*)>/g, (whole, attrs) => {
+    if (/\brun=/.test(attrs)) return whole;
+    const properties = /\bproperties="([^"]*)"/.exec(attrs)?.[1];
+    const client = /\bclient="([^"]*)"/.exec(attrs)?.[1];
+    if (properties === undefined || (client !== undefined && !["4.x", "pre-3.0"].includes(client))) return whole;
+    return `<kafka-producer-config${attrs} run="${escapeAttr(writeRun(outFile, configRun(unescapeHtml(properties), client ?? "4.x")))}">`;
   });
   return out;
 }
