@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, launch } from "./helpers.mjs";
+import { ROOT, everyElementDrawn, launch } from "./helpers.mjs";
 import { startStatic } from "./embed-server.mjs";
 
 const DOC = readFileSync(join(ROOT, "docs/pages/embedding.md"), "utf8");
@@ -48,17 +48,6 @@ after(async () => {
   if (site) rmSync(site, { recursive: true, force: true });
 });
 
-async function rendered(page) {
-  await page.waitForFunction(() => {
-    const all = [...document.querySelectorAll("kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config")];
-    return all.length === 4 && all.every((el) => {
-      if (el.localName === "kafka-batch") return !!el.shadowRoot?.querySelector('tr[data-field="producerId"]');
-      if (el.localName === "kafka-producer-config") return !!el.result;
-      return el.steps > 0;
-    });
-  }, null, { timeout: 60_000 });
-}
-
 for (const [file, noWasm] of [["page.src.html", false], ["page.html", true]]) {
   test(`embedding.md's plain HTML, word for word, under /project/: ${file} renders its four elements${noWasm ? " with no wasm" : ""}`, { timeout: 120_000 }, async () => {
     const page = await browser.context.newPage();
@@ -68,7 +57,7 @@ for (const [file, noWasm] of [["page.src.html", false], ["page.html", true]]) {
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(`${server.url}/project/${file}`);
-    await rendered(page);
+    await everyElementDrawn(page, 4);
     assert.deepEqual(errors, [], "no console error, no CSP refusal");
     assert.deepEqual(seen.filter((u) => !u.startsWith("/project/")), [], "nothing outside the site's prefix");
     if (noWasm) assert.deepEqual(seen.filter((u) => u.includes("/pkg/")), [], "the built page fetches no wasm, nor its glue");

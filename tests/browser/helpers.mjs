@@ -132,3 +132,18 @@ export async function loadPkg() {
 }
 
 export const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
+
+/**
+ * Waits until the page holds `count` eoslab elements and each has drawn its first view: an
+ * inspector its decoded header fields, a config element its resolution, a player its steps.
+ */
+export function everyElementDrawn(page, count, timeout = 60_000) {
+  return page.waitForFunction((n) => {
+    const all = [...document.querySelectorAll("kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config")];
+    return all.length === n && all.every((el) => {
+      if (el.localName === "kafka-batch") return !!el.shadowRoot?.querySelector('tr[data-field="producerId"]');
+      if (el.localName === "kafka-producer-config") return !!el.result;
+      return el.steps > 0;
+    });
+  }, count, { timeout });
+}

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, launch } from "./helpers.mjs";
+import { ROOT, everyElementDrawn, launch } from "./helpers.mjs";
 import { startStatic, STRICT_CSP } from "./embed-server.mjs";
 
 const DIST = join(ROOT, "dist/eoslab");
@@ -214,14 +214,7 @@ test("examples/plain-html built by dist's prebuild.mjs --html: every element and
     p.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     p.on("pageerror", (e) => errors.push(String(e)));
     await p.goto(`${srv.url}/site/`);
-    await p.waitForFunction(() => {
-      const all = [...document.querySelectorAll("kafka-batch, kafka-ladder, kafka-timeline, kafka-producer-config")];
-      return all.length === 8 && all.every((el) => {
-        if (el.localName === "kafka-batch") return !!el.shadowRoot?.querySelector('tr[data-field="producerId"]');
-        if (el.localName === "kafka-producer-config") return !!el.result;
-        return el.steps > 0;
-      });
-    }, null, { timeout: 60_000 });
+    await everyElementDrawn(p, 8);
     assert.deepEqual(seen.filter((u) => u.includes("/pkg/")), [], "no wasm (nor its glue) for the first view of the built page");
     assert.deepEqual(errors, []);
     await p.close();
