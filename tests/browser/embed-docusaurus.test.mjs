@@ -148,7 +148,7 @@ test("Docusaurus: client routing to the batches page and back, the color-mode to
   assert.match(html, /<kafka-batch readonly="" compact="" hex="00 00/);
   // Attribute values are escaped in the built markup and read back as the fence's text.
   const CONFIG = 'client.id=docs "<b>&amp;</b>"\nacks=1\nenable.idempotence=true';
-  assert.ok(html.includes('<kafka-producer-config properties="client.id=docs &quot;&lt;b&gt;&amp;amp;&lt;/b&gt;&quot;\nacks=1\nenable.idempotence=true">'));
+  assert.ok(html.includes('<kafka-producer-config properties="client.id=docs &quot;&lt;b&gt;&amp;amp;&lt;/b&gt;&quot;\nacks=1\nenable.idempotence=true" run="'), "the config's text, escaped, and its pre-built resolution");
   assert.equal((html.match(/language-kafka-batch/g) ?? []).length > 0, true, "the xxd dump stays a code block");
 
   await page.goto(`${server.url}${PREFIX}`, { waitUntil: "load" });
