@@ -137,7 +137,7 @@ for (const [to, text] of copied) {
     fail(`${to}: a data file reached from the modules, not shipped`);
   }
   let code = text;
-  // new URL("../x", import.meta.url) in lib/y.js names dist's x: "./x" once bundled at the top.
+  // new URL("../x", import.meta.url) in a module under lib/ names dist's x: "./x" once bundled at the top.
   code = code.replace(URL_REF, (whole, quote, spec) => `new URL(${quote}./${posix.normalize(posix.join(posix.dirname(to), spec))}`);
   if (to === "lib/runs.js") {
     const on = code.replace("export const BUILT_IN_RUNS = false;", "export const BUILT_IN_RUNS = true;");

@@ -216,9 +216,47 @@ test("examples/plain-html built by dist's prebuild.mjs --html: every element and
     await p.goto(`${srv.url}/site/`);
     await everyElementDrawn(p, 8);
     assert.deepEqual(seen.filter((u) => u.includes("/pkg/")), [], "no wasm (nor its glue) for the first view of the built page");
+    // Stepping a fence's timeline needs none either; editing its script loads the model and draws the edit.
+    const stepped = await p.evaluate(async () => {
+      const el = document.querySelector('kafka-timeline[data-eoslab-fence="kafka-timeline"]');
+      el.step = "end";
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return { step: el.step, steps: el.steps };
+    });
+    assert.equal(stepped.step, stepped.steps - 1);
+    assert.deepEqual(seen.filter((u) => u.includes("/pkg/")), [], "stepping needs no wasm");
+    const edited = await p.evaluate(async () => {
+      const el = document.querySelector('kafka-timeline[data-eoslab-fence="kafka-timeline"]');
+      const before = el.steps;
+      const loaded = new Promise((resolve) => el.addEventListener("kafka-timeline:load", (e) => resolve(e.detail), { once: true }));
+      el.setAttribute("script", el.script.replace(/\s*$/, "\n") + "send app orders-0 c\n");
+      const detail = await loaded;
+      return { before, after: el.steps, error: detail.error ?? null };
+    });
+    assert.equal(edited.error, null);
+    assert.equal(edited.after, edited.before + 1, "the edited script's run: one more step");
+    assert.ok(seen.some((u) => u.endsWith("/pkg/eoslab_bg.wasm")), "the edit ran in the model");
     assert.deepEqual(errors, []);
     await p.close();
   } finally {
     srv.close();
   }
+});
+
+test("prebuild.mjs --html: a fence whose script is wrong stops the build at its line in the page", { timeout: 60_000 }, async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "eoslab-broken-"));
+  const page = ["<!doctype html>", "<title>broken</title>", "<p>A ladder:</p>", '<pre><code class="language-kafka-ladder">partition p', "producer app", "send app p x", "bogus line", "</code></pre>", ""].join("\n");
+  writeFileSync(join(dir, "src.html"), page);
+  let failure = null;
+  try {
+    execFileSync(process.execPath, [join(DIST, "prebuild.mjs"), "--html", join(dir, "src.html"), join(dir, "out.html")], { stdio: "pipe" });
+  } catch (err) {
+    failure = err;
+  }
+  assert.ok(failure, "the build fails");
+  assert.equal(failure.status, 1);
+  // The fence opens on line 4 of the page; its body's line 4 is page line 7.
+  assert.match(String(failure.stderr), new RegExp(`${join(dir, "src.html").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:7: line 4: unknown step \`bogus\``));
 });

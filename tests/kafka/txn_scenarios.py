@@ -55,7 +55,7 @@ HOLD_API_KEYS = {**CLIENT_API_KEYS, "Produce": 0}
 LOSE_REQUEST_TIMEOUT_MS = int(30000 * TIME_SCALE)
 
 # Scenarios (or steps) a single real broker cannot be made to show.
-# The injected answers the Java client retries (the model's `inject::retriable`, §6.3), by API;
+# The injected answers the Java client retries (the model's `inject::retriable`), by API;
 # another injected error is read by the call as its answer.
 _COORD_RETRIED = {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "CONCURRENT_TRANSACTIONS"}
 RETRIED_ANSWERS = {

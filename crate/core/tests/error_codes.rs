@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use eoslab_core::model::idempotence::{EventKind, ReplicationEvent};
 use eoslab_core::model::{scenario, txn_scenario};
 
-/// (code, name) of §0.4 that brokers and coordinators answer, and that the model answers.
+/// (code, name) that brokers and coordinators answer, and that the model answers.
 const ANSWERED: &[(i16, &str)] = &[
     (1, "OFFSET_OUT_OF_RANGE"),
     (2, "CORRUPT_MESSAGE"),

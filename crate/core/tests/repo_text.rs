@@ -77,6 +77,17 @@ fn generated(name: &str) -> bool {
         || name.contains("OUT_DIR")
         || matches!(name, "rules.md" | "cli.md" | "js-reference.md" | "results.md" | "embed-sizes.md" | "messages.rs")
         || name.starts_with("eoslab_bg") || name.starts_with("eoslab-decode") || name.starts_with("eoslab-files")
+        || EXAMPLE_FILES.iter().any(|f| name.ends_with(f))
+}
+
+/// Files a docs author writes (the frame-sizing script embedding.md gives), or that the plugin
+/// tests write into a scratch site to make a build fail or nest a page: named, never tracked.
+const EXAMPLE_FILES: &[&str] = &["eoslab-frames.js", "broken.md", "bad.md", "unknown.md", "sub/nested.md"];
+
+/// Whether `line` points at a numbered section (the section sign, then a number): the project cites its rule catalogue,
+/// Kafka's source and KIPs, not the sections of a document kept elsewhere.
+fn cites_a_section(line: &str) -> bool {
+    line.char_indices().any(|(i, c)| c == '§' && line[i + c.len_utf8()..].trim_start().starts_with(|d: char| d.is_ascii_digit()))
 }
 
 #[test]
@@ -87,12 +98,17 @@ fn the_repository_names_only_files_it_has_and_no_issue_numbers() {
     let names: BTreeSet<&str> = files.iter().map(|f| f.rsplit('/').next().unwrap()).collect();
     let mut missing = Vec::new();
     let mut issues = Vec::new();
+    let mut sections = Vec::new();
     for f in files.iter().filter(|f| is_prose(f)) {
         let Ok(text) = std::fs::read_to_string(root.join(f)) else { continue };
         let dir = f.rsplit_once('/').map_or("", |(d, _)| d);
         for (n, line) in text.lines().enumerate() {
             if cites_an_issue(line) {
                 issues.push(format!("{f}:{}: {}", n + 1, line.trim()));
+            }
+            // A section pointer points into a document that is not in the repository: cite a rule id instead.
+            if cites_a_section(line) {
+                sections.push(format!("{f}:{}: {}", n + 1, line.trim()));
             }
             for name in file_names(line) {
                 // A path may be where a file is deployed (`/eoslab/eoslab.js` is www/eoslab.js in
@@ -106,10 +122,12 @@ fn the_repository_names_only_files_it_has_and_no_issue_numbers() {
         }
     }
     assert!(
-        issues.is_empty() && missing.is_empty(),
-        "issue numbers in the repository's text ({}):\n  {}\nfiles named but not in the repository ({}):\n  {}",
+        issues.is_empty() && missing.is_empty() && sections.is_empty(),
+        "issue numbers in the repository's text ({}):\n  {}\nsection pointers (§) into a document the repository does not have ({}):\n  {}\nfiles named but not in the repository ({}):\n  {}",
         issues.len(),
         issues.join("\n  "),
+        sections.len(),
+        sections.join("\n  "),
         missing.len(),
         missing.join("\n  ")
     );
@@ -119,6 +137,7 @@ fn the_repository_names_only_files_it_has_and_no_issue_numbers() {
 fn what_the_scan_sees() {
     // Written in two pieces, so that this file does not cite a number itself.
     assert!(cites_an_issue(concat!("the ladder (iss", "ue 13) and")) && cites_an_issue(concat!("Iss", "ues 2 and 4")) && cites_an_issue(concat!("iss", "ue #7")));
+    assert!(cites_a_section(concat!("(\u{a7}", "3.2)")) && cites_a_section(concat!("\u{a7} ", "6")) && !cites_a_section("\u{a7} alone"));
     assert!(!cites_an_issue("an issue with 3 parts") && !cites_an_issue("tissue 4") && !cites_an_issue("the issues"));
     assert_eq!(file_names("see `docs/pages/scripts.md`, lib.rs and ./www/eoslab.js. Not *.md, e.g., \"$out.js\" or Node.js"), ["docs/pages/scripts.md", "lib.rs", "www/eoslab.js"]);
 }

@@ -88,7 +88,7 @@ fn a_script_without_the_model_line_is_not_a_transactions_script() {
     assert!(parse("partition p\n").is_err());
 }
 
-/// Rule TV (§4.2), as Kafka 4.3.1 does it (tests/kafka/txn_scenarios.py, txn-protocol-upgrade):
+/// Rule TV, as Kafka 4.3.1 does it (tests/kafka/txn_scenarios.py, txn-protocol-upgrade):
 /// a transaction that a TV1 client ends with EndTxn v4 gets TV1 markers even when the cluster
 /// was upgraded to transaction.version=2 in the meantime (the coordinator keeps the EndTxn's
 /// clientTransactionVersion); the simulator used the cluster's level, the leader refused the
@@ -105,7 +105,7 @@ fn a_v1_transaction_open_across_the_upgrade_gets_a_v1_marker() {
     assert!(r.passed(), "{}", timeline_text(&r));
 }
 
-/// Rule TV (§4.2): the Java client learns the finalized transaction.version from ApiVersions,
+/// Rule TV: the Java client learns the finalized transaction.version from ApiVersions,
 /// which it sends when it connects. Kafka 4.3.1 on a real broker: after `kafka-features.sh
 /// upgrade`, a producer whose connections stay up keeps V1 (no epoch bump at commit); after it
 /// reconnects (here: the coordinator moves), its next commit is followed by an InitProducerId

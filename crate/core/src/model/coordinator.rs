@@ -76,7 +76,7 @@ impl TxnState {
         txn_state::name(self.id()).expect("every TxnState has a TransactionState id")
     }
 
-    /// `TransactionState.validPreviousStates` (§3.3).
+    /// `TransactionState.validPreviousStates`.
     pub fn valid_previous(self) -> &'static [TxnState] {
         use TxnState::*;
         match self {
@@ -103,7 +103,7 @@ pub enum Tv {
     Tv2,
 }
 
-/// `TransactionMetadata` (§3.2).
+/// `TransactionMetadata`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TxnMetadata {
     pub transactional_id: Name,
@@ -114,7 +114,7 @@ pub struct TxnMetadata {
     pub last_producer_epoch: i16,
     pub txn_timeout_ms: i32,
     pub state: TxnState,
-    /// At most one in-flight transition; while Prepare* it is Complete* (§3.2).
+    /// At most one in-flight transition; while Prepare* it is Complete*.
     pub pending_state: Option<TxnState>,
     pub partitions: BTreeSet<Name>,
     pub txn_start_ms: i64,

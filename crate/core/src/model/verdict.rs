@@ -16,17 +16,17 @@
 //!
 //! | id | decision | Kafka | was |
 //! |---|---|---|---|
-//! | B0 | not a magic 2 batch, or a client batch whose baseOffset is not 0 (INVALID_RECORD) | `UnifiedLog.analyzeAndValidateRecords` (§1.2 pre-steps) | V0 |
+//! | B0 | not a magic 2 batch, or a client batch whose baseOffset is not 0 (INVALID_RECORD) | `UnifiedLog.analyzeAndValidateRecords` | V0 |
 //! | B1 | shorter than a batch header, or length/CRC wrong (CORRUPT_MESSAGE) | `UnifiedLog.analyzeAndValidateRecords` | V1 |
 //! | B2 | lastOffsetDelta and recordsCount disagree (INVALID_RECORD) | `LogValidator.validateBatch` | V2 |
 //! | B3 | a client wrote a control batch (INVALID_RECORD) | `LogValidator.validateBatch` | V3 |
 //! | B4 | a negative base sequence with a producer id (INVALID_RECORD) | `LogValidator.validateBatch` | V4 |
-//! | B5 | producer id −1: appended without producer-state checks (§1.2 "only batches with a pid run these checks") | `UnifiedLog.analyzeAndValidateProducerState` | A0 |
+//! | B5 | producer id −1: appended without producer-state checks ("only batches with a pid run these checks") | `UnifiedLog.analyzeAndValidateProducerState` | A0 |
 //! | N1 | the request reached a broker that is no longer the leader (NOT_LEADER_OR_FOLLOWER) | `ReplicaManager` | L1 |
 //! | N2 | refused with a chosen error before any producer-state check (a fault the script injects) | `ReplicaManager` | L2 |
-//! | H1 | FindCoordinator(TRANSACTION): `Utils.abs(transactionalId.hashCode()) % 50` picks the `__transaction_state` partition (§3.1) | `TransactionStateManager.partitionFor` | — |
-//! | H2 | FindCoordinator(GROUP): the same on group.id over `__consumer_offsets` (§3.1) | `GroupCoordinatorService.partitionFor` | — |
-//! | X2 | the first batch of a producer whose state this partition expired (X1): any sequence accepted, earlier batches no longer recognised as duplicates | `ProducerAppendInfo` (§1.5) | A6 |
+//! | H1 | FindCoordinator(TRANSACTION): `Utils.abs(transactionalId.hashCode()) % 50` picks the `__transaction_state` partition | `TransactionStateManager.partitionFor` | — |
+//! | H2 | FindCoordinator(GROUP): the same on group.id over `__consumer_offsets` | `GroupCoordinatorService.partitionFor` | — |
+//! | X2 | the first batch of a producer whose state this partition expired (X1): any sequence accepted, earlier batches no longer recognised as duplicates | `ProducerAppendInfo` | A6 |
 //! | S1 | the HW is the smallest log end in the ISR; an acks=-1 answer waits for it (DelayedProduce: NONE once it passes the batch, REQUEST_TIMED_OUT after the request's timeout) | `Partition.maybeIncrementLeaderHW`, `DelayedProduce` | — |
 //! | S2 | a completed transaction whose marker is above the HW is still unstable: the LSO waits | `ProducerStateManager.unreplicatedTxns` / `firstUnstableOffset` | — |
 //! | S3 | the leader's ISR check (every `replica.lag.time.max.ms / 2`) drops a follower not caught up for longer than `replica.lag.time.max.ms` | `Partition.getOutOfSyncReplicas`, `Replica.isCaughtUp` | — |
@@ -35,7 +35,7 @@
 //! | S6 | the log is truncated to the new leader's end and its producer state rebuilt from what remains | `UnifiedLog.truncateTo`, `rebuildProducerState` | — |
 //!
 //! A6 keeps its meaning: a new epoch must start at sequence 0, and a producer this partition
-//! has never seen (epoch −1) is accepted at any sequence (KIP-360, §1.3). The old ids were
+//! has never seen (epoch −1) is accepted at any sequence (KIP-360). The old ids were
 //! never part of the script language (an `expect` names outcomes and offsets, not rules), so
 //! saved scripts run unchanged; [`legacy_rule_id`] maps an old id to its new one for anything
 //! that stored them.

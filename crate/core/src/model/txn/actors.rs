@@ -32,7 +32,7 @@ impl ClientState {
 }
 
 /// A coordinator operation the client keeps retrying (CONCURRENT_TRANSACTIONS, or a
-/// timed-out commit/abort the application calls again, §6.2).
+/// timed-out commit/abort the application calls again).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PendingOp {
     Init,

@@ -4,7 +4,7 @@
 use super::*;
 
 impl World {
-    /// `beginTransaction()`: local only (§6.2).
+    /// `beginTransaction()`: local only.
     pub fn begin(&mut self, name: &str) -> Result<CallResult, String> {
         let i = self.client_index(name)?;
         self.not_blocked(i, "beginTransaction")?;

@@ -12,7 +12,7 @@ impl World {
         self.messages.len().checked_sub(1).filter(|k| self.trace && self.messages[*k].kind == "response")
     }
 
-    /// A transactional error reaching the client (§6.3): fatal or abortable.
+    /// A transactional error reaching the client: fatal or abortable.
     pub(super) fn client_error(&mut self, i: usize, e: ErrorCode, during: &str) {
         let fatal = matches!(e.0, 90 | 49 | 53) || (e == ErrorCode::INVALID_TXN_STATE && during != "Produce");
         let c = &mut self.clients[i];

@@ -59,7 +59,7 @@ impl World {
             return Ok(CallResult::Pending);
         }
         if !self.clients[i].started && !retrying {
-            // Nothing reached Kafka: no EndTxn (§6.2).
+            // Nothing reached Kafka: no EndTxn.
             self.clients[i].state = ClientState::Ready;
             self.clients[i].last_error = None;
             say!(self, format!("{name}.{call}(): nothing was sent in this transaction, so no EndTxn is needed; READY"));
@@ -267,7 +267,7 @@ impl World {
         CallResult::Thrown(thrown)
     }
 
-    /// §4.2: a 4.x client re-reads the finalized transaction.version between transactions;
+    /// A 4.x client re-reads the finalized transaction.version between transactions;
     /// an upgrade to TV2 forces a client-side epoch bump (InitProducerId with pid/epoch).
     /// The level it re-reads is the one of its last ApiVersions answer (`features_tv`): Kafka
     /// 4.3.1's client sends ApiVersions only when it connects, so a producer whose connections

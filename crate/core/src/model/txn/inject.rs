@@ -13,7 +13,7 @@
 //! `retry.backoff.ms`) and a Produce is sent again with its sequence (the leader recognises a
 //! batch it wrote, A1). An injected answer the client does not retry (any other error, such as
 //! PRODUCER_FENCED on EndTxn) is read by the call that sent the request, as the cluster's own
-//! answer would be: the client's reaction (§6.3: the exception the call throws, fatal or
+//! answer would be: the client's reaction (the exception the call throws, fatal or
 //! abortable) is the model's; only the answer is the script's.
 
 use alloc::format;
@@ -33,7 +33,7 @@ pub const APIS: [&str; 6] = ["InitProducerId", "AddPartitionsToTxn", "AddOffsets
 /// What happens to the client's next request of an API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Injection {
-    /// Answered with this error, not processed; the client retries the request (§6.3).
+    /// Answered with this error, not processed; the client retries the request.
     Error(ErrorCode),
     /// Answered with this error, not processed; an answer the client does not retry: the call
     /// that sent the request reads it.
@@ -103,7 +103,7 @@ impl HeldRequest {
     }
 }
 
-/// The retriable answers the client retries for `api` (§6.3), which the script may inject.
+/// The retriable answers the client retries for `api`, which the script may inject.
 pub fn retriable(api: &str) -> &'static [ErrorCode] {
     const COORD: [ErrorCode; 4] = [ErrorCode::COORDINATOR_NOT_AVAILABLE, ErrorCode::NOT_COORDINATOR, ErrorCode::COORDINATOR_LOAD_IN_PROGRESS, ErrorCode::CONCURRENT_TRANSACTIONS];
     const GROUP: [ErrorCode; 4] = [ErrorCode::COORDINATOR_NOT_AVAILABLE, ErrorCode::NOT_COORDINATOR, ErrorCode::COORDINATOR_LOAD_IN_PROGRESS, ErrorCode::REQUEST_TIMED_OUT];
@@ -264,7 +264,7 @@ impl World {
                 say!(self, format!("{producer}'s held {api} arrives late at a broker that is no longer the coordinator: NOT_COORDINATOR, nothing done"));
                 return Ok(super::CallResult::Ok);
             }
-            // The client reacts as to any NOT_COORDINATOR (§6.3): it looks the coordinator up
+            // The client reacts as to any NOT_COORDINATOR: it looks the coordinator up
             // again and sends the request there.
             self.find_coordinator_again(i, api, "the coordinator is looked up again", "the new coordinator");
             say!(self, format!("{producer}'s held {api} reaches the broker that was the coordinator when it was sent: NOT_COORDINATOR; the client looks the coordinator up again and sends it there"));

@@ -13,10 +13,10 @@
 //! marker orders-0 pid=1000 epoch=1 commit [coordinator-epoch=C] [tv=1|2]   # WriteTxnMarkers, M1–M6
 //! fetch orders-0 read_committed [from=N]                            # L4
 //! list-offsets orders-0 read_committed                              # L5
-//! find-coordinator transaction app                                  # §3.1 (H1), H2 for a group
+//! find-coordinator transaction app                                  # H1, H2 for a group
 //! add-offsets-to-txn transactional.id=app pid=1000 epoch=0 group=g [v=4]   # AP1–AP8 for __consumer_offsets-N
 //! txn-offset-commit transactional.id=app pid=1000 epoch=0 group=g [generation=-1] [member=ID]
-//!     [group-instance-id=ID] [v=5] orders-0=3 …                     # G3, G1/G2, G4 (§3.7)
+//!     [group-instance-id=ID] [v=5] orders-0=3 …                     # G3, G1/G2, G4
 //! offset-fetch group=g [require-stable] orders-0 …                  # G5
 //! expect p1 appended 0..2 / expect i1 pid 1000 epoch 0 / expect e1 error CONCURRENT_TRANSACTIONS
 //! ```

@@ -72,7 +72,7 @@ impl World {
         }
         if let Some(inject::Injection::Answer(e)) = injected {
             // Not processed, not retried: the batch fails (`Sender.failBatch`), its sequence
-            // unused; the transaction is then abortable or fatal (§6.3), and send() returns.
+            // unused; the transaction is then abortable or fatal, and send() returns.
             self.client_error(i, e, "Produce");
             return Ok(CallResult::Ok);
         }
@@ -200,7 +200,7 @@ impl World {
     }
 
     /// The leader's side of a transactional Produce: verification or implicit add
-    /// (KIP-890, §2), then the append decision (§1). `bytes` becomes the record's copy of
+    /// (KIP-890), then the append decision. `bytes` becomes the record's copy of
     /// what the log stores.
     pub(super) fn leader_append(&mut self, pi: usize, bytes: Vec<u8>, op: SupportedOperation, t: usize, values: &[String]) -> Result<usize, ErrorCode> {
         let tv2 = op == SupportedOperation::AddPartition;

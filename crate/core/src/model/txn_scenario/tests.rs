@@ -755,7 +755,7 @@ fn expect_reads_the_coordinator_metadata_the_group_and_the_clients_sequences() {
 }
 
 /// An injected answer the client does not retry is read by the call that sent the request, as
-/// the cluster's own answer would be (§6.3); the cluster processed nothing.
+/// the cluster's own answer would be; the cluster processed nothing.
 #[test]
 fn an_injected_answer_the_client_does_not_retry_is_read_by_the_call() {
     let head = "model transactions\ntitle t\ncluster transaction.version=1\npartition in-0 out-0\nproducer app transactional.id=pay\nconsumer c read_committed group=g in-0\n";

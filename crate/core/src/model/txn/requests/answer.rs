@@ -482,7 +482,7 @@ impl World {
         a
     }
 
-    /// [`World::request`] for the group coordinator's requests: TxnOffsetCommit (§3.7, G1–G4)
+    /// [`World::request`] for the group coordinator's requests: TxnOffsetCommit (G1–G4)
     /// and OffsetFetch (G5).
     pub(super) fn answer_group(&mut self, req: &Request, from: &str, lane: Name) -> Result<Reply, String> {
         match req {
