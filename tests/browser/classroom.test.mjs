@@ -455,3 +455,130 @@ for (const v of VIEWS) {
     assert.equal(out.drawsAfter, out.before, "exporting does not touch the element's own drawing");
   });
 }
+
+test("kafka-timeline: an idempotence script's request lines (produce, marker, fetch) put their request and its answer on the wire", async () => {
+  await open(VIEWS[1]);
+  const script = [
+    "partition p",
+    "produce p pid=5 epoch=0 seq=0 y",
+    "marker p pid=5 epoch=0 commit",
+    "fetch p",
+    "advance 1h",
+  ].join("\n");
+  await page.evaluate((text) => {
+    const t = document.getElementById("timeline");
+    t.setAttribute("step", "0");
+    t.setAttribute("script", text);
+  }, script);
+  await page.waitForFunction(() => document.getElementById("timeline").steps === 4 && document.getElementById("timeline").step === 0);
+  const shown = async (k) => {
+    await page.evaluate((n) => (document.getElementById("timeline").step = n), k);
+    await page.waitForFunction((n) => document.getElementById("timeline").step === n, k);
+    return page.evaluate(() => {
+      const now = document.getElementById("timeline").shadowRoot.querySelector(".now");
+      return { text: now.textContent, messages: [...now.querySelectorAll("ol.messages > li")].map((li) => ({ kind: li.dataset.kind, text: li.textContent })) };
+    });
+  };
+  const expected = [
+    { line: "produce", request: "Produce", answer: /Produce response NONE\(0\).*A6/ },
+    { line: "marker", request: "WriteTxnMarkers", answer: /WriteTxnMarkers response NONE\(0\).*M1/ },
+    { line: "fetch", request: "Fetch", answer: /Fetch\(from 0, read_uncommitted\) → y .*L4/ },
+  ];
+  for (const [k, e] of expected.entries()) {
+    const s = await shown(k);
+    assert.doesNotMatch(s.text, /Nothing goes on the wire/, `${e.line}: the step sends a request`);
+    assert.equal(s.messages.length, 2, `${e.line}: its request and the leader's answer: ${JSON.stringify(s.messages)}`);
+    assert.equal(s.messages[0].kind, e.request, e.line);
+    assert.match(s.messages[0].text, new RegExp(`^client[^→]* → p · ${e.request}: `), e.line);
+    assert.equal(s.messages[1].kind, "response", e.line);
+    assert.match(s.messages[1].text, /^p → client[^·]* · response: /, e.line);
+    assert.match(s.messages[1].text, e.answer, e.line);
+  }
+  // A step that sends nothing still says so.
+  const quiet = await shown(3);
+  assert.match(quiet.text, /Nothing goes on the wire at this step/);
+  assert.equal(quiet.messages.length, 0);
+});
+
+/** Waits until serve.py has made the pre-built runs (in the background, when it starts). */
+async function runsMade() {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const index = await (await fetch(`${baseUrl}/runs/index.json`)).json();
+    const r = index.runs ?? {};
+    if (VIEWS.every((v) => r[v.tag]?.includes(v.scenario)) && r["kafka-producer-config"]?.includes("idempotence")) return;
+    if (Date.now() > deadline) throw new Error("serve.py made no pre-built runs in 180 s");
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+for (const v of VIEWS) {
+  test(`${v.page}: a shipped scenario is drawn from its pre-built run before any .wasm request; an edit runs in the model`, async () => {
+    await runsMade();
+    const requests = [];
+    const onRequest = (r) => requests.push(new URL(r.url()).pathname);
+    page.on("request", onRequest);
+    try {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.goto("about:blank");
+      requests.length = 0;
+      await page.goto(`${baseUrl}/www/${v.page}#scenario=${v.scenario}`, { waitUntil: "load" });
+      // The first drawn step, and what had been asked for by then.
+      await page.waitForFunction((tag) => document.querySelector(tag)?.steps > 0 && document.querySelector(tag).renderStats.draws > 0, v.tag, { polling: "raf" });
+      const atFirstDraw = [...requests];
+      assert.ok(atFirstDraw.includes(`/runs/${v.tag}/${v.scenario}.json`), `the run file is fetched: ${atFirstDraw.join(" ")}`);
+      assert.deepEqual(atFirstDraw.filter((p) => p.endsWith(".wasm")), [], "no wasm before the first drawn step");
+      await page.waitForSelector('body[data-ready="1"]');
+      // Nothing else on the page needs the model at load either (the idempotence page's producer
+      // config answers from its own pre-built run).
+      await page.waitForLoadState("networkidle");
+      assert.deepEqual(requests.filter((p) => p.endsWith(".wasm")), [], "no wasm at load at all");
+      const shown = await page.evaluate((tag) => {
+        const el = document.querySelector(tag);
+        return { run: el.getAttribute("run"), steps: el.steps, step: el.step, title: (el.run ?? el.report)?.title, script: el.script };
+      }, v.tag);
+      assert.equal(shown.step, 0);
+      assert.match(shown.run ?? "", new RegExp(`/runs/${v.tag}/${v.scenario}\\.json$`));
+      const shipped = await (await fetch(`${baseUrl}/scenarios/${v.scenario}.eos`)).text();
+      assert.equal(shown.script, shipped, "the editor's text is the shipped script");
+      assert.equal(await page.inputValue("#script"), shipped);
+      // The keys step it, as ever.
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await stepOf(v), 1);
+
+      // An edited script runs in the model (the run attribute is dropped), and draws the edit.
+      const edited = shipped.replace(/^title .*$/m, "title An edited copy");
+      await page.evaluate(() => document.querySelector("details#editor")?.setAttribute("open", ""));
+      await page.fill("#script", edited);
+      await page.click("#run");
+      await page.waitForFunction((tag) => (document.querySelector(tag).run ?? document.querySelector(tag).report)?.title === "An edited copy", v.tag);
+      assert.ok(requests.some((p) => p.endsWith(".wasm")), "the edit loads the model");
+      assert.equal(await page.evaluate((tag) => document.querySelector(tag).hasAttribute("run"), v.tag), false);
+      assert.equal(await page.evaluate((tag) => document.querySelector(tag).steps, v.tag), shown.steps);
+
+      // Reset: the shipped scenario again, from its run.
+      await page.click("#reset-script");
+      await page.waitForFunction((tag) => {
+        const el = document.querySelector(tag);
+        const title = (el.run ?? el.report)?.title;
+        return el.steps > 0 && !!title && title !== "An edited copy";
+      }, v.tag);
+      assert.match((await page.evaluate((tag) => document.querySelector(tag).getAttribute("run"), v.tag)) ?? "", /\.json$/);
+    } finally {
+      page.off("request", onRequest);
+    }
+  });
+}
+
+test("idempotence.html and transactions.html without pre-built runs (another server): they run the model as before", async () => {
+  await page.route("**/runs/**", (route) => route.fulfill({ status: 404, body: "" }));
+  try {
+    for (const v of VIEWS) {
+      await open(v);
+      assert.equal(await page.evaluate((tag) => document.querySelector(tag).hasAttribute("run"), v.tag), false);
+      assert.ok((await page.evaluate((tag) => document.querySelector(tag).steps, v.tag)) > 0);
+    }
+  } finally {
+    await page.unroute("**/runs/**");
+  }
+});
