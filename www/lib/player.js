@@ -605,3 +605,24 @@ export const partialNote = (message) => {
   const n = /^line (\d+):/.exec(message)?.[1];
   return `${message}\nThe steps before line ${n} are shown; fix the line and run the script again.`;
 };
+
+/**
+ * The lab pages' pre-built runs (scripts/serve.py's /runs/, made as make dist makes dist's runs/):
+ * resolves to `(element, name) => URL | null`, the run file of built-in scenario `name` for
+ * `element` (kafka-ladder, kafka-timeline, or kafka-producer-config and a page's name), or null
+ * when the server has none (another static server, runs not made yet, a pkg/ rebuilt since):
+ * the page then runs the model as before. Never throws.
+ */
+export async function labRuns(base = new URL("../../runs/", import.meta.url)) {
+  const none = () => null;
+  try {
+    const res = await fetch(new URL("index.json", base));
+    if (!res.ok) return none;
+    const index = await res.json();
+    const runs = index?.eoslab === "runs-index" && index.runs && typeof index.runs === "object" ? index.runs : {};
+    return (element, name) =>
+      Array.isArray(runs[element]) && runs[element].includes(name) ? new URL(`${element}/${encodeURIComponent(name)}.json`, base).href : null;
+  } catch {
+    return none;
+  }
+}
