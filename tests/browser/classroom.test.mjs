@@ -585,3 +585,86 @@ test("idempotence.html and transactions.html without pre-built runs (another ser
     await page.unroute("**/runs/**");
   }
 });
+
+// --- the guided tour in presenter mode --------------------------------------------------------
+
+/**
+ * Walks every step of every ladder and timeline of tour.html in presenter mode at 1280×720 and
+ * returns what is clipped: `dom`, a text of the view (its title, controls, the step's text, the
+ * next steps …) whose box is narrower than its text (scrollWidth > clientWidth) with no title or
+ * aria-label holding it whole, or cut off by the screen's edge; `canvas`, a text drawn on the
+ * canvas shortened with "…" that is not a lane name (whose full name is the lane's tooltip).
+ */
+async function walkTourInPresenterMode() {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto("about:blank");
+  await page.goto(`${baseUrl}/www/tour.html`, { waitUntil: "load" });
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 90_000 });
+  const count = await page.evaluate(() => document.querySelectorAll("#tour kafka-ladder, #tour kafka-timeline").length);
+  assert.ok(count >= 12, `${count} views in the tour`);
+  const found = { dom: [], canvas: [], steps: 0, views: 0 };
+  for (let i = 0; i < count; i++) {
+    const r = await page.evaluate(async (i) => {
+      const e = document.querySelectorAll("#tour kafka-ladder, #tour kafka-timeline")[i];
+      const name = `${e.closest("section").id} ${e.getAttribute("scenario")}`;
+      const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      e.setAttribute("presenter", "");
+      await frames();
+      const labels = ((e.report ?? e.run)?.lanes ?? []).map((l) => String(l.label));
+      const isLaneName = (t) => {
+        const head = t.split("…")[0];
+        return head.length > 0 && labels.some((l) => l.startsWith(head) && l !== t);
+      };
+      const dom = [];
+      const canvas = [];
+      for (let k = 0; k < e.steps; k++) {
+        window.__fillTextLog = [];
+        e.goTo(k);
+        await frames();
+        const c = e.shadowRoot.querySelector("canvas");
+        for (const t of window.__fillTextLog.filter((t) => t.canvas === c)) {
+          if (t.text.includes("…") && !isLaneName(t.text)) canvas.push(`${name} step ${k + 1}: "${t.text}"`);
+        }
+        window.__fillTextLog = null;
+        for (const el of e.shadowRoot.querySelectorAll("*")) {
+          if (el.closest(".sr-only, dialog:not([open])") || !el.getClientRects().length) continue;
+          if (getComputedStyle(el).visibility === "hidden") continue;
+          if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())) continue;
+          const text = el.textContent.replace(/\s+/g, " ").trim();
+          const whole = [el.getAttribute("title"), el.getAttribute("aria-label")].some((a) => a && a.includes(text));
+          if (el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1 && !whole) {
+            dom.push(`${name} step ${k + 1}: <${el.localName} class="${el.className}"> ${el.scrollWidth} > ${el.clientWidth}px: "${text.slice(0, 80)}"`);
+          }
+          const b = el.getBoundingClientRect();
+          if (b.width > 0 && (b.left < -1 || b.right > innerWidth + 1) && !whole) {
+            dom.push(`${name} step ${k + 1}: <${el.localName} class="${el.className}"> off the screen (${Math.round(b.left)}–${Math.round(b.right)}): "${text.slice(0, 80)}"`);
+          }
+        }
+      }
+      const steps = e.steps;
+      e.removeAttribute("presenter");
+      await frames();
+      return { dom, canvas, steps };
+    }, i);
+    found.dom.push(...r.dom);
+    found.canvas.push(...r.canvas);
+    found.steps += r.steps;
+    found.views += 1;
+  }
+  return found;
+}
+
+let tourWalk = null;
+
+test("tour.html walked in presenter mode at 1280×720, start to end: no text of a view clipped", { timeout: 600_000 }, async () => {
+  tourWalk = await walkTourInPresenterMode();
+  assert.ok(tourWalk.steps > 100, `${tourWalk.steps} steps walked in ${tourWalk.views} views`);
+  assert.deepEqual([...new Set(tourWalk.dom)].slice(0, 30), []);
+});
+
+test("tour.html walked in presenter mode at 1280×720: no drawn record value or decision shortened with …",
+  { timeout: 600_000, todo: "the ladder's row sentences and the timeline's coordinator states are cut with … on the canvas (www/kafka-ladder, www/kafka-timeline drawing: the lead's files)" },
+  async () => {
+    tourWalk ??= await walkTourInPresenterMode();
+    assert.deepEqual([...new Set(tourWalk.canvas)].slice(0, 30), []);
+  });

@@ -100,6 +100,9 @@ export const PLAYER_CSS = `:host([presenter]) { position: fixed; inset: 0; z-ind
 :host([presenter]) .now .line, :host([presenter]) .now .source, :host([presenter]) ul.checks, :host([presenter]) .now .code,
 :host([presenter]) .now .rule, :host([presenter]) .now ol.messages, :host([presenter]) .now .written { font-size: 20px; }
 :host([presenter]) .now .narration { font-size: 24px; }
+/* A word longer than the step's column (an exception's name at 24 px beside the drawing at 1280 px)
+   wraps rather than being cut off at the column's edge. */
+:host([presenter]) .now, :host([presenter]) .title, :host([presenter]) .next, :host([presenter]) .quiz { overflow-wrap: anywhere; }
 :host([presenter]) .now ol.messages li { font-size: 20px; }
 /* Presenter mode: the drawing right under the title and the controls, so the picture starts near
    the top; the step's text under it, or beside it (its own column, scrolling inside when long) on
