@@ -668,3 +668,48 @@ test("tour.html walked in presenter mode at 1280×720: no drawn record value or 
     tourWalk ??= await walkTourInPresenterMode();
     assert.deepEqual([...new Set(tourWalk.canvas)].slice(0, 30), []);
   });
+
+// --- presenter mode, as a class sees it: the screenshots in docs/pages/teaching.md -------------
+
+const SHOTS = [
+  { page: "idempotence.html", tag: "kafka-ladder", scenario: "lost-response-retry", step: 4, file: "presenter-lost-response-retry.png" },
+  { page: "transactions.html", tag: "kafka-timeline", scenario: "txn-zombie-fenced", step: 6, file: "presenter-txn-zombie-fenced.png" },
+  { page: "transactions.html", tag: "kafka-timeline", scenario: "txn-consume-transform-produce", step: 8, file: "presenter-txn-consume-transform-produce.png" },
+];
+
+/** PNG width and height (the IHDR chunk). */
+const pngSize = (buf) => ({ png: buf.subarray(1, 4).toString("latin1") === "PNG", width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) });
+
+for (const s of SHOTS) {
+  test(`presenter mode at 1280×720, ${s.scenario} step ${s.step + 1}: its screenshot (docs/pages/img/${s.file})`, async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { ROOT } = await import("./helpers.mjs");
+    await open({ page: s.page, tag: s.tag, scenario: s.scenario });
+    await page.evaluate(({ tag, step }) => {
+      const e = document.querySelector(tag);
+      e.setAttribute("presenter", "");
+      e.goTo(step);
+    }, s);
+    await page.waitForFunction(({ tag, step }) => document.querySelector(tag).step === step, s);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // What the picture must show: the drawing on the screen, the step's text beside it, nothing cut.
+    const m = await page.evaluate((tag) => {
+      const r = document.querySelector(tag).shadowRoot;
+      const b = (el) => el.getBoundingClientRect();
+      const cut = [...r.querySelectorAll(".now *, .title, .controls *")].filter((el) => el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1 && !el.closest(".sr-only"));
+      return { drawing: b(r.querySelector(".viewport")).toJSON(), now: b(r.querySelector(".now")).toJSON(), narration: r.querySelector(".now")?.textContent ?? "", cut: cut.map((el) => el.textContent.slice(0, 60)) };
+    }, s.tag);
+    assert.ok(m.drawing.top >= 0 && m.drawing.top < 200 && m.drawing.width > 700, `the drawing at ${JSON.stringify(m.drawing)}`);
+    assert.ok(m.now.left >= m.drawing.right - 1 && m.now.top < 720, "the step's text beside the drawing");
+    assert.match(m.narration, new RegExp(`^Step ${s.step + 1} of `));
+    assert.deepEqual(m.cut, []);
+    const png = await page.screenshot({ fullPage: false });
+    assert.deepEqual(pngSize(png), { png: true, width: 1280, height: 720 });
+    // Written into the docs only when asked (EOSLAB_WRITE_SCREENSHOTS=1), else beside the build.
+    const dir = process.env.EOSLAB_WRITE_SCREENSHOTS === "1" ? join(ROOT, "docs/pages/img") : join(ROOT, "target/screenshots");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, s.file), png);
+    await page.evaluate((tag) => document.querySelector(tag).removeAttribute("presenter"), s.tag);
+  });
+}
