@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse
 
 HOST = "127.0.0.1"
@@ -116,10 +117,13 @@ class Runs:
                 os.rename(tmp, final)
             except OSError:
                 shutil.rmtree(tmp, ignore_errors=True)
-            # Older keys' runs are of a pkg/ or scenarios/ that is gone.
+            # Older keys' runs are of a pkg/ or scenarios/ that is gone; a build a stopped server
+            # left half done (older than 15 minutes) is rubbish.
             for old in os.listdir(RUNS_CACHE):
-                if old != key and ".tmp-" not in old:
-                    shutil.rmtree(os.path.join(RUNS_CACHE, old), ignore_errors=True)
+                path = os.path.join(RUNS_CACHE, old)
+                stale = ".tmp-" in old and time.time() - os.path.getmtime(path) > 900
+                if old != key and (".tmp-" not in old or stale):
+                    shutil.rmtree(path, ignore_errors=True)
         except Exception as err:  # noqa: BLE001 — a page without runs still works: it runs the model
             shutil.rmtree(tmp, ignore_errors=True)
             with cls.lock:
