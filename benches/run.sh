@@ -7,7 +7,7 @@
 #
 #   BENCH_REPS=5          timed runs per measurement (median reported), after one checked warm-up
 #   BENCH_MODEL_N=100000  the model scenario: `repeat N: send a p x; flush; flush`
-#   BENCH_SKIP=chromium,python   passes to leave out (native, node, chromium, python, extra, embed)
+#   BENCH_SKIP=chromium,python   passes to leave out (native, node, chromium, python, extra, page-ready, embed)
 #   BENCH_REGEN=1         write the corpus again
 #
 # Set-up, each step skipped when already in place: the build tools and Chromium/playwright-core/
@@ -103,6 +103,9 @@ for extra in benches/inspector.bench.mjs benches/ladder.bench.mjs benches/timeli
     run_pass extra node "$extra"
   fi
 done
+
+# The lab pages' page-ready time: navigation to the first drawn step, with and without pre-built runs.
+run_pass page-ready node benches/page-ready.bench.mjs
 
 # What an embedding page downloads from dist/eoslab, and its first render, against the targets.
 if ! skip embed; then

@@ -3,8 +3,14 @@
 // shown (lib/link-state.js: the scenario or its edited script, the step, the config's client line),
 // so a link restores it; the older #scenario=NAME links still open their scenario. An edited script
 // is kept in local storage (a reload never loses it) until "Reset". Text only: no innerHTML.
-import "./idempotence-elements.js";
+//
+// A shipped scenario with no edits is drawn from its pre-built run when the server has one
+// (lib/player.js labRuns: the ladder's and the producer config's `run` attribute), with no wasm
+// loaded; an edited script, a next-step fork, a file or the long run runs in the model. The
+// elements are defined (./idempotence-elements.js imported) only once the first moment's
+// attributes are set, so they do not start a run of the markup's default first.
 import { useFullPackage } from "./lib/wasm.js";
+import { labRuns } from "./lib/player.js";
 import { followView } from "./lib/follow-view.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 import { pageKeys } from "./lib/page-keys.js";
@@ -25,6 +31,8 @@ const resetButton = $("reset-script");
 const PAGE = "idempotence";
 let current = ladder.getAttribute("scenario"); // the scenario chosen (null: a script of the user's own)
 let restoring = true; // until the first state is applied: no hash is written
+let runOf = () => null; // the pre-built run's URL of a shipped scenario (labRuns), once known
+const runsKnown = labRuns().then((f) => (runOf = f));
 
 // A script error is shown under the editor, its line marked in it.
 const scriptUi = scriptEditor({ editor, box: $("script-error") });
@@ -60,12 +68,20 @@ function markCurrent(name) {
   }
 }
 
+/** The ladder draws shipped scenario `name` from its pre-built run when there is one (else runs it). */
+function shippedRun(name) {
+  const url = name ? runOf("kafka-ladder", name) : null;
+  if (url) ladder.setAttribute("run", url);
+  else ladder.removeAttribute("run");
+}
+
 /** Shows scenario `name` (its edited version when one is kept), at `step` (default: the start). */
 function choose(name, { step = null } = {}) {
   current = name;
   const saved = savedScript(PAGE, name);
   if (step === null) ladder.removeAttribute("step");
   else ladder.setAttribute("step", String(step));
+  shippedRun(saved === null ? name : null);
   ladder.setAttribute("scenario", name);
   if (saved !== null) ladder.setAttribute("script", saved);
   else ladder.removeAttribute("script");
@@ -79,6 +95,7 @@ function choose(name, { step = null } = {}) {
 function runScript(text, { step = null } = {}) {
   if (step === null) ladder.removeAttribute("step");
   else ladder.setAttribute("step", String(step));
+  shippedRun(null);
   ladder.setAttribute("script", text);
   saveScript(PAGE, current, text);
   resetButton.hidden = false;
@@ -123,12 +140,14 @@ function applyState(state) {
     current = name;
     if (name) ladder.setAttribute("scenario", name);
     ladder.setAttribute("step", String(step));
+    shippedRun(null);
     ladder.setAttribute("script", state.script);
     resetButton.hidden = !name;
     markCurrent(name);
   } else if (name) {
     current = name;
     ladder.setAttribute("step", String(step));
+    shippedRun(name);
     ladder.removeAttribute("script");
     ladder.setAttribute("scenario", name);
     resetButton.hidden = true;
@@ -243,6 +262,7 @@ $("long-run").addEventListener("click", () => {
     setTimeout(() => {
       ladder.removeAttribute("step");
       editor.value = LONG_RUN;
+      shippedRun(null);
       ladder.setAttribute("script", LONG_RUN);
     }, 0),
   );
@@ -271,10 +291,16 @@ window.addEventListener("hashchange", async () => {
 });
 
 async function restore() {
-  const linked = await decodeState();
+  const [linked] = await Promise.all([decodeState(), runsKnown]);
   const shown = linked?.state ? applyState(linked.state) : false;
   if (!shown) choose(hashScenario() ?? current ?? "lost-response-retry");
   if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}; showing the default scenario.`;
+  // The producer config's first answer from its pre-built run, when it is made for the properties
+  // and client shown (the element checks both; anything else asks the model).
+  const configRun = runOf("kafka-producer-config", PAGE);
+  if (configRun) $("producer-config")?.setAttribute("run", configRun);
+  // The first moment's attributes are set: now the elements may run (or draw) it.
+  await import("./idempotence-elements.js");
   restoring = false;
 }
 const restored = restore();

@@ -11,9 +11,17 @@
 // steps the other: by index when both runs have the same number of steps, otherwise to the step of
 // the same script line; a note says where the runs diverge (step counts, a producer's state, an
 // expectation that holds under one protocol only).
-import "./kafka-timeline.js";
-import "./kafka-batch.js";
+//
+// A shipped scenario with no edits, not compared, is drawn from its pre-built run when the server
+// has one (lib/player.js labRuns: the timeline's `run` attribute), with no wasm loaded; an edited
+// script, a next-step fork, a file, a sabotage and Compare V1/V2 (a transaction-version the run was
+// not made for) run in the model. The elements are defined (./kafka-timeline.js and
+// ./kafka-batch.js imported) only once the first moment's attributes are set, so the timeline does
+// not start a run of its empty markup first. The page's <kafka-batch> loads the decode module as
+// soon as it is defined (even empty), so it is defined after the timeline's first drawn step, or
+// when a record is opened, whichever comes first (the hex a timeline sets on it before is read then).
 import { followView } from "./lib/follow-view.js";
+import { labRuns } from "./lib/player.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 import { pageKeys } from "./lib/page-keys.js";
 import { scriptEditor } from "./lib/script-editor.js";
@@ -35,6 +43,19 @@ let restoring = true; // until the first state is applied: no hash is written
 let current = null; // the scenario chosen last (named in the hash)
 let comparing = false;
 let twin = null; // the V2 timeline, in compare mode
+let runOf = () => null; // the pre-built run's URL of a shipped scenario (labRuns), once known
+const runsKnown = labRuns().then((f) => (runOf = f));
+
+/**
+ * `t` draws shipped scenario `name` from its pre-built run when there is one (else runs it). The
+ * run is made for the script's own transaction.version: the element does not use it under a
+ * `transaction-version` attribute (Compare V1/V2), nor with a `sabotage` or a `script`.
+ */
+function shippedRun(t, name) {
+  const url = name && !sabotaged ? runOf("kafka-timeline", name) : null;
+  if (url) t.setAttribute("run", url);
+  else t.removeAttribute("run");
+}
 
 // A script error is shown under the editor, its line marked in it.
 const scriptUi = scriptEditor({ editor, box: $("script-error") });
@@ -101,6 +122,7 @@ function applyState(state) {
   current = name;
   for (const t of timelines()) {
     t.setAttribute("step", step);
+    shippedRun(t, typeof state.script === "string" ? null : name);
     if (name) t.setAttribute("scenario", name);
     if (typeof state.script === "string") t.setAttribute("script", state.script);
     else t.removeAttribute("script");
@@ -117,6 +139,7 @@ function runScript(text, { step = null } = {}) {
   for (const t of timelines()) {
     if (step === null) t.removeAttribute("step");
     else t.setAttribute("step", String(step));
+    shippedRun(t, null);
     t.setAttribute("script", text);
   }
   saveScript(PAGE, current, text);
@@ -137,6 +160,7 @@ function choose(name, { updateHash = true } = {}) {
   const saved = savedScript(PAGE, name);
   for (const t of timelines()) {
     t.removeAttribute("step");
+    shippedRun(t, saved === null ? name : null);
     t.setAttribute("scenario", name);
     if (saved !== null) t.setAttribute("script", saved);
     else t.removeAttribute("script");
@@ -173,7 +197,7 @@ function setCompare(on, { updateHash = true } = {}) {
       twin.setAttribute("transaction-version", "2");
       if (sabotaged) twin.setAttribute("sabotage", sabotage);
       // The twin is laid out as the first timeline is (its step text beside the drawing or above).
-      for (const attr of ["scenario", "script", "narration"]) {
+      for (const attr of ["scenario", "script", "narration", "run"]) {
         const v = timeline.getAttribute(attr);
         if (v !== null) twin.setAttribute(attr, v);
       }
@@ -402,8 +426,17 @@ panes.addEventListener("kafka-timeline:script", (ev) => {
 });
 
 panes.addEventListener("kafka-timeline:open", (ev) => {
+  defineInspector();
   $("inspector-note").textContent = `Showing ${ev.detail.label}.`;
 });
+
+let inspectorDefined = null;
+/** Defines the page's <kafka-batch> (once). */
+function defineInspector() {
+  inspectorDefined ??= import("./kafka-batch.js");
+  return inspectorDefined;
+}
+timeline.addEventListener("kafka-timeline:load", () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(defineInspector, 0))), { once: true });
 
 // --- the scenario list and the editor --------------------------------------------------------
 
@@ -598,8 +631,8 @@ window.addEventListener("hashchange", async () => {
   setCompare(compare, { updateHash: false });
 });
 
-Promise.all([loadIndex(), decodeState()])
-  .then(([scenarios, linked]) => {
+Promise.all([loadIndex(), decodeState(), runsKnown])
+  .then(async ([scenarios, linked]) => {
     const shown = linked?.state ? applyState(linked.state) : false;
     if (!shown) {
       const hash = parseHash();
@@ -609,6 +642,8 @@ Promise.all([loadIndex(), decodeState()])
     }
     // After choose(), which sets the note to the scenario's own.
     if (linked?.error) note.textContent = shown ? `Opened what the link still holds: ${linked.error}.` : `Could not open the link: ${linked.error}; showing the default scenario.`;
+    // The first moment's attributes are set: now the elements may run (or draw) it.
+    await import("./kafka-timeline.js");
     restoring = false;
     document.body.dataset.ready = "1";
   })

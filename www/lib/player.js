@@ -100,6 +100,9 @@ export const PLAYER_CSS = `:host([presenter]) { position: fixed; inset: 0; z-ind
 :host([presenter]) .now .line, :host([presenter]) .now .source, :host([presenter]) ul.checks, :host([presenter]) .now .code,
 :host([presenter]) .now .rule, :host([presenter]) .now ol.messages, :host([presenter]) .now .written { font-size: 20px; }
 :host([presenter]) .now .narration { font-size: 24px; }
+/* A word longer than the step's column (an exception's name at 24 px beside the drawing at 1280 px)
+   wraps rather than being cut off at the column's edge. */
+:host([presenter]) .now, :host([presenter]) .title, :host([presenter]) .next, :host([presenter]) .quiz { overflow-wrap: anywhere; }
 :host([presenter]) .now ol.messages li { font-size: 20px; }
 /* Presenter mode: the drawing right under the title and the controls, so the picture starts near
    the top; the step's text under it, or beside it (its own column, scrolling inside when long) on
@@ -605,3 +608,24 @@ export const partialNote = (message) => {
   const n = /^line (\d+):/.exec(message)?.[1];
   return `${message}\nThe steps before line ${n} are shown; fix the line and run the script again.`;
 };
+
+/**
+ * The lab pages' pre-built runs (scripts/serve.py's /runs/, made as make dist makes dist's runs/):
+ * resolves to `(element, name) => URL | null`, the run file of built-in scenario `name` for
+ * `element` (kafka-ladder, kafka-timeline, or kafka-producer-config and a page's name), or null
+ * when the server has none (another static server, runs not made yet, a pkg/ rebuilt since):
+ * the page then runs the model as before. Never throws.
+ */
+export async function labRuns(base = new URL("../../runs/", import.meta.url)) {
+  const none = () => null;
+  try {
+    const res = await fetch(new URL("index.json", base));
+    if (!res.ok) return none;
+    const index = await res.json();
+    const runs = index?.eoslab === "runs-index" && index.runs && typeof index.runs === "object" ? index.runs : {};
+    return (element, name) =>
+      Array.isArray(runs[element]) && runs[element].includes(name) ? new URL(`${element}/${encodeURIComponent(name)}.json`, base).href : null;
+  } catch {
+    return none;
+  }
+}

@@ -43,8 +43,20 @@ enum Kind {
     /// A coordinator's message on an idempotence script's request line (only a world mirroring
     /// that script's run sees these: [`World::mirror_hosted`]).
     Cluster { api: &'static str, from: String, to: String, text: String, rule: Option<&'static str>, source: Option<&'static str>, error: ErrorCode },
+    /// A request line of the script sent straight to a partition's leader (`produce`, `marker`),
+    /// from the script's requests lane (no client's batch: the line gives the fields).
+    RawRequest { api: &'static str },
+    /// The leader's answer to one (`outcome`: what it wrote, for the record the answer names).
+    RawAnswer { error: ErrorCode, rule: &'static str, source: &'static str, outcome: Outcome },
+    /// A `fetch` or `list-offsets` line: its request (`request`, the request's text) and the
+    /// leader's answer (the event's text) in one event.
+    Read { api: &'static str, request: String, error: ErrorCode, rule: &'static str, source: &'static str },
     Other,
 }
+
+/// The lane of the script's request lines that name no sender (`producer:client`, as a request
+/// line to the coordinators without `from=` and every request line of a transactions script).
+const REQUESTS_LANE: &str = "producer:client";
 
 impl World {
     /// Declare a Java producer without a transactional.id. An idempotent one has its producer id
@@ -76,10 +88,28 @@ impl World {
                     EventKind::Decision(v) if e.batch().is_some() => Kind::Answer { error: v.error(), rule: v.rule(), source: v.source(), outcome: v.outcome() },
                     EventKind::Lost { .. } if e.batch().is_some() => Kind::Lost { response: e.message().is_some_and(|m| m.1) },
                     EventKind::Cluster(c) => Kind::Cluster { api: c.api, from: c.from.clone(), to: c.to.clone(), text: c.text.clone(), rule: c.rule, source: c.source, error: c.error },
+                    EventKind::RawProduce { .. } => Kind::RawRequest { api: "Produce" },
+                    EventKind::RawMarker { .. } => Kind::RawRequest { api: "WriteTxnMarkers" },
+                    EventKind::Decision(v) => Kind::RawAnswer { error: v.error(), rule: v.rule(), source: v.source(), outcome: v.outcome() },
+                    EventKind::MarkerDecision(v) => Kind::RawAnswer { error: v.error(), rule: v.rule(), source: v.source(), outcome: v.outcome() },
+                    EventKind::Read(r) => {
+                        let iso = if r.read_committed { "read_committed" } else { "read_uncommitted" };
+                        use crate::model::kafka_source::{REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, REPLICA_MANAGER_READ_FROM_LOG};
+                        let (api, rule, source, request) = match r.offset {
+                            Some(_) => ("ListOffsets", "L5", REPLICA_MANAGER_OFFSET_FOR_TIMESTAMP, format!("ListOffsets(LATEST, {iso})")),
+                            None => ("Fetch", "L4", REPLICA_MANAGER_READ_FROM_LOG, format!("Fetch(from {}, {iso})", r.from)),
+                        };
+                        Kind::Read { api, request: if self.trace { request } else { String::new() }, error: r.answer.error, rule, source }
+                    }
                     _ => Kind::Other,
                 };
                 let text = if !self.trace {
                     String::new()
+                } else if let (EventKind::Decision(v), None, Some(q)) = (&e.kind, e.batch(), e.partition()) {
+                    // A request line's answer, worded as the transactions scripts' Produce answer.
+                    format!("Produce response {}: {}", v.error(), v.why(&sim.cluster.partitions[q].name))
+                } else if let (EventKind::MarkerDecision(v), Some(q)) = (&e.kind, e.partition()) {
+                    format!("WriteTxnMarkers response {}: {}", v.error(), v.why(&sim.cluster.partitions[q].name))
                 } else if let (EventKind::Decision(v), Some(b), Some(q)) = (&e.kind, e.batch(), e.partition()) {
                     // The answer's sentence; the timeline shows its rule beside it.
                     let attempt = e.message().map_or(0, |m| m.0);
@@ -138,6 +168,8 @@ impl World {
     /// answers as messages (an appended batch becomes a record of the partition's log, which the
     /// consumers read), the rest as narration.
     fn absorb(&mut self, seen: Vec<Seen>) {
+        // A request line's answers and the log entries they wrote (linked once those are records).
+        let mut written: Vec<(usize, usize, i64)> = Vec::new();
         for e in seen {
             let plane = e.producer.and_then(|p| self.idem.producers.get(p)).map(|p| p.name.clone()).map(|n| self.producer_lane(&n));
             let lane = e.partition.filter(|&q| q < self.idem.cluster.partitions.len()).map(|q| self.partition_names(q).1);
@@ -177,7 +209,38 @@ impl World {
                         }
                     }
                 }
+                // A request line goes on the wire as in a transactions script: from the requests
+                // lane to the partition's leader, and its answer back with the rule.
+                Kind::RawRequest { api } => {
+                    if let Some(lane) = lane {
+                        msg!(self, REQUESTS_LANE.into(), lane, api, e.text);
+                    }
+                }
+                Kind::RawAnswer { error, rule, source, outcome } => {
+                    if let (Some(lane), Some(q)) = (lane, e.partition) {
+                        let m = msg_rule!(self, lane, REQUESTS_LANE.into(), "response", e.text, rule, source, error);
+                        match outcome {
+                            Outcome::Appended { base_offset, .. } | Outcome::Duplicate { base_offset, .. } => written.push((m, q, base_offset)),
+                            Outcome::Rejected(_) => {}
+                        }
+                    }
+                }
+                Kind::Read { api, request, error, rule, source } => {
+                    if let Some(lane) = lane {
+                        msg!(self, REQUESTS_LANE.into(), lane.clone(), api, request);
+                        msg_rule!(self, lane, REQUESTS_LANE.into(), "response", e.text, rule, source, error);
+                    }
+                }
                 Kind::Other => say!(self, e.text),
+            }
+        }
+        if !written.is_empty() {
+            // The entries a request line wrote become records here (after every client batch
+            // of the step has its own), so its answer can name the record it wrote.
+            self.record_log_entries();
+            for (m, q, base_offset) in written {
+                let record = self.record_at(q, base_offset);
+                self.link(m, record);
             }
         }
     }
