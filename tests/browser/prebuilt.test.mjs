@@ -186,6 +186,18 @@ test("<kafka-batch run=…>: the inspector drawn from a pre-built decode is the 
       assert.equal(pre[i], computed, `${c.label}: the pre-built view is the wasm's`);
     }
     assert.ok(seen.some((u) => u.endsWith("/pkg/eoslab-decode_bg.wasm")), "the wasm decoded the others");
+    // An inspector with an input box, drawn from its run: the reader types other bytes into it, and
+    // the real decoder (loaded on the first act) decodes them; nothing is thrown on the way.
+    const pageErrors = [];
+    p.on("pageerror", (e) => pageErrors.push(String(e)));
+    await show({ ...cases[0].attrs, run: cases[0].run });
+    const typed = batchInputs()[4][1].hex;
+    const decoded = p.evaluate(() => new Promise((resolve) => {
+      document.querySelector("kafka-batch").addEventListener("kafka-batch:decode", (e) => resolve(e.detail.length), { once: true });
+    }));
+    await p.locator("kafka-batch textarea").first().fill(typed);
+    assert.equal(await decoded, typed.split(" ").length, "the typed bytes were decoded");
+    assert.deepEqual(pageErrors, []);
     // A run made for other bytes is not used: the element decodes its own.
     const other = await show({ compact: "", readonly: "", hex: cases[0].attrs.hex.replace(/^00/, "ff"), run: cases[0].run });
     assert.ok(other, "shown");

@@ -11,7 +11,7 @@ import { darkStyleSheet, styleSheet } from "../lib/styles.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { NeedsDecoder, replayDecoder } from "../lib/decode-replay.js";
 import { fetchRun } from "../lib/runs.js";
-import { encoder, encoderIfLoaded, loadEoslab } from "../lib/wasm.js";
+import { decoderIfLoaded, encoder, encoderIfLoaded, loadEoslab } from "../lib/wasm.js";
 import { keepState } from "./edit.js";
 import { INDEXED_EVENT, KafkaBatchDecodeEvent, KafkaBatchSelectEvent, LEGACY_EVENT, SPANS_EVENT } from "./events.js";
 import { fmtBytes, fmtInt, hex2 } from "./format.js";
@@ -214,7 +214,7 @@ export class KafkaBatchElement extends HTMLElementBase {
     if (!this.#eoslab) {
       try {
         const file = await this.#prebuilt();
-        if (file) this.#eoslab = replayDecoder(file.run.calls, file.version);
+        if (file) this.#eoslab = replayDecoder(file.run.calls, file.version, decoderIfLoaded);
       } catch (err) {
         console.warn(`<kafka-batch>: ${err instanceof Error ? err.message : err}; decoding in the page instead`);
       }

@@ -98,6 +98,12 @@ function once(url, load) {
 
 let loading = null;
 let full = false;
+let loadedDecoder = null;
+
+/** The package loadEoslab() resolved to, once it has, else null (a pre-built inspector's fallback). */
+export function decoderIfLoaded() {
+  return loadedDecoder;
+}
 let encoding = null;
 let loadedEncoder = null;
 
@@ -124,6 +130,7 @@ export function loadEoslab() {
       loading = null; // not cached: the next call tries again
       throw err;
     });
+    loading.then((m) => (loadedDecoder = m), () => {});
   }
   return loading;
 }
