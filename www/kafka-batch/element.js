@@ -211,6 +211,12 @@ export class KafkaBatchElement extends HTMLElementBase {
         return;
       }
     }
+    if (!this.#eoslab && this.getAttribute("hex") === null && this.getAttribute("base64") === null && !this.#input) {
+      // Nothing to decode yet: the empty inspector, and no decoder fetched until there are bytes
+      // (typed, pasted, dropped, load() or an attribute: each of those loads it).
+      renderEmpty(this.#view);
+      return;
+    }
     if (!this.#eoslab) {
       try {
         const file = await this.#prebuilt();
