@@ -73,6 +73,34 @@ def kafka_dump_log(cwd, args):
                           env={**os.environ, "KAFKA_LOG4J_OPTS": ""})
 
 
+def compare(work, d, target, what, args, name, quiet=False):
+    """Runs both tools in `work` with `args`; True when stdout, stderr (less Kafka's stack trace
+    and eoslab's `eoslab: ` line) and the exit status agree. A difference is kept in
+    target/dump-log-mutations/<name>/ and printed."""
+    # eoslab first: Kafka's tool writes to what it dumps (closing an index trims a file
+    # whose length is not a whole number of entries).
+    o_ = subprocess.run([EOSLAB, "dump-log", *args], cwd=work, capture_output=True, text=True, timeout=120)
+    k_ = kafka_dump_log(work, args)
+    trace = ("\tat ", "\t... ", "Caused by: ")
+    k_err = [line for line in k_.stderr.splitlines() if not line.startswith(trace)]
+    o_err = [line for line in o_.stderr.splitlines() if not line.startswith("eoslab: ")]
+    if k_.stdout == o_.stdout and k_err == o_err and k_.returncode == o_.returncode:
+        return True
+    keep = os.path.join(KEEP, name)
+    shutil.rmtree(keep, ignore_errors=True)
+    shutil.copytree(work, keep)
+    out_diff = "\n".join(difflib.unified_diff(k_.stdout.splitlines(), o_.stdout.splitlines(),
+                                              "kafka", "eoslab", lineterm="", n=1))
+    with open(os.path.join(keep, "CASE"), "w") as fh:
+        fh.write(f"{d}/{target}: {what}\ndump-log {' '.join(args)} (run in this directory)\n"
+                 f"exit: kafka {k_.returncode}, eoslab {o_.returncode}\n"
+                 f"--- kafka stderr\n{k_.stderr}\n--- eoslab stderr\n{o_.stderr}\n--- stdout\n{out_diff}\n")
+    if not quiet:
+        print(f"dump-log differs from Kafka's: {d}/{target} {what}; {' '.join(args)} "
+              f"(kept in {os.path.relpath(keep, ROOT)})", flush=True)
+    return False
+
+
 def run(cases=60, seed=20261204):
     """Returns the number of cases where the two tools differ."""
     if not os.path.exists(EOSLAB):
@@ -95,28 +123,8 @@ def run(cases=60, seed=20261204):
                 fh.write(bytes(b))
             dumped = rng.choice(files) if rng.random() < 0.5 else target
             args = ["--files", f"{d}/{dumped}", *flags(rng, d, dumped)]
-            # eoslab first: Kafka's tool writes to what it dumps (closing an index trims a file
-            # whose length is not a whole number of entries).
-            o_ = subprocess.run([EOSLAB, "dump-log", *args], cwd=work, capture_output=True, text=True, timeout=120)
-            k_ = kafka_dump_log(work, args)
-            trace = ("\tat ", "\t... ", "Caused by: ")
-            k_err = [line for line in k_.stderr.splitlines() if not line.startswith(trace)]
-            o_err = [line for line in o_.stderr.splitlines() if not line.startswith("eoslab: ")]
-            if k_.stdout == o_.stdout and k_err == o_err and k_.returncode == o_.returncode:
-                shutil.rmtree(work)
-                continue
-            differ += 1
-            keep = os.path.join(KEEP, f"{seed}-{k}")
-            shutil.rmtree(keep, ignore_errors=True)
-            shutil.copytree(work, keep)
-            out_diff = "\n".join(difflib.unified_diff(k_.stdout.splitlines(), o_.stdout.splitlines(),
-                                                      "kafka", "eoslab", lineterm="", n=1))
-            with open(os.path.join(keep, "CASE"), "w") as fh:
-                fh.write(f"{d}/{target}: {what}\ndump-log {' '.join(args)} (run in this directory)\n"
-                         f"exit: kafka {k_.returncode}, eoslab {o_.returncode}\n"
-                         f"--- kafka stderr\n{k_.stderr}\n--- eoslab stderr\n{o_.stderr}\n--- stdout\n{out_diff}\n")
-            print(f"dump-log differs from Kafka's: {d}/{target} {what}; {' '.join(args)} "
-                  f"(kept in {os.path.relpath(keep, ROOT)})", flush=True)
+            if not compare(work, d, target, what, args, f"{seed}-{k}"):
+                differ += 1
             shutil.rmtree(work)
     print(f"dump-log mutations: {cases} damaged copies (seed {seed}), {differ} differ from Kafka {VERSION}'s tool",
           flush=True)

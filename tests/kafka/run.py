@@ -10,7 +10,12 @@
      partition (every file must agree with the log; LSO and aborted list as a read_committed
      Fetch gives them) and the leader continued from it must answer 8 requests as Kafka does.
      Then dump_log_mutations.py: Kafka's own kafka-dump-log and `eoslab dump-log` on damaged
-     copies of the broker fixtures (EOSLAB_KAFKA_DUMP_CASES, default 60), output for output.
+     copies of the broker fixtures (EOSLAB_KAFKA_DUMP_CASES, default 60), output for output;
+     segment_mutations.py: the same on .log segments damaged field by field (cuts, every header
+     field, chosen bad values, zeros); envelope_mutations.py: Kafka's RequestHeader.parse and
+     RequestContext.parseRequest (ParseRequest.java) against `eoslab decode --messages --request`
+     on every golden request envelope damaged (cuts, api keys, versions, client id lengths, size
+     prefixes, records sizes, random bytes): exception name, message and byte offset.
   3. Kafka 4.1.2 (the 4.0-4.1 line): the same scenarios and 200 schedules (not the request
      sequences: 4.1 has no WriteTxnMarkers v2 and no M2 rule; the model follows 4.3).
   4. The transactions scenarios through the Java client (txn_scenarios.py) on 4.3.1 and 4.1.2,
@@ -41,6 +46,8 @@ import idempotence  # noqa: E402
 import txn_scenarios as txn  # noqa: E402
 import partition_restart  # noqa: E402
 import dump_log_mutations  # noqa: E402
+import segment_mutations  # noqa: E402
+import envelope_mutations  # noqa: E402
 import replication  # noqa: E402
 
 
@@ -85,6 +92,12 @@ def main():
     t = part(f"Kafka 4.3.1's kafka-dump-log against eoslab dump-log on {dump_cases} damaged copies of the broker fixtures")
     failures += dump_log_mutations.run(dump_cases, seed)
     times.append(("dump-log mutations", time.monotonic() - t))
+    t = part("Kafka 4.3.1's DumpLogSegments against eoslab dump-log on .log segments damaged field by field")
+    failures += segment_mutations.run()
+    times.append(("segment mutations", time.monotonic() - t))
+    t = part("Kafka 4.3.1's request parsing (RequestHeader.parse, RequestContext.parseRequest) against eoslab on damaged requests")
+    failures += envelope_mutations.run()
+    times.append(("envelope mutations", time.monotonic() - t))
 
     t = part("Kafka 4.1.2: idempotence scenarios and 200 random schedules")
     with Broker("4.1.2", idempotence.BROKER_CONFIG) as b:

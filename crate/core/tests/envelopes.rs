@@ -266,14 +266,14 @@ fn errors_are_pinned_with_kafkas_names() {
     assert_eq!((e.at, e.message.as_str()), (g, "non-nullable field groupId was serialized as null"));
 
     // A version past what Kafka 4.3 defines. EndTxnRequestData's reader has no version check
-    // and no nested struct, so it reads v9 without complaint; the broker refuses the version
-    // from the header (SocketServer.parseRequestHeader).
+    // and no nested struct, so it reads v9 without complaint; the request's constructor
+    // refuses the version (AbstractRequest(ApiKeys, short)).
     let mut req = get("end-txn-v5-request");
     req[7] = 9;
     let r = decode_messages_bytes(&req, &MessageOptions { framing: Framing::Sized, ..Default::default() });
     assert!(
         r.errors.iter().any(|e| e.kind == "UnsupportedVersionException"
-            && e.message.starts_with("Received request api key END_TXN with version 9 which is not supported")),
+            && e.message == "The END_TXN protocol does not support version 9"),
         "{:?}",
         r.errors
     );

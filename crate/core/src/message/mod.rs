@@ -434,7 +434,11 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         } else {
             b.len()
         };
-        if at >= b.len() {
+        // A request the options insist on, in a size prefix that frames exactly the rest of
+        // the input, is read however short: Kafka's `RequestHeader.parse` reads a frame of 0-3
+        // bytes too (and throws BufferUnderflowException, which it wraps).
+        let forced_exact = sized && end == b.len() && opts.kind == Some(Kind::Request);
+        if at >= b.len() && !forced_exact {
             continue;
         }
         // A size prefix that frames exactly the rest of the input is the strongest evidence of
@@ -448,9 +452,13 @@ fn plans(b: &[u8], pos: usize, opts: &MessageOptions, pending: &[Pending]) -> Ve
         if opts.kind != Some(Kind::Response) {
             match request_rank(b, at, end, sized) {
                 Some(rank) => out.push((if exact { rank.min(1) } else { rank }, Plan { sized, kind: Kind::Request, api: None })),
-                None if exact && at + 4 <= b.len() => {
+                None if exact && (at + 4 <= b.len() || forced_exact) => {
                     out.push((if opts.api_key.is_some() { 3 } else { 1 }, Plan { sized, kind: Kind::Request, api: None }))
                 }
+                // A frame cut short (its size prefix promises more than the input has) of a
+                // request the options insist on: read as far as it goes, so that the cut is
+                // what is reported (PartialMessage), not "too short for a header".
+                None if sized && opts.kind == Some(Kind::Request) => out.push((4, Plan { sized, kind: Kind::Request, api: None })),
                 None => {}
             }
         }
@@ -595,33 +603,29 @@ fn read_tagged(c: &mut Ctx, fields: &'static [FieldDef], n: u32, out: &mut Vec<N
         let tag = c.uvarint()?;
         let size = c.uvarint()? as usize;
         let data_at = c.pos();
-        if size > c.r.remaining() {
-            let rem = c.r.remaining();
-            return Err(c.fail(data_at, kind::RUNTIME, format!("Error reading byte array of {size} byte(s): only {rem} byte(s) available")));
-        }
         let known = fields.iter().find(|f| f.tag == tag && f.tagged.contains(v) && f.versions.contains(v));
         match known {
             Some(f) => {
-                // The field's bytes, read with a reader bounded to its declared size.
-                let slice = c.r.take(size).map_err(|e| c.eof(e))?;
-                let outer = core::mem::replace(&mut c.r, Reader::new(slice));
-                let outer_base = core::mem::replace(&mut c.base, data_at);
+                // Kafka's generated reader reads a tagged field it knows straight from the
+                // buffer (`case 0: { … clusterId = _readable.readString(length) … }`): the
+                // declared size is read and then not used, neither checked against the bytes
+                // left nor against what the value took.
+                let _ = size;
                 let mut tmp = Vec::new();
                 let res = read_field(c, f, &mut tmp);
-                let used = c.r.pos();
-                c.r = outer;
-                c.base = outer_base;
                 for mut node in tmp {
                     node.tag = Some(tag);
                     node.start = tag_at;
                     out.push(node);
                 }
                 res?;
-                if used != size {
-                    return Err(c.fail(data_at + used, kind::RUNTIME, format!("tagged field {} (tag {tag}) declared {size} byte(s) but its value used {used}", f.name)));
-                }
             }
             None => {
+                // `readUnknownTaggedField` → `readArray(size)`.
+                if size > c.r.remaining() {
+                    let rem = c.r.remaining();
+                    return Err(c.fail(data_at, kind::RUNTIME, format!("Error reading byte array of {size} byte(s): only {rem} byte(s) available")));
+                }
                 let slice = c.r.take(size).map_err(|e| c.eof(e))?;
                 out.push(Node {
                     name: Cow::Owned(format!("_tag {tag}")),
@@ -742,7 +746,14 @@ fn read_scalar(c: &mut Ctx, f: &'static FieldDef, flexible: bool, node: &mut Nod
         Type::Uint32 => format!("{}", c.r.u32().map_err(|e| c.eof(e))?),
         Type::Int64 => format!("{}", c.r.i64().map_err(|e| c.eof(e))?),
         Type::Float64 => format!("{}", f64::from_bits(c.r.i64().map_err(|e| c.eof(e))? as u64)),
-        Type::Uuid => uuid_text(c.r.take(16).map_err(|e| c.eof(e))?),
+        Type::Uuid => {
+            // `ByteBufferAccessor.readUuid`: `new Uuid(readLong(), readLong())`, two reads of 8
+            // bytes, so a uuid cut in its second half fails 8 bytes in.
+            let mut u = [0u8; 16];
+            u[..8].copy_from_slice(c.r.take(8).map_err(|e| c.eof(e))?);
+            u[8..].copy_from_slice(c.r.take(8).map_err(|e| c.eof(e))?);
+            uuid_text(&u)
+        }
         Type::String | Type::Bytes | Type::Records => {
             let wide = f.ty != Type::String;
             let n = c.length(flexible, wide)?;
@@ -943,11 +954,25 @@ fn read_message(
         Some(def) => {
             m.schema = Some(def.name);
             if version < 0 {
+                // An ApiVersions request of a version the broker lacks is not parsed
+                // (`RequestContext.isUnsupportedApiVersionsRequest`, below).
+                let unparsed = plan.kind == Kind::Request && api_key == 18;
                 push(
                     &mut issues,
-                    Fault { at: at + if plan.kind == Kind::Request { 2 } else { 0 }, kind: kind::UNSUPPORTED_VERSION, message: format!("Can't read version {version} of {}Data", def.name) },
+                    Fault {
+                        at: at + if plan.kind == Kind::Request { 2 } else { 0 },
+                        kind: kind::UNSUPPORTED_VERSION,
+                        message: if unparsed {
+                            format!(
+                                "ApiVersions v{version}: Kafka 4.3 reads {}-{}; the broker does not parse the body of an ApiVersions request of a version it lacks and answers UNSUPPORTED_VERSION with its versions",
+                                def.valid.lo, def.valid.hi
+                            )
+                        } else {
+                            format!("Can't read version {version} of {}Data", def.name)
+                        },
+                    },
                     Some(String::from("requestApiVersion")),
-                    Severity::Error,
+                    if unparsed { Severity::Warning } else { Severity::Error },
                 );
                 m.end = if plan.sized { end } else { c.pos() };
                 return (m, issues, c.nodes);
@@ -984,20 +1009,38 @@ fn read_message(
                     let p = c.fault_path.take();
                     push(&mut issues, f, p, Severity::Error);
                 }
+                Ok(()) if version > def.valid.hi && plan.kind == Kind::Request && api_key == 18 => {
+                    // `RequestContext.parseRequest`: an ApiVersions request of a version the
+                    // broker does not support is not parsed at all
+                    // (`isUnsupportedApiVersionsRequest`: an empty ApiVersionsRequest of that
+                    // version), and the broker answers UNSUPPORTED_VERSION with the versions it
+                    // has, so the client can retry with one of them (KIP-511).
+                    push(
+                        &mut issues,
+                        Fault {
+                            at: at + 2,
+                            kind: kind::UNSUPPORTED_VERSION,
+                            message: format!(
+                                "ApiVersions v{version}: Kafka 4.3 reads {}-{}; the broker does not parse the body of an ApiVersions request of a version it lacks and answers UNSUPPORTED_VERSION with its versions",
+                                def.valid.lo, def.valid.hi
+                            ),
+                        },
+                        Some(String::from("requestApiVersion")),
+                        Severity::Warning,
+                    );
+                }
                 Ok(()) if version > def.valid.hi => {
-                    // Read without a nested struct: the parser has nothing to refuse; the broker
-                    // refuses the version before it parses the body (`SocketServer.
-                    // parseRequestHeader`, for a version `ApiKeys` does not support).
+                    // Read without a nested struct: the generated reader has nothing to refuse;
+                    // the request's constructor does (`AbstractRequest(ApiKeys, short)`, for a
+                    // version `ApiKeys` does not support, once the body is read).
                     push(
                         &mut issues,
                         Fault {
                             at: at + if plan.kind == Kind::Request { 2 } else { 0 },
                             kind: kind::UNSUPPORTED_VERSION,
                             message: format!(
-                                "Received request api key {} with version {version} which is not supported (Kafka 4.3 reads {}-{})",
+                                "The {} protocol does not support version {version}",
                                 upper_snake(m.api_name.unwrap_or("?")),
-                                def.valid.lo,
-                                def.valid.hi
                             ),
                         },
                         Some(String::from("requestApiVersion")),
