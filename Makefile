@@ -51,7 +51,7 @@ test-kafka:
 	@bash scripts/test.sh kafka
 
 kafka-nightly:
-	@EOSLAB_KAFKA_SEED=$$(date +%Y%m%d) EOSLAB_KAFKA_SCHEDULES=20000 EOSLAB_KAFKA_TXN_SCHEDULES=50 EOSLAB_KAFKA_TXN_REQUESTS=200 bash scripts/test.sh kafka
+	@EOSLAB_KAFKA_SEED=$$(date +%Y%m%d) EOSLAB_KAFKA_SCHEDULES=20000 EOSLAB_KAFKA_TXN_SCHEDULES=50 EOSLAB_KAFKA_TXN_REQUESTS=200 EOSLAB_KAFKA_SEGMENT_CASES=0 bash scripts/test.sh kafka
 
 bench:
 	@if [ -f benches/run.sh ]; then bash benches/run.sh; else echo "bench: benches/run.sh not present"; fi
