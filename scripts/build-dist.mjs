@@ -122,7 +122,6 @@ rmSync(STAGE, { recursive: true, force: true });
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const URL_REF = /new URL\(\s*(["'`])(\.\.?\/[^"'`$]*)/g;
-let builtInRunsOn = false;
 for (const [to, text] of copied) {
   const src = join(ROOT, to.startsWith("pkg/") ? to : `www/${to}`);
   if (to.startsWith("pkg/")) {
@@ -139,16 +138,10 @@ for (const [to, text] of copied) {
   let code = text;
   // new URL("../x", import.meta.url) in a module under lib/ names dist's x: "./x" once bundled at the top.
   code = code.replace(URL_REF, (whole, quote, spec) => `new URL(${quote}./${posix.normalize(posix.join(posix.dirname(to), spec))}`);
-  if (to === "lib/runs.js") {
-    const on = code.replace("export const BUILT_IN_RUNS = false;", "export const BUILT_IN_RUNS = true;");
-    builtInRunsOn = on !== code;
-    code = on;
-  }
   const dest = join(STAGE, to);
   mkdirSync(dirname(dest), { recursive: true });
   writeFileSync(dest, code);
 }
-if (!builtInRunsOn) fail("lib/runs.js: BUILT_IN_RUNS not found to turn on");
 /** Imports of the glue (pkg/…) stay imports of dist's ./pkg/… files. */
 const pkgExternal = {
   name: "pkg-external",
@@ -173,7 +166,11 @@ const entryExternal = {
   },
 };
 const resolveDirIsStage = (dir) => dir.split("\\").join("/") === STAGE.split("\\").join("/");
-const common = { bundle: true, format: "esm", target: "es2022", minify, keepNames: true, legalComments: "none", charset: "utf8", logLevel: "error", plugins: [pkgExternal] };
+// EOSLAB_DIST is defined in the bundles only: lib/runs.js then fetches the runs/ this dist ships.
+const common = {
+  bundle: true, format: "esm", target: "es2022", minify, keepNames: true, legalComments: "none", charset: "utf8", logLevel: "error",
+  plugins: [pkgExternal], define: { EOSLAB_DIST: "true" },
+};
 try {
   // Each element's entry is one module with all its code (a page with one element fetches one
   // file, then its run); the code two elements share is in both (a page with several pays it
@@ -190,6 +187,9 @@ try {
   await esbuild.build({ ...common, entryPoints: [join(STAGE, "prebuild.mjs")], outfile: join(OUT, "prebuild.mjs"), platform: "node", minify: false });
 } catch (err) {
   fail(`bundling: ${err.message}`);
+}
+for (const f of readdirSync(OUT).filter((f) => /\.m?js$/.test(f))) {
+  if (readFileSync(join(OUT, f), "utf8").includes("EOSLAB_DIST")) fail(`${f}: EOSLAB_DIST left undefined by the bundler (runs/ would never be read)`);
 }
 for (const p of PAGES) cpSync(join(ROOT, "www", p), join(OUT, p));
 mkdirSync(join(OUT, "scenarios"), { recursive: true });

@@ -24,6 +24,7 @@
 // Nothing of the hash is ever inserted as markup: attributes are set with setAttribute, scripts
 // and bytes are handed to the elements as text.
 import { decodeState } from "./lib/link-state.js";
+import { isScenarioName } from "./lib/script-kind.js";
 import { SAMPLE_HEX, SAMPLES } from "./lib/samples.js";
 
 const ELEMENTS = {
@@ -39,7 +40,6 @@ const ATTRS = {
   "kafka-timeline": ["scenario", "script", "step", "readonly", "transaction-version", "theme", "compact", "presenter", "predict"],
   "kafka-producer-config": ["properties", "client", "theme"],
 };
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** The frame's configuration from `hash`: {element, attrs, field?, warning?} or {error}. */
 export async function frameConfig(hash) {
@@ -87,7 +87,7 @@ function fromState(state) {
   }
   if (state.page === "idempotence" || state.page === "transactions") {
     const attrs = {};
-    if (typeof state.scenario === "string" && NAME.test(state.scenario)) attrs.scenario = state.scenario;
+    if (typeof state.scenario === "string" && isScenarioName(state.scenario)) attrs.scenario = state.scenario;
     if (typeof state.script === "string") attrs.script = state.script;
     if (!attrs.scenario && !attrs.script) return { error: "this link holds no scenario" };
     if (step) attrs.step = step;

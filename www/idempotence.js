@@ -12,6 +12,7 @@
 import { useFullPackage } from "./lib/wasm.js";
 import { labRuns } from "./lib/player.js";
 import { followView } from "./lib/follow-view.js";
+import { isScenarioName } from "./lib/script-kind.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 import { pageKeys } from "./lib/page-keys.js";
 import { fitToWindow } from "./lib/fit-view.js";
@@ -54,12 +55,11 @@ const LONG_RUN = [
   "",
 ].join("\n");
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function hashScenario() {
   const m = /^#scenario=(.+)$/.exec(location.hash);
   const name = m ? decodeURIComponent(m[1]) : null;
-  return name && NAME.test(name) ? name : null;
+  return name && isScenarioName(name) ? name : null;
 }
 
 function markCurrent(name) {
@@ -135,7 +135,7 @@ function applyState(state) {
   const step = Number.isInteger(state.step) && state.step >= 0 ? state.step : 0;
   $("timeline-view").open = state.timeline === true;
   if (typeof state.client === "string") $("producer-config")?.setAttribute("client", state.client);
-  const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  const name = typeof state.scenario === "string" && isScenarioName(state.scenario) ? state.scenario : null;
   if (typeof state.script === "string") {
     current = name;
     if (name) ladder.setAttribute("scenario", name);

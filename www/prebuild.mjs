@@ -65,13 +65,13 @@ export function batchRun(attributes) {
   if (!force) return null;
   const { decoder: recording, calls } = recordingDecoder(decoder());
   if (!makeFirstViewCalls(recording, attributes[force], force)) return null;
-  return { ...runFile(decoder(), "kafka-batch", { script: null }, { calls }), input: { [force]: attributes[force] } };
+  return runFile(decoder(), "kafka-batch", { [force]: attributes[force] }, { calls });
 }
 
 /** The run file of a <kafka-producer-config> with `properties` for `client` (its default, "4.x"). */
 export function configRun(properties, client = "4.x") {
   const input = { properties, client };
-  return { ...runFile(core(), "kafka-producer-config", { script: null }, { result: resolveConfig(core(), properties, client) }), input };
+  return runFile(core(), "kafka-producer-config", input, { result: resolveConfig(core(), properties, client) });
 }
 
 const scenarioText = (name) => readFileSync(fileURLToPath(new URL(`../scenarios/${name}.eos`, import.meta.url)), "utf8");

@@ -21,6 +21,7 @@
 // soon as it is defined (even empty), so it is defined after the timeline's first drawn step, or
 // when a record is opened, whichever comes first (the hex a timeline sets on it before is read then).
 import { followView } from "./lib/follow-view.js";
+import { isScenarioName } from "./lib/script-kind.js";
 import { labRuns } from "./lib/player.js";
 import { LinkWriter, clearScript, decodeState, downloadText, saveScript, savedScript } from "./lib/link-state.js";
 import { pageKeys } from "./lib/page-keys.js";
@@ -34,7 +35,6 @@ const status = $("list-status");
 const panes = $("panes");
 const compareButton = $("compare-protocols");
 const compareNote = $("compare-note");
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const note = $("link-note");
 const resetButton = $("reset-script");
 const PAGE = "transactions";
@@ -66,7 +66,8 @@ let ranByUser = false; // the next load follows the user's "Run script": its err
 pageKeys(() => timeline);
 
 const sabotage = new URLSearchParams(location.search).get("sabotage");
-const sabotaged = !!sabotage && NAME.test(sabotage);
+// A sabotage is a fault's name (letters, digits, `-`): anything else is not passed on.
+const sabotaged = !!sabotage && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sabotage);
 if (sabotaged) {
   timeline.setAttribute("sabotage", sabotage);
   const note = $("sabotage-note");
@@ -78,7 +79,7 @@ if (sabotaged) {
 function parseHash() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const name = params.get("scenario");
-  return { scenario: name && NAME.test(name) ? name : null, compare: params.get("compare") === "1" };
+  return { scenario: name && isScenarioName(name) ? name : null, compare: params.get("compare") === "1" };
 }
 
 /** The older hash form (#scenario=NAME&compare=1): what a link that does not fit falls back to. */
@@ -117,7 +118,7 @@ function writeHash() {
 /** Applies a link's state; whether it named a scenario or held a script (a damaged link's kept part may not). */
 function applyState(state) {
   const step = Number.isInteger(state.step) && state.step >= 0 ? String(state.step) : "0";
-  const name = typeof state.scenario === "string" && NAME.test(state.scenario) ? state.scenario : null;
+  const name = typeof state.scenario === "string" && isScenarioName(state.scenario) ? state.scenario : null;
   if (!name && typeof state.script !== "string") return false;
   current = name;
   for (const t of timelines()) {

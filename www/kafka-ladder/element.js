@@ -12,7 +12,7 @@ import {
   stateAfter, txnStateAfter,
 } from "../lib/ladder-rows.js";
 import { Player, partialNote, storySteps } from "../lib/player.js";
-import { computeRun, prebuiltRun, transactionVersionOf } from "../lib/runs.js";
+import { loadRun } from "../lib/runs.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { captionOf, exportPicture, fileBase, openBatch, openRecord, predictQuestion } from "./dialogs.js";
 import { drawLadder } from "./draw.js";
@@ -206,22 +206,11 @@ export class KafkaLadderElement extends BaseElement {
     let partial = null; // the script error, when only the steps before its line run
     const t0 = performance.now();
     try {
-      // A pre-built run (the `run` attribute's file, or the dist's run of a built-in scenario) is
-      // drawn as it is; the model is loaded only to run a script (lib/runs.js).
-      const file = await prebuiltRun(this, "kafka-ladder");
-      if (token !== this.#loadToken) return false;
-      let result;
-      if (file) {
-        source = parseSource(file.input.script);
-        result = file.run;
-      } else {
-        const text = await scenarioSource(this);
-        source = parseSource(text);
-        const transactionVersion = transactionVersionOf(this.getAttribute("transaction-version"));
-        const core = await ready();
-        if (token !== this.#loadToken) return false;
-        result = computeRun(core, "kafka-ladder", text, { transactionVersion });
-      }
+      // A pre-built run is drawn as it is; the model is loaded only to run a script (lib/runs.js).
+      const loaded = await loadRun(this, "kafka-ladder", { source: scenarioSource, ready, stale: () => token !== this.#loadToken });
+      if (!loaded) return false;
+      const { result } = loaded;
+      source = parseSource(loaded.text);
       run = result.report;
       if (result.partial) {
         partial = result.partial;

@@ -8,7 +8,7 @@ import {
   scenarioSource, stepAttribute, stepValue, watchDisplay,
 } from "../lib/element.js";
 import { Player, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
-import { computeRun, prebuiltRun, transactionVersionOf } from "../lib/runs.js";
+import { loadRun } from "../lib/runs.js";
 import { SchemeWatcher } from "../lib/theme.js";
 import { PRESENTER_ZOOM, buildTimeline } from "../lib/timeline-model.js";
 import { captionOf, exportPicture, exportScript, fileBase, openRecord, predictQuestion } from "./dialogs.js";
@@ -276,24 +276,11 @@ export class KafkaTimelineElement extends BaseElement {
     const t0 = performance.now();
     try {
       if (!report) {
-        // A pre-built run (the `run` attribute's file, or the dist's run of a built-in scenario) is
-        // drawn as it is; the model is loaded only to run a script (lib/runs.js).
-        const file = await prebuiltRun(this, "kafka-timeline");
-        if (token !== this.#loadToken) return false;
-        let result;
-        if (file) {
-          result = file.run;
-          text = file.input.script;
-        } else {
-          text = await scenarioSource(this);
-          const sabotage = this.getAttribute("sabotage") || null;
-          const transactionVersion = transactionVersionOf(this.getAttribute("transaction-version"));
-          const core = await ready();
-          if (token !== this.#loadToken) return false;
-          // A script's JSON twin (text starting with "{") runs as its text does; next-step lines
-          // are appended to text only, so it offers none (ran: null).
-          result = computeRun(core, "kafka-timeline", text, { sabotage, transactionVersion });
-        }
+        // A pre-built run is drawn as it is; the model is loaded only to run a script (lib/runs.js).
+        const loaded = await loadRun(this, "kafka-timeline", { source: scenarioSource, ready, stale: () => token !== this.#loadToken });
+        if (!loaded) return false;
+        const { result } = loaded;
+        text = loaded.text;
         report = result.report;
         if (result.partial) {
           // A mistake in the script: the steps before its line are shown, with the error.

@@ -8,6 +8,7 @@
 // touches the DOM until an element is built. Text always reaches the page as text (dom.js el).
 import { el, lazyStyleSheet } from "./dom.js";
 import { fetchAsset, loadFull } from "./wasm.js";
+import { isScenarioName } from "./script-kind.js";
 
 // --- elements and events ---------------------------------------------------------------------
 
@@ -130,7 +131,7 @@ export async function scenarioSource(host) {
   if (script !== null) return script;
   const name = host.getAttribute("scenario");
   if (name !== null && name.trim() !== "") {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) throw new Error(`unknown scenario name "${name}"`);
+    if (!isScenarioName(name)) throw new Error(`unknown scenario name "${name}"`);
     const url = new URL(`../../scenarios/${name}.eos`, import.meta.url);
     // A 404 is a name that is not built in, or a folder copied in part: the message names the URL and both.
     const res = await fetchAsset(url, `the built-in scenario "${name}" (is the name right? scenarios/index.json lists them)`);

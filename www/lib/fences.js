@@ -9,19 +9,18 @@
 //   ```kafka-ladder         the same, always drawn by <kafka-ladder> or always by <kafka-timeline>:
 //   ```kafka-timeline       the view chosen by the author
 //   ```kafka-config         producer .properties text → <kafka-producer-config>
-import { isTransactionsScript } from "./script-kind.js";
+import { isScenarioName, isTransactionsScript } from "./script-kind.js";
 
 /** The fence languages, in the order the docs list them. */
 export const FENCE_KINDS = ["kafka-batch", "kafka-scenario", "kafka-ladder", "kafka-timeline", "kafka-config"];
 
 const HEX_ONLY = /^[\s0-9a-fA-F]+$/;
 const BASE64_ONLY = /^[\sA-Za-z0-9+/=_-]+$/;
-const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Whether `text` (a fence body) is just the name of a built-in scenario. */
 export const scenarioName = (text) => {
   const body = text.trim();
-  return SCENARIO_NAME.test(body) && !body.includes("\n") ? body : null;
+  return isScenarioName(body) ? body : null;
 };
 
 /**

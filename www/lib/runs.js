@@ -17,7 +17,7 @@
 //
 // Importable in Node: nothing here touches the DOM.
 import { linesBeforeError, parseSource } from "./player.js";
-import { isTransactionsScript } from "./script-kind.js";
+import { isScenarioName, isTransactionsScript } from "./script-kind.js";
 
 /** The format of a run file (its "format" field); an element refuses another. */
 export const RUN_FORMAT = 1;
@@ -91,14 +91,21 @@ export function resolveConfig(eoslab, text, client) {
   }
 }
 
-/** The run file of `element` for `input` ({script, scenario, transactionVersion}) and its computeRun result. */
+/**
+ * The run file of `element` for `input` and its `run`. A scenario player's input is
+ * `{script, scenario, transactionVersion}` (absent ones null) and its run computeRun's result;
+ * another element's input is what it was given (an inspector's one attribute, a config's
+ * properties and client), kept as it is.
+ */
 export function runFile(eoslab, element, input, run) {
   return {
     eoslab: "run",
     format: RUN_FORMAT,
     element,
     version: typeof eoslab.version === "function" ? eoslab.version() : null,
-    input: { script: input.script, scenario: input.scenario ?? null, transactionVersion: input.transactionVersion ?? null },
+    input: RUN_ELEMENTS.includes(element)
+      ? { script: input.script, scenario: input.scenario ?? null, transactionVersion: input.transactionVersion ?? null }
+      : input,
     run,
   };
 }
@@ -116,11 +123,12 @@ export function checkRunFile(file, element, where) {
   return file;
 }
 
+/* global EOSLAB_DIST */
 /**
- * Whether the modules sit in a dist that ships runs/ (scripts/build-dist.mjs writes them and turns
- * this on in its copy; www/ served as it is has none, and asking would only log 404s).
+ * Whether the modules sit in a dist that ships runs/: scripts/build-dist.mjs writes them and
+ * defines EOSLAB_DIST in its bundles; www/ served as it is has none, and asking would only log 404s.
  */
-export const BUILT_IN_RUNS = false;
+export const BUILT_IN_RUNS = typeof EOSLAB_DIST !== "undefined" && EOSLAB_DIST === true;
 
 /** The URL of the dist's pre-built run of built-in scenario `name` for `element`, next to the modules. */
 export const builtInRunURL = (element, name) => new URL(`../../runs/${element}/${name}.json`, import.meta.url);
@@ -167,6 +175,27 @@ export async function prebuiltRun(host, element) {
     return file.input.transactionVersion === tv ? file : null;
   }
   const name = (host.getAttribute("scenario") ?? "").trim();
-  if (!BUILT_IN_RUNS || !name || tv !== null || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) return null;
+  if (!BUILT_IN_RUNS || !name || tv !== null || !isScenarioName(name)) return null;
   return fetchRun(builtInRunURL(element, name), element, { optional: true });
+}
+
+/**
+ * What scenario player `host` (of tag `element`) draws: its pre-built run when there is one (see
+ * prebuiltRun), else its script run by computeRun with its `sabotage` and `transaction-version`
+ * attributes. `source(host)` gives the script; `ready()` the initialised package, loaded only when
+ * a script must run. Resolves to `{text, result}` (the script as given and computeRun's result), or
+ * to null when `stale()` says a newer load began while this one waited.
+ */
+export async function loadRun(host, element, { source, ready, stale }) {
+  const file = await prebuiltRun(host, element);
+  if (stale()) return null;
+  if (file) return { text: file.input.script, result: file.run };
+  const text = await source(host);
+  const transactionVersion = transactionVersionOf(host.getAttribute("transaction-version"));
+  const sabotage = host.getAttribute("sabotage") || null;
+  const core = await ready();
+  if (stale()) return null;
+  // A script's JSON twin (text starting with "{") runs as its text does; next-step lines are
+  // appended to text only, so it offers none (ran: null).
+  return { text, result: computeRun(core, element, text, { sabotage, transactionVersion }) };
 }

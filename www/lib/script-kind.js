@@ -3,6 +3,14 @@
 // The same decision as the core's `txn_scenario::is_transactions`.
 
 /**
+ * Whether `name` can name a built-in scenario (scenarios/<name>.eos): a file name of letters,
+ * digits, `.`, `_` and `-` that starts with a letter or digit and never climbs a folder (`..`).
+ * Links, attributes, fences and the pre-built runs all accept a name only through this test, so a
+ * name one of them takes opens in every other.
+ */
+export const isScenarioName = (name) => typeof name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes("..");
+
+/**
  * The first words only the transactions scripts read: the core's `txn_scenario::TRANSACTIONS_WORDS`
  * (tests/wasm/ladder-states.test.mjs keeps the two lists equal).
  */
