@@ -1,5 +1,6 @@
-//! `eoslab capture FILE [--json]`: a packet capture (pcap or pcapng) as the Kafka conversations
-//! it holds, exchange by exchange (eoslab_core::capture).
+//! `eoslab capture FILE [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N]
+//! [--partition TOPIC-N]`: a packet capture (pcap or pcapng) as the Kafka conversations it holds,
+//! exchange by exchange (eoslab_core::capture), optionally only the exchanges a filter keeps.
 
 use super::*;
 use eoslab_core::capture::{read_capture, CaptureReport, Exchange};
@@ -7,27 +8,69 @@ use eoslab_core::capture::{read_capture, CaptureReport, Exchange};
 pub(crate) fn cmd_capture(args: &[String]) -> Result<ExitCode, String> {
     let mut json = false;
     let mut path = None;
-    for a in args {
+    let mut filter = Filter::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value\n{USAGE}"));
         match a.as_str() {
             "--json" => json = true,
+            "--api" => filter.apis = value("--api")?.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
+            "--transactional-id" => filter.transactional_id = Some(value("--transactional-id")?),
+            "--producer-id" => filter.producer_id = Some(value("--producer-id")?.parse().map_err(|_| "--producer-id needs a number".to_string())?),
+            "--partition" => filter.partition = Some(value("--partition")?),
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => path = Some(s),
         }
     }
     let path = path.ok_or_else(|| format!("capture needs a .pcap or .pcapng file\n{USAGE}"))?;
     let bytes = read_input(Some(path))?;
-    let rep = read_capture(&bytes);
+    let mut rep = read_capture(&bytes);
+    rep.exchanges.retain(|e| filter.keeps(e));
     if json {
         println!("{}", serde_json::to_string(&rep).map_err(|e| e.to_string())?);
     } else {
-        print!("{}", render(&rep));
+        print!("{}", render(&rep, filter.active()));
     }
     Ok(if rep.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// Which exchanges to show: each given criterion must hold (`apis`: any of these api names,
+/// lowercased, e.g. `endtxn`).
+#[derive(Default)]
+struct Filter {
+    apis: Vec<String>,
+    transactional_id: Option<String>,
+    producer_id: Option<i64>,
+    partition: Option<String>,
+}
+
+impl Filter {
+    fn active(&self) -> bool {
+        !self.apis.is_empty() || self.transactional_id.is_some() || self.producer_id.is_some() || self.partition.is_some()
+    }
+
+    fn keeps(&self, e: &Exchange) -> bool {
+        let api = e.api_name.unwrap_or("").to_ascii_lowercase();
+        (self.apis.is_empty() || self.apis.contains(&api)) && e.about.matches(self.transactional_id.as_deref(), self.producer_id, self.partition.as_deref())
+    }
+}
+
+/// What an exchange is about, as text: `  [transactional.id "t", producer id 7, orders-0]`.
+fn about(e: &Exchange) -> String {
+    let a = &e.about;
+    let parts: Vec<String> = a
+        .transactional_ids
+        .iter()
+        .map(|t| format!("transactional.id {t:?}"))
+        .chain(a.producer_ids.iter().map(|p| format!("producer id {p}")))
+        .chain(a.partitions.iter().cloned())
+        .collect();
+    if parts.is_empty() { String::new() } else { format!("  [{}]", parts.join(", ")) }
+}
+
 /// The capture as text: a summary, then each Kafka connection's exchanges in order with their
 /// capture time (from the first packet), the response's errors and its latency; then the problems.
-pub(crate) fn render(rep: &CaptureReport) -> String {
+pub(crate) fn render(rep: &CaptureReport, filtered: bool) -> String {
     let mut s = format!(
         "Capture: {} ({} bytes), {} packet(s), link type(s) {}; {} TCP connection(s), {} carrying Kafka\n",
         if rep.format.is_empty() { "unreadable" } else { &rep.format },
@@ -40,6 +83,9 @@ pub(crate) fn render(rep: &CaptureReport) -> String {
     let t0 = rep.exchanges.iter().filter_map(|e| e.request.as_ref().or(e.response.as_ref())).map(|s| s.time_us).min().unwrap_or(0);
     for c in &rep.connections {
         let mine: Vec<&Exchange> = rep.exchanges.iter().filter(|e| e.connection == c.index).collect();
+        if filtered && mine.is_empty() {
+            continue;
+        }
         s.push_str(&format!(
             "\nconnection {}: {} → {} (Kafka by {}{}), {} exchange(s)\n",
             c.index,
@@ -60,13 +106,14 @@ pub(crate) fn render(rep: &CaptureReport) -> String {
                 }
             };
             s.push_str(&format!(
-                "  +{:>10.6}s  {} v{}  correlation id {}{}  {}\n",
+                "  +{:>10.6}s  {} v{}  correlation id {}{}  {}{}\n",
                 at as f64 / 1e6,
                 e.api_name.unwrap_or("?"),
                 e.api_version,
                 e.correlation_id,
                 e.client_id.as_deref().map(|c| format!("  client {c:?}")).unwrap_or_default(),
-                answer
+                answer,
+                about(e)
             ));
         }
     }
@@ -92,6 +139,7 @@ pub(crate) fn render(rep: &CaptureReport) -> String {
         }
     }
     let answered = rep.exchanges.iter().filter(|e| e.response.is_some()).count();
-    s.push_str(&format!("\n{} exchange(s), {} answered; {} problem(s)\n", rep.exchanges.len(), answered, rep.problems.len()));
+    let kept = if filtered { " kept by the filter" } else { "" };
+    s.push_str(&format!("\n{} exchange(s){kept}, {} answered; {} problem(s)\n", rep.exchanges.len(), answered, rep.problems.len()));
     s
 }

@@ -63,3 +63,40 @@ fn a_damaged_capture_exits_1_and_says_where() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("error: file byte 0: not a pcap or pcapng capture"), "{}", String::from_utf8_lossy(&o.stdout));
 }
+
+#[test]
+fn filters_keep_the_exchanges_of_one_transaction_one_producer_or_one_partition() {
+    let pcap = fixtures().join("capture.pcapng");
+    let json = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let mut args = vec!["capture", pcap.to_str().unwrap(), "--json"];
+        args.extend_from_slice(extra);
+        let o = eoslab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        rep["exchanges"].as_array().unwrap().clone()
+    };
+    let api = |e: &serde_json::Value| e["apiName"].as_str().unwrap().to_string();
+    // The transactional producer's coordinator requests, its transactional Produce requests, and
+    // the leader's AddPartitionsToTxn verification (v5) name "capture-tx"; the markers do not
+    // (WriteTxnMarkers carries the producer id only).
+    let txn = json(&["--transactional-id", "capture-tx"]);
+    assert_eq!(txn.len(), 20);
+    assert!(txn.iter().all(|e| ["InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "TxnOffsetCommit", "Produce", "EndTxn"].contains(&api(e).as_str())), "{txn:?}");
+    // Producer id 0 also reaches the markers (their field) and the Fetch answer (its batches'
+    // headers), but not the first InitProducerId, answered before an id was given.
+    let pid = json(&["--producer-id", "0"]);
+    assert!(pid.iter().any(|e| api(e) == "WriteTxnMarkers") && pid.iter().any(|e| api(e) == "Fetch"));
+    assert!(!pid.iter().any(|e| e["correlationId"] == 6 && api(e) == "InitProducerId"));
+    // One partition, one api: the first markers are the only WriteTxnMarkers for txn-1.
+    let markers = json(&["--api", "writetxnmarkers", "--partition", "txn-1"]);
+    assert_eq!(markers.len(), 1);
+    assert_eq!(markers[0]["about"]["partitions"], serde_json::json!(["txn-0", "txn-1", "__consumer_offsets-0"]));
+    // The text names what each exchange is about, and says the list is filtered.
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--api", "EndTxn"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("EndTxn v4  correlation id 15  client \"capture-producer\"  → NONE after 0.100 ms  [transactional.id \"capture-tx\", producer id 0]"), "{text}");
+    assert!(text.contains("\n3 exchange(s) kept by the filter, 3 answered"), "{text}");
+    assert!(!text.contains("connection 1:"), "connections with nothing kept are left out: {text}");
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--producer-id", "x"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--producer-id needs a number"));
+}

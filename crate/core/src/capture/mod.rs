@@ -57,6 +57,10 @@ pub struct Side {
     pub message: MessageReport,
     /// What the decoder found in it (`at`: the byte within the message).
     pub problems: Vec<MessageIssue>,
+    /// The message's own bytes, size prefix included (a view reads them again to draw its byte
+    /// map); not in the JSON report, which gives `stream_start..stream_end`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub bytes: Vec<u8>,
 }
 
 /// A request and its response (absent when the capture has none).
@@ -74,6 +78,80 @@ pub struct Exchange {
     pub response: Option<Side>,
     /// The error codes the response carries that are not NONE, by name, with how often.
     pub errors: Vec<(String, usize)>,
+    /// The transactional.ids, producer ids and partitions the request and response name.
+    pub about: About,
+}
+
+/// What an exchange is about, for filtering a conversation: every `transactionalId`,
+/// `producerId` and topic-partition its request and response name, each once, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct About {
+    pub transactional_ids: Vec<String>,
+    pub producer_ids: Vec<i64>,
+    /// `topic-partition`, as Kafka prints a TopicPartition.
+    pub partitions: Vec<String>,
+}
+
+impl About {
+    /// Collects from a message body's field tree.
+    fn gather(&mut self, n: &Node) {
+        // Also the older versions' names: `v3AndBelowTransactionalId` of AddPartitionsToTxn …
+        let name = n.name.to_ascii_lowercase();
+        match name.as_str() {
+            s if s.ends_with("transactionalid") => {
+                if let Some(v) = n.value.as_ref().filter(|v| !self.transactional_ids.contains(v)) {
+                    self.transactional_ids.push(v.clone());
+                }
+            }
+            s if s.ends_with("producerid") => {
+                if let Some(v) = n.value.as_deref().and_then(|v| v.parse::<i64>().ok()) {
+                    self.producer(v);
+                }
+            }
+            _ => {}
+        }
+        if let Some(topic) = topic_name(n) {
+            for p in n.children.iter().filter(|c| c.ty == "array").flat_map(|a| a.children.iter()) {
+                if let Some(i) = partition_index(p) {
+                    let tp = format!("{topic}-{i}");
+                    if !self.partitions.contains(&tp) {
+                        self.partitions.push(tp);
+                    }
+                }
+            }
+        }
+        for c in &n.children {
+            self.gather(c);
+        }
+    }
+
+    fn producer(&mut self, id: i64) {
+        if id >= 0 && !self.producer_ids.contains(&id) {
+            self.producer_ids.push(id);
+        }
+    }
+
+    /// Whether this exchange passes a filter: each given value must be among the exchange's.
+    pub fn matches(&self, transactional_id: Option<&str>, producer_id: Option<i64>, partition: Option<&str>) -> bool {
+        transactional_id.is_none_or(|t| self.transactional_ids.iter().any(|x| x == t))
+            && producer_id.is_none_or(|p| self.producer_ids.contains(&p))
+            && partition.is_none_or(|p| self.partitions.iter().any(|x| x == p))
+    }
+}
+
+/// The topic a struct names (its `name`, `topic` or `topicName` string field), if it is one of
+/// the schemas' per-topic structs.
+fn topic_name(n: &Node) -> Option<&str> {
+    n.children.iter().find(|c| matches!(&*c.name, "name" | "topic" | "topicName") && c.ty == "string").and_then(|c| c.value.as_deref())
+}
+
+/// The partition a per-partition element names: an int32 element (`partitionIndexes`,
+/// `partitions` of AddPartitionsToTxn) or a struct's `index`, `partition` or `partitionIndex`.
+fn partition_index(p: &Node) -> Option<i32> {
+    let v = if p.ty == "int32" { Some(p) } else { p.children.iter().find(|c| matches!(&*c.name, "index" | "partition" | "partitionIndex") && c.ty == "int32") };
+    v.and_then(|v| v.value.as_deref()).and_then(|v| v.parse().ok())
 }
 
 /// One TCP connection that carries Kafka.
@@ -249,9 +327,10 @@ fn decode_connection(rep: &mut CaptureReport, conn: usize, to_broker: &tcp::Stre
                 api_version: m.api_version,
                 correlation_id: m.correlation_id,
                 client_id: m.client_id.clone(),
-                request: Some(Side { time_us: to_broker.time_at(start), stream_start: start, stream_end: chunk.start + end as u64, message: m, problems }),
+                request: Some(Side { time_us: to_broker.time_at(start), stream_start: start, stream_end: chunk.start + end as u64, message: m, problems, bytes: chunk.bytes[at..end].to_vec() }),
                 response: None,
                 errors: Vec::new(),
+                about: About::default(),
             });
             at = end;
         }
@@ -283,10 +362,23 @@ fn decode_connection(rep: &mut CaptureReport, conn: usize, to_broker: &tcp::Stre
                     error_codes(body, &mut errors);
                 }
                 rep.exchanges[ex].errors = errors.into_iter().collect();
-                rep.exchanges[ex].response = Some(Side { time_us: to_client.time_at(start), stream_start: start, stream_end: chunk.start + end as u64, message: m, problems });
+                rep.exchanges[ex].response = Some(Side { time_us: to_client.time_at(start), stream_start: start, stream_end: chunk.start + end as u64, message: m, problems, bytes: frame.to_vec() });
             }
             at = end;
         }
+    }
+    for e in rep.exchanges.iter_mut().filter(|e| e.connection == conn) {
+        let mut about = About::default();
+        for m in [&e.request, &e.response].into_iter().flatten().map(|s| &s.message) {
+            if let Some(body) = &m.body {
+                about.gather(body);
+            }
+            // A Produce or Fetch names its producers in its batches' headers.
+            for b in m.records.iter().flat_map(|r| &r.report.batches) {
+                about.producer(b.header.producer_id);
+            }
+        }
+        e.about = about;
     }
     for (corr, ex) in pending {
         let api = rep.exchanges[ex].api_name.unwrap_or("?");
