@@ -5,7 +5,7 @@
 # crc32c, version), pkg/eoslab-decode.js + eoslab-decode_bg.wasm, which the Batch Inspector, the
 # embeds and the decode worker load (www/ imports pkg/eoslab.js lazily when it must encode); plus a
 # package.json; and pkg/eoslab-files.js (decode + the broker artifacts: loadPartition, dumpLog,
-# decodeMessages; `--features files,envelope`), which only the partition directory view and the
+# decodeMessages, readCapture; `--features files,envelope,capture`), which only the partition directory view and the
 # inspector's requests-and-responses panel load, on first use. The target dir is $CARGO_TARGET_DIR, else target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,13 +33,13 @@ stage="$target_dir/eoslab-pkg"
 rm -rf "$stage"
 build_one eoslab
 build_one eoslab-decode --no-default-features
-build_one eoslab-files --no-default-features --features files,envelope
+build_one eoslab-files --no-default-features --features files,envelope,capture
 # The split must be real: the models and the encoders only in the full package.
 for f in runScenario encodeBatch encodeSegment; do
   grep -q "export function $f" "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks $f" >&2; exit 1; }
   if grep -q "$f" "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports $f" >&2; exit 1; fi
 done
-for f in loadPartition dumpLog decodeMessages; do
+for f in loadPartition dumpLog decodeMessages readCapture; do
   grep -q "export function $f" "$stage/eoslab-files.js" || { echo "pkg: eoslab-files.js lacks $f" >&2; exit 1; }
   for other in eoslab eoslab-decode; do
     if grep -q "$f" "$stage/$other.js"; then echo "pkg: $other.js exports $f" >&2; exit 1; fi

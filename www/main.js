@@ -1,11 +1,14 @@
 // The lab page: one <kafka-batch> element (www/kafka-batch.js) plus sample buttons, and the
-// partition directory view (<kafka-partition>, which loads pkg/eoslab-files.js on first use). The element
+// partition directory view (<kafka-partition>) and the packet capture view (<kafka-capture>), which load
+// pkg/eoslab-files.js on first use. The element
 // loads the decode-only wasm package itself; this module only shares the same loader (lib/wasm.js)
 // to show the version. The samples are constants (lib/samples.js, checked against encodeBatch by
 // tests/wasm/samples.test.mjs), except the 10,000-batch segment, which is encoded on demand by the
 // full package (lib/wasm.js encoder(), imported on the first press of its button).
 import "./kafka-batch.js";
 import { OPEN_LOG_EVENT } from "./kafka-partition.js";
+import { OPEN_EVENT as OPEN_EXCHANGE_EVENT } from "./kafka-capture.js";
+import { CAPTURE_EVENT } from "./kafka-batch/events.js";
 import { loadEoslab, encoder, encoderIfLoaded } from "./lib/wasm.js";
 import { SAMPLE_HEX, SAMPLES, segmentSpecs } from "./lib/samples.js";
 import { LinkWriter, decodeState, downloadText } from "./lib/link-state.js";
@@ -176,6 +179,19 @@ async function main() {
     if (button) sample(button.dataset.sample, button).catch((err) => setStatus(String(err?.message ?? err), true));
   });
   // The partition view's "Open the log in the inspector": the segment goes to the inspector above.
+  // A capture dropped on the inspector opens in the capture view; an exchange opened there comes
+  // back to the inspector as its request's and response's bytes.
+  kb.addEventListener(CAPTURE_EVENT, (e) => {
+    const kc = document.getElementById("kc");
+    if (!kc) return;
+    e.preventDefault();
+    kc.load(e.detail.file).catch((err) => setStatus(`Could not read the capture: ${err.message}`, true));
+    document.getElementById("capture")?.scrollIntoView();
+  });
+  document.addEventListener(OPEN_EXCHANGE_EVENT, (e) => {
+    kb.load(e.detail.bytes, e.detail.label);
+    document.getElementById("inspector")?.scrollIntoView();
+  });
   document.addEventListener(OPEN_LOG_EVENT, (e) => {
     kb.load(e.detail.file, "partition");
     document.getElementById("inspector")?.scrollIntoView();

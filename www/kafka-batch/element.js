@@ -1,7 +1,7 @@
 // <kafka-batch>: the element — attributes, properties, lifecycle, reading the input (text, bytes, files;
 // the worker's pass over big inputs), opening a batch, selection and events (documented in
 // ../kafka-batch.js, the entry module). Beside it: limits.js, format.js, skeleton.js, panels.js, edit.js, picture.js, events.js.
-import { bytesAreText, hexToBytes } from "../lib/bytes.js";
+import { bytesAreText, hexToBytes, isCapture } from "../lib/bytes.js";
 import { dispatchWithLegacyName, el, replace, setText } from "../lib/dom.js";
 import { ERROR_EXPLANATIONS, fieldInfo, labelOf } from "../lib/field-docs.js";
 import { fieldValue } from "../lib/format.js";
@@ -13,7 +13,7 @@ import { NeedsDecoder, replayDecoder } from "../lib/decode-replay.js";
 import { fetchRun } from "../lib/runs.js";
 import { decoderIfLoaded, encoder, encoderIfLoaded, loadEoslab } from "../lib/wasm.js";
 import { keepState } from "./edit.js";
-import { INDEXED_EVENT, KafkaBatchDecodeEvent, KafkaBatchSelectEvent, LEGACY_EVENT, SPANS_EVENT } from "./events.js";
+import { CAPTURE_EVENT, INDEXED_EVENT, KafkaBatchDecodeEvent, KafkaBatchSelectEvent, LEGACY_EVENT, SPANS_EVENT } from "./events.js";
 import { fmtBytes, fmtInt, hex2 } from "./format.js";
 import { BIG_TEXT, RECORDS_PAGE, ROW_CACHE_MAX, SPAN_DEFER_BYTES, SYNC_PASS_MAX_BATCHES, SYNC_PASS_MAX_BYTES } from "./limits.js";
 import {
@@ -324,6 +324,10 @@ export class KafkaBatchElement extends HTMLElementBase {
     const t0 = performance.now();
     setProgress(this.#view, `Reading ${file.name ?? "file"} (${fmtBytes(file.size)})…`);
     const bytes = new Uint8Array(await file.arrayBuffer());
+    if (isCapture(bytes) && !this.dispatchEvent(new CustomEvent(CAPTURE_EVENT, { bubbles: true, composed: true, cancelable: true, detail: { file } }))) {
+      setProgress(this.#view, `${file.name ?? "The file"} is a packet capture: opened in the page's capture view.`);
+      return;
+    }
     if (bytesAreText(bytes)) {
       const text = new TextDecoder().decode(bytes);
       return this.#whenReady(() => {

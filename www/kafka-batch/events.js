@@ -6,6 +6,12 @@ export const SELECT_EVENT = "kafka-batch:select";
 export const EDIT_EVENT = "kafka-batch:edit";
 export const INDEXED_EVENT = "kafka-batch:indexed";
 export const SPANS_EVENT = "kafka-batch:spans";
+/**
+ * A packet capture (.pcap, .pcapng) was dropped or opened: cancelable, {file}. A page with a
+ * capture view takes it (preventDefault) and the inspector leaves it alone; otherwise the
+ * inspector decodes its bytes as it would any file.
+ */
+export const CAPTURE_EVENT = "kafka-batch:capture";
 export const LEGACY_EVENT = {
   [DECODE_EVENT]: "kafka-batch-decode", [SELECT_EVENT]: "kafka-batch-select", [EDIT_EVENT]: "kafka-batch-edit",
   [INDEXED_EVENT]: "kafka-batch-indexed", [SPANS_EVENT]: "kafka-batch-spans",

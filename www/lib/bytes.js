@@ -15,6 +15,13 @@ export function bytesAreText(bytes) {
   return true;
 }
 
+/** Whether `bytes` start as a pcap (either byte order, micro- or nanosecond) or a pcapng file. */
+export function isCapture(bytes) {
+  if (!bytes || bytes.length < 4) return false;
+  const magic = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+  return [0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a].includes(magic);
+}
+
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 export function toBase64(bytes) {

@@ -37,6 +37,8 @@ mod columns;
 mod envelope;
 #[cfg(feature = "files")]
 mod files;
+#[cfg(feature = "capture")]
+mod capture;
 
 use core::fmt::Display;
 
