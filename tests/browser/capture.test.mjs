@@ -49,7 +49,7 @@ test("a real capture: every exchange drawn between its client and broker lanes",
   const done = loaded();
   await page.setInputFiles("kafka-capture input[type=file]", file(PCAP));
   assert.deepEqual(await done, { exchanges: 44, connections: 7, problems: 0 });
-  assert.match(await page.locator("kafka-capture p.summary").textContent(), /pcapng, 14676 bytes, 31 packet\(s\), link type\(s\) ETHERNET; 7 TCP connection\(s\), 7 carrying Kafka; 44 exchange\(s\), 44 answered\./);
+  assert.match(await page.locator("kafka-capture p.summary").textContent(), /pcapng, 20884 bytes, 102 packet\(s\), link type\(s\) ETHERNET; 7 TCP connection\(s\), 7 carrying Kafka; 44 exchange\(s\), 44 answered\./);
   assert.equal(await rows().count(), 44);
   const heads = await page.locator("kafka-capture svg > text").allTextContents();
   // A lane per client (its client id, connections of one client sharing it) and per broker, each name whole.

@@ -15,7 +15,9 @@ comparison says so in a comment and special-cases exactly that field, never loos
                every version it defines of the APIs eoslab has schemas for; `eoslab decode
                --messages` reads them field by field (tests/diff/messages.py, its deviations there);
                and Wireshark's Kafka dissector (tshark) over captures of the golden envelopes and
-               of the real-client capture, every field tshark reports (tests/diff/tshark.py).
+               of the real-client capture, every field tshark reports (tests/diff/tshark.py); and the
+               capture file itself read by `eoslab capture` and by tshark: the same connections,
+               requests and pairs (tests/diff/capture_pairs.py).
   fixed        the sequence wrap at 2^31-1, LogAppendTime, COMMIT/ABORT markers (both ways),
                record attributes 0x7f, Object.prototype-named header keys, an empty batch.
 
@@ -58,6 +60,7 @@ from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchB
 
 import messages  # tests/diff/messages.py: the request/response differential
 import tshark  # tests/diff/tshark.py: the same against Wireshark's Kafka dissector
+import capture_pairs  # tests/diff/capture_pairs.py: eoslab capture against tshark on the capture files
 from kafka.record.util import calc_crc32c, size_of_varint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -892,6 +895,8 @@ def tshark_step(tally, tmp):
     fx = os.path.join(ROOT, "tests", "fixtures")
     stats = tshark.run(EOSLAB, tally, tmp, os.path.join(fx, "envelopes-4.3.1"), os.path.join(fx, "capture-4.3.1"))
     print(tshark.report(stats))
+    for line in capture_pairs.run(EOSLAB, tally, tmp, os.path.join(fx, "capture-4.3.1", "capture.pcapng")):
+        print(line)
 
 
 def main():
