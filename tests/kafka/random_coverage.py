@@ -162,19 +162,32 @@ def dumps(cov):
     return json.dumps(cov, indent=1) + "\n"
 
 
+def changes(old, new):
+    """The rule ids whose counts differ between two coverage objects, as `A1 {old} -> {new}`."""
+    ids = sorted(set(old.get("rules", {})) | set(new["rules"]))
+    return [f"{i} {old.get('rules', {}).get(i, {})} -> {new['rules'].get(i, {})}"
+            for i in ids if old.get("rules", {}).get(i) != new["rules"].get(i)]
+
+
 def check(path=FILE):
-    """0 when `path` holds what `compute` gives now; else 1, with what to run."""
-    want = dumps(compute())
+    """0 when `path` holds what `compute` gives now; else 1, with what changed and what to run."""
+    cov = compute()
     try:
         with open(path) as f:
             have = f.read()
     except FileNotFoundError:
         have = ""
-    if have == want:
+    if have == dumps(cov):
         print(f"random coverage: {os.path.relpath(path, ROOT)} is current", flush=True)
         return 0
-    print(f"random coverage: {os.path.relpath(path, ROOT)} is stale (the model or a generator changed what the "
-          f"seeded random sequences cite); rewrite it with `{REGENERATE}`", flush=True)
+    try:
+        old = json.loads(have)
+    except ValueError:
+        old = {}
+    print(f"random coverage: {os.path.relpath(path, ROOT)} is stale (the model, a generator or a count changed "
+          f"what the seeded random sequences reach); rewrite it with `{REGENERATE}`", flush=True)
+    for line in changes(old, cov)[:20]:
+        print(f"  {line}", flush=True)
     return 1
 
 
