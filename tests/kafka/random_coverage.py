@@ -49,13 +49,13 @@ def old_line_txn_requests(n):
     return n // 2
 
 
-# Each generator: its title in the catalogue, and the model's Kafka line for each broker (the
-# transactions harness runs the simulator with `--kafka` of the broker's line; the leader-log
-# replay runs the idempotence model, which has no line).
+# Each generator and what it makes, as the catalogue names it: the leader's random schedules and
+# request sequences (idempotence.py) and the transactions model's request sequences
+# (txn_scenarios.py).
 GENERATORS = {
-    "leader-schedules": "random schedules of the idempotence model (idempotence.py)",
-    "leader-requests": "random produce/marker request sequences (idempotence.py)",
-    "txn-requests": "random request sequences of the transactions model (txn_scenarios.py)",
+    "leader-schedules": "random schedules of the idempotence model",
+    "leader-requests": "random produce/marker request sequences",
+    "txn-requests": "random request sequences of the transactions model",
 }
 
 
