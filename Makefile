@@ -10,7 +10,8 @@
 #   make kafka-fixtures  regenerate tests/fixtures/kafka-4.3.1 from a real broker (tests/kafka/make_fixtures.py)
 #   make envelope-fixtures  regenerate tests/fixtures/envelopes-4.3.1 with Kafka's own serializers (scripts/envelope-fixtures.sh)
 #   make capture-fixtures  regenerate tests/fixtures/capture-4.3.1: real Java-client traffic to a real broker, through a recording proxy (tests/kafka/capture.py)
-.PHONY: serve pkg dist docs test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions bench-wasm-ratio tools test-tools kafka-fixtures envelope-fixtures capture-fixtures clean
+#   make random-coverage  rewrite tests/kafka/random-coverage.json: the rules the kafka step's seeded random sequences reach, for the rule catalogue (no broker; tests/kafka/random_coverage.py)
+.PHONY: serve pkg dist docs test test-rust nostd test-wasm diff test-browser fuzz-smoke test-kafka kafka-nightly bench bench-instructions bench-wasm-ratio tools test-tools kafka-fixtures envelope-fixtures capture-fixtures random-coverage clean
 
 serve:
 	@bash scripts/serve.sh
@@ -79,3 +80,6 @@ envelope-fixtures:
 
 capture-fixtures:
 	@KAFKA_VERSIONS=4.3.1 bash scripts/ensure-kafka.sh && python3 tests/kafka/capture.py
+
+random-coverage:
+	@python3 tests/kafka/random_coverage.py --write

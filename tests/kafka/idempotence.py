@@ -383,7 +383,16 @@ def scenario_files():
     return out
 
 
+# The first producer id of each random run (its schedules take 100 ids each): the leader's
+# schedules and its request sequences never share producer ids on their shared broker.
+SCHEDULE_FIRST_PID = 100_000
+REQUEST_FIRST_PID = 1_000_000
+
+
 def schedules(seed, count, first_pid, requests=False):
+    """`count` random scripts from `eoslab schedule` (request sequences with `requests`), seeds
+    seed, seed + 1, …: generated only, so random_coverage.py runs the very scripts the harness
+    sends."""
     extra = ["--requests", "--producers", "3", "--steps", "30"] if requests else ["--producers", "2", "--steps", "25"]
     r = subprocess.run([EOSLAB, "schedule", "--seed", str(seed), "--count", str(count), "--partitions", "2",
                         "--first-producer-id", str(first_pid), *extra],
@@ -457,7 +466,7 @@ def run_requests(broker, count, seed):
     AddPartitionsToTxn). Returns (disagreements, summary)."""
     t0 = time.monotonic()
     rp = Replayer(broker)
-    scripts = schedules(seed, count, 1_000_000, requests=True)
+    scripts = schedules(seed, count, REQUEST_FIRST_PID, requests=True)
     failures, ran, kinds = run_random(rp, "requests", scripts, rp.fresh_topic("requests", 2))
     print(f"\nrequests vs Kafka {broker.version}: {ran} random request sequences (seed {seed}, 30 requests, 3 producer "
           f"ids, 2 partitions) agree, in {time.monotonic() - t0:.1f}s; {rp.requests} requests; decisions seen: "
@@ -487,7 +496,7 @@ def run_all(broker, schedules_count, seed):
             failures += 1
             report_disagreement(rp, os.path.basename(name)[:-4], text, d)
     t1 = time.monotonic()
-    f, ran, kinds = run_random(rp, "schedule", schedules(seed, schedules_count, 100_000), rp.fresh_topic("schedules", 2))
+    f, ran, kinds = run_random(rp, "schedule", schedules(seed, schedules_count, SCHEDULE_FIRST_PID), rp.fresh_topic("schedules", 2))
     failures += f
     print(f"\nidempotence vs Kafka {broker.version}: {len(checked)} scenarios agree; {ran} random schedules "
           f"(seed {seed}, 25 steps, 2 producers, 2 partitions) agree, in {time.monotonic() - t1:.1f}s; "

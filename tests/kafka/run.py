@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """`make test`'s kafka step: the simulator against real Kafka brokers (tests/kafka/README.md).
 
+  0. Without a broker: tests/kafka/random-coverage.json (the rules the pinned seed's random
+     sequences below reach, shown in the docs' rule catalogue) must be what
+     random_coverage.py computes from the current model; rewrite it with
+     `python3 tests/kafka/random_coverage.py --write`.
   1. Kafka 4.3.1: every idempotence scenario and fixture, and N random schedules (default
      1000; EOSLAB_KAFKA_SCHEDULES), replayed at the partition leader (idempotence.py); then
      N random request sequences (produce/marker lines: idempotent, transactional and
@@ -49,6 +53,7 @@ import dump_log_mutations  # noqa: E402
 import segment_mutations  # noqa: E402
 import envelope_mutations  # noqa: E402
 import replication  # noqa: E402
+import random_coverage  # noqa: E402
 
 
 def part(title):
@@ -60,13 +65,19 @@ def main():
     t0 = time.monotonic()
     print("building the CLI (cargo build --release -p eoslab-cli)", flush=True)
     subprocess.run(["cargo", "build", "--quiet", "--release", "-p", "eoslab-cli"], cwd=ROOT, check=True)
-    schedules = int(os.environ.get("EOSLAB_KAFKA_SCHEDULES", "1000"))
+    schedules = int(os.environ.get("EOSLAB_KAFKA_SCHEDULES", str(random_coverage.SCHEDULES)))
     # `make test` replays one pinned seed, so a CI run is the same run on any day;
     # `make kafka-nightly` explores a new seed each day (EOSLAB_KAFKA_SEED=date).
-    seed = int(os.environ.get("EOSLAB_KAFKA_SEED", "20261204"))
+    seed = int(os.environ.get("EOSLAB_KAFKA_SEED", str(random_coverage.SEED)))
     failures = 0
-    summary = {"seed": seed, "parts": []}
     times = []
+    # Before any broker: the rule catalogue's record of which rules this step's random sequences
+    # reach (tests/kafka/random-coverage.json, at the pinned seed and default counts) must be the
+    # current model's.
+    t = part("the rules the pinned seed's random sequences reach (tests/kafka/random_coverage.py --check)")
+    failures += random_coverage.check()
+    times.append(("random coverage", time.monotonic() - t))
+    summary = {"seed": seed, "parts": []}
 
     t = part(f"Kafka 4.3.1: idempotence scenarios and {schedules} random schedules (seed {seed})")
     with Broker("4.3.1", idempotence.BROKER_CONFIG) as b:
@@ -99,9 +110,9 @@ def main():
     failures += envelope_mutations.run()
     times.append(("envelope mutations", time.monotonic() - t))
 
-    t = part("Kafka 4.1.2: idempotence scenarios and 200 random schedules")
+    t = part(f"Kafka 4.1.2: idempotence scenarios and {random_coverage.OLD_LINE_SCHEDULES} random schedules")
     with Broker("4.1.2", idempotence.BROKER_CONFIG) as b:
-        f, s = idempotence.run_all(b, 200, seed)
+        f, s = idempotence.run_all(b, random_coverage.OLD_LINE_SCHEDULES, seed)
         failures += f
         summary["parts"].append({"part": "idempotence", **s})
         times.append(("idempotence 4.1.2", time.monotonic() - t))
@@ -114,8 +125,8 @@ def main():
     t = part("transactions sabotage self-test (Kafka 4.3.1)")
     failures += 1 if txn.self_test("4.3.1") else 0
     times.append(("transactions self-test", time.monotonic() - t))
-    txn_requests = int(os.environ.get("EOSLAB_KAFKA_TXN_REQUESTS", "20"))
-    for version, n in (("4.3.1", txn_requests), ("4.1.2", txn_requests // 2)):
+    txn_requests = int(os.environ.get("EOSLAB_KAFKA_TXN_REQUESTS", str(random_coverage.TXN_REQUESTS)))
+    for version, n in (("4.3.1", txn_requests), ("4.1.2", random_coverage.old_line_txn_requests(txn_requests))):
         if n:
             t = part(f"Kafka {version}: {n} random request sequences of the transactions model (seed {seed})")
             rc = txn.main(["--version", version, "--only-random", "--random-requests", str(n), "--seed", str(seed)])

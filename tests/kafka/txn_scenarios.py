@@ -1860,19 +1860,23 @@ RANDOM_EXCLUDE = ("advance,"  # a minute is 12 s of real time even scaled
                   "lose request,lose response,delay request,refuse request,timeout app,restart app")
 
 
+def generate_scripts(flags, prefix, count, seed, steps):
+    """`count` scripts from `eoslab schedule --transactions FLAGS…`, generated only (nothing is
+    sent): [(name, script)], so random_coverage.py runs the very scripts the harness sends."""
+    r = subprocess.run([EOSLAB, "schedule", "--transactions", *flags, "--seed", str(seed),
+                        "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
+    return [(f"{prefix}-seed-{sch['seed']}", sch["script"]) for sch in map(json.loads, r.stdout.splitlines())]
+
+
 def schedule_scripts(flags, prefix, count, seed, steps):
     """`count` scripts from `eoslab schedule --transactions FLAGS…`, written to a temporary
     folder: {name: path}."""
-    r = subprocess.run([EOSLAB, "schedule", "--transactions", *flags, "--seed", str(seed),
-                        "--count", str(count), "--steps", str(steps)], capture_output=True, text=True, check=True)
     folder = tempfile.mkdtemp(prefix=f"eoslab-{prefix}-")
     out = {}
-    for line in r.stdout.splitlines():
-        sch = json.loads(line)
-        name = f"{prefix}-seed-{sch['seed']}"
+    for name, script in generate_scripts(flags, prefix, count, seed, steps):
         path = os.path.join(folder, name + ".eos")
         with open(path, "w") as f:
-            f.write(sch["script"])
+            f.write(script)
         out[name] = path
     return out
 
@@ -1882,12 +1886,24 @@ def random_scripts(count, seed, steps=20):
     return schedule_scripts(["--exclude", RANDOM_EXCLUDE], "random-txn", count, seed, steps)
 
 
-def random_request_scripts(count, seed, steps=30):
+RANDOM_REQUESTS = (["--requests"], "random-txn-requests")
+
+
+def random_request_sequences(count, seed, steps=30):
     """`count` random request sequences of the transactions model (`eoslab schedule
     --transactions --requests`: InitProducerId, AddPartitionsToTxn, Produce, EndTxn, the queued
-    markers, Fetch and ListOffsets, with stale epochs and wrong sequences among them). Every
-    request's answer is compared, and the coordinator's state after every step."""
-    return schedule_scripts(["--requests"], "random-txn-requests", count, seed, steps)
+    markers, Fetch and ListOffsets, with stale epochs and wrong sequences among them), generated
+    only: [(name, script)]."""
+    flags, prefix = RANDOM_REQUESTS
+    return generate_scripts(flags, prefix, count, seed, steps)
+
+
+def random_request_scripts(count, seed, steps=30):
+    """The random request sequences of `random_request_sequences`, written to a temporary folder
+    for the run: {name: path}. Every request's answer is compared, and the coordinator's state
+    after every step."""
+    flags, prefix = RANDOM_REQUESTS
+    return schedule_scripts(flags, prefix, count, seed, steps)
 
 
 def main(argv=None):

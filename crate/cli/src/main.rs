@@ -6,7 +6,7 @@
 //! eoslab encode SPEC.json [--hex|--base64|--binary] [-o FILE]
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! eoslab partition DIR|FILE… [--json | --script]
-//! eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]
+//! eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE] [--random-coverage FILE]
 //! eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N]
 //! ```
 //! `capture` reads a packet capture (tcpdump, Wireshark, `tshark -w`) as Kafka conversations:
@@ -69,7 +69,7 @@ const USAGE: &str = "usage:
   eoslab run SCENARIO.eos|SCENARIO.json [--json] [--transaction-version 0|1|2] [--kafka 4.1|4.3|trunk] [--leader-log] [--timeline]
   eoslab twin SCENARIO.eos
   eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]
-  eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE]
+  eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE] [--random-coverage FILE]
   eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N]";
 
 /// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with

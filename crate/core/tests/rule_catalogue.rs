@@ -73,3 +73,16 @@ fn every_rule_the_leader_decides_is_in_the_catalogue() {
         assert!(rules::find(new).is_some(), "{new}");
     }
 }
+
+/// The Kafka harness's record of the rules its seeded random sequences reach
+/// (tests/kafka/random-coverage.json, which the docs' catalogue shows) names only catalogue ids:
+/// a rule renamed or removed must not leave a count the page cannot show.
+#[test]
+fn the_random_coverage_file_names_only_catalogue_rules() {
+    let path = root().join("tests/kafka/random-coverage.json");
+    let cov: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let ids: Vec<&String> = cov["rules"].as_object().expect("a \"rules\" object").keys().collect();
+    assert!(!ids.is_empty(), "the random sequences reach some rule");
+    let missing: Vec<&&String> = ids.iter().filter(|id| rules::find(id).is_none()).collect();
+    assert!(missing.is_empty(), "{} names rule ids the catalogue (crate/core/src/rules.rs) lacks: {missing:?}; rewrite it with `python3 tests/kafka/random_coverage.py --write`", path.display());
+}
