@@ -24,7 +24,7 @@
 // Events (bubbling, composed): kafka-batch:decode, kafka-batch:select, kafka-batch:edit; kafka-batch:indexed
 // (a worker checked every batch header), kafka-batch:spans (a big batch's record spans arrived),
 // kafka-batch:messages-decode (the bytes were read as protocol messages). Each is followed by its
-// deprecated pre-issue-14 name (kafka-batch-decode …, kafka-messages-decode) with the same detail.
+// deprecated older name (kafka-batch-decode …, kafka-messages-decode) with the same detail.
 // Conventions follow github/relative-time-element: static define(), attributes coalesced into one
 // microtask update, typed events, private #fields, an open shadow root.
 //

@@ -38,7 +38,7 @@
 // Events (bubbling, composed): `kafka-ladder:step` {step, steps}; `kafka-ladder:script` {script}
 // when a next-step button forked the story; `kafka-ladder:load` {steps, rows, ms, error} after
 // each run (error: a script error when only the lines before it ran). Each is followed by its
-// pre-issue-14 name (eoslab-step, eoslab-script, eoslab-load) with the same detail.
+// older, deprecated name (eoslab-step, eoslab-script, eoslab-load) with the same detail.
 // Keyboard (lib/player.js; `?` lists them): anywhere in the element ←/→ step, Home/End first/last,
 // Space play/pause, +/- speed, p presenter mode; in the ladder ↑/↓ select a row, Enter opens its
 // batch, Escape clears.

@@ -10,7 +10,7 @@
 // Attributes (the source of truth): `properties` (the .properties text), `client` ("4.x",
 // the default, or "pre-3.0"), `theme` ("light" | "dark" | "auto": lib/theme.js). Form edits rewrite `properties` (and `client`); the form follows
 // the attribute. Event (bubbling, composed): `kafka-producer-config:resolve` {properties, client, result},
-// then its deprecated pre-issue-14 name `eoslab-config` with the same detail.
+// then its deprecated older name `eoslab-config` with the same detail.
 // Every value reaches the page through textContent, never innerHTML.
 import { fetchRun, resolveConfig } from "./lib/runs.js";
 import { dispatchWithLegacyName, el as h, lazyStyleSheet } from "./lib/dom.js";

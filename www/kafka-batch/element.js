@@ -183,7 +183,7 @@ export class KafkaBatchElement extends HTMLElementBase {
   }
 
   // --- update cycle ---
-  /** Dispatches `event`, then its deprecated pre-issue-14 name (kafka-batch-decode …) with the same detail. */
+  /** Dispatches `event`, then its deprecated older name (kafka-batch-decode …) with the same detail. */
   #emit(event) {
     return dispatchWithLegacyName(this, event, LEGACY_EVENT[event.type]);
   }

@@ -1,5 +1,5 @@
 // <kafka-batch>'s events: kafka-batch:decode, :select, :edit, :indexed and :spans (bubbling, composed), each
-// followed by its pre-issue-14 name (LEGACY_EVENT).
+// followed by its older, deprecated name (LEGACY_EVENT).
 /** The events' names (kafka-<element>:<what>), and the deprecated names they had before (eoslab-…), still dispatched after them. */
 export const DECODE_EVENT = "kafka-batch:decode";
 export const SELECT_EVENT = "kafka-batch:select";

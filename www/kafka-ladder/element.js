@@ -323,7 +323,7 @@ export class KafkaLadderElement extends BaseElement {
     renderPanels(this.#view, this.#prefixRun(k));
   }
 
-  /** Dispatches `event`, then its pre-issue-14 name (eoslab-step …) with the same detail. */
+  /** Dispatches `event`, then its older, deprecated name (eoslab-step …) with the same detail. */
   #emit(event) {
     dispatchWithLegacyName(this, event, LEGACY_EVENT[event.type]);
   }

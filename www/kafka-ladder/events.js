@@ -1,5 +1,5 @@
 // <kafka-ladder>'s events: kafka-ladder:step, :script and :load (bubbling, composed), each followed by its
-// pre-issue-14 name (LEGACY_EVENT).
+// older, deprecated name (LEGACY_EVENT).
 import { ComposedEvent } from "../lib/element.js";
 
 export const STEP_EVENT = "kafka-ladder:step";

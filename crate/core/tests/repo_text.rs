@@ -52,7 +52,7 @@ fn cites_an_issue(line: &str) -> bool {
             j += 1;
         }
         let before_ok = start == 0 || !b[start - 1].is_ascii_alphanumeric();
-        while b.get(j) == Some(&b' ') || b.get(j) == Some(&b'#') {
+        while matches!(b.get(j), Some(b' ' | b'#' | b'-')) {
             j += 1;
         }
         if before_ok && j > start + 5 && b.get(j).is_some_and(u8::is_ascii_digit) {
@@ -138,6 +138,8 @@ fn what_the_scan_sees() {
     // Written in two pieces, so that this file does not cite a number itself.
     assert!(cites_an_issue(concat!("the ladder (iss", "ue 13) and")) && cites_an_issue(concat!("Iss", "ues 2 and 4")) && cites_an_issue(concat!("iss", "ue #7")));
     assert!(cites_a_section(concat!("(\u{a7}", "3.2)")) && cites_a_section(concat!("\u{a7} ", "6")) && !cites_a_section("\u{a7} alone"));
+    // (Spelt in two parts so that this file does not cite one itself.)
+    assert!(cites_an_issue(concat!("its pre-iss", "ue-14 name")) && cites_an_issue(concat!("iss", "ue #7")));
     assert!(!cites_an_issue("an issue with 3 parts") && !cites_an_issue("tissue 4") && !cites_an_issue("the issues"));
     assert_eq!(file_names("see `docs/pages/scripts.md`, lib.rs and ./www/eoslab.js. Not *.md, e.g., \"$out.js\" or Node.js"), ["docs/pages/scripts.md", "lib.rs", "www/eoslab.js"]);
 }
