@@ -19,6 +19,7 @@
 // Events (bubbling, composed): `kafka-capture:load` {exchanges, connections, problems} after each
 // load; `kafka-capture:open` {bytes, label}. Every value reaches the page as text, never as markup.
 import { el as h, lazyStyleSheet, replace } from "./lib/dom.js";
+import { FILE_VIEW_CSS, FILE_VIEW_DARK_CSS, dropZone } from "./lib/file-view.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import { artifacts as loadFilesModule } from "./lib/wasm.js";
 
@@ -30,19 +31,9 @@ export const MAX_ROWS = 2000;
 
 export { isCapture } from "./lib/bytes.js";
 
-const css = lazyStyleSheet(`
-:host { display: block; color: var(--eoslab-fg, #1b1f24); background: var(--eoslab-bg, transparent);
-  font: 14px/1.45 var(--eoslab-font, system-ui, sans-serif); }
-.drop { border: 2px dashed var(--eoslab-border, #8c959f); border-radius: 6px; padding: 12px; }
-.drop.over { border-color: var(--eoslab-accent, #0969da); }
-.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-label.button { font: inherit; padding: 4px 10px; border: 1px solid var(--eoslab-border, #8c959f);
-  border-radius: 4px; background: var(--eoslab-panel, #f6f8fa); color: inherit; cursor: pointer; }
-label.button:focus-within, g.ex:focus { outline: 2px solid var(--eoslab-accent, #0969da); }
-input[type=file] { position: absolute; opacity: 0; width: 1px; height: 1px; }
+const css = lazyStyleSheet(FILE_VIEW_CSS + `
+g.ex:focus { outline: 2px solid var(--eoslab-accent, #0969da); }
 select { font: inherit; max-width: 16em; }
-.muted { color: var(--eoslab-muted, #57606a); }
-.bad { color: var(--eoslab-bad, #cf222e); }
 ul.problems { list-style: none; padding: 0; margin: 4px 0; }
 ul.problems li { padding: 2px 0; overflow-wrap: anywhere; }
 .diagram { overflow: auto; max-height: 70vh; border: 1px solid var(--eoslab-border, #d0d7de); border-radius: 4px; }
@@ -59,16 +50,8 @@ svg g.ex { cursor: pointer; }
 svg g.ex rect.hit { fill: transparent; }
 svg g.ex:hover rect.hit, svg g.ex.selected rect.hit { fill: var(--eoslab-panel, #f6f8fa); }
 svg .head { font-weight: 600; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
-dt { font-weight: 600; }
-dd { margin: 0; overflow-wrap: anywhere; }
-h3 { font-size: 1em; margin: 12px 0 4px; }
-[hidden] { display: none !important; }
 `);
-const dark = lazyStyleSheet(`
-:host { --eoslab-fg: #e6edf3; --eoslab-bg: transparent; --eoslab-muted: #9198a1; --eoslab-border: #3d444d;
-  --eoslab-panel: #151b23; --eoslab-accent: #4493f8; --eoslab-ok: #3fb950; --eoslab-bad: #f85149; }
-`);
+const dark = lazyStyleSheet(FILE_VIEW_DARK_CSS);
 
 const SVG = "http://www.w3.org/2000/svg";
 /** An SVG element with attributes and text children (as text nodes). */
@@ -175,15 +158,8 @@ export class KafkaCapture extends HTMLElement {
       const f = ui.pick.files?.[0];
       if (f) this.load(f).catch((err) => this.#fail(err));
     });
-    drop.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      drop.classList.add("over");
-    });
-    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-    drop.addEventListener("drop", (e) => {
-      e.preventDefault();
-      drop.classList.remove("over");
-      const f = e.dataTransfer?.files?.[0];
+    dropZone(drop, (transfer) => {
+      const f = transfer.files?.[0];
       if (f) this.load(f).catch((err) => this.#fail(err));
     });
     for (const k of ["api", "txn", "pid", "partition"]) ui[k].addEventListener("change", () => this.#draw());

@@ -24,28 +24,14 @@
 // producers, aborted} after each load; `kafka-partition:open-log` {file}.
 // Every value reaches the page as text (textContent), never as markup.
 import { el as h, lazyStyleSheet, replace } from "./lib/dom.js";
+import { FILE_VIEW_CSS, FILE_VIEW_DARK_CSS, dropZone } from "./lib/file-view.js";
 import { SchemeWatcher } from "./lib/theme.js";
 import { artifacts as loadFilesModule } from "./lib/wasm.js";
 
 export const LOAD_EVENT = "kafka-partition:load";
 export const OPEN_LOG_EVENT = "kafka-partition:open-log";
 
-const css = lazyStyleSheet(`
-:host { display: block; color: var(--eoslab-fg, #1b1f24); background: var(--eoslab-bg, transparent);
-  font: 14px/1.45 var(--eoslab-font, system-ui, sans-serif); }
-.drop { border: 2px dashed var(--eoslab-border, #8c959f); border-radius: 6px; padding: 12px; }
-.drop.over { border-color: var(--eoslab-accent, #0969da); }
-.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-button, label.button { font: inherit; padding: 4px 10px; border: 1px solid var(--eoslab-border, #8c959f);
-  border-radius: 4px; background: var(--eoslab-panel, #f6f8fa); color: inherit; cursor: pointer; }
-label.button:focus-within { outline: 2px solid var(--eoslab-accent, #0969da); }
-input[type=file] { position: absolute; opacity: 0; width: 1px; height: 1px; }
-.muted { color: var(--eoslab-muted, #57606a); }
-.bad { color: var(--eoslab-bad, #cf222e); }
-.good { color: var(--eoslab-ok, #1a7f37); }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
-dt { font-weight: 600; }
-dd { margin: 0; overflow-wrap: anywhere; }
+const css = lazyStyleSheet(FILE_VIEW_CSS + `
 ul.checks { list-style: none; padding: 0; margin: 4px 0; }
 ul.checks li { padding: 2px 0; overflow-wrap: anywhere; }
 .tables { overflow-x: auto; }
@@ -59,12 +45,8 @@ pre, textarea { font: 12px/1.4 var(--eoslab-mono, ui-monospace, monospace); }
 pre { overflow: auto; max-height: 24em; padding: 8px; background: var(--eoslab-panel, #f6f8fa);
   border: 1px solid var(--eoslab-border, #d0d7de); border-radius: 4px; }
 textarea { width: 100%; box-sizing: border-box; min-height: 10em; color: inherit; background: var(--eoslab-bg, #fff); }
-h3 { font-size: 1em; margin: 12px 0 4px; }
-[hidden] { display: none !important; }
 `);
-const dark = lazyStyleSheet(`
-:host { --eoslab-fg: #e6edf3; --eoslab-bg: transparent; --eoslab-muted: #9198a1; --eoslab-border: #3d444d;
-  --eoslab-panel: #151b23; --eoslab-accent: #4493f8; --eoslab-ok: #3fb950; --eoslab-bad: #f85149; }
+const dark = lazyStyleSheet(FILE_VIEW_DARK_CSS + `
 textarea { background: #0d1117; }
 `);
 
@@ -204,16 +186,7 @@ export class KafkaPartition extends HTMLElement {
     const onFiles = (files) => this.load(files).catch((err) => this.#fail(err));
     ui.pick.addEventListener("change", () => onFiles([...ui.pick.files]));
     ui.folder.addEventListener("change", () => onFiles([...ui.folder.files]));
-    drop.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      drop.classList.add("over");
-    });
-    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-    drop.addEventListener("drop", (e) => {
-      e.preventDefault();
-      drop.classList.remove("over");
-      filesOfDrop(e.dataTransfer).then(onFiles, (err) => this.#fail(err));
-    });
+    dropZone(drop, (transfer) => filesOfDrop(transfer).then(onFiles, (err) => this.#fail(err)));
     ui.openLog.addEventListener("click", () => {
       if (this.#log) this.dispatchEvent(new CustomEvent(OPEN_LOG_EVENT, { bubbles: true, composed: true, detail: { file: this.#log } }));
     });
