@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::idempotence::Sim;
-use super::scenario::{exec, next_lines, parse, parse_step, setup, Run, Scenario};
+use super::scenario::{exec, next_lines, parse, parse_step, setup, Run, Runner, Scenario};
 
 /// The shape of a schedule's set-up.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
         ));
     }
     let sc: Scenario = parse(&head).expect("the schedule's set-up parses");
-    let mut sim: Sim = setup(&sc);
+    let mut rn = Runner::new(&sc, setup(&sc));
     let mut run = Run {
         scenario: sc.clone(),
         sim: Sim::new(0, 0),
@@ -109,7 +109,7 @@ pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
     let mut text = head;
     let mut line_no = text.lines().count();
     for _ in 0..shape.steps {
-        let options = next_lines(&sim);
+        let options = next_lines(rn.sim());
         if options.is_empty() {
             break;
         }
@@ -129,7 +129,7 @@ pub fn random_script(seed: u64, shape: &ScheduleShape) -> String {
             break;
         };
         let mut budget = 10_000;
-        if exec(&mut sim, &step, &mut run, &mut budget, false).is_err() {
+        if exec(&mut rn, &step, &mut run, &mut budget, false).is_err() {
             break;
         }
         text.push_str(chosen);
@@ -153,7 +153,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     let parts: Vec<String> = (0..shape.partitions.max(1)).map(|i| format!("p-{i}")).collect();
     head.push_str(&format!("partition {}\n", parts.join(" ")));
     let sc: Scenario = parse(&head).expect("the schedule's set-up parses");
-    let mut sim: Sim = setup(&sc);
+    let mut rn = Runner::new(&sc, setup(&sc));
     let mut run = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let pids = shape.producers.max(1);
@@ -163,7 +163,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     for _ in 0..shape.steps {
         let part = rng.below(parts.len());
         let pname = &parts[part];
-        let p = &sim.cluster.partitions[part];
+        let p = &rn.sim().cluster.partitions[part];
         let open: Vec<i64> = p.producers.iter().filter(|(_, e)| e.current_txn_first_offset.is_some()).map(|(pid, _)| *pid).collect();
         let kind = pick(&mut rng, &[(13, 0u8), (5, 1), (1, 2)]);
         let line = if kind == 1 {
@@ -226,7 +226,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
         let l = lines.last().unwrap();
         let Ok(step) = parse_step(text.lines().count() + 1, l, &sc) else { break };
         let mut budget = 10_000;
-        if exec(&mut sim, &step, &mut run, &mut budget, false).is_err() {
+        if exec(&mut rn, &step, &mut run, &mut budget, false).is_err() {
             break;
         }
         text.push_str(l);
@@ -234,7 +234,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
     }
     // Close what is still open: an ABORT at an epoch and coordinator epoch the leader accepts.
     for (part, pname) in parts.iter().enumerate() {
-        let open: Vec<(i64, i16, i32)> = sim.cluster.partitions[part]
+        let open: Vec<(i64, i16, i32)> = rn.sim().cluster.partitions[part]
             .producers
             .iter()
             .filter(|(_, e)| e.current_txn_first_offset.is_some())
@@ -244,7 +244,7 @@ pub fn random_request_script(seed: u64, shape: &ScheduleShape) -> String {
             let l = format!("marker {pname} pid={pid} epoch={epoch} abort coordinator-epoch={ce} tv=1");
             let Ok(step) = parse_step(text.lines().count() + 1, &l, &sc) else { continue };
             let mut budget = 10;
-            if exec(&mut sim, &step, &mut run, &mut budget, false).is_ok() {
+            if exec(&mut rn, &step, &mut run, &mut budget, false).is_ok() {
                 text.push_str(&l);
                 text.push('\n');
             }

@@ -36,7 +36,7 @@ mod text;
 pub use super::script::{parse_duration, strip_comment, Failure, ParseError};
 pub(in crate::model) use parse::{parse_step, producer_config};
 pub use parse::parse;
-pub(in crate::model) use run::{exec, States};
+pub(in crate::model) use run::{exec, Runner, States};
 pub use run::{initial_state, run, run_logged, run_next_lines, run_with_states, setup, step_line, Cluster, LeaderAt, Run, StepRun, StepState, STATE_ENTRIES};
 pub use text::{client_next_lines, describe, ladder, next_lines};
 

@@ -1,16 +1,17 @@
-//! The idempotence script's runner: a [`Scenario`] set up as a [`Sim`] and driven step by step.
+//! The idempotence script's runner: a [`Scenario`] set up as a [`Sim`] on the run's one cluster ([`Runner`]) and driven step by step.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::expect::check_expect;
-use super::idempotence::{Action, MessageKind, Sim};
+use super::idempotence::{Action, ClusterEvent, MessageKind, Sim};
 use super::parse::{leader_log_end, producer_config};
 use super::partition::MarkerVersion;
 use super::text::describe;
 use super::{Direction, LeaderStateDecl, Scenario, Step};
 use crate::model::script::{perr, Failure, ParseError};
+use crate::model::txn::{ClusterConfig, Reply, World};
 
 /// A step as run: its script line, and the trace events it produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,8 +130,9 @@ fn step_state(sim: &Sim, cluster: Option<&Cluster>, events: core::ops::Range<usi
 }
 
 /// The cluster's coordinators for the request lines that need them (`init-producer-id`,
-/// `end-txn` …): the transactions world, made at the first such line, answering on the run's own
-/// partitions (lent to it for each line), with the answers kept by label.
+/// `end-txn` …): a transactions world, started at the first such line, whose leaders, clock and
+/// producer-id counter were the run's own ([`Runner`]), with the answers kept by
+/// label.
 #[derive(Clone, Debug)]
 pub struct Cluster {
     pub world: crate::model::txn::World,
@@ -156,6 +158,126 @@ pub struct Run {
 impl Run {
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.error.is_none()
+    }
+}
+
+/// What a script's run acts on, held in one place: a transactions [`World`] whose idempotence
+/// model (`world.idem`) is the script's own [`Sim`]. The partitions' leaders, the clock and the
+/// producer-id counter the script's steps use are the ones the coordinators answer on, so a
+/// request line's write is what the next step meets, and an InitProducerId and a producer's
+/// own id come from one counter.
+///
+/// The coordinators start at the first line that needs them (`init-producer-id`, `end-txn`,
+/// `deliver-markers`, a coordinator task): until then `expect` finds no coordinator, `advance`
+/// runs no coordinator scan, and the run reports no [`Run::cluster`].
+pub(in crate::model) struct Runner {
+    cluster: Cluster,
+    /// The coordinators' clock, once they started. Their round trips (a request's rtt, a
+    /// marker's appends) take coordinator time that the script's clock does not count: while
+    /// they act the cluster runs on theirs (never behind the script's), and the script's steps
+    /// go on at the script's time.
+    coordinators_ms: Option<i64>,
+}
+
+impl Runner {
+    /// The run of `sc` on `sim` (its set-up model, or a placeholder for a model that is lent
+    /// for each step: [`Runner::lent`]).
+    pub(in crate::model) fn new(sc: &Scenario, sim: Sim) -> Self {
+        let config = ClusterConfig { kafka: sc.kafka, transaction_version: sc.transaction_version.unwrap_or(2), ..Default::default() };
+        let mut world = World::new(sc.start_ms, sim.next_producer_id(), config);
+        world.idem = sim;
+        Runner { cluster: Cluster { world, replies: Vec::new() }, coordinators_ms: None }
+    }
+
+    pub(in crate::model) fn sim(&self) -> &Sim {
+        &self.cluster.world.idem
+    }
+
+    pub(in crate::model) fn sim_mut(&mut self) -> &mut Sim {
+        &mut self.cluster.world.idem
+    }
+
+    /// The coordinators and their answers, once a line started them.
+    pub(in crate::model) fn cluster(&self) -> Option<&Cluster> {
+        self.coordinators_ms.map(|_| &self.cluster)
+    }
+
+    /// Have the coordinators markers queued (an EndTxn answered, its markers not delivered)?
+    pub(in crate::model) fn has_markers(&self) -> bool {
+        self.cluster().is_some_and(|c| !c.world.markers.is_empty())
+    }
+
+    /// Keep `reply` under each of `labels` and under `last` (a label names its latest answer).
+    pub(in crate::model) fn keep_reply(&mut self, labels: &[String], reply: Reply) {
+        let replies = &mut self.cluster.replies;
+        for l in labels.iter().map(String::as_str).chain(core::iter::once("last")) {
+            replies.retain(|x| x.0 != l);
+            replies.push((String::from(l), reply.clone()));
+        }
+    }
+
+    /// Run `f` on the cluster's coordinators (started now if no line started them) at their
+    /// clock; what they did becomes the trace's
+    /// [`EventKind::Cluster`](super::idempotence::EventKind::Cluster) events.
+    pub(in crate::model) fn on_cluster<R>(&mut self, f: impl FnOnce(&mut World) -> Result<R, String>) -> Result<R, String> {
+        let coordinators_ms = self.start();
+        let w = &mut self.cluster.world;
+        let script_ms = w.idem.cluster.now_ms;
+        w.idem.cluster.now_ms = coordinators_ms.max(script_ms);
+        w.messages.clear();
+        w.narration.clear();
+        let r = f(w);
+        self.coordinators_ms = Some(w.idem.cluster.now_ms);
+        w.idem.cluster.now_ms = script_ms;
+        let events: Vec<ClusterEvent> = w.messages.drain(..).map(cluster_event).collect();
+        w.idem.cluster_events(events);
+        r
+    }
+
+    /// The coordinators' clock, starting them at the script's time if they have not started:
+    /// their periodic scans count from now (nothing was there to scan before this line).
+    fn start(&mut self) -> i64 {
+        if let Some(ms) = self.coordinators_ms {
+            return ms;
+        }
+        let w = &mut self.cluster.world;
+        let now = w.idem.cluster.now_ms;
+        w.start_ms = w.start_ms.min(now);
+        w.abort_scans_done = now;
+        w.expiry_scans_done = now;
+        self.coordinators_ms = Some(now);
+        now
+    }
+
+    /// Run `f` with `sim` as the run's model: the model a timeline's world hosts, handed to this
+    /// run for one step and back (it is never in both).
+    pub(in crate::model) fn lent<R>(&mut self, sim: &mut Sim, f: impl FnOnce(&mut Self) -> R) -> R {
+        core::mem::swap(sim, &mut self.cluster.world.idem);
+        let r = f(self);
+        core::mem::swap(sim, &mut self.cluster.world.idem);
+        r
+    }
+
+    /// The run's end: the coordinators (if a line started them) go to `out`, and the model is
+    /// returned.
+    pub(in crate::model) fn finish(self, out: &mut Run) -> Sim {
+        let Runner { mut cluster, coordinators_ms } = self;
+        let sim = core::mem::replace(&mut cluster.world.idem, Sim::new(0, 0));
+        out.cluster = coordinators_ms.map(|_| alloc::boxed::Box::new(cluster));
+        sim
+    }
+}
+
+/// A coordinator's message as the script's trace records it.
+fn cluster_event(m: crate::model::txn::Message) -> ClusterEvent {
+    ClusterEvent {
+        api: m.kind,
+        from: String::from(m.from.as_str()),
+        to: String::from(m.to.as_str()),
+        text: m.text,
+        rule: m.rule,
+        source: m.source,
+        error: m.error.unwrap_or(super::errors::ErrorCode::NONE),
     }
 }
 
@@ -240,9 +362,9 @@ impl States {
 
     /// The changes of the step [`exec`] just recorded (nothing when it recorded none: a step
     /// that could not be carried out).
-    pub(in crate::model) fn after_step(&mut self, sim: &Sim, out: &mut Run) {
+    pub(in crate::model) fn after_step(&mut self, rn: &Runner, out: &mut Run) {
         if let Some(st) = out.steps.last_mut().filter(|st| st.state.is_none()) {
-            st.state = Some(step_state(sim, out.cluster.as_deref(), st.events.clone(), &mut self.last, &mut self.open));
+            st.state = Some(step_state(rn.sim(), rn.cluster(), st.events.clone(), &mut self.last, &mut self.open));
         }
     }
 
@@ -263,17 +385,19 @@ pub fn run_logged(sc: &Scenario) -> Run {
     run_sim(sc, sim, false)
 }
 
-/// The idempotence scripts' runner loop: every step [`exec`]uted in order on `sim`, stopping at
-/// one that cannot be carried out; with `states`, what each step changed is kept.
-/// (`txn_scenario::run_idempotence` runs the same steps with a world hosting `sim`.)
-fn run_sim(sc: &Scenario, mut sim: Sim, states: bool) -> Run {
+/// The idempotence scripts' runner loop: every step [`exec`]uted in order on `sim` (the model of
+/// the run's one cluster, [`Runner`]), stopping at one that cannot be carried out; with
+/// `states`, what each step changed is kept. (`txn_scenario::run_idempotence` runs the same
+/// steps with a world hosting `sim`.)
+fn run_sim(sc: &Scenario, sim: Sim, states: bool) -> Run {
     let mut out = Run { scenario: sc.clone(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut kept = states.then(|| States::start(&sim, &mut out));
+    let mut rn = Runner::new(sc, sim);
     let mut budget = 2_000_000usize;
     for s in &sc.steps {
-        let r = exec(&mut sim, s, &mut out, &mut budget, false);
+        let r = exec(&mut rn, s, &mut out, &mut budget, false);
         if let Some(k) = kept.as_mut() {
-            k.after_step(&sim, &mut out);
+            k.after_step(&rn, &mut out);
         }
         if let Err(e) = r {
             out.error = Some(e);
@@ -283,19 +407,77 @@ fn run_sim(sc: &Scenario, mut sim: Sim, states: bool) -> Run {
     if states {
         States::finish(&mut out);
     }
-    out.sim = sim;
+    out.sim = rn.finish(&mut out);
     out
 }
 
-pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mut usize, nested: bool) -> Result<(), ParseError> {
+/// Carry out step `s` on the run's cluster `rn`, recording it in `out` (a top-level step; a
+/// `repeat` body's steps run `nested`, not described).
+pub(in crate::model) fn exec(rn: &mut Runner, s: &Step, out: &mut Run, budget: &mut usize, nested: bool) -> Result<(), ParseError> {
     if *budget == 0 {
         return perr(step_line(s), "step budget exhausted (the scenario is too long)");
     }
     *budget -= 1;
-    let start = sim.trace.len();
+    let start = rn.sim().trace.len();
     let line = step_line(s);
-    let act = |sim: &mut Sim, a: Action| sim.apply(a).map_err(|m| ParseError { line, message: m });
+    let on_cluster_err = |message| ParseError { line, message };
     let mut ok = true;
+    match s {
+        Step::Advance { .. } => {
+            exec_model(rn.sim_mut(), s, line)?;
+            // The coordinators, once a request line started them, run their timeouts too (T1–T2, T4).
+            if rn.cluster().is_some() {
+                rn.on_cluster(|w| {
+                    w.coordinator_timeouts();
+                    Ok(())
+                })
+                .map_err(on_cluster_err)?;
+            }
+        }
+        // The coordinator's tasks run on the cluster the request lines use (started now if no
+        // line has started it: a coordinator with nothing to scan).
+        Step::RunTask { task, .. } if super::idempotence::LeaderTask::named(task).is_none() => rn.on_cluster(|w| w.run_task(task)).map_err(on_cluster_err)?,
+        Step::Repeat { times, steps, .. } => {
+            let failures_before = out.failures.len();
+            for _ in 0..*times {
+                for st in steps {
+                    exec(rn, st, out, budget, true)?;
+                }
+            }
+            ok = out.failures.len() == failures_before;
+        }
+        Step::Request { label, from, request, .. } => {
+            let from = from.as_deref().unwrap_or("client");
+            let reply = rn.on_cluster(|w| w.request(request, from)).map_err(on_cluster_err)?;
+            rn.keep_reply(label.as_slice(), reply);
+        }
+        Step::DeliverMarkers { partition, .. } => {
+            if !rn.has_markers() {
+                return perr(line, "no markers to deliver: no EndTxn has been answered with markers to write");
+            }
+            rn.on_cluster(|w| w.deliver_markers(partition.as_deref())).map_err(on_cluster_err)?;
+        }
+        Step::Expect { check, .. } => {
+            if let Err((expected, got)) = check_expect(rn.sim(), rn.cluster(), check) {
+                ok = false;
+                out.failures.push(Failure { line, expected, got });
+            }
+        }
+        _ => exec_model(rn.sim_mut(), s, line)?,
+    }
+    if !nested {
+        // Only top-level steps are recorded: a `repeat` body's steps are not described.
+        let sim = rn.sim();
+        let producer_entries = sim.cluster.partitions.iter().map(|p| p.producer_count()).collect();
+        out.steps.push(StepRun { line, text: describe(s), events: start..sim.trace.len(), ok, producer_entries, state: None });
+    }
+    Ok(())
+}
+
+/// A step of the idempotence model itself (its producers, network, leaders and clock), on
+/// `sim`; the steps of the coordinators, `repeat` and `expect` are [`exec`]'s.
+fn exec_model(sim: &mut Sim, s: &Step, line: usize) -> Result<(), ParseError> {
+    let act = |sim: &mut Sim, a: Action| sim.apply(a).map_err(|m| ParseError { line, message: m });
     match s {
         Step::Send { producer, partition, values, .. } => {
             let (p, q) = (producer_idx(sim, producer), partition_idx(sim, partition));
@@ -331,23 +513,12 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
         }
         Step::Timeout { producer, .. } => act(sim, Action::Timeout { producer: producer_idx(sim, producer) })?,
         Step::Restart { producer, .. } => act(sim, Action::Restart { producer: producer_idx(sim, producer) })?,
-        Step::Advance { ms, .. } => {
-            act(sim, Action::Advance { ms: *ms })?;
-            // The coordinators, once a request line made them, run their timeouts too (T1–T2, T4).
-            if out.cluster.is_some() {
-                on_cluster(sim, out, |w| {
-                    w.coordinator_timeouts();
-                    Ok(())
-                })
-                .map_err(|message| ParseError { line, message })?;
+        Step::Advance { ms, .. } => act(sim, Action::Advance { ms: *ms })?,
+        Step::RunTask { task, .. } => {
+            if let Some(task) = super::idempotence::LeaderTask::named(task) {
+                act(sim, Action::RunTask { task })?;
             }
         }
-        Step::RunTask { task, .. } => match super::idempotence::LeaderTask::named(task) {
-            Some(task) => act(sim, Action::RunTask { task })?,
-            // The coordinator's tasks run on the cluster the request lines use (made now if no
-            // line has made it: a coordinator with nothing to scan).
-            None => on_cluster(sim, out, |w| w.run_task(task)).map_err(|message| ParseError { line, message })?,
-        },
         Step::ProduceBytes { partition, batch, .. } => act(
             sim,
             Action::ProduceBytes { partition: partition_idx(sim, partition), bytes: crate::spec::parse_hex(batch).or_else(|e| perr(line, format!("batch=: {e}")))? },
@@ -394,85 +565,10 @@ pub(in crate::model) fn exec(sim: &mut Sim, s: &Step, out: &mut Run, budget: &mu
                 }
             }
         }
-        Step::Repeat { times, steps, .. } => {
-            let failures_before = out.failures.len();
-            for _ in 0..*times {
-                for st in steps {
-                    exec(sim, st, out, budget, true)?;
-                }
-            }
-            ok = out.failures.len() == failures_before;
-        }
-        Step::Request { label, from, request, .. } => {
-            let from = from.as_deref().unwrap_or("client");
-            let reply = on_cluster(sim, out, |w| w.request(request, from)).map_err(|message| ParseError { line, message })?;
-            let c = out.cluster.as_mut().expect("made by on_cluster");
-            for l in label.iter().map(String::as_str).chain(core::iter::once("last")) {
-                c.replies.retain(|x| x.0 != l);
-                c.replies.push((String::from(l), reply.clone()));
-            }
-        }
-        Step::DeliverMarkers { partition, .. } => {
-            if out.cluster.as_ref().is_none_or(|c| c.world.markers.is_empty()) {
-                return perr(line, "no markers to deliver: no EndTxn has been answered with markers to write");
-            }
-            on_cluster(sim, out, |w| w.deliver_markers(partition.as_deref())).map_err(|message| ParseError { line, message })?;
-        }
-        Step::Expect { check, .. } => {
-            if let Err((expected, got)) = check_expect(sim, out.cluster.as_deref(), check) {
-                ok = false;
-                out.failures.push(Failure { line, expected, got });
-            }
-        }
-    }
-    if !nested {
-        // Only top-level steps are recorded: a `repeat` body's steps are not described.
-        let text = describe(s);
-        let producer_entries = sim.cluster.partitions.iter().map(|p| p.producer_count()).collect();
-        out.steps.push(StepRun { line, text, events: start..sim.trace.len(), ok, producer_entries, state: None });
+        // [`exec`]'s own steps.
+        Step::Repeat { .. } | Step::Request { .. } | Step::DeliverMarkers { .. } | Step::Expect { .. } => {}
     }
     Ok(())
-}
-
-/// Run `f` on the cluster's coordinators (made at the first request line) with the run's
-/// partitions lent to them, on the run's clock and producer-id counter; what they did becomes
-/// the trace's [`EventKind::Cluster`](super::idempotence::EventKind::Cluster) events.
-fn on_cluster<R>(sim: &mut Sim, out: &mut Run, f: impl FnOnce(&mut crate::model::txn::World) -> Result<R, String>) -> Result<R, String> {
-    use super::idempotence::ClusterEvent;
-    let c = out.cluster.get_or_insert_with(|| {
-        let cluster = crate::model::txn::ClusterConfig { kafka: out.scenario.kafka, transaction_version: out.scenario.transaction_version.unwrap_or(2), ..Default::default() };
-        // The coordinators started with the cluster, at the script's start: their periodic scans
-        // count from it (nothing was there to scan before this line).
-        let mut world = crate::model::txn::World::new(out.scenario.start_ms.min(sim.cluster.now_ms), sim.next_producer_id(), cluster);
-        world.idem.cluster.now_ms = sim.cluster.now_ms;
-        world.abort_scans_done = sim.cluster.now_ms;
-        world.expiry_scans_done = sim.cluster.now_ms;
-        alloc::boxed::Box::new(Cluster { world, replies: Vec::new() })
-    });
-    let w = &mut c.world;
-    core::mem::swap(&mut w.idem.cluster.partitions, &mut sim.cluster.partitions);
-    w.idem.cluster.now_ms = w.idem.cluster.now_ms.max(sim.cluster.now_ms);
-    w.idem.cluster.next_producer_id = sim.next_producer_id();
-    w.messages.clear();
-    w.narration.clear();
-    let r = f(w);
-    core::mem::swap(&mut w.idem.cluster.partitions, &mut sim.cluster.partitions);
-    sim.cluster.next_producer_id = w.idem.cluster.next_producer_id;
-    let events: Vec<ClusterEvent> = w
-        .messages
-        .drain(..)
-        .map(|m| ClusterEvent {
-            api: m.kind,
-            from: String::from(m.from.as_str()),
-            to: String::from(m.to.as_str()),
-            text: m.text,
-            rule: m.rule,
-            source: m.source,
-            error: m.error.unwrap_or(super::errors::ErrorCode::NONE),
-        })
-        .collect();
-    sim.cluster_events(events);
-    r
 }
 
 pub(super) fn producer_idx(sim: &Sim, name: &str) -> usize {
@@ -520,5 +616,50 @@ pub fn step_line(s: &Step) -> usize {
         | Step::Marker { line, .. }
         | Step::Request { line, .. }
         | Step::DeliverMarkers { line, .. } => *line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    /// The request lines and the script's own steps act on one cluster: a marker the
+    /// coordinators write lands after the idempotent producer's batch and before its next one,
+    /// and one producer-id counter serves InitProducerId and the producer's own ids.
+    #[test]
+    fn request_lines_and_the_script_share_partitions_and_producer_ids() {
+        let sc = parse(
+            "partition orders-0\nproducer app\n\
+             init-producer-id transactional.id=pay as init\nexpect init pid 1001 epoch 0\n\
+             add-partitions-to-txn transactional.id=pay pid=1001 epoch=0 orders-0 v=3 as add\n\
+             produce orders-0 pid=1001 epoch=0 seq=0 txn a\n\
+             send app orders-0 x\ndeliver request b1\ndeliver response b1\nexpect b1 acked 1..1\n\
+             end-txn transactional.id=pay pid=1001 epoch=0 abort v=4 as abort\ndeliver markers\n\
+             expect log orders-0 a x [ABORT]\n\
+             send app orders-0 y\ndeliver request b2\ndeliver response b2\nexpect b2 acked 3..3\n\
+             restart app\nsend app orders-0 z\ndeliver request b3\nexpect producer app pid 1002\n\
+             init-producer-id transactional.id=other as other\nexpect other pid 1003 epoch 0\n",
+        )
+        .unwrap();
+        let r = run(&sc);
+        assert!(r.passed(), "{:?} {:?}", r.failures, r.error);
+        assert_eq!(r.sim.cluster.partitions[0].log_end_offset, 5);
+        assert_eq!(r.sim.next_producer_id(), 1004);
+        // The coordinators started at the first request line and report with the run.
+        assert!(r.cluster.as_ref().is_some_and(|c| c.replies.iter().any(|x| x.0 == "other")));
+    }
+
+    /// Until a line needs them the coordinators have not started: no cluster is reported, and
+    /// their scans count from the line that starts them.
+    #[test]
+    fn the_coordinators_start_at_the_first_line_that_needs_them() {
+        let sc = parse("time 1000\npartition p\nproducer app\nsend app p x\nadvance 5000\nexpect txn pay none\n").unwrap();
+        let r = run(&sc);
+        assert!(r.passed(), "{:?} {:?}", r.failures, r.error);
+        assert!(r.cluster.is_none());
+        let sc = parse("time 1000\npartition p\nadvance 5000\ninit-producer-id transactional.id=pay\n").unwrap();
+        let w = &run(&sc).cluster.expect("started by the request line").world;
+        assert_eq!((w.start_ms, w.abort_scans_done, w.expiry_scans_done), (1000, 6000, 6000));
     }
 }

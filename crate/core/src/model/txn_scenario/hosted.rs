@@ -18,7 +18,10 @@ pub(super) fn step(w: &mut World, s: &Step) -> Result<Option<(String, String)>, 
     };
     let mut out = scenario::Run { scenario: scenario::Scenario::default(), sim: Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut budget = 1_000_000usize;
-    w.on_hosted(advance, |sim| scenario::exec(sim, s, &mut out, &mut budget, true)).map_err(|e| e.message)?;
+    // The script's runner with the world's model lent to it; its coordinators never start (a
+    // transactions script's request lines are the world's own).
+    let mut rn = scenario::Runner::new(&out.scenario, Sim::new(0, 0));
+    w.on_hosted(advance, |sim| rn.lent(sim, |rn| scenario::exec(rn, s, &mut out, &mut budget, true))).map_err(|e| e.message)?;
     if matches!(s, Step::LeaderChange { .. }) {
         // The world's own answers held for the old leader go out as NOT_LEADER_OR_FOLLOWER.
         w.release_held();

@@ -263,8 +263,11 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
     let mut run = scenario::Run { scenario: sc.clone(), sim: crate::model::idempotence::Sim::new(0, 0), steps: Vec::new(), failures: Vec::new(), error: None, initial: None, cluster: None };
     let mut out = TxnRun { scenario: header, world: World::new(0, 0, ClusterConfig::default()), steps: Vec::new(), failures: Vec::new(), error: None, model: "idempotence", next: None, sequence: None };
     let mut states = sequence.then(|| w.mirror_hosted(|sim| scenario::States::start(sim, &mut run)));
+    // The script's run: the model this world hosts is lent to it for each step, so the run's
+    // coordinators answer on the world's one cluster.
+    let mut rn = scenario::Runner::new(sc, crate::model::idempotence::Sim::new(0, 0));
     let mut budget = 2_000_000usize;
-    // The coordinators of the script's request lines (`run.cluster`): their state beside the
+    // The coordinators of the script's request lines (the run's): their state beside the
     // leaders'. (The world's own counters stay at zero: its coordinator answers nothing here.)
     // Each step hands theirs over in `Ran::cluster`, for the snapshot after it.
     let snapshot = |w: &World, cluster: Option<super::txn::state::StateSnapshot>| {
@@ -282,15 +285,17 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
         let s = &sc.steps[k];
         let failures = run.failures.len();
         let r = w.mirror_hosted(|sim| {
-            let r = scenario::exec(sim, s, &mut run, &mut budget, false);
-            if let Some(states) = states.as_mut() {
-                states.after_step(sim, &mut run);
-            }
-            r
+            rn.lent(sim, |rn| {
+                let r = scenario::exec(rn, s, &mut run, &mut budget, false);
+                if let Some(states) = states.as_mut() {
+                    states.after_step(rn, &mut run);
+                }
+                r
+            })
         });
         // Only for a step whose snapshot is kept (`drive`'s rule: every step, the last, one that
         // failed).
-        let cluster = if keep || r.is_err() { run.cluster.as_ref().map(|c| super::txn::state::snapshot(&c.world)) } else { None };
+        let cluster = if keep || r.is_err() { rn.cluster().map(|c| super::txn::state::snapshot(&c.world)) } else { None };
         for m in &w.messages {
             for lane in [&m.from, &m.to] {
                 if let Some(name) = lane.strip_prefix("producer:").filter(|n| !w.is_idempotent_producer(n) && !w.request_senders.iter().any(|s| s == n)) {
@@ -311,6 +316,8 @@ pub fn run_idempotence_opts(sc: &crate::model::scenario::Scenario, snapshots: bo
     if out.error.is_none() && sequence {
         scenario::States::finish(&mut run);
     }
+    // The model stays the world's: the run hands back only the placeholder it was lent over.
+    rn.finish(&mut run);
     // The ladder's per-batch view of the run: the events of each step, what it changed, the
     // client batches and the logs' bytes, read off the model the world ran.
     out.next = Some(scenario::run_next_lines(&w.idem, run.cluster.as_deref()));
