@@ -3,10 +3,52 @@
 //! exchange by exchange (eoslab_core::capture), optionally only the exchanges a filter keeps.
 
 use super::*;
+use eoslab_core::capture::replay::{self, Check, Verdict};
 use eoslab_core::capture::{read_capture, CaptureReport, Exchange};
+
+/// What `capture` prints: the exchanges, the replay script, or the conformance check.
+enum Mode {
+    Exchanges,
+    Script,
+    Check,
+}
+
+/// The check as text: one line per judged exchange (capture order), then the counts per API.
+fn render_check(rep: &CaptureReport, check: &Check) -> String {
+    let mut s = String::new();
+    for j in &check.verdicts {
+        let e = &rep.exchanges[j.exchange];
+        let head = format!("connection {} {} v{} correlation id {}", e.connection, j.api, e.api_version, e.correlation_id);
+        let line = match &j.verdict {
+            Verdict::Agrees { rule, .. } => format!("agrees        {head}{}", if rule.is_empty() { String::new() } else { format!(" ({rule})") }),
+            Verdict::Differs { field, captured, simulated, rule, source } => {
+                format!("DIFFERS       {head}: {field}: Kafka's broker answered {captured}, the simulator {simulated}; rule {rule} ({source})")
+            }
+            Verdict::CannotJudge { why } => format!("cannot judge  {head}: {why}"),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    if let Some(e) = &check.error {
+        s.push_str(&format!("\nthe replay stopped: {e}\n"));
+    }
+    let mut apis: Vec<&str> = check.verdicts.iter().map(|j| j.api.as_str()).collect();
+    apis.sort_unstable();
+    apis.dedup();
+    s.push_str("\nper API: agrees / differs / cannot judge\n");
+    for api in apis {
+        let (a, d, c) = check.counts(Some(api));
+        s.push_str(&format!("  {api:<20} {a:>5} {d:>5} {c:>5}\n"));
+    }
+    let (a, d, c) = check.counts(None);
+    s.push_str(&format!("{a} agree, {d} differ, {c} cannot be judged\n"));
+    s
+}
 
 pub(crate) fn cmd_capture(args: &[String]) -> Result<ExitCode, String> {
     let mut json = false;
+    let mut mode = Mode::Exchanges;
+    let mut kafka: Option<String> = None;
     let mut path = None;
     let mut filter = Filter::default();
     let mut it = args.iter();
@@ -14,6 +56,15 @@ pub(crate) fn cmd_capture(args: &[String]) -> Result<ExitCode, String> {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value\n{USAGE}"));
         match a.as_str() {
             "--json" => json = true,
+            "--script" => mode = Mode::Script,
+            "--check" => mode = Mode::Check,
+            "--kafka" => {
+                let k = value("--kafka")?;
+                if !["4.1", "4.3", "trunk"].contains(&k.as_str()) {
+                    return Err(format!("--kafka takes 4.1, 4.3 or trunk\n{USAGE}"));
+                }
+                kafka = Some(k);
+            }
             "--api" => filter.apis = value("--api")?.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
             "--transactional-id" => filter.transactional_id = Some(value("--transactional-id")?),
             "--producer-id" => filter.producer_id = Some(value("--producer-id")?.parse().map_err(|_| "--producer-id needs a number".to_string())?),
@@ -25,6 +76,25 @@ pub(crate) fn cmd_capture(args: &[String]) -> Result<ExitCode, String> {
     let path = path.ok_or_else(|| format!("capture needs a .pcap or .pcapng file\n{USAGE}"))?;
     let bytes = read_input(Some(path))?;
     let mut rep = read_capture(&bytes);
+    let name = std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+    match mode {
+        Mode::Exchanges => {}
+        Mode::Script => {
+            print!("{}", replay::replay(&rep, &name, kafka.as_deref()).script);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Mode::Check => {
+            let check = replay::check(&rep, &name, kafka.as_deref());
+            let keep: Vec<usize> = (0..rep.exchanges.len()).filter(|&i| filter.keeps(&rep.exchanges[i])).collect();
+            let check = replay::Check { verdicts: check.verdicts.into_iter().filter(|j| keep.contains(&j.exchange)).collect(), ..check };
+            if json {
+                println!("{}", serde_json::to_string(&check).map_err(|e| e.to_string())?);
+            } else {
+                print!("{}", render_check(&rep, &check));
+            }
+            return Ok(if check.counts(None).1 > 0 || check.error.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS });
+        }
+    }
     rep.exchanges.retain(|e| filter.keeps(e));
     if json {
         println!("{}", serde_json::to_string(&rep).map_err(|e| e.to_string())?);

@@ -7,14 +7,17 @@
 //! eoslab dump-log --files F[,F…] [--print-data-log] [--deep-iteration] [--transaction-log-decoder|--offsets-decoder] [--index-sanity-check] [--verify-index-only] [--skip-record-metadata] [--max-bytes N] [--max-message-size N]
 //! eoslab partition DIR|FILE… [--json | --script]
 //! eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE] [--random-coverage FILE]
-//! eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N]
+//! eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N] [--script | --check [--kafka 4.1|4.3|trunk]]
 //! ```
 //! `capture` reads a packet capture (tcpdump, Wireshark, `tshark -w`) as Kafka conversations:
 //! each TCP connection that carries Kafka, its requests paired with their responses by
 //! correlation id, with capture times, the answers' errors, what each exchange is about
 //! (transactional.ids, producer ids, partitions), gaps and damage reported (exit 1 when the file
 //! itself is damaged); `--api`, `--transactional-id`, `--producer-id` and `--partition` keep only
-//! the exchanges that match all of them.
+//! the exchanges that match all of them. `--script` prints the requests the simulator answers as a
+//! transactions script of request lines, in capture order; `--check` runs it and judges every
+//! captured answer: agrees, differs (the field, both values, the rule and its Kafka source) or
+//! cannot judge (and why); exit 1 when one differs.
 //! `rules` prints the rule catalogue every decision cites (the docs' rule page with `--markdown`).
 //! `partition` reads a partition directory (or the files given) as the broker loads it: producer
 //! state from the latest snapshot plus the log after it, open transactions, the LSO, the aborted
@@ -70,7 +73,7 @@ const USAGE: &str = "usage:
   eoslab twin SCENARIO.eos
   eoslab schedule [--requests | --transactions [--requests | --exclude TEXT,…]] --seed N [--count N] [--steps N] [--producers N] [--partitions N] [--first-producer-id N] [--time MS]
   eoslab rules [--markdown] [--scenarios DIR] [--not-checked FILE] [--random-coverage FILE]
-  eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N]";
+  eoslab capture FILE.pcap|FILE.pcapng [--json] [--api NAME[,NAME…]] [--transactional-id ID] [--producer-id N] [--partition TOPIC-N] [--script | --check [--kafka 4.1|4.3|trunk]]";
 
 /// `eoslab … | head`: a reader that has gone ends the program as it ends `cat` (SIGPIPE), not with
 /// a panic from `println!` or an error message. Rust ignores SIGPIPE by default; this restores

@@ -100,3 +100,34 @@ fn filters_keep_the_exchanges_of_one_transaction_one_producer_or_one_partition()
     let o = eoslab(&["capture", pcap.to_str().unwrap(), "--producer-id", "x"]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--producer-id needs a number"));
 }
+
+#[test]
+fn check_replays_the_capture_and_real_kafka_agrees_with_the_simulator() {
+    let pcap = fixtures().join("capture.pcapng");
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--check"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success(), "{text}");
+    assert!(text.ends_with("16 agree, 0 differ, 28 cannot be judged\n"), "{text}");
+    assert!(text.contains("agrees        connection 2 EndTxn v4 correlation id 15 (E3)"), "{text}");
+    assert!(text.contains("cannot judge  connection 2 InitProducerId v5 correlation id 6: Kafka answered COORDINATOR_LOAD_IN_PROGRESS(14) without deciding"), "{text}");
+    assert!(text.contains("  Produce                  3     0     0\n"), "{text}");
+    // The same as JSON, one verdict per exchange; a filter keeps the verdicts of its exchanges.
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--check", "--json", "--api", "EndTxn"]);
+    let c: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = c["verdicts"].as_array().unwrap();
+    assert_eq!(v.len(), 3);
+    assert!(v.iter().all(|j| j["verdict"] == "agrees" && j["rule"] == "E3" && j["source"].as_str().unwrap().starts_with("core/src/main/scala/kafka/coordinator/transaction/")), "{v:?}");
+    // --script is the replay a user continues from: `eoslab run` runs it as it is.
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--script", "--kafka", "4.1"]);
+    let script = String::from_utf8(o.stdout).unwrap();
+    assert!(script.starts_with("model transactions\ntitle Replay of capture.pcapng\n"), "{script}");
+    assert!(script.contains("cluster transaction.version=1 kafka=4.1\nfirst-producer-id 0\npartition txn-0 txn-1\n"), "{script}");
+    assert!(script.contains("\nend-txn transactional.id=capture-tx pid=0 epoch=0 commit v=4 as x14\n"), "{script}");
+    let path = std::env::temp_dir().join(format!("eoslab-capture-replay-{}.eos", std::process::id()));
+    std::fs::write(&path, &script).unwrap();
+    let o = eoslab(&["run", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = eoslab(&["capture", pcap.to_str().unwrap(), "--check", "--kafka", "5.0"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--kafka takes 4.1, 4.3 or trunk"));
+}

@@ -13,6 +13,7 @@
 //! and each message is decoded from the reassembled stream in place.
 
 mod tcp;
+pub mod replay;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -442,7 +443,8 @@ fn shift(m: &mut MessageReport, at: usize) {
 
 /// The non-zero `ErrorCode` fields of a response, by Kafka's name.
 fn error_codes(n: &Node, out: &mut BTreeMap<String, usize>) {
-    if n.name == "errorCode" || n.name == "ErrorCode" {
+    // `errorCode`, and the per-partition `partitionErrorCode` of AddPartitionsToTxn (v3 and below).
+    if n.name.ends_with("rrorCode") {
         if let Some(v) = n.value.as_deref().and_then(|v| v.parse::<i16>().ok()).filter(|&v| v != 0) {
             *out.entry(crate::model::errors::ErrorCode(v).to_string()).or_insert(0) += 1;
         }
