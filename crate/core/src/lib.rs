@@ -27,7 +27,10 @@
 //! - `capture` (feature `capture`, std): packet captures (pcap, pcapng) read as Kafka
 //!   conversations: TCP reassembled per direction, requests paired with their responses.
 //!
-//! Layering order, bottom up: report, rules, wire, input, read, spec, message, model, files, capture (a
+//! - [`conformance`]: captured answers judged against the simulator's (a replay script and a
+//!   verdict per exchange), as data, so the capture reader and the judge can be apart.
+//!
+//! Layering order, bottom up: report, rules, wire, input, read, spec, message, model, files, conformance, capture (a
 //! module uses only modules before it, and `files::partition` loads a directory into the
 //! partition model; checked by `tests/module_cycles.rs`).
 //!
@@ -41,6 +44,7 @@ extern crate alloc;
 
 #[cfg(feature = "capture")]
 pub mod capture;
+pub mod conformance;
 pub mod files;
 pub mod input;
 pub mod message;

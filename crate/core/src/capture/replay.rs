@@ -21,12 +21,14 @@
 //! producer id and epoch InitProducerId (and EndTxn v5+) return. Not compared: offsets (they
 //! depend on the partitions' history before the capture).
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{CaptureReport, Exchange};
+pub use crate::conformance::{judge, Check, Judged, Verdict};
+use crate::conformance::{Captured, ExchangeRef, Replay, Replayed};
 use crate::message::Node;
 use crate::model::errors::ErrorCode;
 
@@ -45,54 +47,6 @@ const TRANSIENT: &[i16] = &[
 /// AddOffsetsToTxn, EndTxn, WriteTxnMarkers (as the coordinator's own `deliver markers`) and
 /// TxnOffsetCommit.
 const MODELLED: &[i16] = &[0, 2, 22, 24, 25, 26, 27, 28];
-
-/// How one captured answer compares with the simulator's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", tag = "verdict"))]
-pub enum Verdict {
-    Agrees { rule: &'static str, source: &'static str },
-    Differs { field: String, captured: String, simulated: String, rule: &'static str, source: &'static str },
-    CannotJudge { why: String },
-}
-
-/// The verdict on one exchange (`exchange`: its index in the capture report).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct Judged {
-    pub exchange: usize,
-    pub api: String,
-    /// The script line that replayed it (the first, for a Produce of several partitions).
-    pub line: Option<usize>,
-    #[cfg_attr(feature = "serde", serde(flatten))]
-    pub verdict: Verdict,
-}
-
-/// What a captured answer says, to compare: error codes by partition ("" for the answer's own).
-#[derive(Clone, Debug, Default)]
-struct Captured {
-    errors: Vec<(String, i16)>,
-    producer: Option<(i64, i16)>,
-}
-
-/// A script line and the exchange it replays (`part`: the partition, for a Produce's lines).
-#[derive(Clone, Debug)]
-struct Replayed {
-    line: usize,
-    exchange: usize,
-    part: Option<String>,
-}
-
-/// A capture as a script of request lines.
-#[derive(Clone, Debug, Default)]
-pub struct Replay {
-    pub script: String,
-    lines: Vec<Replayed>,
-    captured: BTreeMap<usize, Captured>,
-    /// Exchanges judged without running: why they cannot be.
-    unjudged: BTreeMap<usize, String>,
-}
 
 /// The field named `name` of struct `n`.
 fn field<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
@@ -152,7 +106,7 @@ fn transaction_version(rep: &CaptureReport) -> u8 {
 
 /// Builds the script that replays `rep`'s modelled requests (see the module's doc).
 pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
-    let mut r = Replay::default();
+    let mut r = Replay { exchanges: rep.exchanges.iter().enumerate().map(exchange_ref).collect(), ..Replay::default() };
     let mut body: Vec<String> = Vec::new();
     let mut partitions: BTreeSet<String> = BTreeSet::new();
     let mut first_pid: Option<i64> = None;
@@ -162,16 +116,16 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
     for i in in_order(rep) {
         let e = &rep.exchanges[i];
         if !MODELLED.contains(&e.api_key) {
-            r.unjudged.insert(i, format!("{} is not replayed: {}", e.api_name.unwrap_or("this API"), not_replayed_why(e)));
+            r.unjudged.push((i, format!("{} is not replayed: {}", e.api_name.unwrap_or("this API"), not_replayed_why(e))));
             continue;
         }
         let (Some(req), Some(resp)) = (e.request.as_ref().and_then(|s| s.message.body.as_ref()), e.response.as_ref().and_then(|s| s.message.body.as_ref())) else {
-            r.unjudged.insert(i, String::from(if e.response.is_none() { "no response in the capture" } else { "the request or its response could not be read" }));
+            r.unjudged.push((i, String::from(if e.response.is_none() { "no response in the capture" } else { "the request or its response could not be read" })));
             continue;
         };
         let own_error = int(resp, "errorCode").map(|c| c as i16);
         if let Some(c) = own_error.filter(|c| TRANSIENT.contains(c)) {
-            r.unjudged.insert(i, format!("Kafka answered {} without deciding on the request (a transient state the capture does not show); it is not replayed", ErrorCode(c)));
+            r.unjudged.push((i, format!("Kafka answered {} without deciding on the request (a transient state the capture does not show); it is not replayed", ErrorCode(c))));
             continue;
         }
         let txn_id = ["transactionalId", "v3AndBelowTransactionalId"].iter().find_map(|f| text(req, f)).map(String::from);
@@ -222,7 +176,7 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
                 partition_errors(resp, None, &mut captured.errors);
             }
             24 => {
-                r.unjudged.insert(i, String::from("a broker's AddPartitionsToTxn (v4+: the partition leader verifying a transactional Produce with the coordinator); the simulator's leader makes it itself when it replays the Produce"));
+                r.unjudged.push((i, String::from("a broker's AddPartitionsToTxn (v4+: the partition leader verifying a transactional Produce with the coordinator); the simulator's leader makes it itself when it replays the Produce")));
                 continue;
             }
             25 => {
@@ -277,7 +231,7 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
             }
             0 => {
                 if int(req, "acks") == Some(0) {
-                    r.unjudged.insert(i, String::from("acks=0: Kafka sends no answer"));
+                    r.unjudged.push((i, String::from("acks=0: Kafka sends no answer")));
                     continue;
                 }
                 let m = &e.request.as_ref().expect("checked above").message;
@@ -289,7 +243,7 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
                         let Some(rec) = field(p, "records").filter(|n| !n.null) else { continue };
                         let batches = rec.records.and_then(|k| m.records.get(k)).map_or(0, |x| x.report.batches.len());
                         if batches != 1 {
-                            r.unjudged.insert(i, format!("{tp}: {batches} batches in one partition's records (a replayed produce line sends one)"));
+                            r.unjudged.push((i, format!("{tp}: {batches} batches in one partition's records (a replayed produce line sends one)")));
                             continue;
                         }
                         let (s, e2) = (rec.start - m.start, rec.end - m.start);
@@ -321,23 +275,23 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
                     }
                 }
                 if lines.is_empty() {
-                    r.unjudged.insert(i, String::from("ListOffsets for a timestamp other than LATEST (-1): the simulator answers LATEST only"));
+                    r.unjudged.push((i, String::from("ListOffsets for a timestamp other than LATEST (-1): the simulator answers LATEST only")));
                     continue;
                 }
                 partition_errors(resp, None, &mut captured.errors);
             }
             27 => {
-                r.unjudged.insert(i, String::from("the coordinator's own WriteTxnMarkers: replayed as the simulator coordinator's `deliver markers` before the transactional.id's next request; its answers are not compared"));
+                r.unjudged.push((i, String::from("the coordinator's own WriteTxnMarkers: replayed as the simulator coordinator's `deliver markers` before the transactional.id's next request; its answers are not compared")));
                 continue;
             }
             _ => {
-                r.unjudged.insert(i, format!("{} v{v} is not replayed: the simulator's request lines do not take that version", e.api_name.unwrap_or("this API")));
+                r.unjudged.push((i, format!("{} v{v} is not replayed: the simulator's request lines do not take that version", e.api_name.unwrap_or("this API"))));
                 continue;
             }
         }
         if let Some(t) = &txn_id {
             if e.api_key != 22 && !known.contains(t) {
-                r.unjudged.insert(i, format!("transactional.id {t:?} was initialised before the capture began (no InitProducerId for it in the capture): its coordinator state is not known"));
+                r.unjudged.push((i, format!("transactional.id {t:?} was initialised before the capture began (no InitProducerId for it in the capture): its coordinator state is not known")));
                 continue;
             }
         }
@@ -355,7 +309,7 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
         if e.api_key == 26 && own_error == Some(0) {
             pending_markers = true;
         }
-        r.captured.insert(i, captured);
+        r.captured.push((i, captured));
     }
     let mut head = vec![
         String::from("model transactions"),
@@ -382,6 +336,12 @@ pub fn replay(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Replay {
     head.extend(body);
     r.script = head.join("\n") + "\n";
     r
+}
+
+/// How the verdicts name exchange `i`, and the keys a difference in it taints.
+fn exchange_ref((index, e): (usize, &Exchange)) -> ExchangeRef {
+    let keys = e.about.transactional_ids.iter().chain(e.about.partitions.iter()).cloned().collect();
+    ExchangeRef { index, api: String::from(e.api_name.unwrap_or("?")), connection: e.connection, correlation_id: e.correlation_id, keys }
 }
 
 /// `topic-partition` names of a request's `[]{name, partitions: []int32}` array field.
@@ -416,110 +376,9 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// The conformance check of a capture: the replay's script and a verdict per exchange.
-#[derive(Clone, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct Check {
-    pub script: String,
-    pub verdicts: Vec<Judged>,
-    /// A script error that stopped the replay (its line and message).
-    pub error: Option<String>,
-}
-
-impl Check {
-    /// (agrees, differs, cannot judge) for `api` (None: all).
-    pub fn counts(&self, api: Option<&str>) -> (usize, usize, usize) {
-        let mine = self.verdicts.iter().filter(|j| api.is_none_or(|a| j.api == a));
-        mine.fold((0, 0, 0), |(a, d, c), j| match j.verdict {
-            Verdict::Agrees { .. } => (a + 1, d, c),
-            Verdict::Differs { .. } => (a, d + 1, c),
-            Verdict::CannotJudge { .. } => (a, d, c + 1),
-        })
-    }
-}
-
 /// Replays `rep` on the simulator and judges each exchange (see the module's doc).
 pub fn check(rep: &CaptureReport, name: &str, kafka: Option<&str>) -> Check {
-    let r = replay(rep, name, kafka);
-    let mut out = Check { script: r.script.clone(), ..Check::default() };
-    let api = |i: usize| String::from(rep.exchanges[i].api_name.unwrap_or("?"));
-    let replies = match crate::model::txn_scenario::parse(&r.script) {
-        Err(e) => {
-            out.error = Some(format!("line {}: {}", e.line, e.message));
-            BTreeMap::new()
-        }
-        Ok(sc) => {
-            let run = crate::model::txn_scenario::run(&sc, None, false);
-            if let Some(e) = &run.error {
-                out.error = Some(format!("line {}: {}", e.line, e.message));
-            }
-            run.steps.iter().filter_map(|s| s.reply.as_ref().map(|rep| (s.line, (**rep).clone()))).collect::<BTreeMap<_, _>>()
-        }
-    };
-    // Judged in replay order: once an answer differs, the simulator's state for its
-    // transactional.ids and partitions is no longer Kafka's, and later answers about them are not
-    // judged (one difference is reported once, not again in everything that follows from it).
-    let mut diverged: BTreeMap<String, usize> = BTreeMap::new();
-    let mut order: Vec<usize> = (0..rep.exchanges.len()).collect();
-    order.sort_by_key(|&i| r.lines.iter().find(|l| l.exchange == i).map_or(usize::MAX, |l| l.line));
-    for i in order {
-        let line = r.lines.iter().find(|l| l.exchange == i).map(|l| l.line);
-        let about = &rep.exchanges[i].about;
-        let touches = || about.transactional_ids.iter().chain(about.partitions.iter()).find_map(|k| diverged.get(k).map(|&at| (k.clone(), at)));
-        let verdict = if let Some(why) = r.unjudged.get(&i) {
-            Verdict::CannotJudge { why: why.clone() }
-        } else if let Some((k, at)) = touches() {
-            let e = &rep.exchanges[at];
-            Verdict::CannotJudge { why: format!("the simulator's state for {k} left Kafka's at connection {} {} correlation id {} (it differs there)", e.connection, api(at), e.correlation_id) }
-        } else if let Some(c) = r.captured.get(&i) {
-            judge(c, r.lines.iter().filter(|l| l.exchange == i).map(|l| (l, replies.get(&l.line))), out.error.as_deref())
-        } else {
-            continue;
-        };
-        if matches!(verdict, Verdict::Differs { .. }) {
-            for k in about.transactional_ids.iter().chain(about.partitions.iter()) {
-                diverged.entry(k.clone()).or_insert(i);
-            }
-        }
-        out.verdicts.push(Judged { exchange: i, api: api(i), line, verdict });
-    }
-    out.verdicts.sort_by_key(|j| j.exchange);
-    out
-}
-
-/// Compares one exchange's captured answer with the simulator's replies to its lines.
-fn judge<'a>(c: &Captured, lines: impl Iterator<Item = (&'a Replayed, Option<&'a crate::model::txn::Reply>)>, error: Option<&str>) -> Verdict {
-    let mut rule = ("", "");
-    for (l, reply) in lines {
-        let Some(reply) = reply else {
-            return Verdict::CannotJudge { why: format!("the replay stopped before line {}{}", l.line, error.map(|e| format!(" ({e})")).unwrap_or_default()) };
-        };
-        rule = (reply.rule, reply.source);
-        // The captured codes for this line: its partition's; else the answer's own; else every
-        // partition's (the simulator gives such an answer one code: a partition Kafka did not
-        // try, OPERATION_NOT_ATTEMPTED, matches any refusal).
-        let wanted: Vec<(String, i16)> = match &l.part {
-            Some(p) => c.errors.iter().filter(|(q, _)| q == p).cloned().collect(),
-            None => match c.errors.iter().find(|(q, _)| q.is_empty()) {
-                Some(own) => vec![own.clone()],
-                None => c.errors.clone(),
-            },
-        };
-        const OPERATION_NOT_ATTEMPTED: i16 = 55;
-        let matches = |w: i16| w == reply.error_code || (w == OPERATION_NOT_ATTEMPTED && reply.error_code != 0);
-        if let Some((part, want)) = wanted.iter().find(|(_, w)| !matches(*w)) {
-            let field = if part.is_empty() { String::from("errorCode") } else { format!("{part} errorCode") };
-            return Verdict::Differs { field, captured: ErrorCode(*want).to_string(), simulated: ErrorCode(reply.error_code).to_string(), rule: reply.rule, source: reply.source };
-        }
-        if let Some((pid, epoch)) = c.producer {
-            if reply.producer_id != Some(pid) || reply.producer_epoch != Some(epoch) {
-                let sim = format!("producerId {} producerEpoch {}", reply.producer_id.map_or("none".into(), |p| p.to_string()), reply.producer_epoch.map_or("none".into(), |e| e.to_string()));
-                return Verdict::Differs { field: String::from("producerId, producerEpoch"), captured: format!("producerId {pid} producerEpoch {epoch}"), simulated: sim, rule: reply.rule, source: reply.source };
-            }
-        }
-    }
-    Verdict::Agrees { rule: rule.0, source: rule.1 }
+    judge(&replay(rep, name, kafka))
 }
 
 #[cfg(test)]
