@@ -1,7 +1,8 @@
 // Browser tests of the pages as a class sees them on a 1280×720 projector (and at 1920×1080 in
 // presenter mode): the keys work right after loading, a shared inspector link shows its bytes in
 // the hex box, the ladder's row numbers are the step counter's, the script editor is as wide as
-// the view and shows an error next to the line it names. Debian's Chromium driven by
+// the view and shows an error next to the line it names, no text drawn on a canvas is cut (mid-word
+// or at the drawing's edge), and a lane's full name reaches the keyboard. Debian's Chromium driven by
 // playwright-core, served by scripts/serve.py on 127.0.0.1.
 // Run: node --test tests/browser/classroom.test.mjs   (needs `make pkg` and /usr/bin/chromium)
 import { test, before, after } from "node:test";

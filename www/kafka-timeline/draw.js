@@ -654,7 +654,10 @@ export function drawGutter(ctx, v, g, st) {
       line2 = "external effects";
     }
     v.ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
-    const lines = noteShortened(v, stateLines(line2, line3, cols, Math.floor((l.h - 17) / 12)), `${line2} ${line3}`.trim());
+    const state = `${line2} ${line3}`.trim();
+    const lines = noteShortened(v, stateLines(line2, line3, cols, Math.floor((l.h - 17) / 12)), state);
+    // The state whole, for the lane's tooltip, when the gutter had to shorten it.
+    l.shortenedState = lines[lines.length - 1]?.endsWith("…") ? state : null;
     lines.forEach((t, i) => {
       v.ctxStyle.set(ctx, "fillStyle", warn && i >= lines.first3 ? th.warn : th.muted);
       ctx.fillText(t, 8, l.y + 29 + 12 * i);
@@ -666,8 +669,8 @@ export function drawGutter(ctx, v, g, st) {
 /**
  * A lane's state under its name in `room` lines of `cols` characters: its kind or state line, then
  * its details, each wrapped at words or tokens ("PrepareAbort→" / "CompleteAbort"); text beyond the
- * room ends after a whole token with "…" (the lane's tooltip has it all). `first3` is the index of
- * the details' first line.
+ * room ends after a whole token with "…" (the lane's tooltip and the state panel have it all).
+ * `first3` is the index of the details' first line.
  */
 export function stateLines(line2, line3, cols, room) {
   const lines = wrapText(line2, cols);
