@@ -1,7 +1,8 @@
 // Browser tests of the pages as a class sees them on a 1280×720 projector (and at 1920×1080 in
 // presenter mode): the keys work right after loading, a shared inspector link shows its bytes in
 // the hex box, the ladder's row numbers are the step counter's, the script editor is as wide as
-// the view and shows an error next to the line it names. Debian's Chromium driven by
+// the view and shows an error next to the line it names, no text drawn on a canvas is cut (mid-word
+// or at the drawing's edge), and a lane's full name reaches the keyboard. Debian's Chromium driven by
 // playwright-core, served by scripts/serve.py on 127.0.0.1.
 // Run: node --test tests/browser/classroom.test.mjs   (needs `make pkg` and /usr/bin/chromium)
 import { test, before, after } from "node:test";
@@ -19,7 +20,9 @@ before(async () => {
     // Every fillText on a canvas while a test sets window.__fillTextLog to an array.
     const fillText = CanvasRenderingContext2D.prototype.fillText;
     CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
-      if (Array.isArray(window.__fillTextLog)) window.__fillTextLog.push({ canvas: this.canvas, text: String(text), x, y });
+      if (Array.isArray(window.__fillTextLog)) {
+        window.__fillTextLog.push({ canvas: this.canvas, text: String(text), x, y, align: this.textAlign, w: this.measureText(String(text)).width });
+      }
       return fillText.apply(this, arguments);
     };
   });
@@ -593,7 +596,8 @@ test("idempotence.html and transactions.html without pre-built runs (another ser
  * returns what is clipped: `dom`, a text of the view (its title, controls, the step's text, the
  * next steps …) whose box is narrower than its text (scrollWidth > clientWidth) with no title or
  * aria-label holding it whole, or cut off by the screen's edge; `canvas`, a text drawn on the
- * canvas shortened with "…" that is not a lane name (whose full name is the lane's tooltip).
+ * canvas shortened with "…" that is not a lane name (whose full name is the lane's tooltip) nor
+ * cut by the view at a word or token boundary, its full text listed (renderStats.abbreviated).
  */
 async function walkTourInPresenterMode() {
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -610,10 +614,22 @@ async function walkTourInPresenterMode() {
       const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
       e.setAttribute("presenter", "");
       await frames();
-      const labels = ((e.report ?? e.run)?.lanes ?? []).map((l) => String(l.label));
+      // A lane's name abbreviated in the gutter the way abbreviateLabel does (the internal topics'
+      // prefixes shortened, the words in parentheses cut after a whole item): deliberate, whole in its tooltip.
+      const short = (l) => l.replace(/__transaction_state-/g, "txn-state-").replace(/__consumer_offsets-/g, "offsets-");
+      const labels = ((e.report ?? e.run)?.lanes ?? []).flatMap((l) => [String(l.label), short(String(l.label))]);
       const isLaneName = (t) => {
         const head = t.split("…")[0];
         return head.length > 0 && labels.some((l) => l.startsWith(head) && l !== t);
+      };
+      // A text shortened deliberately: listed by the view with its full text, and cut after a
+      // whole word or token of it (a space or a separator follows, or ends, what is shown).
+      const atBoundary = (t, shortened) => {
+        const head = t.slice(0, -1).trimEnd();
+        return t.endsWith("…") && head.length > 0 && shortened.some(({ shown, full }) => {
+          const i = shown === t ? full.indexOf(head) : -1;
+          return i >= 0 && (/[,\-_.:/→·;) ]$/.test(head) || /^[ ,]/.test(full.slice(i + head.length)));
+        });
       };
       const dom = [];
       const canvas = [];
@@ -622,8 +638,10 @@ async function walkTourInPresenterMode() {
         e.goTo(k);
         await frames();
         const c = e.shadowRoot.querySelector("canvas");
+        // What the view says it shortened, with the full text it shows elsewhere (tooltip, detail, state panel).
+        const shortened = e.renderStats?.abbreviated ?? [];
         for (const t of window.__fillTextLog.filter((t) => t.canvas === c)) {
-          if (t.text.includes("…") && !isLaneName(t.text)) canvas.push(`${name} step ${k + 1}: "${t.text}"`);
+          if (t.text.includes("…") && !isLaneName(t.text) && !atBoundary(t.text, shortened)) canvas.push(`${name} step ${k + 1}: "${t.text}"`);
         }
         window.__fillTextLog = null;
         for (const el of e.shadowRoot.querySelectorAll("*")) {
@@ -662,8 +680,8 @@ test("tour.html walked in presenter mode at 1280×720, start to end: no text of 
   assert.deepEqual([...new Set(tourWalk.dom)].slice(0, 30), []);
 });
 
-test("tour.html walked in presenter mode at 1280×720: no drawn record value or decision shortened with …",
-  { timeout: 600_000, todo: "the ladder's row sentences and the timeline's coordinator states are cut with … on the canvas (www/kafka-ladder, www/kafka-timeline drawing: the lead's files)" },
+test("tour.html walked in presenter mode at 1280×720: no drawn record value, sentence or state cut mid-word with … (they wrap, or stop after a whole token)",
+  { timeout: 600_000 },
   async () => {
     tourWalk ??= await walkTourInPresenterMode();
     assert.deepEqual([...new Set(tourWalk.canvas)].slice(0, 30), []);
@@ -676,6 +694,45 @@ const SHOTS = [
   { page: "transactions.html", tag: "kafka-timeline", scenario: "txn-zombie-fenced", step: 6, file: "presenter-txn-zombie-fenced.png" },
   { page: "transactions.html", tag: "kafka-timeline", scenario: "txn-consume-transform-produce", step: 8, file: "presenter-txn-consume-transform-produce.png" },
 ];
+
+/**
+ * Redraws the view `tag` at its step and measures its drawing as the class sees it: `log`, the box
+ * of the timeline's log column on the page and whether it holds whole cells; `outside`, each text
+ * drawn on the canvas that starts inside the visible drawing but runs past its right edge or the
+ * screen's (a text's "scrollWidth" beyond its "clientWidth").
+ */
+async function measureDrawing(tag) {
+  return page.evaluate(async (tag) => {
+    const e = document.querySelector(tag);
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const step = e.step;
+    window.__fillTextLog = [];
+    e.goTo(Math.max(0, step - 1));
+    await frames();
+    window.__fillTextLog = [];
+    e.goTo(step);
+    await frames();
+    const canvas = e.shadowRoot.querySelector("canvas");
+    const texts = window.__fillTextLog.filter((t) => t.canvas === canvas);
+    window.__fillTextLog = null;
+    const c = canvas.getBoundingClientRect();
+    const vp = e.shadowRoot.querySelector(".viewport").getBoundingClientRect();
+    const zoom = c.width / canvas.clientWidth;
+    const right = Math.min(vp.right, innerWidth);
+    const outside = [];
+    for (const t of texts) {
+      const left = t.align === "center" ? t.x - t.w / 2 : t.align === "right" || t.align === "end" ? t.x - t.w : t.x;
+      const [a, b] = [c.x + left * zoom, c.x + (left + t.w) * zoom];
+      if (a < right - 1 && b > right + 1) outside.push(`"${t.text}" ${Math.round(a)}–${Math.round(b)} past ${Math.round(right)}`);
+    }
+    const s = e.renderStats;
+    const log = s.logW === undefined ? null : {
+      left: c.x + (canvas.clientWidth - s.logW) * zoom, right: c.x + canvas.clientWidth * zoom, width: innerWidth, cells: s.logW / 56,
+      viewportRight: vp.right,
+    };
+    return { log, outside };
+  }, tag);
+}
 
 /** PNG width and height (the IHDR chunk). */
 const pngSize = (buf) => ({ png: buf.subarray(1, 4).toString("latin1") === "PNG", width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) });
@@ -704,6 +761,14 @@ for (const s of SHOTS) {
     assert.ok(m.now.left >= m.drawing.right - 1 && m.now.top < 720, "the step's text beside the drawing");
     assert.match(m.narration, new RegExp(`^Step ${s.step + 1} of `));
     assert.deepEqual(m.cut, []);
+    // Nothing drawn is cut at the right: the timeline's log column on the screen, whole cells in it,
+    // and every text on the canvas inside the drawing.
+    const d = await measureDrawing(s.tag);
+    if (d.log) {
+      assert.ok(d.log.left >= 0 && d.log.right <= Math.min(d.log.viewportRight, d.log.width) + 1, `the log column at ${JSON.stringify(d.log)}`);
+      assert.ok(Number.isInteger(d.log.cells) && d.log.cells >= 3, `the log column holds ${d.log.cells} cells`);
+    }
+    assert.deepEqual(d.outside, []);
     const png = await page.screenshot({ fullPage: false });
     assert.deepEqual(pngSize(png), { png: true, width: 1280, height: 720 });
     // Written into the docs only when asked (EOSLAB_WRITE_SCREENSHOTS=1), else beside the build.
@@ -713,3 +778,64 @@ for (const s of SHOTS) {
     await page.evaluate((tag) => document.querySelector(tag).removeAttribute("presenter"), s.tag);
   });
 }
+
+for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
+  test(`transactions.html: presenter mode at ${size.width}×${size.height} — the log column whole on the screen, no drawn text past the drawing's edge`, async () => {
+    const v = VIEWS[1];
+    for (const scenario of ["txn-consume-transform-produce", "txn-zombie-fenced"]) {
+      await open(v, `#scenario=${scenario}`, size);
+      await page.evaluate(() => document.querySelector("kafka-timeline").setAttribute("presenter", ""));
+      const steps = await page.evaluate(() => document.querySelector("kafka-timeline").steps);
+      for (const k of [1, Math.floor(steps / 2), steps - 1]) {
+        await page.evaluate((k) => document.querySelector("kafka-timeline").goTo(k), k);
+        const d = await measureDrawing("kafka-timeline");
+        const at = `${scenario} step ${k + 1}`;
+        assert.ok(d.log.left >= 0 && d.log.right <= Math.min(d.log.viewportRight, d.log.width) + 1, `${at}: the log column at ${JSON.stringify(d.log)}`);
+        assert.ok(Number.isInteger(d.log.cells) && d.log.cells >= 3, `${at}: the log column holds ${d.log.cells} cells`);
+        assert.deepEqual(d.outside, [], at);
+      }
+      await page.evaluate(() => document.querySelector("kafka-timeline").removeAttribute("presenter"));
+    }
+  });
+}
+
+test("transactions.html: presenter mode at 1280×720 — a lane's full name is shown as text when the keyboard reaches its lane (Tab, then ↑/↓)", async () => {
+  const v = VIEWS[1];
+  await open(v, "#scenario=txn-consume-transform-produce");
+  await page.evaluate(() => {
+    const e = document.querySelector("kafka-timeline");
+    e.setAttribute("presenter", "");
+    e.goTo(e.steps - 1);
+  });
+  const coordinator = await page.evaluate(() => document.querySelector("kafka-timeline").report.lanes.find((l) => l.kind === "coordinator").label);
+  // The gutter draws the coordinator's name abbreviated.
+  const drawn = await page.evaluate(async () => {
+    const e = document.querySelector("kafka-timeline");
+    window.__fillTextLog = [];
+    e.goTo(e.steps - 2);
+    e.goTo(e.steps - 1);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const c = e.shadowRoot.querySelector("canvas");
+    const texts = window.__fillTextLog.filter((t) => t.canvas === c).map((t) => t.text);
+    window.__fillTextLog = null;
+    return texts;
+  });
+  assert.ok(!drawn.includes(coordinator), "the coordinator's name is abbreviated in the gutter");
+  // From the view's first control, Tab to the lanes.
+  const onLanes = () => page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.activeElement?.classList.contains("viewport") ?? false);
+  await page.evaluate(() => document.querySelector("kafka-timeline").shadowRoot.querySelector("button").focus());
+  for (let i = 0; i < 60 && !(await onLanes()); i++) await page.keyboard.press("Tab");
+  assert.ok(await onLanes(), "Tab reaches the lanes");
+  // ↓ moves from lane to lane; the selected record's lane is named in full, as visible text.
+  const shown = () => page.evaluate(() => {
+    const d = document.querySelector("kafka-timeline").shadowRoot.querySelector(".detail");
+    return d.hidden || !d.getClientRects().length ? "" : d.innerText;
+  });
+  let text = "";
+  for (let i = 0; i < 8 && !text.includes(coordinator); i++) {
+    await page.keyboard.press("ArrowDown");
+    text = await shown();
+  }
+  assert.ok(text.startsWith(`${coordinator}: `), `the detail reads "${text}"`);
+  await page.evaluate(() => document.querySelector("kafka-timeline").removeAttribute("presenter"));
+});

@@ -2,9 +2,9 @@
 // arrows. `v` is the element's view (element.js #view); `ctx` the 2D context, drawn through v.ctxStyle.
 import { cross, hidpiContext, presenterMinFont } from "../lib/element.js";
 import {
-  BUCKET, EVENT_H, FONT_PX, HEADER_H, KIND_LABEL, LINE_H, ROW_STEP, STEP_H, ellipsize, kindColor,
+  BUCKET, EVENT_H, FONT_PX, HEADER_H, KIND_LABEL, LINE_H, ROW_STEP, STEP_H, ellipsize, kindColor, wrapText,
 } from "../lib/ladder-rows.js";
-import { TIME_PX, geometry, layoutRows, measure, rowAtY, sizeViewport, smallPx } from "./layout.js";
+import { TIME_PX, geometry, layoutRows, measure, rowAtY, sizeViewport, smallPx, stepText } from "./layout.js";
 import { updateRowList } from "./panels.js";
 
 export function drawLadder(v) {
@@ -261,16 +261,11 @@ export function drawRow(ctx, v, g, row, r, y, width) {
       if (s.ok) check(ctx, g.x0 - 14, mid, 5);
       else cross(ctx, g.x0 - 14, mid, 4);
     }
-    const entries = s.producerEntries;
-    const prev = row.step > 0 ? v.run.steps[row.step - 1].producerEntries : null;
-    let extra = "";
-    if (entries && entries.some((n, q) => n !== (prev ? prev[q] : 0))) {
-      extra = "   · producer-state entries: " + entries.map((n, q) => `${v.run.partitions[q]} ${n}`).join(", ");
-    }
-    const cols = Math.floor((width - x - 8) / v.charW);
     v.ctxStyle.set(ctx, "font", mono);
     v.ctxStyle.set(ctx, "fillStyle", expect ? (s.ok ? th.muted : th.bad) : th.fg);
-    ctx.fillText(ellipsize(`line ${s.line}: ${s.text}${extra}`, cols), x, mid);
+    // The step's text, wrapped by layoutRows (the row is as tall as its lines).
+    const lines = row.lines ?? [stepText(v, row)];
+    for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], x, mid + LINE_H * i);
     return;
   }
   const e = row.e;
@@ -375,14 +370,17 @@ export function drawRow(ctx, v, g, row, r, y, width) {
   if (e.kind === "decision") {
     v.ctxStyle.set(ctx, "font", `bold ${FONT_PX}px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.fg);
-    ctx.fillText(ellipsize(row.headline, bodyCols), bodyX, mid);
+    // The headline and the reasons, wrapped by layoutRows.
+    const head = row.head ?? wrapText(row.headline ?? "", bodyCols);
+    for (let i = 0; i < head.length; i++) ctx.fillText(head[i], bodyX, mid + LINE_H * i);
     v.ctxStyle.set(ctx, "font", mono);
     v.ctxStyle.set(ctx, "fillStyle", th.muted);
     const lines = row.lines ?? [];
-    for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, y + EVENT_H + LINE_H * i + LINE_H / 2);
+    const top = y + EVENT_H + LINE_H * (head.length - 1);
+    for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, top + LINE_H * i + LINE_H / 2);
   } else {
     v.ctxStyle.set(ctx, "fillStyle", e.kind === "time" || e.kind === "expired" ? th.muted : th.fg);
-    const lines = row.lines ?? [ellipsize(e.text, bodyCols)];
+    const lines = row.lines ?? wrapText(e.text, bodyCols);
     for (let i = 0; i < lines.length; i++) ctx.fillText(lines[i], bodyX, mid + LINE_H * i);
   }
 }

@@ -2,8 +2,7 @@
 // scroll, and which row is under the pointer. `v` is the element's view (element.js #view).
 import { presenterMinFont } from "../lib/element.js";
 import {
-  EVENT_H, FONT_PX, GUTTER_W, HEADER_H, LINE_H, MAX_EVENT_LINES, MAX_SENTENCE_LINES, MIN_TEXT_W, ROW_EVENT,
-  TAG_COLS, wrapText,
+  EVENT_H, FONT_PX, GUTTER_W, HEADER_H, LINE_H, MIN_TEXT_W, ROW_EVENT, STEP_H, TAG_COLS, wrapText,
 } from "../lib/ladder-rows.js";
 
 /** The small type of the drawing: time labels, lane roles, decision badges (presenter mode raises it). */
@@ -36,10 +35,10 @@ export function smallPx(v, px = TIME_PX) {
   return v.el.hasAttribute("presenter") ? Math.max(px, presenterMinFont(v.zoom())) : px;
 }
 
-/** The time column: GUTTER_W, or wider when the longest time label ("+1 min 30 s") needs it (never cut). */
-export function gutterW(v) {
+/** The time column: `min` (GUTTER_W), or wider when the longest time label ("+1 min 30 s") needs it (never cut). */
+export function gutterW(v, min = GUTTER_W) {
   const chars = v.ladder?.timeLabelChars ?? 0;
-  return Math.max(GUTTER_W, Math.ceil(chars * v.charW * (smallPx(v) / FONT_PX)) + 16);
+  return Math.max(min, Math.ceil(chars * v.charW * (smallPx(v) / FONT_PX)) + 16);
 }
 
 /** Columns: time gutter, the lanes, the text (kind tag + sentence). Narrow hosts drop the tag. */
@@ -52,36 +51,43 @@ export function geometry(v, width) {
   const minLaneW = Math.ceil(Math.max(0, ...names.map((n) => String(n).length)) * v.charW + 10);
   const diagramW = Math.max(lanes * minLaneW,
     Math.round(Math.min(Math.max(lanes * 120, minDiagram), Math.max(minDiagram, width * (narrow ? 0.38 : 0.42)))));
-  const x0 = narrow ? 42 : gutterW(v);
+  const x0 = gutterW(v, narrow ? 42 : GUTTER_W);
   const laneW = diagramW / lanes;
   const textX = x0 + diagramW + (narrow ? 8 : 12);
   const textW = Math.max(60, width - textX - 6);
   const cols = Math.max(12, Math.floor(textW / v.charW));
   const tagCols = narrow ? 0 : TAG_COLS;
-  return { x0, diagramW, laneW, textX, textW, cols, tagCols, eventLines: narrow ? 4 : MAX_EVENT_LINES, laneX: (i) => x0 + laneW * (i + 0.5) };
+  return { x0, diagramW, laneW, textX, textW, cols, tagCols, laneX: (i) => x0 + laneW * (i + 0.5) };
 }
 
-/** Row heights depend on the width (wrapped sentences): recomputed when it changes. */
+/**
+ * Row heights depend on the width: every text of a row is wrapped to the text column, whole (a
+ * row grows by a line rather than cutting its sentence).
+ */
 export function layoutRows(v, width) {
   const t0 = performance.now();
   const ladder = v.ladder;
   const rows = ladder?.rows ?? [];
   const g = geometry(v, width);
   const sentenceCols = g.cols - g.tagCols;
+  const stepCols = Math.floor((width - g.textX - 8) / v.charW);
   const tops = new Float64Array(rows.length + 1);
   let y = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     if (row.type === ROW_EVENT) {
       if (row.e.kind === "decision") {
-        // The headline on the first line, the reasons below it.
-        row.lines = row.sentence ? wrapText(row.sentence, sentenceCols, MAX_SENTENCE_LINES) : [];
-        row.h = EVENT_H + row.lines.length * LINE_H + (row.lines.length ? 5 : 0);
+        // The headline on the first lines, the reasons below it.
+        row.head = wrapText(row.headline ?? "", sentenceCols);
+        row.lines = row.sentence ? wrapText(row.sentence, sentenceCols) : [];
+        row.h = EVENT_H + (row.head.length - 1 + row.lines.length) * LINE_H + (row.lines.length ? 5 : 0);
       } else {
-        const text = row.e.text;
-        row.lines = text.length <= sentenceCols ? [text] : wrapText(text, sentenceCols, g.eventLines);
+        row.lines = wrapText(row.e.text, sentenceCols);
         row.h = EVENT_H + (row.lines.length - 1) * LINE_H + (row.lines.length > 1 ? 3 : 0);
       }
+    } else if (v.run) {
+      row.lines = wrapText(stepText(v, row), stepCols);
+      row.h = STEP_H + (row.lines.length - 1) * LINE_H;
     }
     tops[i] = y;
     y += row.h;
@@ -91,6 +97,18 @@ export function layoutRows(v, width) {
   v.layoutWidth = width;
   v.layoutDirty = false;
   v.stats.layoutMs = performance.now() - t0;
+}
+
+/** A step row's text: its script line, and the producer-state entries when the step changed them. */
+export function stepText(v, row) {
+  const s = row.s;
+  const entries = s.producerEntries;
+  const prev = row.step > 0 ? v.run.steps[row.step - 1].producerEntries : null;
+  let extra = "";
+  if (entries && entries.some((n, q) => n !== (prev ? prev[q] : 0))) {
+    extra = "   · producer-state entries: " + entries.map((n, q) => `${v.run.partitions[q]} ${n}`).join(", ");
+  }
+  return `line ${s.line}: ${s.text}${extra}`;
 }
 
 /** First row whose bottom is below content y. */

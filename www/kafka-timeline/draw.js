@@ -6,6 +6,7 @@ import {
   CELL_W, RULER_H, SUBROW_H, TXN_LINES, abbreviateLabel, cellBox, cellText, ellipsize, isMarker, lowerBound, niceTicks,
   recordStatus,
 } from "../lib/timeline-model.js";
+import { wrapText } from "../lib/fit-text.js";
 import { geometry } from "./layout.js";
 import { latencyCount, latencyPoints } from "./panels.js";
 
@@ -182,6 +183,7 @@ export function drawLanes(v) {
     return;
   }
   const g = geometry(v, width);
+  v.stats.abbreviated = [];
   v.stats.gutterW = g.gutterW;
   v.stats.logW = width - g.logX; // the log column's width (CSS px, before presenter zoom)
   const k = v.step;
@@ -332,10 +334,55 @@ export function twoLines(text) {
   return [text.slice(0, best + 1).trimEnd(), text.slice(best + 1).trimStart()];
 }
 
+/** Width of a character of the monospace font at `px` (as drawn: presenter mode may raise it). */
+const charW = (v, px) => 0.61 * v.ctxStyle.px(px);
+
+/**
+ * How a value is drawn in a box `w`×`hgt` (a cell, a delivery, an effect): on one line at 11 px,
+ * else at 9.5 px, else on two lines (split at `split`, a separator or a space) when the box is tall
+ * enough; only a value that fits none of these is shortened, after a whole token, its full text in
+ * the record's tooltip and dialog. Returns the font size and the lines.
+ */
+export function fitValue(v, text, w, hgt, split = null) {
+  const room = w - 4;
+  if (text.length * charW(v, 11) <= room) return { px: 11, lines: [text] };
+  const cols = Math.max(1, Math.floor(room / charW(v, 9.5)));
+  if (text.length <= cols) return { px: 9.5, lines: [text] };
+  if (hgt >= 20) {
+    const two = split ?? twoLines(text);
+    const lines = two && two.length === 2 && two.every((t) => t.length <= cols) ? two : wrapText(text, cols, 2);
+    return { px: 9.5, lines: noteShortened(v, lines, text) };
+  }
+  return { px: 9.5, lines: noteShortened(v, [ellipsize(text, cols)], text) };
+}
+
+/**
+ * Lists in the render stats each text the frame drew shortened (`lines` ending in "…") with its
+ * full text, which the view shows elsewhere (a record's tooltip and detail, the state panel).
+ */
+function noteShortened(v, lines, full) {
+  const last = lines[lines.length - 1] ?? "";
+  if (last.endsWith("…")) v.stats.abbreviated?.push({ shown: last, full });
+  return lines;
+}
+
+/** Draws `text` centred at (cx, mid) in a box `w`×`hgt` as fitValue lays it out, then restores 11 px. */
+export function fillValue(ctx, v, text, cx, mid, w, hgt, split = null) {
+  const { px, lines } = fitValue(v, text, w, hgt, split);
+  v.ctxStyle.set(ctx, "font", `${px}px ${v.theme.mono}`);
+  const gap = Math.min(6, hgt / 4);
+  if (lines.length === 2) {
+    ctx.fillText(lines[0], cx, mid - gap);
+    ctx.fillText(lines[1], cx, mid + gap);
+  } else {
+    ctx.fillText(lines[0] ?? "", cx, mid);
+  }
+  v.ctxStyle.set(ctx, "font", `11px ${v.theme.mono}`);
+}
+
 export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
   const th = v.theme;
   const raw = cellText(r);
-  const text = ellipsize(raw, Math.max(1, Math.floor((w - 4) / 6.7)));
   if (isMarker(r)) {
     // Markers: solid, with a notch (a flag) — shape as well as colour.
     const color = r.kind === "commit" ? th.ok : th.bad;
@@ -389,16 +436,8 @@ export function drawCell(ctx, v, r, x, y, w, hgt, mid, k) {
   ctx.strokeRect(x + 0.5, y + 0.5, w - 1, hgt - 1);
   if (dash) ctx.setLineDash([]);
   v.ctxStyle.set(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
-  const lines = raw.length * 6.7 > w - 4 && hgt >= 22 ? (r.kind === "txn-log" ? TXN_LINES[raw] : null) ?? twoLines(raw) : null;
-  if (lines && lines.length === 2) {
-    v.ctxStyle.set(ctx, "font", `9.5px ${th.mono}`);
-    const cw = (5.9 * v.ctxStyle.px(9.5)) / 9.5;
-    ctx.fillText(ellipsize(lines[0], Math.floor((w - 2) / cw)), x + w / 2, mid - 6);
-    ctx.fillText(ellipsize(lines[1], Math.floor((w - 2) / cw)), x + w / 2, mid + 6);
-    v.ctxStyle.set(ctx, "font", `11px ${th.mono}`);
-  } else {
-    ctx.fillText(text, x + w / 2, mid);
-  }
+  // A __transaction_state value splits between its words ("Prepare" / "Commit").
+  fillValue(ctx, v, raw, x + w / 2, mid, w, hgt, r.kind === "txn-log" && TXN_LINES[raw]?.length === 2 ? TXN_LINES[raw] : null);
   if (status === "aborted" || status === "truncated") {
     // Struck through: aborted (never returned to read_committed consumers) or truncated.
     v.ctxStyle.set(ctx, "strokeStyle", th.bad);
@@ -443,10 +482,10 @@ export function drawPointers(ctx, v, l, p, xOf, top, ch) {
   }
   tri(lsoX, top - 1, false, th.dup);
   v.ctxStyle.set(ctx, "fillStyle", th.dup);
-  ctx.fillText(p.lso < p.hw ? "LSO · open txn" : "LSO", lsoX + 7, l.y + 6);
+  pointerLabel(ctx, v, p.lso < p.hw ? "LSO · open txn" : "LSO", lsoX, 7, l.y + 6);
   tri(hwX, top + ch + 6, true, th.accent);
   v.ctxStyle.set(ctx, "fillStyle", th.accent);
-  ctx.fillText("HW", hwX + 7, top + ch + 12);
+  pointerLabel(ctx, v, "HW", hwX, 7, top + ch + 12);
   if (p.logEnd !== p.hw) {
     const x = xOf(p.logEnd);
     v.ctxStyle.set(ctx, "strokeStyle", th.muted);
@@ -456,8 +495,20 @@ export function drawPointers(ctx, v, l, p, xOf, top, ch) {
     ctx.lineTo(x, top + ch);
     ctx.stroke();
     v.ctxStyle.set(ctx, "fillStyle", th.muted);
-    ctx.fillText("LEO", x + 3, top + ch + 12);
+    pointerLabel(ctx, v, "LEO", x, 3, top + ch + 12);
   }
+}
+
+/**
+ * A pointer's name `gap` px right of its mark at `x`, or left of it when it would run past the
+ * drawing's right edge (the last offsets in view): drawn whole either way.
+ */
+function pointerLabel(ctx, v, text, x, gap, y) {
+  const w = ctx.measureText(text).width;
+  const right = x + gap + w <= v.width - 2;
+  v.ctxStyle.set(ctx, "textAlign", right ? "left" : "right");
+  ctx.fillText(text, right ? x + gap : x - gap, y);
+  v.ctxStyle.set(ctx, "textAlign", "left");
 }
 
 export function drawConsumerLane(ctx, v, l, firstOff, lastOff, xOf, c) {
@@ -496,7 +547,7 @@ export function drawConsumerLane(ctx, v, l, firstOff, lastOff, xOf, c) {
       ctx.strokeRect(x + 0.5, y + 0.5, w - 1, SUBROW_H - 5);
       if (status === "open") ctx.setLineDash([]);
       v.ctxStyle.set(ctx, "fillStyle", status === "aborted" ? th.bad : th.fg);
-      ctx.fillText(ellipsize(d.value === null ? "∅" : String(d.value), Math.floor((w - 4) / 6.7)), x + w / 2, mid);
+      fillValue(ctx, v, d.value === null ? "∅" : String(d.value), x + w / 2, mid, w, SUBROW_H - 4);
       if (status === "aborted") {
         v.ctxStyle.set(ctx, "lineWidth", 1);
         ctx.beginPath();
@@ -516,7 +567,7 @@ export function drawConsumerLane(ctx, v, l, firstOff, lastOff, xOf, c) {
       ctx.lineTo(x + 1, y + SUBROW_H - 3);
       ctx.closePath();
       ctx.fill();
-      ctx.fillText(`${part} pos ${pos}`, x + 10, mid);
+      pointerLabel(ctx, v, `${part} pos ${pos}`, x, 10, mid);
     }
   });
   v.ctxStyle.set(ctx, "fillStyle", th.muted);
@@ -548,7 +599,8 @@ export function drawEffects(ctx, v, l, firstOff, lastOff, xOf) {
     v.ctxStyle.set(ctx, "lineWidth", e.duplicate ? 2 : 1);
     ctx.stroke();
     v.ctxStyle.set(ctx, "fillStyle", e.duplicate ? th.bad : th.fg);
-    ctx.fillText(ellipsize(e.duplicate ? `2×${e.key ?? e.name}` : e.key ?? e.name, Math.floor((w - 2) / 6.7)), x + w / 2, top + hgt / 2);
+    const d = Math.min(w, hgt);
+    fillValue(ctx, v, String(e.duplicate ? `2×${e.key ?? e.name}` : e.key ?? e.name), x + w / 2, top + hgt / 2, w, d);
   }
   v.ctxStyle.set(ctx, "textAlign", "left");
 }
@@ -602,14 +654,34 @@ export function drawGutter(ctx, v, g, st) {
       line2 = "external effects";
     }
     v.ctxStyle.set(ctx, "font", `10.5px ${th.mono}`);
-    v.ctxStyle.set(ctx, "fillStyle", th.muted);
-    if (l.h >= 36) ctx.fillText(ellipsize(line2, cols), 8, l.y + 29);
-    if (line3 && l.h >= 44) {
-      v.ctxStyle.set(ctx, "fillStyle", warn ? th.warn : th.muted);
-      ctx.fillText(ellipsize(line3, cols), 8, l.y + 41);
-    }
+    const state = `${line2} ${line3}`.trim();
+    const lines = noteShortened(v, stateLines(line2, line3, cols, Math.floor((l.h - 17) / 12)), state);
+    // The state whole, for the lane's tooltip, when the gutter had to shorten it.
+    l.shortenedState = lines[lines.length - 1]?.endsWith("…") ? state : null;
+    lines.forEach((t, i) => {
+      v.ctxStyle.set(ctx, "fillStyle", warn && i >= lines.first3 ? th.warn : th.muted);
+      ctx.fillText(t, 8, l.y + 29 + 12 * i);
+    });
   }
   v.stats.truncatedLabels = truncated;
+}
+
+/**
+ * A lane's state under its name in `room` lines of `cols` characters: its kind or state line, then
+ * its details, each wrapped at words or tokens ("PrepareAbort→" / "CompleteAbort"); text beyond the
+ * room ends after a whole token with "…" (the lane's tooltip and the state panel have it all).
+ * `first3` is the index of the details' first line.
+ */
+export function stateLines(line2, line3, cols, room) {
+  const lines = wrapText(line2, cols);
+  const first3 = lines.length;
+  if (line3) lines.push(...wrapText(line3, cols));
+  if (lines.length > room) {
+    lines.length = Math.max(0, room);
+    if (room > 0) lines[room - 1] = ellipsize(`${lines[room - 1]} …`, cols);
+  }
+  lines.first3 = first3;
+  return lines;
 }
 
 /** This step's messages: numbered vertical arrows between lane centres. */

@@ -10,7 +10,7 @@ import {
 import { Player, partialNote, storyIndexOf, storySteps } from "../lib/player.js";
 import { loadRun } from "../lib/runs.js";
 import { SchemeWatcher } from "../lib/theme.js";
-import { PRESENTER_ZOOM, buildTimeline } from "../lib/timeline-model.js";
+import { PRESENTER_ZOOM, buildTimeline, recordLabel } from "../lib/timeline-model.js";
 import { captionOf, exportPicture, exportScript, fileBase, openRecord, predictQuestion } from "./dialogs.js";
 import { drawLanes } from "./draw.js";
 import { TimelineLoadEvent, TimelineScriptEvent, TimelineStepEvent } from "./events.js";
@@ -486,11 +486,13 @@ export class KafkaTimelineElement extends BaseElement {
     ui.canvas.addEventListener("mousemove", (ev) => {
       const r = recordAtEvent(this.#view, ev);
       ui.canvas.style.cursor = r >= 0 ? "pointer" : "default";
-      // Over the lane names: the lane's full name as the tooltip (the gutter may abbreviate it).
+      // Over the lane names: the lane's full name as the tooltip (the gutter may abbreviate it),
+      // and its state when the gutter shortened that; over a record: its full label (a cell may
+      // show its value shortened).
       const rect = ui.canvas.getBoundingClientRect();
       const z = this.#zoom();
       const lane = (ev.clientX - rect.left) / z < geometry(this.#view, this.#width).gutterW ? laneAt(this.#view, (ev.clientY - rect.top) / z) : null;
-      const title = lane ? String(lane.label) : "";
+      const title = lane ? [String(lane.label), lane.shortenedState].filter(Boolean).join("\n") : r >= 0 ? recordLabel(this.#tl.records[r]) : "";
       if (ui.canvas.title !== title) ui.canvas.title = title;
       if (r !== this.#hover) {
         this.#hover = r;

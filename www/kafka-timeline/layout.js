@@ -10,7 +10,10 @@ export function geometry(v, width) {
   // longer name is abbreviated in the gutter (abbreviateLabel), whole in the lane's tooltip.
   const full = Math.ceil(16 + (v.tl?.longestLabel ?? 0) * v.labelCharW);
   const gutterW = Math.max(narrow ? 118 : 178, Math.min(full, Math.round(width * (narrow ? 0.35 : 0.25))));
-  const wireW = narrow ? 120 : Math.min(300, Math.max(180, Math.round(width * 0.2)));
+  let wireW = narrow ? 120 : Math.min(300, Math.max(180, Math.round(width * 0.2)));
+  // Presenter mode shows few offsets, large: the log column is a whole number of cells (the rest
+  // widens the wire), so that no record is shown cut in half at the drawing's right edge.
+  if (v.el?.hasAttribute("presenter")) wireW += Math.max(0, width - gutterW - wireW) % CELL_W;
   return { gutterW, wireW, logX: gutterW + wireW };
 }
 

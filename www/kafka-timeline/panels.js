@@ -144,7 +144,11 @@ export function renderDetail(v) {
   }
   detail.hidden = false;
   const status = isMarker(rec) ? rec.kind : recordStatus(rec, v.step);
+  // The lane's full name first, in words: the gutter may show it abbreviated, and ↑/↓ move
+  // the selection (and so this line) from lane to lane.
+  const lane = v.tl.byId.get(rec.lane);
   detail.replaceChildren(
+    h("span", { class: "detail-lane" }, `${lane?.label ?? rec.lane}: `),
     h("span", {}, `${recordLabel(rec)} · pid ${rec.pid} epoch ${rec.epoch} · ${status}` +
       (rec.closedAt !== null && rec.closedAt !== undefined && !isMarker(rec) ? ` (closed at step ${v.storyNo(rec.closedAt)})` : "") +
       ` · written at step ${v.storyNo(rec.step)} `),

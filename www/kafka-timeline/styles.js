@@ -76,6 +76,10 @@ ${NEXT_STEPS_CSS}
 ${DIALOG_CSS}
 ${PLAYER_CSS}
 :host([presenter]) .lanes { zoom: 2; }
+/* Presenter mode hides the selected record's line, except while the keyboard is on the lanes: then
+   it shows at the foot of the screen, its lane's full name first (the gutter may abbreviate it). */
+:host([presenter]) .lanes:focus-within + .detail:not([hidden]) { display: block; position: fixed; left: 1rem; right: 1rem;
+  bottom: .6rem; z-index: 1; margin: 0; font-size: 20px; background: var(--eos-bg); border: 2px solid var(--eos-accent); overflow-wrap: anywhere; }
 .state section.metrics { grid-column: 1 / -1; }
 /* Compare: a value that differs from the other run's at the aligned step (markFacts). */
 .differs { background: color-mix(in srgb, var(--eos-warn) 16%, transparent); outline: 2px solid var(--eos-warn); outline-offset: 1px; border-radius: 3px; }

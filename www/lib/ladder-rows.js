@@ -6,14 +6,14 @@
 // (../kafka-ladder.js) draws what this builds.
 import { storySteps } from "./player.js";
 
+export { ellipsize, wrapText } from "./fit-text.js";
+
 // Geometry and labels
 
 export const HEADER_H = 38; // lane names, pinned at the top of the canvas
 export const STEP_H = 24;
 export const EVENT_H = 20;
 export const LINE_H = 15; // a wrapped line of a decision's sentence
-export const MAX_SENTENCE_LINES = 4;
-export const MAX_EVENT_LINES = 2;
 export const GUTTER_W = 58; // time column
 export const TAG_COLS = 9; // "decision " column in the text area
 export const MIN_TEXT_W = 220; // the narrowest text column before the ladder scrolls sideways
@@ -121,34 +121,8 @@ export function formatDuration(ms) {
   return parts.join(" ");
 }
 
-/** Greedy word wrap for a monospace font: at most `maxLines` lines of `cols` characters. */
-export function wrapText(text, cols, maxLines) {
-  const out = [];
-  cols = Math.max(8, cols | 0);
-  let i = 0;
-  while (i < text.length && out.length < maxLines) {
-    if (text.length - i <= cols) {
-      out.push(text.slice(i));
-      i = text.length;
-      break;
-    }
-    let cut = text.lastIndexOf(" ", i + cols);
-    if (cut <= i) cut = i + cols;
-    out.push(text.slice(i, cut));
-    i = cut;
-    while (text[i] === " ") i++;
-  }
-  if (i < text.length && out.length) {
-    const last = out[out.length - 1];
-    out[out.length - 1] = (last.length >= cols ? last.slice(0, cols - 1) : last) + "…";
-  }
-  return out;
-}
-
 /** "7" or "7..9". */
 export const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
-
-export const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
 
 /** Which attempt of its batch an event is about (the events carry it in their text). */
 export function attemptOf(e) {

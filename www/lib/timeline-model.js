@@ -1,6 +1,8 @@
 // <kafka-timeline>'s model side: from a transactions run report (runTxnScenario) to the lanes,
 // records and indexes the element draws (buildTimeline), the lanes' geometry, the record labels and
 // statuses, the completions' steps, the cluster costs and the plot's ticks. No DOM.
+import { ellipsize } from "./fit-text.js";
+
 // Geometry
 
 /**
@@ -22,7 +24,8 @@ export function cellBox(l, ri) {
   const label = l.rows.length > 1 ? ROW_LABEL_H : 0;
   return { top: l.y + 8 + label + ri * (LOG_ROW_H + label), ch: LOG_ROW_H - 10 };
 }
-export const LANE_H = { producer: 46, coordinator: 50, partition: 64, offsets: 50, consumer: 0, external: 40 };
+// A coordinator has room for a state line that wraps ("PrepareAbort→" / "CompleteAbort +1").
+export const LANE_H = { producer: 46, coordinator: 62, partition: 64, offsets: 50, consumer: 0, external: 40 };
 export const RECORD_LANES = new Set(["coordinator", "partition", "offsets"]);
 export const MAX_BUTTONS = 12; // "written at this step" buttons in the narration
 export const LONG_LATENCY_TABLE = 200; // completions from which the latency table has fixed column widths
@@ -36,7 +39,7 @@ export const TXN_LINES = {
   CompleteAbort: ["Complete", "Abort"], PrepareEpochFence: ["Prepare", "Fence"], Ongoing: ["Ongoing"], Empty: ["Empty"], Dead: ["Dead"],
 };
 
-export const ellipsize = (text, cols) => (text.length <= cols ? text : cols <= 1 ? "…" : text.slice(0, cols - 1) + "…");
+export { ellipsize };
 export const range = (a, b) => (a === b ? String(a) : `${a}..${b}`);
 
 /** A data record's status at step i (the core's rule, see the header comment). */
