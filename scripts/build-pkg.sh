@@ -35,11 +35,11 @@ build_one eoslab
 build_one eoslab-decode --no-default-features
 build_one eoslab-files --no-default-features --features files,envelope,capture
 # The split must be real: the models and the encoders only in the full package.
-for f in runScenario encodeBatch encodeSegment; do
+for f in runScenario encodeBatch encodeSegment judgeReplay; do
   grep -q "export function $f" "$stage/eoslab.js" || { echo "pkg: eoslab.js lacks $f" >&2; exit 1; }
   if grep -q "$f" "$stage/eoslab-decode.js"; then echo "pkg: eoslab-decode.js exports $f" >&2; exit 1; fi
 done
-for f in loadPartition dumpLog decodeMessages readCapture; do
+for f in loadPartition dumpLog decodeMessages readCapture captureReplay; do
   grep -q "export function $f" "$stage/eoslab-files.js" || { echo "pkg: eoslab-files.js lacks $f" >&2; exit 1; }
   for other in eoslab eoslab-decode; do
     if grep -q "$f" "$stage/$other.js"; then echo "pkg: $other.js exports $f" >&2; exit 1; fi

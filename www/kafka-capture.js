@@ -9,6 +9,13 @@
 // requests with no answer) with the file byte, packet or connection they belong to. Filters keep
 // the exchanges of one API, one transactional.id, one producer id or one partition.
 //
+// "Check against Kafka's rules" replays the requests the simulator answers, in capture order
+// (captureReplay in pkg/eoslab-files.js makes the script; judgeReplay in pkg/eoslab.js runs it),
+// and marks every exchange: ✓ agrees, ✗ differs (the field, both answers, the rule and its Kafka
+// source), or – cannot judge (and why), with the counts per API. "Continue in the simulator"
+// opens that script in a <kafka-timeline>, editable: change one request and see what Kafka would
+// have answered.
+//
 // Selecting an exchange (click, or focus and Enter) shows what it is about and dispatches
 // `kafka-capture:open` {bytes, label}: the request's bytes followed by its response's, which the
 // lab page hands to its <kafka-batch> (the inspector decodes both, the response read with the
@@ -21,9 +28,10 @@
 import { el as h, lazyStyleSheet, replace } from "./lib/dom.js";
 import { FILE_VIEW_CSS, FILE_VIEW_DARK_CSS, dropZone } from "./lib/file-view.js";
 import { SchemeWatcher } from "./lib/theme.js";
-import { artifacts as loadFilesModule } from "./lib/wasm.js";
+import { artifacts as loadFilesModule, loadFull } from "./lib/wasm.js";
 
 export const LOAD_EVENT = "kafka-capture:load";
+export const CHECK_EVENT = "kafka-capture:check";
 export const OPEN_EVENT = "kafka-capture:open";
 
 /** Rows drawn at most: a larger selection says so and asks for a filter (the DOM stays small). */
@@ -50,6 +58,14 @@ svg g.ex { cursor: pointer; }
 svg g.ex rect.hit { fill: transparent; }
 svg g.ex:hover rect.hit, svg g.ex.selected rect.hit { fill: var(--eoslab-panel, #f6f8fa); }
 svg .head { font-weight: 600; }
+svg text.mark-agrees { fill: var(--eoslab-ok, #1a7f37); }
+svg text.mark-differs { fill: var(--eoslab-bad, #cf222e); font-weight: 700; }
+table.counts { border-collapse: collapse; margin: 4px 0 8px; }
+table.counts th, table.counts td { border: 1px solid var(--eoslab-border, #d0d7de); padding: 2px 8px; text-align: right; }
+table.counts th[scope=row] { text-align: left; }
+ul.differs li { overflow-wrap: anywhere; }
+textarea { width: 100%; box-sizing: border-box; min-height: 12em; font: 12px/1.4 var(--eoslab-mono, ui-monospace, monospace);
+  color: inherit; background: var(--eoslab-bg, #fff); }
 `);
 const dark = lazyStyleSheet(FILE_VIEW_DARK_CSS);
 
@@ -112,6 +128,9 @@ export class KafkaCapture extends HTMLElement {
   #watcher;
   #ui;
   #result = null; // the last readCapture result
+  #bytes = null; // the last capture's bytes
+  #check = null; // the last judgeReplay answer, for the result above
+  #marks = new Map(); // exchange index → its verdict
   #selected = -1; // index into the result's exchanges
   #name = "capture";
 
@@ -131,11 +150,21 @@ export class KafkaCapture extends HTMLElement {
       txn: select("Only this transactional.id"),
       pid: select("Only this producer id"),
       partition: select("Only this partition"),
-      shown: h("span", { class: "muted", role: "status" }),
+      shown: h("span", { class: "muted", role: "status", "data-shown": "" }),
       diagram: h("div", { class: "diagram" }),
       detail: h("dl", { hidden: true }),
       problems: h("ul", { class: "problems" }),
       problemsTitle: h("h3", {}, "Problems"),
+      kafka: h("select", { "aria-label": "Kafka release line whose rules judge the answers" },
+        h("option", { value: "4.3" }, "Kafka 4.3"), h("option", { value: "4.1" }, "Kafka 4.1"), h("option", { value: "trunk" }, "Kafka trunk")),
+      checkButton: h("button", { type: "button" }, "Check against Kafka's rules"),
+      contButton: h("button", { type: "button" }, "Continue in the simulator"),
+      checkStatus: h("span", { class: "muted", role: "status", "data-check": "" }),
+      checkBox: h("div", { hidden: true }),
+      sim: h("div", { hidden: true }),
+      script: h("textarea", { spellcheck: "false", "aria-label": "The capture's requests as a simulator script" }),
+      run: h("button", { type: "button" }, "Run the script"),
+      timelineBox: h("div"),
     });
     const drop = h("div", { class: "drop" },
       h("div", { class: "row" },
@@ -144,13 +173,23 @@ export class KafkaCapture extends HTMLElement {
       ),
       ui.status,
     );
+    ui.sim.append(
+      h("h3", {}, "Continue in the simulator"),
+      h("p", { class: "muted" }, "The capture's requests that the simulator answers, in capture order, with what the capture cannot show assumed in the header. Change a request and run it again."),
+      ui.script,
+      h("div", { class: "row" }, ui.run),
+      ui.timelineBox,
+    );
     ui.result.append(
       ui.summary,
+      h("div", { class: "row" }, ui.checkButton, ui.kafka, ui.contButton, ui.checkStatus),
+      ui.checkBox,
       h("div", { class: "row" }, "Show ", ui.api, ui.txn, ui.pid, ui.partition, ui.shown),
       ui.diagram,
       ui.detail,
       ui.problemsTitle,
       ui.problems,
+      ui.sim,
     );
     this.#root.append(drop, ui.result);
 
@@ -163,6 +202,13 @@ export class KafkaCapture extends HTMLElement {
       if (f) this.load(f).catch((err) => this.#fail(err));
     });
     for (const k of ["api", "txn", "pid", "partition"]) ui[k].addEventListener("change", () => this.#draw());
+    const failed = (err) => {
+      ui.checkStatus.className = "bad";
+      ui.checkStatus.textContent = `Could not check the capture: ${err instanceof Error ? err.message : String(err)}`;
+    };
+    ui.checkButton.addEventListener("click", () => this.check(ui.kafka.value).catch(failed));
+    ui.contButton.addEventListener("click", () => this.#continue().catch(failed));
+    ui.run.addEventListener("click", () => this.#runScript().catch(failed));
   }
 
   connectedCallback() {
@@ -203,12 +249,80 @@ export class KafkaCapture extends HTMLElement {
     const m = await loadFilesModule();
     const r = m.readCapture(bytes);
     this.#result = r;
+    this.#bytes = bytes;
+    this.#check = null;
+    this.#marks = new Map();
     this.#name = name;
     this.#selected = -1;
+    replace(ui.checkBox);
+    ui.checkBox.hidden = true;
+    ui.checkStatus.textContent = "";
+    ui.sim.hidden = true;
     this.#fillFilters(r.exchanges);
     this.#render(r);
     this.dispatchEvent(new CustomEvent(LOAD_EVENT, { bubbles: true, composed: true, detail: { exchanges: r.exchanges.length, connections: r.connections.length, problems: r.problems.length } }));
     return r;
+  }
+
+  /**
+   * Replays the capture on the simulator with the rules of Kafka `kafka` ("4.3", "4.1", "trunk")
+   * and marks every exchange with its verdict; resolves to judgeReplay's answer.
+   */
+  async check(kafka = "4.3") {
+    const ui = this.#ui;
+    if (!this.#bytes) return null;
+    ui.checkStatus.className = "muted";
+    ui.checkStatus.textContent = "Replaying the capture on the simulator…";
+    const files = await loadFilesModule();
+    const replay = files.captureReplay(this.#bytes, this.#name, kafka);
+    const full = await loadFull();
+    const c = full.judgeReplay(replay);
+    this.#check = c;
+    this.#marks = new Map(c.verdicts.map((v) => [v.exchange, v]));
+    ui.script.value = c.script;
+    const count = (kind) => c.verdicts.filter((v) => v.verdict === kind).length;
+    const [agrees, differs, cannot] = ["agrees", "differs", "cannotJudge"].map(count);
+    ui.checkStatus.className = differs || c.error ? "bad" : "muted";
+    ui.checkStatus.textContent = `Kafka ${kafka}'s rules: ${agrees} agree, ${differs} differ, ${cannot} cannot be judged.` + (c.error ? ` The replay stopped: ${c.error}` : "");
+    this.#renderCheck(c);
+    this.#draw();
+    this.dispatchEvent(new CustomEvent(CHECK_EVENT, { bubbles: true, composed: true, detail: { agrees, differs, cannotJudge: cannot, error: c.error } }));
+    return c;
+  }
+
+  /** The counts per API, and every difference in words. */
+  #renderCheck(c) {
+    const apis = [...new Set(c.verdicts.map((v) => v.api))].sort();
+    const n = (api, kind) => String(c.verdicts.filter((v) => v.api === api && v.verdict === kind).length);
+    const differs = c.verdicts.filter((v) => v.verdict === "differs");
+    const ex = (v) => this.#result.exchanges[v.exchange];
+    replace(this.#ui.checkBox,
+      h("table", { class: "counts" },
+        h("caption", {}, "Per API"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "API"), h("th", { scope: "col" }, "agrees"), h("th", { scope: "col" }, "differs"), h("th", { scope: "col" }, "cannot judge"))),
+        h("tbody", {}, apis.map((a) => h("tr", {}, h("th", { scope: "row" }, a), h("td", {}, n(a, "agrees")), h("td", {}, n(a, "differs")), h("td", {}, n(a, "cannotJudge")))))),
+      differs.length
+        ? h("ul", { class: "differs" }, differs.map((v) => h("li", { class: "bad" },
+          `connection ${ex(v).connection} ${v.api} v${ex(v).apiVersion} correlation id ${ex(v).correlationId}: ${v.field}: the broker answered ${v.captured}, Kafka's rules answer ${v.simulated} (rule ${v.rule}, ${v.source})`)))
+        : null,
+    );
+    this.#ui.checkBox.hidden = false;
+  }
+
+  /** Shows the replay's script, editable, and runs it in a <kafka-timeline>. */
+  async #continue() {
+    if (!this.#check) await this.check(this.#ui.kafka.value);
+    this.#ui.sim.hidden = false;
+    await this.#runScript();
+    this.#ui.script.focus();
+  }
+
+  async #runScript() {
+    await import("./kafka-timeline.js");
+    const timeline = document.createElement("kafka-timeline");
+    timeline.setAttribute("script", this.#ui.script.value);
+    timeline.setAttribute("step", "end");
+    this.#ui.timelineBox.replaceChildren(timeline);
   }
 
   /** Opens exchange `i` (an index into the result's exchanges): its details, and `kafka-capture:open`. */
@@ -269,7 +383,7 @@ export class KafkaCapture extends HTMLElement {
     ui.shown.textContent = kept.length > MAX_ROWS
       ? `the first ${MAX_ROWS} of ${kept.length} exchanges (choose a filter to see the others)`
       : `${kept.length} of ${r.exchanges.length} exchange(s)`;
-    replace(ui.diagram, drawn.length ? diagram(r, drawn, this.#selected) : h("p", { class: "muted" }, "No exchange to show."));
+    replace(ui.diagram, drawn.length ? diagram(r, drawn, this.#selected, this.#marks) : h("p", { class: "muted" }, "No exchange to show."));
     for (const g of ui.diagram.querySelectorAll("g.ex")) {
       const i = Number(g.dataset.index);
       g.addEventListener("click", () => this.open(i));
@@ -297,6 +411,7 @@ export class KafkaCapture extends HTMLElement {
       h("dt", {}, "about"), h("dd", {}, aboutText(e) || "no transactional.id, producer id or partition"),
       h("dt", {}, "bytes"), h("dd", {}, `request ${e.request?.bytes.length ?? 0}, response ${e.response?.bytes.length ?? 0}: opened in the inspector`),
       problems.length ? [h("dt", {}, "problems"), h("dd", {}, problems.map(([side, p]) => `${side} byte ${p.at}: ${p.kind}: ${p.message}`).join("; "))] : null,
+      this.#marks.has(this.#selected) ? [h("dt", {}, "Kafka's rules"), h("dd", { class: this.#marks.get(this.#selected).verdict === "differs" ? "bad" : null }, verdictText(this.#marks.get(this.#selected)))] : null,
     );
     ui.detail.hidden = false;
   }
@@ -306,6 +421,16 @@ export class KafkaCapture extends HTMLElement {
     this.#ui.status.textContent = `Could not read the capture: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
+
+/** A verdict in words. */
+export function verdictText(v) {
+  if (v.verdict === "agrees") return `agrees${v.rule ? ` (rule ${v.rule}, ${v.source})` : ""}`;
+  if (v.verdict === "differs") return `differs: ${v.field}: the broker answered ${v.captured}, Kafka's rules answer ${v.simulated} (rule ${v.rule}, ${v.source})`;
+  return `cannot judge: ${v.why}`;
+}
+
+/** The mark a verdict puts on its row: ✓, ✗ or –. */
+const MARK = { agrees: "✓", differs: "✗", cannotJudge: "–" };
 
 /** Where a capture problem is: "file byte N, packet P, connection C: ". */
 function problemWhere(p) {
@@ -326,7 +451,7 @@ const NOTE_W = 420; // the column right of the lanes: what each exchange is abou
  * The sequence diagram of `rows` ([exchange, index] pairs) of capture `r`: a lane per client
  * (client id and host) and per broker, time running down; each exchange one focusable row.
  */
-function diagram(r, rows, selected) {
+function diagram(r, rows, selected, marks) {
   const lanes = [];
   const laneOf = new Map();
   const lane = ({ key, name, host }) => {
@@ -372,15 +497,18 @@ function diagram(r, rows, selected) {
     const answer = answerText(e);
     const about = aboutText(e);
     const t = (e.request ?? e.response).timeUs;
-    const g = s("g", { class: `ex${i === selected ? " selected" : ""}`, tabindex: 0, role: "listitem", "data-index": i,
-      "aria-label": `+${((t - t0) / 1e6).toFixed(6)} s, connection ${e.connection}: ${api}, answered ${answer}${about ? `; ${about}` : ""}` });
-    g.append(
+    const v = marks.get(i);
+    const g = s("g", { class: `ex${i === selected ? " selected" : ""}`, tabindex: 0, role: "listitem", "data-index": i, "data-verdict": v?.verdict,
+      "aria-label": `+${((t - t0) / 1e6).toFixed(6)} s, connection ${e.connection}: ${api}, answered ${answer}${about ? `; ${about}` : ""}${v ? `; Kafka's rules: ${verdictText(v)}` : ""}` });
+    g.append(...[
       s("rect", { class: "hit", x: 0, y: y, width, height: ROW }),
       s("text", { x: 4, y: y + 16, class: "muted" }, `+${((t - t0) / 1e6).toFixed(6)}s`),
+      v ? s("text", { x: 4, y: y + 32, class: `mark-${v.verdict}` }, `${MARK[v.verdict]} ${v.verdict === "cannotJudge" ? "not judged" : v.verdict}`) : null,
       s("line", { x1: from, x2: to - dir * 4, y1: y + 18, y2: y + 18, class: "req", "stroke-width": 1.5 }),
       s("path", { d: `M${to} ${y + 18} l${-dir * 7} -4 v8 z`, class: "req" }),
       s("text", { x: (from + to) / 2, y: y + 14, "text-anchor": "middle" }, api),
-    );
+    ].filter(Boolean));
+
     if (e.response) {
       const err = e.errors.length > 0;
       g.append(
@@ -395,7 +523,7 @@ function diagram(r, rows, selected) {
       note.append(s("title", {}, about));
       g.append(note);
     }
-    g.append(s("title", {}, `${api}: ${answer}${about ? `\n${about}` : ""}`));
+    g.append(s("title", {}, `${api}: ${answer}${about ? `\n${about}` : ""}${v ? `\nKafka's rules: ${verdictText(v)}` : ""}`));
     svg.append(g);
   });
   return svg;

@@ -30,7 +30,7 @@ after(async () => {
 
 const loaded = () => page.evaluate(() => new Promise((resolve) => document.addEventListener("kafka-capture:load", (e) => resolve(e.detail), { once: true })));
 const rows = () => page.locator("kafka-capture g.ex");
-const shown = () => page.locator("kafka-capture .row [role=status]").textContent();
+const shown = () => page.locator("kafka-capture [data-shown]").textContent();
 const choose = (label, value) => page.locator(`kafka-capture select[aria-label="${label}"]`).selectOption(value);
 
 /** Polls fn() until it returns truthy (no eval: the page's CSP forbids it). */
@@ -129,4 +129,51 @@ test("a damaged capture: the error with its file byte, and what could be read", 
   assert.ok(problems.some((p) => /^error: file byte \d+: /.test(p)), problems.join("\n"));
   assert.equal(await rows().count(), d.exchanges);
   assert.deepEqual(env.pageErrors, []);
+});
+
+const checked = () => page.evaluate(() => new Promise((resolve) => document.addEventListener("kafka-capture:check", (e) => resolve(e.detail), { once: true })));
+
+test("checked against Kafka's rules: every answer the simulator can judge agrees, each marked on its row", { timeout: 120_000 }, async () => {
+  const done = loaded();
+  await page.setInputFiles("kafka-capture input[type=file]", file(PCAP));
+  await done;
+  const result = checked();
+  await page.locator("kafka-capture button", { hasText: "Check against Kafka's rules" }).click();
+  assert.deepEqual(await result, { agrees: 16, differs: 0, cannotJudge: 28, error: null });
+  assert.match(await page.locator("kafka-capture [data-check]").textContent(), /Kafka 4\.3's rules: 16 agree, 0 differ, 28 cannot be judged\./);
+  assert.equal(await page.locator('kafka-capture g.ex[data-verdict="agrees"]').count(), 16);
+  const end = rows().filter({ hasText: "EndTxn v4 #15" });
+  assert.match(await end.textContent(), /✓ agrees/);
+  assert.match(await end.getAttribute("aria-label"), /Kafka's rules: agrees \(rule E3, core\/src\/main\/scala\/kafka\/coordinator\/transaction\/TransactionCoordinator\.scala\)/);
+  const loading = rows().filter({ hasText: "InitProducerId v5 #6" });
+  assert.match(await loading.getAttribute("aria-label"), /cannot judge: Kafka answered COORDINATOR_LOAD_IN_PROGRESS\(14\) without deciding/);
+  const counts = await page.locator("kafka-capture table.counts tbody tr").allTextContents();
+  assert.ok(counts.includes("Produce300") && counts.includes("EndTxn300"), counts.join(" | "));
+  // Continue in the simulator: the replay's script, editable, run by a timeline.
+  await page.locator("kafka-capture button", { hasText: "Continue in the simulator" }).click();
+  const script = await page.locator("kafka-capture textarea").inputValue();
+  assert.match(script, /^model transactions\ntitle Replay of capture\.pcapng\n/);
+  assert.match(script, /\nend-txn transactional\.id=capture-tx pid=0 epoch=0 commit v=4 as x14\n/);
+  await until(async () => (await page.locator("kafka-capture kafka-timeline").count()) === 1, "the timeline of the replay");
+  assert.deepEqual(env.pageErrors, []);
+});
+
+test("an answer altered in the capture's bytes is flagged: it differs, with the rule that decides it", { timeout: 120_000 }, async () => {
+  // The EndTxn v4 response to correlation id 15 (size 12, correlation id, no tagged fields,
+  // throttleTimeMs, then errorCode): its errorCode set to 48 (INVALID_TXN_STATE).
+  const altered = Buffer.from(PCAP);
+  const at = altered.indexOf(Buffer.from("0000000c0000000f00", "hex"));
+  assert.ok(at > 0 && altered.indexOf(Buffer.from("0000000c0000000f00", "hex"), at + 1) < 0, "the response is found once");
+  altered.writeInt16BE(48, at + 13);
+  const done = loaded();
+  await page.setInputFiles("kafka-capture input[type=file]", file(altered, "altered.pcapng"));
+  await done;
+  const result = checked();
+  await page.locator("kafka-capture button", { hasText: "Check against Kafka's rules" }).click();
+  const d = await result;
+  assert.equal(d.differs, 1);
+  const end = rows().filter({ hasText: "EndTxn v4 #15" });
+  assert.match(await end.textContent(), /✗ differs/);
+  const listed = await page.locator("kafka-capture ul.differs li").allTextContents();
+  assert.deepEqual(listed, ["connection 2 EndTxn v4 correlation id 15: errorCode: the broker answered INVALID_TXN_STATE(48), Kafka's rules answer NONE(0) (rule E3, core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala)"]);
 });

@@ -137,3 +137,14 @@ pub fn read_capture_js(bytes: &[u8]) -> Result<JsValue, JsError> {
     }
     Ok(out)
 }
+
+/// A capture's modelled requests as a replay (eoslab_core::capture::replay): the script of
+/// request lines in capture order and what each captured answer said; the simulator's package,
+/// pkg/eoslab.js, judges it. `kafka`: "4.1", "4.3" (default) or "trunk".
+#[wasm_bindgen(js_name = captureReplay, unchecked_return_type = "CaptureReplay")]
+pub fn capture_replay(bytes: &[u8], name: Option<String>, kafka: Option<String>) -> Result<JsValue, JsError> {
+    if let Some(k) = kafka.as_deref().filter(|k| !["4.1", "4.3", "trunk"].contains(k)) {
+        return Err(js_error(format!("kafka: {k:?} is not 4.1, 4.3 or trunk")));
+    }
+    to_js(&eoslab_core::capture::replay::replay(&read_capture(bytes), name.as_deref().unwrap_or("capture"), kafka.as_deref()))
+}

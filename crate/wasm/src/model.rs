@@ -277,3 +277,37 @@ pub fn send_to_leader(
     let q: LeaderQuestion = crate::from_js_or_default(question, "invalid leader state")?;
     to_js(&eoslab_core::model::txn::send_to_leader(bytes, &q).map_err(js_error)?)
 }
+
+/// Judges a capture's replay (made by pkg/eoslab-files.js from the capture) on the simulator:
+/// `{script, verdicts, error}` (eoslab_core::conformance::judge), a verdict per exchange —
+/// "agrees" (rule, source), "differs" (field, captured, simulated, rule, source) or
+/// "cannotJudge" (why).
+#[wasm_bindgen(js_name = judgeReplay, unchecked_return_type = "CaptureCheck")]
+pub fn judge_replay(#[wasm_bindgen(unchecked_param_type = "CaptureReplay")] replay: JsValue) -> Result<JsValue, JsError> {
+    let r: eoslab_core::conformance::Replay = from_js(replay, "judgeReplay")?;
+    to_js(&eoslab_core::conformance::judge(&r))
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_CHECK_TYPES: &'static str = r#"
+/** A capture's replay as data: made by pkg/eoslab-files.js from a capture, judged here. */
+export interface CaptureReplay {
+  /** The script of request lines, in capture order. */
+  script: string;
+  exchanges: { index: number; api: string; connection: number; correlationId: number; keys: string[] }[];
+  lines: { line: number; exchange: number; part: string | null }[];
+  captured: [number, { errors: [string, number][]; producer: [number, number] | null }][];
+  unjudged: [number, string][];
+}
+
+/** `judgeReplay`'s answer: the replay script and a verdict per exchange. */
+export interface CaptureCheck {
+  script: string;
+  verdicts: ({ exchange: number; api: string; line: number | null } & (
+    | { verdict: "agrees"; rule: string; source: string }
+    | { verdict: "differs"; field: string; captured: string; simulated: string; rule: string; source: string }
+    | { verdict: "cannotJudge"; why: string }))[];
+  /** A script error that stopped the replay ("line N: …"). */
+  error: string | null;
+}
+"#;
