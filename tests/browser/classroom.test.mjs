@@ -837,5 +837,15 @@ test("transactions.html: presenter mode at 1280×720 — a lane's full name is s
     text = await shown();
   }
   assert.ok(text.startsWith(`${coordinator}: `), `the detail reads "${text}"`);
+  // Every lane, records or not (a producer, a consumer), is reached by ↑/↓ and named in full.
+  const lanes = await page.evaluate(() => document.querySelector("kafka-timeline").report.lanes.map((l) => l.label));
+  const seen = new Set();
+  for (const key of [...lanes.map(() => "ArrowUp"), ...lanes.map(() => "ArrowDown")]) {
+    await page.keyboard.press(key);
+    const t = await shown();
+    const name = lanes.find((l) => t.startsWith(`${l}: `));
+    if (name) seen.add(name);
+  }
+  assert.deepEqual([...seen].sort(), [...lanes].sort(), "every lane's full name is shown when ↑/↓ reach it");
   await page.evaluate(() => document.querySelector("kafka-timeline").removeAttribute("presenter"));
 });

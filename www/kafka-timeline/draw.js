@@ -618,6 +618,12 @@ export function drawGutter(ctx, v, g, st) {
   ctx.fillText(`messages of step ${v.at + 1}`, g.gutterW + 8, 15);
   const find = (list, id) => (list ?? []).find((x) => x.lane === id);
   for (const l of v.tl.lanes) {
+    if (v.laneFocus === l.id) {
+      // The lane ↑/↓ reached (it has no record to select): outlined, its name in the detail line.
+      v.ctxStyle.set(ctx, "strokeStyle", th.accent);
+      ctx.lineWidth = 2;
+      ctx.strokeRect(2, l.y + 2, g.gutterW - 4, l.h - 4);
+    }
     v.ctxStyle.set(ctx, "font", `bold 12px ${th.mono}`);
     v.ctxStyle.set(ctx, "fillStyle", th.fg);
     if (String(l.label).length > labelCols) truncated++;

@@ -61,6 +61,7 @@ export class KafkaTimelineElement extends BaseElement {
   #paint = frameRequester(() => drawLanes(this.#view), () => this.isConnected);
   #width = 0;
   #selected = -1; // record index
+  #laneFocus = null; // the lane ↑/↓ reached when it has no record to select (its name is shown whole)
   #hover = -1;
   #hatch = null;
   #ctxStyle = new CanvasStyle();
@@ -304,6 +305,7 @@ export class KafkaTimelineElement extends BaseElement {
       this.#tl = buildTimeline(report);
       this.#tl.longestLabel = Math.max(0, ...this.#tl.lanes.map((l) => String(l.label).length));
       this.#selected = -1;
+      this.#laneFocus = null;
       this.#hover = -1;
       this.#stats.records = report.records?.length ?? 0;
       this.#stats.loadMs = performance.now() - t0;
@@ -555,7 +557,8 @@ export class KafkaTimelineElement extends BaseElement {
       if (this.#selected < 0) return;
       this.openRecord(this.#selected);
     } else if (key === "Escape") {
-      if (this.#selected < 0) return;
+      if (this.#selected < 0 && this.#laneFocus === null) return;
+      this.#laneFocus = null;
       this.#select(-1);
     } else return;
     ev.preventDefault();
@@ -567,14 +570,30 @@ export class KafkaTimelineElement extends BaseElement {
     return (lane.records ?? []).filter((i) => recs[i].step <= this.#step);
   }
 
+  /**
+   * ↑/↓: with nothing selected, the first (last) lane with records; then the next lane up or down,
+   * every lane in turn. A lane with records selects the one nearest the current record's offset;
+   * a lane without (a producer, a consumer) is focused as a lane, so its full name is shown as
+   * text all the same (the gutter may draw it abbreviated).
+   */
   #moveLane(dir) {
     const tl = this.#tl;
-    const lanes = tl.lanes.filter((l) => l.records && this.#visibleIn(l).length);
+    const lanes = tl.lanes;
     if (!lanes.length) return;
     const cur = this.#tl.records[this.#selected];
-    let at = cur ? lanes.findIndex((l) => l.id === cur.lane) : -1;
-    at = at < 0 ? (dir > 0 ? 0 : lanes.length - 1) : Math.min(lanes.length - 1, Math.max(0, at + dir));
-    const vis = this.#visibleIn(lanes[at]);
+    const from = cur ? cur.lane : this.#laneFocus;
+    let at = from !== null && from !== undefined ? lanes.findIndex((l) => l.id === from) : -1;
+    if (at < 0) {
+      const withRecords = lanes.map((l, i) => (l.records && this.#visibleIn(l).length ? i : -1)).filter((i) => i >= 0);
+      at = withRecords.length ? withRecords[dir > 0 ? 0 : withRecords.length - 1] : dir > 0 ? 0 : lanes.length - 1;
+    } else at = Math.min(lanes.length - 1, Math.max(0, at + dir));
+    const vis = lanes[at].records ? this.#visibleIn(lanes[at]) : [];
+    if (!vis.length) {
+      this.#laneFocus = lanes[at].id;
+      this.#select(-1);
+      return;
+    }
+    this.#laneFocus = null;
     let pick = vis[vis.length - 1];
     if (cur) {
       // The record nearest to the current one's offset.
@@ -601,6 +620,7 @@ export class KafkaTimelineElement extends BaseElement {
 
   #select(r, scroll = false) {
     this.#selected = r;
+    if (r >= 0) this.#laneFocus = null;
     if (scroll && r >= 0) scrollOffsetIntoView(this.#view, this.#tl.records[r].offset, this.#tl.records[r].lastOffset ?? this.#tl.records[r].offset);
     renderDetail(this.#view);
     this.#invalidate();
@@ -696,6 +716,7 @@ export class KafkaTimelineElement extends BaseElement {
     get report() { return el.#report; },
     get root() { return el.#root; },
     get selected() { return el.#selected; },
+    get laneFocus() { return el.#laneFocus; },
     get sourceText() { return el.#sourceText; },
     get stats() { return el.#stats; },
     get step() { return el.#step; },

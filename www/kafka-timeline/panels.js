@@ -137,6 +137,16 @@ export function renderNow(v) {
 export function renderDetail(v) {
   const { detail } = v.ui;
   const rec = v.tl?.records[v.selected];
+  const focused = !rec && v.laneFocus !== null && v.laneFocus !== undefined ? v.tl?.byId.get(v.laneFocus) : null;
+  if (focused) {
+    // A lane reached with ↑/↓ that has no record to select: its full name and what it is.
+    detail.hidden = false;
+    detail.replaceChildren(
+      h("span", { class: "detail-lane" }, `${focused.label}: `),
+      h("span", {}, `${focused.kind} lane${focused.shortenedState ? ` · ${focused.shortenedState}` : ""} · ↑/↓ for the next lane`),
+    );
+    return;
+  }
   if (!rec) {
     detail.hidden = true;
     detail.replaceChildren();
